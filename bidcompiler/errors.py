@@ -1,0 +1,91 @@
+"""Diagnostics: positioned messages, and the one exception that carries them all.
+
+Every stage of the compiler reports problems as :class:`Diagnostic` values and
+collects them instead of stopping at the first (the sqlglot "raise once" mode), so
+a user sees every mistake in a file in one run.  :class:`CompileError` is the only
+exception the compiler raises for bad input; the CLI prints its diagnostics as
+``file:line:col: message`` and exits with status 1.
+
+Both classes are plain data and survive pickling, because compile errors may cross
+a process pool.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePos:
+    """A place in a source file: 1-based line and column (0 means unknown)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.file}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.file}:{self.line}"
+        return self.file
+
+    def shifted(self, line: int, col: int) -> "SourcePos":
+        """The position of (line, col) of a text that starts at this position.
+
+        Used for expressions embedded in a file: an error at line 1, column 5 of
+        the expression text is four columns right of where the text starts.
+        """
+        if line <= 1:
+            return SourcePos(self.file, self.line, self.col + col - 1 if self.col else 0)
+        return SourcePos(self.file, self.line + line - 1, col)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a source file."""
+
+    pos: SourcePos
+    message: str
+    # An optional source line and caret column for display (``.whist`` syntax errors).
+    source_line: str | None = field(default=None, compare=False)
+    # Other places the message refers to ("first defined at ...").
+    related: tuple[SourcePos, ...] = field(default=(), compare=False)
+
+    def __str__(self) -> str:
+        text = f"{self.pos}: {self.message}"
+        if self.source_line is not None and self.pos.col:
+            caret = " " * (self.pos.col - 1) + "^"
+            text += f"\n    {self.source_line}\n    {caret}"
+        return text
+
+
+class CompileError(Exception):
+    """Raised once with every diagnostic a stage (or several) collected."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+    def __reduce__(self):
+        return (CompileError, (self.diagnostics,))
+
+
+class DiagnosticSink:
+    """Collects diagnostics during a stage; ``raise_if_any`` ends the stage."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, pos: SourcePos, message: str, **extra) -> None:
+        """Record one problem at ``pos``."""
+        self.items.append(Diagnostic(pos, message, **extra))
+
+    def extend(self, diagnostics) -> None:
+        """Record problems another stage found."""
+        self.items.extend(diagnostics)
+
+    def raise_if_any(self) -> None:
+        """Raise a :class:`CompileError` holding everything collected so far."""
+        if self.items:
+            raise CompileError(sorted(self.items, key=lambda d: (d.pos.file, d.pos.line, d.pos.col)))

@@ -1,0 +1,784 @@
+"""The expression language of variant files: parse, check, compile, unparse.
+
+Small formulas in variant files (hand scoring, multipliers, game-end conditions)
+are written in a tiny language whose grammar is ``grammar/expr.lark``::
+
+    if made then over * multiplier else -bid
+    max(score_us, score_them) >= 7 and not tied
+
+The pipeline is one function per stage, like the rest of the compiler:
+
+* :func:`parse_expression` -- text to an AST of frozen dataclasses (positions kept,
+  but left out of equality, as in CPython's ``ast``);
+* :func:`check_expression` -- names and types; returns *every* problem found;
+* :func:`compile_expression` / :func:`compile_ast` -- both of the above, then code
+  generation: the AST becomes Python source for a ``lambda v: ...`` which is
+  ``eval``-ed once, so evaluating a formula in the engine's hot loop costs one call;
+* :func:`unparse` -- canonical text with minimal parentheses;
+  ``parse_expression(unparse(e)) == e`` for every AST the parser can produce.
+
+Semantics worth knowing:
+
+* There are two types, numbers (:data:`INT`, Python ``int``) and true/false
+  (:data:`BOOL`).  Nothing converts between them implicitly.
+* ``/`` is *floor* division, exactly like Python's ``//`` (``-7 / 2 == -4``).
+  Division by zero gives ``0`` instead of failing: a formula is data written by a
+  rules author, and a rare corner of a house rule must not crash a simulation of a
+  million hands.  (Multiplying by ``0`` or guarding with ``if`` is still clearer.)
+* Comparisons do not chain: ``a < b < c`` is a syntax error whose message says to
+  write ``a < b and b < c``.
+* ``==`` and ``!=`` compare two values of the same type; ``< <= > >=`` need numbers.
+* ``and``/``or`` short-circuit; ``if`` evaluates only the branch it takes.
+* The functions are ``min(a, b, ...)`` and ``max(a, b, ...)`` (two or more
+  numbers) and ``abs(a)``.
+* Keywords (``if then else and or not true false``) cannot be used as names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .errors import CompileError, Diagnostic, SourcePos
+from .resources import grammar_text
+
+__all__ = [
+    "Type",
+    "INT",
+    "BOOL",
+    "Expr",
+    "Num",
+    "Bool",
+    "Name",
+    "Unary",
+    "Binary",
+    "Compare",
+    "BoolOp",
+    "Not",
+    "IfElse",
+    "Call",
+    "FUNCTIONS",
+    "ExprTransformer",
+    "parse_expression",
+    "check_expression",
+    "compile_expression",
+    "compile_ast",
+    "CompiledExpr",
+    "unparse",
+]
+
+
+# --------------------------------------------------------------------------- types
+
+
+class Type(Enum):
+    """The type of an expression's value: a number or true/false."""
+
+    INT = "int"
+    BOOL = "bool"
+
+    @property
+    def noun(self) -> str:
+        """The type in words, singular: ``a number`` / ``true/false``."""
+        return "a number" if self is Type.INT else "true/false"
+
+    @property
+    def plural(self) -> str:
+        """The type in words, plural: ``numbers`` / ``true/false values``."""
+        return "numbers" if self is Type.INT else "true/false values"
+
+
+INT = Type.INT
+BOOL = Type.BOOL
+
+
+def _as_type(value: object) -> Type:
+    """Accept ``Type``, its string value (``"int"``/``"bool"``) or Python ``int``/``bool``.
+
+    Variable tables come from several places (Python code, YAML data), so the
+    checker is lenient about how a type is spelled.
+    """
+    if isinstance(value, Type):
+        return value
+    if value is bool:  # before int: bool is a subclass of int
+        return Type.BOOL
+    if value is int:
+        return Type.INT
+    if isinstance(value, str):
+        return Type(value)
+    raise TypeError(f"not an expression type: {value!r}")
+
+
+# ----------------------------------------------------------------------------- AST
+#
+# Semantic fields first, the position last and outside equality/hash/repr: two
+# formulas that differ only in layout are the same formula (golden tests and IR
+# equality rely on this), while diagnostics still know where each node came from.
+# ``pos`` is (line, column), 1-based, relative to the parsed text; (0, 0) = unknown.
+
+_NOPOS = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """An integer literal.  The parser only produces non-negative values (``-5`` is
+    ``Unary("-", Num(5))``)."""
+
+    value: int
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    """``true`` or ``false``."""
+
+    value: bool
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A variable, looked up in the evaluation environment."""
+
+    name: str
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    """Prefix negation; ``op`` is always ``"-"`` (``not`` is :class:`Not`)."""
+
+    op: str
+    operand: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    """Arithmetic: ``op`` is one of ``+ - * /`` (``/`` floors; ``x / 0 == 0``)."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A single (non-chained) comparison: ``op`` is one of ``== != < <= > >=``."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class BoolOp:
+    """``and`` / ``or`` of two operands; chains nest to the left like ``+``."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """Logical negation."""
+
+    operand: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class IfElse:
+    """``if cond then then else orelse``."""
+
+    cond: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call of one of the built-in :data:`FUNCTIONS` (checked, not parsed, so that
+    a misspelt function gets a "did you mean" instead of a bare syntax error)."""
+
+    func: str
+    args: tuple["Expr", ...]
+    pos: tuple[int, int] = field(default=_NOPOS, compare=False, repr=False)
+
+
+Expr = Union[Num, Bool, Name, Unary, Binary, Compare, BoolOp, Not, IfElse, Call]
+"""Any expression node."""
+
+# name -> (minimum number of arguments, maximum or None for "any number")
+FUNCTIONS: Mapping[str, tuple[int, int | None]] = {
+    "min": (2, None),
+    "max": (2, None),
+    "abs": (1, 1),
+}
+
+
+# -------------------------------------------------------------------------- parser
+
+
+def _pos(meta) -> tuple[int, int]:
+    return (meta.line, meta.column) if not getattr(meta, "empty", True) else _NOPOS
+
+
+@v_args(meta=True)
+class ExprTransformer(Transformer):
+    """Builds the AST from the Lark tree of ``expr.lark``.
+
+    Public so that a grammar importing ``expr`` can reuse it:
+    ``lark.visitors.merge_transformers(WhistTransformer(), expr=ExprTransformer())``
+    maps the imported ``expr__binary`` etc. onto these methods.  Operator tokens
+    are read by value, never by type, because an importing grammar renames the
+    types (``expr__PLUS``).
+    """
+
+    def number(self, meta, children):
+        return Num(int(children[0]), _pos(meta))
+
+    def true(self, meta, children):
+        return Bool(True, _pos(meta))
+
+    def false(self, meta, children):
+        return Bool(False, _pos(meta))
+
+    def name(self, meta, children):
+        return Name(str(children[0]), _pos(meta))
+
+    def call(self, meta, children):
+        func, *args = children
+        return Call(str(func), tuple(args), _pos(meta))
+
+    def neg(self, meta, children):
+        _minus, operand = children
+        return Unary("-", operand, _pos(meta))
+
+    def binary(self, meta, children):
+        left, op, right = children
+        return Binary(str(op), left, right, _pos(meta))
+
+    def compare(self, meta, children):
+        left, op, right = children
+        return Compare(str(op), left, right, _pos(meta))
+
+    def and_op(self, meta, children):
+        left, right = children
+        return BoolOp("and", left, right, _pos(meta))
+
+    def or_op(self, meta, children):
+        left, right = children
+        return BoolOp("or", left, right, _pos(meta))
+
+    def not_op(self, meta, children):
+        (operand,) = children
+        return Not(operand, _pos(meta))
+
+    def if_else(self, meta, children):
+        cond, then, orelse = children
+        return IfElse(cond, then, orelse, _pos(meta))
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The LALR parser, built on first use and then shared.
+
+    Building an LALR table costs tens of milliseconds, so it is done once per
+    process, and ``cache=True`` stores it on disk for the next process.  The cache
+    lives in the temp directory; if that is not writable (read-only containers),
+    parse without a cache rather than fail.
+    """
+    text = grammar_text("expr.lark")
+    options = dict(start="expr", parser="lalr", propagate_positions=True)
+    try:
+        return Lark(text, cache=True, **options)
+    except OSError:
+        return Lark(text, **options)
+
+
+# Terminal names (as Lark names them) grouped for messages.  The parser reports
+# *sets* of acceptable terminals; listing all of them ("INT, NAME, LPAR, MINUS,
+# TRUE, ...") is noise, so they are summarised in words instead.
+_OPERAND_START = {"INT", "NAME", "LPAR", "TRUE", "FALSE", "MINUS", "NOT", "IF"}
+_BINARY_OPERATORS = {"PLUS", "MINUS", "STAR", "SLASH", "COMP_OP", "AND", "OR"}
+_STRUCTURAL = (
+    ("THEN", "`then`"),
+    ("ELSE", "`else`"),
+    ("COMMA", "`,`"),
+    ("RPAR", "`)`"),
+    ("$END", "the end of the expression"),
+)
+# Characters people type from other languages, with what to write instead.
+_CHAR_HINTS = {
+    "=": "to compare, write `==`",
+    "&": "write `and`",
+    "|": "write `or`",
+    "!": "write `not`, or `!=` to compare",
+    ".": "numbers are whole numbers",
+    "%": "there is no remainder operator",
+    '"': "there are no strings in formulas",
+    "'": "there are no strings in formulas",
+}
+
+
+def _terminal(name: str) -> str:
+    # An importing grammar namespaces our terminals (expr__PLUS); messages do not care.
+    return name if name.startswith("$") else name.rsplit("__", 1)[-1]
+
+
+def _join_or(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _describe_expected(expected: Iterable[str]) -> str:
+    names = {_terminal(n) for n in expected}
+    if names & {"INT", "NAME"}:
+        # An operand is due: whatever else is allowed (`-`, `not`, `true`, `)` of an
+        # empty call...) is a detail; these three say what the reader must write.
+        return "a number, a name or `(`"
+    items = []
+    if names & _BINARY_OPERATORS:
+        items.append("an operator")
+    items.extend(words for key, words in _STRUCTURAL if key in names)
+    return _join_or(items) if items else _join_or(sorted(names))
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"#[^\n]*", "", text)
+
+
+def _acceptable(err: UnexpectedToken) -> set[str]:
+    """The terminals that could really come next.
+
+    LALR merges states, so ``err.expected`` may list tokens that are only valid in
+    other contexts (``then`` and ``,`` after a top-level operand).  The interactive
+    parser tries each candidate on a copy of the real parser state; it is slower,
+    but only runs once per syntax error.
+    """
+    try:
+        if err.interactive_parser is not None:
+            return set(err.interactive_parser.accepts())
+    except Exception:  # a best-effort refinement; never hide the real error
+        pass
+    return set(err.expected)
+
+
+def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Diagnostic:
+    """Turn a Lark parse failure into one human message at the right place."""
+    if isinstance(err, UnexpectedCharacters):
+        char = err.char if err.char.isprintable() else repr(err.char)
+        message = f"unknown character `{char}`"
+        hint = _CHAR_HINTS.get(err.char)
+        if hint is None and err.char.isalpha() and err.char.isupper():
+            hint = "names are written in lowercase"
+        if hint:
+            message += f"; {hint}"
+        return Diagnostic(origin.shifted(err.line, err.column), message)
+
+    if isinstance(err, UnexpectedToken):
+        token = err.token
+        expected = {_terminal(n) for n in _acceptable(err)}
+        operand_due = bool(expected & {"INT", "NAME"})
+        if token.type == "$END":
+            if not _strip_comments(text).strip():
+                return Diagnostic(origin.shifted(1, 1), "the expression is empty")
+            # Lark's end token borrows the last real token's span: point just after it.
+            line = getattr(token, "end_line", None) or token.line or 1
+            col = getattr(token, "end_column", None) or token.column or 1
+            message = f"unexpected end of expression, expected {_describe_expected(expected)}"
+            return Diagnostic(origin.shifted(line, col), message)
+        kind = _terminal(token.type)
+        if kind == "COMP_OP" and not operand_due:
+            # The only way a comparison operator is unexpected after an operand is a
+            # second comparison: the grammar makes them non-associative on purpose.
+            message = (
+                f"comparisons cannot be chained (found a second `{token}`); "
+                "write `a < b and b < c` instead of `a < b < c`"
+            )
+        elif kind == "RPAR" and not operand_due and "RPAR" not in expected:
+            message = "`)` without a matching `(`"
+        else:
+            message = f"expected {_describe_expected(expected)}, found `{token}`"
+        return Diagnostic(origin.shifted(token.line, token.column), message)
+
+    # Other Lark failures (not expected with LALR) still become a positioned error.
+    line = getattr(err, "line", 1) or 1
+    col = getattr(err, "column", 1) or 1
+    return Diagnostic(origin.shifted(line, col), "syntax error in expression")
+
+
+_DEFAULT_ORIGIN = SourcePos("<expression>", 1, 1)
+
+
+def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
+    """Parse ``text`` into an AST whose positions are relative to ``text``.
+
+    ``origin`` is where ``text`` starts in its file; it is used only to place the
+    :class:`CompileError` raised for a syntax error (the message names what was
+    expected in words).  A syntax error stops parsing, so it is reported alone.
+    """
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as err:
+        # `from None`: the Lark exception carries parser state and is noise to users.
+        raise CompileError([_syntax_diagnostic(err, text, origin)]) from None
+    return ExprTransformer().transform(tree)
+
+
+# ------------------------------------------------------------------------- checker
+
+
+def _at(origin: SourcePos, pos: tuple[int, int]) -> SourcePos:
+    return origin if pos == _NOPOS else origin.shifted(*pos)
+
+
+def _suggest(name: str, known: Iterable[str]) -> str:
+    known = sorted(known)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    if close:
+        return "; did you mean " + _join_or([f"`{c}`" for c in close]) + "?"
+    if known and len(known) <= 12:
+        return "; known names: " + ", ".join(f"`{k}`" for k in known)
+    return ""
+
+
+class _Checker:
+    """One pass over the AST computing each node's type and collecting problems.
+
+    A node whose type cannot be known (unknown name, mismatched ``if`` branches)
+    gets ``None``, and operators say nothing about ``None`` operands, so one mistake
+    produces one message rather than a cascade.
+    """
+
+    def __init__(self, variables: Mapping[str, Type], origin: SourcePos):
+        self.variables = variables
+        self.origin = origin
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, node: Expr, message: str) -> None:
+        self.diagnostics.append(Diagnostic(_at(self.origin, node.pos), message))
+
+    def need(self, node: Expr, want: Type, message: str) -> None:
+        """Check ``node`` and complain with ``message`` (+ what it found) if not ``want``."""
+        got = self.visit(node)
+        if got is not None and got is not want:
+            self.error(node, f"{message}, found {got.noun}")
+
+    def visit(self, node: Expr) -> Type | None:
+        match node:
+            case Num():
+                return INT
+            case Bool():
+                return BOOL
+            case Name(name=name):
+                if name in self.variables:
+                    return self.variables[name]
+                if name in FUNCTIONS:
+                    self.error(node, f"`{name}` is a function; call it like `{name}(...)`")
+                else:
+                    self.error(node, f"unknown name `{name}`{_suggest(name, self.variables)}")
+                return None
+            case Unary(op=op, operand=operand):
+                self.need(operand, INT, f"`{op}` needs a number")
+                return INT
+            case Binary(op=op, left=left, right=right):
+                self.need(left, INT, f"`{op}` needs numbers")
+                self.need(right, INT, f"`{op}` needs numbers")
+                return INT
+            case Compare(op=op, left=left, right=right) if op in ("==", "!="):
+                lt, rt = self.visit(left), self.visit(right)
+                if lt is not None and rt is not None and lt is not rt:
+                    self.error(
+                        right,
+                        f"`{op}` compares two values of the same type, found {lt.noun} and {rt.noun}",
+                    )
+                return BOOL
+            case Compare(op=op, left=left, right=right):
+                self.need(left, INT, f"`{op}` needs numbers")
+                self.need(right, INT, f"`{op}` needs numbers")
+                return BOOL
+            case BoolOp(op=op, left=left, right=right):
+                self.need(left, BOOL, f"`{op}` needs true/false values")
+                self.need(right, BOOL, f"`{op}` needs true/false values")
+                return BOOL
+            case Not(operand=operand):
+                self.need(operand, BOOL, "`not` needs a true/false value")
+                return BOOL
+            case IfElse(cond=cond, then=then, orelse=orelse):
+                self.need(cond, BOOL, "the condition of `if` must be true/false")
+                tt, et = self.visit(then), self.visit(orelse)
+                if tt is not None and et is not None and tt is not et:
+                    self.error(
+                        orelse,
+                        "both branches of `if` must have the same type: "
+                        f"`then` gives {tt.noun}, `else` gives {et.noun}",
+                    )
+                    return None
+                return tt if tt is not None else et
+            case Call(func=func, args=args):
+                for arg in args:
+                    self.need(arg, INT, f"`{func}` needs numbers")
+                if func not in FUNCTIONS:
+                    known = ", ".join(f"`{f}`" for f in sorted(FUNCTIONS))
+                    close = difflib.get_close_matches(func, list(FUNCTIONS), n=1, cutoff=0.5)
+                    hint = f"; did you mean `{close[0]}`?" if close else f"; the functions are {known}"
+                    self.error(node, f"unknown function `{func}`{hint}")
+                    return INT  # every function gives a number: keep checking the rest
+                low, high = FUNCTIONS[func]
+                if high is not None and low == high and len(args) != low:
+                    self.error(node, f"`{func}` takes {_count(low)}, found {len(args)}")
+                elif len(args) < low:
+                    self.error(node, f"`{func}` needs at least {_count(low)}, found {len(args)}")
+                elif high is not None and len(args) > high:
+                    self.error(node, f"`{func}` takes at most {_count(high)}, found {len(args)}")
+                return INT
+        raise TypeError(f"not an expression node: {node!r}")
+
+
+def _count(n: int) -> str:
+    return f"{n} value" if n == 1 else f"{n} values"
+
+
+def check_expression(
+    expr: Expr,
+    variables: Mapping[str, Type],
+    expected: Type,
+    origin: SourcePos = _DEFAULT_ORIGIN,
+) -> list[Diagnostic]:
+    """Every name and type problem in ``expr``, in source order (empty if none).
+
+    ``variables`` maps each name the formula may use to its type (:data:`INT` /
+    :data:`BOOL`; ``int``/``bool`` and ``"int"``/``"bool"`` are accepted too).
+    ``expected`` is the type the formula must give.  Diagnostics are placed at
+    ``origin.shifted(line, col)`` of the offending node.
+    """
+    checker = _Checker({k: _as_type(t) for k, t in variables.items()}, origin)
+    want = _as_type(expected)
+    got = checker.visit(expr)
+    if got is not None and got is not want:
+        checker.error(expr, f"the formula must give {want.noun}, this gives {got.noun}")
+    # Sorted for stable output; `sorted` keeps discovery order for equal positions.
+    return sorted(checker.diagnostics, key=lambda d: (d.pos.line, d.pos.col))
+
+
+# ------------------------------------------------------------------------- codegen
+
+
+def _python(node: Expr, temps: Iterator[int]) -> str:
+    """Python source for ``node``.  Every compound is parenthesised, so Python's own
+    precedence (and its chained comparisons) can never change the meaning."""
+    match node:
+        case Num(value=value):
+            return repr(value) if value >= 0 else f"({value!r})"
+        case Bool(value=value):
+            return "True" if value else "False"
+        case Name(name=name):
+            return f"v[{name!r}]"
+        case Unary(operand=operand):
+            return f"(-{_python(operand, temps)})"
+        case Binary(op="/", left=left, right=right):
+            # Floor division with x / 0 == 0.  The divisor is bound to a fresh
+            # temporary by `:=` so it is evaluated once; a conditional evaluates
+            # its condition first, so the temporary is set before it is used.
+            tmp = f"_d{next(temps)}"
+            return (
+                f"({_python(left, temps)} // {tmp} "
+                f"if ({tmp} := {_python(right, temps)}) else 0)"
+            )
+        case Binary(op=op, left=left, right=right) | Compare(op=op, left=left, right=right):
+            return f"({_python(left, temps)} {op} {_python(right, temps)})"
+        case BoolOp(op=op, left=left, right=right):
+            return f"({_python(left, temps)} {op} {_python(right, temps)})"
+        case Not(operand=operand):
+            return f"(not {_python(operand, temps)})"
+        case IfElse(cond=cond, then=then, orelse=orelse):
+            return (
+                f"({_python(then, temps)} if {_python(cond, temps)} "
+                f"else {_python(orelse, temps)})"
+            )
+        case Call(func=func, args=args):
+            return f"{func}({', '.join(_python(a, temps) for a in args)})"
+    raise TypeError(f"not an expression node: {node!r}")
+
+
+# The only globals generated code can see: no builtins beyond the three functions.
+_CODEGEN_GLOBALS = {"__builtins__": {}, "min": min, "max": max, "abs": abs}
+
+
+def _names(node: Expr) -> Iterable[str]:
+    match node:
+        case Name(name=name):
+            yield name
+        case Unary(operand=x) | Not(operand=x):
+            yield from _names(x)
+        case Binary(left=a, right=b) | Compare(left=a, right=b) | BoolOp(left=a, right=b):
+            yield from _names(a)
+            yield from _names(b)
+        case IfElse(cond=c, then=a, orelse=b):
+            yield from _names(c)
+            yield from _names(a)
+            yield from _names(b)
+        case Call(args=args):
+            for arg in args:
+                yield from _names(arg)
+
+
+def _recompile(text: str, variables: Mapping[str, Type], expected: Type) -> "CompiledExpr":
+    # Top-level so pickle can find it (process pools pickle by qualified name).
+    return compile_expression(text, variables, expected, SourcePos("<unpickled expression>", 1, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledExpr:
+    """A checked formula with its generated evaluator.
+
+    ``text`` is the canonical text (:func:`unparse`), ``ast`` the tree, ``type`` the
+    type it gives, ``names`` the variables it reads.  ``fn(v)`` evaluates it for a
+    mapping ``v`` from variable name to value; calling the object does the same.
+
+    Equality and hashing use text, AST, type and names only.  Pickling sends the
+    canonical text and the types of the variables used and recompiles on the other
+    side (functions made by ``eval`` cannot be pickled); positions in the rebuilt
+    AST are then relative to the canonical text.
+    """
+
+    text: str
+    ast: Expr
+    type: Type
+    names: frozenset[str]
+    fn: Callable[[Mapping[str, object]], object] = field(compare=False, repr=False)
+    # Types of the names used: what __reduce__ needs to recompile.
+    variables: tuple[tuple[str, Type], ...] = field(default=(), compare=False, repr=False)
+    # The generated Python source, kept for debugging and tests.
+    python_source: str = field(default="", compare=False, repr=False)
+
+    def __call__(self, v: Mapping[str, object]) -> object:
+        """Evaluate the formula with variable values ``v``."""
+        return self.fn(v)
+
+    def __reduce__(self):
+        return (_recompile, (self.text, dict(self.variables), self.type))
+
+
+def compile_ast(
+    expr: Expr,
+    variables: Mapping[str, Type],
+    expected: Type,
+    origin: SourcePos = _DEFAULT_ORIGIN,
+) -> CompiledExpr:
+    """Check an already-parsed ``expr`` and generate its evaluator.
+
+    For ASTs built elsewhere, e.g. by a ``.whist`` parser that imports the
+    expression grammar: there node positions are file positions, so pass
+    ``origin=SourcePos(file, 1, 1)`` (shifting by line 1, column 1 is the identity).
+    Raises :class:`CompileError` with every problem found.
+    """
+    diagnostics = check_expression(expr, variables, expected, origin)
+    if diagnostics:
+        raise CompileError(diagnostics)
+    want = _as_type(expected)
+    names = frozenset(_names(expr))
+    source = f"lambda v: {_python(expr, itertools.count())}"
+    # eval of source generated from a checked AST: names are only ever dictionary
+    # keys (repr-quoted), operators come from a fixed set, builtins are withheld.
+    fn = eval(compile(source, f"<formula {unparse(expr)!r}>", "eval"), dict(_CODEGEN_GLOBALS))
+    used = tuple(sorted((n, _as_type(variables[n])) for n in names))
+    return CompiledExpr(unparse(expr), expr, want, names, fn, used, source)
+
+
+def compile_expression(
+    text: str,
+    variables: Mapping[str, Type],
+    expected: Type,
+    origin: SourcePos = _DEFAULT_ORIGIN,
+) -> CompiledExpr:
+    """Parse, check and compile ``text``; the one call variant loaders need.
+
+    Raises :class:`CompileError` for a syntax error (alone) or with every name and
+    type problem, each at ``origin.shifted(line, col)``.
+    """
+    return compile_ast(parse_expression(text, origin), variables, expected, origin)
+
+
+# ------------------------------------------------------------------------- unparse
+
+# Binding strength, weakest first; mirrors the rule levels of expr.lark.
+_IF, _OR, _AND, _NOT, _CMP, _SUM, _PRODUCT, _NEG, _ATOM = range(9)
+
+
+def _precedence(node: Expr) -> int:
+    match node:
+        case IfElse():
+            return _IF
+        case BoolOp(op="or"):
+            return _OR
+        case BoolOp():
+            return _AND
+        case Not():
+            return _NOT
+        case Compare():
+            return _CMP
+        case Binary(op="+" | "-"):
+            return _SUM
+        case Binary():
+            return _PRODUCT
+        case Unary():
+            return _NEG
+    return _ATOM
+
+
+def _operand(node: Expr, at_least: int) -> str:
+    text = unparse(node)
+    return f"({text})" if _precedence(node) < at_least else text
+
+
+def unparse(expr: Expr) -> str:
+    """Canonical text for ``expr``: single spaces around binary operators and only
+    the parentheses the grammar needs, e.g. ``if made then over else -bid``.
+
+    ``parse_expression(unparse(e)) == e`` holds for every AST the parser produces
+    (literals non-negative, names valid and not keywords).
+    """
+    match expr:
+        case Num(value=value):
+            return str(value)
+        case Bool(value=value):
+            return "true" if value else "false"
+        case Name(name=name):
+            return name
+        case Unary(op=op, operand=operand):
+            inner = _operand(operand, _NEG)
+            # `- -x`, not `--x`: same parse, easier to read.
+            return f"{op} {inner}" if inner.startswith("-") else f"{op}{inner}"
+        case Binary(op=op, left=left, right=right) | BoolOp(op=op, left=left, right=right):
+            # Left-associative: the right operand must bind strictly tighter.
+            level = _precedence(expr)
+            return f"{_operand(left, level)} {op} {_operand(right, level + 1)}"
+        case Compare(op=op, left=left, right=right):
+            # Non-associative: neither side may itself be a comparison.
+            return f"{_operand(left, _SUM)} {op} {_operand(right, _SUM)}"
+        case Not(operand=operand):
+            return f"not {_operand(operand, _NOT)}"
+        case IfElse(cond=cond, then=then, orelse=orelse):
+            # Each part is a full expression in the grammar: keywords delimit them.
+            return f"if {unparse(cond)} then {unparse(then)} else {unparse(orelse)}"
+        case Call(func=func, args=args):
+            return f"{func}({', '.join(unparse(a) for a in args)})"
+    raise TypeError(f"not an expression node: {expr!r}")

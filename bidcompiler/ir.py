@@ -1,0 +1,154 @@
+"""The intermediate representation: a frozen, positioned description of one variant.
+
+Every node is a frozen dataclass.  Its semantic fields come first; its source
+position (``pos``) is left out of equality and ``repr`` (as CPython's ``ast`` does),
+so two variants written in different files or syntaxes compare equal when they
+mean the same game, while messages can still point at the line that said it.
+
+The IR is the meeting point of the front ends (YAML today, ``.whist`` later) and the
+back end (lowering to a runtime ``Ruleset``); ``irjson.to_json`` prints it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import SourcePos
+
+
+def _pos() -> SourcePos | None:
+    return field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Formula:
+    """An expression of the expression language, kept as parsed AST and canonical text."""
+
+    text: str
+    type: str  # "int" or "bool"
+    ast: object = field(compare=False, repr=False)
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deck:
+    """The cards: suits x ranks, plus extra named cards (jokers)."""
+
+    suits: tuple[str, ...]
+    ranks: tuple[str, ...]
+    extra: tuple[str, ...]
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Deal:
+    """How many cards each player and the kitty get, who deals first and next."""
+
+    hand: int
+    kitty: int
+    first_dealer: str
+    rotation: str
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Order:
+    """A named rank order, highest rank first."""
+
+    name: str
+    ranks: tuple[str, ...]
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Strain:
+    """A strain of the bid ladder and what its winner declares."""
+
+    name: str
+    aliases: tuple[str, ...]
+    trump: str
+    directions: tuple[str, ...]
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Auction:
+    """Who calls, how often, which bids exist and how they rank."""
+
+    first_caller: str
+    rounds: str
+    dealer_must_bid: bool
+    min_level: int
+    max_level: int
+    strains: tuple[Strain, ...]
+    ranking: tuple[tuple[str, ...], ...]
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Declaration:
+    """When the declarer names trump and direction."""
+
+    when: str
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kitty:
+    """What becomes of the declarer's discards."""
+
+    discards: str
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Play:
+    """Trick play: first lead, promoted trumps, extra cards in notrump, reneges."""
+
+    first_lead: str
+    trumps_above: tuple[str, ...]
+    notrump_extras: str
+    renege: str
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scoring:
+    """Hand scoring formulas."""
+
+    made: Formula
+    declarer: Formula
+    defender: Formula
+    multiplier: Formula
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """Game-end conditions and the tie-break."""
+
+    win: Formula
+    lose: Formula
+    tie: str
+    pos: SourcePos | None = _pos()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Variant:
+    """A whole variant."""
+
+    name: str
+    title: str
+    source: str
+    players: int
+    sides: str
+    deck: Deck
+    deal: Deal
+    orders: tuple[Order, ...]
+    auction: Auction
+    declaration: Declaration
+    kitty: Kitty
+    play: Play
+    scoring: Scoring
+    game: Game
+    pos: SourcePos | None = _pos()

@@ -1,0 +1,85 @@
+"""Where the data files live: grammars, shipped variants, the JSON Schema.
+
+The same files sit in two different places depending on how bidwhist is run:
+
+* **Installed from a wheel** (non-editable ``pip install``): ``pyproject.toml``
+  force-includes the top-level ``grammar/`` and ``variants/`` directories *inside*
+  the ``bidcompiler`` package, so they are found with
+  ``importlib.resources.files("bidcompiler") / "grammar" / name``.
+* **Run from the source checkout** (tests, editable installs): the directories are at
+  the top of the repository, next to ``bidcompiler/``, where authors look for them.
+
+Every lookup therefore tries the package location first and falls back to the
+checkout.  The package location wins so that an installed copy never picks up some
+unrelated ``grammar/`` directory that happens to sit next to site-packages.
+
+Nothing else in the code base should build paths to these files by hand.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+# The repository root when running from a checkout: bidcompiler/resources.py -> ../
+_CHECKOUT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _packaged(*parts: str) -> Traversable | None:
+    """The resource at ``bidcompiler/<parts>`` inside the installed package, if any."""
+    try:
+        candidate = importlib.resources.files("bidcompiler").joinpath(*parts)
+    except (ModuleNotFoundError, TypeError, ValueError, NotADirectoryError):
+        # No importable package / no resource reader (exotic loaders): use the checkout.
+        return None
+    try:
+        if candidate.is_file() or candidate.is_dir():
+            return candidate
+    except OSError:
+        return None
+    return None
+
+
+def grammar_path(name: str) -> Traversable:
+    """The grammar file ``name`` (e.g. ``"expr.lark"``).
+
+    Installed: ``bidcompiler/grammar/<name>``; checkout: ``<repo>/grammar/<name>``.
+    For an ordinary install or a checkout the result is a :class:`pathlib.Path`.
+    """
+    return _packaged("grammar", name) or _CHECKOUT_ROOT / "grammar" / name
+
+
+def grammar_dir() -> Traversable:
+    """The directory holding the grammars.
+
+    Grammars that ``%import`` other grammars (the ``.whist`` grammar imports
+    ``expr.lark``) are loaded from text, so Lark needs this directory in its
+    ``import_paths`` to find the imported file.
+    """
+    return _packaged("grammar") or _CHECKOUT_ROOT / "grammar"
+
+
+def grammar_text(name: str) -> str:
+    """The text of the grammar file ``name``, read as UTF-8."""
+    return grammar_path(name).read_text(encoding="utf-8")
+
+
+def variants_dir() -> Traversable:
+    """The directory of shipped variants and house-rule overlays.
+
+    Installed: ``bidcompiler/variants``; checkout: ``<repo>/variants``.
+    """
+    return _packaged("variants") or _CHECKOUT_ROOT / "variants"
+
+
+def schema_path() -> Traversable:
+    """The JSON Schema for the YAML surface syntax.
+
+    It lives inside the package in both layouts (``bidcompiler/schema/``), but is
+    still looked up through ``importlib.resources`` first so that installs from
+    zip files or other loaders keep working; the file-system path is the fallback.
+    """
+    return _packaged("schema", "variant.schema.json") or (
+        Path(__file__).resolve().parent / "schema" / "variant.schema.json"
+    )

@@ -1,0 +1,311 @@
+"""Validate loaded YAML against a JSON Schema, reporting every error with a position.
+
+``jsonschema`` reports errors as data paths; :class:`~bidcompiler.yamlload.LoadedYaml`
+turns a path back into ``file:line:col``.  This module adds what a person editing a
+rules file needs on top of that:
+
+* every error at once (``iter_errors``, never ``best_match`` of the whole lot);
+* short messages (``unknown key 'dealr' (did you mean 'dealer'?)``) instead of
+  jsonschema's, which embed Python reprs of whole sub-documents;
+* ``required`` errors placed on the mapping, ``additionalProperties`` errors on the
+  offending key, one diagnostic per key;
+* for ``oneOf``/``anyOf``, the errors of the alternative the value came closest to;
+* schema-directed string coercion: ``10`` where the schema wants a string becomes
+  ``"10"`` (YAML had already read it as an integer), found by validating, coercing
+  and validating again.
+
+The module is generic: it knows nothing of the variant schema's content.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from yaml.nodes import ScalarNode
+
+from .errors import Diagnostic, SourcePos
+from .yamlload import LoadedYaml, coerce_to_schema_strings
+
+__all__ = ["validate"]
+
+# Each round can only turn values into strings, so this bounds the work; more than a
+# couple of rounds happens only when a coercion makes a oneOf branch viable and that
+# branch then wants further strings deeper down.
+_MAX_COERCION_ROUNDS = 20
+
+_COMBINATORS = ("oneOf", "anyOf")
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
+    """Check ``loaded.data`` against ``schema`` (JSON Schema draft 2020-12).
+
+    Returns every problem as a :class:`Diagnostic`, sorted by position and
+    de-duplicated; an empty list means the data is valid.  As a side effect, plain
+    YAML scalars that were read as numbers, booleans or null where the schema wants
+    a string are replaced in ``loaded.data`` by their source text (see
+    :func:`~bidcompiler.yamlload.coerce_to_schema_strings`), so callers must use
+    ``loaded.data`` after validating.
+    """
+    validator = Draft202012Validator(schema)
+    errors = list(validator.iter_errors(loaded.data))
+    for _ in range(_MAX_COERCION_ROUNDS):
+        wanted = _string_wanted_paths(loaded, errors)
+        if not wanted or not coerce_to_schema_strings(loaded, wanted):
+            break
+        errors = list(validator.iter_errors(loaded.data))
+
+    diagnostics: dict[tuple, Diagnostic] = {}
+    for error in errors:
+        for diagnostic in _diagnose(loaded, error):
+            key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
+            diagnostics.setdefault(key, diagnostic)
+    return [diagnostics[key] for key in sorted(diagnostics)]
+
+
+# -- string coercion ---------------------------------------------------------------
+
+
+def _wants_string(error: ValidationError) -> bool:
+    """Whether ``error`` says a non-string value should have been a string."""
+    if isinstance(error.instance, str):
+        return False
+    if error.validator == "type":
+        wanted = error.validator_value
+        return wanted == "string" or (isinstance(wanted, list) and "string" in wanted)
+    return False
+
+
+def _text_in_allowed_strings(loaded: LoadedYaml, error: ValidationError) -> bool:
+    """An ``enum``/``const`` error that the value's source text would satisfy.
+
+    ``enum: ["1", "2"]`` wants strings even without ``type: string``; a plain
+    ``1`` should match it.
+    """
+    if error.validator not in ("enum", "const") or isinstance(error.instance, str):
+        return False
+    allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
+    if not isinstance(allowed, list):
+        return False
+    node = loaded.node(error.absolute_path)
+    return isinstance(node, ScalarNode) and node.style is None and node.value in allowed
+
+
+def _string_wanted_paths(loaded: LoadedYaml, errors: Iterable[ValidationError]) -> list[tuple]:
+    """Paths of values the schema wants as strings, following only the
+    alternative of a ``oneOf``/``anyOf`` that would be reported."""
+    paths: list[tuple] = []
+    for error in errors:
+        if _wants_string(error) or _text_in_allowed_strings(loaded, error):
+            paths.append(tuple(error.absolute_path))
+        elif error.validator in _COMBINATORS and error.context:
+            branches = _branches(error)
+            viable = {i: errs for i, errs in branches.items() if not _type_mismatch(errs)}
+            if viable:
+                paths.extend(_string_wanted_paths(loaded, viable[_closest_branch(viable)]))
+            elif any(_wants_string(e) for errs in branches.values() for e in errs if not e.relative_path):
+                # No alternative accepts this kind of value, but one takes a string.
+                paths.append(tuple(error.absolute_path))
+    return paths
+
+
+# -- oneOf / anyOf -----------------------------------------------------------------
+
+
+def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
+    """The context errors of a combinator error, grouped by alternative index."""
+    branches: dict[int, list[ValidationError]] = defaultdict(list)
+    for sub in error.context or ():
+        index = sub.relative_schema_path[0] if sub.relative_schema_path else 0
+        branches[index if isinstance(index, int) else 0].append(sub)
+    return dict(branches)
+
+
+def _type_mismatch(errors: list[ValidationError]) -> bool:
+    """Whether an alternative rejected the value for being the wrong kind."""
+    return any(e.validator == "type" and not e.relative_path for e in errors)
+
+
+def _closest_branch(branches: dict[int, list[ValidationError]]) -> int:
+    """The alternative the value most likely meant.
+
+    Prefer the one whose ``const``/``enum`` checks passed (a discriminator such as
+    ``kind: bonus`` names the alternative), then the fewest errors, then the one
+    whose errors are deepest (more of the value matched), then the first.
+    """
+
+    def score(item: tuple[int, list[ValidationError]]) -> tuple:
+        index, errs = item
+        discriminator_misses = sum(1 for e in errs if e.validator in ("const", "enum"))
+        depth = max(len(e.relative_path) for e in errs)
+        return (discriminator_misses, len(errs), -depth, index)
+
+    return min(branches.items(), key=score)[0]
+
+
+# -- messages ----------------------------------------------------------------------
+
+
+def _show(value: Any, limit: int = 40) -> str:
+    """A short, YAML-flavoured rendering of a value for a message."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= limit else text[: limit - 4] + "...'"
+    return str(value)
+
+
+def _plain(value: Any) -> str:
+    """An allowed value in a list of choices: strings bare, others as shown."""
+    return value if isinstance(value, str) else _show(value)
+
+
+def _type_name(wanted: Any) -> str:
+    names = [wanted] if isinstance(wanted, str) else list(wanted)
+    words = [_TYPE_NAMES.get(name, name) for name in dict.fromkeys(names)]
+    if len(words) <= 1:
+        return words[0] if words else "something else"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(loaded: LoadedYaml, error: ValidationError) -> str:
+    if error.instance is None:
+        node = loaded.node(error.absolute_path)
+        if isinstance(node, ScalarNode) and node.style is None and node.value == "":
+            return "nothing"
+    return _show(error.instance)
+
+
+def _required_messages(error: ValidationError) -> list[str]:
+    # jsonschema yields one error per missing key, naming it only inside the message
+    # ("'deal' is a required property"); match the message to find which key.
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    missing = [key for key in error.validator_value if key not in instance]
+    for key in missing:
+        if error.message == f"{key!r} is a required property":
+            return [f"missing required key '{key}'"]
+    return [f"missing required key '{key}'" for key in missing]
+
+
+def _additional_keys(error: ValidationError) -> list[str]:
+    """The keys an ``additionalProperties: false`` error is about."""
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    properties = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    return [
+        key
+        for key in error.instance
+        if key not in properties and not any(re.search(pattern, str(key)) for pattern in patterns)
+    ]
+
+
+def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
+    """One or more short, positioned diagnostics for one jsonschema error."""
+    path = tuple(error.absolute_path)
+    kind = error.validator
+    value = error.instance
+
+    def at(message: str, pos: SourcePos | None = None) -> list[Diagnostic]:
+        return [Diagnostic(pos or loaded.pos(path), message)]
+
+    if "propertyNames" in error.absolute_schema_path and isinstance(value, str):
+        # The instance is a key of the mapping at `path`; point at that key.
+        return [Diagnostic(loaded.key_pos(path + (value,)), _short_message(loaded, error))]
+    if kind == "required":
+        # Point at the key naming the mapping (or the mapping itself when it has no
+        # key: the document root, a list item).
+        return [Diagnostic(loaded.key_pos(path), message) for message in _required_messages(error)]
+    if kind == "additionalProperties" and isinstance(value, dict):
+        properties = list((error.schema or {}).get("properties", {}))
+        result = []
+        for key in _additional_keys(error):
+            message = f"unknown key {_show(key)}"
+            close = difflib.get_close_matches(str(key), properties, n=1)
+            if close:
+                message += f" (did you mean '{close[0]}'?)"
+            result.append(Diagnostic(loaded.key_pos(path + (key,)), message))
+        return result or at("unknown keys")
+    if kind in _COMBINATORS:
+        if not error.context:
+            # oneOf matched more than one alternative.
+            return at("matches more than one of the allowed forms; make it unambiguous")
+        branches = _branches(error)
+        viable = {i: errs for i, errs in branches.items() if not _type_mismatch(errs)}
+        if not viable:
+            wanted: list[str] = []
+            for errs in branches.values():
+                for e in errs:
+                    if e.validator == "type" and not e.relative_path:
+                        wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
+            return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
+        result = []
+        for sub in viable[_closest_branch(viable)]:
+            result.extend(_diagnose(loaded, sub))
+        return result
+    return at(_short_message(loaded, error))
+
+
+def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
+    """A message for a keyword that needs no special placement."""
+    kind = error.validator
+    want = error.validator_value
+    value = error.instance
+    if kind == "type":
+        return f"expected {_type_name(want)}, found {_found(loaded, error)}"
+    if kind == "enum" and isinstance(want, list):
+        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+    if kind == "const":
+        return f"expected {_show(want)}, found {_show(value)}"
+    if kind == "pattern":
+        return f"{_show(value)} does not match the pattern {want}"
+    bounds = {
+        "minimum": ("small", "at least"),
+        "exclusiveMinimum": ("small", "more than"),
+        "maximum": ("large", "at most"),
+        "exclusiveMaximum": ("large", "less than"),
+    }
+    if kind in bounds:
+        size, relation = bounds[kind]
+        return f"{_show(value)} is too {size}: must be {relation} {want}"
+    if kind in ("minItems", "maxItems") and isinstance(value, list):
+        bound = "at least" if kind == "minItems" else "at most"
+        return f"expected {bound} {want} item{'s' if want != 1 else ''}, found {len(value)}"
+    if kind in ("minLength", "maxLength") and isinstance(value, str):
+        bound = "at least" if kind == "minLength" else "at most"
+        return f"{_show(value)} is too {'short' if kind == 'minLength' else 'long'}: {bound} {want} character{'s' if want != 1 else ''}"
+    if kind in ("minProperties", "maxProperties") and isinstance(value, dict):
+        bound = "at least" if kind == "minProperties" else "at most"
+        return f"expected {bound} {want} key{'s' if want != 1 else ''}, found {len(value)}"
+    if kind == "uniqueItems":
+        return "items must be unique"
+    if kind == "multipleOf":
+        return f"{_show(value)} is not a multiple of {want}"
+    if kind == "not":
+        return f"{_show(value)} is not allowed here"
+    if kind in _COMBINATORS or kind == "allOf":
+        return f"{_show(value)} does not match any allowed form"
+    # Anything else: jsonschema's own message, kept short (they embed reprs).
+    message = error.message
+    return message if len(message) <= 120 else message[:117] + "..."

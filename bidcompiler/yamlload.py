@@ -1,0 +1,411 @@
+"""Load YAML into plain Python data without losing where each value came from.
+
+PyYAML's defaults are wrong for a rules file in three ways (see "Traps already
+known" in the architecture notes): it reads ``no``/``yes``/``on`` as booleans and
+``2024-01-01`` as a date (YAML 1.1), it silently keeps the last of two duplicate
+keys, and the data it builds has no positions.  This module composes the node tree
+with a :class:`yaml.SafeLoader` subclass whose scalar resolution follows the YAML
+1.2 *core* schema, builds the data itself (so duplicate keys can be reported, all
+at once, naming both lines), and keeps the node tree so any later stage can turn a
+data path such as ``("auction", "bids", 0)`` back into ``file:line:col``.
+
+The module is generic: it knows nothing of the variant schema.  The one
+schema-directed step, turning ``10`` back into ``"10"`` where a string is wanted,
+is :func:`coerce_to_schema_strings`, driven by :mod:`bidcompiler.schemacheck`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
+
+__all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "coerce_to_schema_strings"]
+
+_TAG = "tag:yaml.org,2002:"
+STR_TAG = _TAG + "str"
+INT_TAG = _TAG + "int"
+FLOAT_TAG = _TAG + "float"
+BOOL_TAG = _TAG + "bool"
+NULL_TAG = _TAG + "null"
+SEQ_TAG = _TAG + "seq"
+MAP_TAG = _TAG + "map"
+
+# YAML 1.2 core schema, narrowed as the project wants: decimal integers only (no
+# 0x/0o forms) and plain decimal/exponent floats only (no .inf/.nan, which JSON
+# cannot carry anyway).  Anything else plain is a string.
+_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_INT_RE = re.compile(r"^[-+]?[0-9]+$")
+_FLOAT_RE = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+
+# Alias expansion can make a small file describe a huge value ("billion laughs");
+# the data is built with aliases expanded, so cap the number of nodes built.
+_MAX_BUILT_NODES = 1_000_000
+
+
+class CoreSchemaLoader(yaml.SafeLoader):
+    """A SafeLoader whose implicit scalar types are the YAML 1.2 core schema.
+
+    Only the resolver is changed; the node tree it composes is turned into data by
+    :func:`load_yaml`, not by PyYAML's constructor (which would drop positions and
+    keep the last of two duplicate keys).
+    """
+
+    # A fresh table, not a copy of SafeLoader's: the 1.1 resolvers (yes/no/on/off
+    # booleans, sexagesimal numbers, timestamps, merge keys) must not apply.
+    yaml_implicit_resolvers: dict = {}
+
+
+# Order matters within a first character: PyYAML tries resolvers in the order they
+# were added, so int must come before float (the float pattern also matches "10").
+CoreSchemaLoader.add_implicit_resolver(NULL_TAG, _NULL_RE, ["~", "n", "N", ""])
+CoreSchemaLoader.add_implicit_resolver(BOOL_TAG, _BOOL_RE, list("tTfF"))
+CoreSchemaLoader.add_implicit_resolver(INT_TAG, _INT_RE, list("-+0123456789"))
+CoreSchemaLoader.add_implicit_resolver(FLOAT_TAG, _FLOAT_RE, list("-+.0123456789"))
+
+
+def _mark_pos(filename: str, mark: Any) -> SourcePos:
+    """A PyYAML mark (0-based) as a 1-based :class:`SourcePos`."""
+    if mark is None:
+        return SourcePos(filename)
+    return SourcePos(filename, mark.line + 1, mark.column + 1)
+
+
+@dataclass(eq=False)
+class LoadedYaml:
+    """A loaded YAML document: its plain data plus the node tree for positions.
+
+    ``data`` is plain Python (dict/list/str/int/float/bool/None) and may be edited
+    in place by :func:`coerce_to_schema_strings`; the position methods walk the
+    node tree, which is never edited, so they keep working after coercion.
+    Mapping keys are always strings (see :func:`load_yaml`).
+    """
+
+    data: Any
+    text: str
+    filename: str
+    root: Node | None = field(default=None, repr=False)
+    # id(mapping node) -> {key: (key node, value node)}, for walking data paths.
+    _keys: dict[int, dict[Hashable, tuple[Node, Node]]] = field(default_factory=dict, repr=False)
+
+    # -- walking ---------------------------------------------------------------
+
+    def _walk(self, path: Iterable[Any]) -> tuple[Node | None, Node | None, bool]:
+        """Follow ``path`` down the node tree.
+
+        Returns ``(node, key_node, complete)``: the deepest node reached, the key
+        node of the last mapping step *if that step was the last element of the
+        path*, and whether the whole path existed.
+        """
+        node = self.root
+        key_node = None
+        if node is None:
+            return None, None, not tuple(path)
+        for element in path:
+            key_node = None
+            if isinstance(node, MappingNode):
+                entry = self._keys.get(id(node), {}).get(element) if isinstance(element, Hashable) else None
+                if entry is None:
+                    return node, None, False
+                key_node, node = entry
+            elif isinstance(node, SequenceNode) and isinstance(element, int) and not isinstance(element, bool):
+                if not -len(node.value) <= element < len(node.value):
+                    return node, None, False
+                node = node.value[element]
+            else:
+                return node, None, False
+        return node, key_node, True
+
+    def node(self, path: Iterable[Any]) -> Node | None:
+        """The node at exactly ``path``, or None if the path does not exist."""
+        node, _, complete = self._walk(path)
+        return node if complete else None
+
+    def _node_pos(self, node: Node | None) -> SourcePos:
+        return _mark_pos(self.filename, node.start_mark) if node is not None else SourcePos(self.filename, 1, 1)
+
+    # -- positions -------------------------------------------------------------
+
+    def pos(self, path: Iterable[Any] = ()) -> SourcePos:
+        """Position of the value at ``path`` (a tuple of keys and list indexes).
+
+        For a path that does not exist, the position of its deepest existing
+        ancestor.  For an empty document, line 1 column 1.  A value reached through
+        an alias reports the position of the anchored node.
+        """
+        node, _, _ = self._walk(path)
+        return self._node_pos(node)
+
+    def key_pos(self, path: Iterable[Any]) -> SourcePos:
+        """Position of the mapping key naming the last element of ``path``.
+
+        Falls back to :meth:`pos` when the last element is a list index, the path
+        is empty, or the key does not exist.
+        """
+        path = tuple(path)
+        node, key_node, complete = self._walk(path)
+        if complete and key_node is not None:
+            return self._node_pos(key_node)
+        return self._node_pos(node)
+
+    def content_pos(self, path: Iterable[Any]) -> SourcePos:
+        """Position of the first character of a scalar's *content*.
+
+        After the opening quote for quoted scalars; for block scalars (``|``,
+        ``>``) the first non-space column of the first non-blank content line; for
+        plain scalars and collections the node start.  Callers use it to place
+        errors inside embedded text (expressions) with :meth:`SourcePos.shifted`.
+        """
+        node, _, complete = self._walk(path)
+        if not complete or not isinstance(node, ScalarNode):
+            return self._node_pos(node)
+        start = _mark_pos(self.filename, node.start_mark)
+        if node.style in ("'", '"'):
+            return SourcePos(self.filename, start.line, start.col + 1)
+        if node.style in ("|", ">") and node.value.strip():
+            return self._block_content_pos(node, start)
+        return start
+
+    def _block_content_pos(self, node: ScalarNode, start: SourcePos) -> SourcePos:
+        # The block header (indicator, optional chomping/indent, optional comment)
+        # takes the rest of its line; content starts on a later line, possibly
+        # after blank lines.
+        text = self.text
+        index = node.start_mark.index
+        line = start.line
+        newline = text.find("\n", index)
+        while newline != -1:
+            line += 1
+            begin = newline + 1
+            newline = text.find("\n", begin)
+            body = text[begin : newline if newline != -1 else len(text)].rstrip("\r")
+            stripped = body.lstrip(" ")
+            if stripped.strip():
+                return SourcePos(self.filename, line, len(body) - len(stripped) + 1)
+        return start
+
+    def source_line(self, line: int) -> str | None:
+        """The text of 1-based ``line`` (without its line break), if it exists."""
+        lines = self.text.splitlines()
+        return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, collecting problems."""
+
+    def __init__(self, loaded: LoadedYaml, sink: DiagnosticSink):
+        self.loaded = loaded
+        self.sink = sink
+        self.built = 0
+        self.too_big = False
+        # Nodes being built right now: a node met again here is a recursive alias.
+        self.active: set[int] = set()
+        # Mappings whose keys were already checked (an alias revisits them).
+        self.indexed: set[int] = set()
+
+    def pos(self, node: Node) -> SourcePos:
+        return _mark_pos(self.loaded.filename, node.start_mark)
+
+    def build(self, node: Node) -> Any:
+        self.built += 1
+        if self.built > _MAX_BUILT_NODES:
+            if not self.too_big:
+                self.too_big = True
+                self.sink.error(self.pos(node), "document too large (aliases expand to too many values)")
+            return None
+        if id(node) in self.active:
+            self.sink.error(self.pos(node), "recursive alias is not supported")
+            return None
+        self.active.add(id(node))
+        try:
+            if isinstance(node, ScalarNode):
+                return self.scalar(node)
+            if isinstance(node, SequenceNode):
+                self.check_tag(node, SEQ_TAG)
+                return [self.build(item) for item in node.value]
+            if isinstance(node, MappingNode):
+                self.check_tag(node, MAP_TAG)
+                return self.mapping(node)
+            raise AssertionError(f"unknown node {node!r}")
+        finally:
+            self.active.discard(id(node))
+
+    def check_tag(self, node: Node, expected: str) -> None:
+        if node.tag != expected:
+            self.sink.error(self.pos(node), f"unsupported tag '{_short_tag(node.tag)}'")
+
+    def scalar(self, node: ScalarNode) -> Any:
+        value = node.value
+        tag = node.tag
+        if tag == STR_TAG:
+            return value
+        # Implicitly resolved plain scalars always match; only an explicit tag such
+        # as `!!int abc` can fail here.
+        checks = {NULL_TAG: _NULL_RE, BOOL_TAG: _BOOL_RE, INT_TAG: _INT_RE, FLOAT_TAG: _FLOAT_RE}
+        pattern = checks.get(tag)
+        if pattern is None:
+            self.sink.error(self.pos(node), f"unsupported tag '{_short_tag(tag)}'")
+            return value
+        if not pattern.match(value):
+            self.sink.error(self.pos(node), f"'{value}' is not a valid {_short_tag(tag)}")
+            return value
+        if tag == NULL_TAG:
+            return None
+        if tag == BOOL_TAG:
+            return value.lower() == "true"
+        if tag == INT_TAG:
+            return int(value)
+        return float(value)
+
+    def mapping(self, node: MappingNode) -> dict:
+        result: dict = {}
+        first_key: dict[Hashable, Node] = {}
+        index: dict[Hashable, tuple[Node, Node]] = {}
+        report = id(node) not in self.indexed
+        self.indexed.add(id(node))
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode):
+                if report:
+                    self.sink.error(self.pos(key_node), "a mapping key must be a single value, not a list or mapping")
+                continue
+            # Keys are always strings, whatever they look like: the data is checked
+            # against a JSON Schema and JSON object keys are strings (`10:` is "10").
+            key = key_node.value
+            if key in first_key:
+                if report:
+                    first = self.pos(first_key[key])
+                    self.sink.error(
+                        self.pos(key_node),
+                        f"duplicate key '{key}' (first at line {first.line})",
+                        related=(first,),
+                    )
+                continue
+            first_key[key] = key_node
+            index[key] = (key_node, value_node)
+            result[key] = self.build(value_node)
+        self.loaded._keys[id(node)] = index
+        return result
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+def _offset_pos(text: str, filename: str, offset: int) -> SourcePos:
+    """1-based line/col of a character offset (for errors that carry no mark)."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return SourcePos(filename, line, col)
+
+
+def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
+    """A PyYAML error as a one-diagnostic :class:`CompileError`."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        pos = _mark_pos(filename, mark)
+        message = exc.problem or exc.context or "invalid YAML"
+        related: tuple[SourcePos, ...] = ()
+        # "while scanning a quoted scalar" etc.: say where that construct began,
+        # which is often the real mistake (an unclosed quote or bracket).
+        if exc.context and exc.problem and exc.context_mark is not None:
+            context_pos = _mark_pos(filename, exc.context_mark)
+            if exc.context.startswith("while "):
+                if (context_pos.line, context_pos.col) != (pos.line, pos.col):
+                    context = exc.context.removeprefix("while ")
+                    message = f"{message} ({context} that started at line {context_pos.line})"
+                    related = (context_pos,)
+            elif exc.problem.startswith("but "):
+                # "expected a single document in the stream" / "but found another document"
+                message = f"{exc.context}, {exc.problem}"
+            else:
+                # "found duplicate anchor 'x'; first occurrence" / "second occurrence"
+                message = f"{exc.context} at line {context_pos.line}; {exc.problem} here"
+                related = (context_pos,)
+    elif isinstance(exc, yaml.reader.ReaderError):
+        pos = _offset_pos(text, filename, exc.position)
+        character = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")
+        message = f"unacceptable character #x{character:04x}: {exc.reason}"
+        related = ()
+    else:
+        pos = SourcePos(filename)
+        message = str(exc)
+        related = ()
+    lines = text.splitlines()
+    source_line = lines[pos.line - 1] if 1 <= pos.line <= len(lines) else None
+    return CompileError([Diagnostic(pos, message.strip(), source_line=source_line, related=related)])
+
+
+def load_yaml(text: str, filename: str) -> LoadedYaml:
+    """Parse one YAML document, keeping positions.
+
+    Scalars follow the YAML 1.2 core schema (``yes``/``no``/``on``/``T`` and dates
+    stay strings; quoted scalars are always strings); mapping keys are always
+    strings.  An empty document gives ``data`` None.  Raises :class:`CompileError`
+    for malformed YAML (one diagnostic at the problem mark) and, all at once, for
+    duplicate keys, non-scalar keys, unsupported tags and recursive aliases.
+    """
+    loader = None
+    try:
+        # The reader checks for unprintable characters already in the constructor.
+        loader = CoreSchemaLoader(text)
+        root = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, text, filename) from None
+    except RecursionError:
+        raise CompileError([Diagnostic(SourcePos(filename), "YAML nested too deeply")]) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+    loaded = LoadedYaml(data=None, text=text, filename=filename, root=root)
+    if root is None:
+        return loaded
+    sink = DiagnosticSink()
+    try:
+        loaded.data = _Builder(loaded, sink).build(root)
+    except RecursionError:
+        sink.error(_mark_pos(filename, root.start_mark), "YAML nested too deeply")
+    sink.raise_if_any()
+    return loaded
+
+
+def coerce_to_schema_strings(loaded: LoadedYaml, paths: Iterable[Iterable[Any]]) -> int:
+    """Turn plain-scalar non-strings at ``paths`` back into their source text.
+
+    For each path whose value in ``loaded.data`` is an int, float, bool or None
+    that came from a plain (unquoted, non-block) scalar, replace it in place by the
+    scalar's exact text: ``10`` -> ``"10"``, ``1.50`` -> ``"1.50"``, ``true`` ->
+    ``"true"``, ``~`` -> ``"~"``.  An *empty* value is left as None, so a missing
+    string is still reported as missing rather than accepted as ``""``.  Paths that
+    do not exist are ignored.  Returns how many values changed.
+    """
+    changed = 0
+    for path in paths:
+        path = tuple(path)
+        node = loaded.node(path)
+        if not isinstance(node, ScalarNode) or node.style is not None or node.value == "":
+            continue
+        if not path:
+            if not isinstance(loaded.data, str):
+                loaded.data = node.value
+                changed += 1
+            continue
+        parent = loaded.data
+        try:
+            for element in path[:-1]:
+                parent = parent[element]
+            value = parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        if isinstance(value, (bool, int, float)) or value is None:
+            parent[path[-1]] = node.value
+            changed += 1
+    return changed

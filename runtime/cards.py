@@ -1,0 +1,26 @@
+"""Card notation (records.md "Cards"): parsing forgiving input, printing canonical text.
+
+A card is rank then suit (``AS``, ``TH``, ``2C``); jokers are ``BJ`` and ``LJ``; a
+variant may name other special cards with the same two-letter spelling.  Input also
+accepts lower case, ``10`` for ``T`` and the suit symbols; output is always the
+canonical ASCII spelling.
+"""
+
+from __future__ import annotations
+
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def normalise_card_text(text: str) -> str:
+    """Return the canonical spelling of a card written by a person or a tool.
+
+    ``as`` -> ``AS``, ``10h`` -> ``TH``, ``A♠`` -> ``AS``, ``bj`` -> ``BJ``.  The result
+    is not checked against any deck; callers look it up in their variant's cards.
+    """
+    t = text.strip()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        t = t.replace(symbol, letter)
+    t = t.upper().replace(" ", "")
+    if t.startswith("10") and len(t) == 3:
+        t = "T" + t[2:]
+    return t

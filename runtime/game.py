@@ -1,0 +1,152 @@
+"""A game: hands dealt from one seeded generator until the variant's game end.
+
+``GameState`` exposes the same API as :class:`runtime.hand.HandState`; after a hand
+is scored it adds the score to the totals, checks the game end and deals the next
+hand itself, so a seed and the list of players' actions replay a whole game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .hand import HandState
+from .ruleset import Ruleset
+
+
+def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Shuffle the variant's deck with ``rng`` and deal the hands and the kitty."""
+    deck = rules.deck()
+    rng.shuffle(deck)
+    size = rules.hand_size
+    hands = [deck[i * size:(i + 1) * size] for i in range(rules.players)]
+    kitty = deck[rules.players * size:rules.players * size + rules.kitty_size]
+    return hands, kitty
+
+
+def first_dealer(rules: Ruleset, rng: random.Random) -> int:
+    """The first dealer of a game, as the variant says (drawn from ``rng``)."""
+    return rng.randrange(rules.players)
+
+
+class GameTally:
+    """Running totals of a game and its end test, shared by play and replay."""
+
+    def __init__(self, rules: Ruleset):
+        self.rules = rules
+        self.totals = [0] * rules.sides
+        self.sets = [0] * rules.sides
+        self.hands_played = 0
+        self.winner: int | None = None
+
+    def next_dealer(self, dealer: int) -> int:
+        """Who deals after ``dealer`` (after any hand, redeals included)."""
+        return (dealer + self.rules.rotation) % self.rules.players
+
+    def add_hand(self, hand: HandState) -> None:
+        """Add a finished hand's score and decide the game if it is over."""
+        rules = self.rules
+        self.hands_played += 1
+        for side, points in enumerate(hand.score):
+            self.totals[side] += points
+        if hand.made is False:
+            self.sets[rules.side_of[hand.declarer]] += 1
+        declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
+        self.winner = self._decide(declaring_side)
+
+    def _decide(self, declaring_side: int | None) -> int | None:
+        rules = self.rules
+        winners, losers = [], []
+        for side in range(rules.sides):
+            others = [t for s, t in enumerate(self.totals) if s != side]
+            env = {
+                "score": self.totals[side],
+                "opponent_score": max(others) if others else 0,
+                "sets": self.sets[side],
+                "hands": self.hands_played,
+            }
+            if rules.game_end.win(env):
+                winners.append(side)
+            if rules.game_end.lose(env):
+                losers.append(side)
+        if len(winners) == 1:
+            return winners[0]
+        if winners:
+            if rules.tie_break == "declarer" and declaring_side in winners:
+                return declaring_side
+            return max(winners, key=lambda s: self.totals[s])
+        if losers:
+            standing = [s for s in range(rules.sides) if s not in losers]
+            if standing:
+                return max(standing, key=lambda s: self.totals[s])
+        return None
+
+
+class GameState:
+    """A whole game of a variant, dealt from ``seed``; same API as a hand."""
+
+    def __init__(self, rules: Ruleset, seed: int, max_hands: int = 1000):
+        self.rules = rules
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.tally = GameTally(rules)
+        self.max_hands = max_hands
+        self.history: list[HandState] = []
+        self.hand = self._new_hand(first_dealer(rules, self.rng))
+
+    def _new_hand(self, dealer: int) -> HandState:
+        hands, kitty = deal(self.rules, self.rng)
+        return HandState(self.rules, dealer, hands, kitty)
+
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the game is over."""
+        return -1 if self.is_terminal() else self.hand.current_player()
+
+    def is_terminal(self) -> bool:
+        """True once a side has won (or the hand limit is reached)."""
+        return self.tally.winner is not None or len(self.history) >= self.max_hands
+
+    def legal_actions(self) -> list[int]:
+        """The current player's legal actions in the current hand."""
+        return [] if self.is_terminal() else self.hand.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        """Apply an action; when it ends a hand, score it and deal the next one."""
+        hand = self.hand
+        hand.apply_action(action)
+        if hand.is_terminal():
+            self.history.append(hand)
+            self.tally.add_hand(hand)
+            if not self.is_terminal():
+                self.hand = self._new_hand(self.tally.next_dealer(hand.dealer))
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's score so far."""
+        return self.tally.totals
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the game is decided."""
+        return self.tally.winner
+
+    def clone(self) -> "GameState":
+        """An independent copy, generator state included."""
+        other = GameState.__new__(GameState)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.tally = GameTally(self.rules)
+        other.tally.__dict__.update({k: (list(v) if isinstance(v, list) else v)
+                                     for k, v in self.tally.__dict__.items()})
+        other.max_hands = self.max_hands
+        other.history = list(self.history)
+        other.hand = self.hand.clone()
+        return other
+
+    def observation(self, seat: int) -> dict:
+        """What ``seat`` may know: the current hand's view plus the game's totals."""
+        obs = self.hand.observation(seat)
+        obs["totals"] = list(self.totals)
+        obs["hand_number"] = len(self.history)
+        return obs

@@ -1,0 +1,392 @@
+"""Hand and game records (records.md): reading, replaying, writing.
+
+A record file is either one hand record (a JSON object) or a game record (JSON
+Lines, one hand record per line).  Replaying checks every entry against the rules in
+the order records.md gives — ``hands``/``kitty``, ``auction[i]``, ``declare``,
+``discard``, ``play[i]``, ``claim`` — and stops at the first illegal one: an illegal
+record is never scored.
+
+The runtime does not know how to find a variant by name, so callers pass a
+``resolve(variant, with_rules) -> Ruleset`` function (the CLI's compiles it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from .errors import IllegalAction
+from .game import GameTally
+from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from .notation import parse_call, parse_card, parse_direction, parse_suit
+from .ruleset import NO_TRUMP, Ruleset
+
+HAND_FORMAT = "bidwhist-hand/1"
+RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
+               "discard", "play", "claim"}
+
+Resolver = Callable[[str, list], Ruleset]
+
+
+class NotARecord(Exception):
+    """The file is not a record at all (bad JSON, not an object, unknown format): exit 2."""
+
+
+class RecordError(Exception):
+    """The first illegal entry of a record: ``at`` names it (``play[17]``), ``message`` the rule."""
+
+    def __init__(self, at: str, message: str):
+        self.at = at
+        self.message = message
+        super().__init__(f"{at}: {message}")
+
+    def as_json(self) -> dict:
+        """The ``error`` object of replay's JSON output."""
+        return {"at": self.at, "message": self.message}
+
+
+@dataclass
+class RecordFile:
+    """The parsed records of a file and whether the file is a game record."""
+
+    records: list[dict]
+    is_game: bool
+
+
+def read_record_file(text: str, filename: str) -> RecordFile:
+    """Parse a record file's text; NotARecord says where it is not one."""
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    is_game = filename.endswith(".jsonl") or len(lines) > 1
+    if not lines:
+        raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
+    if is_game:
+        chunks = lines
+    else:
+        chunks = [(lines[0][0], text)]
+    records = []
+    for first_line, chunk in chunks:
+        try:
+            value = json.loads(chunk)
+        except json.JSONDecodeError as exc:
+            line = first_line + exc.lineno - 1 if is_game else exc.lineno
+            raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        where = f"{filename}:{first_line}"
+        if not isinstance(value, dict):
+            raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
+        fmt = value.get("format")
+        if fmt != HAND_FORMAT:
+            shown = "missing" if fmt is None else f"'{fmt}'"
+            raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
+        records.append(value)
+    return RecordFile(records, is_game)
+
+
+# --------------------------------------------------------------------------- replay
+@dataclass
+class HandReplay:
+    """A replayed hand: the final state and the claim, if any."""
+
+    state: HandState
+    claimed: bool = False
+
+    def as_json(self) -> dict:
+        """The per-hand object of ``bidwhist replay --json``."""
+        state = self.state
+        cards = state.rules.cards
+        return {
+            "contract": state.contract if state.declarer >= 0 else None,
+            "tricks": [{"leader": l, "cards": [cards[c] for c in t], "winner": w}
+                       for l, t, w in state.tricks],
+            "books": list(state.books),
+            "score": list(state.score),
+            "error": None,
+        }
+
+
+def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(at, f"{what} must be a list of cards")
+    ids = []
+    for card in value:
+        cid = parse_card(rules, card)
+        if cid is None:
+            raise RecordError(at, f"{what} holds {card!r}, which is not a card of this deck")
+        ids.append(cid)
+    return ids
+
+
+def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[list[int]], list[int]]:
+    """The deal of a record as card ids, checked to be exactly the variant's deck."""
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != rules.players:
+        raise RecordError(prefix + "hands", f"expected {rules.players} hands, one per seat")
+    ids = []
+    seen: dict[int, str] = {}
+    for seat, hand in enumerate(hands):
+        cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
+        if len(cards) != rules.hand_size:
+            raise RecordError(prefix + "hands",
+                              f"hands[{seat}] has {len(cards)} cards; the variant deals {rules.hand_size}")
+        for c in cards:
+            if c in seen:
+                raise RecordError(prefix + "hands",
+                                  f"{rules.cards[c]} is dealt twice ({seen[c]} and hands[{seat}])")
+            seen[c] = f"hands[{seat}]"
+        ids.append(cards)
+    kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
+    if len(kitty) != rules.kitty_size:
+        raise RecordError(prefix + "kitty",
+                          f"kitty has {len(kitty)} cards; the variant's kitty has {rules.kitty_size}")
+    for c in kitty:
+        if c in seen:
+            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({seen[c]} and kitty)")
+        seen[c] = "kitty"
+    return ids, kitty
+
+
+def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
+    """Replay one hand record; RecordError at the first illegal entry."""
+    unknown = sorted(set(record) - RECORD_KEYS)
+    if unknown:
+        raise RecordError(prefix + unknown[0], f"unknown field '{unknown[0]}' in a {HAND_FORMAT} record")
+    dealer = record.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+        raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
+    hands, kitty = check_deal(rules, record, prefix)
+    state = HandState(rules, dealer, hands, kitty)
+    _replay_auction(state, record.get("auction"), prefix)
+    if state.phase == OVER:
+        for key in ("declare", "discard", "play", "claim"):
+            if record.get(key):
+                raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
+        return HandReplay(state)
+    # Kitty-first variants discard before declaring; follow the game's own order.
+    steps = (_replay_declare, _replay_discard) if rules.declare_before_kitty else (_replay_discard, _replay_declare)
+    for step in steps:
+        step(state, record, prefix)
+    return _replay_play(state, record, prefix)
+
+
+def _replay_auction(state: HandState, calls, prefix: str) -> None:
+    rules = state.rules
+    if not isinstance(calls, list):
+        raise RecordError(prefix + "auction", "auction must be a list of calls")
+    for i, text in enumerate(calls):
+        at = f"{prefix}auction[{i}]"
+        if state.phase != AUCTION:
+            raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {text!r} follows it")
+        action = parse_call(rules, text)
+        if action is None:
+            raise RecordError(at, f"seat {state.current_player()}: {text!r} is not a call of this variant")
+        _apply(state, action, at)
+    if state.phase == AUCTION:
+        raise RecordError(prefix + "auction",
+                          f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
+
+
+def _replay_declare(state: HandState, record: dict, prefix: str) -> None:
+    rules = state.rules
+    at = prefix + "declare"
+    declare = record.get("declare")
+    needed = state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION)
+    if declare is None:
+        if needed:
+            word = "trump" if state.phase == DECLARE_TRUMP else "a direction"
+            raise RecordError(at, f"seat {state.declarer} must declare {word}; the record has no declare")
+        return
+    if not isinstance(declare, dict):
+        raise RecordError(at, "declare must be an object such as {\"trump\": \"H\"}")
+    extra = set(declare) - {"trump", "direction"}
+    if extra:
+        raise RecordError(at, f"unknown key '{sorted(extra)[0]}' in declare")
+    while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
+        if state.phase == DECLARE_TRUMP:
+            if "trump" not in declare:
+                raise RecordError(at, f"seat {state.declarer} must name trump")
+            value = declare["trump"]
+            action = rules.no_trump_action if value is None else (
+                None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
+            if action is None:
+                raise RecordError(at, f"trump {value!r} is not a suit of this deck")
+        else:
+            if "direction" not in declare:
+                raise RecordError(at, f"seat {state.declarer} must name a direction")
+            d = parse_direction(rules, declare["direction"])
+            if d is None:
+                raise RecordError(at, f"direction {declare['direction']!r} is not one of: {', '.join(rules.orders)}")
+            action = rules.first_direction_action + d
+        _apply(state, action, at)
+    # What the bid already fixed may be restated, but not contradicted.
+    if "trump" in declare:
+        value = declare["trump"]
+        given = NO_TRUMP if value is None else parse_suit(rules, value)
+        if given != state.trump:
+            raise RecordError(at, f"trump {value!r} contradicts the contract")
+    if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
+        raise RecordError(at, f"direction {declare['direction']!r} contradicts the contract "
+                              f"({rules.orders[state.direction]})")
+
+
+def _replay_discard(state: HandState, record: dict, prefix: str) -> None:
+    rules = state.rules
+    at = prefix + "discard"
+    discard = record.get("discard", [])
+    if state.phase != DISCARD:
+        if discard:
+            raise RecordError(at, "this variant has no discard here")
+        return
+    if not isinstance(discard, list) or len(discard) != rules.kitty_size:
+        count = len(discard) if isinstance(discard, list) else "no list of"
+        raise RecordError(at, f"seat {state.declarer} must discard {rules.kitty_size} cards, the record has {count}")
+    for card in discard:
+        cid = parse_card(rules, card)
+        if cid is None or cid not in state.hands[state.declarer]:
+            raise RecordError(at, f"seat {state.declarer} discards {card!r}, which it does not hold")
+        _apply(state, cid, at)
+
+
+def _replay_play(state: HandState, record: dict, prefix: str) -> HandReplay:
+    rules = state.rules
+    play = record.get("play", [])
+    if not isinstance(play, list):
+        raise RecordError(prefix + "play", "play must be a list of cards")
+    for i, card in enumerate(play):
+        at = f"{prefix}play[{i}]"
+        if state.phase != PLAY:
+            raise RecordError(prefix + "play", f"the hand was over after {i} cards; {card!r} follows it")
+        cid = parse_card(rules, card)
+        if cid is None:
+            raise RecordError(at, f"seat {state.current_player()} plays {card!r}, which is not a card of this deck")
+        _apply(state, cid, at)
+    claim = record.get("claim")
+    if claim is None:
+        if state.phase != OVER:
+            raise RecordError(prefix + "play",
+                              f"the play stops after {len(play)} cards; the hand is not over and nothing is claimed")
+        return HandReplay(state)
+    at = prefix + "claim"
+    if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
+        raise RecordError(at, "claim must be a number of tricks (0 or more)")
+    if state.trick or not state.tricks:
+        raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
+    remaining = len(state.hands[0])
+    if claim > remaining:
+        raise RecordError(at, f"claim of {claim} tricks, but only {remaining} remain")
+    if rules.sides != 2:
+        raise RecordError(at, "claims are defined only for two sides")
+    apply_claim(state, claim)
+    return HandReplay(state, claimed=True)
+
+
+def apply_claim(state: HandState, claim: int) -> None:
+    """End a hand by claim: the declaring side takes ``claim`` of the remaining tricks."""
+    rules = state.rules
+    remaining = len(state.hands[0])
+    side = rules.side_of[state.declarer]
+    books = [0] * rules.sides
+    for seat, won in enumerate(state.won):
+        books[rules.side_of[seat]] += won
+    if rules.discards_book == "declarer" and state.discards:
+        books[side] += 1
+    books[side] += claim
+    books[1 - side] += remaining - claim
+    state.books = books
+    state.score = state.score_books(books)
+    state.phase = OVER
+    state.seat = -1
+    state._legal = None
+
+
+def _apply(state: HandState, action: int, at: str) -> None:
+    try:
+        state.apply_action(action)
+    except IllegalAction as exc:
+        raise RecordError(at, exc.message) from None
+
+
+def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
+    """Replay a game record; RecordError (``hand[i].…``) at the first illegal entry."""
+    first = records[0]
+    rules = _resolve(first, resolve, "hand[0].")
+    tally = GameTally(rules)
+    replays = []
+    previous_dealer = None
+    for i, record in enumerate(records):
+        prefix = f"hand[{i}]."
+        for key in ("variant", "with"):
+            if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
+                raise RecordError(prefix + key, f"every hand of a game record must have the {key} of hand 0")
+        if tally.winner is not None:
+            raise RecordError(f"hand[{i}]", f"the game was decided after hand {i - 1}; no hand may follow")
+        replay = replay_hand(rules, record, prefix)
+        if previous_dealer is not None and replay.state.dealer != tally.next_dealer(previous_dealer):
+            raise RecordError(prefix + "dealer",
+                              f"dealer {replay.state.dealer} does not follow the rotation "
+                              f"(expected {tally.next_dealer(previous_dealer)})")
+        previous_dealer = replay.state.dealer
+        tally.add_hand(replay.state)
+        replays.append(replay)
+    return replays, tally
+
+
+def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
+    variant = record.get("variant")
+    with_rules = record.get("with", [])
+    if not isinstance(variant, str):
+        raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
+    if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):
+        raise RecordError(prefix + "with", "with must be a list of house-rule names")
+    try:
+        return resolve(variant, with_rules)
+    except LookupError as exc:
+        raise RecordError(prefix + "variant", str(exc.args[0] if exc.args else exc)) from None
+
+
+def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
+    """Replay a parsed record file to replay's JSON output; errors become ``error``."""
+    if rf.is_game:
+        try:
+            replays, tally = replay_game(rf.records, resolve)
+        except RecordError as exc:
+            return {"hands": None, "totals": None, "winner": None, "error": exc.as_json()}
+        return {"hands": [r.as_json() for r in replays], "totals": list(tally.totals),
+                "winner": tally.winner, "error": None}
+    record = rf.records[0]
+    try:
+        rules = _resolve(record, resolve, "")
+        return replay_hand(rules, record).as_json()
+    except RecordError as exc:
+        return {"contract": None, "tricks": None, "books": None, "score": None, "error": exc.as_json()}
+
+
+# --------------------------------------------------------------------------- writing
+def hand_record(state: HandState, variant: str, with_rules: list[str] | tuple = ()) -> dict:
+    """The ``bidwhist-hand/1`` record of a hand (finished or in progress)."""
+    rules = state.rules
+    cards = rules.cards
+    names = rules.action_names
+    record = {
+        "format": HAND_FORMAT,
+        "variant": variant,
+        "with": list(with_rules),
+        "dealer": state.dealer,
+        "hands": [[cards[c] for c in hand] for hand in state.dealt],
+        "kitty": [cards[c] for c in state.kitty],
+        "auction": [names[a] for _, a in state.calls],
+    }
+    if state.declarer < 0:
+        return record
+    strain = rules.strains[rules.bids[state.bid].strain]
+    declare = {}
+    declared = state.table is not None  # set once every declaration step is done
+    if declared and (strain.trump != "none" or len(strain.directions) > 1):
+        declare["trump"] = None if state.trump == NO_TRUMP else rules.suits[state.trump]
+    if declared and len(strain.directions) > 1:
+        declare["direction"] = rules.orders[state.direction]
+    if declare:
+        record["declare"] = declare
+    if state.discards:
+        record["discard"] = [cards[c] for c in state.discards]
+    record["play"] = [cards[c] for _, t, _ in state.tricks for c in t] + [cards[c] for c in state.trick]
+    return record

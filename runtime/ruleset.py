@@ -1,0 +1,178 @@
+"""The runtime's view of a variant: plain tables and compiled callables, no source text.
+
+A :class:`Ruleset` is what ``bidcompiler`` lowers a variant to and the only thing the
+engine reads.  Everything the hot loop needs is precomputed here — card ids, the bid
+ladder with its precedence ranks, and for every (trump, direction) pair a table of
+each card's effective suit and power — so playing a card is a few list look-ups.
+
+The runtime never imports the compiler: a Ruleset can be built by hand (the tests do)
+or unpickled in a worker process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+# The effective suit of a card that belongs to no suit (jokers in no trump).
+NO_SUIT = -2
+# The "trump suit" of a contract without trumps; never equal to a card's suit.
+NO_TRUMP = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Strain:
+    """One strain of the bid ladder (``uptown``, ``notrump``, or the bare number).
+
+    ``trump`` says what the declarer names: ``"suit"`` (one of the deck's suits),
+    ``"none"`` (no trump), ``"suit-or-none"``.  ``directions`` are the indices of the
+    rank orders the declarer may choose from; a single one is fixed by the bid.
+    """
+
+    name: str
+    aliases: tuple[str, ...]
+    trump: str
+    directions: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """One rung of the ladder.  A bid overcalls another only with a higher ``rank``."""
+
+    level: int
+    strain: int
+    rank: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayTable:
+    """How cards behave under one contract: effective suit and power of each card id.
+
+    Among cards of the suit led, the highest ``power`` wins; a trump (effective suit
+    equal to ``trump``) beats every non-trump.  A card whose suit is ``NO_SUIT``
+    never wins and follows nothing.
+    """
+
+    trump: int
+    direction: int
+    suit_of: tuple[int, ...]
+    power: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Compiled hand-scoring formulas; each takes a dict of hand variables."""
+
+    made: Callable[[Mapping], bool]
+    declarer: Callable[[Mapping], int]
+    defender: Callable[[Mapping], int]
+    multiplier: Callable[[Mapping], int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """Compiled game-end conditions, evaluated for each side after every hand."""
+
+    win: Callable[[Mapping], bool]
+    lose: Callable[[Mapping], bool]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Everything the engine needs to run hands and games of one variant."""
+
+    name: str
+    players: int
+    side_of: tuple[int, ...]
+    sides: int
+    # Cards: id -> canonical name, and id -> natural suit index (NO_SUIT for jokers).
+    cards: tuple[str, ...]
+    card_suit: tuple[int, ...]
+    suits: tuple[str, ...]
+    suit_names: tuple[str, ...]
+    hand_size: int
+    kitty_size: int
+    # Auction.
+    first_caller: int  # offset from the dealer: 1 = the player on the dealer's left
+    dealer_must_bid: bool
+    strains: tuple[Strain, ...]
+    bids: tuple[Bid, ...]
+    # Declaration, kitty and play.
+    orders: tuple[str, ...]
+    order_aliases: Mapping[str, int]
+    declare_before_kitty: bool
+    discards_book: str  # "declarer" (a book of the declaring side) or "none"
+    first_leader: str  # "declarer" or "eldest" (left of the dealer)
+    tables: Mapping[tuple[int, int], PlayTable]
+    # Scoring and game end.
+    scoring: Scoring
+    game_end: GameEnd
+    tie_break: str  # "declarer": both sides reach the target on one hand
+    first_dealer: str  # "random"
+    rotation: int  # +1: the deal passes to the left
+    source: str = ""
+    # Action ids: cards first, then pass, bids, trump choices and direction choices.
+    action_names: tuple[str, ...] = field(default=(), compare=False)
+
+    # --- derived action-id layout ------------------------------------------------
+    @property
+    def n_cards(self) -> int:
+        """How many distinct cards the deck has."""
+        return len(self.cards)
+
+    @property
+    def pass_action(self) -> int:
+        """The action id of ``pass``."""
+        return len(self.cards)
+
+    @property
+    def first_bid_action(self) -> int:
+        """The action id of the lowest bid; bid ``i`` of the ladder is this + i."""
+        return len(self.cards) + 1
+
+    @property
+    def first_trump_action(self) -> int:
+        """Action ids naming trump: one per suit, then one for no trump."""
+        return self.first_bid_action + len(self.bids)
+
+    @property
+    def no_trump_action(self) -> int:
+        """The action id of declaring no trump where a strain lets the declarer choose."""
+        return self.first_trump_action + len(self.suits)
+
+    @property
+    def first_direction_action(self) -> int:
+        """Action ids naming a rank order (direction), one per order."""
+        return self.no_trump_action + 1
+
+    @property
+    def n_actions(self) -> int:
+        """Size of the whole action space."""
+        return self.first_direction_action + len(self.orders)
+
+    def deck(self) -> list[int]:
+        """The card ids of a full deck, in a fixed order."""
+        return list(range(len(self.cards)))
+
+    def card_id(self, name: str) -> int:
+        """The id of a card by canonical name; KeyError if the deck has no such card."""
+        return self._card_index()[name]
+
+    def _card_index(self) -> dict[str, int]:
+        index = self.__dict__.get("_card_index_cache")
+        if index is None:
+            index = {name: i for i, name in enumerate(self.cards)}
+            object.__setattr__(self, "_card_index_cache", index)
+        return index
+
+
+def build_action_names(rules: Ruleset) -> tuple[str, ...]:
+    """Names of every action id, used by ``action_to_string`` and records."""
+    names = list(rules.cards)
+    names.append("pass")
+    names.extend(b.text for b in rules.bids)
+    names.extend(f"trump {s}" for s in rules.suits)
+    names.append("notrump")
+    names.extend(f"direction {o}" for o in rules.orders)
+    return tuple(names)

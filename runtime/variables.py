@@ -1,0 +1,38 @@
+"""The names a variant's formulas may use, with their types and meanings.
+
+The engine fills these in (``HandState.score_books`` for hand scoring,
+``GameTally`` for the game end); the compiler type-checks formulas against the same
+tables, so a formula can only name what the engine really provides.
+"""
+
+from __future__ import annotations
+
+INT, BOOL = "int", "bool"
+
+# Known while scoring a hand.  "Declaring side" is the side that won the auction.
+HAND_VARIABLES: dict[str, tuple[str, str]] = {
+    "bid": (INT, "the number bid by the declaring side"),
+    "books": (INT, "books taken by the declaring side (discards included where they count)"),
+    "over": (INT, "books over six of the declaring side (books - 6)"),
+    "defender_books": (INT, "books taken by the defending side(s) together"),
+    "defender_over": (INT, "books over six of the defenders (defender_books - 6)"),
+    "own_books": (INT, "books taken by the side being scored"),
+    "total_books": (INT, "books in the hand"),
+    "notrump": (BOOL, "the contract has no trump"),
+    "sweep": (BOOL, "the declaring side took every book"),
+}
+# ``made`` is the result of the ``made`` formula, so that formula cannot use it.
+MADE_VARIABLE = ("made", (BOOL, "the declaring side made its bid"))
+
+# Known while deciding whether the game is over, evaluated for each side.
+GAME_VARIABLES: dict[str, tuple[str, str]] = {
+    "score": (INT, "this side's total score"),
+    "opponent_score": (INT, "the best total among the other sides"),
+    "sets": (INT, "times this side has been set in this game"),
+    "hands": (INT, "hands played in this game"),
+}
+
+
+def types_of(table: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Name -> type, as the expression checker wants it."""
+    return {name: t for name, (t, _) in table.items()}
