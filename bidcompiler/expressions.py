@@ -250,46 +250,58 @@ class ExprTransformer(Transformer):
     """
 
     def number(self, meta, children):
+        """An integer literal."""
         return Num(int(children[0]), _pos(meta))
 
     def true(self, meta, children):
+        """The literal ``true``."""
         return Bool(True, _pos(meta))
 
     def false(self, meta, children):
+        """The literal ``false``."""
         return Bool(False, _pos(meta))
 
     def name(self, meta, children):
+        """A variable reference."""
         return Name(str(children[0]), _pos(meta))
 
     def call(self, meta, children):
+        """A function call; the function is checked later, not here."""
         func, *args = children
         return Call(str(func), tuple(args), _pos(meta))
 
     def neg(self, meta, children):
+        """Prefix ``-``."""
         _minus, operand = children
         return Unary("-", operand, _pos(meta))
 
     def binary(self, meta, children):
+        """``+ - * /``."""
         left, op, right = children
         return Binary(str(op), left, right, _pos(meta))
 
     def compare(self, meta, children):
+        """One comparison."""
         left, op, right = children
         return Compare(str(op), left, right, _pos(meta))
 
     def and_op(self, meta, children):
+        """``and``."""
         left, right = children
         return BoolOp("and", left, right, _pos(meta))
 
     def or_op(self, meta, children):
+        """``or``."""
         left, right = children
         return BoolOp("or", left, right, _pos(meta))
 
     def not_op(self, meta, children):
+        """``not``."""
         (operand,) = children
         return Not(operand, _pos(meta))
 
     def if_else(self, meta, children):
+        """``if ... then ... else ...``."""
         cond, then, orelse = children
         return IfElse(cond, then, orelse, _pos(meta))
 

@@ -29,7 +29,11 @@ _CHECKOUT_ROOT = Path(__file__).resolve().parents[1]
 def _packaged(*parts: str) -> Traversable | None:
     """The resource at ``bidcompiler/<parts>`` inside the installed package, if any."""
     try:
-        candidate = importlib.resources.files("bidcompiler").joinpath(*parts)
+        candidate = importlib.resources.files("bidcompiler")
+        # One part at a time: some Traversables (3.11's MultiplexedPath, used for
+        # namespace packages) accept a single child per joinpath call.
+        for part in parts:
+            candidate = candidate / part
     except (ModuleNotFoundError, TypeError, ValueError, NotADirectoryError):
         # No importable package / no resource reader (exotic loaders): use the checkout.
         return None

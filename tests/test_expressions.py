@@ -285,7 +285,7 @@ def test_all_errors_are_reported_at_once_in_source_order():
     text = "if bd then made + 1 else max(over)\n  + (not boston)"
     assert errors(text) == [
         "rules.yaml:10:15: unknown name `bd`; did you mean `bid`?",
-        "rules.yaml:10:24: `+` needs numbers, found true/false",
+        "rules.yaml:10:23: `+` needs numbers, found true/false",
         "rules.yaml:10:37: `max` needs at least 2 values, found 1",
         "rules.yaml:11:6: `+` needs numbers, found true/false",
     ]
@@ -435,6 +435,25 @@ def test_expression_grammar_can_be_imported_by_another_grammar(tmp_path):
     with pytest.raises(CompileError) as info:
         compile_ast(result["Set"], {}, INT, SourcePos("outer.whist", 1, 1))
     assert str(info.value.diagnostics[0].pos) == "outer.whist:2:16"
+
+
+def test_parser_falls_back_to_no_cache_when_the_cache_cannot_be_written(monkeypatch):
+    import bidcompiler.expressions as module
+
+    real_lark = module.Lark
+
+    def no_cache_lark(*args, cache=False, **kwargs):
+        if cache:
+            raise PermissionError("read-only temp directory")
+        return real_lark(*args, **kwargs)
+
+    monkeypatch.setattr(module, "Lark", no_cache_lark)
+    module._parser.cache_clear()
+    try:
+        assert parse("1 + 2") == Binary("+", Num(1), Num(2))
+    finally:
+        monkeypatch.undo()
+        module._parser.cache_clear()
 
 
 def test_grammar_files_are_found():

@@ -1,0 +1,19 @@
+"""The layering of architecture.md holds: the runtime stands alone, the CLI is on top."""
+
+import subprocess
+import sys
+
+ISOLATED_RUNTIME = """
+import sys
+# Make the compiler and the front-end libraries unimportable, then use the runtime.
+for name in ("bidcompiler", "yaml", "lark", "jsonschema", "click"):
+    sys.modules[name] = None
+import runtime, runtime.hand, runtime.game, runtime.records, runtime.simulate, runtime.bots
+print("ok")
+"""
+
+
+def test_runtime_imports_without_the_compiler():
+    done = subprocess.run([sys.executable, "-c", ISOLATED_RUNTIME], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"

@@ -1,0 +1,67 @@
+"""The wheel carries its data: grammars, variants and the schema are found after a plain install.
+
+Builds a real (non-editable) wheel of the checkout, unpacks it into an empty folder
+and runs the package from there, in a working directory outside the checkout, so
+nothing can be picked up from the source tree by accident.
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PROBE = """
+import json, sys
+import bidcompiler, runtime
+from bidcompiler import resources
+from bidcompiler.pipeline import load_ruleset, shipped_variants
+paths = [str(resources.grammar_path("expr.lark")), str(resources.variants_dir()), str(resources.schema_path())]
+rules = load_ruleset("standard")
+print(json.dumps({"package": bidcompiler.__file__, "runtime": runtime.__file__, "paths": paths,
+                  "variants": sorted(shipped_variants()), "cards": len(rules.cards)}))
+"""
+
+
+@pytest.fixture(scope="module")
+def unpacked_wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)]
+    if importlib.util.find_spec("hatchling") is not None:
+        cmd.insert(4, "--no-build-isolation")  # no download needed when the backend is here
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+    wheel = next(out.glob("bidwhist-*.whl"))
+    site = tmp_path_factory.mktemp("site")
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        zf.extractall(site)
+    return site, names
+
+
+def test_wheel_contains_grammar_variants_and_schema(unpacked_wheel):
+    _, names = unpacked_wheel
+    assert "bidcompiler/grammar/expr.lark" in names
+    assert "bidcompiler/variants/standard.yaml" in names
+    assert "bidcompiler/schema/variant.schema.json" in names
+    assert any(n.startswith("runtime/") for n in names)
+    assert not any(n.startswith(("tests/", "examples/")) for n in names)
+
+
+def test_installed_package_finds_its_data(unpacked_wheel, tmp_path):
+    site, _ = unpacked_wheel
+    env = dict(os.environ, PYTHONPATH=str(site))
+    done = subprocess.run([sys.executable, "-c", PROBE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=True)
+    info = json.loads(done.stdout)
+    assert info["package"].startswith(str(site))
+    assert info["runtime"].startswith(str(site))
+    for path in info["paths"]:
+        assert path.startswith(str(site)), path
+    assert "standard" in info["variants"]
+    assert info["cards"] == 54
