@@ -1,0 +1,164 @@
+"""Unit tests of the compiler stages after loading: build (IR), checks, lowering."""
+
+from pathlib import Path
+
+import pytest
+
+from bidcompiler.errors import CompileError
+from bidcompiler.lower import lower
+from bidcompiler.pipeline import compile_text, shipped_variants
+from runtime.ruleset import NO_SUIT, NO_TRUMP
+
+STANDARD = shipped_variants()["standard"].read_text(encoding="utf-8")
+
+
+def edited(old: str, new: str, text: str = STANDARD) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+def errors_of(text: str) -> list[str]:
+    with pytest.raises(CompileError) as info:
+        compile_text(text, "v.yaml")
+    return [str(d) for d in info.value.diagnostics]
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+# ----------------------------------------------------------------- build
+def test_ir_ignores_positions_and_layout():
+    reflowed = edited("levels: {from: 3, to: 7}", "levels:\n    from: 3\n    to: 7")
+    reflowed = "# a comment that shifts every line\n\n" + reflowed
+    assert compile_text(reflowed, "a.yaml") == compile_text(STANDARD, "b.yaml")
+
+
+def test_ten_is_read_as_T_in_ranks_and_orders():
+    text = edited("9, T, J, Q, K, A]\n", "9, 10, J, Q, K, A]\n")
+    assert compile_text(text, "v.yaml") == compile_text(STANDARD, "v.yaml")
+
+
+def test_optional_settings_take_documented_defaults():
+    text = edited("  renege: refuse             # the engine refuses a failure to follow suit\n", "")
+    text = edited("  multiplier: if notrump then 2 else 1     # notrump doubles, made or set\n", "", text)
+    v = compile_text(text, "v.yaml")
+    assert v.play.renege == "refuse"
+    assert v.scoring.multiplier.text == "1"
+
+
+def test_formulas_are_kept_in_canonical_text():
+    text = edited("made: books >= 6 + bid", "made: (books)>=(6+bid)")
+    assert compile_text(text, "v.yaml").scoring.made.text == "books >= 6 + bid"
+
+
+def test_formula_errors_point_inside_the_file():
+    text = edited("declarer: if made then over else -bid", "declarer: if made then overs else -bid")
+    [message] = errors_of(text)
+    line = line_of(text, "overs")
+    col = text.splitlines()[line - 1].index("overs") + 1
+    assert message.startswith(f"v.yaml:{line}:{col}: ")
+    assert "overs" in message and "over" in message
+
+
+def test_formula_type_errors_are_compile_errors():
+    text = edited("made: books >= 6 + bid", "made: books + bid")
+    [message] = errors_of(text)
+    assert f"v.yaml:{line_of(text, 'made: books + bid')}:" in message
+    assert "true/false" in message
+
+
+# ----------------------------------------------------------------- checks
+def test_deal_must_use_the_whole_deck():
+    text = edited("kitty: 6\n", "kitty: 5\n")
+    [message] = errors_of(text)
+    assert message.startswith(f"v.yaml:{line_of(text, 'deal:') + 1}:")
+    assert "53" in message and "54" in message
+
+
+def test_every_check_reports_at_once():
+    text = edited("downtown: [A, 2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K]", "downtown: [A, 2, 3, 4, 5, 6, 7, 8, 9, T, J, Q]")
+    text = edited("direction: downtown\n", "direction: sideways\n", text)
+    text = edited("ranking: [[uptown, downtown], [notrump]]", "ranking: [[uptown], [notrump]]", text)
+    text = edited("trumps_above: [BJ, LJ]", "trumps_above: [BJ, XJ]", text)
+    messages = errors_of(text)
+    assert len(messages) == 4
+    joined = "\n".join(messages)
+    assert "order 'downtown' lacks K" in joined
+    assert "order 'sideways'" in joined
+    assert "ranking does not place strain 'downtown'" in joined
+    assert "XJ" in joined
+
+
+def test_partners_need_an_even_number_of_players():
+    text = edited("players: 4", "players: 3")
+    text = edited("hand: 12", "hand: 16", text)
+    messages = errors_of(text)
+    assert any("partners needs an even number of players" in m for m in messages)
+
+
+def test_aliases_may_not_name_two_strains():
+    text = edited("aliases: [low, down]", "aliases: [low, up]")
+    assert any("'up' names both strain" in m for m in errors_of(text))
+
+
+def test_levels_must_be_in_order():
+    text = edited("levels: {from: 3, to: 7}", "levels: {from: 5, to: 3}")
+    assert any("from 5 is above to 3" in m for m in errors_of(text))
+
+
+# ----------------------------------------------------------------- lowering
+@pytest.fixture(scope="module")
+def rules():
+    return lower(compile_text(STANDARD, "standard.yaml"))
+
+
+def test_bid_ladder_ranks_equal_strains_together(rules):
+    by_text = {b.text: b for b in rules.bids}
+    assert by_text["3 uptown"].rank == by_text["3 downtown"].rank
+    assert by_text["3 downtown"].rank < by_text["3 notrump"].rank < by_text["4 uptown"].rank
+    assert [b.text for b in rules.bids][:3] == ["3 uptown", "3 downtown", "3 notrump"]
+    assert len(rules.bids) == 15
+
+
+@pytest.mark.parametrize("direction", ["uptown", "downtown"])
+def test_jokers_are_the_top_trumps_in_either_direction(rules, direction):
+    d = rules.orders.index(direction)
+    hearts = rules.suits.index("H")
+    table = rules.tables[(hearts, d)]
+    bj, lj, ah = rules.card_id("BJ"), rules.card_id("LJ"), rules.card_id("AH")
+    assert table.suit_of[bj] == table.suit_of[lj] == hearts
+    assert table.power[bj] > table.power[lj] > table.power[ah]
+    assert all(table.power[lj] > table.power[c] for c in range(52))
+
+
+def test_jokers_belong_to_no_suit_in_notrump(rules):
+    table = rules.tables[(NO_TRUMP, rules.orders.index("uptown"))]
+    assert table.suit_of[rules.card_id("BJ")] == NO_SUIT
+    assert table.suit_of[rules.card_id("LJ")] == NO_SUIT
+
+
+def test_downtown_keeps_the_ace_on_top(rules):
+    table = rules.tables[(NO_TRUMP, rules.orders.index("downtown"))]
+    power = [table.power[rules.card_id(r + "S")] for r in "A23456789TJQK"]
+    assert power == sorted(power, reverse=True)
+
+
+def test_action_names_cover_the_action_space(rules):
+    names = rules.action_names
+    assert len(names) == rules.n_actions
+    assert names[rules.pass_action] == "pass"
+    assert names[rules.first_bid_action] == "3 uptown"
+    assert names[rules.first_trump_action] == "trump S"
+    assert names[rules.first_direction_action + 1] == "direction downtown"
+    assert "high" in rules.order_aliases and rules.order_aliases["low"] == rules.orders.index("downtown")
+
+
+def test_a_ruleset_survives_pickling(rules):
+    import pickle
+
+    again = pickle.loads(pickle.dumps(rules))
+    env = {"bid": 4, "books": 11, "over": 5, "defender_books": 2, "defender_over": -4, "own_books": 11,
+           "total_books": 13, "notrump": True, "sweep": False, "made": True}
+    assert again.scoring.declarer(env) == rules.scoring.declarer(env) == 5
+    assert again.tables == rules.tables
