@@ -1,19 +1,22 @@
-"""Build the IR from a schema-valid YAML document, keeping every node's position.
+"""Build the IR from a composed, schema-valid document, keeping every value's position.
 
-The schema has already checked shapes and spellings; this stage fills in defaults,
-normalises spellings (``10`` -> ``T``), parses and type-checks the formulas, and
-attaches positions.  Cross-field checks (does the deal use the whole deck, does
-every strain appear in the ranking …) are the job of :mod:`bidcompiler.checks`.
+The schema has already checked each file's shapes and spellings; this stage checks
+that the composed variant is complete, fills in defaults, normalises spellings
+(``10`` -> ``T``), compiles the formulas (inlining ``base`` where a house rule
+builds on the formula it replaces) and attaches positions.  Cross-field checks
+(does the deal use the whole deck …) are the job of :mod:`bidcompiler.checks`.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass, replace
+
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
 from . import ir
+from .compose import ComposedDocument
 from .errors import CompileError, DiagnosticSink
-from .expressions import compile_expression
-from .yamlload import LoadedYaml
+from .expressions import Name, compile_ast, compile_expression, parse_expression
 
 HAND_TYPES = types_of(HAND_VARIABLES)
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
@@ -30,6 +33,16 @@ FORMULA_CONTEXTS = {
 }
 FORMULA_DEFAULTS = {("scoring", "multiplier"): "1", ("game", "lose"): "false"}
 
+# What a complete variant must say after every layer is merged (section -> keys).
+REQUIRED = {
+    "deck": ("suits", "ranks"),
+    "deal": ("hand", "kitty"),
+    "auction": ("levels", "strains", "ranking"),
+    "scoring": ("made", "declarer", "defender"),
+    "game": ("win",),
+}
+REQUIRED_LEVELS = ("from", "to")
+
 
 def normalise_rank(rank) -> str:
     """``10`` -> ``T``; other ranks are already canonical after the schema check."""
@@ -37,38 +50,90 @@ def normalise_rank(rank) -> str:
     return "T" if text == "10" else text
 
 
-def build_variant(doc: LoadedYaml, sink: DiagnosticSink) -> ir.Variant:
-    """Turn a schema-valid document into an IR ``Variant`` (errors go to ``sink``)."""
+def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
+    """Every required setting is present once all layers are merged."""
+    data = doc.data
+    where = doc.pos(())
+    for section, keys in REQUIRED.items():
+        if not isinstance(data.get(section), dict):
+            sink.error(where, f"missing required section '{section}'")
+            continue
+        for key in keys:
+            if key not in data[section]:
+                sink.error(doc.pos((section,)), f"{section}: missing required key '{key}'")
+    levels = data.get("auction", {}).get("levels")
+    if isinstance(levels, dict):
+        for key in REQUIRED_LEVELS:
+            if key not in levels:
+                sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
+
+
+def _substitute(expr, name: str, replacement):
+    """``expr`` with every variable ``name`` replaced by the tree ``replacement``."""
+    if isinstance(expr, Name):
+        return replacement if expr.name == name else expr
+    if not is_dataclass(expr):
+        return expr
+    changes = {}
+    for f in fields(expr):
+        if not f.compare:
+            continue
+        value = getattr(expr, f.name)
+        if is_dataclass(value):
+            changes[f.name] = _substitute(value, name, replacement)
+        elif isinstance(value, tuple) and value and is_dataclass(value[0]):
+            changes[f.name] = tuple(_substitute(v, name, replacement) for v in value)
+    return replace(expr, **changes) if changes else expr
+
+
+def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
+    """Turn a composed document into an IR ``Variant`` (errors go to ``sink``)."""
+    check_complete(doc, sink)
+    sink.raise_if_any()
     data = doc.data
 
     def pos(*path):
         return doc.pos(path)
 
-    def formula(section: str, key: str) -> ir.Formula:
-        variables, expected = FORMULA_CONTEXTS[(section, key)]
-        raw = data[section].get(key)
-        if raw is None:
-            text, origin = FORMULA_DEFAULTS[(section, key)], doc.pos((section,))
-        else:
-            # YAML may have read ``0`` or ``true`` as a number or boolean: a formula
-            # is text either way.
-            text = str(raw).lower() if isinstance(raw, bool) else str(raw)
-            origin = doc.content_pos((section, key))
+    def section(name: str) -> dict:
+        return data.get(name) or {}
+
+    def formula(sec: str, key: str) -> ir.Formula:
+        variables, expected = FORMULA_CONTEXTS[(sec, key)]
+        stack = doc.formula_stack.get((sec, key))
+        origin = doc.content_pos((sec, key)) if key in section(sec) else doc.pos((sec,))
         try:
-            compiled = compile_expression(text, variables, expected, origin)
+            if stack:  # house rules that build on the formula they replace
+                lowest = stack[0]
+                tree = parse_expression(lowest.text, lowest.origin)
+                if "base" in [n.name for n in _names(tree)]:
+                    default = parse_expression(FORMULA_DEFAULTS.get((sec, key), "0"), lowest.origin)
+                    tree = _substitute(tree, "base", default)
+                compile_ast(tree, variables, expected, lowest.origin)
+                for layer in stack[1:]:
+                    upper = parse_expression(layer.text, layer.origin)
+                    compile_ast(upper, {**variables, "base": expected}, expected, layer.origin)
+                    tree = _substitute(upper, "base", tree)
+                compiled = compile_ast(tree, variables, expected, origin)
+            else:
+                raw = section(sec).get(key, FORMULA_DEFAULTS.get((sec, key)))
+                # YAML may have read ``0`` or ``true`` as a number or boolean: a
+                # formula is text either way.
+                text = str(raw).lower() if isinstance(raw, bool) else str(raw)
+                compiled = compile_expression(text, variables, expected, origin)
         except CompileError as exc:  # collect and go on: report every error at once
             sink.extend(exc.diagnostics)
-            return ir.Formula(text=text, type=expected, ast=None, pos=origin)
+            return ir.Formula(text="", type=expected, ast=None, pos=origin)
         return ir.Formula(text=compiled.text, type=expected, ast=compiled, pos=origin)
 
-    deck_data = data["deck"]
+    deck_data = section("deck")
     deck = ir.Deck(
         suits=tuple(deck_data["suits"]),
         ranks=tuple(normalise_rank(r) for r in deck_data["ranks"]),
-        extra=tuple(deck_data.get("extra", ())),
+        extra=tuple(deck_data.get("extra") or ()),
         pos=pos("deck"),
     )
-    deal_data = data["deal"]
+    deal_data = section("deal")
     deal = ir.Deal(
         hand=deal_data["hand"],
         kitty=deal_data["kitty"],
@@ -78,42 +143,49 @@ def build_variant(doc: LoadedYaml, sink: DiagnosticSink) -> ir.Variant:
     )
     orders = tuple(
         ir.Order(name=name, ranks=tuple(normalise_rank(r) for r in ranks), pos=pos("orders", name))
-        for name, ranks in data["orders"].items()
+        for name, ranks in section("orders").items()
     )
-    auction_data = data["auction"]
+    a = section("auction")
     strains = []
-    for i, s in enumerate(auction_data["strains"]):
+    for i, s in enumerate(a["strains"]):
         direction = s["direction"]
-        directions = (direction,) if isinstance(direction, str) else tuple(direction)
         strains.append(ir.Strain(
             name=s["name"],
-            aliases=tuple(a.lower() for a in s.get("aliases", ())),
+            aliases=tuple(x.lower() for x in s.get("aliases", ())),
+            bare=s.get("bare", False),
             trump=s["trump"],
-            directions=directions,
+            directions=(direction,) if isinstance(direction, str) else tuple(direction),
             pos=pos("auction", "strains", i),
         ))
+    players = data["players"]
     auction = ir.Auction(
-        first_caller=auction_data.get("first_caller", "left-of-dealer"),
-        rounds=auction_data.get("rounds", "once"),
-        dealer_must_bid=auction_data.get("dealer_must_bid", False),
-        min_level=auction_data["levels"]["from"],
-        max_level=auction_data["levels"]["to"],
+        first_caller=a.get("first_caller", "left-of-dealer"),
+        rounds=a.get("rounds", "once"),
+        passes_end=a.get("passes_end", players - 1),
+        if_all_pass=a.get("if_all_pass", "redeal"),
+        dealer_may_take=a.get("dealer_may_take", False),
+        redeal_without=tuple(normalise_rank(r) for r in (a.get("redeal_without") or ())),
+        redeal_dealer=a.get("redeal_dealer", "next"),
+        min_level=a["levels"]["from"],
+        max_level=a["levels"]["to"],
         strains=tuple(strains),
-        ranking=tuple(tuple(group) for group in auction_data["ranking"]),
+        ranking=tuple(tuple(group) for group in a["ranking"]),
         pos=pos("auction"),
     )
-    declaration = ir.Declaration(
-        when=data["declaration"].get("when", "before-kitty"), pos=pos("declaration"))
+    declaration = ir.Declaration(when=section("declaration").get("when", "before-kitty"), pos=pos("declaration"))
+    k = section("kitty")
     kitty = ir.Kitty(
-        discards=data["kitty"].get("discards", "declarer-book" if deal.kitty else "none"),
+        discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
+        show=k.get("show") or "never",
         pos=pos("kitty"),
     )
-    play_data = data["play"]
+    p = section("play")
     play = ir.Play(
-        first_lead=play_data.get("first_lead", "declarer"),
-        trumps_above=tuple(play_data.get("trumps_above", ())),
-        notrump_extras=play_data.get("notrump_extras", "no-suit"),
-        renege=play_data.get("renege", "refuse"),
+        first_lead=p.get("first_lead", "declarer"),
+        trumps_above=tuple(p.get("trumps_above") or ()),
+        notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
+        renege=p.get("renege", "refuse"),
+        renege_books=p.get("renege_books", 3),
         pos=pos("play"),
     )
     scoring = ir.Scoring(
@@ -121,19 +193,24 @@ def build_variant(doc: LoadedYaml, sink: DiagnosticSink) -> ir.Variant:
         declarer=formula("scoring", "declarer"),
         defender=formula("scoring", "defender"),
         multiplier=formula("scoring", "multiplier"),
+        multiply=tuple(section("scoring").get("multiply", ("declarer", "defenders"))),
         pos=pos("scoring"),
     )
+    g = section("game")
     game = ir.Game(
         win=formula("game", "win"),
         lose=formula("game", "lose"),
-        tie=data["game"].get("tie", "declarer"),
+        tie=g.get("tie", "declarer"),
+        floor=g.get("floor"),
+        rubber=g.get("rubber", 1),
         pos=pos("game"),
     )
     return ir.Variant(
         name=data["name"],
         title=data.get("title", data["name"]),
         source=data.get("source", ""),
-        players=data["players"],
+        house_rules=tuple(doc.house_rules),
+        players=players,
         sides=data["sides"],
         deck=deck,
         deal=deal,
@@ -145,4 +222,22 @@ def build_variant(doc: LoadedYaml, sink: DiagnosticSink) -> ir.Variant:
         scoring=scoring,
         game=game,
         pos=pos(),
+        origin=doc,
     )
+
+
+def _names(tree):
+    """Every Name node of an expression tree."""
+    if isinstance(tree, Name):
+        yield tree
+        return
+    if is_dataclass(tree):
+        for f in fields(tree):
+            if not f.compare:
+                continue
+            value = getattr(tree, f.name)
+            if isinstance(value, tuple):
+                for v in value:
+                    yield from _names(v)
+            else:
+                yield from _names(value)

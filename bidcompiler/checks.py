@@ -26,20 +26,40 @@ def deck_size(v: ir.Variant) -> int:
     return len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
 
 
+def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple) -> None:
+    """Report ``message`` at the setting ``here``, naming where the settings ``there`` were made.
+
+    When an overlay does not fit its base the two settings live in different files;
+    the message then names both places, so the user sees which line to change.
+    """
+    pos = v.at(*here)
+    others = []
+    for path in there:
+        other = v.at(*path)
+        if other is not None and pos is not None and other.file != pos.file:
+            others.append(f"{'.'.join(map(str, path))} at {other}")
+    if others:
+        message += " (" + "; ".join(others) + ")"
+    sink.error(pos, message)
+
+
 def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
     """The deal must use the whole deck exactly."""
     dealt = v.players * v.deal.hand + v.deal.kitty
     size = deck_size(v)
     if dealt != size:
-        sink.error(v.deal.pos,
-                   f"the deal uses {dealt} cards ({v.players} players x {v.deal.hand} + kitty "
-                   f"{v.deal.kitty}) but the deck has {size}")
+        latest = max([("deal", "kitty"), ("deal", "hand"), ("players",), ("deck",)],
+                     key=lambda p: _layer_index(v, p))
+        others = [p for p in [("deal", "kitty"), ("deal", "hand"), ("deck",), ("players",)] if p != latest]
+        conflict(sink, v, f"the deal uses {dealt} cards ({v.players} players x {v.deal.hand} + kitty "
+                          f"{v.deal.kitty}) but the deck has {size}", latest, *others)
 
 
 def check_sides(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Partnerships need an even number of players."""
     if v.sides == "partners" and v.players % 2:
-        sink.error(v.pos, f"sides: partners needs an even number of players, not {v.players}")
+        conflict(sink, v, f"sides: partners needs an even number of players, not {v.players}",
+                 ("sides",), ("players",))
 
 
 def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -94,13 +114,79 @@ def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
     cards = {r + s for s in v.deck.suits for r in v.deck.ranks} | set(v.deck.extra)
     for card in v.play.trumps_above:
         if card not in cards:
-            sink.error(v.play.pos, f"trumps_above names {card}, which is not in the deck")
+            conflict(sink, v, f"trumps_above names {card}, which is not in the deck",
+                     ("play", "trumps_above"), ("deck",))
     repeated = [c for c, n in Counter(v.play.trumps_above).items() if n > 1]
     for card in repeated:
-        sink.error(v.play.pos, f"trumps_above names {card} twice")
+        sink.error(v.at("play", "trumps_above"), f"trumps_above names {card} twice")
 
 
-CHECKS = (check_deck, check_deal, check_sides, check_orders, check_auction, check_play)
+def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """Auction settings that need others: redeal ranks in the deck, passes that can end it."""
+    a = v.auction
+    for rank in a.redeal_without:
+        if rank not in v.deck.ranks:
+            conflict(sink, v, f"redeal_without names rank {rank}, which the deck does not have",
+                     ("auction", "redeal_without"), ("deck", "ranks"))
+    if a.rounds == "until-passed" and not 1 <= a.passes_end <= v.players - 1:
+        conflict(sink, v, f"passes_end must be between 1 and {v.players - 1} with {v.players} players",
+                 ("auction", "passes_end"), ("players",))
+    for strain in a.strains:
+        if strain.trump == "none-or-first-lead" and v.declaration.when == "after-kitty" and v.deal.kitty:
+            sink.error(strain.pos, f"strain '{strain.name}' names trump by the first lead, "
+                                   "which cannot wait until after the kitty")
+
+
+def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """A setting written in a file must be able to change something.
+
+    Other engines silently ignore such settings (a kitty rule in a game without a
+    kitty); here they are errors, naming the setting and what makes it idle.
+    """
+    def idle(path: tuple, reason: str, *because: tuple) -> None:
+        if v.is_set(*path):
+            conflict(sink, v, f"{'.'.join(path)} has no effect: {reason}", path, *because)
+
+    has_kitty = v.deal.kitty > 0
+    if not has_kitty:
+        idle(("kitty", "discards"), "there is no kitty", ("deal", "kitty"))
+        idle(("kitty", "show"), "there is no kitty", ("deal", "kitty"))
+        idle(("declaration", "when"), "there is no kitty to take", ("deal", "kitty"))
+    if not v.deck.extra:
+        idle(("play", "notrump_extras"), "the deck has no extra cards such as jokers", ("deck",))
+    notrump_possible = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
+    if not notrump_possible:
+        idle(("play", "notrump_extras"), "no contract is played without trump", ("auction", "strains"))
+    suit_possible = any(s.trump != "none" for s in v.auction.strains)
+    if not suit_possible:
+        idle(("play", "trumps_above"), "no contract has a trump suit", ("auction", "strains"))
+        idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"))
+    if v.play.renege != "penalty":
+        idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"))
+    a = v.auction
+    if a.rounds != "until-passed":
+        idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"))
+    if a.if_all_pass != "dealer-bids-or-redeal" and not a.redeal_without and a.if_all_pass != "redeal":
+        idle(("auction", "redeal_dealer"), "no call throws the hand in", ("auction", "if_all_pass"))
+    if v.kitty.show == "suit-contracts" and v.declaration.when == "after-kitty":
+        conflict(sink, v, "kitty.show: suit-contracts needs the trump named before the kitty is taken",
+                 ("kitty", "show"), ("declaration", "when"))
+    if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty:
+        conflict(sink, v, "notrump_extras: out needs notrump declared before the kitty is taken",
+                 ("play", "notrump_extras"), ("declaration", "when"))
+
+
+def _layer_index(v: ir.Variant, path: tuple) -> int:
+    """How late a layer set ``path`` (higher = later), to blame the newest setting."""
+    origin = v.origin
+    if origin is None:
+        return 0
+    doc, _ = origin._origin(path)
+    return origin.layers.index(doc) if doc in origin.layers else 0
+
+
+CHECKS = (check_deck, check_deal, check_sides, check_orders, check_auction, check_play,
+          check_auction_rules, check_settings_take_effect)
 
 
 def run_checks(v: ir.Variant, sink: DiagnosticSink) -> None:

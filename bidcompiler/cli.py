@@ -43,12 +43,20 @@ def fail_compile(exc: CompileError) -> BadContent:
     return BadContent("\n".join(str(d) for d in exc.diagnostics))
 
 
+def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -> click.BadParameter:
+    """A usage error (exit 2) for a variant that is neither shipped nor a file, naming it."""
+    message = exc.diagnostics[0].message
+    if spec not in message:  # "no such file" alone does not say which
+        message = f"{spec}: {message}"
+    return click.BadParameter(message, param_hint=param)
+
+
 def ruleset_or_usage_error(spec: str, param: str = "VARIANT"):
     """Load a variant for a command, mapping unknown names to usage errors (exit 2)."""
     try:
         return load_ruleset(spec)
     except VariantNotFound as exc:
-        raise click.BadParameter(exc.diagnostics[0].message, param_hint=param) from None
+        raise variant_not_found(exc, spec, param) from None
     except CompileError as exc:
         raise fail_compile(exc) from None
 
@@ -83,7 +91,7 @@ def variants(as_json):
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 def check(files):
     """Check variant files: every error of every file, as file:line:col: message."""
     failed = 0
@@ -108,7 +116,7 @@ def compile_cmd(variant, as_json):
     try:
         v = compile_variant(variant)
     except VariantNotFound as exc:
-        raise click.BadParameter(exc.diagnostics[0].message, param_hint="VARIANT") from None
+        raise variant_not_found(exc, variant) from None
     except CompileError as exc:
         raise fail_compile(exc) from None
     if as_json:

@@ -66,6 +66,7 @@ class Strain:
 
     name: str
     aliases: tuple[str, ...]
+    bare: bool
     trump: str
     directions: tuple[str, ...]
     pos: SourcePos | None = _pos()
@@ -77,7 +78,11 @@ class Auction:
 
     first_caller: str
     rounds: str
-    dealer_must_bid: bool
+    passes_end: int
+    if_all_pass: str
+    dealer_may_take: bool
+    redeal_without: tuple[str, ...]
+    redeal_dealer: str
     min_level: int
     max_level: int
     strains: tuple[Strain, ...]
@@ -95,9 +100,10 @@ class Declaration:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Kitty:
-    """What becomes of the declarer's discards."""
+    """What becomes of the declarer's discards, and who sees the kitty when."""
 
     discards: str
+    show: str
     pos: SourcePos | None = _pos()
 
 
@@ -109,6 +115,7 @@ class Play:
     trumps_above: tuple[str, ...]
     notrump_extras: str
     renege: str
+    renege_books: int
     pos: SourcePos | None = _pos()
 
 
@@ -120,6 +127,7 @@ class Scoring:
     declarer: Formula
     defender: Formula
     multiplier: Formula
+    multiply: tuple[str, ...]
     pos: SourcePos | None = _pos()
 
 
@@ -130,6 +138,8 @@ class Game:
     win: Formula
     lose: Formula
     tie: str
+    floor: int | None
+    rubber: int
     pos: SourcePos | None = _pos()
 
 
@@ -140,6 +150,7 @@ class Variant:
     name: str
     title: str
     source: str
+    house_rules: tuple[str, ...]
     players: int
     sides: str
     deck: Deck
@@ -152,3 +163,13 @@ class Variant:
     scoring: Scoring
     game: Game
     pos: SourcePos | None = _pos()
+    # Where every setting came from (a composed document); for messages only.
+    origin: object = field(default=None, compare=False, repr=False)
+
+    def at(self, *path) -> SourcePos | None:
+        """The position of the setting at ``path`` in the file that set it."""
+        return self.origin.pos(path) if self.origin is not None else self.pos
+
+    def is_set(self, *path) -> bool:
+        """True if a file wrote this setting (rather than a default applying)."""
+        return self.origin is not None and self.origin.is_set(path)

@@ -42,7 +42,10 @@ def play_table(v: ir.Variant, trump: int, direction: int) -> PlayTable:
         else:  # an extra card that is not a trump here belongs to no suit
             suit_of.append(NO_SUIT)
             power.append(0)
-    return PlayTable(trump=trump, direction=direction, suit_of=tuple(suit_of), power=tuple(power))
+    notrump = trump == NO_TRUMP
+    return PlayTable(trump=trump, direction=direction, suit_of=tuple(suit_of), power=tuple(power),
+                     free_no_suit=notrump and v.play.notrump_extras == "free",
+                     no_suit_out=notrump and v.play.notrump_extras == "out")
 
 
 def bid_ladder(v: ir.Variant) -> list[Bid]:
@@ -54,8 +57,9 @@ def bid_ladder(v: ir.Variant) -> list[Bid]:
     for level in range(a.min_level, a.max_level + 1):
         for g, group in enumerate(a.ranking):
             for name in group:
+                strain = a.strains[strain_index[name]]
                 bids.append(Bid(level=level, strain=strain_index[name], rank=level * groups + g,
-                                text=f"{level} {name}"))
+                                text=str(level) if strain.bare else f"{level} {name}"))
     return bids
 
 
@@ -64,7 +68,7 @@ def lower(v: ir.Variant) -> Ruleset:
     order_index = {o.name: i for i, o in enumerate(v.orders)}
     strains = tuple(
         Strain(name=s.name, aliases=s.aliases, trump=s.trump,
-               directions=tuple(order_index[d] for d in s.directions))
+               directions=tuple(order_index[d] for d in s.directions), bare=s.bare)
         for s in v.auction.strains
     )
     order_aliases = dict(order_index)
@@ -95,18 +99,29 @@ def lower(v: ir.Variant) -> Ruleset:
         hand_size=v.deal.hand,
         kitty_size=v.deal.kitty,
         first_caller=1,
-        dealer_must_bid=v.auction.dealer_must_bid,
+        rounds=v.auction.rounds,
+        passes_end=v.auction.passes_end,
+        if_all_pass=v.auction.if_all_pass,
+        dealer_may_take=v.auction.dealer_may_take,
+        redeal_cards=frozenset(cid for cid, name in enumerate(names)
+                               if cid < n_suited and name[:-1] in v.auction.redeal_without),
+        redeal_dealer=v.auction.redeal_dealer,
         strains=strains,
         bids=tuple(bid_ladder(v)),
         orders=tuple(o.name for o in v.orders),
         order_aliases=order_aliases,
         declare_before_kitty=v.declaration.when == "before-kitty",
-        discards_book=v.kitty.discards if v.kitty.discards != "declarer-book" else "declarer",
+        discards_book={"declarer-book": "declarer"}.get(v.kitty.discards, v.kitty.discards),
+        kitty_show=v.kitty.show,
         first_leader=v.play.first_lead,
+        renege=v.play.renege,
+        renege_books=v.play.renege_books,
         tables=tables,
         scoring=Scoring(made=v.scoring.made.ast, declarer=v.scoring.declarer.ast,
-                        defender=v.scoring.defender.ast, multiplier=v.scoring.multiplier.ast),
-        game_end=GameEnd(win=v.game.win.ast, lose=v.game.lose.ast),
+                        defender=v.scoring.defender.ast, multiplier=v.scoring.multiplier.ast,
+                        multiply_declarer="declarer" in v.scoring.multiply,
+                        multiply_defenders="defenders" in v.scoring.multiply),
+        game_end=GameEnd(win=v.game.win.ast, lose=v.game.lose.ast, floor=v.game.floor, rubber=v.game.rubber),
         tie_break=v.game.tie,
         first_dealer=v.deal.first_dealer,
         rotation=1,

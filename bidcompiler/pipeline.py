@@ -1,13 +1,18 @@
-"""The compiler pipeline: find -> read -> load (YAML) -> validate -> build IR -> check -> lower.
+"""The compiler pipeline: find -> read -> load (YAML) -> validate -> compose -> build IR -> check -> lower.
 
 Each stage collects every problem it finds and raises one ``CompileError``; a later
 stage only runs on what the earlier ones accepted, so one run reports all the
 errors a user can fix at once without cascades of follow-on noise.
+
+A variant is named the same way everywhere: a shipped name or a file path,
+optionally followed by house rules, ``standard+min-bid-4+sport-kitty``; commands add
+``--with RULE`` (applied after those) and ``--set path=value`` (applied last).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,35 +21,89 @@ from runtime.ruleset import Ruleset
 from . import ir, resources
 from .build import build_variant
 from .checks import run_checks
+from .compose import compose, merge_layer, resolve_extends, set_layer
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .lower import lower
 from .schemacheck import validate
-from .yamlload import load_yaml
+from .yamlload import LoadedYaml, load_yaml
+
+SOURCE_SUFFIXES = (".yaml", ".yml")
 
 
 class VariantNotFound(CompileError):
-    """A variant named on the command line or in a record is neither shipped nor a file."""
+    """A variant or house rule named on the command line or in a record does not exist."""
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant as named by a user: base, house rules in order, one-off settings."""
+
+    base: str
+    with_rules: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(text: str, with_rules=(), sets=()) -> "VariantSpec":
+        """Read ``NAME+RULE+RULE`` (a path holding ``+`` is taken whole if it exists)."""
+        if "+" in text and not Path(text).exists():
+            base, *rules = text.split("+")
+        else:
+            base, rules = text, []
+        return VariantSpec(base, tuple(rules) + tuple(with_rules), tuple(sets))
+
+    def __str__(self) -> str:
+        return "+".join((self.base, *self.with_rules))
+
+
+def _shipped(kind: str | None) -> dict[str, Path]:
+    folder = resources.variants_dir()
+    found = {}
+    for p in sorted(folder.glob("*.yaml")):
+        if kind is None or file_kind(p) == kind:
+            found[p.stem] = p
+    return found
+
+
+@lru_cache(maxsize=256)
+def _kind_of(path: str, mtime: float) -> str:
+    text = Path(path).read_text(encoding="utf-8")
+    return "house-rule" if "\nkind: house-rule" in "\n" + text else "variant"
+
+
+def file_kind(path: Path) -> str:
+    """``variant`` or ``house-rule``: what a shipped file is (a quick look at its text)."""
+    return _kind_of(str(path), path.stat().st_mtime)
 
 
 def shipped_variants() -> dict[str, Path]:
-    """Shipped variant files by name (the file's stem)."""
-    folder = resources.variants_dir()
-    return {p.stem: p for p in sorted(folder.glob("*.yaml"))}
+    """Shipped variant files (not house rules) by name."""
+    return _shipped("variant")
+
+
+def shipped_house_rules() -> dict[str, Path]:
+    """Shipped house-rule overlays by name."""
+    return _shipped("house-rule")
+
+
+def find_file(name: str, relative_to: Path | None = None, kind: str = "variant") -> Path:
+    """The file a name refers to: a shipped name of that kind, or a path."""
+    shipped = _shipped(None)
+    if name in shipped:
+        return shipped[name]
+    for candidate in ([relative_to / name] if relative_to is not None else []) + [Path(name)]:
+        if candidate.is_file():
+            return candidate
+    what = "house rule" if kind == "house-rule" else "variant"
+    names = ", ".join(_shipped(kind)) or "none"
+    looks_like_path = Path(name).suffix in SOURCE_SUFFIXES or "/" in name
+    message = (f"no such file" if looks_like_path
+               else f"unknown {what} '{name}' (shipped: {names}); or give the path of a file")
+    raise VariantNotFound([Diagnostic(SourcePos(name), message)])
 
 
 def find_variant(spec: str) -> Path:
-    """The file a variant spec names: a shipped variant's name or a path to a file."""
-    shipped = shipped_variants()
-    if spec in shipped:
-        return shipped[spec]
-    path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        if not path.exists():
-            raise VariantNotFound([Diagnostic(SourcePos(spec), "no such file")])
-        return path
-    names = ", ".join(shipped) or "none"
-    raise VariantNotFound([Diagnostic(
-        SourcePos(spec), f"unknown variant '{spec}' (shipped: {names}); or give the path of a variant file")])
+    """The file a plain variant name or path refers to."""
+    return find_file(spec)
 
 
 def read_text(path: Path) -> str:
@@ -63,8 +122,8 @@ def variant_schema() -> dict:
     return json.loads(resources.schema_path().read_text(encoding="utf-8"))
 
 
-def compile_text(text: str, filename: str) -> ir.Variant:
-    """Compile YAML variant text to a checked IR; CompileError lists every problem."""
+def load_layer_text(text: str, filename: str) -> LoadedYaml:
+    """Load and schema-check one file; CompileError lists every problem in it."""
     doc = load_yaml(text, filename)
     if doc.data is None:
         raise CompileError([Diagnostic(SourcePos(filename, 1, 1), "empty file: expected a variant")])
@@ -73,6 +132,41 @@ def compile_text(text: str, filename: str) -> ir.Variant:
     problems = validate(doc, variant_schema())
     if problems:
         raise CompileError(problems)
+    return doc
+
+
+def load_layer(path: Path) -> LoadedYaml:
+    """Load and schema-check the file at ``path``."""
+    return load_layer_text(read_text(path), str(path))
+
+
+def _layer_kind(doc: LoadedYaml) -> str:
+    return doc.data.get("kind", "variant")
+
+
+def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
+    """Compose a variant file (and what it extends) with house rules and --set changes."""
+    if _layer_kind(top) == "house-rule":
+        raise CompileError([Diagnostic(top.pos(("kind",)),
+                                       f"'{top.data.get('name')}' is a house rule, not a variant: "
+                                       "lay it over a variant with --with or NAME+RULE")])
+    chain = resolve_extends(lambda name, here: load_layer(find_file(name, here)), top)
+    doc = compose(chain, [])
+    rule_names = []
+    for rule in with_rules:
+        layer = load_layer(find_file(rule, kind="house-rule"))
+        if _layer_kind(layer) != "house-rule":
+            raise CompileError([Diagnostic(layer.pos(()),
+                                           f"'{rule}' is a variant, not a house rule (give it `kind: house-rule`)")])
+        merge_layer(doc, layer)
+        rule_names.append(rule)
+    for assignment in sets:
+        layer = set_layer(assignment)
+        problems = validate(layer, variant_schema())
+        if problems:
+            raise CompileError([Diagnostic(SourcePos(layer.filename), d.message) for d in problems])
+        merge_layer(doc, layer)
+    doc.house_rules = rule_names
     sink = DiagnosticSink()
     variant = build_variant(doc, sink)
     sink.raise_if_any()
@@ -81,18 +175,32 @@ def compile_text(text: str, filename: str) -> ir.Variant:
     return variant
 
 
-def compile_file(path: str | Path) -> ir.Variant:
+def compile_text(text: str, filename: str, with_rules=(), sets=()) -> ir.Variant:
+    """Compile YAML variant text to a checked IR; CompileError lists every problem."""
+    return compile_layers(load_layer_text(text, filename), with_rules, sets)
+
+
+def compile_file(path: str | Path, with_rules=(), sets=()) -> ir.Variant:
     """Compile the variant file at ``path`` to its checked IR."""
     path = Path(path)
-    return compile_text(read_text(path), str(path))
+    return compile_layers(load_layer(path), with_rules, sets)
 
 
-def compile_variant(spec: str) -> ir.Variant:
-    """Compile a variant named as on the command line (shipped name or path)."""
-    return compile_file(find_variant(spec))
+def compile_spec(spec: VariantSpec) -> ir.Variant:
+    """Compile a variant as a user named it."""
+    return compile_file(find_file(spec.base), spec.with_rules, spec.sets)
+
+
+def compile_variant(text: str, with_rules=(), sets=()) -> ir.Variant:
+    """Compile ``NAME+RULE…`` (or a path) with more house rules and settings."""
+    return compile_spec(VariantSpec.parse(text, with_rules, sets))
 
 
 @lru_cache(maxsize=64)
-def load_ruleset(spec: str) -> Ruleset:
+def _cached_ruleset(spec: VariantSpec) -> Ruleset:
+    return lower(compile_spec(spec))
+
+
+def load_ruleset(text: str, with_rules=(), sets=()) -> Ruleset:
     """The runtime Ruleset of a variant named as on the command line."""
-    return lower(compile_variant(spec))
+    return _cached_ruleset(VariantSpec.parse(text, tuple(with_rules), tuple(sets)))

@@ -43,7 +43,7 @@ def variant_summary(v: ir.Variant) -> None:
         + (f" + {' '.join(v.deck.extra)}" if v.deck.extra else ""),
         f"  deal      {v.deal.hand} each, kitty {v.deal.kitty}",
         f"  bids      {a.min_level}-{a.max_level}, at one number: {ladder}"
-        + ("; the dealer must bid if all pass" if a.dealer_must_bid else ""),
+        + f"; if all pass: {a.if_all_pass}",
         f"  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
         f"  scoring   made when {v.scoring.made.text}; declarers {v.scoring.declarer.text}; "
         f"defenders {v.scoring.defender.text}; times {v.scoring.multiplier.text}",

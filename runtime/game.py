@@ -29,33 +29,51 @@ def first_dealer(rules: Ruleset, rng: random.Random) -> int:
 
 
 class GameTally:
-    """Running totals of a game and its end test, shared by play and replay."""
+    """Running totals of a game (or rubber) and its end test, shared by play and replay."""
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
         self.totals = [0] * rules.sides
         self.sets = [0] * rules.sides
-        self.hands_played = 0
-        self.winner: int | None = None
+        self.hands_played = 0  # in the current game
+        self.games_won = [0] * rules.sides  # in a rubber
+        self.game_winners: list[int] = []
+        self.winner: int | None = None  # of the game, or of the rubber
 
-    def next_dealer(self, dealer: int) -> int:
-        """Who deals after ``dealer`` (after any hand, redeals included)."""
-        return (dealer + self.rules.rotation) % self.rules.players
+    def next_dealer(self, hand: HandState) -> int:
+        """Who deals after ``hand``: the same dealer again after a redeal where the variant says so."""
+        rules = self.rules
+        if hand.declarer < 0 and rules.redeal_dealer == "same":
+            return hand.dealer
+        return (hand.dealer + rules.rotation) % rules.players
 
     def add_hand(self, hand: HandState) -> None:
-        """Add a finished hand's score and decide the game if it is over."""
+        """Add a finished hand's score and decide the game (and rubber) if it is over."""
         rules = self.rules
         self.hands_played += 1
+        floor = rules.game_end.floor
         for side, points in enumerate(hand.score):
-            self.totals[side] += points
+            total = self.totals[side] + points
+            self.totals[side] = total if floor is None else max(floor, total)
         if hand.made is False:
             self.sets[rules.side_of[hand.declarer]] += 1
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
-        self.winner = self._decide(declaring_side)
+        game_winner = self._decide(declaring_side, hand)
+        if game_winner is None:
+            return
+        self.game_winners.append(game_winner)
+        self.games_won[game_winner] += 1
+        if self.games_won[game_winner] * 2 > rules.game_end.rubber:
+            self.winner = game_winner
+        else:  # the rubber goes on: a new game from zero
+            self.totals = [0] * rules.sides
+            self.sets = [0] * rules.sides
+            self.hands_played = 0
 
-    def _decide(self, declaring_side: int | None) -> int | None:
+    def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
         winners, losers = [], []
+        total_books = sum(hand.books) if hand.books else 0
         for side in range(rules.sides):
             others = [t for s, t in enumerate(self.totals) if s != side]
             env = {
@@ -63,6 +81,8 @@ class GameTally:
                 "opponent_score": max(others) if others else 0,
                 "sets": self.sets[side],
                 "hands": self.hands_played,
+                "swept": bool(total_books) and hand.books[side] == total_books,
+                "games": self.games_won[side],
             }
             if rules.game_end.win(env):
                 winners.append(side)
@@ -117,7 +137,7 @@ class GameState:
             self.history.append(hand)
             self.tally.add_hand(hand)
             if not self.is_terminal():
-                self.hand = self._new_hand(self.tally.next_dealer(hand.dealer))
+                self.hand = self._new_hand(self.tally.next_dealer(hand))
 
     @property
     def totals(self) -> list[int]:

@@ -4,15 +4,19 @@ The API follows OpenSpiel's games: ``current_player()``, ``legal_actions()``,
 ``apply_action()``, ``clone()``, ``is_terminal()``, ``observation(seat)`` and the
 scores.  The deal is given to the constructor (chance is explicit: the caller deals
 with a seeded generator, or replays a recorded deal), so a deal and a list of
-actions replay a hand exactly.
+actions replay a hand exactly.  The one chance event inside a hand (players
+swapping jokers for random discards where jokers leave play) draws from a generator
+seeded by the deal itself, so a record replays it without saying more.
 
 Actions are small ints (see :class:`runtime.ruleset.Ruleset` for the layout):
-card ids for discards and play, then pass, the bids, trump and direction choices.
-Everything variant-specific is read from the Ruleset's tables; nothing here knows a
-variant's name.
+card ids for discards and play, then pass, the bids, trump and direction choices,
+take and redeal.  Everything variant-specific is read from the Ruleset's tables;
+nothing here knows a variant's name.
 """
 
 from __future__ import annotations
+
+import random
 
 from .errors import IllegalAction
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
@@ -26,9 +30,10 @@ class HandState:
 
     __slots__ = (
         "rules", "dealer", "hands", "kitty", "phase", "seat", "calls", "high_bid",
-        "high_seat", "passes", "declarer", "bid", "trump", "direction", "table",
+        "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
-        "made", "dealt", "_legal",
+        "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
+        "_legal",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -45,13 +50,14 @@ class HandState:
         self.calls: list[tuple[int, int]] = []  # (seat, action)
         self.high_bid = -1  # index into rules.bids
         self.high_seat = -1
-        self.passes = 0
+        self.passed = [False] * n
         self.declarer = -1
         self.bid = -1
         self.trump = NO_TRUMP
         self.direction = -1
         self.table = None
         self.discards: list[int] = []
+        self.discard_target = rules.kitty_size
         self.pending: list[int] = []  # declaration steps still to come
         self.trick: list[int] = []
         self.leader = -1
@@ -60,6 +66,10 @@ class HandState:
         self.books: list[int] | None = None
         self.score: list[int] | None = None
         self.made: bool | None = None
+        self.redealt = False
+        self.out: list[int] = []  # cards that left play (jokers out in notrump)
+        self.kitty_seen = rules.kitty_show == "auction"
+        self.reneges: list[int] = []  # seats that reneged, in order (renege: penalty)
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -74,6 +84,8 @@ class HandState:
     @property
     def phase_name(self) -> str:
         """``auction``, ``declare``, ``discard``, ``play`` or ``over``."""
+        if self.phase == PLAY and self.table is None:
+            return "declare"  # notrump, or trump by the first lead
         return PHASE_NAMES[self.phase]
 
     @property
@@ -101,26 +113,21 @@ class HandState:
 
     def _compute_legal(self) -> list[int]:
         phase = self.phase
-        rules = self.rules
         if phase == PLAY:
+            table = self.table
             hand = self.hands[self.seat]
+            if table is None:  # the declarer declares notrump or names trump by leading
+                card_suit = self.rules.card_suit
+                return [c for c in hand if card_suit[c] >= 0] + [self.rules.no_trump_action]
             trick = self.trick
-            if trick:
-                suit_of = self.table.suit_of
-                for card in trick:
-                    led = suit_of[card]
-                    if led != NO_SUIT:
-                        follow = [c for c in hand if suit_of[c] == led]
-                        if follow:
-                            return follow
-                        break
+            if trick and self.rules.renege == "refuse":
+                follow = self._follow_cards(hand)
+                if follow is not None:
+                    return follow
             return list(hand)
+        rules = self.rules
         if phase == AUCTION:
-            legal = [] if self._dealer_forced() else [rules.pass_action]
-            first = rules.first_bid_action
-            lowest = 0 if self.high_bid < 0 else _first_above(rules, self.high_bid)
-            legal.extend(range(first + lowest, first + len(rules.bids)))
-            return legal
+            return self._auction_legal()
         if phase == DISCARD:
             return list(self.hands[self.seat])
         if phase == DECLARE_TRUMP:
@@ -134,9 +141,55 @@ class HandState:
             return [rules.first_direction_action + d for d in strain.directions]
         return []
 
-    def _dealer_forced(self) -> bool:
+    def _follow_cards(self, hand: list[int]) -> list[int] | None:
+        """The cards of ``hand`` that follow the suit led, or None when free to play any."""
+        table = self.table
+        suit_of = table.suit_of
+        for card in self.trick:
+            led = suit_of[card]
+            if led != NO_SUIT:
+                follow = [c for c in hand if suit_of[c] == led]
+                if not follow:
+                    return None
+                if table.free_no_suit:
+                    follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+                    follow.sort()
+                return follow
+        return None  # nothing led yet but cards of no suit: anything goes
+
+    def _auction_legal(self) -> list[int]:
         rules = self.rules
-        return (rules.dealer_must_bid and self.seat == self.dealer and self.high_bid < 0)
+        seat = self.seat
+        first = rules.first_bid_action
+        n_bids = len(rules.bids)
+        if self.high_bid < 0 and self._everyone_else_passed():
+            rule = rules.if_all_pass
+            if rule == "dealer-bids-lowest":
+                lowest = rules.bids[0].rank
+                legal = [first + i for i in range(n_bids) if rules.bids[i].rank == lowest]
+            else:
+                legal = [] if rule != "redeal" else [rules.pass_action]
+                legal.extend(range(first, first + n_bids))
+                if rule == "dealer-bids-or-redeal":
+                    legal.append(rules.redeal_action)
+        else:
+            legal = [rules.pass_action]
+            lowest = 0 if self.high_bid < 0 else _first_above(rules, self.high_bid)
+            legal.extend(range(first + lowest, first + n_bids))
+            if (rules.dealer_may_take and seat == self.dealer and self.high_bid >= 0
+                    and self.high_seat != seat):
+                legal.append(rules.take_action)
+        if rules.redeal_cards and not self._has_called(seat) and rules.redeal_action not in legal:
+            if not any(c in rules.redeal_cards for c in self.hands[seat]):
+                legal.append(rules.redeal_action)
+        return legal
+
+    def _everyone_else_passed(self) -> bool:
+        """True when every other player has passed and none has bid (the dealer is on call)."""
+        return sum(self.passed) == self.rules.players - 1 and not self.passed[self.seat]
+
+    def _has_called(self, seat: int) -> bool:
+        return any(s == seat for s, _ in self.calls)
 
     # ------------------------------------------------------------------ actions
     def apply_action(self, action: int) -> None:
@@ -149,7 +202,10 @@ class HandState:
         self._legal = None
         phase = self.phase
         if phase == PLAY:
-            self._play(action)
+            if self.table is None:
+                self._declare_by_lead(action)
+            else:
+                self._play(action)
         elif phase == AUCTION:
             self._call(action)
         elif phase == DISCARD:
@@ -165,18 +221,46 @@ class HandState:
     def _call(self, action: int) -> None:
         rules = self.rules
         seat = self.seat
+        n = rules.players
         self.calls.append((seat, action))
+        if action == rules.redeal_action:
+            self.redealt = True
+            self._finish_without_contract()
+            return
+        if action == rules.take_action:
+            self.high_seat = seat
+            self._end_auction()
+            return
         if action == rules.pass_action:
-            self.passes += 1
+            self.passed[seat] = True
         else:
             self.high_bid = action - rules.first_bid_action
             self.high_seat = seat
-        if len(self.calls) < rules.players:
-            self.seat = (seat + 1) % rules.players
-            return
+        passes = sum(self.passed)
+        if rules.rounds == "once":
+            if len(self.calls) < n:
+                self.seat = (seat + 1) % n
+                return
+        else:
+            if passes < rules.passes_end or (self.high_bid < 0 and passes < n):
+                self.seat = self._next_active(seat)
+                if self.seat != self.high_seat:
+                    return
         if self.high_bid < 0:
             self._finish_without_contract()
-            return
+        else:
+            self._end_auction()
+
+    def _next_active(self, seat: int) -> int:
+        n = self.rules.players
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if not self.passed[s]:
+                return s
+        return seat
+
+    def _end_auction(self) -> None:
+        rules = self.rules
         self.declarer = self.seat = self.high_seat
         self.bid = self.high_bid
         strain = rules.strains[rules.bids[self.bid].strain]
@@ -188,7 +272,9 @@ class HandState:
         else:
             pending.append(DECLARE_DIRECTION)
         self.pending = pending
-        if rules.declare_before_kitty:
+        if strain.trump == "none-or-first-lead":
+            self._take_kitty()  # then the first lead (or a notrump call) declares
+        elif rules.declare_before_kitty:
             self._next_declaration()
         else:
             self._take_kitty()
@@ -199,34 +285,88 @@ class HandState:
             return
         rules = self.rules
         self.table = rules.tables[(self.trump, self.direction)]
+        if self.table.trump != NO_TRUMP and rules.kitty_show == "suit-contracts":
+            self.kitty_seen = True
         if rules.declare_before_kitty:
             self._take_kitty()
         else:
             self._start_play()
 
+    def _declare_by_lead(self, action: int) -> None:
+        rules = self.rules
+        if action == rules.no_trump_action:
+            self.trump = NO_TRUMP
+            self.table = rules.tables[(NO_TRUMP, self.direction)]
+            return
+        self.trump = rules.card_suit[action]
+        self.table = rules.tables[(self.trump, self.direction)]
+        self._play(action)
+
     def _take_kitty(self) -> None:
         rules = self.rules
-        if rules.kitty_size and self.kitty:
-            hand = self.hands[self.declarer]
-            hand.extend(self.kitty)
-            hand.sort()
-            self.phase = DISCARD
-            self.seat = self.declarer
-        else:
+        if not (rules.kitty_size and self.kitty):
             self._after_discards()
+            return
+        hand = self.hands[self.declarer]
+        table = self.table
+        if table is not None and table.no_suit_out:
+            # Extra cards leave play: the kitty's stay out, the declarer sets its own aside.
+            suit_of = table.suit_of
+            self.out.extend(c for c in self.kitty if suit_of[c] == NO_SUIT)
+            hand.extend(c for c in self.kitty if suit_of[c] != NO_SUIT)
+            own = [c for c in hand if suit_of[c] == NO_SUIT]
+            for c in own:
+                hand.remove(c)
+            self.out.extend(own)
+        else:
+            hand.extend(self.kitty)
+        hand.sort()
+        self.discard_target = len(hand) - rules.hand_size
+        if self.discard_target <= 0:
+            self._after_discards()
+            return
+        self.phase = DISCARD
+        self.seat = self.declarer
 
     def _discard(self, card: int) -> None:
         self.hands[self.seat].remove(card)
         self.discards.append(card)
-        if len(self.discards) == self.rules.kitty_size:
+        if len(self.discards) == self.discard_target:
             self._after_discards()
 
     def _after_discards(self) -> None:
-        if self.rules.declare_before_kitty:
+        table = self.table
+        if table is not None and table.no_suit_out:
+            self._swap_out_extras()
+        if self.rules.declare_before_kitty or self.table is not None:
             self._start_play()
         else:
             self.seat = self.declarer
             self._next_declaration()
+
+    def _swap_out_extras(self) -> None:
+        """Other players swap their cards of no suit for random face-down discards."""
+        rules = self.rules
+        suit_of = self.table.suit_of
+        rng = random.Random(self.deal_key())
+        for step in range(1, rules.players):
+            seat = (self.declarer + step) % rules.players
+            hand = self.hands[seat]
+            for card in [c for c in hand if suit_of[c] == NO_SUIT]:
+                if not self.discards:
+                    break
+                drawn = self.discards.pop(rng.randrange(len(self.discards)))
+                hand.remove(card)
+                hand.append(drawn)
+                self.out.append(card)
+            hand.sort()
+
+    def deal_key(self) -> str:
+        """A text naming the deal, seeding the hand's own chance events."""
+        names = self.rules.cards
+        parts = ["|".join(names[c] for c in h) for h in self.dealt]
+        parts.append("|".join(names[c] for c in self.kitty))
+        return f"{self.dealer}/" + "/".join(parts)
 
     def _start_play(self) -> None:
         rules = self.rules
@@ -239,7 +379,12 @@ class HandState:
 
     def _play(self, card: int) -> None:
         rules = self.rules
-        self.hands[self.seat].remove(card)
+        hand = self.hands[self.seat]
+        if self.trick and rules.renege == "penalty":
+            follow = self._follow_cards(hand)
+            if follow is not None and card not in follow:
+                self.reneges.append(self.seat)
+        hand.remove(card)
         trick = self.trick
         trick.append(card)
         n = rules.players
@@ -288,22 +433,51 @@ class HandState:
         self.score = [0] * self.rules.sides
         self.made = None
 
-    def _finish(self) -> None:
+    def books_so_far(self) -> list[int]:
+        """Books of each side from the tricks played, plus the discards' book."""
         rules = self.rules
-        self.phase = OVER
-        self.seat = -1
         books = [0] * rules.sides
         for seat, won in enumerate(self.won):
             books[rules.side_of[seat]] += won
-        side = rules.side_of[self.declarer]
-        if rules.discards_book == "declarer" and self.discards:
-            books[side] += 1
-        self.books = books
-        self.score = self.score_books(books)
+        if self.discards:
+            if rules.discards_book == "declarer":
+                books[rules.side_of[self.declarer]] += 1
+            elif rules.discards_book == "first-trick" and self.tricks:
+                books[rules.side_of[self.tricks[0][2]]] += 1
+        return books
+
+    def _finish(self) -> None:
+        self.phase = OVER
+        self.seat = -1
+        self.books = self.books_so_far()
+        self.score = self.score_books(self.books)
+
+    def penalised_books(self, books: list[int]) -> list[int]:
+        """Books after renege penalties: each renege gives the other side ``renege_books``.
+
+        A side that took fewer books than it owes is scored as if the other side took
+        every book of the hand.
+        """
+        rules = self.rules
+        books = list(books)
+        total = sum(books)
+        for seat in self.reneges:
+            side = rules.side_of[seat]
+            other = 1 - side
+            if books[side] < rules.renege_books:
+                books = [0] * rules.sides
+                books[other] = total
+                break
+            books[side] -= rules.renege_books
+            books[other] += rules.renege_books
+        return books
 
     def score_books(self, books: list[int]) -> list[int]:
         """The score change of each side if the sides took ``books``; sets ``made``."""
         rules = self.rules
+        if self.reneges:
+            books = self.penalised_books(books)
+            self.books = books
         side = rules.side_of[self.declarer]
         total = sum(books)
         declarer_books = books[side]
@@ -328,11 +502,12 @@ class HandState:
         score = [0] * rules.sides
         for s in range(rules.sides):
             if s == side:
-                env["own_books"] = declarer_books
-                score[s] = scoring.declarer(env) * multiplier
+                points = scoring.declarer(env)
+                score[s] = points * multiplier if scoring.multiply_declarer else points
             else:
                 env["own_books"] = books[s]
-                score[s] = scoring.defender(env) * multiplier
+                points = scoring.defender(env)
+                score[s] = points * multiplier if scoring.multiply_defenders else points
         return score
 
     # ------------------------------------------------------------------ copies and views
@@ -344,11 +519,14 @@ class HandState:
         other.hands = [list(h) for h in self.hands]
         other.kitty = list(self.kitty)
         other.calls = list(self.calls)
+        other.passed = list(self.passed)
         other.discards = list(self.discards)
         other.pending = list(self.pending)
         other.trick = list(self.trick)
         other.tricks = list(self.tricks)
         other.won = list(self.won)
+        other.out = list(self.out)
+        other.reneges = list(self.reneges)
         other.books = None if self.books is None else list(self.books)
         other.score = None if self.score is None else list(self.score)
         other._legal = None
@@ -374,12 +552,14 @@ class HandState:
                 for l, t, w in self.tricks
             ],
             "tricks_won": list(self.won),
+            "kitty": [cards[c] for c in self.kitty] if self.kitty_seen else None,
+            "out": [cards[c] for c in self.out],
         }
         if seat == self.declarer:
             obs["discards"] = [cards[c] for c in self.discards]
         if self.phase == OVER:
-            obs["books"] = self.books
-            obs["score"] = self.score
+            obs["books"] = list(self.books)
+            obs["score"] = list(self.score)
         return obs
 
     # ------------------------------------------------------------------ errors
@@ -393,22 +573,20 @@ class HandState:
         if phase == OVER:
             return IllegalAction(None, "hand-over", f"the hand is over; {what} cannot be played")
         if phase == AUCTION:
-            if action == rules.pass_action:
-                return IllegalAction(seat, "dealer-must-bid",
-                                     f"seat {seat} is the dealer and must bid: everyone else passed")
-            if rules.first_bid_action <= action < rules.first_trump_action:
-                high = rules.bids[self.high_bid].text
-                return IllegalAction(seat, "bid-too-low",
-                                     f"seat {seat} bid {what}, which does not outrank {high} (seat {self.high_seat})")
-            return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
+            return self._explain_call(action, what)
         if phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
             allowed = ", ".join(names[a] for a in self._compute_legal())
             return IllegalAction(seat, "declare", f"seat {seat} must declare one of: {allowed} (not {what})")
         if action >= rules.n_cards:
+            if phase == PLAY and self.table is None:
+                return IllegalAction(seat, "declare",
+                                     f"seat {seat} must lead a card (its suit is trump) or declare notrump, not {what}")
             return IllegalAction(seat, "wrong-phase",
                                  f"seat {seat} must {'discard' if phase == DISCARD else 'play'} a card, not {what}")
         if action not in self.hands[seat]:
             return IllegalAction(seat, "not-in-hand", f"seat {seat} does not hold {what}")
+        if self.table is None:
+            return IllegalAction(seat, "declare", f"seat {seat} cannot name trump with {what}: it has no suit")
         # The only other reason a held card is refused: failing to follow suit.
         suit_of = self.table.suit_of
         led = next(suit_of[c] for c in self.trick if suit_of[c] != NO_SUIT)
@@ -416,6 +594,27 @@ class HandState:
         led_name = "trumps" if led == self.trump else rules.suit_names[led]
         held = ", ".join(rules.cards[c] for c in follow)
         return IllegalAction(seat, "follow-suit", f"seat {seat} must follow {led_name} (holds {held})")
+
+    def _explain_call(self, action: int, what: str) -> IllegalAction:
+        rules = self.rules
+        seat = self.seat
+        legal = self._compute_legal()
+        if action == rules.pass_action:
+            return IllegalAction(seat, "dealer-must-bid",
+                                 f"seat {seat} is the dealer and must bid: everyone else passed")
+        if action == rules.take_action:
+            return IllegalAction(seat, "take", f"seat {seat} cannot take: only the dealer may, "
+                                               "by matching another player's high bid")
+        if action == rules.redeal_action:
+            return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal here")
+        if rules.first_bid_action <= action < rules.first_trump_action:
+            if self.high_bid >= 0:
+                high = rules.bids[self.high_bid].text
+                return IllegalAction(seat, "bid-too-low",
+                                     f"seat {seat} bid {what}, which does not outrank {high} (seat {self.high_seat})")
+            allowed = ", ".join(rules.action_names[a] for a in legal)
+            return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
+        return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
 
 
 def _first_above(rules: Ruleset, index: int) -> int:

@@ -71,6 +71,8 @@ def read_record_file(text: str, filename: str) -> RecordFile:
         except json.JSONDecodeError as exc:
             line = first_line + exc.lineno - 1 if is_game else exc.lineno
             raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a huge integer, nesting too deep
+            raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
         where = f"{filename}:{first_line}"
         if not isinstance(value, dict):
             raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
@@ -319,11 +321,15 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of hand 0")
         if tally.winner is not None:
             raise RecordError(f"hand[{i}]", f"the game was decided after hand {i - 1}; no hand may follow")
-        replay = replay_hand(rules, record, prefix)
-        if previous_dealer is not None and replay.state.dealer != tally.next_dealer(previous_dealer):
+        # The dealer comes before the deal: a wrong one is the hand's first offending entry
+        # (the auction itself depends on who deals).  replay_hand checks its type and range.
+        dealer = record.get("dealer")
+        if (previous_dealer is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
+                and dealer != tally.next_dealer(previous_dealer)):
             raise RecordError(prefix + "dealer",
-                              f"dealer {replay.state.dealer} does not follow the rotation "
+                              f"dealer {dealer} does not follow the rotation "
                               f"(expected {tally.next_dealer(previous_dealer)})")
+        replay = replay_hand(rules, record, prefix)
         previous_dealer = replay.state.dealer
         tally.add_hand(replay.state)
         replays.append(replay)

@@ -25,7 +25,9 @@ class Strain:
     """One strain of the bid ladder (``uptown``, ``notrump``, or the bare number).
 
     ``trump`` says what the declarer names: ``"suit"`` (one of the deck's suits),
-    ``"none"`` (no trump), ``"suit-or-none"``.  ``directions`` are the indices of the
+    ``"none"`` (no trump), ``"suit-or-none"``, or ``"none-or-first-lead"`` (declare
+    no trump, or else the suit of the first card led is trump).  A ``bare`` strain
+    is said as the number alone (``4``).  ``directions`` are the indices of the
     rank orders the declarer may choose from; a single one is fixed by the bid.
     """
 
@@ -33,6 +35,7 @@ class Strain:
     aliases: tuple[str, ...]
     trump: str
     directions: tuple[int, ...]
+    bare: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +61,10 @@ class PlayTable:
     direction: int
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
+    # Cards of NO_SUIT may be played at any time (jokers-free-in-notrump).
+    free_no_suit: bool = False
+    # Cards of NO_SUIT leave play under this contract (jokers-out-in-notrump).
+    no_suit_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +75,8 @@ class Scoring:
     declarer: Callable[[Mapping], int]
     defender: Callable[[Mapping], int]
     multiplier: Callable[[Mapping], int]
+    multiply_declarer: bool = True
+    multiply_defenders: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +85,8 @@ class GameEnd:
 
     win: Callable[[Mapping], bool]
     lose: Callable[[Mapping], bool]
+    floor: int | None = None  # no side's total goes below this
+    rubber: int = 1  # games in a rubber: best of this many
 
 
 @dataclass(frozen=True)
@@ -95,15 +106,23 @@ class Ruleset:
     kitty_size: int
     # Auction.
     first_caller: int  # offset from the dealer: 1 = the player on the dealer's left
-    dealer_must_bid: bool
+    rounds: str  # "once" or "until-passed"
+    passes_end: int  # until-passed: this many passes end the auction
+    if_all_pass: str  # dealer-must-bid | dealer-bids-lowest | dealer-bids-or-redeal | redeal
+    dealer_may_take: bool
+    redeal_cards: frozenset  # a hand holding none of these may call redeal (empty: no such call)
+    redeal_dealer: str  # "same" or "next": who deals after a hand is thrown in
     strains: tuple[Strain, ...]
     bids: tuple[Bid, ...]
     # Declaration, kitty and play.
     orders: tuple[str, ...]
     order_aliases: Mapping[str, int]
     declare_before_kitty: bool
-    discards_book: str  # "declarer" (a book of the declaring side) or "none"
+    discards_book: str  # "declarer" (a book of the declaring side), "first-trick" or "none"
+    kitty_show: str  # "never", "auction" (face up throughout) or "suit-contracts"
     first_leader: str  # "declarer" or "eldest" (left of the dealer)
+    renege: str  # "refuse" or "penalty"
+    renege_books: int
     tables: Mapping[tuple[int, int], PlayTable]
     # Scoring and game end.
     scoring: Scoring
@@ -147,9 +166,19 @@ class Ruleset:
         return self.no_trump_action + 1
 
     @property
+    def take_action(self) -> int:
+        """The action id of ``take``: the dealer takes the high bid by matching it."""
+        return self.first_direction_action + len(self.orders)
+
+    @property
+    def redeal_action(self) -> int:
+        """The action id of ``redeal``: the hand is thrown in."""
+        return self.take_action + 1
+
+    @property
     def n_actions(self) -> int:
         """Size of the whole action space."""
-        return self.first_direction_action + len(self.orders)
+        return self.redeal_action + 1
 
     def deck(self) -> list[int]:
         """The card ids of a full deck, in a fixed order."""
@@ -175,4 +204,5 @@ def build_action_names(rules: Ruleset) -> tuple[str, ...]:
     names.extend(f"trump {s}" for s in rules.suits)
     names.append("notrump")
     names.extend(f"direction {o}" for o in rules.orders)
+    names.extend(("take", "redeal"))
     return tuple(names)

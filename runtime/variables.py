@@ -30,6 +30,8 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "opponent_score": (INT, "the best total among the other sides"),
     "sets": (INT, "times this side has been set in this game"),
     "hands": (INT, "hands played in this game"),
+    "swept": (BOOL, "this side took every book of the hand just played"),
+    "games": (INT, "games this side has won in the rubber"),
 }
 
 

@@ -72,7 +72,7 @@ def test_formula_type_errors_are_compile_errors():
 def test_deal_must_use_the_whole_deck():
     text = edited("kitty: 6\n", "kitty: 5\n")
     [message] = errors_of(text)
-    assert message.startswith(f"v.yaml:{line_of(text, 'deal:') + 1}:")
+    assert message.startswith(f"v.yaml:{line_of(text, 'kitty: 5')}:")
     assert "53" in message and "54" in message
 
 

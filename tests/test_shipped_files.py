@@ -35,6 +35,7 @@ DRAFT7_KEYWORDS = {
     "additionalProperties", "enum", "const", "items", "minItems", "maxItems", "uniqueItems",
     "minimum", "maximum", "pattern", "oneOf", "anyOf", "allOf", "not", "definitions", "default",
     "minProperties", "maxProperties", "minLength", "maxLength", "examples", "patternProperties",
+    "if", "then", "else",
 }
 
 

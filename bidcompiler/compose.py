@@ -1,0 +1,176 @@
+"""Composition: ``extends``, house-rule overlays, ``--set`` — several documents, one variant.
+
+A variant may ``extends:`` another; house rules (``kind: house-rule``) and
+``--set path=value`` changes are laid over it in order.  Layers merge like this:
+mappings merge key by key, anything else (numbers, strings, lists) replaces what
+was there, and ``null`` removes a setting ("this game has no such rule").
+
+Every value remembers the layer and position that set it, so a later check can
+name both files when an overlay does not fit its base.  A formula in a later layer
+may say ``base`` for the formula it replaces: ``if sweep then 2 * base else base``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import CompileError, Diagnostic, SourcePos
+from .yamlload import LoadedYaml, load_yaml
+
+# Settings that describe a layer itself rather than the game; never merged.
+LAYER_KEYS = ("kind", "extends", "name", "title", "source", "description")
+FORMULA_PATHS = {
+    ("scoring", "made"), ("scoring", "declarer"), ("scoring", "defender"), ("scoring", "multiplier"),
+    ("game", "win"), ("game", "lose"),
+}
+_BASE_RE = re.compile(r"\bbase\b")
+
+
+@dataclass
+class FormulaLayer:
+    """One layer's text of a formula and where it was written."""
+
+    text: str
+    origin: SourcePos
+
+
+@dataclass
+class ComposedDocument:
+    """The merged data of all layers, with the position of every value's source."""
+
+    data: dict
+    layers: list[LoadedYaml]
+    origins: dict[tuple, LoadedYaml] = field(default_factory=dict)
+    # For formula paths: every layer's text, lowest first, when later ones use `base`.
+    formula_stack: dict[tuple, list[FormulaLayer]] = field(default_factory=dict)
+    house_rules: list[str] = field(default_factory=list)
+
+    def _origin(self, path: tuple) -> tuple[LoadedYaml, tuple]:
+        for cut in range(len(path), -1, -1):
+            doc = self.origins.get(path[:cut])
+            if doc is not None:
+                return doc, path
+        return self.layers[0], path
+
+    def pos(self, path: tuple = ()) -> SourcePos:
+        """Where the value at ``path`` was set (the nearest ancestor that was set)."""
+        doc, p = self._origin(tuple(path))
+        return doc.pos(p)
+
+    def content_pos(self, path: tuple) -> SourcePos:
+        """Where the text of the scalar at ``path`` begins in the layer that set it."""
+        doc, p = self._origin(tuple(path))
+        return doc.content_pos(p)
+
+    def is_set(self, path: tuple) -> bool:
+        """True if some layer wrote this setting (as opposed to a default applying)."""
+        node: Any = self.data
+        for key in path:
+            if isinstance(node, dict) and key in node:
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                node = node[key]
+            else:
+                return False
+        return True
+
+    def file_of(self, path: tuple) -> str:
+        """The file that set the value at ``path``."""
+        return self._origin(tuple(path))[0].filename
+
+
+def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
+    """Lay ``doc``'s settings over ``target`` (mappings merge, other values replace)."""
+
+    def walk(into: dict, data: dict, path: tuple) -> None:
+        for key, value in data.items():
+            if not path and key in LAYER_KEYS:
+                continue
+            p = path + (key,)
+            if value is None:  # null removes the setting
+                into.pop(key, None)
+                _forget(target, p)
+                target.origins[p] = doc
+                continue
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                walk(into[key], value, p)
+                continue
+            if p in FORMULA_PATHS and isinstance(value, str) and _BASE_RE.search(value):
+                stack = target.formula_stack.setdefault(p, [])
+                if not stack and key in into:
+                    previous = target._origin(p)[0]
+                    stack.append(FormulaLayer(_text(into[key]), previous.content_pos(p)))
+                stack.append(FormulaLayer(value, doc.content_pos(p)))
+            elif p in FORMULA_PATHS:
+                target.formula_stack.pop(p, None)
+            _forget(target, p)
+            into[key] = copy.deepcopy(value)
+            target.origins[p] = doc
+
+    walk(target.data, doc.data, ())
+    target.layers.append(doc)
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _forget(target: ComposedDocument, path: tuple) -> None:
+    """Drop origins below ``path``: the value there is being replaced whole."""
+    for p in [p for p in target.origins if p[:len(path)] == path and len(p) > len(path)]:
+        del target.origins[p]
+
+
+def compose(layers: list[LoadedYaml], house_rules: list[str]) -> ComposedDocument:
+    """Merge complete-variant layers (base first) and house rules into one document."""
+    doc = ComposedDocument(data={}, layers=[])
+    for layer in layers:
+        merge_layer(doc, layer)
+    top = layers[-1].data
+    for key in ("name", "title", "source"):
+        if key in top:
+            doc.data[key] = top[key]
+            doc.origins[(key,)] = layers[-1]
+    doc.house_rules = list(house_rules)
+    return doc
+
+
+def set_layer(assignment: str) -> LoadedYaml:
+    """A one-line ``--set path=value`` change as a layer of its own.
+
+    The path is dotted (``auction.levels.from``; list items by index); the value is
+    read as YAML, so ``4`` is a number and ``[BJ]`` a list.
+    """
+    name = f"--set {assignment}"
+    if "=" not in assignment:
+        raise CompileError([Diagnostic(SourcePos(name), "expected PATH=VALUE, e.g. auction.levels.from=4")])
+    path_text, value_text = assignment.split("=", 1)
+    keys = [k.strip() for k in path_text.strip().split(".")]
+    if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
+        raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])
+    # Build nested YAML text so the value keeps YAML's reading and a position.
+    lines = [("  " * i) + f"{k}:" for i, k in enumerate(keys)]
+    lines[-1] += " " + value_text.strip()
+    doc = load_yaml("\n".join(lines) + "\n", name)
+    return doc
+
+
+def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:
+    """The chain of variant layers, base first, following ``extends`` (cycles refused)."""
+    chain = [first]
+    seen = {first.filename}
+    current = first
+    while isinstance(current.data, dict) and current.data.get("extends"):
+        target = current.data["extends"]
+        parent = load(target, Path(current.filename).parent)
+        if parent.filename in seen:
+            raise CompileError([Diagnostic(current.pos(("extends",)),
+                                           f"extends '{target}' makes a cycle of variants")])
+        seen.add(parent.filename)
+        chain.append(parent)
+        current = parent
+    return list(reversed(chain))
