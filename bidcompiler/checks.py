@@ -85,28 +85,36 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Levels in range; strain names, aliases, directions and ranking consistent."""
     a = v.auction
     if a.min_level > a.max_level:
-        sink.error(a.pos, f"levels: from {a.min_level} is above to {a.max_level}")
+        conflict(sink, v, f"levels: from {a.min_level} is above to {a.max_level}",
+                 ("auction", "levels", "from"), ("auction", "levels", "to"))
     order_names = {o.name for o in v.orders}
     seen: dict[str, str] = {}
-    for strain in a.strains:
+    for i, strain in enumerate(a.strains):
         for word in (strain.name, *strain.aliases):
             if word in seen:
                 sink.error(strain.pos, f"'{word}' names both strain '{seen[word]}' and strain '{strain.name}'")
             seen[word] = strain.name
         for d in strain.directions:
             if d not in order_names:
-                sink.error(strain.pos, f"strain '{strain.name}' plays in order '{d}', which is not "
-                                       f"among the orders ({', '.join(sorted(order_names))})")
+                conflict(sink, v, f"strain '{strain.name}' plays in order '{d}', which is not among the "
+                                  f"orders ({', '.join(sorted(order_names))})",
+                         ("auction", "strains", i), ("orders",))
     names = [s.name for s in a.strains]
     ranked = Counter(name for group in a.ranking for name in group)
+    ranking, strains = ("auction", "ranking"), ("auction", "strains")
     for name in names:
         if ranked[name] == 0:
-            sink.error(a.pos, f"ranking does not place strain '{name}'")
+            conflict(sink, v, f"ranking does not place strain '{name}'", ranking, strains)
         elif ranked[name] > 1:
-            sink.error(a.pos, f"ranking places strain '{name}' more than once")
+            sink.error(v.at(*ranking), f"ranking places strain '{name}' more than once")
     for name in ranked:
         if name not in names:
-            sink.error(a.pos, f"ranking names '{name}', which is not a strain")
+            conflict(sink, v, f"ranking names '{name}', which is not a strain", ranking, strains)
+    used = {d for s in a.strains for d in s.directions}
+    for order in v.orders:
+        if order.name not in used and v.is_set("orders", order.name):
+            conflict(sink, v, f"orders.{order.name} has no effect: no strain plays in it", ("orders", order.name),
+                     strains)
 
 
 def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -153,7 +161,7 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         idle(("kitty", "show"), "there is no kitty", ("deal", "kitty"))
         idle(("declaration", "when"), "there is no kitty to take", ("deal", "kitty"))
     if not v.deck.extra:
-        idle(("play", "notrump_extras"), "the deck has no extra cards such as jokers", ("deck",))
+        idle(("play", "notrump_extras"), "the deck has no extra cards such as jokers", ("deck", "extra"))
     notrump_possible = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
     if not notrump_possible:
         idle(("play", "notrump_extras"), "no contract is played without trump", ("auction", "strains"))

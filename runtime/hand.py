@@ -345,17 +345,23 @@ class HandState:
             self._next_declaration()
 
     def _swap_out_extras(self) -> None:
-        """Other players swap their cards of no suit for random face-down discards."""
+        """Other players swap their cards of no suit for random face-down discards.
+
+        ``discards`` keeps what the declarer laid away (records list it); the cards
+        drawn from it are moved into the drawers' hands and listed in ``out``'s
+        stead by the jokers they replaced.
+        """
         rules = self.rules
         suit_of = self.table.suit_of
         rng = random.Random(self.deal_key())
+        pile = list(self.discards)
         for step in range(1, rules.players):
             seat = (self.declarer + step) % rules.players
             hand = self.hands[seat]
             for card in [c for c in hand if suit_of[c] == NO_SUIT]:
-                if not self.discards:
+                if not pile:
                     break
-                drawn = self.discards.pop(rng.randrange(len(self.discards)))
+                drawn = pile.pop(rng.randrange(len(pile)))
                 hand.remove(card)
                 hand.append(drawn)
                 self.out.append(card)

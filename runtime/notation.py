@@ -28,21 +28,24 @@ def strain_index(rules: Ruleset, word: str) -> int | None:
 
 
 def parse_call(rules: Ruleset, text: str) -> int | None:
-    """The action id of a call such as ``pass``, ``4 nt``, ``4 low``, or None."""
+    """The action id of a call such as ``pass``, ``4``, ``4 nt``, ``4 low``, ``take``, or None."""
     if not isinstance(text, str):
         return None
     words = text.strip().lower().split()
-    if words == ["pass"]:
-        return rules.pass_action
-    if not words or not words[0].isdigit():
+    if len(words) == 1 and words[0] in ("pass", "take", "redeal"):
+        return {"pass": rules.pass_action, "take": rules.take_action,
+                "redeal": rules.redeal_action}[words[0]]
+    if not words or not (words[0].isascii() and words[0].isdigit()):
         return None
     level = int(words[0])
-    strain = strain_index(rules, " ".join(words[1:])) if len(words) > 1 else None
+    if len(words) > 1:
+        strain = strain_index(rules, " ".join(words[1:]))
+        if strain is None:
+            return None
     for i, bid in enumerate(rules.bids):
-        if bid.level == level and (
-            (strain is not None and bid.strain == strain)
-            or (len(words) == 1 and rules.strains[bid.strain].name == "")
-        ):
+        if bid.level != level:
+            continue
+        if (bid.strain == strain) if len(words) > 1 else rules.strains[bid.strain].bare:
             return rules.first_bid_action + i
     return None
 

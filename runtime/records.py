@@ -163,8 +163,11 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
             if record.get(key):
                 raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
         return HandReplay(state)
-    # Kitty-first variants discard before declaring; follow the game's own order.
-    steps = (_replay_declare, _replay_discard) if rules.declare_before_kitty else (_replay_discard, _replay_declare)
+    # Kitty-first variants discard before declaring; follow the game's own order.  Where the
+    # first lead names trump, the declarer says "notrump" (or leads) after any discard.
+    first_lead = rules.strains[rules.bids[state.bid].strain].trump == "none-or-first-lead"
+    steps = ((_replay_declare, _replay_discard) if rules.declare_before_kitty and not first_lead
+             else (_replay_discard, _replay_declare))
     for step in steps:
         step(state, record, prefix)
     return _replay_play(state, record, prefix)
@@ -181,6 +184,9 @@ def _replay_auction(state: HandState, calls, prefix: str) -> None:
         action = parse_call(rules, text)
         if action is None:
             raise RecordError(at, f"seat {state.current_player()}: {text!r} is not a call of this variant")
+        if (state.high_bid >= 0 and action == rules.first_bid_action + state.high_bid
+                and rules.take_action in state.legal_actions()):
+            action = rules.take_action  # records.md: the matching bid itself means the same as take
         _apply(state, action, at)
     if state.phase == AUCTION:
         raise RecordError(prefix + "auction",
@@ -202,6 +208,11 @@ def _replay_declare(state: HandState, record: dict, prefix: str) -> None:
     extra = set(declare) - {"trump", "direction"}
     if extra:
         raise RecordError(at, f"unknown key '{sorted(extra)[0]}' in declare")
+    if state.phase == PLAY and state.table is None:  # the first lead names trump, unless...
+        if "trump" not in declare or declare["trump"] is not None:
+            raise RecordError(at, f"seat {state.declarer} names trump by the first card led: a hand played "
+                                  "with trump has no declare, and a declared notrump is {\"trump\": null}")
+        _apply(state, rules.no_trump_action, at)
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
@@ -238,9 +249,10 @@ def _replay_discard(state: HandState, record: dict, prefix: str) -> None:
         if discard:
             raise RecordError(at, "this variant has no discard here")
         return
-    if not isinstance(discard, list) or len(discard) != rules.kitty_size:
+    if not isinstance(discard, list) or len(discard) != state.discard_target:
         count = len(discard) if isinstance(discard, list) else "no list of"
-        raise RecordError(at, f"seat {state.declarer} must discard {rules.kitty_size} cards, the record has {count}")
+        raise RecordError(at, f"seat {state.declarer} must discard {state.discard_target} cards, "
+                              f"the record has {count}")
     for card in discard:
         cid = parse_card(rules, card)
         if cid is None or cid not in state.hands[state.declarer]:
@@ -286,11 +298,7 @@ def apply_claim(state: HandState, claim: int) -> None:
     rules = state.rules
     remaining = len(state.hands[0])
     side = rules.side_of[state.declarer]
-    books = [0] * rules.sides
-    for seat, won in enumerate(state.won):
-        books[rules.side_of[seat]] += won
-    if rules.discards_book == "declarer" and state.discards:
-        books[side] += 1
+    books = state.books_so_far()  # tricks taken and the discards' book, as the variant counts it
     books[side] += claim
     books[1 - side] += remaining - claim
     state.books = books
@@ -313,7 +321,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
     rules = _resolve(first, resolve, "hand[0].")
     tally = GameTally(rules)
     replays = []
-    previous_dealer = None
+    previous = None  # the previous hand's state: who deals next depends on how it ended
     for i, record in enumerate(records):
         prefix = f"hand[{i}]."
         for key in ("variant", "with"):
@@ -324,13 +332,13 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")
-        if (previous_dealer is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
-                and dealer != tally.next_dealer(previous_dealer)):
+        if (previous is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
+                and dealer != tally.next_dealer(previous)):
             raise RecordError(prefix + "dealer",
                               f"dealer {dealer} does not follow the rotation "
-                              f"(expected {tally.next_dealer(previous_dealer)})")
+                              f"(expected {tally.next_dealer(previous)})")
         replay = replay_hand(rules, record, prefix)
-        previous_dealer = replay.state.dealer
+        previous = replay.state
         tally.add_hand(replay.state)
         replays.append(replay)
     return replays, tally
@@ -386,7 +394,8 @@ def hand_record(state: HandState, variant: str, with_rules: list[str] | tuple = 
     strain = rules.strains[rules.bids[state.bid].strain]
     declare = {}
     declared = state.table is not None  # set once every declaration step is done
-    if declared and (strain.trump != "none" or len(strain.directions) > 1):
+    by_lead = strain.trump == "none-or-first-lead" and state.trump != NO_TRUMP  # records.md: no declare
+    if declared and not by_lead and (strain.trump != "none" or len(strain.directions) > 1):
         declare["trump"] = None if state.trump == NO_TRUMP else rules.suits[state.trump]
     if declared and len(strain.directions) > 1:
         declare["direction"] = rules.orders[state.direction]

@@ -1,0 +1,419 @@
+"""The `bidwhist` command line: variants, schema, compile, check, simulate.
+
+Commands run through click's CliRunner on ``bidcompiler.cli.cli`` (stdout and stderr
+kept apart) and, for a few, as the installed console script, so that exit statuses,
+the split between stdout and stderr and the absence of tracebacks are those a user
+sees.  Bad variant files are made by editing a copy of ``variants/standard.yaml``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bidcompiler.cli import cli
+from bidcompiler.pipeline import load_ruleset, shipped_variants
+from runtime.simulate import play_hand
+
+REPO = Path(__file__).resolve().parent.parent
+STANDARD_YAML = REPO / "variants" / "standard.yaml"
+STANDARD_TEXT = STANDARD_YAML.read_text(encoding="utf-8")
+LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
+
+
+def run(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{args} raised {result.exception!r}")
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def line_of(text: str, prefix: str) -> int:
+    """The 1-based number of the only line of ``text`` that starts with ``prefix``."""
+    hits = [n for n, line in enumerate(text.splitlines(), 1) if line.startswith(prefix)]
+    assert len(hits) == 1, (prefix, hits)
+    return hits[0]
+
+
+def edited(tmp_path: Path, name: str, *replacements: tuple[str, str]) -> tuple[Path, str]:
+    """A copy of standard.yaml with each (old line start, new line) replaced once."""
+    lines = STANDARD_TEXT.splitlines()
+    for old, new in replacements:
+        n = line_of(STANDARD_TEXT, old)
+        lines[n - 1] = new
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def diagnostics(stderr: str) -> list[dict]:
+    """The file:line:col: message lines of a check's stderr."""
+    out = []
+    for line in stderr.splitlines():
+        m = LOCATED.match(line)
+        if m:
+            out.append({"file": m["file"], "line": int(m["line"]), "col": int(m["col"]),
+                        "message": m["message"]})
+    return out
+
+
+# --------------------------------------------------------------------------- variants, schema, compile
+def test_variants_lists_one_line_per_shipped_variant():
+    shipped = shipped_variants()
+    assert "standard" in shipped
+    result = run("variants")
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == len(shipped)
+    assert sorted(line.split()[0] for line in lines) == sorted(shipped)
+    assert "does not compile" not in result.stdout
+
+
+def test_variants_json():
+    result = run("variants", "--json")
+    assert result.exit_code == 0 and result.stderr == ""
+    rows = json.loads(result.stdout)
+    assert isinstance(rows, list)
+    assert sorted(r["name"] for r in rows) == sorted(shipped_variants())
+    for row in rows:
+        assert {"name", "title", "source", "path"} <= set(row)
+        assert row["title"] != "(does not compile)"
+        assert Path(row["path"]).is_file()
+
+
+def test_schema_is_json_and_declares_2020_12():
+    result = run("schema")
+    assert result.exit_code == 0 and result.stderr == ""
+    schema = json.loads(result.stdout)
+    assert "2020-12" in schema["$schema"]
+    assert schema.get("type") == "object" and "properties" in schema
+
+
+def test_compile_standard_json_and_summary():
+    result = run("compile", "standard", "--json")
+    assert result.exit_code == 0 and result.stderr == ""
+    ir = json.loads(result.stdout)
+    assert ir["name"] == "standard"
+    assert ir["players"] == 4
+    summary = run("compile", "standard")
+    assert summary.exit_code == 0 and "standard" in summary.stdout
+    by_path = run("compile", str(STANDARD_YAML), "--json")
+    assert by_path.exit_code == 0 and json.loads(by_path.stdout) == ir
+
+
+@pytest.mark.parametrize("args", [
+    ("compile", "no-such-variant"),
+    ("compile", "no-such-variant", "--json"),
+    ("simulate", "no-such-variant", "--hands", "1", "--seed", "1"),
+])
+def test_unknown_variant_name_is_a_usage_error(args):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert "no-such-variant" in result.stderr and "standard" in result.stderr  # names what is shipped
+
+
+@pytest.mark.parametrize("args", [
+    ("compile", "missing.yaml"),
+    ("check", "missing.yaml"),
+    ("check", str(REPO / "variants"), ),          # a directory
+    ("simulate", "missing.yaml", "--hands", "1", "--seed", "1"),
+    ("replay", "missing.json"),
+])
+def test_missing_file_is_a_usage_error(tmp_path, args):
+    args = tuple(str(tmp_path / a) if a.startswith("missing") else a for a in args)
+    result = run(*args)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert "missing" in result.stderr or "variants" in result.stderr
+
+
+def test_check_with_a_missing_file_among_good_ones_is_a_usage_error(tmp_path):
+    result = run("check", str(STANDARD_YAML), str(tmp_path / "missing.yaml"))
+    assert result.exit_code == 2
+    assert "missing.yaml" in result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "standard", "--hands", "0"),
+    ("simulate", "standard", "--hands", "-3"),
+    ("simulate", "standard", "--hands", "abc"),
+    ("simulate", "standard", "--hands", "2", "--seed", "x"),
+    ("simulate", "standard"),                               # --hands is required
+    ("simulate", "standard", "--hands", "2", "--bogus"),
+    ("compile", "standard", "--bogus"),
+    ("replay",),
+    ("check",),
+    ("no-such-command",),
+])
+def test_bad_arguments_exit_2(args):
+    result = run(*args)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert result.stdout == ""
+    assert "Error" in result.stderr or "Usage" in result.stderr
+
+
+# --------------------------------------------------------------------------- check
+def test_check_good_files(tmp_path):
+    copy = tmp_path / "mine.yaml"
+    copy.write_text(STANDARD_TEXT, encoding="utf-8")
+    result = run("check", str(STANDARD_YAML), str(copy))
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == [f"{STANDARD_YAML}: ok", f"{copy}: ok"]
+
+
+def test_check_bad_yaml(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: [unclosed\n  x: 1\n", encoding="utf-8")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    found = diagnostics(result.stderr)
+    assert found and found[0]["file"] == str(path) and found[0]["line"] == 2
+
+
+def test_check_duplicate_keys_names_both_lines(tmp_path):
+    first = line_of(STANDARD_TEXT, "  hand: ")
+    path, _ = edited(tmp_path, "dup.yaml", ("  hand: ", "  hand: 12\n  hand: 13"))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    found = diagnostics(result.stderr)
+    assert len(found) == 1
+    d = found[0]
+    assert (d["file"], d["line"], d["col"]) == (str(path), first + 1, 3)
+    assert "duplicate" in d["message"] and "'hand'" in d["message"]
+    assert f"line {first}" in d["message"]
+
+
+def test_check_duplicate_top_level_key(tmp_path):
+    first = line_of(STANDARD_TEXT, "players:")
+    path, _ = edited(tmp_path, "dup2.yaml", ("players:", "players: 4\nplayers: 4"))
+    found = diagnostics(run("check", str(path)).stderr)
+    assert [(d["line"], d["col"]) for d in found] == [(first + 1, 1)]
+    assert f"line {first}" in found[0]["message"]
+
+
+def test_check_reports_several_schema_violations_at_once(tmp_path):
+    path, text = edited(tmp_path, "schema.yaml",
+                        ("players:", "players: four"),
+                        ("  kitty: ", "  kitty: -1"),
+                        ("title:", "title: [1, 2]"))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    found = diagnostics(result.stderr)
+    assert all(d["file"] == str(path) for d in found)
+    lines = {d["line"] for d in found}
+    assert {line_of(text, "players:"), line_of(text, "  kitty: "), line_of(text, "title:")} <= lines
+    players = next(d for d in found if d["line"] == line_of(text, "players:"))
+    assert players["col"] == len("players: ") + 1
+    assert "four" in players["message"]
+    assert "1 of 1 file(s) have errors" in result.stderr
+
+
+def test_check_unknown_key_is_located(tmp_path):
+    path, text = edited(tmp_path, "unknown.yaml", ("players:", "players: 4\nplayerz: 4"))
+    found = diagnostics(run("check", str(path)).stderr)
+    assert any(d["line"] == line_of(text, "playerz:") and "playerz" in d["message"] for d in found), found
+
+
+def test_check_bad_expression_points_inside_the_formula(tmp_path):
+    made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
+    bad = made.replace("6 + bid", "6 + * bid")
+    assert bad != made
+    path, text = edited(tmp_path, "expr.yaml", ("  made: ", bad))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    found = diagnostics(result.stderr)
+    assert len(found) == 1
+    d = found[0]
+    assert d["line"] == line_of(text, "  made: ")
+    assert d["col"] == bad.index("*") + 1           # the position of the offending token in the file
+    assert "`*`" in d["message"] or "'*'" in d["message"]
+
+
+def test_check_unclosed_parenthesis_is_located_in_the_formula(tmp_path):
+    made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
+    bad = made.replace("books", "(books", 1)
+    path, text = edited(tmp_path, "paren.yaml", ("  made: ", bad))
+    found = diagnostics(run("check", str(path)).stderr)
+    assert len(found) == 1
+    assert found[0]["line"] == line_of(text, "  made: ")
+    assert found[0]["col"] > bad.index("(")            # inside the expression, not at the key
+
+
+def test_check_unknown_name_in_formula(tmp_path):
+    made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
+    bad = made.replace("bid", "bidd")
+    path, text = edited(tmp_path, "name.yaml", ("  made: ", bad))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    found = diagnostics(result.stderr)
+    assert len(found) == 1
+    d = found[0]
+    assert (d["line"], d["col"]) == (line_of(text, "  made: "), bad.index("bidd") + 1)
+    assert "bidd" in d["message"] and "unknown name" in d["message"]
+    assert "bid" in d["message"].replace("bidd", "")    # a suggestion
+
+
+def test_check_deal_that_does_not_add_up_to_the_deck(tmp_path):
+    path, text = edited(tmp_path, "deal.yaml", ("  hand: ", "  hand: 11"))
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    found = diagnostics(result.stderr)
+    assert len(found) == 1
+    assert found[0]["file"] == str(path)
+    assert "54" in found[0]["message"] and "50" in found[0]["message"]
+
+
+def test_check_many_files_reports_each(tmp_path):
+    bad1, _ = edited(tmp_path, "bad1.yaml", ("players:", "players: four"))
+    bad2, _ = edited(tmp_path, "bad2.yaml", ("  hand: ", "  hand: 11"))
+    result = run("check", str(bad1), str(STANDARD_YAML), str(bad2))
+    assert result.exit_code == 1
+    assert result.stdout.strip() == f"{STANDARD_YAML}: ok"
+    files = {d["file"] for d in diagnostics(result.stderr)}
+    assert files == {str(bad1), str(bad2)}
+    assert "2 of 3 file(s) have errors" in result.stderr
+
+
+def test_broken_variant_file_given_to_compile_and_simulate_is_bad_content(tmp_path):
+    path, _ = edited(tmp_path, "broken.yaml", ("players:", "players: four"))
+    for args in (("compile", str(path)), ("simulate", str(path), "--hands", "1", "--seed", "1")):
+        result = run(*args)
+        assert result.exit_code == 1
+        assert result.stdout == ""
+        assert diagnostics(result.stderr)[0]["file"] == str(path)
+
+
+# --------------------------------------------------------------------------- simulate
+def test_simulate_json_is_clean_and_reproducible():
+    first = run("simulate", "standard", "--hands", "30", "--seed", "42", "--json")
+    assert first.exit_code == 0
+    assert first.stderr == ""                       # the seed was given: nothing to say
+    data = json.loads(first.stdout)                 # the whole of stdout is one JSON document
+    assert data["hands"] == 30 and data["seed"] == 42 and data["variant"] == "standard"
+    assert sum(c["count"] for c in data["contracts"]) + data["no_contract"] == 30
+    assert len(data["mean_score"]) == 2
+    again = run("simulate", "standard", "--hands", "30", "--seed", "42", "--json")
+    assert again.stdout == first.stdout
+    other = run("simulate", "standard", "--hands", "30", "--seed", "43", "--json")
+    assert other.stdout != first.stdout
+
+
+def test_simulate_without_seed_prints_the_drawn_seed_on_stderr():
+    result = run("simulate", "standard", "--hands", "5", "--json")
+    assert result.exit_code == 0
+    m = re.search(r"seed: (\d+)", result.stderr)
+    assert m, result.stderr
+    data = json.loads(result.stdout)
+    assert data["seed"] == int(m[1])
+    rerun = run("simulate", "standard", "--hands", "5", "--json", "--seed", m[1])
+    assert json.loads(rerun.stdout) == data
+
+
+def test_simulate_human_report():
+    result = run("simulate", "standard", "--hands", "20", "--seed", "3")
+    assert result.exit_code == 0
+    assert "standard" in result.stdout and "20 hands" in result.stdout and "mean score" in result.stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(result.stdout)
+
+
+def test_simulate_records_replay_line_by_line_to_the_simulation(tmp_path):
+    hands, seed = 40, 2025
+    out = tmp_path / "out.jsonl"
+    result = run("simulate", "standard", "--hands", str(hands), "--seed", str(seed), "--json",
+                 "--records", str(out))
+    assert result.exit_code == 0
+    stats = json.loads(result.stdout)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == hands
+    rules = load_ruleset("standard")
+    totals = [0, 0]
+    contracts = 0
+    for i, line in enumerate(lines):
+        single = tmp_path / f"hand{i}.json"
+        single.write_text(line + "\n", encoding="utf-8")
+        replayed = run("replay", str(single), "--json")
+        assert replayed.exit_code == 0, (i, replayed.stdout)
+        got = json.loads(replayed.stdout)
+        assert got["error"] is None
+        state = play_hand(rules, seed, i)            # the simulation's own hand i
+        assert got["contract"] == state.contract
+        assert got["score"] == list(state.score)
+        assert got["books"] == list(state.books)
+        totals = [t + s for t, s in zip(totals, got["score"])]
+        contracts += got["contract"] is not None
+    assert totals == pytest.approx([m * hands for m in stats["mean_score"]])
+    assert contracts == hands - stats["no_contract"]
+
+
+@pytest.mark.parametrize("variant", sorted(shipped_variants()))
+def test_every_shipped_variant_writes_records_that_replay(tmp_path, variant):
+    """`simulate --records` promises each line replays to the same result, for any variant."""
+    hands, seed = 12, 7
+    out = tmp_path / "out.jsonl"
+    result = run("simulate", variant, "--hands", str(hands), "--seed", str(seed), "--json", "--records", str(out))
+    assert result.exit_code == 0, result.stderr
+    rules = load_ruleset(variant)
+    failures = []
+    for i, line in enumerate(out.read_text(encoding="utf-8").splitlines()):
+        single = tmp_path / f"hand{i}.json"
+        single.write_text(line, encoding="utf-8")
+        replayed = run("replay", str(single), "--json")
+        got = json.loads(replayed.stdout)
+        state = play_hand(rules, seed, i)
+        if replayed.exit_code != 0:
+            failures.append((i, got["error"]))
+        elif (got["contract"], got["score"]) != (state.contract, list(state.score)):
+            failures.append((i, "different result"))
+    assert not failures, failures
+
+
+def test_simulate_records_to_an_unwritable_path_is_a_usage_error(tmp_path):
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1",
+                 "--records", str(tmp_path / "no-such-dir" / "out.jsonl"))
+    assert result.exit_code == 2
+    assert "--records" in result.stderr
+
+
+# --------------------------------------------------------------------------- the real script
+BIDWHIST = shutil.which("bidwhist")
+
+
+def script(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    assert BIDWHIST, "the bidwhist console script is not installed"
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "internal error" not in proc.stderr
+    return proc
+
+
+def test_script_runs_without_traceback(tmp_path):
+    proc = script("simulate", "standard", "--hands", "10", "--seed", "9", "--json")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert json.loads(proc.stdout)["hands"] == 10
+    proc = script("simulate", "standard", "--hands", "3", "--json")
+    assert proc.returncode == 0 and re.search(r"seed: \d+", proc.stderr)
+    json.loads(proc.stdout)
+    bad, _ = edited(tmp_path, "bad.yaml", ("players:", "players: four"), ("  hand: ", "  hand: 11"))
+    proc = script("check", str(bad))
+    assert proc.returncode == 1 and diagnostics(proc.stderr)
+    proc = script("check", str(tmp_path / "missing.yaml"))
+    assert proc.returncode == 2
+    proc = script("compile", "no-such-variant")
+    assert proc.returncode == 2
+    proc = script("simulate", "standard", "--hands", "abc")
+    assert proc.returncode == 2
+    proc = script("schema")
+    assert proc.returncode == 0 and json.loads(proc.stdout)
