@@ -22,43 +22,12 @@ from runtime.records import NotARecord, hand_record, read_record_file, replay_fi
 from runtime.simulate import simulate_hands
 
 from . import render
+from .cliutil import BadContent, load_ir, load_rules, spec_text, variant_options
 from .errors import CompileError
 from .irjson import to_json
 from .pipeline import (
-    VariantNotFound, compile_file, compile_variant, load_ruleset, read_text, shipped_variants, variant_schema,
+    compile_file, file_kind, load_layer, load_ruleset, shipped_house_rules, shipped_variants, variant_schema,
 )
-
-
-class BadContent(click.ClickException):
-    """Bad content (exit 1): the message is printed as is, without click's "Error:"."""
-
-    exit_code = 1
-
-    def show(self, file=None):
-        click.echo(self.format_message(), err=True)
-
-
-def fail_compile(exc: CompileError) -> BadContent:
-    """A CompileError as a CLI failure: every diagnostic on stderr, exit status 1."""
-    return BadContent("\n".join(str(d) for d in exc.diagnostics))
-
-
-def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -> click.BadParameter:
-    """A usage error (exit 2) for a variant that is neither shipped nor a file, naming it."""
-    message = exc.diagnostics[0].message
-    if spec not in message:  # "no such file" alone does not say which
-        message = f"{spec}: {message}"
-    return click.BadParameter(message, param_hint=param)
-
-
-def ruleset_or_usage_error(spec: str, param: str = "VARIANT"):
-    """Load a variant for a command, mapping unknown names to usage errors (exit 2)."""
-    try:
-        return load_ruleset(spec)
-    except VariantNotFound as exc:
-        raise variant_not_found(exc, spec, param) from None
-    except CompileError as exc:
-        raise fail_compile(exc) from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,15 +44,18 @@ def cli():
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list for programs.")
 def variants(as_json):
-    """List the shipped variants, one line each."""
+    """List the shipped variants and house rules, one line each."""
     rows = []
-    for name, path in shipped_variants().items():
-        try:
-            v = compile_file(path)
-            rows.append({"name": name, "title": v.title, "source": v.source, "path": str(path)})
-        except CompileError as exc:  # a broken shipped file is a bug: say so, keep listing
-            rows.append({"name": name, "title": "(does not compile)", "source": str(exc.diagnostics[0]),
-                         "path": str(path)})
+    for kind, found in (("variant", shipped_variants()), ("house-rule", shipped_house_rules())):
+        for name, path in found.items():
+            try:
+                doc = load_layer(path).data
+                title = doc.get("title") or doc.get("description") or name
+                rows.append({"name": name, "kind": kind, "title": title, "source": doc.get("source", ""),
+                             "path": str(path)})
+            except CompileError as exc:  # a broken shipped file is a bug: say so, keep listing
+                rows.append({"name": name, "kind": kind, "title": "(does not load)",
+                             "source": str(exc.diagnostics[0]), "path": str(path)})
     if as_json:
         click.echo(json.dumps(rows, indent=2))
     else:
@@ -92,16 +64,31 @@ def variants(as_json):
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-def check(files):
-    """Check variant files: every error of every file, as file:line:col: message."""
+@click.option("--on", "bases", multiple=True, metavar="VARIANT",
+              help="Also lay each house-rule file over this variant and check the result (repeatable).")
+def check(files, bases):
+    """Check variant and house-rule files: every error of every file, as file:line:col: message.
+
+    A variant file is compiled completely.  A house-rule file is checked on its
+    own, and laid over each --on VARIANT (a house rule may not fit every game).
+    """
     failed = 0
     for name in files:
         try:
-            compile_file(name)
+            if file_kind(Path(name)) == "house-rule":
+                load_layer(Path(name))
+                for base in bases:
+                    load_ir(base, (name,))
+            else:
+                compile_file(name)
         except CompileError as exc:
             failed += 1
             for d in exc.diagnostics:
                 click.echo(str(d), err=True)
+            continue
+        except click.ClickException as exc:
+            failed += 1
+            exc.show()
             continue
         click.echo(f"{name}: ok")
     if failed:
@@ -110,15 +97,11 @@ def check(files):
 
 @cli.command("compile")
 @click.argument("variant")
+@variant_options
 @click.option("--json", "as_json", is_flag=True, help="Print the normalised IR as JSON.")
-def compile_cmd(variant, as_json):
-    """Compile VARIANT (a shipped name or a file) and show its intermediate form."""
-    try:
-        v = compile_variant(variant)
-    except VariantNotFound as exc:
-        raise variant_not_found(exc, variant) from None
-    except CompileError as exc:
-        raise fail_compile(exc) from None
+def compile_cmd(variant, with_rules, sets, as_json):
+    """Compile VARIANT (a name, NAME+RULE..., or a file) and show its intermediate form."""
+    v = load_ir(variant, with_rules, sets)
     if as_json:
         click.echo(to_json(v), nl=False)
     else:
@@ -132,11 +115,9 @@ def schema():
 
 
 def resolve_for_records(variant: str, with_rules: list):
-    """Find a record's variant; LookupError with a message when it cannot."""
-    if with_rules:
-        raise LookupError(f"house rules ({', '.join(with_rules)}) are not supported by this version")
+    """Find a record's variant and house rules; LookupError with a message when it cannot."""
     try:
-        return load_ruleset(variant)
+        return load_ruleset(variant, tuple(with_rules))
     except CompileError as exc:
         raise LookupError("; ".join(str(d) for d in exc.diagnostics)) from None
 
@@ -174,19 +155,24 @@ def replay(file, as_json):
 
 @cli.command()
 @click.argument("variant")
+@variant_options
 @click.option("--hands", type=click.IntRange(min=1), required=True, help="How many hands to play.")
 @click.option("--seed", type=int, default=None, help="Seed of the run (drawn and shown on stderr if omitted).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option("--records", type=click.Path(dir_okay=False, writable=True),
               help="Write every hand as a hand record, one JSON object per line.")
-def simulate(variant, hands, seed, as_json, records):
+def simulate(variant, with_rules, sets, hands, seed, as_json, records):
     """Play HANDS hands of VARIANT with random-legal bots and report what happened.
 
     Reports the contracts bid, how often each was made, and the mean score per hand.
     Each line of --records is a complete hand record that `bidwhist replay` scores
     to the same result.
     """
-    rules = ruleset_or_usage_error(variant)
+    rules = load_rules(variant, with_rules, sets)
+    if sets and records:
+        raise click.UsageError("--records cannot be combined with --set: a record names its variant "
+                               "and house rules, not one-off settings; write the change as a house rule")
+    record_variant, record_with = spec_text(variant, with_rules)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
         click.echo(f"seed: {seed}", err=True)
@@ -199,7 +185,7 @@ def simulate(variant, hands, seed, as_json, records):
     with render.progress(hands, "simulating") as advance:
         def on_hand(i, state):
             if out is not None:
-                out.write(json.dumps(hand_record(state, variant)) + "\n")
+                out.write(json.dumps(hand_record(state, record_variant, record_with)) + "\n")
             advance()
         try:
             stats = simulate_hands(rules, hands, seed, on_hand=on_hand)

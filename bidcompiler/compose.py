@@ -153,10 +153,10 @@ def set_layer(assignment: str) -> LoadedYaml:
     if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
         raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])
     # Build nested YAML text so the value keeps YAML's reading and a position.
-    lines = [("  " * i) + f"{k}:" for i, k in enumerate(keys)]
+    # It is validated like a house rule, so it says it is one.
+    lines = ["kind: house-rule", "name: set"] + [("  " * i) + f"{k}:" for i, k in enumerate(keys)]
     lines[-1] += " " + value_text.strip()
-    doc = load_yaml("\n".join(lines) + "\n", name)
-    return doc
+    return load_yaml("\n".join(lines) + "\n", name)
 
 
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:

@@ -146,6 +146,18 @@ def _layer_kind(doc: LoadedYaml) -> str:
 
 def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
     """Compose a variant file (and what it extends) with house rules and --set changes."""
+    try:
+        return _compile_layers(top, with_rules, sets)
+    except CompileError as exc:
+        # A --set change is one line of the command, not a file: its line and
+        # column in the text made for it would only confuse.
+        if any(d.pos.file.startswith("--set ") for d in exc.diagnostics):
+            raise CompileError([Diagnostic(SourcePos(d.pos.file), d.message, related=d.related)
+                                if d.pos.file.startswith("--set ") else d for d in exc.diagnostics]) from None
+        raise
+
+
+def _compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
     if _layer_kind(top) == "house-rule":
         raise CompileError([Diagnostic(top.pos(("kind",)),
                                        f"'{top.data.get('name')}' is a house rule, not a variant: "
@@ -164,7 +176,7 @@ def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
         layer = set_layer(assignment)
         problems = validate(layer, variant_schema())
         if problems:
-            raise CompileError([Diagnostic(SourcePos(layer.filename), d.message) for d in problems])
+            raise CompileError(problems)
         merge_layer(doc, layer)
     doc.house_rules = rule_names
     sink = DiagnosticSink()

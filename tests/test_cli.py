@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from bidcompiler.cli import cli
-from bidcompiler.pipeline import load_ruleset, shipped_variants
+from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
 from runtime.simulate import play_hand
 
 REPO = Path(__file__).resolve().parent.parent
@@ -66,15 +66,18 @@ def diagnostics(stderr: str) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- variants, schema, compile
-def test_variants_lists_one_line_per_shipped_variant():
+def test_variants_lists_one_line_per_shipped_variant_and_house_rule():
     shipped = shipped_variants()
-    assert "standard" in shipped
+    rules = shipped_house_rules()
+    assert "standard" in shipped and "min-bid-4" in rules
     result = run("variants")
     assert result.exit_code == 0 and result.stderr == ""
     lines = result.stdout.strip().splitlines()
-    assert len(lines) == len(shipped)
-    assert sorted(line.split()[0] for line in lines) == sorted(shipped)
-    assert "does not compile" not in result.stdout
+    assert lines[0] == "Variants"
+    split = next(i for i, line in enumerate(lines) if line.startswith("House rules"))
+    assert sorted(line.split()[0] for line in lines[1:split]) == sorted(shipped)
+    assert sorted(line.split()[0] for line in lines[split + 1:]) == sorted(rules)
+    assert "does not load" not in result.stdout
 
 
 def test_variants_json():
@@ -82,10 +85,11 @@ def test_variants_json():
     assert result.exit_code == 0 and result.stderr == ""
     rows = json.loads(result.stdout)
     assert isinstance(rows, list)
-    assert sorted(r["name"] for r in rows) == sorted(shipped_variants())
+    assert sorted(r["name"] for r in rows if r["kind"] == "variant") == sorted(shipped_variants())
+    assert sorted(r["name"] for r in rows if r["kind"] == "house-rule") == sorted(shipped_house_rules())
     for row in rows:
-        assert {"name", "title", "source", "path"} <= set(row)
-        assert row["title"] != "(does not compile)"
+        assert {"name", "kind", "title", "source", "path"} <= set(row)
+        assert row["title"] != "(does not load)"
         assert Path(row["path"]).is_file()
 
 

@@ -1,0 +1,71 @@
+"""Pieces every CLI command shares: error reporting, and naming a variant with house rules.
+
+A variant is named the same way in every command: ``NAME`` or a path, optionally
+``NAME+RULE+RULE``, then ``--with RULE`` (repeatable, applied in order) and
+``--set path=value`` (a one-off change, applied last).
+"""
+
+from __future__ import annotations
+
+import click
+
+from .errors import CompileError
+from .pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
+
+
+class BadContent(click.ClickException):
+    """Bad content (exit 1): the message is printed as is, without click's "Error:"."""
+
+    exit_code = 1
+
+    def show(self, file=None):
+        click.echo(self.format_message(), err=True)
+
+
+def fail_compile(exc: CompileError) -> BadContent:
+    """A CompileError as a CLI failure: every diagnostic on stderr, exit status 1."""
+    return BadContent("\n".join(str(d) for d in exc.diagnostics))
+
+
+def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -> click.BadParameter:
+    """A usage error (exit 2) for a variant that is neither shipped nor a file, naming it."""
+    message = exc.diagnostics[0].message
+    if spec not in message and exc.diagnostics[0].pos.file not in message:
+        message = f"{exc.diagnostics[0].pos.file}: {message}"
+    return click.BadParameter(message, param_hint=param)
+
+
+def variant_options(command):
+    """Add ``--with RULE`` and ``--set PATH=VALUE`` to a command that names a variant."""
+    command = click.option(
+        "--set", "sets", multiple=True, metavar="PATH=VALUE",
+        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).")(command)
+    command = click.option(
+        "--with", "with_rules", multiple=True, metavar="RULE",
+        help="Lay a house rule over the variant (repeatable, applied in order).")(command)
+    return command
+
+
+def _guarded(load, spec: str, with_rules, sets, param: str):
+    try:
+        return load(spec, tuple(with_rules), tuple(sets))
+    except VariantNotFound as exc:
+        raise variant_not_found(exc, spec, param) from None
+    except CompileError as exc:
+        raise fail_compile(exc) from None
+
+
+def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
+    """The compiled IR of a variant named on the command line (usage errors exit 2, bad content 1)."""
+    return _guarded(compile_variant, spec, with_rules, sets, param)
+
+
+def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
+    """The runtime Ruleset of a variant named on the command line."""
+    return _guarded(load_ruleset, spec, with_rules, sets, param)
+
+
+def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
+    """The (variant, with) pair a record carries for a variant named on the command line."""
+    parsed = VariantSpec.parse(spec, with_rules)
+    return parsed.base, list(parsed.with_rules)
