@@ -25,9 +25,10 @@ from .compose import compose, merge_layer, resolve_extends, set_layer
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .lower import lower
 from .schemacheck import validate
+from .whist import load_whist
 from .yamlload import LoadedYaml, load_yaml
 
-SOURCE_SUFFIXES = (".yaml", ".yml")
+SOURCE_SUFFIXES = (".yaml", ".yml", ".whist")
 
 
 class VariantNotFound(CompileError):
@@ -58,7 +59,7 @@ class VariantSpec:
 def _shipped(kind: str | None) -> dict[str, Path]:
     folder = resources.variants_dir()
     found = {}
-    for p in sorted(folder.glob("*.yaml")):
+    for p in sorted(list(folder.glob("*.yaml")) + list(folder.glob("*.whist"))):
         if kind is None or file_kind(p) == kind:
             found[p.stem] = p
     return found
@@ -66,8 +67,8 @@ def _shipped(kind: str | None) -> dict[str, Path]:
 
 @lru_cache(maxsize=256)
 def _kind_of(path: str, mtime: float) -> str:
-    text = Path(path).read_text(encoding="utf-8")
-    return "house-rule" if "\nkind: house-rule" in "\n" + text else "variant"
+    text = "\n" + Path(path).read_text(encoding="utf-8")
+    return "house-rule" if "\nkind: house-rule" in text or "\nhouse-rule " in text else "variant"
 
 
 def file_kind(path: Path) -> str:
@@ -123,8 +124,14 @@ def variant_schema() -> dict:
 
 
 def load_layer_text(text: str, filename: str) -> LoadedYaml:
-    """Load and schema-check one file; CompileError lists every problem in it."""
-    doc = load_yaml(text, filename)
+    """Load (YAML or ``.whist``, by the file name) and schema-check one file.
+
+    CompileError lists every problem in it.
+    """
+    if filename.endswith(".whist"):
+        doc = load_whist(text, filename, variant_schema())
+    else:
+        doc = load_yaml(text, filename)
     if doc.data is None:
         raise CompileError([Diagnostic(SourcePos(filename, 1, 1), "empty file: expected a variant")])
     if not isinstance(doc.data, dict):

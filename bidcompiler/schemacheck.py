@@ -274,6 +274,11 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     value = error.instance
     if kind == "type":
         return f"expected {_type_name(want)}, found {_found(loaded, error)}"
+    title = error.schema.get("title") if isinstance(error.schema, dict) else None
+    if title and kind in ("enum", "pattern"):
+        # The schema names what belongs here ("a suit"): say it in those words.
+        article = "an" if title[:1] in "aeiou" else "a"
+        return f"expected {article} {title}, found {_show(value)}"
     if kind == "enum" and isinstance(want, list):
         return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
     if kind == "const":

@@ -26,7 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 
-__all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "coerce_to_schema_strings"]
+__all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "loaded_from_node", "coerce_to_schema_strings"]
 
 _TAG = "tag:yaml.org,2002:"
 STR_TAG = _TAG + "str"
@@ -365,14 +365,23 @@ def load_yaml(text: str, filename: str) -> LoadedYaml:
         if loader is not None:
             loader.dispose()
 
-    loaded = LoadedYaml(data=None, text=text, filename=filename, root=root)
     if root is None:
-        return loaded
+        return LoadedYaml(data=None, text=text, filename=filename, root=root)
+    return loaded_from_node(root, text, filename)
+
+
+def loaded_from_node(root: Node, text: str, filename: str) -> LoadedYaml:
+    """Build the data of a node tree, keeping positions (duplicate keys reported).
+
+    Used for YAML files and for the ``.whist`` front end, which makes the same node
+    tree from its own syntax so everything after loading is shared.
+    """
+    loaded = LoadedYaml(data=None, text=text, filename=filename, root=root)
     sink = DiagnosticSink()
     try:
         loaded.data = _Builder(loaded, sink).build(root)
     except RecursionError:
-        sink.error(_mark_pos(filename, root.start_mark), "YAML nested too deeply")
+        sink.error(_mark_pos(filename, root.start_mark), "nested too deeply")
     sink.raise_if_any()
     return loaded
 

@@ -1,0 +1,325 @@
+"""The ``.whist`` front end: parse the text syntax into the same document the YAML loader makes.
+
+``grammar/whist.lark`` (LALR, importing the expression grammar) parses the file;
+this module turns the tree into a YAML node tree with positions and hands it to
+the YAML loader's builder, so a ``.whist`` file yields a :class:`LoadedYaml` like
+any YAML file and everything after loading — schema check, composition, IR, checks
+— is shared.  Where the text syntax is shorter than YAML, the schema says what is
+meant: a single value where a list is wanted is a list of one; the named blocks
+inside ``strains { … }`` are list items whose ``name`` is the block's label.
+
+Syntax errors are reported in words ("missing `}` after the auction block",
+"expected a value, found `=`") with the source line and a caret.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from yaml.error import Mark
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+from . import resources
+from .errors import CompileError, Diagnostic, SourcePos
+from .yamlload import INT_TAG, MAP_TAG, SEQ_TAG, STR_TAG, BOOL_TAG, LoadedYaml, loaded_from_node
+
+_INT = re.compile(r"^[-+]?[0-9]+$")
+
+# Terminals in words, for syntax errors.
+_WORDS = {
+    "KEY": "a setting name",
+    "WORD": "a value",
+    "STRING": "a quoted text",
+    "KIND": "`variant` or `house-rule`",
+    "_LBRACE": "`{`",
+    "_RBRACE": "`}`",
+    "_LBRACKET": "`[`",
+    "_RBRACKET": "`]`",
+    "_COMMA": "`,`",
+    "_SEMICOLON": "`;`",
+    "_NEWLINE": "the end of the line",
+    "_EQUALS": "`=`",
+    "TIE": "`=`",
+    "BELOW": "`<`",
+    "_REMOVE": "`remove`",
+    "$END": "the end of the file",
+    "NAME": "a name",
+    "INT": "a number",
+}
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(resources.grammar_text("whist.lark"), parser="lalr", propagate_positions=True,
+                import_paths=[str(resources.grammar_dir())], maybe_placeholders=False)
+
+
+def _mark(filename: str, text: str, line: int, col: int, index: int) -> Mark:
+    return Mark(filename, index, line - 1, col - 1, text, index)
+
+
+class _NodeMaker:
+    """Builds YAML nodes from the parse tree, shaped by the schema."""
+
+    def __init__(self, text: str, filename: str, schema: dict):
+        self.text = text
+        self.filename = filename
+        self.schema = schema
+
+    # -- marks -------------------------------------------------------------
+    def mark(self, token: Token) -> Mark:
+        return _mark(self.filename, self.text, token.line, token.column, token.start_pos)
+
+    def scalar(self, token: Token, value: str | None = None, tag: str | None = None, style=None) -> ScalarNode:
+        value = token.value if value is None else value
+        if tag is None:
+            tag = INT_TAG if _INT.match(value) else BOOL_TAG if value in ("true", "false") else STR_TAG
+        start = self.mark(token)
+        return ScalarNode(tag, value, start, start, style=style)
+
+    # -- schema look-ups ---------------------------------------------------
+    def _resolve(self, node: dict) -> dict:
+        while isinstance(node, dict) and "$ref" in node:
+            ref = node["$ref"].split("/")[-1]
+            node = self.schema["definitions"][ref]
+        return node if isinstance(node, dict) else {}
+
+    def child_schema(self, schema: dict, key: str) -> dict:
+        schema = self._resolve(schema)
+        if key in schema.get("properties", {}):
+            return self._resolve(schema["properties"][key])
+        extra = schema.get("additionalProperties")
+        return self._resolve(extra) if isinstance(extra, dict) else {}
+
+    @staticmethod
+    def _types(schema: dict) -> set:
+        t = schema.get("type")
+        types = set(t) if isinstance(t, list) else {t} if t else set()
+        for branch in schema.get("anyOf", ()):
+            b = branch.get("type")
+            types |= set(b) if isinstance(b, list) else {b} if b else {"string"}
+        return types
+
+    def wants_list_only(self, schema: dict) -> bool:
+        types = self._types(schema) - {"null"}
+        return types == {"array"}
+
+    def named_items(self, schema: dict) -> bool:
+        """A list of mappings each with a ``name``: written as labelled blocks."""
+        if not self.wants_list_only(schema):
+            return False
+        items = self._resolve(schema.get("items", {}))
+        return "name" in items.get("properties", {})
+
+    # -- tree -> nodes -----------------------------------------------------
+    def document(self, tree: Tree) -> MappingNode:
+        header, *statements = tree.children
+        kind, name = header.children
+        pairs = []
+        if kind.value == "house-rule":
+            pairs.append((self.scalar(kind, "kind", STR_TAG), self.scalar(kind, "house-rule", STR_TAG)))
+        pairs.append((self.scalar(name, "name", STR_TAG), self.scalar(name, tag=STR_TAG)))
+        pairs.extend(self.statement(s, self.schema) for s in statements)
+        start = self.mark(kind)
+        return MappingNode(MAP_TAG, pairs, start, start)
+
+    def statement(self, tree: Tree, parent_schema: dict):
+        key_token = tree.children[0]
+        key = self.scalar(key_token, tag=STR_TAG)
+        schema = self.child_schema(parent_schema, key_token.value)
+        kind = tree.data
+        if kind == "setting":
+            return key, self.values(tree.children[1:], schema)
+        if kind == "formula":
+            return key, self.formula(tree)
+        if kind == "ladder":
+            return key, self.ladder(tree.children[1:], key_token)
+        if kind == "removal":
+            return key, ScalarNode("tag:yaml.org,2002:null", "", key.start_mark, key.end_mark)
+        # a block
+        statements = tree.children[1:]
+        start = self.mark(key_token)
+        if self.named_items(schema):
+            item_schema = self._resolve(schema.get("items", {}))
+            items = []
+            for s in statements:
+                label = s.children[0]
+                if s.data != "block":
+                    raise _syntax(self, label, f"expected a `{label.value} {{ … }}` block in {key_token.value}")
+                pairs = [(self.scalar(label, "name", STR_TAG), self.scalar(label, tag=STR_TAG))]
+                pairs.extend(self.statement(inner, item_schema) for inner in s.children[1:])
+                items.append(MappingNode(MAP_TAG, pairs, self.mark(label), self.mark(label)))
+            return key, SequenceNode(SEQ_TAG, items, start, start, flow_style=False)
+        pairs = [self.statement(s, schema) for s in statements]
+        return key, MappingNode(MAP_TAG, pairs, start, start)
+
+    def values(self, children, schema: dict):
+        nodes = [self.value(c, schema) for c in children]
+        if len(nodes) == 1 and not self.wants_list_only(schema):
+            return nodes[0]
+        if len(nodes) == 1 and isinstance(nodes[0], SequenceNode):
+            return nodes[0]
+        start = nodes[0].start_mark
+        return SequenceNode(SEQ_TAG, nodes, start, start, flow_style=True)
+
+    def value(self, child, schema: dict):
+        if isinstance(child, Tree):  # a [bracketed, list]
+            item_schema = self._resolve(self._resolve(schema).get("items", {}))
+            nodes = [self.value(c, item_schema) for c in child.children]
+            start = nodes[0].start_mark if nodes else _mark(self.filename, self.text, child.meta.line,
+                                                            child.meta.column, child.meta.start_pos)
+            return SequenceNode(SEQ_TAG, nodes, start, start, flow_style=True)
+        if child.type == "STRING":
+            try:  # the STRING terminal is a JSON string: read its escapes the same way
+                inner = json.loads(child.value)
+            except ValueError:
+                inner = child.value[1:-1]
+            return self.scalar(child, inner, STR_TAG, style='"')
+        return self.scalar(child)
+
+    def ladder(self, children, key_token: Token) -> SequenceNode:
+        groups = [[self.scalar(children[0], tag=STR_TAG)]]
+        for relation, word in zip(children[1::2], children[2::2]):
+            if relation.type == "BELOW":
+                groups.append([])
+            groups[-1].append(self.scalar(word, tag=STR_TAG))
+        start = self.mark(key_token)
+        return SequenceNode(SEQ_TAG, [SequenceNode(SEQ_TAG, g, g[0].start_mark, g[0].start_mark, flow_style=True)
+                                      for g in groups], start, start, flow_style=True)
+
+    def formula(self, tree: Tree) -> ScalarNode:
+        key_token = tree.children[0]
+        # The formula's text: from after `=` to the end of the statement.
+        begin = self.text.index("=", key_token.end_pos) + 1
+        end = tree.meta.end_pos
+        while begin < end and self.text[begin] in " \t":
+            begin += 1
+        body = self.text[begin:end].rstrip()
+        line = self.text.count("\n", 0, begin) + 1
+        col = begin - (self.text.rfind("\n", 0, begin) + 1) + 1
+        start = _mark(self.filename, self.text, line, col, begin)
+        return ScalarNode(STR_TAG, body, start, start, style=None)
+
+
+def _syntax(maker: _NodeMaker, token: Token, message: str) -> CompileError:
+    lines = maker.text.splitlines()
+    source = lines[token.line - 1] if 0 < token.line <= len(lines) else None
+    return CompileError([Diagnostic(SourcePos(maker.filename, token.line, token.column), message,
+                                    source_line=source)])
+
+
+def _open_block(text: str, upto: int) -> tuple[str, int] | None:
+    """The innermost block still open at ``upto``: (its name, the line it opened on)."""
+    stack: list[tuple[str, int]] = []
+    line = 1
+    word = ""
+    i = 0
+    while i < upto:
+        ch = text[i]
+        if ch == "#":
+            while i < upto and text[i] != "\n":
+                i += 1
+            continue
+        if ch == '"':
+            i += 1
+            while i < upto and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "\n":
+            line += 1
+        elif ch == "{":
+            stack.append((word or "unnamed", line))
+        elif ch == "}" and stack:
+            stack.pop()
+        if ch.isalnum() or ch in "-_":
+            if i == 0 or not (text[i - 1].isalnum() or text[i - 1] in "-_"):
+                word = ""
+            word += ch
+        i += 1
+    return stack[-1] if stack else None
+
+
+_PUNCTUATION = {"LPAR": "`(`", "RPAR": "`)`", "MINUS": "`-`", "PLUS": "`+`", "STAR": "`*`",
+                "SLASH": "`/`", "COMP_OP": "a comparison", "COMMA": "`,`"}
+
+
+def _describe(names) -> str:
+    """What the parser expected, in a few words (values and line ends collapsed)."""
+    names = {n.removeprefix("expr__") for n in names}
+    words = []
+    if names & {"WORD", "STRING", "_LBRACKET"}:
+        words.append("a value")
+        names -= {"WORD", "STRING", "_LBRACKET"}
+    if names & {"_NEWLINE", "_SEMICOLON"}:
+        words.append("the end of the setting")
+        names -= {"_NEWLINE", "_SEMICOLON"}
+    if names & {"NAME", "INT"}:
+        words.append("a number or a name")
+        names -= {"NAME", "INT"}
+    for n in sorted(names):
+        if n in _WORDS:
+            words.append(_WORDS[n])
+        elif n in _PUNCTUATION:
+            words.append(_PUNCTUATION[n])
+        elif n.isalpha():
+            words.append(f"`{n.lower()}`")
+    words = list(dict.fromkeys(words))
+    if not words:
+        return "something else"
+    if len(words) > 4:
+        words = words[:4] + ["…"]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(token) -> str:
+    if token is None or token.type == "$END":
+        return "the end of the file"
+    if token.type == "_NEWLINE":
+        return "the end of the line"
+    return f"`{token.value}`"
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileError:
+    lines = text.splitlines()
+    line = getattr(exc, "line", 0) or len(lines)
+    col = getattr(exc, "column", 0) or (len(lines[-1]) + 1 if lines else 1)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        message = f"unexpected character `{char}`"
+        if char == "'":
+            message += " (quote text with double quotes)"
+    else:
+        token = getattr(exc, "token", None)
+        expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
+        at = token.start_pos if token is not None and token.type != "$END" else len(text)
+        if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
+            line, col = len(lines) or 1, (len(lines[-1]) + 1 if lines else 1)
+            at = len(text)
+        block = _open_block(text, at)
+        closing_wanted = "_RBRACE" in expected
+        if block and (token is None or token.type in ("$END", "KIND")) and closing_wanted:
+            message = f"missing `}}` after the {block[0]} block (opened at line {block[1]})"
+        elif token is not None and token.type == "_RBRACE" and block is None:
+            message = "unexpected `}`: no block is open here"
+        else:
+            message = f"expected {_describe(expected)}, found {_found(token)}"
+            if block is not None and closing_wanted and token is not None and token.type in ("$END",):
+                message += f" (the {block[0]} block opened at line {block[1]} is not closed)"
+    source = lines[line - 1] if 0 < line <= len(lines) else None
+    return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
+
+
+def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
+    """Parse ``.whist`` text into a loaded document (data plus positions)."""
+    if not text.strip():
+        return LoadedYaml(data=None, text=text, filename=filename)
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, filename) from None
+    maker = _NodeMaker(text, filename, schema)
+    root = maker.document(tree)
+    return loaded_from_node(root, text, filename)
