@@ -22,7 +22,8 @@ from runtime.records import NotARecord, hand_record, read_record_file, replay_fi
 from runtime.simulate import simulate_hands
 
 from . import render
-from .cliutil import BadContent, load_ir, load_rules, spec_text, variant_options
+from .cliutil import BadContent, fail_compile, load_ir, load_rules, spec_text, variant_options
+from .convert import schema_shape, to_whist, to_yaml
 from .errors import CompileError
 from .irjson import to_json
 from .pipeline import (
@@ -198,6 +199,32 @@ def simulate(variant, with_rules, sets, hands, seed, as_json, records):
         click.echo(json.dumps(data, indent=2))
     else:
         render.simulation_report(data)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--to", "target", type=click.Choice(["whist", "yaml"]), required=True,
+              help="The syntax to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write to this file instead of stdout.")
+def convert(file, target, output):
+    """Convert a variant or house-rule file between YAML and the .whist syntax.
+
+    The file itself is converted (an overlay stays an overlay); both forms compile
+    to the same rules, and the output layout is the same every time.
+    """
+    try:
+        doc = load_layer(Path(file))
+    except CompileError as exc:
+        raise fail_compile(exc) from None
+    text = to_whist(doc.data, schema_shape(variant_schema())) if target == "whist" else to_yaml(doc.data)
+    if output:
+        try:
+            Path(output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {output}: {exc.strerror}", param_hint="--output") from None
+    else:
+        click.echo(text, nl=False)
 
 
 def main(argv=None):
