@@ -198,7 +198,8 @@ class _NodeMaker:
         end = tree.meta.end_pos
         while begin < end and self.text[begin] in " \t":
             begin += 1
-        body = self.text[begin:end].rstrip()
+        # A line continued with `\` is one formula: blank the joins, keeping offsets.
+        body = self.text[begin:end].rstrip().replace("\\\r\n", "   ").replace("\\\n", "  ")
         line = self.text.count("\n", 0, begin) + 1
         col = begin - (self.text.rfind("\n", 0, begin) + 1) + 1
         start = _mark(self.filename, self.text, line, col, begin)

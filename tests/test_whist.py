@@ -1,0 +1,221 @@
+"""The .whist syntax: parsing, errors in words, and round trips with YAML to the same IR."""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bidcompiler.cli import cli
+from bidcompiler.convert import schema_shape, to_whist, to_yaml
+from bidcompiler.errors import CompileError
+from bidcompiler.irjson import to_data
+from bidcompiler.pipeline import (
+    compile_file, compile_text, compile_variant, load_layer, shipped_house_rules, shipped_variants, variant_schema,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SHAPE = schema_shape(variant_schema())
+ALL_FILES = {**shipped_variants(), **shipped_house_rules()}
+
+
+def whist_errors(text: str) -> list:
+    with pytest.raises(CompileError) as info:
+        compile_text(text, "t.whist")
+    return list(info.value.diagnostics)
+
+
+# ----------------------------------------------------------------- round trips
+@pytest.mark.parametrize("name", sorted(shipped_variants()))
+def test_every_shipped_variant_compiles_to_the_same_ir_in_both_syntaxes(name, tmp_path):
+    data = load_layer(shipped_variants()[name]).data
+    original = to_data(compile_variant(name))
+    for suffix, text in (("whist", to_whist(data, SHAPE)), ("yaml", to_yaml(data))):
+        path = tmp_path / f"{name}.{suffix}"
+        path.write_text(text, encoding="utf-8")
+        assert to_data(compile_file(path)) == original
+
+
+@pytest.mark.parametrize("name", sorted(shipped_house_rules()))
+def test_every_house_rule_compiles_to_the_same_ir_in_both_syntaxes(name, tmp_path):
+    data = load_layer(shipped_house_rules()[name]).data
+    original = to_data(compile_variant("standard", (name,)))
+    for suffix, text in (("whist", to_whist(data, SHAPE)), ("yaml", to_yaml(data))):
+        path = tmp_path / f"{name}.{suffix}"
+        path.write_text(text, encoding="utf-8")
+        converted = to_data(compile_variant("standard", (str(path),)))
+        assert {k: v for k, v in converted.items() if k != "house_rules"} == \
+               {k: v for k, v in original.items() if k != "house_rules"}
+
+
+@pytest.mark.parametrize("name", sorted(ALL_FILES))
+def test_conversion_is_canonical_and_stable(name, tmp_path):
+    data = load_layer(ALL_FILES[name]).data
+    whist, yaml_text = to_whist(data, SHAPE), to_yaml(data)
+    (tmp_path / "a.whist").write_text(whist, encoding="utf-8")
+    (tmp_path / "a.yaml").write_text(yaml_text, encoding="utf-8")
+    again_whist = load_layer(tmp_path / "a.whist").data
+    again_yaml = load_layer(tmp_path / "a.yaml").data
+    # whist -> whist and yaml -> yaml print the same text; across syntaxes too
+    assert to_whist(again_whist, SHAPE) == whist
+    assert to_yaml(again_yaml) == yaml_text
+    assert to_yaml(again_whist) == yaml_text
+    assert to_whist(again_yaml, SHAPE) == whist
+
+
+def test_convert_command_writes_to_stdout_and_to_a_file(tmp_path):
+    runner = CliRunner()
+    out = runner.invoke(cli, ["convert", str(ALL_FILES["standard"]), "--to", "whist"])
+    assert out.exit_code == 0 and out.stdout.startswith("variant standard\n")
+    target = tmp_path / "s.whist"
+    done = runner.invoke(cli, ["convert", str(ALL_FILES["standard"]), "--to", "whist", "-o", str(target)])
+    assert done.exit_code == 0 and done.stdout == ""
+    assert target.read_text(encoding="utf-8") == out.stdout
+    back = runner.invoke(cli, ["convert", str(target), "--to", "yaml"])
+    assert back.exit_code == 0 and back.stdout.startswith("# yaml-language-server: $schema=")
+
+
+def test_convert_refuses_a_broken_file(tmp_path):
+    bad = tmp_path / "bad.whist"
+    bad.write_text("variant x\ndeck {\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["convert", str(bad), "--to", "yaml"])
+    assert result.exit_code == 1
+    assert "missing `}` after the deck block" in result.stderr
+
+
+@pytest.mark.parametrize("example, variant", [("hawaii.whist", "hawaii"), ("northeast52.whist", "northeast52")])
+def test_examples_are_the_seed_variants(example, variant):
+    mine = to_data(compile_file(ROOT / "examples" / example))
+    shipped = to_data(compile_variant(variant))
+    assert {k: v for k, v in mine.items() if k not in ("name", "title")} == \
+           {k: v for k, v in shipped.items() if k not in ("name", "title")}
+
+
+# ----------------------------------------------------------------- the syntax
+def test_blocks_lists_ladders_formulas_and_removal():
+    text = (ALL_FILES["standard"].read_text(encoding="utf-8"))
+    base = to_whist(load_layer(ALL_FILES["standard"]).data, SHAPE)
+    assert "ranking uptown = downtown < notrump" in base
+    v = compile_text(base, "s.whist")
+    assert v.auction.ranking == (("uptown", "downtown"), ("notrump",))
+    assert v.deck.ranks[8] == "T" and v.deck.extra == ("BJ", "LJ")
+    assert v.scoring.declarer.text == "if made then over else -bid"
+    assert "extra" in text  # the YAML says the same
+
+
+def test_one_value_where_a_list_is_wanted_is_a_list_of_one(tmp_path):
+    rule = tmp_path / "r.whist"
+    rule.write_text("house-rule r\nplay { trumps_above BJ }\n", encoding="utf-8")
+    v = compile_variant("standard", (str(rule),))
+    assert v.play.trumps_above == ("BJ",)
+
+
+def test_comments_semicolons_and_continued_lines(tmp_path):
+    rule = tmp_path / "r.whist"
+    rule.write_text("# a comment\nhouse-rule r   # trailing\n"
+                    "game { win = score >= 5 \\\n   or swept; lose = score <= -5 }\n", encoding="utf-8")
+    v = compile_variant("standard", (str(rule),))
+    assert v.game.win.text == "score >= 5 or swept"
+    assert v.game.lose.text == "score <= -5"
+
+
+def test_quoted_text_keeps_unicode_and_escapes(tmp_path):
+    rule = tmp_path / "r.whist"
+    rule.write_text('house-rule r\ndescription "Läuft \\"gut\\" — ok"\n', encoding="utf-8")
+    assert load_layer(rule).data["description"] == 'Läuft "gut" — ok'
+
+
+# ----------------------------------------------------------------- errors in words
+def test_missing_closing_brace_names_the_block():
+    [d] = whist_errors("variant x\nauction {\n  levels { from 3; to 7 }\n")
+    assert str(d.pos) == "t.whist:3:26"
+    assert d.message == "missing `}` after the auction block (opened at line 2)"
+    assert d.source_line == "  levels { from 3; to 7 }"
+    assert str(d).endswith("^")
+
+
+def test_wrong_suit_is_named_in_words():
+    messages = [d.message for d in whist_errors("variant x\ndeck {\n  suits S H X C\n}\n")]
+    assert "expected a suit (S, H, D or C), found 'X'" in messages
+
+
+def test_unexpected_token_says_what_was_expected():
+    [d] = whist_errors("variant x\ndeck {\n  suits S H = C\n}\n")
+    assert d.pos.line == 3 and d.pos.col == 13
+    assert d.message.startswith("expected a value") and d.message.endswith("found `=`")
+
+
+def test_formula_errors_point_inside_the_line():
+    [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = books >= \n}\n")
+    assert (d.pos.line, d.pos.col) == (4, 19)
+    assert "found the end of the line" in d.message
+
+
+def test_unknown_name_in_a_formula_is_positioned_like_yaml():
+    [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = bokks >= 6 + bid\n}\n")
+    assert (d.pos.line, d.pos.col) == (4, 10)
+    assert "bokks" in d.message and "books" in d.message
+
+
+def test_stray_closing_brace_and_bad_characters():
+    [d] = whist_errors("variant x\n}\n")
+    assert d.message == "unexpected `}`: no block is open here"
+    [d] = whist_errors("variant x\ntitle 'single'\n")
+    assert "unexpected character `'`" in d.message and "double quotes" in d.message
+
+
+def test_duplicate_settings_name_both_lines():
+    [d] = whist_errors("variant x\nextends standard\ndeal { kitty 6 }\ndeal { kitty 6 }\n")
+    assert d.pos.line == 4 and "duplicate key 'deal' (first at line 3)" in d.message
+
+
+# ----------------------------------------------------------------- generated variants
+LEVELS = st.tuples(st.integers(1, 4), st.integers(4, 7))
+FORMULAS = st.sampled_from([
+    "if made then over else -bid", "if made then books else 0", "max(0, over) * 2 - bid",
+    "if sweep then 2 * (if made then over else -bid) else (if made then over else -bid)",
+    "(if made then 1 else 0) + abs(defender_over) / 2",
+])
+CONDITIONS = st.sampled_from(["score >= 7", "score >= 5 or swept", "score - opponent_score >= 11",
+                              "sets >= 3 or score <= -9", "false", "hands >= 20 and score > opponent_score"])
+
+
+@st.composite
+def generated_variant(draw):
+    """Variant data built from the standard game with random, valid choices."""
+    data = load_layer(ALL_FILES["standard"]).data
+    data = {k: v for k, v in data.items()}
+    lo, hi = draw(LEVELS)
+    kitty = draw(st.sampled_from([2, 6, 10]))
+    data["deal"] = {"hand": (54 - kitty) // 4, "kitty": kitty}
+    groups = draw(st.sampled_from([[["uptown", "downtown"], ["notrump"]], [["uptown"], ["downtown"], ["notrump"]],
+                                   [["uptown", "downtown", "notrump"]], [["notrump"], ["downtown", "uptown"]]]))
+    data["auction"] = dict(data["auction"], levels={"from": lo, "to": hi}, ranking=groups,
+                           if_all_pass=draw(st.sampled_from(["dealer-must-bid", "redeal", "dealer-bids-lowest"])))
+    data["scoring"] = {"made": "books >= 6 + bid", "declarer": draw(FORMULAS),
+                       "defender": draw(st.sampled_from(["0", "max(0, own_books - 6)", "own_books"])),
+                       "multiplier": draw(st.sampled_from(["1", "if notrump then 2 else 1", "3"]))}
+    data["game"] = {"win": draw(CONDITIONS), "lose": draw(CONDITIONS), "tie": draw(st.sampled_from(["declarer", "higher"]))}
+    data["play"] = dict(data["play"], first_lead=draw(st.sampled_from(["declarer", "eldest"])),
+                        notrump_extras=draw(st.sampled_from(["no-suit", "free", "out"])))
+    data["kitty"] = {"discards": draw(st.sampled_from(["declarer-book", "first-trick"])),
+                     "show": draw(st.sampled_from(["never", "auction", "suit-contracts"]))}
+    data["title"] = draw(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20))
+    return data
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=generated_variant())
+def test_generated_variants_compile_to_the_same_ir_in_both_syntaxes(tmp_path, data):
+    yaml_path, whist_path = tmp_path / "g.yaml", tmp_path / "g.whist"
+    yaml_path.write_text(to_yaml(data), encoding="utf-8")
+    whist_path.write_text(to_whist(data, SHAPE), encoding="utf-8")
+    try:
+        from_yaml = to_data(compile_file(yaml_path))
+    except CompileError as exc:  # the same problems must be found in the other syntax
+        with pytest.raises(CompileError) as other:
+            compile_file(whist_path)
+        assert [d.message for d in other.value.diagnostics] == [d.message for d in exc.diagnostics]
+        return
+    assert to_data(compile_file(whist_path)) == from_yaml
