@@ -5,7 +5,7 @@ stage only runs on what the earlier ones accepted, so one run reports all the
 errors a user can fix at once without cascades of follow-on noise.
 
 A variant is named the same way everywhere: a shipped name or a file path,
-optionally followed by house rules, ``standard+min-bid-4+sport-kitty``; commands add
+optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 ``--with RULE`` (applied after those) and ``--set path=value`` (applied last).
 """
 

@@ -163,7 +163,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
             if record.get(key):
                 raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
         return HandReplay(state)
-    # Kitty-first variants discard before declaring; follow the game's own order.  Where the
+    # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.  Where the
     # first lead names trump, the declarer says "notrump" (or leads) after any discard.
     first_lead = rules.strains[rules.bids[state.bid].strain].trump == "none-or-first-lead"
     steps = ((_replay_declare, _replay_discard) if rules.declare_before_kitty and not first_lead

@@ -61,9 +61,9 @@ class PlayTable:
     direction: int
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
-    # Cards of NO_SUIT may be played at any time (jokers-free-in-notrump).
+    # Cards of NO_SUIT may be played at any time, even when able to follow.
     free_no_suit: bool = False
-    # Cards of NO_SUIT leave play under this contract (jokers-out-in-notrump).
+    # Cards of NO_SUIT leave play under this contract (and are swapped away).
     no_suit_out: bool = False
 
 
