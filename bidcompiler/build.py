@@ -68,6 +68,25 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
 
 
+def check_layer_formulas(doc) -> list:
+    """Type-check the formulas one file writes, on their own (``base`` allowed).
+
+    A house rule is only compiled whole when laid over a variant; this lets
+    ``bidwhist check`` catch a misspelt name in it without one.
+    """
+    problems = []
+    for (section, key), (variables, expected) in FORMULA_CONTEXTS.items():
+        value = (doc.data.get(section) or {}).get(key) if isinstance(doc.data.get(section), dict) else None
+        if value is None:
+            continue
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        try:
+            compile_expression(text, {**variables, "base": expected}, expected, doc.content_pos((section, key)))
+        except CompileError as exc:
+            problems.extend(exc.diagnostics)
+    return problems
+
+
 def _substitute(expr, name: str, replacement):
     """``expr`` with every variable ``name`` replaced by the tree ``replacement``."""
     if isinstance(expr, Name):
@@ -161,7 +180,8 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     auction = ir.Auction(
         first_caller=a.get("first_caller", "left-of-dealer"),
         rounds=a.get("rounds", "once"),
-        passes_end=a.get("passes_end", players - 1),
+        # Only an auction that goes round until enough have passed counts passes.
+        passes_end=a.get("passes_end", players - 1) if a.get("rounds") == "until-passed" else 0,
         if_all_pass=a.get("if_all_pass", "redeal"),
         dealer_may_take=a.get("dealer_may_take", False),
         redeal_without=tuple(normalise_rank(r) for r in (a.get("redeal_without") or ())),

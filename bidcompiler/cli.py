@@ -23,6 +23,7 @@ from runtime.simulate import simulate_hands
 
 from . import render
 from .cliutil import BadContent, fail_compile, load_ir, load_rules, spec_text, variant_options
+from .build import check_layer_formulas
 from .convert import schema_shape, to_whist, to_yaml
 from .errors import CompileError
 from .irjson import to_json
@@ -77,7 +78,9 @@ def check(files, bases):
     for name in files:
         try:
             if file_kind(Path(name)) == "house-rule":
-                load_layer(Path(name))
+                problems = check_layer_formulas(load_layer(Path(name)))
+                if problems:
+                    raise CompileError(problems)
                 for base in bases:
                     load_ir(base, (name,))
             else:
@@ -225,6 +228,12 @@ def convert(file, target, output):
             raise click.BadParameter(f"cannot write {output}: {exc.strerror}", param_hint="--output") from None
     else:
         click.echo(text, nl=False)
+
+
+from .rulebook import rules_command  # noqa: E402  (registered after the group exists)
+cli.add_command(rules_command, "rules")
+from .irdiff import diff_command  # noqa: E402
+cli.add_command(diff_command, "diff")
 
 
 def main(argv=None):

@@ -1,0 +1,263 @@
+"""Rule-level differences between two compiled variants (``bidwhist diff A B``).
+
+The walk is generic: it follows the IR's dataclass fields recursively, comparing
+only the fields that take part in equality (positions, origins and compiled code
+are ``compare=False`` and never differ in meaning).  Each difference is a path
+(``auction.min_level``), the two values, and a human label from a small table
+keyed by the path with element names wildcarded; a field without a label falls
+back to its dotted path, so a new IR field shows up without touching this module.
+
+Tuples of named nodes (orders, strains) are matched by name, not by position: a
+variant that adds an order at the end must not show every later order as changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass
+
+import click
+
+from . import ir
+from .cliutil import load_ir, variant_options
+from .irjson import to_data
+
+# Fields that describe the file rather than the game: two variants that play the
+# same differ in none of these, so ``diff`` leaves them out.
+META_FIELDS = {"name", "title", "source", "house_rules"}
+
+# Human labels; ``*`` stands for the name of an order or strain ({name} in the label).
+LABELS = {
+    "players": "players",
+    "sides": "sides",
+    "deck": "deck",
+    "deck.suits": "suits",
+    "deck.ranks": "ranks",
+    "deck.extra": "extra cards (jokers)",
+    "deal.hand": "cards per player",
+    "deal.kitty": "kitty",
+    "deal.first_dealer": "first dealer",
+    "deal.rotation": "deal passes",
+    "orders": "rank orders",
+    "orders[*]": "order {name}",
+    "orders[*].ranks": "order {name}",
+    "auction.first_caller": "first to call",
+    "auction.rounds": "auction",
+    "auction.passes_end": "passes that end the auction",
+    "auction.if_all_pass": "if all pass",
+    "auction.dealer_may_take": "dealer may take by matching",
+    "auction.redeal_without": "redeal allowed holding none of",
+    "auction.redeal_dealer": "after a throw-in",
+    "auction.min_level": "lowest bid",
+    "auction.max_level": "highest bid",
+    "auction.strains": "strains",
+    "auction.strains[*]": "strain {name}",
+    "auction.strains[*].aliases": "strain {name} also said as",
+    "auction.strains[*].bare": "strain {name} said as the bare number",
+    "auction.strains[*].trump": "strain {name} trump",
+    "auction.strains[*].directions": "strain {name} orders",
+    "auction.ranking": "bid ranking at one number",
+    "declaration.when": "trump named",
+    "kitty.discards": "kitty discards",
+    "kitty.show": "kitty shown",
+    "play.first_lead": "first lead",
+    "play.trumps_above": "trumps above the trump suit",
+    "play.notrump_extras": "jokers in notrump",
+    "play.renege": "renege",
+    "play.renege_books": "renege penalty (books)",
+    "scoring.made": "contract made when",
+    "scoring.declarer": "declarers score",
+    "scoring.defender": "defenders score",
+    "scoring.multiplier": "multiplier",
+    "scoring.multiply": "multiplier applies to",
+    "game.win": "game won when",
+    "game.lose": "game lost when",
+    "game.tie": "tie goes to",
+    "game.floor": "score floor",
+    "game.rubber": "games in a rubber",
+}
+
+# Enumerated values in words, per path (wildcarded as in LABELS).
+VALUE_WORDS = {
+    "sides": {"partners": "partnerships", "individual": "each alone"},
+    "auction.rounds": {"once": "once around", "until-passed": "round until enough have passed"},
+    "auction.if_all_pass": {"dealer-must-bid": "the dealer must bid",
+                            "dealer-bids-lowest": "the dealer must bid the lowest bid",
+                            "dealer-bids-or-redeal": "the dealer bids or calls redeal",
+                            "redeal": "the hand is thrown in"},
+    "auction.redeal_dealer": {"same": "the same dealer deals again", "next": "the next dealer deals"},
+    "auction.strains[*].trump": {"suit": "a trump suit", "none": "no trump", "suit-or-none": "a suit or no trump",
+                                 "none-or-first-lead": "no trump or the suit of the first lead"},
+    "declaration.when": {"before-kitty": "before taking the kitty", "after-kitty": "after taking the kitty"},
+    "kitty.discards": {"declarer-book": "a book of the declaring side",
+                       "first-trick": "to the winner of the first trick", "none": "no one's book"},
+    "kitty.show": {"never": "never", "auction": "face up through the auction",
+                   "suit-contracts": "in suit contracts"},
+    "play.first_lead": {"declarer": "the declarer", "eldest": "the player left of the dealer"},
+    "play.notrump_extras": {"no-suit": "no suit, playable when void", "free": "no suit, playable any time",
+                            "out": "out of play", "none": "none"},
+    "play.renege": {"refuse": "refused", "penalty": "stands, with a penalty"},
+    "game.tie": {"declarer": "the declaring side", "higher": "the higher score"},
+}
+
+
+# Numbers with a unit, so that "kitty: 6 -> 4" reads "kitty: 6 cards -> 4 cards".
+UNITS = {"deal.hand": "cards", "deal.kitty": "cards", "play.renege_books": "books"}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One rule-level difference: where, in words, and the two values (None: absent)."""
+
+    path: str
+    label: str
+    a: object
+    b: object
+
+    def as_json(self) -> dict:
+        """The JSON object ``diff --json`` prints: path, label, a, b (plain data)."""
+        return {"path": self.path, "label": self.label, "a": to_data(self.a), "b": to_data(self.b)}
+
+    def line(self) -> str:
+        """``label: a -> b`` with values in words."""
+        return f"{self.label}: {format_value(self.path, self.a)} -> {format_value(self.path, self.b)}"
+
+
+def _pattern(path: str) -> str:
+    return re.sub(r"\[[^\]]*\]", "[*]", path)
+
+
+def label_of(path: str) -> str:
+    """The human label of a path, or the dotted path itself when the table has none."""
+    template = LABELS.get(_pattern(path))
+    if template is None:
+        return path
+    names = re.findall(r"\[([^\]]*)\]", path)
+    return template.format(name=names[-1] if names else "")
+
+
+def format_value(path: str, value) -> str:
+    """A value in words for one line of ``diff``."""
+    if value is None:
+        return "none"
+    if isinstance(value, DeckSize):
+        return str(value)
+    if isinstance(value, ir.Formula):
+        return f"`{value.text}`"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, ir.Order):
+        return " ".join(value.ranks)
+    if isinstance(value, ir.Strain):
+        trump = VALUE_WORDS["auction.strains[*].trump"].get(value.trump, value.trump)
+        said = "bare number" if value.bare else value.name
+        return f"{said}, {trump}, {' or '.join(value.directions)}"
+    if isinstance(value, tuple):
+        if not value:
+            return "none"
+        if _pattern(path) == "auction.ranking":
+            return " < ".join(" = ".join(group) for group in value)
+        return ", ".join(format_value(path, v) for v in value) if not _pattern(path).endswith("ranks") \
+            else " ".join(value)
+    if isinstance(value, int) and _pattern(path) in UNITS:
+        return f"{value} {UNITS[_pattern(path)]}"
+    words = VALUE_WORDS.get(_pattern(path), {})
+    return words.get(value, str(value))
+
+
+class DeckSize(int):
+    """A deck's size that prints as ``52 cards`` and remembers the cards it lacks or adds."""
+
+    note: str
+
+    def __new__(cls, size: int, note: str = ""):
+        self = super().__new__(cls, size)
+        self.note = note
+        return self
+
+    def __str__(self) -> str:
+        return f"{int(self)} cards" + (f" ({self.note})" if self.note else "")
+
+
+def _cards(v: ir.Variant) -> list[str]:
+    return [r + s for s in v.deck.suits for r in v.deck.ranks] + list(v.deck.extra)
+
+
+def _deck_row(a: ir.Variant, b: ir.Variant) -> list[Difference]:
+    """A summary of a changed deck (``54 cards -> 52 cards (no BJ, LJ)``) before the field rows."""
+    ca, cb = _cards(a), _cards(b)
+    if len(ca) == len(cb):
+        return []
+    gone = [c for c in ca if c not in cb]
+    new = [c for c in cb if c not in ca]
+
+    def listed(cards):  # a few cards by name, many by count
+        return ", ".join(cards) if len(cards) <= 6 else f"{len(cards)} cards"
+
+    notes = ([f"no {listed(gone)}"] if gone else []) + ([f"with {listed(new)}"] if new else [])
+    return [Difference("deck", "deck", DeckSize(len(ca)), DeckSize(len(cb), "; ".join(notes)))]
+
+
+def _named(items) -> bool:
+    return bool(items) and all(dataclasses.is_dataclass(x) and hasattr(x, "name") for x in items)
+
+
+def _walk(path: str, a, b, out: list[Difference]) -> None:
+    if a == b:
+        return
+    if isinstance(a, ir.Formula) or isinstance(b, ir.Formula):
+        out.append(Difference(path, label_of(path), a, b))
+    elif dataclasses.is_dataclass(a) and type(a) is type(b):
+        for f in dataclasses.fields(a):
+            if not f.compare or (not path and f.name in META_FIELDS):
+                continue
+            _walk(f"{path}.{f.name}" if path else f.name, getattr(a, f.name), getattr(b, f.name), out)
+    elif isinstance(a, tuple) and isinstance(b, tuple) and (_named(a) or _named(b)) \
+            and all(_named(x) or not x for x in (a, b)):
+        names_a = [x.name for x in a]
+        names_b = [x.name for x in b]
+        if names_a != names_b:
+            out.append(Difference(path, label_of(path), tuple(names_a), tuple(names_b)))
+        by_a = {x.name: x for x in a}
+        by_b = {x.name: x for x in b}
+        for name in names_a + [n for n in names_b if n not in by_a]:
+            element = f"{path}[{name}]"
+            if name in by_a and name in by_b:
+                _walk(element, by_a[name], by_b[name], out)
+            else:
+                out.append(Difference(element, label_of(element), by_a.get(name), by_b.get(name)))
+    else:
+        out.append(Difference(path, label_of(path), a, b))
+
+
+def diff(a: ir.Variant, b: ir.Variant) -> list[Difference]:
+    """Every rule-level difference from ``a`` to ``b``, in IR field order."""
+    out: list[Difference] = _deck_row(a, b)
+    _walk("", a, b, out)
+    return out
+
+
+@click.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@variant_options
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {path, label, a, b}.")
+def diff_command(a, b, with_rules, sets, as_json):
+    """List the rule differences between variants A and B, one per line.
+
+    Each of A and B is a name, NAME+RULE... or a file; --with and --set apply to
+    both.  The exit status is 0 whether or not they differ: this is a report.
+    """
+    va = load_ir(a, with_rules, sets, param="A")
+    vb = load_ir(b, with_rules, sets, param="B")
+    found = diff(va, vb)
+    if as_json:
+        click.echo(json.dumps([d.as_json() for d in found], indent=2))
+    elif not found:
+        click.echo("no rule differences")
+    else:
+        # Plain click.echo: values may hold brackets that rich would take for markup.
+        for d in found:
+            click.echo(d.line())

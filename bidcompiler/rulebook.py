@@ -1,0 +1,566 @@
+"""A readable rulebook of a compiled variant, in Markdown, made from the IR alone.
+
+``bidwhist rules NAME+RULE`` prints what a table agrees on before play.
+No sentence here is written for one variant: every line is a generic sentence whose
+words come from the IR's values, so a new variant file or house rule gets a correct
+rulebook without touching this module.  Formulas are shown in code font and, where
+they are simple enough to say unambiguously, also in words.
+
+The output is deterministic (the IR's tuples keep file order; nothing iterates a set
+or an unordered mapping), so it is pinned by golden files in ``tests/golden/rules``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
+
+from . import ir
+from .cliutil import load_ir, variant_options
+from .expressions import (
+    Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
+)
+
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+CARD_WORDS = {"BJ": "big joker", "LJ": "little joker"}
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine", 10: "ten"}
+
+# Strain settings in words: what the declarer names, per ``Strain.trump``.
+TRUMP_WORDS = {
+    "suit": "the declarer names a trump suit",
+    "none": "no trump",
+    "suit-or-none": "the declarer names a trump suit or no trump",
+    "none-or-first-lead": "the declarer either declares no trump or leads the first card, "
+                          "whose suit becomes trump",
+}
+IF_ALL_PASS_WORDS = {
+    "dealer-must-bid": "If everyone before the dealer passes, the dealer must bid.",
+    "dealer-bids-lowest": "If everyone before the dealer passes, the dealer must bid exactly the lowest bid ({lowest}).",
+    "dealer-bids-or-redeal": "If everyone before the dealer passes, the dealer must bid or call `redeal`, "
+                             "which throws the hand in.",
+    "redeal": "If everyone passes, the hand is thrown in.",
+}
+REDEAL_DEALER_WORDS = {
+    "same": "After a hand is thrown in, the same dealer deals again.",
+    "next": "After a hand is thrown in, the next dealer deals.",
+}
+DISCARDS_WORDS = {
+    "declarer-book": "The discards count as the declaring side's first book.",
+    "first-trick": "The discards go to whoever wins the first trick: that trick is worth 2 books.",
+    "none": "The discards count as no one's book.",
+}
+SHOW_WORDS = {
+    "never": "The other players do not see the kitty.",
+    "auction": "The kitty lies face up for all to see through the auction.",
+    "suit-contracts": "In a suit contract the kitty is shown to all once trump is named, before the declarer "
+                      "takes it; in no trump it is not shown.",
+}
+NOTRUMP_EXTRAS_WORDS = {
+    "no-suit": "In no trump {cards} {belong} to no suit and never {win}. {one} may be played only by a player "
+               "who cannot follow the suit led. {one} may be led: the next player may then play any card, and "
+               "the first card of a suit played sets the suit to follow.",
+    "free": "In no trump {cards} {belong} to no suit and never {win}, but {one_lower} may be played at any "
+            "time, even by a player who could follow suit.",
+    "out": "In no trump {cards} {leave} play: {one_lower} in the kitty stays out, the declarer sets aside any "
+           "it holds, and each other player swaps each one it holds for a random card of the declarer's "
+           "discards.",
+}
+TIE_WORDS = {
+    "declarer": "If more than one side meets the winning condition on the same hand, the declaring side wins "
+                "if it is one of them, otherwise the one with the highest score.",
+    "higher": "If more than one side meets the winning condition on the same hand, the one with the highest "
+              "score wins.",
+}
+FIRST_DEALER_WORDS = {"random": "The first dealer is chosen at random"}
+ROTATION_WORDS = {"left": "the deal passes to the left after each hand"}
+FIRST_CALLER_WORDS = {"left-of-dealer": "The player on the dealer's left calls first, and the calls pass to the left"}
+FIRST_LEAD_WORDS = {"declarer": "The declarer leads to the first trick",
+                    "eldest": "The player on the dealer's left leads to the first trick"}
+
+
+def _number(n: int) -> str:
+    return NUMBER_WORDS.get(n, str(n))
+
+
+def _join(items, last: str = "and") -> str:
+    """``a, b and c``."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _md(text: str) -> str:
+    """Free text from a file, with the characters Markdown would act on escaped."""
+    for ch in "\\`*_[]<>#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _code(text: str) -> str:
+    return f"`{text}`"
+
+
+# --------------------------------------------------------------------- formulas in words
+#
+# Only formulas whose words cannot be misread are said in words; anything nested
+# more deeply is left to the code form that is always printed next to them.
+
+# Each variable as a noun phrase (numbers) or a clause (true/false), and whether a
+# noun phrase takes a plural verb.
+PHRASES = {
+    "bid": ("the bid", False),
+    "books": ("the declarers' books", True),
+    "over": ("the declarers' books over six", True),
+    "defender_books": ("the defenders' books", True),
+    "defender_over": ("the defenders' books over six", True),
+    "own_books": ("its own books", True),
+    "total_books": ("the books in the hand", True),
+    "score": ("the side's score", False),
+    "opponent_score": ("the best other score", False),
+    "sets": ("the number of times the side was set", False),
+    "hands": ("the number of hands played", False),
+    "games": ("the number of games the side has won", False),
+}
+CLAUSES = {
+    "notrump": ("the contract is in no trump", "the contract has a trump suit"),
+    "sweep": ("the declarers took every book", "the declarers did not take every book"),
+    "made": ("the contract is made", "the contract is set"),
+    "swept": ("the side took every book of the hand", "the side did not take every book of the hand"),
+}
+ARITHMETIC_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+COMPARE_WORDS = {">=": "at least", "<=": "at most", ">": "more than", "<": "less than", "==": "", "!=": "not"}
+NEGATED_COMPARE = {">=": "<", "<=": ">", ">": "<=", "<": ">=", "==": "!=", "!=": "=="}
+
+
+def _noun(e) -> tuple[str, bool] | None:
+    """A number-valued node as a noun phrase and its grammatical number, if simple."""
+    match e:
+        case Num(value=value):
+            return str(value), False
+        case Name(name=name) if name in PHRASES:
+            return PHRASES[name]
+        case Unary(op="-", operand=Num(value=value)):
+            return f"-{value}", False
+        case Unary(op="-", operand=operand):
+            inner = _noun(operand)
+            return (f"minus {inner[0]}", False) if inner and not isinstance(operand, Binary) else None
+        case Call(func=func, args=args) if all(isinstance(a, (Num, Name)) for a in args):
+            nouns = [_noun(a) for a in args]
+            if None in nouns:
+                return None
+            words = _join([n[0] for n in nouns])
+            if func == "max":
+                return f"the larger of {words}", False
+            if func == "min":
+                return f"the smaller of {words}", False
+            return f"the size of {words}", False
+        case Binary(op=op, left=left, right=right):
+            # One operator between plain operands only: "a plus b times c" is ambiguous.
+            if isinstance(left, Binary) or isinstance(right, Binary):
+                return None
+            l, r = _noun(left), _noun(right)
+            if l is None or r is None:
+                return None
+            return f"{l[0]} {ARITHMETIC_WORDS[op]} {r[0]}", False
+    return None
+
+
+def _clause(e) -> str | None:
+    """A true/false node as a clause, if simple."""
+    match e:
+        case Bool(value=value):
+            return "always" if value else "never"
+        case Name(name=name) if name in CLAUSES:
+            return CLAUSES[name][0]
+        case Not(operand=Name(name=name)) if name in CLAUSES:
+            return CLAUSES[name][1]
+        case Not(operand=Compare(op=op, left=left, right=right)):
+            return _clause(Compare(NEGATED_COMPARE[op], left, right))
+        case Compare(op=op, left=left, right=right):
+            l, r = _noun(left), _noun(right)
+            if l is None or r is None:
+                return None
+            verb = "are" if l[1] else "is"
+            relation = COMPARE_WORDS[op]
+            return f"{l[0]} {verb} {relation + ' ' if relation else ''}{r[0]}"
+        case BoolOp(op="and", left=left, right=right):
+            parts = [_clause(p) for p in _flatten(e, "and")]
+            return None if None in parts else _join(parts)
+        case BoolOp(op="or"):
+            parts = []
+            for p in _flatten(e, "or"):
+                # An "or" of "and"s reads unambiguously with semicolons between the
+                # alternatives; deeper nesting does not.
+                inner = [_clause(q) for q in _flatten(p, "and")]
+                if None in inner:
+                    return None
+                parts.append(_join(inner))
+            if len(parts) > 2 or any(" and " in p for p in parts):
+                return "; or ".join(parts)
+            return " or ".join(parts)
+    return None
+
+
+def _flatten(e, op: str) -> list:
+    if isinstance(e, BoolOp) and e.op == op:
+        return _flatten(e.left, op) + _flatten(e.right, op)
+    return [e]
+
+
+def _value(e) -> str | None:
+    """Any simple node in words: a noun phrase for numbers, a clause for conditions."""
+    if isinstance(e, (Bool, Not, Compare, BoolOp)) or (isinstance(e, Name) and e.name in CLAUSES):
+        return _clause(e)
+    if isinstance(e, IfElse):
+        cond = _clause(e.cond)
+        then = _noun(e.then) if not isinstance(e.then, IfElse) else None
+        if cond is None or then is None:
+            return None
+        if isinstance(e.cond, Name) and e.cond.name == "made" and not isinstance(e.orelse, IfElse):
+            orelse = _noun(e.orelse)
+            return None if orelse is None else f"if {cond}, {then[0]}; if set, {orelse[0]}"
+        orelse = _value(e.orelse) if isinstance(e.orelse, IfElse) else (_noun(e.orelse) or (None,))[0]
+        if orelse is None:
+            return None
+        # A chain of conditions reads "if a, x; if b, y; otherwise z".
+        joiner = "" if isinstance(e.orelse, IfElse) else "otherwise "
+        return f"if {cond}, {then[0]}; {joiner}{orelse}"
+    noun = _noun(e)
+    return noun[0] if noun else None
+
+
+def formula_words(f: ir.Formula) -> str | None:
+    """The formula in words when it is simple enough to say, else None."""
+    return _value(_tree(f))
+
+
+def _tree(f: ir.Formula):
+    # The canonical text parses back to the same tree (expressions.unparse's
+    # contract), so this works for any IR, however it was built.
+    return parse_expression(f.text)
+
+
+def _with_words(f: ir.Formula) -> str:
+    """``code`` — words, or just ``code`` when the words would add nothing."""
+    words = formula_words(f)
+    if words is None or words == f.text:
+        return _code(f.text)
+    return f"{_code(f.text)} — {words}"
+
+
+def _names_in(e) -> set[str]:
+    match e:
+        case Name(name=name):
+            return {name}
+        case Num() | Bool():
+            return set()
+        case Unary(operand=x) | Not(operand=x):
+            return _names_in(x)
+        case Binary(left=l, right=r) | Compare(left=l, right=r) | BoolOp(left=l, right=r):
+            return _names_in(l) | _names_in(r)
+        case IfElse(cond=c, then=t, orelse=o):
+            return _names_in(c) | _names_in(t) | _names_in(o)
+        case Call(args=args):
+            return set().union(*(_names_in(a) for a in args))
+    return set()
+
+
+# ------------------------------------------------------------------------------ sections
+
+
+def _deck_size(v: ir.Variant) -> int:
+    return len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
+
+
+def _extras_noun(cards) -> str:
+    """``the jokers BJ, LJ`` or ``the extra cards X1`` (a card not known as a joker)."""
+    jokers = all(c in CARD_WORDS for c in cards)
+    noun = ("the joker" if jokers else "the extra card") + ("s" if len(cards) > 1 else "")
+    return f"{noun} {', '.join(cards)}"
+
+
+def _sides(v: ir.Variant) -> list[list[int]]:
+    """The seats of each side, as ``lower`` assigns them."""
+    if v.sides == "partners":
+        count = v.players // 2
+        return [[seat for seat in range(v.players) if seat % count == side] for side in range(count)]
+    return [[seat] for seat in range(v.players)]
+
+
+def _bid_text(strain: ir.Strain, level) -> str:
+    return str(level) if strain.bare else f"{level} {strain.name}"
+
+
+def _ladder(v: ir.Variant) -> str:
+    """Every bid lowest first, equal bids joined by ``=``; long ladders shortened in the middle."""
+    a = v.auction
+    by_name = {s.name: s for s in a.strains}
+
+    def level_text(level: int) -> str:
+        return " < ".join(" = ".join(_bid_text(by_name[n], level) for n in group) for group in a.ranking)
+
+    levels = list(range(a.min_level, a.max_level + 1))
+    bids = len(levels) * sum(len(g) for g in a.ranking)
+    # Up to 21 bids the whole ladder fits a printed line or two; beyond, the
+    # pattern is clear from the first two numbers and the last.
+    if bids <= 21 or len(levels) <= 3:
+        return " < ".join(level_text(level) for level in levels)
+    return " < ".join([level_text(levels[0]), level_text(levels[1]), "…", level_text(levels[-1])])
+
+
+def _lowest_bids(v: ir.Variant) -> str:
+    a = v.auction
+    by_name = {s.name: s for s in a.strains}
+    return _join([_bid_text(by_name[n], a.min_level) for n in a.ranking[0]], "or")
+
+
+def _players_section(v: ir.Variant) -> list[str]:
+    lines = ["## Players and cards", ""]
+    sides = _sides(v)
+    if v.sides == "partners":
+        groups = [_join(s) for s in sides]
+        lines.append(f"{_number(v.players).capitalize()} players in {_number(len(sides))} partnerships: "
+                     f"seats {' against '.join(groups)}.")
+    else:
+        lines.append(f"{_number(v.players).capitalize()} players, each playing alone (seats "
+                     f"{_join(range(v.players))}); the declarer plays against the other "
+                     f"{_number(v.players - 1)}.")
+    suited = len(v.deck.suits) * len(v.deck.ranks)
+    deck = f"The deck: {suited} cards"
+    if v.deck.extra:
+        deck += f" and {_extras_noun(v.deck.extra)} ({_deck_size(v)} cards)"
+    lines.append(deck + ".")
+    suits = _join([SUIT_WORDS.get(s, s) for s in v.deck.suits])
+    ranks = " ".join(v.deck.ranks)
+    lines.append(f"Suits: {suits}; ranks {ranks}" + (" (T is the ten)" if "T" in v.deck.ranks else "") + ".")
+    if v.deck.extra and any(c in CARD_WORDS for c in v.deck.extra):
+        lines.append(", ".join(f"{c} is the {CARD_WORDS[c]}" for c in v.deck.extra if c in CARD_WORDS) + ".")
+    dealer = FIRST_DEALER_WORDS.get(v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
+    rotation = ROTATION_WORDS.get(v.deal.rotation, f"the deal passes: {v.deal.rotation}")
+    lines.append(f"{dealer}; {rotation}.")
+    if v.deal.kitty:
+        face = "up" if v.kitty.show == "auction" else "down"
+        lines.append(f"Each player gets {v.deal.hand} cards; {v.deal.kitty} go face {face} to the kitty.")
+    else:
+        lines.append(f"Each player gets {v.deal.hand} cards; there is no kitty.")
+    return lines
+
+
+def _orders_section(v: ir.Variant) -> list[str]:
+    lines = ["## Rank orders", "", "Highest card first; a contract is played in one of them.", ""]
+    for order in v.orders:
+        users = [s.name for s in v.auction.strains if order.name in s.directions]
+        used = f" (bids: {', '.join(users)})" if users else ""
+        lines.append(f"- **{order.name}**: {' '.join(order.ranks)}{used}")
+    return lines
+
+
+def _auction_section(v: ir.Variant) -> list[str]:
+    a = v.auction
+    lines = ["## The auction", ""]
+    if len(a.strains) == 1 and a.strains[0].bare:
+        lines.append(f"Bids are bare numbers from {a.min_level} to {a.max_level}.")
+    else:
+        said = []
+        for s in a.strains:
+            also = f" (also {', '.join(s.aliases)})" if s.aliases else ""
+            said.append(f"{s.name}{also}" + (", said as the bare number" if s.bare else ""))
+        lines.append(f"Bids are a number from {a.min_level} to {a.max_level} and one of: {'; '.join(said)}.")
+    if len(a.ranking) == 1 and len(a.ranking[0]) > 1:
+        lines.append("All bids of one number are equal: only a higher number overcalls.")
+    lines.append(f"The bids, lowest first: {_ladder(v)}.")
+    first = FIRST_CALLER_WORDS.get(a.first_caller, f"First to call: {a.first_caller}")
+    if a.rounds == "once":
+        lines.append(f"{first}; each player calls once, the dealer last: pass, or a bid higher than "
+                     "the highest so far.")
+    else:
+        lines.append(f"{first}; the calls go round until {a.passes_end} players have passed, and a player who "
+                     "has passed is out of the auction. Each call is pass or a bid higher than the highest so far.")
+    if a.dealer_may_take:
+        partner = ", even a partner's" if v.sides == "partners" else ""
+        lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
+    lines.append(IF_ALL_PASS_WORDS.get(a.if_all_pass, f"If all pass: {a.if_all_pass}.")
+                 .format(lowest=_lowest_bids(v)))
+    if a.redeal_without:
+        ranks = _join(a.redeal_without, "or")
+        lines.append(f"A player holding no {ranks} may call `redeal` instead of their first call; the hand "
+                     "is thrown in.")
+    if a.if_all_pass in ("redeal", "dealer-bids-or-redeal") or a.redeal_without:
+        lines.append(REDEAL_DEALER_WORDS.get(a.redeal_dealer, f"After a throw-in: {a.redeal_dealer}."))
+    lines.append("The highest bidder becomes the declarer.")
+    return lines
+
+
+def _declaration_section(v: ir.Variant) -> list[str]:
+    lines = ["## Declaration", "", "What the declarer names for each bid:", ""]
+    for s in v.auction.strains:
+        if len(s.directions) == 1:
+            order = f"played {s.directions[0]}"
+        else:
+            order = f"the declarer chooses the order: {_join(s.directions, 'or')}"
+        said = "bare numbers" if s.bare and len(v.auction.strains) == 1 else s.name
+        lines.append(f"- **{said}**: {TRUMP_WORDS.get(s.trump, s.trump)}; {order}.")
+    chooses = [s for s in v.auction.strains if s.trump in ("suit", "suit-or-none") or len(s.directions) > 1]
+    if v.deal.kitty and chooses:
+        lines.append("")
+        if v.declaration.when == "before-kitty":
+            lines.append("The declarer makes these choices before taking the kitty.")
+        else:
+            lines.append("The declarer takes the kitty and discards first, and only then makes these choices.")
+    return lines
+
+
+def _kitty_section(v: ir.Variant) -> list[str]:
+    if not v.deal.kitty:
+        return []
+    lines = ["## The kitty", ""]
+    what = " (any cards, " + _extras_noun(v.deck.extra).removeprefix("the ") + " included)" if v.deck.extra else ""
+    lines.append(f"The declarer adds the {v.deal.kitty} cards of the kitty to their hand and discards "
+                 f"{v.deal.kitty} cards face down{what}.")
+    lines.append(DISCARDS_WORDS.get(v.kitty.discards, f"The discards: {v.kitty.discards}."))
+    lines.append(SHOW_WORDS.get(v.kitty.show, f"The kitty is shown: {v.kitty.show}."))
+    return lines
+
+
+def _books(v: ir.Variant) -> int:
+    """Books in a hand: one per trick, and the discards' book where they count as one."""
+    return v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+
+
+def _play_section(v: ir.Variant) -> list[str]:
+    p = v.play
+    lines = ["## Play", ""]
+    lead = FIRST_LEAD_WORDS.get(p.first_lead, f"First lead: {p.first_lead}")
+    lines.append(f"{lead}; the winner of each trick leads to the next.")
+    books = _books(v)
+    if books != v.deal.hand:
+        lines.append(f"There are {v.deal.hand} tricks; with the discards, {books} books in all.")
+    else:
+        lines.append(f"There are {v.deal.hand} tricks, one book each.")
+    if p.renege == "refuse":
+        lines.append("Players must follow suit when able; a player who cannot may play any card.")
+    else:
+        lines.append(f"Players must follow suit when able, but a renege (not following when able) stands: at "
+                     f"the end of the hand the reneging side gives {p.renege_books} of its books to the other "
+                     f"side, and if it took fewer than {p.renege_books}, the other side is scored as taking "
+                     "every book.")
+    lines.append("A trick is won by the highest trump in it, or else by the highest card of the suit led, "
+                 "in the contract's rank order.")
+    suit_contracts = any(s.trump != "none" for s in v.auction.strains)
+    notrump = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
+    if p.trumps_above and suit_contracts:
+        if len(p.trumps_above) == 1:
+            lines.append(f"In a suit contract {p.trumps_above[0]} is the highest trump, above the trump suit's own "
+                         "cards; it counts as a card of the trump suit.")
+        else:
+            lines.append(f"In a suit contract {_join(p.trumps_above)} are the highest trumps, in that order, "
+                         "above the trump suit's own cards; they count as cards of the trump suit.")
+        suited = [c for c in p.trumps_above if c not in v.deck.extra]
+        if suited and notrump:
+            what = "is an ordinary card of its suit" if len(suited) == 1 else "are ordinary cards of their suits"
+            lines.append(f"In no trump {_join(suited)} {what}.")
+    loose = [c for c in v.deck.extra if c not in p.trumps_above]
+    if loose and suit_contracts:
+        verbs = "belongs to no suit and never wins" if len(loose) == 1 else "belong to no suit and never win"
+        lines.append(f"In a suit contract {_join(loose)} {verbs}; such a card may be played only by a player "
+                     "who cannot follow the suit led.")
+    if v.deck.extra and notrump and p.notrump_extras in NOTRUMP_EXTRAS_WORDS:
+        cards = _extras_noun(v.deck.extra)
+        one = "A joker" if all(c in CARD_WORDS for c in v.deck.extra) else "An extra card"
+        single = len(v.deck.extra) == 1
+        lines.append(NOTRUMP_EXTRAS_WORDS[p.notrump_extras].format(
+            cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
+            win="wins" if single else "win", leave="leaves" if single else "leave"))
+    return lines
+
+
+def _scoring_section(v: ir.Variant) -> list[str]:
+    s = v.scoring
+    partners = v.sides == "partners"
+    declarers = "Declarers score" if partners else "The declarer scores"
+    defenders = ("Defenders score" if len(_sides(v)) == 2 else "Each defending side scores") if partners \
+        else "Each defender scores"
+    lines = ["## Scoring", ""]
+    lines.append(f"- **Made** when: {_with_words(s.made)}.")
+    lines.append(f"- **{declarers}**: {_with_words(s.declarer)}.")
+    lines.append(f"- **{defenders}**: {_with_words(s.defender)}.")
+    if s.multiplier.text == "1":
+        lines.append("- **Multiplier**: none (scores are not multiplied).")
+    else:
+        whom = {("declarer", "defenders"): "every score of the hand",
+                ("declarer",): "the declarers' score only" if partners else "the declarer's score only",
+                ("defenders",): "the defenders' scores only", (): "no score"}
+        applies = whom.get(tuple(sorted(s.multiply)), ", ".join(s.multiply))
+        lines.append(f"- **Multiplier**: {_with_words(s.multiplier)}. It applies to {applies}.")
+    if v.auction.if_all_pass in ("redeal", "dealer-bids-or-redeal") or v.auction.redeal_without:
+        lines.append("")
+        lines.append("A hand thrown in scores nothing.")
+    return lines
+
+
+def _game_section(v: ir.Variant) -> list[str]:
+    g = v.game
+    lines = ["## Game end", ""]
+    lines.append(f"- **A side wins** when: {_with_words(g.win)}.")
+    if g.lose.text == "false":
+        lines.append("- **A side loses** only when another wins.")
+    else:
+        others = "the other side then wins" if len(_sides(v)) == 2 else \
+            "the side still in with the highest score then wins"
+        lines.append(f"- **A side loses** when: {_with_words(g.lose)}; {others}.")
+    lines.append(f"- **Tie**: {TIE_WORDS.get(g.tie, g.tie)}")
+    if g.floor is not None:
+        lines.append(f"- **Floor**: no side's total goes below {g.floor}.")
+    if g.rubber > 1:
+        lines.append(f"- **Rubber**: the best of {g.rubber} games; the first side to win {g.rubber // 2 + 1} "
+                     "games wins, and each new game starts from 0.")
+    else:
+        lines.append("- **Rubber**: none; one game decides.")
+    return lines
+
+
+def _glossary_section(v: ir.Variant) -> list[str]:
+    used = set()
+    for f in (v.scoring.made, v.scoring.declarer, v.scoring.defender, v.scoring.multiplier, v.game.win, v.game.lose):
+        used |= _names_in(_tree(f))
+    table = {**HAND_VARIABLES, MADE_VARIABLE[0]: MADE_VARIABLE[1], **GAME_VARIABLES}
+    names = [n for n in table if n in used]  # the tables' own order: hand, made, game
+    if not names:
+        return []
+    lines = ["## Words used in the formulas", ""]
+    lines.extend(f"- `{n}`: {table[n][1]}" for n in names)
+    return lines
+
+
+def rulebook(v: ir.Variant) -> str:
+    """The variant's compiled rules as a Markdown rulebook (deterministic, generic sentences)."""
+    spec = "+".join((v.name, *v.house_rules))
+    lines = [f"# {_md(v.title)}", "", f"The rules of `{spec}` as bidwhist compiles them.", ""]
+    rules = ", ".join(_code(r) for r in v.house_rules) if v.house_rules else "none"
+    lines.append(f"- House rules: {rules}.")
+    if v.source:
+        lines.append(f"- Source: {_md(v.source)}.")
+    for section in (_players_section, _orders_section, _auction_section, _declaration_section, _kitty_section,
+                    _play_section, _scoring_section, _game_section, _glossary_section):
+        part = section(v)
+        if part:
+            lines.append("")
+            lines.extend(part)
+    return "\n".join(lines) + "\n"
+
+
+@click.command("rules")
+@click.argument("variant")
+@variant_options
+def rules_command(variant, with_rules, sets):
+    """Print the compiled rules of VARIANT as a Markdown rulebook.
+
+    House rules (--with, NAME+RULE) and --set changes are included, so a table can
+    print the rules it will play by and agree on them before play.
+    """
+    v = load_ir(variant, with_rules, sets)
+    # Plain click.echo: rich would read "[...]" in the Markdown as markup.
+    click.echo(rulebook(v), nl=False)
