@@ -16,7 +16,7 @@ from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, typ
 from . import ir
 from .compose import ComposedDocument
 from .errors import CompileError, DiagnosticSink
-from .expressions import Name, compile_ast, compile_expression, parse_expression
+from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
 
 HAND_TYPES = types_of(HAND_VARIABLES)
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
@@ -87,6 +87,37 @@ def check_layer_formulas(doc) -> list:
     return problems
 
 
+def simplify(expr, known: tuple = ()):
+    """Fold the conditionals that inlining ``base`` leaves repeated.
+
+    Inside ``if c then A else B``, ``c`` is known true in ``A`` and false in ``B``;
+    a conditional on a known condition is replaced by the branch it takes.  So a
+    house rule saying ``if made then base else 2 * base`` over
+    ``if made then over else -bid`` reads back as
+    ``if made then over else 2 * -bid``, as meant.  ``known`` holds
+    (condition, value) pairs.
+    """
+    if isinstance(expr, IfElse):
+        for cond, value in known:
+            if cond == expr.cond:
+                return simplify(expr.then if value else expr.orelse, known)
+        return replace(expr, cond=simplify(expr.cond, known),
+                       then=simplify(expr.then, known + ((expr.cond, True),)),
+                       orelse=simplify(expr.orelse, known + ((expr.cond, False),)))
+    if not is_dataclass(expr):
+        return expr
+    changes = {}
+    for f in fields(expr):
+        if not f.compare:
+            continue
+        value = getattr(expr, f.name)
+        if is_dataclass(value):
+            changes[f.name] = simplify(value, known)
+        elif isinstance(value, tuple) and value and is_dataclass(value[0]):
+            changes[f.name] = tuple(simplify(v, known) for v in value)
+    return replace(expr, **changes) if changes else expr
+
+
 def _substitute(expr, name: str, replacement):
     """``expr`` with every variable ``name`` replaced by the tree ``replacement``."""
     if isinstance(expr, Name):
@@ -133,7 +164,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                     upper = parse_expression(layer.text, layer.origin)
                     compile_ast(upper, {**variables, "base": expected}, expected, layer.origin)
                     tree = _substitute(upper, "base", tree)
-                compiled = compile_ast(tree, variables, expected, origin)
+                compiled = compile_ast(simplify(tree), variables, expected, origin)
             else:
                 raw = section(sec).get(key, FORMULA_DEFAULTS.get((sec, key)))
                 # YAML may have read ``0`` or ``true`` as a number or boolean: a
