@@ -169,6 +169,9 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if not suit_possible:
         idle(("play", "trumps_above"), "no contract has a trump suit", ("auction", "strains"))
         idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"))
+    if v.play.renege == "penalty" and v.sides == "individual":
+        conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
+                          f"{v.players} players each alone", ("play", "renege"), ("sides",))
     if v.play.renege != "penalty":
         idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"))
     a = v.auction

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import click
 
 from . import ir
-from .cliutil import load_ir, variant_options
+from .cli.common import load_ir, variant_options
 from .irjson import to_data
 
 # Fields that describe the file rather than the game: two variants that play the

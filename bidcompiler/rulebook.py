@@ -17,7 +17,7 @@ import click
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
 
 from . import ir
-from .cliutil import load_ir, variant_options
+from .cli.common import load_ir, variant_options
 from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )

@@ -294,8 +294,14 @@ def _replay_play(state: HandState, record: dict, prefix: str) -> HandReplay:
 
 
 def apply_claim(state: HandState, claim: int) -> None:
-    """End a hand by claim: the declaring side takes ``claim`` of the remaining tricks."""
+    """End a hand by claim: the declaring side takes ``claim`` of the remaining tricks.
+
+    records.md defines a claim between two sides only (the other side takes the rest);
+    with more sides (each player alone) nobody could say which defender takes what.
+    """
     rules = state.rules
+    if rules.sides != 2:
+        raise ValueError(f"claims are defined only for two sides, not {rules.sides}")
     remaining = len(state.hands[0])
     side = rules.side_of[state.declarer]
     books = state.books_so_far()  # tricks taken and the discards' book, as the variant counts it

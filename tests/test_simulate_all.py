@@ -49,7 +49,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bidcompiler.cli as cli_module
+import bidcompiler.cli.simulate as cli_module
 from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
 from runtime.records import HandReplay, RecordError, replay_hand

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import click
 
-from .errors import CompileError
-from .pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
+from ..errors import CompileError
+from ..pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
 
 
 class BadContent(click.ClickException):
