@@ -33,7 +33,7 @@ class HandState:
         "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
-        "_legal",
+        "led", "_refuse", "_legal",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -70,6 +70,8 @@ class HandState:
         self.out: list[int] = []  # cards that left play (jokers out in notrump)
         self.kitty_seen = rules.kitty_show == "auction"
         self.reneges: list[int] = []  # seats that reneged, in order (renege: penalty)
+        self.led = NO_SUIT  # the suit to follow in the current trick, once a card sets it
+        self._refuse = rules.renege == "refuse"  # read on every card: a bool, not a string
         self._legal: list[int] | None = None
 
     # ------------------------------------------------------------------ queries
@@ -119,12 +121,16 @@ class HandState:
             if table is None:  # the declarer declares notrump or names trump by leading
                 card_suit = self.rules.card_suit
                 return [c for c in hand if card_suit[c] >= 0] + [self.rules.no_trump_action]
-            trick = self.trick
-            if trick and self.rules.renege == "refuse":
-                follow = self._follow_cards(hand)
-                if follow is not None:
+            led = self.led
+            if led != NO_SUIT and self._refuse:  # the hot path: follow suit when able
+                suit_of = table.suit_of
+                follow = [c for c in hand if suit_of[c] == led]
+                if follow:
+                    if table.free_no_suit:
+                        follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+                        follow.sort()
                     return follow
-            return list(hand)
+            return hand[:]
         rules = self.rules
         if phase == AUCTION:
             return self._auction_legal()
@@ -143,19 +149,17 @@ class HandState:
 
     def _follow_cards(self, hand: list[int]) -> list[int] | None:
         """The cards of ``hand`` that follow the suit led, or None when free to play any."""
+        if self.led == NO_SUIT:
+            return None  # nothing led yet but cards of no suit: anything goes
         table = self.table
         suit_of = table.suit_of
-        for card in self.trick:
-            led = suit_of[card]
-            if led != NO_SUIT:
-                follow = [c for c in hand if suit_of[c] == led]
-                if not follow:
-                    return None
-                if table.free_no_suit:
-                    follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
-                    follow.sort()
-                return follow
-        return None  # nothing led yet but cards of no suit: anything goes
+        follow = [c for c in hand if suit_of[c] == self.led]
+        if not follow:
+            return None
+        if table.free_no_suit:
+            follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+            follow.sort()
+        return follow
 
     def _auction_legal(self) -> list[int]:
         rules = self.rules
@@ -384,23 +388,26 @@ class HandState:
         self.leader = self.seat
 
     def _play(self, card: int) -> None:
-        rules = self.rules
-        hand = self.hands[self.seat]
-        if self.trick and rules.renege == "penalty":
+        seat = self.seat
+        hand = self.hands[seat]
+        trick = self.trick
+        if trick and not self._refuse:
             follow = self._follow_cards(hand)
             if follow is not None and card not in follow:
-                self.reneges.append(self.seat)
+                self.reneges.append(seat)
         hand.remove(card)
-        trick = self.trick
         trick.append(card)
-        n = rules.players
+        if self.led == NO_SUIT:
+            self.led = self.table.suit_of[card]
+        n = self.rules.players
         if len(trick) < n:
-            self.seat = (self.seat + 1) % n
+            self.seat = (seat + 1) % n
             return
         winner = (self.leader + self._winning_index(trick)) % n
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner] += 1
         self.trick = []
+        self.led = NO_SUIT
         if self.hands[winner]:
             self.seat = self.leader = winner
         else:
@@ -411,11 +418,7 @@ class HandState:
         suit_of = table.suit_of
         power = table.power
         trump = table.trump
-        led = NO_SUIT
-        for card in trick:
-            led = suit_of[card]
-            if led != NO_SUIT:
-                break
+        led = self.led
         best = -1
         best_key = -1
         for i, card in enumerate(trick):
@@ -595,7 +598,7 @@ class HandState:
             return IllegalAction(seat, "declare", f"seat {seat} cannot name trump with {what}: it has no suit")
         # The only other reason a held card is refused: failing to follow suit.
         suit_of = self.table.suit_of
-        led = next(suit_of[c] for c in self.trick if suit_of[c] != NO_SUIT)
+        led = self.led
         follow = [c for c in self.hands[seat] if suit_of[c] == led]
         led_name = "trumps" if led == self.trump else rules.suit_names[led]
         held = ", ".join(rules.cards[c] for c in follow)
