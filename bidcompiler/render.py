@@ -96,25 +96,144 @@ def replay_result(result: dict, is_game: bool) -> None:
     console.print("game in progress" if winner is None else f"[bold]side {winner} wins[/bold]")
 
 
+def _pct(x, digits: int = 1) -> str:
+    return "—" if x is None else f"{x * 100:.{digits}f}%"
+
+
+def _num(x, signed: bool) -> str:
+    if x is None:
+        return "—"
+    return f"{x:+.2f}" if signed else f"{x:.2f}"
+
+
+def _ci(stat: dict, signed: bool = False) -> str:
+    """A statistic's 95% interval, ``(34.0–41.6%)`` or ``(+2.41 to +3.02)``."""
+    low, high = stat.get("low"), stat.get("high")
+    if low is None or high is None:
+        return ""
+    if stat["kind"] == "proportion":
+        return f"({low * 100:.1f}–{high * 100:.1f}%)"
+    return f"({_num(low, signed)} to {_num(high, signed)})"
+
+
+def _value(stat: dict, signed: bool = False) -> str:
+    return _pct(stat["value"]) if stat["kind"] == "proportion" else _num(stat["value"], signed)
+
+
+# Figures of the second table of a simulation report, in order; contracts have the first.
+_SIGNED = ("points", "declarer-points")
+
+
+def _figure_rows(statistics: dict) -> list[tuple[str, str, dict]]:
+    rows = []
+    for key, stat in statistics.items():
+        family = key.split(":", 1)[0]
+        if family == "contract" or (family == "made" and ":" in key):
+            continue
+        label = stat["label"]
+        if family == "points":
+            label = f"mean score, side {key.split(':', 1)[1]} (points per hand)"
+        rows.append((key, label, stat))
+    return rows
+
+
+def _bots_text(bots: list[str]) -> str:
+    kinds = list(dict.fromkeys(bots))
+    return f"{kinds[0]} bots" if len(kinds) == 1 else "bots " + "/".join(bots)
+
+
 def simulation_report(data: dict) -> None:
-    """The contract distribution, make rates and mean scores of a simulation."""
+    """A simulation's figures, each with its 95% confidence interval, as two tables.
+
+    First the contracts (share of hands, make rate), then every other figure:
+    make and set rates, sweeps, thrown-in hands, points, and with games the game
+    length and the wins by side and by dealer position (defined under the table).
+    """
     console = stdout()
-    console.print(f"[bold]{data['variant']}[/bold]: {data['hands']} hands, seed {data['seed']}")
+    stats = data["statistics"]
+    amount = (f"{data['games']} games ({data['hands']} hands)" if data["mode"] == "games"
+              else f"{data['hands']} hands")
+    console.print(f"[bold]{data['variant']}[/bold]: {amount}, seed {data['seed']}, {_bots_text(data['bots'])}; "
+                  "95% confidence intervals in brackets")
     table = Table(show_header=True, header_style="bold")
     table.add_column("contract")
     table.add_column("hands", justify="right")
-    table.add_column("share", justify="right")
+    table.add_column("share of hands", justify="right")
     table.add_column("made", justify="right")
     for row in data["contracts"]:
-        table.add_row(row["contract"], str(row["count"]), f"{row['share']:.1%}", f"{row['make_rate']:.1%}")
+        share = stats[f"contract:{row['contract']}"]
+        made = stats[f"made:{row['contract']}"]
+        table.add_row(row["contract"], str(row["count"]), f"{_value(share)} {_ci(share)}",
+                      f"{_value(made)} {_ci(made)}")
     if data["no_contract"]:
-        table.add_row("(no contract)", str(data["no_contract"]), f"{data['no_contract'] / data['hands']:.1%}", "")
+        redeal = stats["redeal"]
+        table.add_row("(no contract)", str(data["no_contract"]), f"{_value(redeal)} {_ci(redeal)}", "")
     console.print(table)
-    if data["make_rate"] is not None:
-        console.print(f"make rate        {data['make_rate']:.1%}")
-        console.print(f"declarers score  {data['mean_declarer_score']:+.2f} per hand")
-    console.print("mean score       " + ", ".join(
-        f"side {i} {s:+.2f}" for i, s in enumerate(data["mean_score"])) + " per hand")
+    figures = Table(show_header=True, header_style="bold")
+    figures.add_column("figure")
+    figures.add_column("value", justify="right")
+    figures.add_column("95% interval", justify="right")
+    figures.add_column("out of", justify="right")
+    for key, label, stat in _figure_rows(stats):
+        signed = key.split(":", 1)[0] in _SIGNED
+        figures.add_row(label, _value(stat, signed), _ci(stat, signed), str(stat["n"]))
+    console.print(figures)
+    if data["mode"] == "games":
+        console.print("[dim]Hands per game count thrown-in hands; 'out of' is hands, contracts or games.[/dim]")
+        console.print(f"[dim]{data['definitions']['dealer_position']}[/dim]")
+        unfinished = stats.get("unfinished", {}).get("value")
+        if unfinished:
+            console.print(f"[yellow]{_pct(unfinished)} of the games were still undecided after "
+                          f"{data['max_hands']} hands (--max-hands) and stopped there.[/yellow]")
+
+
+def comparison_report(data: dict) -> None:
+    """A comparison: both variants' figures, the paired differences, and the verdict in words."""
+    console = stdout()
+    a, b = data["a"], data["b"]
+    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
+    console.print(f"[bold]{a['variant']}[/bold] (A) against [bold]{b['variant']}[/bold] (B): {amount} on the "
+                  f"same deals, seed {data['seed']}, {_bots_text(data['bots'])}")
+    if data["mode"] == "games":
+        console.print(f"A played {a['hands']} hands, B {b['hands']}.")
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("figure")
+    table.add_column("A", justify="right")
+    table.add_column("B", justify="right")
+    table.add_column("B − A ± 95%", justify="right")
+    table.add_column("", justify="left")  # * where the interval excludes zero
+    for d in data["differences"]:
+        sa, sb = {**d["a"], "kind": d["kind"]}, {**d["b"], "kind": d["kind"]}
+        if sa["value"] == sb["value"] == 0:
+            continue  # never happened under either: nothing to compare
+        signed = d["metric"].split(":", 1)[0] in _SIGNED
+        diff = d["difference"]
+        if diff["value"] is None:
+            shown = "—"
+        else:
+            scale, unit = (100, " pts") if d["kind"] == "proportion" else (1, "")
+            shown = f"{diff['value'] * scale:+.{1 if scale == 100 else 2}f}"
+            if diff["low"] is not None:
+                half = (diff["high"] - diff["low"]) / 2 * scale
+                shown += f" ± {half:.{1 if scale == 100 else 2}f}"
+            shown += unit
+        table.add_row(d["label"], _value(sa, signed), _value(sb, signed), shown, "*" if d["significant"] else "")
+    console.print(table)
+    console.print("[dim]* significant: the 95% interval of B − A excludes zero.  pts: percentage points.[/dim]")
+    if data["summary"]:
+        console.print("[bold]What changes under B[/bold] (95% intervals; percentages of hands, "
+                      "contracts or games are percentage points):")
+        for sentence in data["summary"]:
+            console.print(f"  • {sentence[0].upper()}{sentence[1:]}.")
+    else:
+        console.print("[bold]No significant difference[/bold] between A and B on these deals.")
+    if data["no_clear_difference"]:
+        console.print("[bold]No clear difference[/bold] in " + "; ".join(data["no_clear_difference"]) + ".")
+    compared = sum(1 for d in data["differences"] if d["difference"]["value"] is not None)
+    console.print(f"[dim]{compared} figures compared, each at 95%: about one in twenty may look different "
+                  "by chance alone, so read small differences on single figures with care.[/dim]")
+    if data["mode"] == "games":
+        console.print(f"[dim]{data['definitions']['dealer_position']}[/dim]")
 
 
 @contextmanager

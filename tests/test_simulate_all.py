@@ -49,7 +49,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bidcompiler.cli.simulate as cli_module
+import runtime.simulate as sim_module
 from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
 from runtime.records import HandReplay, RecordError, replay_hand
@@ -175,25 +175,25 @@ def penalise(books: list[int], reneges: list[int], game: str, per_renege: int = 
 # --------------------------------------------------------------------------- running
 def simulate(game: str, seed: int, out: Path, monkeypatch) -> tuple[dict, list[dict]]:
     """Run the real `simulate` command; its JSON report and each hand as the simulation saw it."""
-    seen: list[dict] = []
-    real = cli_module.simulate_hands
+    seen: dict[int, dict] = {}
+    real = sim_module.play_hand
 
-    def watching(rules, hands, seed, bot="random", on_hand=None):
-        def both(i, state):
-            seen.append(summary(state))
-            if on_hand is not None:
-                on_hand(i, state)
-        return real(rules, hands, seed, bot, on_hand=both)
+    # The run plays every hand through runtime.simulate.play_hand (in this process:
+    # one worker), so watching it catches each hand as the simulation played it.
+    def watching(rules, seed, index, *args, **kwargs):
+        state = real(rules, seed, index, *args, **kwargs)
+        seen[index] = summary(state)
+        return state
 
-    monkeypatch.setattr(cli_module, "simulate_hands", watching)
+    monkeypatch.setattr(sim_module, "play_hand", watching)
     args = ["simulate", game, "--hands", str(HANDS), "--seed", str(seed), "--json", "--records", str(out)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, f"bidwhist {' '.join(args)} exited {result.exit_code}: {result.stderr}"
     report = json.loads(result.stdout)
-    if len(seen) != HANDS:  # the command no longer goes through simulate_hands: play the hands again
+    if len(seen) != HANDS:  # the hands were played elsewhere (not through play_hand here): play them again
         rules = load_ruleset(game)
-        seen = [summary(play_hand(rules, seed, i)) for i in range(HANDS)]
-    return report, seen
+        seen = {i: summary(real(rules, seed, i)) for i in range(HANDS)}
+    return report, [seen[i] for i in range(HANDS)]
 
 
 def summary(state) -> dict:

@@ -22,6 +22,9 @@ import click
 from ..irdiff import diff_command
 from ..rulebook import rules_command
 from . import authoring, replay, simulate
+from .play import play
+from .compare import compare
+from .analyze import analyze
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,21 +40,35 @@ def cli():
 
 
 COMMANDS = (authoring.variants, authoring.check, authoring.compile_cmd, authoring.schema, authoring.convert,
-            rules_command, diff_command, replay.replay, simulate.simulate)
+            rules_command, diff_command, replay.replay, simulate.simulate, play, compare, analyze)
 for command in COMMANDS:
     cli.add_command(command)
 
 
 def main(argv=None):
-    """Entry point of the ``bidwhist`` console script."""
+    """Entry point of the ``bidwhist`` console script.
+
+    Click's standalone mode would turn Ctrl-C into "Aborted!" with status 1; here
+    an interrupt exits 130 as shells expect, usage errors 2, bad content 1, and an
+    unexpected exception gets one line instead of a traceback.
+    """
     try:
-        cli.main(args=argv, prog_name="bidwhist", standalone_mode=True)
-    except KeyboardInterrupt:
+        cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except EOFError:
+        click.echo("end of input", err=True)
+        sys.exit(1)
     except Exception as exc:  # the last line of defence: no traceback for users
         if os.environ.get("BIDWHIST_DEBUG"):
             raise
         click.echo(f"bidwhist: internal error: {type(exc).__name__}: {exc} "
                    "(set BIDWHIST_DEBUG=1 for a traceback, and please report it)", err=True)
         sys.exit(70)
+    sys.exit(0)

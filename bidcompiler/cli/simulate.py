@@ -1,60 +1,211 @@
-"""``bidwhist simulate``: play many hands with bots and report what a rule does."""
+"""``bidwhist simulate``: play many hands or games with bots and report what a rule does.
+
+The options that say how a run is played and where it runs (``--games``/``--hands``,
+``--bots``, ``--seed``, ``--workers``, ``--backend``, ``--scheduler``,
+``--max-hands``, ``--plot``) are shared with ``bidwhist compare`` (``run_options``).
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+from contextlib import ExitStack
 
 import click
 
-from runtime.records import hand_record
-from runtime.simulate import simulate_hands
+from runtime import bots as bot_registry
+from runtime.simulate import (MAX_HANDS, BackendError, RunSpec, game_path, has_game_field, run_chunk,
+                              run_chunks, combine, simulation_summary)
 
 from .. import render
 from .common import load_rules, spec_text, variant_options
+
+# Modules a local pool's server process imports once, so workers start warm: the
+# chunk functions, and the compiler that rebuilds a Ruleset's formulas on unpickling.
+POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions")
+
+
+def run_options(command):
+    """Add the options shared by ``simulate`` and ``compare``."""
+    options = [
+        click.option("--games", type=click.IntRange(min=1),
+                     help="Play this many whole games (rubbers where the variant plays them)."),
+        click.option("--hands", type=click.IntRange(min=1),
+                     help="Play this many independent hands, the deal rotating."),
+        click.option("--bots", default=None, metavar="KIND[,KIND...]",
+                     help="Bots for every seat (random, heuristic, sampler), or one per side, "
+                          "e.g. heuristic,random.  Default: heuristic for --games, random for --hands."),
+        click.option("--seed", type=int, default=None, help="Seed of the run (drawn and shown on stderr if omitted)."),
+        click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Local worker processes (default 1).  Results do not depend on it."),
+        click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where chunks run: this machine, or an existing Dask cluster (--scheduler)."),
+        click.option("--scheduler", metavar="ADDRESS",
+                     help="Address of the Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786."),
+        click.option("--max-hands", type=click.IntRange(min=1), default=MAX_HANDS, show_default=True,
+                     help="With --games: stop a game that is still undecided after this many hands."),
+        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
+        click.option("--plot", type=click.Path(dir_okay=False),
+                     help="Draw the distributions to this PNG file (needs the 'plot' extra: matplotlib)."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def check_run(games, hands, workers, backend, scheduler, plot):
+    """Usage checks common to both commands; returns (mode, count)."""
+    if games and hands:
+        raise click.UsageError("give --games or --hands, not both")
+    if not games and not hands:
+        raise click.UsageError("say how much to play: --games N or --hands N")
+    if backend == "dask":
+        if workers is not None:
+            raise click.UsageError("--workers counts local processes; with --backend dask the cluster's "
+                                   "workers run the chunks")
+        if not scheduler:
+            raise click.UsageError("--backend dask needs --scheduler ADDRESS (a running Dask scheduler)")
+    elif scheduler:
+        raise click.UsageError("--scheduler is for --backend dask")
+    if plot:
+        from .. import plots  # matplotlib itself is imported only here, when a plot is asked for
+        try:
+            plots.require()
+        except plots.PlotUnavailable as exc:
+            raise click.UsageError(str(exc)) from None
+    return ("games", games) if games else ("hands", hands)
+
+
+def choose_bots(text: str | None, mode: str, sides: list[int]) -> tuple[str, ...]:
+    """The bot kinds of a run: as given, or the mode's default (heuristic falls back to random)."""
+    available = bot_registry.BOTS
+    if text is None:
+        if mode == "games":
+            if "heuristic" in available:
+                return ("heuristic",)
+            click.echo("note: heuristic bots are not available; playing with random bots", err=True)
+        return ("random",)
+    kinds = tuple(k.strip() for k in text.split(","))
+    for kind in kinds:
+        if kind not in available:
+            raise click.BadParameter(f"unknown bot {kind!r}; choose from {', '.join(available)}",
+                                     param_hint="--bots")
+    if len(kinds) > 1 and any(len(kinds) != n for n in sides):
+        raise click.BadParameter(f"give one bot kind, or one per side ({' / '.join(map(str, sorted(set(sides))))} "
+                                 f"sides), not {len(kinds)}", param_hint="--bots")
+    return kinds
+
+
+def draw_seed(seed):
+    """The seed given, or a drawn one (shown on stderr so the run can be repeated)."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+        click.echo(f"seed: {seed}", err=True)
+    return seed
+
+
+def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None):
+    """Run a spec's chunks with a progress bar on stderr; the results by chunk index."""
+    with render.progress(spec.count, "simulating" if fn is run_chunk else "comparing") as advance:
+        def on_progress(i, result):
+            for _ in range(result.units):
+                advance()
+        try:
+            return run_chunks(fn, args, spec.chunks, workers=workers or 1, backend=backend, scheduler=scheduler,
+                              on_result=on_result, on_progress=on_progress, preload=POOL_PRELOAD)
+        except BackendError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def write_plot(kind: str, data: dict, path: str) -> None:
+    """Draw a report's distributions to ``path``; a file that cannot be written is a usage error."""
+    from .. import plots
+    try:
+        getattr(plots, kind)(data, path)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--plot") from None
+
+
+class RecordWriter:
+    """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
+
+    def __init__(self, path: str, spec: RunSpec, stack: ExitStack):
+        self.path = path
+        self.spec = spec
+        self.per_game = spec.mode == "games" and has_game_field(path)
+        self.out = None
+        if self.per_game:
+            folder = os.path.dirname(game_path(path, 0)) or "."
+            if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+                raise click.BadParameter(f"cannot write {path}: no writable folder {folder}",
+                                         param_hint="--records")
+        else:
+            try:
+                self.out = stack.enter_context(open(path, "w", encoding="utf-8"))
+            except OSError as exc:
+                raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="--records") from None
+
+    def __call__(self, index: int, result) -> None:
+        """Write a chunk's records (called in chunk order), then let them go."""
+        first = self.spec.units(index).start
+        for offset, lines in enumerate(result.records):
+            text = "".join(line + "\n" for line in lines)
+            if not self.per_game:
+                self.out.write(text)
+                continue
+            target = game_path(self.path, first + offset)
+            try:
+                with open(target, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as exc:
+                raise click.BadParameter(f"cannot write {target}: {exc.strerror}", param_hint="--records") from None
+        result.records = None  # written: no need to keep them in memory
 
 
 @click.command()
 @click.argument("variant")
 @variant_options
-@click.option("--hands", type=click.IntRange(min=1), required=True, help="How many hands to play.")
-@click.option("--seed", type=int, default=None, help="Seed of the run (drawn and shown on stderr if omitted).")
-@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-@click.option("--records", type=click.Path(dir_okay=False, writable=True),
-              help="Write every hand as a hand record, one JSON object per line.")
-def simulate(variant, with_rules, sets, hands, seed, as_json, records):
-    """Play HANDS hands of VARIANT with random-legal bots and report what happened.
+@run_options
+@click.option("--records", type=click.Path(dir_okay=False),
+              help="Write every hand as a hand record, one per line; with --games, a name holding "
+                   "{game} (or {game:04d}) gives each game its own file, a game record.")
+def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
+             as_json, plot, records):
+    """Play GAMES games or HANDS hands of VARIANT with bots and report what happened.
 
-    Reports the contracts bid, how often each was made, and the mean score per hand.
-    Each line of --records is a complete hand record that `bidwhist replay` scores
-    to the same result.
+    Reports, each with a 95% confidence interval: the contracts bid and how often
+    each is made, points per hand, sets, sweeps and thrown-in hands; with --games
+    also game length in hands and wins by side and by dealer position (the
+    position of the winning side relative to the first dealer of the game).
+
+    Hand h of game g is dealt from a generator seeded by (SEED, g, h), so
+    `bidwhist compare` plays the same deals under two variants; results are
+    identical for any --workers and either backend.
+
+    With --hands each line of --records is a complete hand record that `bidwhist
+    replay` scores to the same result.  With --games the lines of one game, in
+    order, form a game record (the file as a whole, holding several games, is not
+    one); name the file with {game} (out/game-{game}.jsonl, or {game:04d}) to get
+    one game record per file, games numbered from 0.
     """
+    mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     rules = load_rules(variant, with_rules, sets)
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "
                                "and house rules, not one-off settings; write the change as a house rule")
+    kinds = choose_bots(bots, mode, [rules.sides])
     record_variant, record_with = spec_text(variant, with_rules)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-        click.echo(f"seed: {seed}", err=True)
-    out = None
-    if records:
-        try:
-            out = open(records, "w", encoding="utf-8")
-        except OSError as exc:
-            raise click.BadParameter(f"cannot write {records}: {exc.strerror}", param_hint="--records") from None
-    with render.progress(hands, "simulating") as advance:
-        def on_hand(i, state):
-            if out is not None:
-                out.write(json.dumps(hand_record(state, record_variant, record_with)) + "\n")
-            advance()
-        try:
-            stats = simulate_hands(rules, hands, seed, on_hand=on_hand)
-        finally:
-            if out is not None:
-                out.close()
-    data = stats.as_json(rules)
-    data["seed"] = seed
+    seed = draw_seed(seed)
+    spec = RunSpec(mode, count, seed, kinds, max_hands,
+                   records=(record_variant, tuple(record_with)) if records else None)
+    with ExitStack() as stack:
+        writer = RecordWriter(records, spec, stack) if records else None
+        results = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
+    data = simulation_summary(rules, spec, combine(results))
+    data["with"] = list(record_with)
+    if plot:
+        write_plot("plot_simulation", data, plot)
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:

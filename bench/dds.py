@@ -1,0 +1,156 @@
+"""Double-dummy solve times: our solver (runtime/solver.py) next to DDS on the same deals.
+
+Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [--seed S]``.
+
+1. N random 52-card deals (13 cards each, no kitty, uptown), each with a random
+   declarer and strain (notrump or a trump suit): one full 13-trick solve from the
+   start of play by our solver and by DDS (the ``endplay`` package), deal by deal
+   in the same run, so load on the machine affects both alike.  Their trick counts
+   must agree; the median and worst time of each and the ratios are printed.
+2. M whole hands of the 54-card game (12 tricks after the kitty, jokers in play),
+   each with a random declarer, contract and trump, the declarer laying away its
+   six weakest cards: our solver from the first card (DDS cannot play jokers).
+
+Each deal gets a fresh solver (no transposition table carried over).  This is a
+measurement, not a test: it asserts nothing, but reports any disagreement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from endplay.dds import solve_board  # noqa: E402
+from endplay.dds.solve import SolveMode  # noqa: E402
+from endplay.types import Deal, Denom, Player  # noqa: E402
+
+from bidcompiler.pipeline import load_ruleset  # noqa: E402
+from runtime.game import deal  # noqa: E402
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState  # noqa: E402
+from runtime.solver import DoubleDummy  # noqa: E402
+
+NO_KITTY_52 = "cincinnati"  # 52 cards, 13 each, no kitty: the deals DDS can play
+WITH_JOKERS = "standard"    # 54 cards, 12 each and a kitty of 6
+
+
+def to_play(rules, hands, kitty, dealer: int, declarer: int, strain: str, trump, direction: str) -> HandState:
+    """A hand driven through the public API to its first card (declarer bids ``strain``, the others pass)."""
+    state = HandState(rules, dealer, hands, kitty)
+    while state.phase == AUCTION:
+        if state.current_player() == declarer and state.high_bid < 0:
+            state.apply_action(next(
+                a for a in state.legal_actions() if rules.first_bid_action <= a < rules.first_trump_action
+                and rules.strains[rules.bids[a - rules.first_bid_action].strain].name == strain))
+        else:
+            state.apply_action(rules.pass_action)
+    while state.phase != PLAY:
+        if state.phase == DECLARE_TRUMP:
+            state.apply_action(rules.no_trump_action if trump is None else rules.first_trump_action + trump)
+        elif state.phase == DECLARE_DIRECTION:
+            state.apply_action(rules.first_direction_action + rules.order_aliases[direction])
+        elif state.phase == DISCARD:
+            state.apply_action(weakest(state))
+    return state
+
+
+def weakest(state: HandState) -> int:
+    """The declarer's weakest card: a non-trump of least power (a plain discard policy)."""
+    table = state.rules.tables[(state.trump, state.direction)]
+    return min(state.hands[state.seat], key=lambda c: (table.suit_of[c] == table.trump, table.power[c]))
+
+
+def pbn(rules, hands) -> str:
+    order = "AKQJT98765432"
+    parts = []
+    for h in hands:
+        names = [rules.cards[c] for c in h]
+        parts.append(".".join("".join(sorted((n[0] for n in names if n[1] == s), key=order.index))
+                              for s in "SHDC"))
+    return "N:" + " ".join(parts)
+
+
+def dds_tricks(rules, state: HandState) -> int:
+    d = Deal(pbn(rules, state.hands))
+    d.first = Player(state.seat)
+    d.trump = Denom.nt if state.trump < 0 else Denom(state.trump)
+    return max(score for _, score in solve_board(d, SolveMode.OptimalOne))
+
+
+def timed(fn):
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start
+
+
+def summary(name: str, times: list[float]) -> str:
+    return f"{name:<28} median {statistics.median(times) * 1000:10.1f} ms   worst {max(times) * 1000:10.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100, help="52-card deals solved by both (default 100)")
+    parser.add_argument("--standard", type=int, default=20, help="whole 54-card hands solved by ours (default 20)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    args = parser.parse_args()
+    print("command: python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]), flush=True)
+    print(f"python {sys.version.split()[0]}, {args.deals} deals of {NO_KITTY_52!r} and "
+          f"{args.standard} hands of {WITH_JOKERS!r}, seed {args.seed}", flush=True)
+
+    rules = load_ruleset(NO_KITTY_52)
+    rng = random.Random(args.seed)
+    ours, theirs, ratios, disagreements = [], [], [], []
+    for i in range(args.deals):
+        hands, kitty = deal(rules, rng)
+        declarer = rng.randrange(4)
+        trump = rng.choice([None, 0, 1, 2, 3])
+        state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer,
+                        "notrump" if trump is None else "uptown", trump, "uptown")
+        mine, t_ours = timed(lambda: DoubleDummy().solve(state))
+        ref, t_dds = timed(lambda: dds_tricks(rules, state))
+        ours.append(t_ours)
+        theirs.append(t_dds)
+        ratios.append(t_ours / t_dds)
+        if mine != ref:
+            disagreements.append((i, mine, ref, pbn(rules, state.hands)))
+        print(f"  deal {i:3d}: {'NT' if trump is None else 'SHDC'[trump]} by seat {declarer}: "
+              f"{mine:2d} tricks ({ref:2d} DDS)  ours {t_ours * 1000:9.1f} ms  DDS {t_dds * 1000:7.1f} ms",
+              file=sys.stderr, flush=True)
+
+    print(f"\n52-card deals, one full 13-trick solve each ({len(ours)} deals)")
+    print(summary("ours (pure Python)", ours))
+    print(summary("DDS (endplay)", theirs))
+    print(f"{'ratio ours/DDS':<28} median {statistics.median(ours) / statistics.median(theirs):10.1f} x"
+          f"      worst {max(ours) / max(theirs):10.1f} x   (median of per-deal ratios "
+          f"{statistics.median(ratios):.1f} x)")
+    print(f"trick counts equal to DDS on {len(ours) - len(disagreements)} of {len(ours)} deals")
+    for i, mine, ref, text in disagreements:
+        print(f"  DISAGREEMENT deal {i}: ours {mine}, DDS {ref}: {text}")
+
+    if args.standard:
+        rules = load_ruleset(WITH_JOKERS)
+        times = []
+        for i in range(args.standard):
+            hands, kitty = deal(rules, rng)
+            declarer = rng.randrange(4)
+            strain = rng.choice(["uptown", "downtown", "notrump"])
+            trump = None if strain == "notrump" else rng.randrange(4)
+            state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer, strain, trump,
+                            rng.choice(["uptown", "downtown"]))
+            books, t = timed(lambda: DoubleDummy().solve(state))
+            times.append(t)
+            print(f"  hand {i:3d}: {strain} by seat {declarer}: {books:2d} books  {t * 1000:9.1f} ms",
+                  file=sys.stderr, flush=True)
+        print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(times)} hands)")
+        print(summary("ours (pure Python)", times))
+
+
+if __name__ == "__main__":
+    main()

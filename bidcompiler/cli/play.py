@@ -1,0 +1,713 @@
+"""``bidwhist play``: one person (or several at one keyboard) against bots, in a terminal.
+
+The game lives in a :class:`runtime.session.Session`, which saves a game record
+(records.md) after every action plus a small sidecar with the seed and the seats;
+this module is only the terminal around it: the table drawn with rich
+(:mod:`bidcompiler.table`), the prompts, forgiving input, the commands at the
+prompt, and the bots' moves shown at a readable pace.
+
+Every way out keeps the game: ``quit`` and end of input save and exit 0; Ctrl-C
+saves and exits 130 (the shell's usual status for an interrupt, as the rest of the
+CLI uses); a killed process loses at most the action being typed, because the file
+on disk is replaced atomically after each action.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from runtime import bots as bot_registry
+from runtime.errors import IllegalAction
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
+from runtime.notation import parse_call, parse_card, parse_direction, parse_suit
+from runtime.records import NotARecord
+from runtime.session import Session, SessionError, Settings, bot_rng, sidecar_path
+
+from .. import table as tableview
+from ..pipeline import shipped_variants
+from ..rulebook import rulebook
+from .common import load_ir, load_rules, spec_text
+from .replay import resolve_for_records
+
+BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
+COMMANDS_HELP = """\
+Type your move, or one of:
+  a card        AS  as  10h  A♠  bj        (when discarding, several at once: 2c 3c 4d, or 1 2 3)
+  a call        {calls}
+  trump         {trumps}
+  direction     {directions}
+  a number      the number of a choice in the list above the prompt (#3 also works)
+  hint          what the heuristic bot would do here, and why
+  rules         the rules of this variant, as compiled
+  score         the score of the game, hand by hand
+  history       the calls and tricks so far (and the earlier hands)
+  table         draw the table again
+  help          this text
+  quit          save and stop (resume later with bidwhist play --resume FILE)"""
+NOTRUMP_WORDS = {"notrump", "no trump", "no-trump", "nt", "no", "none", "nt."}
+
+
+class Quit(Exception):
+    """The player asked to stop (``quit`` or end of input)."""
+
+
+# --------------------------------------------------------------------------- helpers
+def default_save_path(now: datetime | None = None) -> Path:
+    """A new file under the user's data folder: ``$XDG_DATA_HOME/bidwhist/games/<time>.jsonl``.
+
+    XDG rules where they apply (``~/.local/share`` when the variable is unset); on
+    macOS and Windows click's per-user application folder.
+    """
+    if os.environ.get("XDG_DATA_HOME"):
+        base = Path(os.environ["XDG_DATA_HOME"]) / "bidwhist"
+    elif os.name == "posix" and sys.platform != "darwin":
+        base = Path.home() / ".local" / "share" / "bidwhist"
+    else:
+        base = Path(click.get_app_dir("bidwhist"))
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    folder = base / "games"
+    path = folder / f"{stamp}.jsonl"
+    n = 2
+    while path.exists():
+        path = folder / f"{stamp}-{n}.jsonl"
+        n += 1
+    return path
+
+
+def for_you(message: str, seat: int) -> str:
+    """An engine message about ``seat`` said to the player: ``seat 2 must follow hearts (holds 7H)``
+    becomes ``you must follow hearts: 7H``."""
+    m = re.fullmatch(rf"seat {seat} must follow (.+) \(holds (.+)\)", message)
+    if m:
+        return f"you must follow {m[1]}: {m[2]}"
+    m = re.match(rf"seat {seat}\b:? ?(\w+)(.*)", message, re.DOTALL)
+    if not m:
+        return message
+    verb = {"does": "do", "holds": "hold", "is": "are", "has": "have", "plays": "play",
+            "discards": "discard"}.get(m[1], m[1])
+    return f"you {verb}{m[2]}"
+
+
+@contextmanager
+def interrupts_deferred():
+    """Hold Ctrl-C back while a move is applied and saved, so that it is saved whole; raise it after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def resolve_spec(variant: str, with_rules) -> tuple[str, list[str]]:
+    """The (variant, with) a record names; a variant file is named by its absolute path so that
+    the game can be resumed and replayed from any folder."""
+    base, rules = spec_text(variant, with_rules)
+    if base not in shipped_variants() and Path(base).is_file():
+        base = str(Path(base).resolve())
+    return base, rules
+
+
+# --------------------------------------------------------------------------- the terminal game
+class Terminal:
+    """The game at a terminal: draw, prompt, read, apply, narrate — until the game ends or the player stops."""
+
+    def __init__(self, session: Session, console: Console, *, fast: bool, open_hands: bool,
+                 rulebook=None, err: Console | None = None):
+        self.session = session
+        self.rules = session.rules
+        self.console = console
+        self.err = err or console
+        self.fast = fast
+        self.open_hands = open_hands
+        self.rulebook = rulebook  # () -> Markdown text of the rules, or None
+        self.humans = tuple(session.settings.seats)
+        self.hot_seat = len(self.humans) > 1
+        self.last_human: int | None = None
+        self.bot_failed = False
+        self.last_bot: tuple[int, int] | None = None
+
+    # ---------------------------------------------------------------- the viewpoint
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes narrate: the one person, or nobody in particular at a shared keyboard."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def who(self, seat: int, viewer: int | None = None) -> str:
+        viewer = self.viewer if viewer is None else viewer
+        return "you" if seat == viewer else tableview.seat_label(self.rules, seat, viewer)
+
+    # ---------------------------------------------------------------- main loop
+    def run(self) -> int:
+        """Play until the game is over or the player stops; the exit status."""
+        session = self.session
+        try:
+            if session.is_over():
+                self.console.print("This game is already over.")
+            while not session.is_over():
+                seat = session.current_player()
+                if session.is_human(seat):
+                    self.human_turn(seat)
+                else:
+                    self.bot_turn(seat)
+            self.game_over()
+            return 0
+        except (Quit, EOFError):
+            self.save_quietly()
+            self.console.print()
+            self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+            return 0
+        except KeyboardInterrupt:
+            self.save_quietly()
+            self.console.print()
+            self.say_saved(f"Interrupted; the game is saved in {session.path}")
+            self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
+            return 130
+
+    def say_saved(self, text: str) -> None:
+        """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
+        self.console.print(text, soft_wrap=True, markup=False)
+
+    def save_quietly(self) -> None:
+        """Save once more on the way out (the file is already current after every action)."""
+        try:
+            self.session.save()
+        except OSError as exc:
+            self.err.print(f"could not save {self.session.path}: {exc.strerror or exc}", markup=False)
+
+    def apply(self, action: int) -> None:
+        """Apply an action through the session and tell what happened; IllegalAction if refused."""
+        session = self.session
+        hand = session.hand
+        seat = session.current_player()
+        tricks_before = len(hand.tricks)
+        line = self.describe(seat, action)
+        try:
+            with interrupts_deferred():
+                session.apply(action)
+        except OSError as exc:  # the move stands; the next action saves again
+            self.err.print(f"could not save {session.path}: {exc.strerror or exc} "
+                           "(the game goes on; the next move tries again)", style="yellow", markup=False)
+        self.console.print(line)
+        if len(hand.tricks) > tricks_before:
+            leader, cards, winner = hand.tricks[-1]
+            self.console.print(Text.assemble("  ", (f"trick {len(hand.tricks)}", "bold"),
+                                             f" won by {self.who(winner)}"))
+        if hand.is_terminal():
+            self.hand_over(hand)
+            if not self.fast and not self.session.is_over():
+                time.sleep(2 * BOT_DELAY)  # time to read the result before the next deal
+
+    # ---------------------------------------------------------------- bots
+    def bot_turn(self, seat: int) -> None:
+        phase = self.session.hand.phase
+        # A readable pace: a pause before each call and card, but not between one bot's discards.
+        if not self.fast and not (phase == DISCARD and self.last_bot == (seat, phase)):
+            time.sleep(BOT_DELAY)
+        self.last_bot = (seat, phase)
+        try:
+            action = self.session.bot_choice()
+        except Exception as exc:  # a bot's bug must not end the game: play on with the random bot
+            if not self.bot_failed:
+                self.err.print(f"the {self.session.settings.bots} bot failed ({type(exc).__name__}: {exc}); "
+                               "playing a random legal move for it", style="yellow", markup=False)
+                self.bot_failed = True
+            s = self.session
+            action = bot_rng(s.settings.seed, s.hand_index, seat, len(s.actions), "fallback").choice(
+                s.legal_actions())
+        self.apply(action)
+
+    # ---------------------------------------------------------------- people
+    def human_turn(self, seat: int) -> None:
+        if self.hot_seat and seat != self.last_human:
+            self.console.clear()
+            self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
+                                             " Pass the keyboard; the others look away."))
+            self.read(f"Seat {seat}: press Enter to see your cards > ")
+        self.last_human = seat
+        self.show_table(seat)
+        while True:
+            text = self.read(self.prompt(seat))
+            if text is not None and self.handle(seat, text):
+                return
+
+    def read(self, prompt: str) -> str | None:
+        """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
+        EOFError (end of input) and KeyboardInterrupt go up to :meth:`run`."""
+        try:
+            text = input(prompt)
+            # Bytes that were not UTF-8 arrive as surrogates where stdin escapes them: make them printable.
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeError:
+            self.say_error("that was not readable text; type it again")
+            return None
+
+    def choices(self) -> tuple[list[int], list[str]]:
+        """The legal actions of the seat to move and their labels, in the order shown."""
+        hand = self.session.hand
+        rules = self.rules
+        legal = list(hand.legal_actions())
+        if hand.phase in (DISCARD, PLAY):
+            cards = [a for a in legal if a < rules.n_cards]
+            others = [a for a in legal if a >= rules.n_cards]
+            obs = self.session.observation(hand.current_player())
+            order = [c for _, group in tableview.sort_hand(rules, [rules.cards[a] for a in cards], obs)
+                     for c in group]
+            legal = [rules.card_id(c) for c in order] + others
+        return legal, [self.label(a) for a in legal]
+
+    def label(self, action: int) -> str:
+        """How a choice reads in the list: ``4 uptown``, ``hearts``, ``downtown``, ``AS``."""
+        rules = self.rules
+        if rules.first_trump_action <= action < rules.no_trump_action:
+            return rules.suit_names[action - rules.first_trump_action]
+        if action == rules.no_trump_action:
+            return "notrump"
+        if rules.first_direction_action <= action < rules.take_action:
+            return rules.orders[action - rules.first_direction_action]
+        return rules.action_names[action]
+
+    def show_table(self, seat: int) -> None:
+        session = self.session
+        obs = session.observation(seat, open_hands=self.open_hands)
+        legal_cards = None
+        if session.hand.phase in (DISCARD, PLAY) and seat == session.current_player():
+            legal_cards = [self.rules.cards[a] for a in session.legal_actions() if a < self.rules.n_cards]
+        _, labels = self.choices() if seat == session.current_player() else ([], [])
+        title = f"bidwhist · {self.spec_name()} · hand {obs['hand_number']}"
+        self.console.print(tableview.render_screen(obs, self.rules, choices=labels, you=seat, title=title,
+                                                   legal=legal_cards, human_seats=self.humans))
+
+    def spec_name(self) -> str:
+        s = self.session.settings
+        base = Path(s.variant).stem if os.sep in s.variant else s.variant
+        return "+".join([base, *s.with_rules])
+
+    def prompt(self, seat: int) -> str:
+        hand = self.session.hand
+        phase = hand.phase
+        if phase == AUCTION:
+            what = "Your call"
+        elif phase == DECLARE_TRUMP:
+            what = "Name trump"
+        elif phase == DECLARE_DIRECTION:
+            what = "Choose the direction"
+        elif phase == DISCARD:
+            done = len(hand.discards)
+            what = f"Discard ({done + 1} of {hand.discard_target})"
+        elif hand.table is None:
+            what = "Lead (its suit is trump) or say notrump"
+        else:
+            what = "Your lead" if not hand.trick else "Your play"
+        return f"{what} (seat {seat}) > "
+
+    def say_error(self, text: str, rule: str | None = None) -> None:
+        """A refusal: a red cross, the reason, and the rule's name where the engine gave one."""
+        self.console.print(Text.assemble(("✗", "bold red"), " ", text, (f"  (rule: {rule})", "dim") if rule else ""))
+
+    def handle(self, seat: int, text: str) -> bool:
+        """Act on one line typed by the player; True once an action was taken."""
+        word = text.strip().lower()
+        if not word:
+            self.say_error("type a move, a number from the list, or help")
+            return False
+        if word in ("help", "?", "h?"):
+            self.console.print(self.help_text())
+            return False
+        if word in ("quit", "exit", "q", ":q"):
+            raise Quit()
+        if word == "hint":
+            self.hint()
+            return False
+        if word == "rules":
+            self.show_rules()
+            return False
+        if word == "score":
+            self.show_score()
+            return False
+        if word in ("history", "hist"):
+            self.show_history()
+            return False
+        if word in ("table", "look", "t"):
+            self.show_table(seat)
+            return False
+        actions, problem = self.parse(text)
+        if problem:
+            self.say_error(problem)
+            return False
+        applied = 0
+        discarding = self.session.hand.phase == DISCARD
+        for action in actions:
+            if self.session.current_player() != seat or self.session.is_over():
+                break
+            try:
+                self.apply(action)
+            except IllegalAction as exc:
+                self.say_error(for_you(exc.message, seat), exc.rule)
+                break
+            applied += 1
+        if not applied:
+            return False
+        hand = self.session.hand
+        if discarding and self.session.current_player() == seat and hand.phase == DISCARD:
+            # Discarding goes on: show the hand and the choices again, not the whole table.
+            obs = self.session.observation(seat)
+            _, labels = self.choices()
+            self.console.print(Text("Your hand  ").append_text(tableview.hand_text(self.rules, obs["hand"], obs)))
+            self.console.print(tableview.render_choices(labels))
+            return False
+        return True
+
+    def help_text(self) -> str:
+        """The commands, with examples of calls, trumps and directions taken from this variant."""
+        rules = self.rules
+        calls = ["pass"]
+        for bid in rules.bids[len(rules.bids) // 3:]:
+            strain = rules.strains[bid.strain]
+            calls.append(bid.text)
+            if strain.aliases:
+                calls.append(f"{bid.level} {strain.aliases[0]}")
+            if len(calls) >= 5:
+                break
+        if rules.dealer_may_take:
+            calls.append("take")
+        if rules.redeal_cards or rules.if_all_pass in ("dealer-bids-or-redeal",):
+            calls.append("redeal")
+        suits = [rules.suit_names[0].lower(), rules.suits[0].lower(), tableview.SUIT_SYMBOLS.get(rules.suits[0], ""),
+                 "notrump"]
+        directions = list(rules.orders)
+        for index in range(len(rules.orders)):  # one alias of each order, where it has one
+            directions += [a for a, i in rules.order_aliases.items() if i == index and a not in rules.orders][:1]
+        return COMMANDS_HELP.format(calls="  ".join(calls), trumps="  ".join(x for x in suits if x),
+                                    directions="  ".join(directions))
+
+    # ---------------------------------------------------------------- parsing input
+    def parse(self, text: str) -> tuple[list[int], str | None]:
+        """The action(s) ``text`` names here, or a problem in words (nothing is applied)."""
+        session = self.session
+        rules = self.rules
+        hand = session.hand
+        phase = hand.phase
+        legal, labels = self.choices()
+        raw = text.strip()
+        word = raw.lower()
+        bare_bids = phase == AUCTION and any(s.bare for s in rules.strains)
+        number = raw[1:] if raw.startswith("#") else raw
+        if number.isdigit() and not (bare_bids and not raw.startswith("#")):
+            i = int(number)
+            if 1 <= i <= len(legal):
+                return [legal[i - 1]], None
+            return [], f"{i} is not a number of the list (1 to {len(legal)})"
+        if phase == AUCTION:
+            action = parse_call(rules, "pass" if word == "p" else raw)
+            if action is None:
+                return [], (f"'{raw}' is not a call: try pass, a bid such as "
+                            f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
+            if (hand.high_bid >= 0 and action == rules.first_bid_action + hand.high_bid
+                    and rules.take_action in legal):
+                action = rules.take_action  # matching the high bid is how a dealer takes it
+            return [action], None
+        if phase == DECLARE_TRUMP:
+            action = self.parse_trump(word)
+            if action is None:
+                return [], f"'{raw}' names no trump: say a suit (hearts, h, ♥) or notrump, or a number"
+            return [action], None
+        if phase == DECLARE_DIRECTION:
+            d = parse_direction(rules, word.removeprefix("direction").strip())
+            if d is None:
+                return [], f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}"
+            return [rules.first_direction_action + d], None
+        if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
+            return [rules.no_trump_action], None
+        card = parse_card(rules, raw)
+        if card is not None:
+            return [card], None
+        if phase == DISCARD:
+            parts = [part.removeprefix("#") for part in re.split(r"[\s,]+", raw) if part]
+            if parts and all(part.isdigit() for part in parts):  # numbers of the list as it is shown now
+                numbers = [int(part) for part in parts]
+                bad = [i for i in numbers if not 1 <= i <= len(legal)]
+                if bad:
+                    return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
+                return list(dict.fromkeys(legal[i - 1] for i in numbers)), None
+            cards = [parse_card(rules, part) for part in parts]
+            if cards and all(c is not None for c in cards):
+                return cards, None
+        return [], f"'{raw}' is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+
+    def parse_trump(self, word: str) -> int | None:
+        rules = self.rules
+        word = word.removeprefix("trump").strip()
+        if word in NOTRUMP_WORDS:
+            return rules.no_trump_action
+        suit = parse_suit(rules, word)
+        if suit is None:
+            for i, name in enumerate(rules.suit_names):
+                if word in (name.lower(), name.lower().rstrip("s")):
+                    suit = i
+        return None if suit is None else rules.first_trump_action + suit
+
+    # ---------------------------------------------------------------- commands
+    def hint(self) -> None:
+        try:
+            found = self.session.hint()
+        except Exception as exc:  # a hint must never cost the game
+            self.say_error(f"no hint: the heuristic bot failed ({type(exc).__name__}: {exc})")
+            return
+        if found is None:
+            self.console.print("No hint: the heuristic bot is not available in this installation.")
+            return
+        action, reason = found
+        label = self.label(action)
+        if reason.lower().startswith(label.lower()) or reason.split(" ", 1)[0] in ("play", "discard", "lead"):
+            shown = reason  # the reason already names the move
+        else:
+            shown = f"{label} — {reason}" if reason else label
+        self.console.print(Text.assemble(("Hint: ", "bold"), shown))
+
+    def show_rules(self) -> None:
+        if self.rulebook is None:
+            self.console.print("The rulebook is not available here.")
+            return
+        try:
+            self.console.print(Markdown(self.rulebook()))
+        except Exception as exc:  # the rulebook is a help, not the game
+            self.say_error(f"cannot print the rules: {exc}")
+
+    def show_score(self) -> None:
+        session = self.session
+        rules = self.rules
+        you = self.viewer
+        labels = [tableview.side_label(rules, s, you) for s in range(rules.sides)]
+        self.console.print("Score   " + "   ".join(f"{lab} {t}" for lab, t in
+                                                             zip(labels, session.tally.totals)))
+        for i, hand in enumerate(session.hands, 1):
+            change = "   ".join(f"{'+' if v > 0 else ''}{v}" for v in hand.score)
+            self.console.print(f"  hand {i}: {self.contract_words(hand)}   score {change}")
+        if not session.hands:
+            self.console.print("  no hand finished yet")
+
+    def contract_words(self, hand) -> str:
+        if hand.declarer < 0:
+            return "thrown in (no contract)"
+        c = hand.contract
+        text = f"{c['bid']} {c['strain']} by {self.who(hand.declarer)}"
+        if c["trump"]:
+            text += f", {self.rules.suit_names[self.rules.suits.index(c['trump'])]} trump"
+        if hand.is_terminal() and hand.made is not None:
+            text += ", made" if hand.made else ", set"
+        return text
+
+    def show_history(self) -> None:
+        session = self.session
+        for i, hand in enumerate(session.hands, 1):
+            books = " / ".join(str(b) for b in hand.books)
+            self.console.print(f"hand {i}: dealer {self.who(hand.dealer)}; {self.contract_words(hand)}; "
+                               f"books {books}")
+        if session.is_over():
+            return
+        hand = session.hand
+        self.console.print(f"hand {session.hand_index + 1} (in play): dealer {self.who(hand.dealer)}")
+        calls = ", ".join(f"{self.who(s)} {self.rules.action_names[a]}" for s, a in hand.calls)
+        self.console.print(f"  auction: {calls or 'no calls yet'}")
+        if hand.declarer >= 0:
+            self.console.print(f"  contract: {self.contract_words(hand)}")
+        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
+            played = ", ".join(f"{self.who((leader + j) % self.rules.players)} {self.rules.cards[c]}"
+                               for j, c in enumerate(cards))
+            self.console.print(f"  trick {k}: {played} → {self.who(winner)}")
+        if hand.trick:
+            played = ", ".join(f"{self.who((hand.leader + j) % self.rules.players)} {self.rules.cards[c]}"
+                               for j, c in enumerate(hand.trick))
+            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {played}")
+
+    # ---------------------------------------------------------------- narration
+    def describe(self, seat: int, action: int) -> Text:
+        """One line for an action about to be taken, as everyone at the table sees it."""
+        rules = self.rules
+        hand = self.session.hand
+        who = self.who(seat)
+        you = who == "you"
+        phase = hand.phase
+
+        def line(base: str, third: str, what: str = "", after: str = "") -> Text:
+            return Text.assemble(f"{who} {base if you else third}", " " if what else "", (what, "bold"), after)
+
+        if phase == AUCTION:
+            if action == rules.pass_action:
+                return line("pass", "passes")
+            return line("call", "calls", rules.action_names[action])
+        if phase == DECLARE_TRUMP:
+            if action == rules.no_trump_action:
+                return line("declare", "declares", "no trump")
+            return line("name", "names", self.label(action), " trump")
+        if phase == DECLARE_DIRECTION:
+            return line("choose", "chooses", self.label(action))
+        if phase == DISCARD:
+            if you or self.open_hands:
+                return line("discard", "discards", rules.cards[action])
+            return line("discard", "discards a card")
+        if phase == PLAY and hand.table is None:
+            if action == rules.no_trump_action:
+                return line("declare", "declares", "no trump")
+            suit = rules.suit_names[rules.card_suit[action]]
+            return line("lead", "leads", rules.cards[action], f": {suit} are trump")
+        return line("play", "plays", rules.cards[action])
+
+    def hand_over(self, hand) -> None:
+        rules = self.rules
+        you = self.viewer
+        number = len(self.session.hands) if self.session.hands and self.session.hands[-1] is hand else "?"
+        self.console.rule(f"hand {number} over")
+        self.console.print(f"  {self.contract_words(hand)}")
+        if hand.declarer >= 0:
+            books = "   ".join(f"{tableview.side_label(rules, s, you)} {b}" for s, b in enumerate(hand.books))
+            score = "   ".join(f"{tableview.side_label(rules, s, you)} {'+' if v > 0 else ''}{v}"
+                               for s, v in enumerate(hand.score))
+            self.console.print(f"  books   {books}")
+            self.console.print(f"  score   {score}")
+        totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"
+                           for s, t in enumerate(self.session.tally.totals))
+        self.console.print(f"  totals  {totals}")
+
+    def game_over(self) -> None:
+        session = self.session
+        rules = self.rules
+        winner = session.winner
+        if winner is None:
+            self.console.print(f"The game stopped after {len(session.hands)} hands without a winner.")
+        else:
+            self.console.print(Text(f"Game over: {tableview.side_label(rules, winner, self.viewer)} "
+                                    f"{'win' if self.viewer is not None else 'wins'}.", style="bold"))
+        totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}"
+                           for s, t in enumerate(session.tally.totals))
+        self.console.print(f"Final score: {totals}")
+        self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
+
+
+# --------------------------------------------------------------------------- the command
+@click.command("play")
+@click.argument("variant", required=False)
+@click.option("--with", "with_rules", multiple=True, metavar="RULE",
+              help="Lay a house rule over the variant (repeatable, applied in order).")
+@click.option("--seat", "seats", type=int, multiple=True, metavar="N",
+              help="The seat you play (default 0); repeat for several people at one keyboard.")
+@click.option("--bots", default=None, metavar="KIND",
+              help="The bots in the other seats: heuristic (default), sampler, random.")
+@click.option("--seed", type=int, default=None, help="Seed of the deals and the bots (drawn if omitted).")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="The game record to write after every move (a new file under your data folder if omitted).")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None,
+              help="Continue the game saved in this file exactly where it stopped.")
+@click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
+@click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
+              help="Show the bots' moves at once (also BIDWHIST_FAST=1).")
+def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast):
+    """Play a whole game of VARIANT at the terminal against bots.
+
+    Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4 low; or the
+    number of a choice in the list.  At the prompt: help, hint, rules, score,
+    history, quit.  The game is saved after every move as a game record (with a
+    FILE.session.json beside it); `bidwhist play --resume FILE` goes on from there,
+    and a finished game's record replays with `bidwhist replay FILE`.  Ctrl-C saves
+    and exits with status 130; quit and end of input save and exit 0.
+    """
+    console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
+    err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
+    if resume:
+        session = _resume(variant, with_rules, seed, save, resume, seats, bots)
+    else:
+        session = _start(variant, with_rules, seats, bots, seed, save, err)
+    s = session.settings
+    who = ", ".join(str(x) for x in s.seats)
+    err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
+              f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
+    err.print(f"Saving after every move to: {session.path}", markup=False)
+    err.print(f"Resume with: bidwhist play --resume {session.path}", markup=False)
+    err.print("Type help at the prompt for the commands.")
+
+    def rulebook_text() -> str:
+        return rulebook(load_ir(s.variant, tuple(s.with_rules)))
+
+    terminal = Terminal(session, console, fast=fast, open_hands=open_hands, rulebook=rulebook_text, err=err)
+    sys.exit(terminal.run())
+
+
+def _default_bots(err: Console) -> str:
+    if "heuristic" in bot_registry.BOTS:
+        return "heuristic"
+    err.print("note: the heuristic bot is not available; the bots play random legal moves")
+    return "random"
+
+
+def _check_bots(name: str) -> str:
+    if name not in bot_registry.BOTS:
+        raise click.BadParameter(f"unknown bot '{name}' (known: {', '.join(sorted(bot_registry.BOTS))})",
+                                 param_hint="--bots")
+    return name
+
+
+def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Session:
+    if variant is None:
+        raise click.UsageError("name a VARIANT to play (see `bidwhist variants`), or --resume FILE")
+    rules = load_rules(variant, with_rules)
+    record_variant, record_with = resolve_spec(variant, with_rules)
+    seats = sorted(set(seats)) or [0]
+    for seat in seats:
+        if not 0 <= seat < rules.players:
+            raise click.BadParameter(f"seat {seat} is not at this table (seats 0 to {rules.players - 1})",
+                                     param_hint="--seat")
+    bots = _check_bots(bots) if bots else _default_bots(err)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**32)
+    path = Path(save) if save else default_save_path()
+    if not path.name.endswith(".jsonl"):
+        raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
+    if path.exists():
+        raise click.BadParameter(f"{path} already exists: continue it with --resume {path}, "
+                                 "or name a new file", param_hint="--save")
+    settings = Settings(record_variant, record_with, seed, seats, bots)
+    try:
+        return Session.new(rules, settings, path)
+    except SessionError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--save") from None
+
+
+def _resume(variant, with_rules, seed, save, resume, seats, bots) -> Session:
+    clashes = [name for name, value in (("VARIANT", variant), ("--with", with_rules), ("--seed", seed),
+                                        ("--save", save)) if value]
+    if clashes:
+        raise click.UsageError(f"--resume continues a saved game as it was: {', '.join(clashes)} "
+                               "cannot be given with it")
+    try:
+        session = Session.load(resume, resolve_for_records, seats=list(seats), bots=bots)
+    except (SessionError, NotARecord) as exc:
+        raise click.BadParameter(str(exc), param_hint="--resume") from None
+    if session.settings_changed:
+        try:
+            session.save_settings()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {sidecar_path(resume)}: {exc.strerror or exc}",
+                                     param_hint="--resume") from None
+    return session

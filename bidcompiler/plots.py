@@ -1,0 +1,121 @@
+"""Pictures of simulation results (``simulate --plot`` and ``compare --plot``).
+
+matplotlib is an optional extra (``pip install 'bidwhist[plot]'``): it is imported
+only when a picture is asked for, and only through its object-oriented API (a
+``Figure`` saved directly), so nothing here touches pyplot's global state or the
+user's backend.  The pictures are drawn from the same JSON the commands print,
+so they show exactly the numbers of the report.
+"""
+
+from __future__ import annotations
+
+INSTALL = "pip install 'bidwhist[plot]'"
+
+
+class PlotUnavailable(Exception):
+    """matplotlib is not installed."""
+
+
+def require() -> None:
+    """Raise PlotUnavailable, saying what to install, when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+        from matplotlib.figure import Figure  # noqa: F401
+    except ImportError:
+        raise PlotUnavailable(f"--plot needs matplotlib, which is not installed: {INSTALL}") from None
+
+
+def _figure():
+    require()
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(12, 8), dpi=100, layout="constrained")
+    return fig, fig.subplots(2, 2)
+
+
+def _series_bars(ax, series, keys, labels, title, percent=True):
+    """Grouped bars, one group per key and one bar per series, with 95% error bars."""
+    width = 0.8 / max(1, len(series))
+    for s, (name, stats, _) in enumerate(series):
+        xs, heights, lows, highs = [], [], [], []
+        for i, key in enumerate(keys):
+            stat = stats.get(key)
+            if not stat or stat["value"] is None:
+                continue
+            scale = 100 if percent else 1
+            value = stat["value"] * scale
+            xs.append(i - 0.4 + width * (s + 0.5))
+            heights.append(value)
+            lows.append(value - stat["low"] * scale if stat["low"] is not None else 0)
+            highs.append(stat["high"] * scale - value if stat["high"] is not None else 0)
+        ax.bar(xs, heights, width=width, yerr=[lows, highs], capsize=2, label=name)
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
+    ax.set_title(title)
+    if percent:
+        ax.set_ylabel("%")
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+
+
+def _histogram(ax, series, name, title, xlabel):
+    """Side-by-side bars of a distribution, as shares so runs of any size compare."""
+    width = 0.8 / max(1, len(series))
+    for s, (label, _, distributions) in enumerate(series):
+        hist = {int(k): v for k, v in distributions.get(name, {}).items()}
+        total = sum(hist.values())
+        if not total:
+            continue
+        xs = sorted(hist)
+        ax.bar([x - 0.4 + width * (s + 0.5) for x in xs], [100 * hist[x] / total for x in xs],
+               width=width, label=label)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("%")
+    if len(series) > 1:
+        ax.legend(fontsize=8)
+
+
+def _contract_keys(series) -> list[str]:
+    """Contracts that were bid under some series, in the order of the statistics."""
+    keys = []
+    for _, stats, _ in series:
+        for key, stat in stats.items():
+            if key.startswith("contract:") and stat["value"] and key not in keys:
+                keys.append(key)
+    order = list(series[0][1])
+    return sorted(keys, key=lambda k: order.index(k) if k in order else len(order))
+
+
+def _draw(series, mode: str, title: str, path: str) -> None:
+    fig, axes = _figure()
+    contracts = _contract_keys(series)
+    names = [k.split(":", 1)[1] for k in contracts]
+    _series_bars(axes[0][0], series, contracts, names, "Contracts (share of hands, 95% intervals)")
+    _series_bars(axes[0][1], series, [f"made:{n}" for n in names], names, "Make rate by contract (95% intervals)")
+    _histogram(axes[1][0], series, "declarer_points", "Declarers' points per contract", "points")
+    if mode == "games":
+        _histogram(axes[1][1], series, "game_length", "Game length", "hands per game")
+    else:
+        keys = ["made", "set", "sweep", "redeal"]
+        labels = ["made", "set", "sweep", "thrown in"]
+        _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
+    fig.suptitle(title)
+    fig.savefig(path)
+
+
+def plot_simulation(data: dict, path: str) -> None:
+    """Draw a simulation's contracts, make rates and distributions to ``path`` (PNG)."""
+    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
+    series = [(data["variant"], data["statistics"], data["distributions"])]
+    _draw(series, data["mode"], f"{data['variant']}: {amount}, seed {data['seed']}", path)
+
+
+def plot_comparison(data: dict, path: str) -> None:
+    """Draw two variants' figures side by side (``compare --plot``) to ``path`` (PNG)."""
+    series = []
+    for side in ("a", "b"):
+        stats = {d["metric"]: {**d[side], "kind": d["kind"], "label": d["label"]} for d in data["differences"]}
+        series.append((f"{side.upper()}: {data[side]['variant']}", stats, data["distributions"][side]))
+    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
+    _draw(series, data["mode"], f"{data['a']['variant']} against {data['b']['variant']}: {amount} on the same "
+                                f"deals, seed {data['seed']}", path)

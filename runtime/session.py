@@ -1,0 +1,467 @@
+"""A saved, resumable game with people and bots at the table, independent of any front end.
+
+A :class:`Session` owns a whole game (hands dealt from a seed until the variant's
+game end), knows which seats are people and which bots, and after *every* action
+writes itself to disk so that nothing is lost if the process dies:
+
+- ``FILE`` (``.jsonl``) is a game record as records.md defines it: one
+  ``bidwhist-hand/1`` line per hand played so far, the hand in progress (partial:
+  the calls, declaration, discards and cards so far) as the last line while the
+  game goes on.  A finished game's file is an ordinary game record that
+  ``bidwhist replay`` scores.  records.md's replay refuses unknown fields, so the
+  record carries nothing of the session.
+- ``FILE.session.json`` (the *sidecar*) holds what the record cannot: the seed
+  that deals the hands still to come, the seats people sit in, the kind of bot in
+  the others, and the variant as named (``variant`` and ``with``, as in the record).
+
+Both are written atomically (a temporary file in the same folder, flushed and
+fsynced, then ``os.replace``), the record after every action, the sidecar when the
+settings change; a reader sees the old file or the new one, never half of either.
+
+Loading rebuilds the exact state by replaying the record: every hand's deal and
+dealer are checked against the seed's, every entry is applied through the engine,
+and the rebuilt hand must write back the very line that was read.  Everything
+random that is still to come is drawn from generators seeded by *where* it happens,
+not from one long stream: hand ``i`` is dealt from ``(seed, i)``, and a bot's
+choice at step ``k`` of hand ``i`` in seat ``s`` from ``(seed, i, s, k)``, so a
+resumed game goes on exactly as the uninterrupted one would have.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from .bots import BOTS, make_bot
+from .errors import IllegalAction
+from .game import GameTally, deal, first_dealer
+from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from .notation import parse_call, parse_card, parse_direction, parse_suit
+from .records import HAND_FORMAT, RecordError, check_deal, hand_record, read_record_file
+from .ruleset import Ruleset
+
+SESSION_FORMAT = "bidwhist-session/1"
+SIDECAR_SUFFIX = ".session.json"
+
+# The resolver the caller passes to load a session: (variant, with) -> Ruleset, LookupError if unknown.
+Resolver = Callable[[str, list], Ruleset]
+
+
+class SessionError(Exception):
+    """A session that cannot be loaded (no sidecar, a record that does not fit it), said in words."""
+
+
+@dataclass
+class Settings:
+    """What a session needs besides the record: the sidecar's content."""
+
+    variant: str
+    with_rules: list[str]
+    seed: int
+    seats: list[int]  # the seats people play; bots play the others
+    bots: str  # a name of runtime.bots' registry
+    max_hands: int = 1000  # a safety stop for a game whose end formulas never fire
+
+    def as_json(self) -> dict:
+        """The sidecar object (``with`` spelled as in records)."""
+        data = asdict(self)
+        data["with"] = data.pop("with_rules")
+        return {"format": SESSION_FORMAT, **data}
+
+    @staticmethod
+    def from_json(data, where: str) -> "Settings":
+        """Settings from a sidecar object; SessionError naming what is wrong."""
+        if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+            raise SessionError(f"{where}: not a {SESSION_FORMAT} file")
+        try:
+            settings = Settings(variant=data["variant"], with_rules=list(data.get("with", [])),
+                                seed=data["seed"], seats=list(data["seats"]), bots=data["bots"],
+                                max_hands=data.get("max_hands", 1000))
+        except (KeyError, TypeError) as exc:
+            raise SessionError(f"{where}: missing or malformed field {exc}") from None
+        ok = (isinstance(settings.variant, str) and all(isinstance(w, str) for w in settings.with_rules)
+              and isinstance(settings.seed, int) and all(isinstance(s, int) for s in settings.seats)
+              and isinstance(settings.bots, str) and isinstance(settings.max_hands, int))
+        if not ok:
+            raise SessionError(f"{where}: a field has the wrong type")
+        return settings
+
+
+def sidecar_path(path: str | os.PathLike) -> Path:
+    """Where the sidecar of the record at ``path`` lives: ``FILE.session.json``."""
+    path = Path(path)
+    return path.with_name(path.name + SIDECAR_SUFFIX)
+
+
+def deal_rng(seed: int, index: int) -> random.Random:
+    """The generator that deals hand ``index`` of a session seeded with ``seed``."""
+    return random.Random(f"bidwhist-session:{seed}:deal:{index}")
+
+
+def bot_rng(seed: int, index: int, seat: int, step: int, purpose: str = "bot") -> random.Random:
+    """The generator of one decision: seeded by where it happens, so a resumed game repeats it."""
+    return random.Random(f"bidwhist-session:{seed}:{purpose}:{index}:{seat}:{step}")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old file or the new, never a mix."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # the rename itself survives a power cut only once the folder is synced
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+class Session:
+    """A game in progress with its save file: apply actions, let bots move, save, resume.
+
+    ``hands`` are the finished hands, ``hand`` the one in play (after the game
+    ends, the last one played), ``actions`` the action ids of ``hand`` so far.
+    """
+
+    def __init__(self, rules: Ruleset, settings: Settings, path: str | os.PathLike):
+        self.rules = rules
+        self.settings = settings
+        self.path = Path(path)
+        self.tally = GameTally(rules)
+        self.hands: list[HandState] = []
+        self.actions: list[int] = []
+        self.settings_changed = False  # seats or bots replaced on loading, not yet in the sidecar
+        self.first_dealer = first_dealer(rules, random.Random(f"bidwhist-session:{settings.seed}:dealer"))
+        self.hand = self._deal(0, self.first_dealer)
+
+    # ------------------------------------------------------------------ creating and loading
+    @classmethod
+    def new(cls, rules: Ruleset, settings: Settings, path: str | os.PathLike) -> "Session":
+        """A fresh game, saved at once (record and sidecar) so that it can be resumed from the start."""
+        check_settings(rules, settings)
+        session = cls(rules, settings, path)
+        session.save_settings()
+        session.save()
+        return session
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, resolve: Resolver, seats: list[int] | None = None,
+             bots: str | None = None) -> "Session":
+        """Rebuild a saved session exactly; SessionError (or records.NotARecord) says why it cannot be.
+
+        ``seats`` and ``bots`` replace the saved ones (who plays where does not change
+        the game so far); ``settings_changed`` tells whether they did, and
+        :meth:`save_settings` keeps the change.
+        """
+        path = Path(path)
+        side = sidecar_path(path)
+        try:
+            side_text = side.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SessionError(f"{side}: missing; a game record can be resumed only with the session file "
+                               "written beside it") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SessionError(f"{side}: cannot read: {exc}") from None
+        try:
+            settings = Settings.from_json(json.loads(side_text), str(side))
+        except json.JSONDecodeError as exc:
+            raise SessionError(f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise SessionError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+        records = read_record_file(text, str(path))
+        try:
+            rules = resolve(settings.variant, list(settings.with_rules))
+        except LookupError as exc:
+            raise SessionError(f"{side}: {exc.args[0] if exc.args else exc}") from None
+        saved = (list(settings.seats), settings.bots)
+        if seats:
+            settings.seats = sorted(set(seats))
+        if bots:
+            settings.bots = bots
+        check_settings(rules, settings)
+        session = cls(rules, settings, path)
+        session.settings_changed = saved != (settings.seats, settings.bots)
+        try:
+            session._rebuild(records.records)
+        except RecordError as exc:
+            raise SessionError(f"{path}: {exc.at}: {exc.message}") from None
+        return session
+
+    def _rebuild(self, records: list[dict]) -> None:
+        """Replay the saved lines; each must be the hand the seed deals and write back unchanged."""
+        settings = self.settings
+        for i, record in enumerate(records):
+            prefix = f"hand[{i}]."
+            if self.is_over():
+                raise RecordError(f"hand[{i}]", "the game was decided before this hand")
+            for key, want in (("variant", settings.variant), ("with", settings.with_rules)):
+                if record.get(key, [] if key == "with" else None) != want:
+                    raise RecordError(prefix + key, f"{key} differs from the session file's ({want!r})")
+            if record.get("dealer") != self.hand.dealer:
+                why = "the first dealer this session's seed draws" if i == 0 else "the rotation"
+                raise RecordError(prefix + "dealer", f"expected dealer {self.hand.dealer} ({why})")
+            hands, kitty = check_deal(self.rules, record, prefix)
+            if [sorted(h) for h in hands] != [sorted(h) for h in self.hand.dealt] or kitty != self.hand.kitty:
+                raise RecordError(prefix + "hands", "not the deal of this session's seed")
+            state, actions = rebuild_hand(self.rules, record, prefix)
+            if self.record_of(state, actions) != record:
+                raise RecordError(f"hand[{i}]", "the line does not replay to itself (edited by hand?)")
+            last = i == len(records) - 1
+            if not state.is_terminal() and not last:
+                raise RecordError(f"hand[{i}]", "a hand in progress must be the last line")
+            self.hand = state
+            self.actions = actions
+            if state.is_terminal():
+                self._finish_hand()
+
+    # ------------------------------------------------------------------ the game
+    def _deal(self, index: int, dealer: int) -> HandState:
+        hands, kitty = deal(self.rules, deal_rng(self.settings.seed, index))
+        return HandState(self.rules, dealer, hands, kitty)
+
+    def _finish_hand(self) -> None:
+        """Score the finished hand into the game and deal the next one unless the game is over."""
+        hand = self.hand
+        self.hands.append(hand)
+        self.tally.add_hand(hand)
+        if not self.is_over():
+            self.hand = self._deal(len(self.hands), self.tally.next_dealer(hand))
+            self.actions = []
+
+    def is_over(self) -> bool:
+        """True once a side has won the game (or the safety limit of hands is reached)."""
+        return self.tally.winner is not None or len(self.hands) >= self.settings.max_hands
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side once the game is decided."""
+        return self.tally.winner
+
+    @property
+    def hand_index(self) -> int:
+        """The index of the hand in play (of the last hand once the game is over)."""
+        return len(self.hands) - 1 if self.is_over() else len(self.hands)
+
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the game is over."""
+        return -1 if self.is_over() else self.hand.current_player()
+
+    def is_human(self, seat: int) -> bool:
+        """True when a person plays ``seat``."""
+        return seat in self.settings.seats
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to act."""
+        return [] if self.is_over() else self.hand.legal_actions()
+
+    def apply(self, action: int) -> None:
+        """Apply an action of the seat to act and save; IllegalAction (nothing changed) if refused."""
+        if self.is_over():
+            raise IllegalAction(None, "game-over", "the game is over")
+        self.hand.apply_action(action)
+        self.actions.append(action)
+        if self.hand.is_terminal():
+            self._finish_hand()
+        self.save()
+
+    def bot_choice(self) -> int:
+        """What the bot in the seat to act plays here: the same every time this point is reached."""
+        seat = self.current_player()
+        rng = bot_rng(self.settings.seed, self.hand_index, seat, len(self.actions))
+        return make_bot(self.settings.bots, rng).choose(self.hand)
+
+    def hint(self) -> tuple[int, str] | None:
+        """(action, reason) the heuristic bot gives for the seat to act, or None without one."""
+        if "heuristic" not in BOTS or self.is_over():
+            return None
+        seat = self.current_player()
+        bot = make_bot("heuristic", bot_rng(self.settings.seed, self.hand_index, seat, len(self.actions), "hint"))
+        explain = getattr(bot, "explain", None)
+        if explain is None:
+            return bot.choose(self.hand), ""
+        action, reason = explain(self.hand)
+        return action, reason
+
+    # ------------------------------------------------------------------ views
+    def observation(self, seat: int, open_hands: bool = False) -> dict:
+        """What ``seat`` may know now: the hand's observation plus the game around it.
+
+        Beyond :meth:`HandState.observation`: ``calls`` (who made each call),
+        ``declared`` (trump and direction are settled), ``books`` so far, the kitty
+        the declarer took, the game's ``totals``, ``hand_number``, ``game_over``,
+        ``winner``; with ``open_hands`` every seat's cards as ``all_hands`` and the kitty.
+        """
+        hand = self.hand
+        rules = self.rules
+        obs = hand.observation(seat)
+        obs["calls"] = [[s, rules.action_names[a]] for s, a in hand.calls]
+        obs["declared"] = hand.table is not None
+        if hand.declarer >= 0 and "books" not in obs:
+            obs["books"] = hand.books_so_far()
+        if seat == hand.declarer and kitty_taken(hand):
+            obs["kitty_taken"] = [rules.cards[c] for c in hand.kitty]
+        obs["totals"] = list(self.tally.totals)
+        obs["hand_number"] = self.hand_index + 1
+        obs["game_over"] = self.is_over()
+        obs["winner"] = self.tally.winner
+        if open_hands:  # teaching and checking bots: everything on the table face up
+            obs["all_hands"] = [[rules.cards[c] for c in h] for h in hand.hands]
+            obs["kitty"] = [rules.cards[c] for c in hand.kitty]
+        return obs
+
+    # ------------------------------------------------------------------ saving
+    def record_of(self, state: HandState, actions: list[int]) -> dict:
+        """The record line of a hand, with a declaration made halfway (trump named, direction not yet).
+
+        ``hand_record`` writes ``declare`` once it is complete; a session saved between
+        the two choices must not forget the first one.
+        """
+        settings = self.settings
+        record = hand_record(state, settings.variant, settings.with_rules)
+        if state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD) and "declare" not in record:
+            partial = declared_so_far(self.rules, actions)
+            if partial:
+                record["declare"] = partial
+        return record
+
+    def records(self) -> list[dict]:
+        """The game record: every hand finished, then the hand in play while the game goes on."""
+        played = [self.record_of(h, []) for h in self.hands]
+        if not self.is_over():
+            played.append(self.record_of(self.hand, self.actions))
+        return played
+
+    def save(self) -> None:
+        """Write the game record atomically."""
+        text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.records())
+        atomic_write(self.path, text)
+
+    def save_settings(self) -> None:
+        """Write the sidecar atomically."""
+        atomic_write(sidecar_path(self.path), json.dumps(self.settings.as_json(), indent=2) + "\n")
+        self.settings_changed = False
+
+
+def check_settings(rules: Ruleset, settings: Settings) -> None:
+    """SessionError for seats outside the table or a bot kind nobody registered."""
+    bad = [s for s in settings.seats if not 0 <= s < rules.players]
+    if bad:
+        raise SessionError(f"seat {bad[0]} is not at this table (seats 0 to {rules.players - 1})")
+    if settings.bots not in BOTS:
+        raise SessionError(f"unknown bot '{settings.bots}' (known: {', '.join(sorted(BOTS))})")
+
+
+def kitty_taken(hand: HandState) -> bool:
+    """True once the declarer has picked up the kitty (and so knows it)."""
+    if hand.declarer < 0 or not hand.kitty:
+        return False
+    if hand.phase in (DISCARD, PLAY, OVER):
+        return True
+    return hand.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not hand.rules.declare_before_kitty
+
+
+def declared_so_far(rules: Ruleset, actions: list[int]) -> dict:
+    """The declaration made by ``actions`` so far: ``trump`` and/or ``direction``."""
+    declare = {}
+    for action in actions:
+        if rules.first_trump_action <= action < rules.no_trump_action:
+            declare["trump"] = rules.suits[action - rules.first_trump_action]
+        elif action == rules.no_trump_action:
+            declare["trump"] = None
+        elif rules.first_direction_action <= action < rules.take_action:
+            declare["direction"] = rules.orders[action - rules.first_direction_action]
+    return declare
+
+
+def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandState, list[int]]:
+    """A hand (finished or not) rebuilt from its record line, with the action ids that made it.
+
+    Unlike ``records.replay_hand`` a hand may stop anywhere: the entries are fed to
+    the engine in the order its phases ask for them, until they run out.
+    """
+    if record.get("format") != HAND_FORMAT:
+        raise RecordError(prefix + "format", f"expected '{HAND_FORMAT}'")
+    if record.get("claim") is not None:
+        raise RecordError(prefix + "claim", "a played session has no claims")
+    hands, kitty = check_deal(rules, record, prefix)
+    state = HandState(rules, record["dealer"], hands, kitty)
+    actions: list[int] = []
+
+    def apply(action: int | None, at: str, text) -> None:
+        if action is None:
+            raise RecordError(prefix + at, f"{text!r} names nothing in this variant")
+        try:
+            state.apply_action(action)
+        except IllegalAction as exc:
+            raise RecordError(prefix + at, exc.message) from None
+        actions.append(action)
+
+    calls = record.get("auction", [])
+    plays = record.get("play", [])
+    discards = record.get("discard", [])
+    declare = record.get("declare") or {}
+    if not all(isinstance(v, list) for v in (calls, plays, discards)) or not isinstance(declare, dict):
+        raise RecordError(prefix + "auction", "auction, discard and play must be lists, declare an object")
+    for i, text in enumerate(calls):
+        if state.phase != AUCTION:
+            raise RecordError(prefix + f"auction[{i}]", "the auction was already over")
+        action = parse_call(rules, text)
+        if (action is not None and state.high_bid >= 0 and action == rules.first_bid_action + state.high_bid
+                and rules.take_action in state.legal_actions()):
+            action = rules.take_action  # records.md: the matching bid means take
+        apply(action, f"auction[{i}]", text)
+    declared = set()
+    d = p = 0
+    while state.phase not in (AUCTION, OVER):
+        if state.phase == DECLARE_TRUMP and "trump" in declare and "trump" not in declared:
+            value = declare["trump"]
+            suit = None if value is None else parse_suit(rules, value)
+            action = rules.no_trump_action if value is None else (
+                None if suit is None else rules.first_trump_action + suit)
+            declared.add("trump")
+            apply(action, "declare", value)
+        elif state.phase == DECLARE_DIRECTION and "direction" in declare and "direction" not in declared:
+            direction = parse_direction(rules, declare["direction"])
+            declared.add("direction")
+            apply(None if direction is None else rules.first_direction_action + direction, "declare",
+                  declare["direction"])
+        elif state.phase == DISCARD and d < len(discards):
+            apply(parse_card(rules, discards[d]), f"discard", discards[d])
+            d += 1
+        elif state.phase == PLAY and state.table is None and declare.get("trump", 0) is None \
+                and "trump" not in declared:
+            declared.add("trump")  # the first lead could have named trump; the declarer said notrump
+            apply(rules.no_trump_action, "declare", None)
+        elif state.phase == PLAY and p < len(plays):
+            apply(parse_card(rules, plays[p]), f"play[{p}]", plays[p])
+            p += 1
+        else:
+            break
+    if d < len(discards):
+        raise RecordError(prefix + "discard", f"{discards[d]!r} comes where no discard is due")
+    if p < len(plays):
+        raise RecordError(prefix + f"play[{p}]", f"{plays[p]!r} comes where no card is due")
+    return state, actions
+

@@ -1,0 +1,945 @@
+"""A double-dummy solver for the play phase of any variant.
+
+Double dummy: every hand is known and everyone plays perfectly.  The solver answers
+how many of the remaining books the declaring side takes from a position of the play
+(:func:`solve`), and what each legal card of the player to move is worth
+(:func:`solve_actions`).  With more than two sides (players alone), the declarer
+plays against all the others as one team.
+
+It reads nothing but the :class:`~runtime.ruleset.Ruleset` and the contract's
+:class:`~runtime.ruleset.PlayTable`, so whatever a variant's tables say comes for
+free: jokers of no suit that never win (and, where the table says so, may be thrown
+at any time), promoted trumps, three players, a trump named by the first card led.
+
+What it counts
+    The books still to be won by play.  Where the variant gives the discards to the
+    winner of the first trick, that trick is worth two books while it is still to be
+    won, so ``books_so_far() + solve()`` is always the declaring side's final books.
+
+Renege penalties
+    Where a variant lets a renege stand (and scores a penalty), the solver still
+    assumes that everyone follows suit when able: a deliberate renege is never part
+    of perfect play in its search.  A renege already in the position is simply part
+    of the position.
+
+How it searches
+    The position is turned into one integer bitmask per seat.  Each effective suit
+    of the contract is a block of bits ordered by power, the trump block highest, so
+    "card a beats card b" is ``a > b`` plus a suit test.  The value is found by
+    bisection over boolean alpha-beta searches ("can the declaring side take at
+    least t books?").  Each search also returns the cards whose rank decided it (a
+    card that won a trick over another card of its suit, a top card cashed), and a
+    transposition table at trick boundaries stores its bounds for every position
+    with the same suit lengths and the same owners of the cards from the top of each
+    suit down to the lowest such card (partition search: low cards are left out of
+    the key).  Cards of one hand adjacent in power among the cards still in play are
+    searched once; once a low card of a suit has failed, the hand's other cards of
+    that suit below every rank that mattered are skipped.  Quick tricks (top cards
+    the player on lead, or its partner reached with a low card, can cash) and the
+    sure tricks of the top trumps end searches early, and moves are ordered so the
+    likely best comes first: the best card stored for the position, the last card
+    that caused a cutoff at that point of the trick, winners and leads to partner's
+    winners in suits where the opponents have few choices, cheap wins, low discards.
+"""
+
+from __future__ import annotations
+
+from .hand import OVER, PLAY, HandState
+from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
+
+__all__ = ["solve", "solve_actions", "DoubleDummy"]
+
+# The transposition table is cleared when it holds this many groups of positions
+# (one per leader and suit lengths), so memory stays bounded in long runs.
+TT_LIMIT = 200_000
+
+
+class _Engine:
+    """The search for one contract (a PlayTable) and one choice of declaring seats.
+
+    The engine keeps its transposition table between calls: solving the positions
+    of one hand one after another (a replay, a sampler's many calls) reuses it.
+    """
+
+    def __init__(self, n_players: int, n_cards: int, table: PlayTable, max_seat: tuple[bool, ...]):
+        self.n = n = n_players
+        self.table = table
+        self.max_seat = max_seat
+        suit_of, power, trump = table.suit_of, table.power, table.trump
+        present = sorted({s for s in suit_of})
+        plain = [s for s in present if s not in (NO_SUIT, trump)]
+        # Blocks from low to high bits: cards of no suit, the plain suits, trumps on top.
+        groups = ([NO_SUIT] if NO_SUIT in present else []) + plain + ([trump] if trump in present else [])
+        members = {g: sorted((c for c in range(n_cards) if suit_of[c] == g), key=lambda c: power[c])
+                   for g in groups}
+        # One empty bit above every block keeps sequences from running across suits.
+        stride = max(len(m) for m in members.values()) + 1
+        self.bit_of: list[int] = [0] * n_cards
+        self.card_of: dict[int, int] = {}
+        self.group_masks: list[int] = []
+        suit_mask: dict[int, int] = {}
+        for gi, g in enumerate(groups):
+            cards = members[g]
+            if g != NO_SUIT:
+                powers = [power[c] for c in cards]
+                if len(set(powers)) != len(powers):
+                    raise ValueError("the solver needs distinct powers within an effective suit")
+            gmask = ((1 << len(cards)) - 1) << (gi * stride)
+            self.group_masks.append(gmask)
+            for r, c in enumerate(cards):
+                bit = 1 << (gi * stride + r)
+                self.bit_of[c] = bit
+                self.card_of[bit] = c
+                suit_mask[bit] = gmask
+        self.suit_mask = suit_mask
+        self.groups = groups
+        self.ns_mask = self.group_masks[0] if groups and groups[0] == NO_SUIT else 0
+        self.trump_mask = self.group_masks[-1] if trump in present and trump != NO_SUIT else 0
+        self.all_mask = sum(self.group_masks)
+        self.width = len(groups) * stride
+        self.free_ns = table.free_no_suit
+        self.tt: dict = {}
+        self.hands: list[int] = [0] * n
+        # The number of tricks left when the trick worth two books (it takes the
+        # discards) is played, or -1; read by the search at every trick's end.
+        self.bonus = [-1]
+        self._build()
+
+    # ----------------------------------------------------------------- the search
+    def _build(self) -> None:
+        """Make the search functions as closures over the engine's constants (fast look-ups).
+
+        Every search function returns ``(result, rel)``: whether the declaring side
+        reaches the target, and the cards whose rank the result depends on (a card
+        that won a trick over another card of its suit, a top card cashed).  Only the
+        lowest such card of each suit matters: the result then holds for every
+        position with the same lengths and the same owners of the cards from the top
+        of each suit down to that one, and the transposition table stores it so.
+        """
+        n = self.n
+        MAX = self.max_seat
+        SM = self.suit_mask
+        TR = self.trump_mask
+        NS = self.ns_mask
+        FREE = self.free_ns
+        ALL = self.all_mask
+        TT = self.tt
+        hands = self.hands
+        BONUS = self.bonus
+        SEATS = range(n)
+        SEATS_DOWN = range(n - 1, -1, -1)
+        NEXT = [(s + 1) % n for s in SEATS]
+        PREV = [(s - 1) % n for s in SEATS]
+        GROUPS = list(self.group_masks)
+        G = len(GROUPS)
+        GIS = range(G)
+        PLAIN = [m for m in GROUPS if m != TR and m != NS]
+        SUITS = [m for m in GROUPS if m != NS]
+        TOP2 = {m: 1 << m.bit_length() for m in GROUPS}
+        W = self.width
+        SHIFTS = [W * s for s in SEATS]
+        # For the keys: each block's bits in every seat's copy of a hand.
+        COPY_MASKS = [sum(m << sh for sh in SHIFTS) for m in GROUPS]
+        GROUP_IS_NS = [m == NS for m in GROUPS]
+        GROUP_LOW = [(m & -m).bit_length() - 1 for m in GROUPS]
+        # Key fields: owner sequences (OB bits per card), lengths (five bits per seat).
+        OB = max(1, (n - 1).bit_length())
+        FIELD = OB * max(m.bit_count() for m in GROUPS) + 2
+        LEN_FIELD = 5 * n
+        infos: list[dict] = [dict() for _ in GROUPS]
+        DESC: dict = {}  # the cards left of a block, highest first
+        opps_of = [[t for t in SEATS if MAX[t] != MAX[s]] for s in SEATS]
+        partners_of = [[t for t in SEATS if t != s and MAX[t] == MAX[s]] for s in SEATS]
+        # The opponents still to play after ``seat`` when it plays ``pos``-th.
+        later_opps = [[[(seat + k) % n for k in range(1, n - pos) if MAX[(seat + k) % n] != MAX[seat]]
+                       for pos in SEATS] for seat in SEATS]
+        # Killer moves: the last card that caused a cutoff, per trick and position in it.
+        KILL = [0] * (n * (sum(m.bit_count() for m in GROUPS) // n + 2))
+
+        def group_info(gi: int, part: int) -> tuple[int, int]:
+            """The owner sequence (high to low) and the lengths of one block, as key fields."""
+            low = GROUP_LOW[gi]
+            bit = GROUPS[gi].bit_length() - 1
+            owners = []
+            lens = [0] * n
+            while bit >= low:
+                for s in SEATS:
+                    if part >> (bit + SHIFTS[s]) & 1:
+                        owners.append(s)
+                        lens[s] += 1
+                        break
+                bit -= 1
+            seq = 0
+            if not GROUP_IS_NS[gi]:  # cards of no suit never win: only how many each holds matters
+                for s in owners:
+                    seq = (seq << OB) | s
+            length = 0
+            for s in SEATS:
+                length |= lens[s] << (5 * s)
+            info = (seq << (FIELD * gi), length << (LEN_FIELD * gi + 3))
+            infos[gi][part] = info
+            return info
+
+        def top_cards(kvec: tuple, union: int) -> int:
+            """The k-th highest card left in each block, for the k of ``kvec``."""
+            rel = 0
+            for gi in GIS:
+                k = kvec[gi]
+                if k:
+                    p = union & GROUPS[gi]
+                    tops = DESC.get(p)
+                    if tops is None:
+                        tops = DESC[p] = _bits(p)[::-1]
+                    rel |= tops[k - 1]
+            return rel
+
+        def store(key: int, seq: int, union: int, rel: int, lb: int, ub: int, best: int) -> None:
+            """Record bounds for every position like this one down to the relevant cards."""
+            mask = 0
+            kvec = [0] * G
+            for gi in GIS:
+                r = rel & GROUPS[gi]
+                if r:
+                    p = union & GROUPS[gi]
+                    k = (p & ~((r & -r) - 1)).bit_count()  # from the top down to the lowest relevant
+                    kvec[gi] = k
+                    mask |= (((1 << (OB * k)) - 1) << (OB * (p.bit_count() - k))) << (FIELD * gi)
+            bucket = TT.get(key)
+            if bucket is None:
+                if len(TT) >= TT_LIMIT:
+                    TT.clear()
+                bucket = TT[key] = {}
+            slot = bucket.get(mask)
+            if slot is None:
+                slot = bucket[mask] = (tuple(kvec), {})
+            sub = slot[1]
+            e = sub.get(seq & mask)
+            if e is None:
+                sub[seq & mask] = [lb, ub, best]
+            else:
+                if lb > e[0]:
+                    e[0] = lb
+                if ub < e[1]:
+                    e[1] = ub
+                if best:
+                    e[2] = best
+
+        def quick_tricks(leader: int) -> tuple[int, int]:
+            """Tricks the player on lead can cash at once from its own top cards, and those cards."""
+            h = hands[leader]
+            others = 0
+            for s in SEATS:
+                if s != leader:
+                    others |= hands[s]
+            qt = 0
+            rel = 0
+            ruffers = ()
+            if TR:
+                t = h & TR
+                if t:
+                    above = t & ~((1 << (others & TR).bit_length()) - 1)
+                    if above:
+                        qt = above.bit_count()
+                        rel = above
+                ruffers = [hands[o] for o in opps_of[leader] if hands[o] & TR]
+            for gm in PLAIN:
+                mine = h & gm
+                if not mine:
+                    continue
+                above = mine & ~((1 << (others & gm).bit_length()) - 1)
+                if above:
+                    k = above.bit_count()
+                    for o in ruffers:
+                        length = (o & gm).bit_count()
+                        if length < k:
+                            k = length
+                    if k:
+                        qt += k
+                        rel |= above
+            return qt, rel
+
+        def last_trick(leader: int) -> tuple[int, int]:
+            """The winner of the last trick (each seat holds one card) and the card if it won by rank."""
+            win = 0
+            wseat = PREV[leader]
+            lt = 0
+            s = leader
+            played = 0
+            for _ in SEATS:
+                mv = hands[s]
+                played |= mv
+                if win:
+                    if mv > win and mv & lt:
+                        win, wseat = mv, s
+                elif not mv & NS:
+                    win, wseat, lt = mv, s, SM[mv] | TR
+                s = NEXT[s]
+            if win and (played & SM[win]) != win:
+                return wseat, win
+            return wseat, 0
+
+        def bsearch(leader: int, target: int, ntricks: int):
+            """At a trick boundary: can the declaring side take ``target`` of ``ntricks``?"""
+            if ntricks == 1:
+                w, rel = last_trick(leader)
+                return (1 if MAX[w] else 0) >= target, rel
+            x = 0
+            union = 0
+            for s in SEATS_DOWN:
+                h = hands[s]
+                x = (x << W) | h
+                union |= h
+            seq = 0
+            key = leader
+            for gi in GIS:
+                part = x & COPY_MASKS[gi]
+                info = infos[gi].get(part)
+                if info is None:
+                    info = group_info(gi, part)
+                seq |= info[0]
+                key |= info[1]
+            bucket = TT.get(key)
+            hint = 0
+            if bucket is not None:
+                for mask, slot in bucket.items():
+                    e = slot[1].get(seq & mask)
+                    if e is not None:
+                        if e[0] >= target:
+                            return True, top_cards(slot[0], union)
+                        if e[1] < target:
+                            return False, top_cards(slot[0], union)
+                        if e[2]:
+                            hint = e[2]
+            ismax = MAX[leader]
+            if TR:
+                t = union & TR
+                if t:
+                    # The hand holding the top trump wins a trick with each of its trumps
+                    # above every other hand's trumps, whoever leads.
+                    top = 1 << (t.bit_length() - 1)
+                    for s in SEATS:
+                        if hands[s] & top:
+                            break
+                    ht = hands[s] & TR
+                    sure = ht & ~((1 << ((t ^ ht).bit_length())) - 1)
+                    k = sure.bit_count()
+                    if MAX[s]:
+                        if k >= target:
+                            store(key, seq, union, sure, k, ntricks, 0)
+                            return True, sure
+                    elif ntricks - k < target:
+                        store(key, seq, union, sure, 0, ntricks - k, 0)
+                        return False, sure
+            qt, qrel = quick_tricks(leader)
+            if qt < (target if ismax else ntricks - target + 1):
+                # Lead low to a partner's top card, and let the partner cash its own.
+                h = hands[leader]
+                for p in partners_of[leader]:
+                    hp = hands[p]
+                    others = union & ~hp
+                    for gm in SUITS:
+                        if h & gm and hp & gm and (hp & gm) > (others & gm):
+                            if gm != TR and any(not (hands[o] & gm) and hands[o] & TR for o in opps_of[leader]):
+                                continue
+                            pqt, prel = quick_tricks(p)
+                            if pqt > qt:
+                                qt, qrel = pqt, prel
+                            break
+            if ismax:
+                if qt >= target:
+                    store(key, seq, union, qrel, qt, ntricks, 0)
+                    return True, qrel
+            elif qt > ntricks - target:
+                store(key, seq, union, qrel, 0, ntricks - qt, 0)
+                return False, qrel
+            result, rel, best = lead(leader, target, ntricks, ALL & ~union, hint)
+            if result:
+                store(key, seq, union, rel, target, ntricks, best if ismax else 0)
+            else:
+                store(key, seq, union, rel, 0, target - 1, best if not ismax else 0)
+            return result, rel
+
+        def order_leads(leader: int, moves: list[int], ntricks: int) -> list[int]:
+            """Leads in a promising order.
+
+            Suits where the opponents have few cards to choose from come first (their
+            search is small); a card that wins the trick (the top card, or any card
+            when partner holds the top card) before one that does not; opponents'
+            ruffs are avoided and partner's ruffs sought.
+            """
+            others = 0
+            partner = 0
+            side = MAX[leader]
+            for s in SEATS:
+                if s != leader:
+                    hs = hands[s]
+                    others |= hs
+                    if MAX[s] == side:
+                        partner |= hs
+            opp = others & ~partner
+            opps = [hands[o] for o in opps_of[leader]]
+            trumps_out = TR and (others & TR)
+            scored = []
+            suit_info = {}
+            for mv in moves:
+                if mv & NS:
+                    scored.append((-1000, mv))
+                    continue
+                gm = SM[mv]
+                info = suit_info.get(gm)
+                if info is None:
+                    weight = 0
+                    for o in opps:
+                        length = (o & gm).bit_count()
+                        weight -= 7 * (length if length else ntricks + 1)
+                    ruffed = False
+                    if trumps_out and gm != TR:
+                        if any(not (o & gm) and o & TR for o in opps):
+                            weight -= 40
+                            ruffed = True
+                        elif partner & TR and not (partner & gm):
+                            weight += 25  # partner ruffs
+                    if not (partner & gm):
+                        weight -= 9
+                    info = suit_info[gm] = (weight, ruffed, (partner & gm) > (opp & gm), others & gm)
+                weight, ruffed, partner_top, oth = info
+                rank = (mv // (gm & -gm)).bit_length()  # rank within the suit
+                if not ruffed and (mv > oth or partner_top):
+                    scored.append((weight + 45 + rank, mv))  # wins the trick
+                else:
+                    scored.append((weight + 12 - rank, mv))
+            scored.sort(reverse=True)
+            return [m for _, m in scored]
+
+        def lead(leader: int, target: int, ntricks: int, gone: int, hint: int):
+            """The leader's turn: (result, rel, the card that decided it)."""
+            h = hands[leader]
+            # One card of each run of equivalent cards (see follow).
+            F = h | gone | NS
+            c = h
+            moves = []
+            while c:
+                top = 1 << (c.bit_length() - 1)
+                moves.append(top)
+                below = ~F & (top - 1)
+                if not below:
+                    break
+                c &= (1 << below.bit_length()) - 1
+            if len(moves) > 1:
+                moves = order_leads(leader, moves, ntricks)
+                k = KILL[ntricks * n]
+                if k and moves[0] != k and k in moves:
+                    moves.remove(k)
+                    moves.insert(0, k)
+                if hint and moves[0] != hint and hint in moves:
+                    moves.remove(hint)
+                    moves.insert(0, hint)
+            ismax = MAX[leader]
+            nxt = NEXT[leader]
+            second = follow_last if n == 2 else follow
+            rels = 0
+            small = None
+            for mv in moves:
+                if small is not None:
+                    th = small.get(SM[mv])
+                    if th is not None and mv < th:
+                        continue
+                hands[leader] = h ^ mv
+                if mv & NS:
+                    r, rel = second(nxt, 1, 0, 0, PREV[leader], target, ntricks, gone, mv)
+                else:
+                    r, rel = second(nxt, 1, SM[mv], mv, leader, target, ntricks, gone, mv)
+                hands[leader] = h
+                if r == ismax:
+                    KILL[ntricks * n] = mv
+                    return r, rel, mv
+                rels |= rel
+                # A small card (below every card whose rank mattered) failed: the other
+                # small cards of its suit would fail the same way, skip them.
+                gm = SM[mv]
+                if small is None:
+                    small = {}
+                if gm not in small:
+                    rg = rels & gm
+                    low = rg & -rg if rg else TOP2[gm]
+                    if mv < low:
+                        small[gm] = low
+            return (not ismax), rels, 0
+
+        def follow(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
+                   gone: int, tm: int):
+            """A follower's turn before the last.  ``led`` is the suit led (0 while only
+            cards of no suit were played), ``win`` the card winning so far, held by
+            ``wseat``; ``tm`` the cards on the table; ``gone`` the cards out of play."""
+            h = hands[seat]
+            following = False
+            if led:
+                c = h & led
+                if c:
+                    following = True
+                    if FREE:
+                        c |= h & NS
+                else:
+                    c = h
+            else:
+                c = h
+            # One card of each run of equivalent cards: cards adjacent in power once the
+            # cards out of play are left out (cards on the table still separate runs).
+            F = c | gone | NS
+            moves = []
+            while c:
+                top = 1 << (c.bit_length() - 1)
+                moves.append(top)
+                below = ~F & (top - 1)
+                if not below:
+                    break
+                c &= (1 << below.bit_length()) - 1
+            ismax = MAX[seat]
+            lt = led | TR
+            if len(moves) > 1:
+                if following:
+                    moves.reverse()  # low cards first
+                    bar = 0
+                    for s in later_opps[seat][pos]:
+                        bar |= hands[s]
+                    bar &= led
+                    if win > bar:
+                        bar = win
+                    if MAX[wseat] != ismax or bar != win:
+                        # Win the trick for sure as cheaply as possible, else play low.
+                        for m in moves:
+                            if m > bar and m & lt:
+                                moves.remove(m)
+                                moves.insert(0, m)
+                                break
+                else:
+                    moves = order_discards(seat, h, moves)
+                    if win and MAX[wseat] != ismax:
+                        for m in moves:  # ruff (or overruff) as cheaply as possible
+                            if m > win and m & lt:
+                                moves.remove(m)
+                                moves.insert(0, m)
+                                break
+                k = KILL[ntricks * n + pos]
+                if k and moves[0] != k and k in moves:
+                    moves.remove(k)
+                    moves.insert(1, k)
+            nxt = NEXT[seat]
+            pos1 = pos + 1
+            after = follow_last if pos1 == n - 1 else follow
+            rels = 0
+            small = None
+            for mv in moves:
+                if small is not None:
+                    th = small.get(SM[mv])
+                    if th is not None and mv < th:
+                        continue
+                if win:
+                    if mv > win and mv & lt:
+                        nw, nws = mv, seat
+                    else:
+                        nw, nws = win, wseat
+                    nled = led
+                elif mv & NS:
+                    nw, nws, nled = 0, wseat, 0
+                else:
+                    nw, nws, nled = mv, seat, SM[mv]
+                hands[seat] = h ^ mv
+                r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
+                hands[seat] = h
+                if r == ismax:
+                    KILL[ntricks * n + pos] = mv
+                    return r, rel
+                rels |= rel
+                gm = SM[mv]
+                if small is None:
+                    small = {}
+                if gm not in small:
+                    rg = rels & gm
+                    low = rg & -rg if rg else TOP2[gm]
+                    if mv < low:
+                        small[gm] = low
+            return (not ismax), rels
+
+        def follow_last(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
+                        gone: int, tm: int):
+            """The last card of a trick: then the trick is scored and the next one searched."""
+            h = hands[seat]
+            following = False
+            if led:
+                c = h & led
+                if c:
+                    following = True
+                    if FREE:
+                        c |= h & NS
+                else:
+                    c = h
+            else:
+                c = h
+            F = c | gone | NS
+            moves = []
+            while c:
+                top = 1 << (c.bit_length() - 1)
+                moves.append(top)
+                below = ~F & (top - 1)
+                if not below:
+                    break
+                c &= (1 << below.bit_length()) - 1
+            ismax = MAX[seat]
+            lt = led | TR
+            if len(moves) > 1:
+                if following:
+                    moves.reverse()
+                else:
+                    moves = order_discards(seat, h, moves)
+                if win and MAX[wseat] != ismax:
+                    for m in moves:  # the cheapest card that wins
+                        if m > win and m & lt:
+                            moves.remove(m)
+                            moves.insert(0, m)
+                            break
+                k = KILL[ntricks * n + pos]
+                if k and moves[0] != k and k in moves:
+                    moves.remove(k)
+                    moves.insert(1, k)
+            left = ntricks - 1
+            won = 2 if ntricks == BONUS[0] else 1
+            rels = 0
+            small = None
+            for mv in moves:
+                if small is not None:
+                    th = small.get(SM[mv])
+                    if th is not None and mv < th:
+                        continue
+                if win:
+                    if mv > win and mv & lt:
+                        nw, nws = mv, seat
+                    else:
+                        nw, nws = win, wseat
+                elif mv & NS:
+                    nw, nws = 0, wseat
+                else:
+                    nw, nws = mv, seat
+                t2 = target - won if MAX[nws] else target
+                if t2 <= 0:
+                    r, rel = True, 0
+                elif t2 > left:
+                    r, rel = False, 0
+                else:
+                    hands[seat] = h ^ mv
+                    r, rel = bsearch(nws, t2, left)
+                    hands[seat] = h
+                if nw and ((tm | mv) & SM[nw]) != nw:
+                    rel |= nw  # it won over another card of its suit: its rank counts
+                if r == ismax:
+                    KILL[ntricks * n + pos] = mv
+                    return r, rel
+                rels |= rel
+                gm = SM[mv]
+                if small is None:
+                    small = {}
+                if gm not in small:
+                    rg = rels & gm
+                    low = rg & -rg if rg else TOP2[gm]
+                    if mv < low:
+                        small[gm] = low
+            return (not ismax), rels
+
+        def order_discards(seat: int, h: int, moves: list[int]) -> list[int]:
+            """Cards of a player who cannot follow: low cards of long suits first,
+            top cards later, trumps last."""
+            others = 0
+            for s in SEATS:
+                if s != seat:
+                    others |= hands[s]
+            scored = []
+            for m in moves:
+                gm = SM[m]
+                if gm == TR:
+                    scored.append((1000 + m.bit_length(), m))
+                elif m > (others & gm):
+                    scored.append((500 - (h & gm).bit_count(), m))
+                else:
+                    scored.append((m.bit_length() - 32 * (h & gm).bit_count(), m))
+            scored.sort()
+            return [m for _, m in scored]
+
+        def follow_any(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
+                       gone: int, tm: int):
+            """A follower's turn at any position (the root's entry point)."""
+            f = follow_last if pos == n - 1 else follow
+            return f(seat, pos, led, win, wseat, target, ntricks, gone, tm)
+
+        self._bsearch = bsearch
+        self._follow = follow_any
+        self._lead = lead
+
+    def _gen(self, c: int, gone: int) -> list[int]:
+        """One card of each run of equivalent cards of ``c``, highest first."""
+        F = c | gone | self.ns_mask
+        out = []
+        while c:
+            top = 1 << (c.bit_length() - 1)
+            out.append(top)
+            below = ~F & (top - 1)
+            if not below:
+                break
+            c &= (1 << below.bit_length()) - 1
+        return out
+
+    # ----------------------------------------------------------------- positions
+    def load(self, hands: list[list[int]], trick: list[int], leader: int) -> dict:
+        """Set the engine's hands from card ids; return the root's trick status."""
+        bit_of = self.bit_of
+        for s, h in enumerate(hands):
+            self.hands[s] = sum(bit_of[c] for c in h)
+        n = self.n
+        led = 0
+        win = 0
+        wseat = (leader - 1) % n
+        lt = 0
+        played = 0
+        for i, c in enumerate(trick):
+            mv = bit_of[c]
+            played |= mv
+            seat = (leader + i) % n
+            if win:
+                if mv > win and mv & lt:
+                    win, wseat = mv, seat
+            elif not mv & self.ns_mask:
+                win, wseat, led = mv, seat, self.suit_mask[mv]
+                lt = led | self.trump_mask
+        union = played
+        for h in self.hands:
+            union |= h
+        seat = (leader + len(trick)) % n
+        return {"seat": seat, "pos": len(trick), "led": led, "win": win, "wseat": wseat, "tm": played,
+                "gone": self.all_mask & ~union, "leader": leader, "ntricks": self.hands[seat].bit_count()}
+
+    def root_moves(self, root: dict) -> list[int]:
+        """The legal moves at the root (every card, not only one per run)."""
+        h = self.hands[root["seat"]]
+        led = root["led"]
+        if root["pos"] and led:
+            c = h & led
+            if c:
+                return _bits(c | (h & self.ns_mask if self.free_ns else 0))
+        return _bits(h)
+
+    def test(self, root: dict, target: int, moves: list[int] | None = None) -> bool:
+        """Can the declaring side take ``target`` books from the root (with only ``moves`` at the root)?"""
+        ntricks = root["ntricks"]
+        seat, pos = root["seat"], root["pos"]
+        if moves is None:
+            if pos == 0:
+                return self._test_lead(root, target)
+            return self._follow(seat, pos, root["led"], root["win"], root["wseat"], target, ntricks,
+                              root["gone"], root["tm"])[0]
+        ismax = self.max_seat[seat]
+        for mv in moves:
+            if self._child(root, mv, target) == ismax:
+                return ismax
+        return not ismax
+
+    def _test_lead(self, root: dict, target: int) -> bool:
+        leader, ntricks = root["seat"], root["ntricks"]
+        if target <= 0:
+            return True
+        if target > ntricks + (1 if self.bonus[0] == ntricks else 0):
+            return False
+        if self.bonus[0] == ntricks:  # the trick worth two books: no table entries for it
+            return self._lead(leader, target, ntricks, root["gone"], 0)[0]
+        return self._bsearch(leader, target, ntricks)[0]
+
+    def _child(self, root: dict, mv: int, target: int) -> bool:
+        """The test after ``mv`` is played at the root."""
+        n = self.n
+        seat, pos, led, win, wseat = root["seat"], root["pos"], root["led"], root["win"], root["wseat"]
+        ntricks = root["ntricks"]
+        lt = led | self.trump_mask
+        if win:
+            if mv > win and mv & lt:
+                win, wseat = mv, seat
+        elif not mv & self.ns_mask:
+            win, wseat, led = mv, seat, self.suit_mask[mv]
+        h = self.hands[seat]
+        self.hands[seat] = h ^ mv
+        try:
+            if pos < n - 1:
+                return self._follow((seat + 1) % n, pos + 1, led, win, wseat, target, ntricks,
+                                  root["gone"], root["tm"] | mv)[0]
+            if self.max_seat[wseat]:
+                target -= 2 if ntricks == self.bonus[0] else 1
+            if target <= 0:
+                return True
+            if target >= ntricks:
+                return False
+            return self._bsearch(wseat, target, ntricks - 1)[0]
+        finally:
+            self.hands[seat] = h
+
+    def value(self, root: dict, moves: list[int] | None = None, guess: int | None = None) -> int:
+        """The books the declaring side takes from the root, by bisection on boolean tests."""
+        ntricks = root["ntricks"]
+        lo, hi = 0, ntricks + (1 if self.bonus[0] == ntricks else 0)
+        if guess is not None and lo < guess <= hi:
+            # Try the guess first: close guesses make the first test decisive.
+            if self.test(root, guess, moves):
+                lo = guess
+            else:
+                hi = guess - 1
+        while lo < hi:
+            t = (lo + hi + 1) // 2
+            if self.test(root, t, moves):
+                lo = t
+            else:
+                hi = t - 1
+        return lo
+
+    def runs(self, root: dict, moves: list[int]) -> list[list[int]]:
+        """The root's moves grouped into runs of equivalent cards."""
+        gone = root["gone"]
+        reps = self._gen(sum(moves), gone)
+        out = []
+        F = sum(moves) | gone | self.ns_mask
+        for top in reps:
+            run = [top]
+            below = ~F & (top - 1)
+            floor = 1 << below.bit_length() if below else 1
+            run.extend(m for m in moves if floor <= m < top and m not in run)
+            out.append(run)
+        return out
+
+
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        low = x & -x
+        out.append(low)
+        x ^= low
+    return out
+
+
+# --------------------------------------------------------------------------- public API
+class DoubleDummy:
+    """Double-dummy analysis of the positions of hands of one variant.
+
+    Keeps one search engine per contract and declaring side, with its transposition
+    table, so solving many positions of the same deal (a replay, a sampler) is much
+    cheaper than the first.  ``solve`` and ``solve_actions`` of this module use a
+    shared instance.
+    """
+
+    def __init__(self, max_engines: int = 8):
+        self._engines: dict = {}
+        self._max_engines = max_engines
+
+    def _engine(self, rules: Ruleset, table: PlayTable, declarer: int) -> _Engine:
+        side = rules.side_of[declarer]
+        max_seat = tuple(rules.side_of[s] == side for s in range(rules.players))
+        key = (rules.players, rules.n_cards, table, max_seat)
+        engine = self._engines.get(key)
+        if engine is None:
+            if len(self._engines) >= self._max_engines:
+                self._engines.pop(next(iter(self._engines)))
+            engine = self._engines[key] = _Engine(rules.players, rules.n_cards, table, max_seat)
+        return engine
+
+    @staticmethod
+    def _bonus(state: HandState) -> int:
+        """1 while the trick that also wins the discards' book is still to be won."""
+        rules = state.rules
+        return 1 if (rules.discards_book == "first-trick" and state.discards and not state.tricks) else 0
+
+    def _root(self, state: HandState, table: PlayTable, trick: list[int], leader: int):
+        engine = self._engine(state.rules, table, state.declarer)
+        root = engine.load(state.hands, trick, leader)
+        engine.bonus[0] = root["ntricks"] if self._bonus(state) else -1
+        return engine, root
+
+    def solve(self, state: HandState) -> int:
+        """Books the declaring side takes from here with perfect play by all (see module doc)."""
+        if state.phase == OVER:
+            return 0
+        _check(state)
+        if state.table is None:
+            values = self.solve_actions(state)
+            mine = state.rules.side_of[state.seat] == state.rules.side_of[state.declarer]
+            return max(values.values()) if mine else min(values.values())
+        engine, root = self._root(state, state.table, state.trick, state.leader)
+        return engine.value(root)
+
+    def solve_actions(self, state: HandState) -> dict[int, int]:
+        """Each legal action of the player to move -> the declaring side's books after it."""
+        if state.phase == OVER:
+            return {}
+        _check(state)
+        rules = state.rules
+        if state.table is None:
+            return self._declare_by_lead(state)
+        engine, root = self._root(state, state.table, state.trick, state.leader)
+        legal = state.legal_actions()
+        bit_of = engine.bit_of
+        moves = [bit_of[c] for c in legal]
+        values: dict[int, int] = {}
+        if set(moves) <= set(engine.root_moves(root)):
+            groups = engine.runs(root, moves)
+        else:  # a renege the rules let stand: value each card on its own
+            groups = [[m] for m in moves]
+        guess = None
+        for run in groups:
+            v = engine.value(root, [run[0]], guess)
+            guess = v
+            for m in run:
+                values[engine.card_of[m]] = v
+        return {a: values[a] for a in legal}
+
+    def _declare_by_lead(self, state: HandState) -> dict[int, int]:
+        """The first card led names trump: value notrump and every lead, each under its own table."""
+        rules = state.rules
+        values: dict[int, int] = {}
+        by_suit: dict[int, list[int]] = {}
+        for action in state.legal_actions():
+            if action == rules.no_trump_action:
+                table = rules.tables[(NO_TRUMP, state.direction)]
+                engine, root = self._root(state, table, [], state.seat)
+                values[action] = engine.value(root)
+            else:
+                by_suit.setdefault(rules.card_suit[action], []).append(action)
+        for suit, cards in by_suit.items():
+            table = rules.tables[(suit, state.direction)]
+            engine, root = self._root(state, table, [], state.seat)
+            guess = None
+            for run in engine.runs(root, [engine.bit_of[c] for c in cards]):
+                v = engine.value(root, [run[0]], guess)
+                guess = v
+                for m in run:
+                    values[engine.card_of[m]] = v
+        return {a: values[a] for a in state.legal_actions()}
+
+
+def _check(state: HandState) -> None:
+    if state.phase != PLAY:
+        raise ValueError("the solver works on positions of the play (phase 'play')")
+
+
+_SHARED = DoubleDummy()
+
+
+def solve(state: HandState) -> int:
+    """The books the declaring side takes from the remaining play, double dummy.
+
+    ``state`` is a position of the play, possibly in the middle of a trick, or the
+    moment the declarer names trump by leading (it then picks the best of notrump
+    and every lead).  Everyone plays perfectly with all hands known; with more than
+    two sides the declarer's opponents play as one team.  The state is not changed.
+    The count is of tricks still to be won, plus the discards' book while the trick
+    it goes with is still to be won (where the variant says so); 0 when the hand is over.
+    """
+    return _SHARED.solve(state)
+
+
+def solve_actions(state: HandState) -> dict[int, int]:
+    """For each legal action of the player to move, the books the declaring side takes
+    if that action is played and everyone then plays perfectly (counted as in :func:`solve`)."""
+    return _SHARED.solve_actions(state)

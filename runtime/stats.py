@@ -1,0 +1,302 @@
+"""Confidence intervals for simulation figures: pure functions, no numpy, no scipy.
+
+Every interval is two-sided at 95%.  The functions come in two kinds:
+
+* plain ones on lists or counts, for anyone who holds the raw values —
+  :func:`mean_interval`, :func:`wilson`, :func:`paired_mean_difference`,
+  :func:`paired_proportion_difference`;
+* ones on *moment sums*, which is what the simulation keeps.  A run is split into
+  chunks played in separate processes; each chunk returns sums of its units'
+  values and of their pairwise products (:class:`Moments`), which add up exactly
+  (they are integers) in any order.  From those sums come the interval of a ratio
+  ``sum(y) / sum(n)`` over units — the mean points per hand over games of several
+  hands, say — with the variance of a ratio estimator (the linearisation used for
+  cluster samples), and the paired difference of two such ratios measured on the
+  same units (the same games played under two variants).
+
+When each unit has ``n = 1`` these reduce to the textbook mean and paired-mean
+intervals, so one code path serves hand-level and game-level runs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+# The 97.5% point of the standard normal distribution.
+Z95 = 1.959963984540054
+
+# Student t 97.5% points for small degrees of freedom, where the expansion below is
+# not accurate enough (standard tables).
+_T975 = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 4: 2.776445105, 5: 2.570581836,
+         6: 2.446911851, 7: 2.364624252, 8: 2.306004135, 9: 2.262157163, 10: 2.228138852}
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its 95% interval; ``n`` is how many observations it rests on.
+
+    ``value`` is None when there is nothing to estimate (no observations); ``low`` and
+    ``high`` are None when the interval is undefined (a single unit).
+    """
+
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int
+
+    @property
+    def half_width(self) -> float | None:
+        """Half the interval's width (the ``±`` of a report), or None."""
+        if self.low is None or self.high is None:
+            return None
+        return (self.high - self.low) / 2
+
+    @property
+    def significant(self) -> bool:
+        """True when the interval excludes zero (see :func:`significant`)."""
+        return significant(self)
+
+    def as_json(self) -> dict:
+        """``{"value", "low", "high", "n"}`` for programs."""
+        return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
+
+
+def significant(interval: Interval) -> bool:
+    """Whether a difference is significant at 5%: its 95% interval excludes zero."""
+    if interval.low is None or interval.high is None:
+        return False
+    return interval.low > 0 or interval.high < 0
+
+
+def t975(df: int) -> float:
+    """The 97.5% point of Student's t with ``df`` degrees of freedom (``df >= 1``).
+
+    A table for ``df <= 10``; above that the Cornish-Fisher expansion around the
+    normal point (Abramowitz & Stegun 26.7.5), accurate to about 1e-5 there.
+    """
+    if df < 1:
+        raise ValueError("t975 needs at least one degree of freedom")
+    if df in _T975:
+        return _T975[df]
+    z = Z95
+    g1 = (z ** 3 + z) / 4
+    g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96
+    g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384
+    g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+# --------------------------------------------------------------------------- plain
+def mean_interval(values: Sequence[float]) -> Interval:
+    """The mean of ``values`` with its t interval (normal for large samples)."""
+    n = len(values)
+    return mean_interval_from_sums(n, sum(values), sum(v * v for v in values))
+
+
+def mean_interval_from_sums(n: int, total: float, total_sq: float) -> Interval:
+    """The mean and t interval from the count, the sum and the sum of squares."""
+    if n == 0:
+        return Interval(None, None, None, 0)
+    mean = total / n
+    if n == 1:
+        return Interval(mean, None, None, 1)
+    variance = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = t975(n - 1) * math.sqrt(variance / n)
+    return Interval(mean, mean - half, mean + half, n)
+
+
+def wilson(successes: int, n: int) -> Interval:
+    """A proportion ``successes / n`` with its Wilson score interval."""
+    if n == 0:
+        return Interval(None, None, None, 0)
+    return _wilson(successes / n, n, n)
+
+
+def _wilson(p: float, n_eff: float, n: int) -> Interval:
+    # Wilson rather than the normal approximation: it stays inside [0, 1] and is
+    # sensible for proportions near 0 or 1 (contracts rarely bid, a bid never made).
+    z2 = Z95 * Z95
+    denom = 1 + z2 / n_eff
+    centre = (p + z2 / (2 * n_eff)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n_eff + z2 / (4 * n_eff * n_eff)) / denom
+    # At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave a speck.
+    low = 0.0 if p == 0 else max(0.0, centre - half)
+    high = 1.0 if p == 1 else min(1.0, centre + half)
+    return Interval(p, low, high, n)
+
+
+def paired_mean_difference(xs: Sequence[float], ys: Sequence[float]) -> Interval:
+    """The mean of ``x - y`` over pairs with its t interval (paired design)."""
+    if len(xs) != len(ys):
+        raise ValueError("paired samples must have the same length")
+    return mean_interval([x - y for x, y in zip(xs, ys)])
+
+
+def paired_proportion_difference(xs: Sequence[int], ys: Sequence[int]) -> Interval:
+    """The difference of two proportions measured on the same units (0/1 indicators).
+
+    The Wald interval for paired proportions: with ``b`` units where only x holds
+    and ``c`` where only y holds, ``(b - c) / n`` ± z·sqrt(b + c − (b − c)²/n) / n.
+    """
+    if len(xs) != len(ys):
+        raise ValueError("paired samples must have the same length")
+    if any(v not in (0, 1) for v in (*xs, *ys)):
+        raise ValueError("paired proportions take 0/1 indicators")
+    n = len(xs)
+    if n == 0:
+        return Interval(None, None, None, 0)
+    b = sum(1 for x, y in zip(xs, ys) if x and not y)
+    c = sum(1 for x, y in zip(xs, ys) if y and not x)
+    d = (b - c) / n
+    half = Z95 * math.sqrt(max(0.0, b + c - (b - c) ** 2 / n)) / n
+    return Interval(d, d - half, d + half, n)
+
+
+# --------------------------------------------------------------------------- moment sums
+class Moments:
+    """Sums of ``k``-vectors and of their pairwise products, over units; mergeable.
+
+    ``sums`` holds the ``k`` sums, then the products ``v[i] * v[j]`` for ``i <= j`` in
+    row order.  Integers in, integers out: merged in any order the sums are equal.
+    """
+
+    __slots__ = ("k", "sums")
+
+    def __init__(self, k: int, sums: list | None = None):
+        self.k = k
+        self.sums = list(sums) if sums is not None else [0] * (k + k * (k + 1) // 2)
+
+    def add(self, vector: Sequence[int]) -> None:
+        """Count one unit's vector."""
+        sums = self.sums
+        k = self.k
+        if k == 2:  # the common case, written out: it runs for every figure of every unit
+            y, n = vector
+            sums[0] += y
+            sums[1] += n
+            sums[2] += y * y
+            sums[3] += y * n
+            sums[4] += n * n
+            return
+        for i, v in enumerate(vector):
+            sums[i] += v
+        pos = k
+        for i in range(k):
+            vi = vector[i]
+            for j in range(i, k):
+                sums[pos] += vi * vector[j]
+                pos += 1
+
+    def merge(self, other: "Moments") -> None:
+        """Add another accumulator's sums to these."""
+        self.sums = [a + b for a, b in zip(self.sums, other.sums)]
+
+    def total(self, i: int):
+        """The sum of component ``i``."""
+        return self.sums[i]
+
+    def product(self, i: int, j: int):
+        """The sum of ``v[i] * v[j]``."""
+        if i > j:
+            i, j = j, i
+        k = self.k
+        return self.sums[k + i * k - i * (i - 1) // 2 + (j - i)]
+
+    def __getstate__(self):
+        return (self.k, self.sums)
+
+    def __setstate__(self, state):
+        self.k, self.sums = state
+
+    def __eq__(self, other):
+        return isinstance(other, Moments) and (self.k, self.sums) == (other.k, other.sums)
+
+    def __repr__(self):
+        return f"Moments({self.k}, {self.sums})"
+
+
+def moments_of(vectors: Iterable[Sequence[int]], k: int) -> Moments:
+    """The moment sums of some vectors (a convenience for tests and small data)."""
+    m = Moments(k)
+    for v in vectors:
+        m.add(v)
+    return m
+
+
+def _ratio_residual_ss(m: Moments, y: int, n: int, r: float) -> float:
+    # sum over units of (y_u - r * n_u)^2, from the moment sums.
+    return m.product(y, y) - 2 * r * m.product(y, n) + r * r * m.product(n, n)
+
+
+def ratio_interval(units: int, m: Moments, y: int = 0, n: int = 1) -> Interval:
+    """``sum(y) / sum(n)`` over ``units`` units, with the interval of a ratio estimator.
+
+    ``m`` holds the moment sums of vectors whose components ``y`` and ``n`` are the
+    numerator and denominator of each unit (units that did not touch the figure
+    count as zeros).  The variance is the cluster-sample linearisation
+    ``G/(G−1) · Σ(y − R n)² / (Σn)²`` with ``G`` units, and the interval uses t with
+    ``G − 1`` degrees of freedom.  With ``n = 1`` for every unit it is the t interval
+    of a mean.
+    """
+    total_n = m.total(n)
+    if total_n == 0:
+        return Interval(None, None, None, 0)
+    r = m.total(y) / total_n
+    if units < 2:
+        return Interval(r, None, None, total_n)
+    var = units / (units - 1) * max(0.0, _ratio_residual_ss(m, y, n, r)) / (total_n * total_n)
+    half = t975(units - 1) * math.sqrt(var)
+    return Interval(r, r - half, r + half, total_n)
+
+
+def ratio_proportion_interval(m: Moments, y: int = 0, n: int = 1) -> Interval:
+    """A proportion ``sum(y) / sum(n)`` (counts of events among trials) with a Wilson interval.
+
+    Where the trials come in clusters (hands within games) the Wilson interval is
+    taken with the effective sample size ``Σn / deff``, ``deff`` being the design
+    effect: the ratio estimator's variance over the binomial one, never counted
+    below 1 (clustering is not allowed to narrow the interval).  Trials that are
+    their own units give ``deff = 1``, the plain Wilson interval.
+    """
+    total_n = m.total(n)
+    if total_n == 0:
+        return Interval(None, None, None, 0)
+    p = m.total(y) / total_n
+    deff = 1.0
+    if 0 < p < 1:
+        deff = max(1.0, _ratio_residual_ss(m, y, n, p) / (total_n * p * (1 - p)))
+    return _wilson(p, total_n / deff, total_n)
+
+
+def paired_ratio_difference(units: int, m: Moments, ya: int = 0, na: int = 1,
+                            yb: int = 2, nb: int = 3) -> Interval:
+    """``R_b − R_a`` for two ratios measured on the same units, with its interval.
+
+    ``m`` holds the moment sums of per-unit vectors with the numerators and
+    denominators of both ratios (``ya, na`` and ``yb, nb`` give their components).
+    Each unit's linearised contribution is ``(y_b − R_b n_b)/Σn_b − (y_a − R_a n_a)/Σn_a``;
+    their variance, with ``G/(G−1)`` and t with ``G − 1`` degrees of freedom, gives
+    the interval.  With ``n = 1`` everywhere it is :func:`paired_mean_difference`.
+    The reported ``n`` is the number of paired units.
+    """
+    total_a, total_b = m.total(na), m.total(nb)
+    if total_a == 0 or total_b == 0:
+        return Interval(None, None, None, units)
+    ra, rb = m.total(ya) / total_a, m.total(yb) / total_b
+    d = rb - ra
+    if units < 2:
+        return Interval(d, None, None, units)
+    # Expand sum((b_u / Nb - a_u / Na)^2) with a_u = ya - ra*na, b_u = yb - rb*nb.
+    ss_a = _ratio_residual_ss(m, ya, na, ra)
+    ss_b = _ratio_residual_ss(m, yb, nb, rb)
+    cross = (m.product(ya, yb) - rb * m.product(ya, nb) - ra * m.product(na, yb)
+             + ra * rb * m.product(na, nb))
+    ss = ss_a / total_a ** 2 + ss_b / total_b ** 2 - 2 * cross / (total_a * total_b)
+    var = units / (units - 1) * max(0.0, ss)
+    half = t975(units - 1) * math.sqrt(var)
+    # Rounding can leave a hair of width where every unit agrees exactly; call that none.
+    if half < 1e-12:
+        half = 0.0
+    return Interval(d, d - half, d + half, units)

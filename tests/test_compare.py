@@ -1,0 +1,132 @@
+"""`bidwhist compare A B`: the same deals under two variants, paired differences, words.
+
+* the deals really are the same, hand by hand, under two variants with one deck;
+* ``standard`` against ``standard+min-bid-4`` finds that bids of 3 disappear
+  (significant, and said in words), in games and in hands;
+* a variant compared with itself shows no difference at all;
+* the JSON shape, the readable report, ``--plot``, workers, and usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bidcompiler.cli import cli
+from bidcompiler.pipeline import load_ruleset
+from runtime.simulate import play_game
+
+PNG = b"\x89PNG\r\n\x1a\n"
+# The statistical checks need bots that bid low when they can; heuristic bots do,
+# random ones almost always end in a seven.
+
+
+def run(*args: str):
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{args} raised {result.exception!r}")
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def by_metric(data: dict) -> dict:
+    return {d["metric"]: d for d in data["differences"]}
+
+
+def test_the_same_deals_under_both_variants():
+    a, b = load_ruleset("standard"), load_ruleset("standard+min-bid-4")
+    for g in range(5):
+        pa, pb = play_game(a, 12, g, ("random",)), play_game(b, 12, g, ("random",))
+        assert pa.first_dealer == pb.first_dealer
+        for ha, hb in zip(pa.hands, pb.hands):
+            assert ha.dealt == hb.dealt and ha.kitty == hb.kitty
+
+
+def test_min_bid_4_makes_bids_of_3_disappear():
+    result = run("compare", "standard", "standard+min-bid-4", "--games", "150", "--seed", "21", "--json",
+                 "--bots", "heuristic")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["a"]["variant"] == "standard" and data["b"]["variant"] == "standard+min-bid-4"
+    assert data["games"] == 150 and data["mode"] == "games"
+    diffs = by_metric(data)
+    for strain in ("uptown", "downtown", "notrump"):
+        d = diffs[f"contract:3 {strain}"]
+        assert d["a"]["value"] > 0.05 and d["b"]["value"] == 0
+        assert d["significant"] and d["difference"]["high"] < 0
+        assert d["difference"]["value"] == pytest.approx(-d["a"]["value"])
+        assert d["sentence"].startswith(f"3 {strain} is bid ") and "less often" in d["sentence"]
+        assert d["sentence"] in data["summary"]
+        assert diffs[f"made:3 {strain}"]["b"]["value"] is None  # never bid: no make rate
+    assert diffs["contract:4 uptown"]["significant"] and diffs["contract:4 uptown"]["difference"]["value"] > 0
+    for d in data["differences"]:  # every figure has both sides, the difference and the verdict
+        assert set(d) == {"metric", "label", "kind", "a", "b", "difference", "significant", "sentence"}
+        for part in ("a", "b", "difference"):
+            assert set(d[part]) == {"value", "low", "high", "n"}
+        assert (d["sentence"] is not None) == d["significant"]
+    # Everything that is not significant is listed as such, in words.
+    assert len(data["summary"]) + len(data["no_clear_difference"]) <= len(data["differences"])
+
+
+def test_min_bid_4_in_hands_mode_too():
+    result = run("compare", "standard", "standard+min-bid-4", "--hands", "300", "--seed", "5", "--json",
+                 "--bots", "heuristic")
+    data = json.loads(result.stdout)
+    assert data["mode"] == "hands" and data["hands"] == 300 and data["games"] is None
+    d = by_metric(data)["contract:3 notrump"]
+    assert d["significant"] and d["b"]["value"] == 0 and d["difference"]["n"] == 300
+
+
+@pytest.mark.parametrize("mode", ["--games", "--hands"])
+def test_a_variant_against_itself_shows_no_difference(mode):
+    count = "60" if mode == "--games" else "300"
+    result = run("compare", "standard", "standard", mode, count, "--seed", "3", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["summary"] == []
+    assert data["a"]["hands"] == data["b"]["hands"]
+    for d in data["differences"]:
+        assert not d["significant"], d
+        assert d["a"] == d["b"]
+        if d["difference"]["value"] is not None:
+            assert d["difference"]["value"] == 0
+    assert data["no_clear_difference"]
+    text = run("compare", "standard", "standard", mode, count, "--seed", "3")
+    assert "No significant difference" in text.stdout
+
+
+def test_readable_report_says_it_in_words(tmp_path):
+    path = tmp_path / "cmp.png"
+    result = run("compare", "standard", "standard+min-bid-4", "--games", "80", "--seed", "21",
+                 "--bots", "heuristic", "--plot", str(path))
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "standard (A) against standard+min-bid-4 (B)" in out
+    assert "3 notrump is bid" in out and "less often" in out
+    assert "No clear difference in" in out or "No significant difference" in out
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+    assert path.read_bytes()[:8] == PNG
+
+
+def test_compare_does_not_depend_on_workers():
+    args = ("compare", "standard", "standard+to-5", "--games", "110", "--seed", "6", "--json")
+    one, three = run(*args), run(*args, "--workers", "3")
+    assert one.exit_code == three.exit_code == 0
+    assert one.stdout == three.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (("standard",), "B"),                                               # B is missing
+    (("standard", "standard+min-bid-4"), "--games"),                    # how much to play?
+    (("standard", "standard", "--games", "2", "--hands", "2"), "not both"),
+    (("standard", "no-such-variant", "--games", "2"), "no-such-variant"),
+    (("standard", "standard", "--games", "2", "--workers", "0"), "--workers"),
+    (("standard", "cutthroat", "--games", "2", "--bots", "random,random"), "--bots"),  # 2 and 3 sides
+])
+def test_bad_arguments_exit_2(args, words):
+    result = run("compare", *args, "--seed", "1")
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert result.stdout == "" and words in result.stderr

@@ -1,0 +1,499 @@
+"""`bidwhist play`: the real program in a pseudo-terminal, the saved session, the table view.
+
+The terminal tests start ``bidwhist`` (through this interpreter) on the slave side of
+a pty made with the standard library, with a fixed window size, and talk to it as a
+person would: they wait for a prompt, type, and read the screen (ANSI codes
+stripped).  Where a test needs to know the cards (to try a card the rules refuse),
+it reads the game record the program saves after every move, through the same
+:class:`runtime.session.Session` the program uses.
+
+The table view is tested on its own with rich's recording console.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from bidcompiler.cli import cli
+from bidcompiler.cli.play import default_save_path, for_you
+from bidcompiler.cli.replay import resolve_for_records
+from bidcompiler.pipeline import load_ruleset
+from bidcompiler.table import render_screen, render_table, sort_hand
+from runtime.bots import BOTS
+from runtime.hand import DECLARE_DIRECTION, PLAY
+from runtime.session import Session, SessionError, Settings, sidecar_path
+
+PROGRAM = [sys.executable, "-c", "from bidcompiler.cli import main; main()"]
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+PROMPT = re.compile(r"(Your call|Name trump|Choose the direction|Discard \(\d+ of \d+\)|Your lead|Your play|"
+                    r"Lead \(its suit is trump\) or say notrump) \(seat (\d+)\) > ")
+CARD_WORD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|BJ|LJ)(?![A-Za-z0-9])")
+BOT = "heuristic" if "heuristic" in BOTS else "random"  # the registry may not have it yet
+TIMEOUT = 30
+
+
+# --------------------------------------------------------------------------- a pseudo-terminal
+class Terminal:
+    """The program on a pty: ``expect`` a pattern on the screen, ``send`` keys, ``wait`` for the exit."""
+
+    def __init__(self, args: list[str], env: dict | None = None, cwd: Path | None = None,
+                 rows: int = 50, cols: int = 110):
+        full_env = {k: v for k, v in os.environ.items() if k not in ("BIDWHIST_FAST", "NO_COLOR", "COLUMNS", "LINES")}
+        full_env.update({"TERM": "xterm-256color", "PYTHONUNBUFFERED": "1"})
+        full_env.update(env or {})
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: its terminal gets a fixed size before the program starts
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+                if cwd is not None:
+                    os.chdir(cwd)
+                os.execvpe(PROGRAM[0], PROGRAM + args, full_env)
+            finally:
+                os._exit(127)
+        self.pid = pid
+        self.fd = fd
+        self.raw = b""
+        self.pos = 0  # screen text before this was matched already
+        self.status: int | None = None
+
+    @property
+    def text(self) -> str:
+        """Everything shown so far, without colours and cursor codes."""
+        return ANSI.sub("", self.raw.decode("utf-8", "replace")).replace("\r", "")
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # EIO: the program has exited and the pty is closed
+            return False
+        if not chunk:
+            return False
+        self.raw += chunk
+        return True
+
+    def expect(self, pattern, timeout: float = TIMEOUT) -> re.Match:
+        """Wait until ``pattern`` shows up after the last match; the match."""
+        regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+        deadline = time.monotonic() + timeout
+        while True:
+            m = regex.search(self.text, self.pos)
+            if m:
+                self.pos = m.end()
+                return m
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {regex.pattern!r}; screen ends:\n{self.text[-3000:]}")
+            if not self._read(0.2):
+                m = regex.search(self.text, self.pos)
+                if m:
+                    self.pos = m.end()
+                    return m
+                raise AssertionError(f"the program ended before {regex.pattern!r}; screen ends:\n"
+                                     f"{self.text[-3000:]}")
+
+    def send(self, keys: str) -> None:
+        os.write(self.fd, keys.encode("utf-8"))
+
+    def line(self, text: str) -> None:
+        self.send(text + "\r")
+
+    def wait(self, timeout: float = TIMEOUT) -> int:
+        """The exit status (128+N for a signal), reading the screen until then."""
+        deadline = time.monotonic() + timeout
+        while self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                if self.status < 0:
+                    self.status = 128 - self.status
+                break
+            if time.monotonic() > deadline:
+                self.kill()
+                raise AssertionError(f"the program did not exit; screen ends:\n{self.text[-3000:]}")
+            self._read(0.1)
+        while self._read(0.05) and select.select([self.fd], [], [], 0)[0]:
+            pass
+        return self.status
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def close(self) -> None:
+        if self.status is None:
+            self.kill()
+            try:
+                os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                pass
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def terminals():
+    opened: list[Terminal] = []
+
+    def start(*args: str, **kwargs) -> Terminal:
+        t = Terminal(list(args), **kwargs)
+        opened.append(t)
+        return t
+
+    yield start
+    for t in opened:
+        t.close()
+
+
+def saved_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def load(path: Path) -> Session:
+    return Session.load(path, resolve_for_records)
+
+
+def play_to_the_end(t: Terminal, limit: int = 2000) -> int:
+    """Answer every prompt with choice 1 until the game is over; the exit status."""
+    for _ in range(limit):
+        m = t.expect(re.compile(PROMPT.pattern + "|Game over|stopped after"))
+        if not m.group(0).endswith("> "):
+            return t.wait()
+        t.line("1")
+    raise AssertionError("the game did not end")
+
+
+# --------------------------------------------------------------------------- the program at a terminal
+def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminals, tmp_path):
+    save = tmp_path / "game.jsonl"
+    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(r"Saving after every move to: .*game\.jsonl")
+    t.expect("Your hand")
+    prompt = t.expect(PROMPT)
+    assert prompt[1] == "Your call" and prompt[2] == "0"
+    # What a card is at the auction: a clear message and the same prompt again.
+    t.line("AS")
+    t.expect(r"'AS' is not a call")
+    assert t.expect(PROMPT).group(0) == prompt.group(0)
+    t.line("99")
+    t.expect(r"99 is not a number of the list")
+    t.expect(PROMPT)
+    for command, shown in (("help", r"hint\s+what the heuristic bot would do"),
+                           ("score", r"Score\s+us \(0\+2\) 0\s+them \(1\+3\) 0"),
+                           ("history", r"hand 1 \(in play\): dealer"),
+                           ("rules", r"House rules: none"),
+                           ("hint", r"Hint: |No hint: the heuristic bot is not available")):
+        t.line(command)
+        t.expect(shown)
+        assert t.expect(PROMPT).group(0) == prompt.group(0), command
+    # Play on (choice 1) until the rules can refuse a card seat 0 holds.
+    before = None
+    while before is None:
+        session = load(save)
+        hand = session.hand
+        assert session.current_player() == 0
+        held = [c for c in hand.hands[0] if c not in hand.legal_actions()]
+        if hand.phase == PLAY and hand.table is not None and hand.trick and held:
+            card = session.rules.cards[held[0]]
+            t.line(card.lower())  # forgiving: lower case
+            m = t.expect(r"✗ you must follow (\w+): ([0-9A-Z]{2}(, [0-9A-Z]{2})*)")
+            assert set(m[2].split(", ")) == {session.rules.cards[c] for c in hand.legal_actions()}
+            t.expect(r"rule: follow-suit")
+            assert t.expect(PROMPT).group(0) == prompt.group(0)
+            other = session.rules.cards[hand.hands[1][0]]  # a card seat 0 does not hold
+            t.line(other)
+            t.expect(rf"you do not hold {other}")
+            assert t.expect(PROMPT).group(0) == prompt.group(0)
+            before = saved_lines(save)
+            t.line("1")
+            t.expect(r"you play ")
+            break
+        t.line("1")
+        prompt = t.expect(PROMPT)
+        assert prompt[2] == "0"
+    # The legal card was saved at once.
+    t.expect(PROMPT)
+    after = saved_lines(save)
+    assert after != before and len(json.loads(after[-1])["play"]) > len(json.loads(before[-1])["play"])
+    t.line("quit")
+    t.expect(r"Saved\. Resume with: bidwhist play --resume")
+    assert t.wait() == 0
+    assert load(save).records() == [json.loads(line) for line in saved_lines(save)]
+
+
+def test_sigkill_mid_hand_then_resume_loses_nothing_and_goes_on_identically(terminals, tmp_path):
+    # The whole game once, without interruption, choosing the first option every time ...
+    whole = tmp_path / "whole.jsonl"
+    t = terminals("play", "standard", "--with", "to-5", "--seed", "5", "--fast", "--save", str(whole),
+                  "--bots", BOT)
+    assert play_to_the_end(t) == 0
+    # ... and again, killed in the middle of the play of a hand and resumed.
+    cut = tmp_path / "cut.jsonl"
+    t = terminals("play", "standard", "--with", "to-5", "--seed", "5", "--fast", "--save", str(cut),
+                  "--bots", BOT)
+    while True:
+        m = t.expect(PROMPT)
+        session = load(cut)
+        if session.hand.phase == PLAY and len(session.hand.tricks) >= 2:
+            break
+        t.line("1")
+    t.send("4")  # half typed: this is all that may be lost
+    time.sleep(0.2)
+    before = saved_lines(cut)
+    t.kill(signal.SIGKILL)
+    assert t.wait() == 128 + signal.SIGKILL
+    assert saved_lines(cut) == before
+    r = terminals("play", "--resume", str(cut), "--fast")
+    again = r.expect(PROMPT)
+    assert again.group(0) == m.group(0)  # the same question, to the same seat
+    assert saved_lines(cut) == before  # resuming changes nothing by itself
+    r.line("1")
+    deadline = time.monotonic() + TIMEOUT
+    while saved_lines(cut) == before:  # the move typed after resuming is saved at once
+        assert time.monotonic() < deadline, "the move after resuming was not saved"
+        time.sleep(0.05)
+    assert play_to_the_end(r) == 0
+    assert saved_lines(cut) == saved_lines(whole)  # the bots played exactly as in the uninterrupted game
+    # A finished game's record replays.
+    done = subprocess.run(PROGRAM + ["replay", str(cut), "--json"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["winner"] is not None and len(result["hands"]) == len(saved_lines(cut))
+
+
+def test_ctrl_c_saves_and_exits_cleanly(terminals, tmp_path):
+    save = tmp_path / "c.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(PROMPT)
+    t.line("1")
+    t.expect(PROMPT)
+    t.send("\x03")
+    t.expect(r"Interrupted; the game is saved in .*c\.jsonl")
+    t.expect(r"Resume with: bidwhist play --resume .*c\.jsonl")
+    assert t.wait() == 130
+    assert "Traceback" not in t.text
+    session = load(save)
+    assert session.current_player() == 0 and len(session.actions) >= 1
+
+
+def test_end_of_input_saves_like_quit(terminals, tmp_path):
+    save = tmp_path / "d.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save))
+    t.expect(PROMPT)
+    t.send("\x04")  # Ctrl-D on an empty line
+    t.expect(r"Saved\. Resume with")
+    assert t.wait() == 0
+    assert sidecar_path(save).exists()
+
+
+def test_default_save_path_is_shown_and_under_the_data_folder(terminals, tmp_path):
+    t = terminals("play", "standard", "--seed", "3", "--fast", env={"XDG_DATA_HOME": str(tmp_path / "data")})
+    m = t.expect(r"Saving after every move to: (\S+\.jsonl)")
+    t.expect(PROMPT)
+    t.line("quit")
+    assert t.wait() == 0
+    path = Path(m[1])
+    assert path.parent == tmp_path / "data" / "bidwhist" / "games" and path.exists()
+    assert sidecar_path(path).exists()
+
+
+def test_default_save_path_follows_xdg(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    first = default_save_path()
+    assert first.parent == tmp_path / "bidwhist" / "games" and first.suffix == ".jsonl"
+    first.parent.mkdir(parents=True)
+    first.write_text("")
+    assert default_save_path() != first  # never an existing game
+
+
+def test_hot_seat_clears_the_screen_between_people(terminals, tmp_path):
+    save = tmp_path / "h.jsonl"
+    t = terminals("play", "standard", "--seed", "9", "--fast", "--save", str(save), "--seat", "0", "--seat", "2")
+    seen = set()
+    for _ in range(6):
+        m = t.expect(r"Seat (\d+): press Enter to see your cards > ")
+        seen.add(m[1])
+        t.line("")
+        t.expect(PROMPT)
+        t.line("1")
+        if seen == {"0", "2"}:
+            break
+    assert seen == {"0", "2"}
+    assert "\x1b[2J" in t.raw.decode("utf-8", "replace")  # the screen was cleared between them
+    t.line("quit")
+
+
+def test_usage_errors_exit_2_without_a_traceback(tmp_path):
+    existing = tmp_path / "old.jsonl"
+    existing.write_text("")
+    runner = CliRunner()
+    for args, said in (
+        (["play"], "name a VARIANT"),
+        (["play", "standard", "--save", str(existing)], "already exists"),
+        (["play", "standard", "--save", str(tmp_path / "x.json")], "ends in .jsonl"),
+        (["play", "standard", "--seat", "7", "--save", str(tmp_path / "y.jsonl")], "seat 7 is not at this table"),
+        (["play", "standard", "--bots", "nobody", "--save", str(tmp_path / "z.jsonl")], "unknown bot"),
+        (["play", "standard", "--resume", str(existing)], "cannot be given with it"),
+        (["play", "--resume", str(existing)], "missing"),
+    ):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert said in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------- the session on its own
+def random_session(tmp_path: Path, variant: str, with_rules=(), seed: int = 1) -> tuple[Session, callable]:
+    rules = load_ruleset(variant, tuple(with_rules))
+    path = tmp_path / f"{variant}-{seed}.jsonl"
+    return Session.new(rules, Settings(variant, list(with_rules), seed, [], "random"), path), \
+        (lambda v, w: load_ruleset(v, tuple(w)))
+
+
+@pytest.mark.parametrize("variant, seed", [("standard", 1), ("northeast52", 2), ("oregon", 3), ("cutthroat", 4)])
+def test_a_session_reloaded_after_every_action_is_the_same_game(tmp_path, variant, seed):
+    session, resolve = random_session(tmp_path, variant, seed=seed)
+    steps = 0
+    while not session.is_over() and steps < 400:
+        session.apply(session.bot_choice())
+        steps += 1
+        if steps > 100 and steps % 7:
+            continue  # every action of the first hands, then now and then (a load replays the whole file)
+        again = Session.load(session.path, resolve)
+        assert again.records() == session.records()
+        assert again.actions == session.actions and again.hand_index == session.hand_index
+        assert again.tally.totals == session.tally.totals
+        if not session.is_over():
+            assert again.bot_choice() == session.bot_choice()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # no temporary file left behind
+
+
+def test_a_declaration_made_halfway_is_saved(tmp_path):
+    # Trump named, direction not yet: the record alone would forget the trump.
+    for seed in range(1, 60):
+        session, resolve = random_session(tmp_path, "northeast52", seed=seed)
+        while not session.is_over() and session.hand.phase != DECLARE_DIRECTION:
+            session.apply(session.bot_choice())
+        if session.is_over() or "trump" not in json.loads(saved_lines(session.path)[-1]).get("declare", {}):
+            continue
+        again = Session.load(session.path, resolve)
+        assert again.hand.phase == DECLARE_DIRECTION and again.hand.trump == session.hand.trump
+        return
+    pytest.fail("no deal reached a direction choice after naming trump")
+
+
+def test_a_finished_session_is_a_game_record_that_replays(tmp_path):
+    session, _ = random_session(tmp_path, "standard", ["to-5"], seed=8)
+    while not session.is_over():
+        session.apply(session.bot_choice())
+    result = CliRunner().invoke(cli, ["replay", str(session.path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["winner"] == session.winner
+    side = json.loads(sidecar_path(session.path).read_text())
+    assert side["format"] == "bidwhist-session/1" and side["seed"] == 8 and side["with"] == ["to-5"]
+
+
+def test_a_record_that_does_not_fit_its_session_is_refused(tmp_path):
+    session, resolve = random_session(tmp_path, "standard", seed=2)
+    for _ in range(10):
+        session.apply(session.bot_choice())
+    side = json.loads(sidecar_path(session.path).read_text())
+    side["seed"] = 3  # another seed deals other cards
+    sidecar_path(session.path).write_text(json.dumps(side))
+    with pytest.raises(SessionError, match="expected dealer|not the deal of this session's seed"):
+        Session.load(session.path, resolve)
+
+
+def test_messages_are_said_to_you():
+    assert for_you("seat 2 must follow hearts (holds 7H, 9H)", 2) == "you must follow hearts: 7H, 9H"
+    assert for_you("seat 0 does not hold AS", 0) == "you do not hold AS"
+    assert for_you("seat 3 is the dealer and must bid: everyone else passed", 3).startswith("you are the dealer")
+    assert for_you("seat 1 bid 4 uptown, which does not outrank 5 uptown (seat 2)", 1).startswith("you bid 4")
+
+
+# --------------------------------------------------------------------------- the table view
+def screen(obs, rules, **options) -> str:
+    console = Console(record=True, width=100, file=open(os.devnull, "w"))
+    console.print(render_screen(obs, rules, **options))
+    return console.export_text()
+
+
+def test_the_screen_shows_one_seat_its_own_cards_and_what_was_played_only(tmp_path):
+    session, _ = random_session(tmp_path, "standard", seed=21)
+    rules = session.rules
+    while not session.is_over():
+        obs = session.observation(0)
+        text = screen(obs, rules, you=0)
+        shown = set(CARD_WORD.findall(text))
+        played = {rules.cards[c] for _, t, _ in session.hand.tricks for c in t} | set(obs["trick"])
+        others = {rules.cards[c] for s in (1, 2, 3) for c in session.hand.hands[s]}
+        assert not (shown & others) - played, (shown & others)
+        assert set(obs["hand"]) <= shown
+        session.apply(session.bot_choice())
+
+
+def test_open_shows_every_hand(tmp_path):
+    session, _ = random_session(tmp_path, "standard", seed=5)
+    text = screen(session.observation(0, open_hands=True), session.rules, you=0)
+    for seat in range(4):
+        for c in session.hand.hands[seat]:
+            assert session.rules.cards[c] in text
+    assert "seat 2 (partner)" in text
+
+
+def test_the_hand_is_sorted_for_the_contract_trumps_first(tmp_path):
+    rules = load_ruleset("standard")
+    hand = ["2S", "AS", "KH", "3H", "BJ", "LJ", "5D", "QC"]
+    obs = {"contract": {"declarer": 1, "side": 1, "bid": 4, "strain": "downtown", "trump": "H",
+                        "direction": "downtown"}, "declared": True}
+    groups = sort_hand(rules, hand, obs)
+    assert groups[0][1][:2] == ["BJ", "LJ"]  # the jokers are the top trumps
+    assert groups[0][1][2:] == ["3H", "KH"]  # downtown: the low heart is the better one
+    assert [sorted(g[1]) for g in groups[1:]] == [["2S", "AS"], ["5D"], ["QC"]]  # then the deck's suit order
+    table = rules.tables[(1, 1)]
+    for _, cards in groups:
+        powers = [table.power[rules.card_id(c)] for c in cards]
+        assert powers == sorted(powers, reverse=True)
+    # Before the contract: natural suits, jokers in front.
+    before = sort_hand(rules, hand, {"contract": None})
+    assert before[0][1] == ["BJ", "LJ"] and before[1][1] == ["AS", "2S"]
+
+
+def test_a_rendered_table_example(tmp_path):
+    session, _ = random_session(tmp_path, "standard", seed=4)
+    while not (session.hand.phase == PLAY and session.hand.trick and len(session.hand.tricks) >= 1):
+        session.apply(session.bot_choice())
+    obs = session.observation(0)
+    text = screen(obs, session.rules, you=0, title="bidwhist · standard · hand 1",
+                  choices=[session.rules.cards[c] for c in session.hand.hands[0]])
+    for label in ("Seats", "Score", "Dealer", "Auction", "Contract", "Books", "Trick 1", "Trick 2",
+                  "Your hand", "To move", "bidwhist · standard · hand 1"):
+        assert label in text, label
+    assert " 1 " + session.rules.cards[session.hand.hands[0][0]] in text
+    assert len(max(text.splitlines(), key=len)) <= 100
+    # A bare hand observation (no session extras) renders too.
+    plain = session.hand.observation(0)
+    console = Console(record=True, width=100, file=open(os.devnull, "w"))
+    console.print(render_table(plain, session.rules))
+    assert "Your hand" in console.export_text()
