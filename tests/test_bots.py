@@ -1,0 +1,541 @@
+"""The bots: they play every game legally, choose sensibly, respond to scoring, never peek.
+
+* every bot plays every shipped variant, and ``standard`` with house rules, to the end
+  of a few hands without an illegal action;
+* the heuristic's choices on hand-made deals: a strong notrump hand bids high, a weak
+  one passes, it does not overtake a partner who is winning, follows cheaply when it
+  cannot win, wins as cheaply as it can, draws trumps when strong, lays away short
+  suits, names trump by leading from its long suit, calls a redeal with a hopeless hand
+  and takes the contract with a strong one;
+* its bidding follows the variant's scoring (a harsher set penalty: fewer bids);
+* no bot reads what its seat cannot see: permuting the cards the seat cannot see (in
+  ways that keep everything it has seen true) never changes its choice — and a bot
+  that does peek is caught by the same check;
+* the sampler is deterministic for a seed; the heuristic beats the random bot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
+from runtime.bots import BOTS, HeuristicBot, RandomBot, SamplerBot, _info, make_bot, sample_deal
+from runtime.game import GameState, deal
+from runtime.hand import AUCTION, DISCARD, PLAY, HandState
+from runtime.ruleset import NO_SUIT
+
+VARIANTS = sorted(shipped_variants())
+HOUSE = ["standard+" + h for h in sorted(shipped_house_rules())]
+
+
+# ---------------------------------------------------------------------------- helpers
+def rules_of(name: str, sets=()):
+    return load_ruleset(name, sets=tuple(sets))
+
+
+def hand_state(rules, dealer: int, fixed: dict[int, str], kitty: str | None = None) -> HandState:
+    """A deal with the given hands (card names, space-separated); the rest fill the others."""
+    ids = {name: i for i, name in enumerate(rules.cards)}
+    hands = {seat: [ids[c] for c in text.split()] for seat, text in fixed.items()}
+    kitty_cards = [ids[c] for c in kitty.split()] if kitty else []
+    used = {c for h in hands.values() for c in h} | set(kitty_cards)
+    rest = [c for c in range(rules.n_cards) if c not in used]
+    for seat in range(rules.players):
+        if seat not in hands:
+            hands[seat], rest = rest[:rules.hand_size], rest[rules.hand_size:]
+    if rules.kitty_size and not kitty_cards:
+        kitty_cards, rest = rest[:rules.kitty_size], rest[rules.kitty_size:]
+    assert not rest, "the hands and kitty must use the whole deck"
+    for seat in range(rules.players):
+        assert len(hands[seat]) == rules.hand_size, (seat, len(hands[seat]))
+    return HandState(rules, dealer, [hands[s] for s in range(rules.players)], kitty_cards)
+
+
+def act(state: HandState, *names: str) -> HandState:
+    """Apply actions by name (``pass``, ``4 notrump``, ``trump H``, ``AS``...)."""
+    for name in names:
+        state.apply_action(state.rules.action_names.index(name))
+    return state
+
+
+def name_of(state: HandState, action: int) -> str:
+    return state.rules.action_names[action]
+
+
+def heuristic_says(state: HandState) -> tuple[str, str]:
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert action == HeuristicBot(random.Random(0)).choose(state)
+    return name_of(state, action), reason
+
+
+def play_hands(rules, bots, hands: int, seed: int) -> list[HandState]:
+    """Play ``hands`` hands with ``bots[seat]``, checking every action is legal."""
+    rng = random.Random(seed)
+    done = []
+    for i in range(hands):
+        h, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, h, kitty)
+        steps = 0
+        while not state.is_terminal():
+            action = bots[state.current_player()].choose(state)
+            assert action in state.legal_actions(), (rules.name, name_of(state, action))
+            state.apply_action(action)
+            steps += 1
+            assert steps < 500
+        done.append(state)
+    return done
+
+
+# ---------------------------------------------------------------------------- registry
+def test_registry_and_interface():
+    assert set(BOTS) == {"random", "heuristic", "sampler"}
+    for name in BOTS:
+        bot = make_bot(name, random.Random(1))
+        assert bot.name == name and callable(bot.choose)
+    with pytest.raises(KeyError):
+        make_bot("nobody", random.Random(1))
+
+
+# ---------------------------------------------------------------------------- legality
+@pytest.mark.parametrize("variant", VARIANTS + HOUSE)
+def test_every_bot_plays_to_the_end(variant):
+    rules = rules_of(variant)
+    n = rules.players
+    for name, hands in (("random", 3), ("heuristic", 6)):
+        states = play_hands(rules, [make_bot(name, random.Random(s)) for s in range(n)], hands, seed=11)
+        assert all(s.is_terminal() for s in states)
+        if name == "heuristic" and rules.renege == "penalty":
+            assert all(not s.reneges for s in states), "the heuristic reneged on purpose"
+    # The sampler (cheaply) in half the seats against the heuristic.
+    bots = [SamplerBot(random.Random(s), samples=2) if s % 2 == 0 else HeuristicBot(random.Random(s))
+            for s in range(n)]
+    play_hands(rules, bots, 1, seed=12)
+
+
+def test_heuristic_never_reneges_where_a_renege_would_stand():
+    rules = rules_of("standard+renege-penalty")
+    bots = [HeuristicBot(random.Random(s)) for s in range(4)]
+    for state in play_hands(rules, bots, 60, seed=3):
+        assert state.reneges == []
+
+
+# ---------------------------------------------------------------------------- estimates
+@pytest.mark.parametrize("variant", ["standard", "northeast52", "standard+jokers-and-deuce", "cutthroat"])
+def test_fast_estimate_equals_the_reference(variant):
+    rules = rules_of(variant)
+    info = _info(rules)
+    rng = random.Random(2)
+    for _ in range(50):
+        hands, _ = deal(rules, rng)
+        fast = info.estimate_all(hands[0])
+        slow = [info.estimate(ti, hands[0]) for ti in info.table_list]
+        assert fast == pytest.approx(slow)
+
+
+# ---------------------------------------------------------------------------- bidding
+def test_strong_notrump_hand_bids_high_notrump():
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {1: "AS KS QS AH KH QH AD KD QD AC KC QC"})
+    call, reason = heuristic_says(state)
+    assert call.endswith("notrump"), call
+    assert int(call.split()[0]) >= 5, call
+    assert "books expected in notrump" in reason and "worth +" in reason
+
+
+def test_weak_hand_passes():
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {1: "2S 3S 4S 5H 6H 7H 2D 3D 4D 2C 3C 4C"})
+    call, reason = heuristic_says(state)
+    assert call == "pass", (call, reason)
+    assert reason.startswith("pass:")
+
+
+def test_forced_dealer_bids_its_long_suit():
+    rules = rules_of("standard")
+    # Long spades without the top: a suit contract (the small side cards make it
+    # downtown), and spades are named.
+    state = hand_state(rules, 0, {0: "KS QS JS TS 9S 8S 7S 3H 5D 6D 2C 3C"})
+    act(state, "pass", "pass", "pass")
+    assert rules.pass_action not in state.legal_actions()
+    call, reason = heuristic_says(state)
+    assert not call.endswith("notrump"), (call, reason)
+    assert "(must bid)" in reason
+    act(state, call)
+    trump, reason = heuristic_says(state)
+    assert trump == "trump S", (trump, reason)
+
+
+def test_bids_follow_the_scoring():
+    """A house rule that makes sets cost three times the bid makes the bot bid less."""
+    def bid_rate(rules) -> float:
+        rng = random.Random(99)
+        bids = calls = 0
+        bot = HeuristicBot(random.Random(0))
+        for i in range(250):
+            hands, kitty = deal(rules, rng)
+            state = HandState(rules, i % 4, hands, kitty)
+            while state.phase == AUCTION:
+                legal = state.legal_actions()
+                action = bot.choose(state)
+                if rules.pass_action in legal:  # a free choice, not a forced dealer
+                    calls += 1
+                    bids += action != rules.pass_action
+                state.apply_action(action)
+        return bids / calls
+
+    plain = bid_rate(rules_of("standard"))
+    harsh = bid_rate(rules_of("standard", sets=("scoring.declarer=if made then over else -3 * bid",)))
+    assert harsh < plain * 0.8, (plain, harsh)
+
+
+def test_redeal_only_when_hopeless():
+    rules = rules_of("northeast52")
+    # Middle cards only: low uptown, and below the aces and small cards downtown.
+    weak = hand_state(rules, 0, {1: "6S 7S 8S 9S 6H 7H 8H 6D 7D 8D 7C 8C"})
+    assert rules.redeal_action in weak.legal_actions()
+    call, reason = heuristic_says(weak)
+    assert call == "redeal", (call, reason)
+    # No face card, but aces and long suits: worth playing.
+    fair = hand_state(rules, 0, {1: "AS TS 9S 8S 7S 6S AH TH AD TD AC TC"})
+    assert rules.redeal_action in fair.legal_actions()
+    call, reason = heuristic_says(fair)
+    assert call != "redeal", (call, reason)
+
+
+def test_dealer_takes_with_a_strong_hand():
+    rules = rules_of("northeast52")
+    state = hand_state(rules, 0, {0: "AS KS QS JS TS 9S AH KH QH AD KD AC"})
+    act(state, "1", "pass", "pass")
+    assert rules.take_action in state.legal_actions()
+    call, reason = heuristic_says(state)
+    assert call != "pass", (call, reason)
+
+
+# ---------------------------------------------------------------------------- declaring
+def test_trump_by_first_lead_from_the_long_suit():
+    rules = rules_of("oregon")
+    state = hand_state(rules, 0, {1: "AS KS QS JS TS 9S 8S 7S 2H 3H 2D 3D 2C"})
+    act(state, "1", "pass", "pass", "pass")
+    assert state.phase == PLAY and state.table is None and state.declarer == 1
+    action, reason = heuristic_says(state)
+    assert action == "AS", (action, reason)
+    assert "spades trump" in reason
+
+
+def test_discards_keep_trumps_and_winners_and_void_short_suits():
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {1: "AS KS QS JS TS AH KH 3C 4C 5C 6C 7C"}, kitty="9S 8S 2D 9C BJ LJ")
+    act(state, "4 uptown", "pass", "pass", "pass")
+    assert state.declarer == 1
+    act(state, "trump S")
+    assert state.phase == DISCARD
+    bot = HeuristicBot(random.Random(0))
+    laid = []
+    while state.phase == DISCARD:
+        action = bot.choose(state)
+        laid.append(name_of(state, action))
+        state.apply_action(action)
+    assert "2D" in laid
+    assert not {"AS", "KS", "QS", "JS", "TS", "9S", "8S", "BJ", "LJ", "AH", "KH"} & set(laid), laid
+    assert sum(c.endswith("C") for c in laid) >= 4, laid
+
+
+def test_kitty_first_declares_what_it_kept():
+    rules = rules_of("standard+kitty-first")
+    state = hand_state(rules, 0, {1: "AH KH QH JH TH 9H AS 3C 4C 5C 6C 7C"}, kitty="8H 7H 2D 9C BJ LJ")
+    act(state, "4 uptown", "pass", "pass", "pass")
+    bot = HeuristicBot(random.Random(0))
+    while state.phase == DISCARD:
+        state.apply_action(bot.choose(state))
+    trump, _ = heuristic_says(state)
+    assert trump == "trump H"
+
+
+# ---------------------------------------------------------------------------- play
+def _no_kitty_deal():
+    """13 cards each: seat 0 declares hearts and leads; 2 is its partner."""
+    rules = rules_of("standard+no-kitty")
+    state = hand_state(rules, 3, {
+        0: "AS 2S 3S AH KH QH JH TH AD KD AC KC QC",
+        1: "4S 6S 7S 8S 2H 3H 4H 2D 3D 4D 2C 3C 4C",
+        2: "KS 5S 5H 6H 7H 5D 6D 7D 8D 5C 6C 7C 8C",
+        3: "QS JS TS 9S 8H 9H 9D TD JD QD 9C TC JC",
+    })
+    return act(state, "1 uptown", "pass", "pass", "pass", "trump H")
+
+
+def test_draws_trumps_when_strong():
+    state = _no_kitty_deal()
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = heuristic_says(state)
+    assert card == "AH", (card, reason)
+    assert "trump" in reason
+
+
+def test_does_not_overtake_a_winning_partner():
+    # Partner (seat 0) leads the QS; seat 2 holds the two spades above it, so the QS
+    # is the best left: seat 2 plays low instead of overtaking.
+    rules = rules_of("standard+no-kitty")
+    state = hand_state(rules, 3, {
+        0: "QS 2S 3S AH KH QH JH TH AD KD AC KC QC",
+        1: "4S 6S 7S 8S 2H 3H 4H 2D 3D 4D 2C 3C 4C",
+        2: "AS KS 5S 5H 6H 7H 5D 6D 7D 5C 6C 7C 8C",
+    })
+    act(state, "1 uptown", "pass", "pass", "pass", "trump H", "QS", "4S")
+    card, reason = heuristic_says(state)
+    assert card == "5S", (card, reason)
+    assert reason == "play 5S: partner's QS is winning; no need to overtake"
+
+
+def test_follows_cheaply_when_it_cannot_win():
+    state = act(_no_kitty_deal(), "AS", "4S", "5S")
+    card, reason = heuristic_says(state)
+    assert card == "9S", (card, reason)
+    assert "cannot win" in reason
+
+
+def test_wins_as_cheaply_as_it_can():
+    state = act(_no_kitty_deal(), "2S", "4S", "5S")
+    card, reason = heuristic_says(state)
+    assert card == "9S", (card, reason)
+    assert reason == "play 9S: cheapest card that beats the 5S on the table"
+
+
+def test_ruffs_and_discards_from_weakness():
+    # Seat 1 (opponent) is out of spades after it is led: seat 1's hand has no spades.
+    rules = rules_of("standard+no-kitty")
+    state = hand_state(rules, 3, {
+        0: "AS 2S 3S AH KH QH JH TH AD KD AC KC QC",
+        1: "2H 3H 4H 2D 3D 4D 5D 2C 3C 4C 5C 6C 7C",
+        2: "KS 5S 4S 6S 5H 6H 7H 6D 7D 8D 8C 9C TC",
+    })
+    act(state, "1 uptown", "pass", "pass", "pass", "trump H", "2S")
+    card, reason = heuristic_says(state)
+    assert card == "2H", (card, reason)  # the cheapest trump beats the 2S
+    assert "ruff" in reason
+
+
+# ---------------------------------------------------------------------------- no peeking
+def _unseen(state: HandState, seat: int) -> set[int]:
+    """Cards whose place ``seat`` does not know (by the observation's rules)."""
+    rules = state.rules
+    seen = set(state.hands[seat]) | set(state.trick) | set(state.out)
+    for _, cards, _ in state.tricks:
+        seen.update(cards)
+    if state.kitty_seen:
+        seen.update(state.kitty)
+    if seat == state.declarer:
+        seen.update(state.discards)
+        seen.update(state.kitty)  # it took the kitty (or will, knowing nothing more)
+    return {c for c in range(rules.n_cards) if c not in seen}
+
+
+def _voids(state: HandState) -> list[set[int]]:
+    """The suits each seat has shown out of in the play (under the contract)."""
+    voids = [set() for _ in range(state.rules.players)]
+    if state.table is None:
+        return voids
+    suit_of = state.table.suit_of
+    for leader, cards, _ in list(state.tricks) + [(state.leader, tuple(state.trick), None)]:
+        led = NO_SUIT
+        for i, c in enumerate(cards):
+            s = suit_of[c]
+            if led == NO_SUIT:
+                led = s
+            elif s != led:
+                voids[(leader + i) % state.rules.players].add(led)
+    return voids
+
+
+def permuted(state: HandState, seat: int, rng: random.Random) -> HandState | None:
+    """A copy in which the cards ``seat`` cannot see are shuffled among their places.
+
+    Only cards of one suit (under the contract; the natural suit before one) are
+    exchanged, and never into a hand that has shown out of that suit, so everything the
+    seat has seen stays true.  The permutation is applied to every place a card can be
+    (hands, kitty, discards, the record of the deal).  None when nothing can move.
+    """
+    rules = state.rules
+    unseen = sorted(_unseen(state, seat))
+    suit_of = state.table.suit_of if state.table is not None else rules.card_suit
+    where = {}
+    for s, hand in enumerate(state.hands):
+        for c in hand:
+            where[c] = s
+    voids = _voids(state)
+    # Kitty cards the seat saw stay where they are (it knows they are the declarer's).
+    groups: dict[int, list[int]] = {}
+    for c in unseen:
+        groups.setdefault(suit_of[c], []).append(c)
+    mapping = {}
+    for cards in groups.values():
+        if len(cards) < 2:
+            continue
+        for _ in range(20):
+            order = cards[:]
+            rng.shuffle(order)
+            ok = all(where.get(b, -1) < 0 or suit_of[a] not in voids[where[b]] for a, b in zip(cards, order))
+            if ok:
+                mapping.update(zip(cards, order))
+                break
+    if not any(a != b for a, b in mapping.items()):
+        return None
+    sigma = lambda c: mapping.get(c, c)  # noqa: E731
+    other = state.clone()
+    other.hands = [sorted(sigma(c) for c in h) if s != seat else list(h) for s, h in enumerate(state.hands)]
+    other.kitty = [sigma(c) for c in state.kitty]
+    other.discards = [sigma(c) for c in state.discards]
+    other.dealt = tuple(tuple(sigma(c) for c in h) for h in state.dealt)
+    return other
+
+
+def decision_points(variants, hands: int, seed: int):
+    """States at every decision of a few heuristic hands, with the seat to move."""
+    for variant in variants:
+        rules = rules_of(variant)
+        rng = random.Random(seed)
+        bot = HeuristicBot(random.Random(0))
+        for i in range(hands):
+            h, kitty = deal(rules, rng)
+            state = HandState(rules, i % rules.players, h, kitty)
+            while not state.is_terminal():
+                yield state.clone()
+                state.apply_action(bot.choose(state))
+
+
+def peeks(make, points, tries: int = 2) -> int:
+    """How many decision points change their choice when the unseen cards are permuted."""
+    rng = random.Random(5)
+    changed = 0
+    for state in points:
+        seat = state.current_player()
+        base = make().choose(state.clone())
+        for _ in range(tries):
+            other = permuted(state, seat, rng)
+            if other is not None and make().choose(other) != base:
+                changed += 1
+                break
+    return changed
+
+
+PEEK_VARIANTS = ["standard", "northeast52", "oregon", "cutthroat", "standard+sport-kitty",
+                 "standard+kitty-face-up", "standard+jokers-out-in-notrump", "standard+kitty-first"]
+
+
+def test_heuristic_does_not_peek():
+    points = list(decision_points(PEEK_VARIANTS, 3, seed=21))
+    assert len(points) > 1000
+    assert peeks(lambda: HeuristicBot(random.Random(0)), points) == 0
+
+
+def test_sampler_does_not_peek():
+    points = [p for p in decision_points(["standard", "standard+kitty-face-up", "northeast52"], 1, seed=22)
+              if p.phase in (PLAY, DISCARD)][::3]
+    assert len(points) > 15
+    assert peeks(lambda: SamplerBot(random.Random(3), samples=3), points, tries=1) == 0
+
+
+class _Peeker(HeuristicBot):
+    """A cheat: when the next seat holds a higher card of the suit, it plays its lowest."""
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if state.phase == PLAY and state.table is not None and len(legal) > 1:
+            nxt = state.hands[(state.seat + 1) % state.rules.players]
+            power = state.table.power
+            if max(power[c] for c in nxt) > max(power[c] for c in legal):
+                return min(legal, key=lambda c: power[c])
+        return super().choose(state)
+
+
+def test_the_peeking_check_catches_a_cheat():
+    points = list(decision_points(["standard"], 3, seed=23))
+    assert peeks(lambda: _Peeker(random.Random(0)), points) > 0
+
+
+def test_sampled_deals_keep_what_the_seat_knows():
+    rng = random.Random(8)
+    for state in decision_points(["standard", "standard+sport-kitty", "cutthroat", "northeast52"], 3, seed=24):
+        if state.phase != PLAY or state.table is None:
+            continue
+        seat = state.seat
+        world = sample_deal(state, seat, rng)
+        assert world.hands[seat] == state.hands[seat]
+        assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+        voids = _voids(state)
+        for o, hand in enumerate(world.hands):
+            if o != seat:
+                assert not {state.table.suit_of[c] for c in hand} & voids[o]
+        if state.kitty_seen and seat != state.declarer:
+            for c in state.kitty:
+                assert all(c not in world.hands[o] for o in range(state.rules.players)
+                           if o not in (seat, state.declarer))
+
+
+# ---------------------------------------------------------------------------- sampler
+def test_sampler_is_deterministic_for_a_seed():
+    rules = rules_of("standard")
+
+    def run():
+        bots = [SamplerBot(random.Random(40 + s), samples=3) for s in range(4)]
+        state = play_hands(rules, bots, 1, seed=41)[0]
+        return state.tricks, state.discards, state.score
+
+    assert run() == run()
+
+
+def test_sampler_explains_and_delegates_the_auction():
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {1: "2S 3S 4S 5H 6H 7H 2D 3D 4D 2C 3C 4C"})
+    action, reason = SamplerBot(random.Random(1), samples=2).explain(state)
+    assert name_of(state, action) == "pass" and reason.endswith("(heuristic)")
+    state = act(_no_kitty_deal(), "AS", "4S")
+    action, reason = SamplerBot(random.Random(1), samples=4).explain(state)
+    assert action in state.legal_actions() and "sampled deals" in reason
+
+
+def test_sampler_solver_mode_needs_the_solver():
+    try:
+        import runtime.solver  # noqa: F401
+    except ImportError:
+        with pytest.raises(RuntimeError, match="runtime.solver"):
+            SamplerBot(random.Random(1), playout="solver")
+        return
+    bot = SamplerBot(random.Random(1), samples=2, playout="solver")
+    state = act(_no_kitty_deal(), "AS", "4S")
+    assert bot.choose(state) in state.legal_actions()
+
+
+def test_sampler_refuses_an_unknown_playout():
+    with pytest.raises(ValueError):
+        SamplerBot(random.Random(1), playout="oracle")
+
+
+# ---------------------------------------------------------------------------- strength
+def test_heuristic_beats_random():
+    """~100 games of the standard game, sides alternating: a clear, safe margin."""
+    rules = rules_of("standard")
+    games = 100
+    wins = 0
+    diffs = []
+    for g in range(games):
+        a_side = g % 2
+        game = GameState(rules, 500 + g)
+        bots = [(HeuristicBot if rules.side_of[s] == a_side else RandomBot)(random.Random(g * 4 + s))
+                for s in range(4)]
+        while not game.is_terminal():
+            game.apply_action(bots[game.current_player()].choose(game.hand))
+        wins += game.winner == a_side
+        diffs += [h.score[a_side] - h.score[1 - a_side] for h in game.history]
+    # Wilson lower bound of the win rate, and the points-per-hand interval, well clear.
+    z = 3.29  # 99.9%
+    p = wins / games
+    lower = (p + z * z / (2 * games) - z * math.sqrt(p * (1 - p) / games + z * z / (4 * games ** 2))) / (
+        1 + z * z / games)
+    assert lower > 0.75, (wins, games)
+    mean = sum(diffs) / len(diffs)
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    assert mean - z * sd / math.sqrt(len(diffs)) > 2.0, (mean, sd, len(diffs))
