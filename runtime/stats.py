@@ -24,11 +24,11 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-# The 97.5% point of the standard normal distribution.
+# The 97.5% point of the unit normal distribution (mean 0, variance 1).
 Z95 = 1.959963984540054
 
 # Student t 97.5% points for small degrees of freedom, where the expansion below is
-# not accurate enough (standard tables).
+# not accurate enough (the usual printed tables).
 _T975 = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 4: 2.776445105, 5: 2.570581836,
          6: 2.446911851, 7: 2.364624252, 8: 2.306004135, 9: 2.262157163, 10: 2.228138852}
 

@@ -20,7 +20,7 @@ from .simulate import check_run, choose_bots, draw_seed, execute, run_options, w
 def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_hands, as_json, plot):
     """Play the same deals under variants A and B and report what differs.
 
-    Name each variant as everywhere else (`standard`, `standard+min-bid-4`, a file).
+    Name each variant as everywhere else (`NAME`, `NAME+RULE`, a file).
     Game g, hand h is dealt from the same seed under both, and the bots of each seat
     draw from the same seeds, so the two runs differ only where the rules make them
     differ.  Every figure of `bidwhist simulate` is reported for both with the
