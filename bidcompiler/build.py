@@ -42,6 +42,8 @@ REQUIRED = {
     "game": ("win",),
 }
 REQUIRED_LEVELS = ("from", "to")
+# Top-level settings (a variant may extend a file that lacks them, such as a house rule).
+REQUIRED_TOP = ("players", "sides")
 
 
 def normalise_rank(rank) -> str:
@@ -54,6 +56,9 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
     """Every required setting is present once all layers are merged."""
     data = doc.data
     where = doc.pos(())
+    for key in REQUIRED_TOP:
+        if key not in data:
+            sink.error(where, f"missing required key '{key}'")
     for section, keys in REQUIRED.items():
         if not isinstance(data.get(section), dict):
             sink.error(where, f"missing required section '{section}'")
@@ -104,6 +109,11 @@ def simplify(expr, known: tuple = ()):
         return replace(expr, cond=simplify(expr.cond, known),
                        then=simplify(expr.then, known + ((expr.cond, True),)),
                        orelse=simplify(expr.orelse, known + ((expr.cond, False),)))
+    return _map_children(expr, lambda child: simplify(child, known))
+
+
+def _map_children(expr, fn):
+    """``expr`` with ``fn`` applied to each sub-expression (positions are not children)."""
     if not is_dataclass(expr):
         return expr
     changes = {}
@@ -112,9 +122,9 @@ def simplify(expr, known: tuple = ()):
             continue
         value = getattr(expr, f.name)
         if is_dataclass(value):
-            changes[f.name] = simplify(value, known)
+            changes[f.name] = fn(value)
         elif isinstance(value, tuple) and value and is_dataclass(value[0]):
-            changes[f.name] = tuple(simplify(v, known) for v in value)
+            changes[f.name] = tuple(fn(v) for v in value)
     return replace(expr, **changes) if changes else expr
 
 
@@ -122,18 +132,7 @@ def _substitute(expr, name: str, replacement):
     """``expr`` with every variable ``name`` replaced by the tree ``replacement``."""
     if isinstance(expr, Name):
         return replacement if expr.name == name else expr
-    if not is_dataclass(expr):
-        return expr
-    changes = {}
-    for f in fields(expr):
-        if not f.compare:
-            continue
-        value = getattr(expr, f.name)
-        if is_dataclass(value):
-            changes[f.name] = _substitute(value, name, replacement)
-        elif isinstance(value, tuple) and value and is_dataclass(value[0]):
-            changes[f.name] = tuple(_substitute(v, name, replacement) for v in value)
-    return replace(expr, **changes) if changes else expr
+    return _map_children(expr, lambda child: _substitute(child, name, replacement))
 
 
 def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:

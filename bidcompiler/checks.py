@@ -14,7 +14,12 @@ from .errors import DiagnosticSink
 
 
 def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
-    """Extra cards must not repeat a suited card."""
+    """No card twice: ranks are distinct (``10`` is ``T``), extra cards repeat no suited card."""
+    for rank, n in Counter(v.deck.ranks).items():
+        if n > 1:
+            same = " (10 and T are the same rank)" if rank == "T" else ""
+            sink.error(v.at("deck", "ranks"), f"deck.ranks lists rank {rank} {n} times{same}: "
+                                              "the deck would hold the same cards twice")
     suited = {r + s for s in v.deck.suits for r in v.deck.ranks}
     for card in v.deck.extra:
         if card in suited:
@@ -99,6 +104,12 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
                 conflict(sink, v, f"strain '{strain.name}' plays in order '{d}', which is not among the "
                                   f"orders ({', '.join(sorted(order_names))})",
                          ("auction", "strains", i), ("orders",))
+    bare = [(i, s) for i, s in enumerate(a.strains) if s.bare]
+    for i, strain in bare[1:]:
+        # A bid of a bare strain is said (and recorded) as the number alone.
+        sink.error(v.at("auction", "strains", i, "bare"),
+                   f"strains '{bare[0][1].name}' and '{strain.name}' are both bare: a bid such as "
+                   f"'{a.max_level}' would name both; at most one strain may be bare")
     names = [s.name for s in a.strains]
     ranked = Counter(name for group in a.ranking for name in group)
     ranking, strains = ("auction", "ranking"), ("auction", "strains")
@@ -139,10 +150,20 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
     if a.rounds == "until-passed" and not 1 <= a.passes_end <= v.players - 1:
         conflict(sink, v, f"passes_end must be between 1 and {v.players - 1} with {v.players} players",
                  ("auction", "passes_end"), ("players",))
-    for strain in a.strains:
+    for i, strain in enumerate(a.strains):
         if strain.trump == "none-or-first-lead" and v.declaration.when == "after-kitty" and v.deal.kitty:
             sink.error(strain.pos, f"strain '{strain.name}' names trump by the first lead, "
                                    "which cannot wait until after the kitty")
+        if strain.trump == "none-or-first-lead" and len(strain.directions) > 1:
+            # The first lead declares at once: the declarer gets no turn to choose an order.
+            sink.error(v.at("auction", "strains", i, "direction"),
+                       f"strain '{strain.name}' names trump by the first lead, so it plays in one order, "
+                       f"not a choice of {', '.join(strain.directions)}")
+    books = v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+    if a.max_level > books:
+        # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
+        conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
+                 ("auction", "levels", "to"), ("deal", "hand"))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -182,6 +203,12 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if v.kitty.show == "suit-contracts" and v.declaration.when == "after-kitty":
         conflict(sink, v, "kitty.show: suit-contracts needs the trump named before the kitty is taken",
                  ("kitty", "show"), ("declaration", "when"))
+    if v.play.notrump_extras == "out" and v.deal.kitty < len(v.deck.extra):
+        # The declarer's own extras are replaced from the kitty and the others' from the
+        # discards: with fewer kitty cards than extras, a hand can come up short.
+        conflict(sink, v, f"notrump_extras: out needs a kitty of at least {len(v.deck.extra)} cards "
+                          f"(one per extra card), not {v.deal.kitty}",
+                 ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"))
     if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty:
         conflict(sink, v, "notrump_extras: out needs notrump declared before the kitty is taken",
                  ("play", "notrump_extras"), ("declaration", "when"))

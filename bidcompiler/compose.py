@@ -108,11 +108,22 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
             elif p in FORMULA_PATHS:
                 target.formula_stack.pop(p, None)
             _forget(target, p)
-            into[key] = copy.deepcopy(value)
+            into[key] = _without_nulls(value)
             target.origins[p] = doc
 
     walk(target.data, doc.data, ())
     target.layers.append(doc)
+
+
+def _without_nulls(value: Any) -> Any:
+    """A copy of ``value`` in which ``null`` removes settings of a new mapping too.
+
+    ``orders: {downtown: ~}`` in the first file that writes ``orders`` means "no
+    such order", exactly as it would over an ``orders`` mapping already there.
+    """
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    return copy.deepcopy(value)
 
 
 def _text(value: Any) -> str:
@@ -162,15 +173,44 @@ def set_layer(assignment: str) -> LoadedYaml:
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:
     """The chain of variant layers, base first, following ``extends`` (cycles refused)."""
     chain = [first]
-    seen = {first.filename}
+    seen = {_same_file_key(first.filename)}
     current = first
     while isinstance(current.data, dict) and current.data.get("extends"):
         target = current.data["extends"]
-        parent = load(target, Path(current.filename).parent)
-        if parent.filename in seen:
+        try:
+            parent = load(target, Path(current.filename).parent)
+        except CompileError as exc:
+            raise _at_extends(exc, current, target) from None
+        if _same_file_key(parent.filename) in seen:
             raise CompileError([Diagnostic(current.pos(("extends",)),
                                            f"extends '{target}' makes a cycle of variants")])
-        seen.add(parent.filename)
+        seen.add(_same_file_key(parent.filename))
         chain.append(parent)
         current = parent
     return list(reversed(chain))
+
+
+def _same_file_key(filename: str) -> str:
+    """One spelling per file (``dir/../dir/x.yaml`` is ``x.yaml``), so every cycle is seen."""
+    try:
+        return str(Path(filename).resolve())
+    except (OSError, RuntimeError):
+        return filename
+
+
+def _at_extends(exc: CompileError, current: LoadedYaml, target: str) -> CompileError:
+    """Problems finding or reading the file ``extends`` names, placed on the ``extends`` line.
+
+    An unknown name or an unreadable file has no position of its own; the mistake
+    the user can fix is the ``extends:`` setting.  Problems inside the file it names
+    keep their own positions.
+    """
+    where = current.content_pos(("extends",))
+    diagnostics = []
+    for d in exc.diagnostics:
+        if d.pos.line:
+            diagnostics.append(d)
+            continue
+        message = d.message if f"'{target}'" in d.message else f"extends '{target}': {d.message}"
+        diagnostics.append(Diagnostic(where, message, related=d.related))
+    return CompileError(diagnostics)

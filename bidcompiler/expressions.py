@@ -46,7 +46,7 @@ from enum import Enum
 from typing import Union
 
 from lark import Lark, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from .errors import CompileError, Diagnostic, SourcePos
 from .resources import grammar_text
@@ -451,7 +451,51 @@ def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
     except UnexpectedInput as err:
         # `from None`: the Lark exception carries parser state and is noise to users.
         raise CompileError([_syntax_diagnostic(err, text, origin)]) from None
-    return ExprTransformer().transform(tree)
+    try:
+        expr = ExprTransformer().transform(tree)
+    except VisitError as err:
+        if not isinstance(err.orig_exc, ValueError):
+            raise
+        # int() refuses literals longer than sys.get_int_max_str_digits().
+        meta = getattr(err.obj, "meta", None)
+        where = origin.shifted(meta.line, meta.column) if meta is not None and not meta.empty else origin
+        raise CompileError([Diagnostic(where, "number too long")]) from None
+    except RecursionError:
+        raise CompileError([Diagnostic(origin, _TOO_DEEP)]) from None
+    _check_depth(expr, origin)
+    return expr
+
+
+# Generated code nests a parenthesis or two per level, and Python refuses more than
+# 200 nested parentheses; well before that, a formula is unreadable.
+MAX_DEPTH = 64
+_TOO_DEEP = f"formula nested too deeply (more than {MAX_DEPTH} operators, calls or conditions inside one another)"
+
+
+def _children(node: Expr) -> tuple:
+    match node:
+        case Unary(operand=x) | Not(operand=x):
+            return (x,)
+        case Binary(left=a, right=b) | Compare(left=a, right=b) | BoolOp(left=a, right=b):
+            return (a, b)
+        case IfElse(cond=c, then=a, orelse=b):
+            return (c, a, b)
+        case Call(args=args):
+            return tuple(args)
+    return ()
+
+
+def _check_depth(expr: Expr, origin: SourcePos) -> None:
+    """CompileError at the first node more than :data:`MAX_DEPTH` levels down, if any.
+
+    Iterative, so that checking a deep tree cannot itself overflow the stack.
+    """
+    stack = [(expr, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise CompileError([Diagnostic(_at(origin, node.pos), _TOO_DEEP)])
+        stack.extend((child, depth + 1) for child in _children(node))
 
 
 # ------------------------------------------------------------------------- checker
@@ -702,6 +746,7 @@ def compile_ast(
     ``origin=SourcePos(file, 1, 1)`` (shifting by line 1, column 1 is the identity).
     Raises :class:`CompileError` with every problem found.
     """
+    _check_depth(expr, origin)
     diagnostics = check_expression(expr, variables, expected, origin)
     if diagnostics:
         raise CompileError(diagnostics)

@@ -92,8 +92,11 @@ def find_file(name: str, relative_to: Path | None = None, kind: str = "variant")
     if name in shipped:
         return shipped[name]
     for candidate in ([relative_to / name] if relative_to is not None else []) + [Path(name)]:
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # e.g. a name too long for the file system: no such file
+            continue
     what = "house rule" if kind == "house-rule" else "variant"
     names = ", ".join(_shipped(kind)) or "none"
     looks_like_path = Path(name).suffix in SOURCE_SUFFIXES or "/" in name
@@ -110,11 +113,24 @@ def find_variant(spec: str) -> Path:
 def read_text(path: Path) -> str:
     """A source file's text; unreadable or undecodable files become a CompileError."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise CompileError([Diagnostic(SourcePos(str(path)), f"not UTF-8 text ({exc.reason} at byte {exc.start})")])
+        data = path.read_bytes()
     except OSError as exc:
         raise CompileError([Diagnostic(SourcePos(str(path)), f"cannot read: {exc.strerror or exc}")])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # Point at the first bad byte: its line, and its column counted in characters.
+        before = _newlines(data[:exc.start].decode("utf-8"))
+        line = before.count("\n") + 1
+        col = len(before) - before.rfind("\n")
+        raise CompileError([Diagnostic(SourcePos(str(path), line, col),
+                                       f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+    return _newlines(text)
+
+
+def _newlines(text: str) -> str:
+    """Line breaks as a file opened in text mode reads them."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 @lru_cache(maxsize=1)

@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from yaml.nodes import ScalarNode
 
@@ -52,6 +52,18 @@ _TYPE_NAMES = {
 }
 
 
+def _is_integer(checker, instance) -> bool:
+    # JSON Schema counts 4.0 as an integer; a count of players or cards written
+    # `4.0` is a mistake, and the engine cannot deal 12.0 cards.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     """Check ``loaded.data`` against ``schema`` (JSON Schema draft 2020-12).
 
@@ -62,7 +74,7 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     :func:`~bidcompiler.yamlload.coerce_to_schema_strings`), so callers must use
     ``loaded.data`` after validating.
     """
-    validator = Draft202012Validator(schema)
+    validator = _Validator(schema)
     errors = list(validator.iter_errors(loaded.data))
     for _ in range(_MAX_COERCION_ROUNDS):
         wanted = _string_wanted_paths(loaded, errors)

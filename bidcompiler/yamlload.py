@@ -168,10 +168,58 @@ class LoadedYaml:
             return self._node_pos(node)
         start = _mark_pos(self.filename, node.start_mark)
         if node.style in ("'", '"'):
-            return SourcePos(self.filename, start.line, start.col + 1)
-        if node.style in ("|", ">") and node.value.strip():
-            return self._block_content_pos(node, start)
-        return start
+            pos = SourcePos(self.filename, start.line, start.col + 1)
+        elif node.style in ("|", ">") and node.value.strip():
+            pos = self._block_content_pos(node, start)
+        else:
+            pos = start
+        raw = self.text[node.start_mark.index:node.end_mark.index]
+        if node.start_mark.line == node.end_mark.line and (node.style is None or raw[1:-1] == node.value):
+            return pos  # the value is the source text: shifting by columns is exact
+        return ScalarPos(pos.file, pos.line, pos.col, layout=self._layout(node))
+
+    def _layout(self, node: ScalarNode) -> tuple:
+        """Where each character of a scalar's value is in the file, line by line.
+
+        YAML folds the lines of multi-line scalars, strips a block's indentation and
+        reads escapes, so the value is not the source text.  Each character of the
+        value is matched to the next occurrence of that character in the source
+        (spaces, which folding makes from line breaks, to the current place), then
+        the value is split into lines as a parser counts them.  Each line ends with
+        one more position, just after its last character.
+        """
+        text = self.text
+        begin, end = node.start_mark.index, node.end_mark.index
+        # The file (line, column) of every index of the node's source, counted as
+        # PyYAML's reader counts them (so they agree with every other mark).
+        where = []
+        line, col = node.start_mark.line + 1, node.start_mark.column + 1
+        for i in range(begin, end + 1):
+            where.append((line, col))
+            ch = text[i:i + 1]
+            if ch and (ch in "\n\x85\u2028\u2029" or (ch == "\r" and text[i + 1:i + 2] != "\n")):
+                line, col = line + 1, 1
+            elif ch and ch != "\ufeff":
+                col += 1
+        here = begin
+        if node.style in ("|", ">"):  # the content starts after the header line
+            newline = text.find("\n", begin, end)
+            here = newline + 1 if newline != -1 else end
+        elif node.style in ("'", '"'):
+            here = begin + 1
+        rows: list[list[tuple[int, int]]] = [[]]
+        for ch in node.value:
+            if not ch.isspace():
+                found = text.find(ch, here, end)
+                if found != -1:
+                    here = found
+            rows[-1].append(where[here - begin])
+            if here < end and (not ch.isspace() or text[here].isspace()):
+                here += 1
+            if ch == "\n":
+                rows.append([])
+        rows[-1].append(where[here - begin])
+        return tuple(tuple(row) for row in rows)
 
     def _block_content_pos(self, node: ScalarNode, start: SourcePos) -> SourcePos:
         # The block header (indicator, optional chomping/indent, optional comment)
@@ -195,6 +243,39 @@ class LoadedYaml:
         """The text of 1-based ``line`` (without its line break), if it exists."""
         lines = self.text.splitlines()
         return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class ScalarPos(SourcePos):
+    """The start of a scalar whose value is not its source text, as ``content_pos`` gives it.
+
+    Equal to the plain :class:`SourcePos` of the same place; what it adds is
+    :meth:`shifted` through ``layout`` (see :meth:`LoadedYaml._layout`), so an error
+    at line 2 of a folded formula lands on the file line and column it came from.
+    """
+
+    layout: tuple = ()
+
+    def shifted(self, line: int, col: int) -> SourcePos:
+        if 1 <= line <= len(self.layout) and self.layout[line - 1]:
+            row = self.layout[line - 1]
+            at_line, at_col = row[col - 1] if 1 <= col <= len(row) else (row[-1][0], row[-1][1] + col - len(row))
+            return SourcePos(self.file, at_line, at_col)
+        return SourcePos.shifted(SourcePos(self.file, self.line, self.col), line, col)
+
+    def __eq__(self, other):
+        if not isinstance(other, SourcePos):
+            return NotImplemented
+        return (self.file, self.line, self.col) == (other.file, other.line, other.col)
+
+    def __hash__(self):
+        return hash((self.file, self.line, self.col))
+
+    def __repr__(self):
+        return repr(SourcePos(self.file, self.line, self.col))
+
+    def __reduce__(self):
+        return (SourcePos, (self.file, self.line, self.col))
 
 
 class _Builder:
@@ -260,9 +341,11 @@ class _Builder:
             return None
         if tag == BOOL_TAG:
             return value.lower() == "true"
-        if tag == INT_TAG:
-            return int(value)
-        return float(value)
+        try:
+            return int(value) if tag == INT_TAG else float(value)
+        except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+            self.sink.error(self.pos(node), f"number too long ({len(value)} characters)")
+            return value
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}

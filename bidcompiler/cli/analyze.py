@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 from rich.table import Table
 
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
-from runtime.records import NotARecord, read_record_file, replay_file, replay_game, replay_hand
+from runtime.records import replay_file, replay_game, replay_hand
 from runtime.ruleset import NO_TRUMP
 from runtime.solver import DoubleDummy
 
 from .. import render
-from .replay import resolve_for_records
+from .replay import load_record_file, resolve_for_records
 
 
 def play_start(final: HandState) -> HandState:
@@ -178,16 +177,7 @@ def analyze(file, as_json, every_card):
     the defenders gave away.  Exit status 0 for a legal record, 1 for an illegal
     one (reported as `bidwhist replay` reports it), 2 for a file that is not a record.
     """
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
-        sys.exit(2)
-    try:
-        rf = read_record_file(text, file)
-    except NotARecord as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(2)
+    rf = load_record_file(file)
     checked = replay_file(rf, resolve_for_records)  # the very checks and messages of `replay`
     if checked["error"] is not None:
         err = checked["error"]

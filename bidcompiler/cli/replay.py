@@ -15,6 +15,20 @@ from ..errors import CompileError
 from ..pipeline import load_ruleset
 
 
+def load_record_file(file: str):
+    """Read and parse a record file; one line on stderr and exit 2 when it is not a record."""
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+        sys.exit(2)
+    try:
+        return read_record_file(text, file)
+    except NotARecord as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+
+
 def resolve_for_records(variant: str, with_rules: list):
     """Find a record's variant and house rules; LookupError with a message when it cannot."""
     try:
@@ -32,16 +46,7 @@ def replay(file, as_json):
     Exit status 0 for a legal record, 1 for an illegal one (reported at its first
     illegal entry, never scored), 2 for a file that is not a record.
     """
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
-        sys.exit(2)
-    try:
-        rf = read_record_file(text, file)
-    except NotARecord as exc:
-        click.echo(str(exc), err=True)
-        sys.exit(2)
+    rf = load_record_file(file)
     result = replay_file(rf, resolve_for_records)
     if as_json:
         click.echo(json.dumps(result))
