@@ -102,7 +102,8 @@ def _suit_value(size: int, mask: int, kind: int) -> float:
         tricks += p
         counted += 1
     if kind != _SIDE and length >= 3:
-        # The others hold size - length cards; the longest of three hands about 40-45%.
+        # The others hold size - length cards, the longest of their hands a share of
+        # them (less of the trumps: a partner's trumps help draw them).
         longest_other = (size - length) * (_TRUMP_OTHERS if kind == _TRUMP else 0.45)
         long_cards = length - max(longest_other, counted)
         if long_cards > 0:
@@ -264,7 +265,6 @@ class _RulesInfo:
         self._rows = {}
         self._best = {}
         self._weights = {}
-        self.memo = {}
         self._build_slots()
 
     def _build_slots(self) -> None:
@@ -460,7 +460,12 @@ class _RulesInfo:
 
     # --- trick estimates -------------------------------------------------------
     def estimate(self, ti: _TableInfo, hand) -> float:
-        """Tricks ``hand`` should take by itself under the table ``ti``."""
+        """Tricks ``hand`` should take by itself under the table ``ti``.
+
+        The plain statement of the estimate, one table at a time; the bots use
+        :meth:`estimate_all`, which gives the same numbers for every table at once
+        (the tests hold the two equal).
+        """
         sidx = ti.sidx
         bit = ti.bit
         nsuits = len(ti.suits)
@@ -469,7 +474,6 @@ class _RulesInfo:
             s = sidx[c]
             if s >= 0:
                 masks[s] |= bit[c]
-        memo = self.memo
         size = ti.size
         kinds = ti.kinds
         total = 0.0
@@ -822,7 +826,6 @@ class HeuristicBot:
         info = _info(rules)
         info.ensure_util(state)
         seat = state.declarer if state.declarer >= 0 else state.seat
-        hand = state.hands[seat]
         npart = len(info.partners[seat])
         best = None
         plain = self._estimates(state, seat, info)[0]
@@ -1488,11 +1491,17 @@ class SamplerBot:
         return [self._score_tricks(world, values[a], seat) for a in candidates]
 
     def _score_tricks(self, state: HandState, remaining: int, seat: int) -> float:
-        """Utility when the declaring side takes ``remaining`` of the tricks not yet won."""
+        """Utility when the declaring side takes ``remaining`` of the books not yet won.
+
+        ``remaining`` counts as the solver does: the books still to be won by play
+        (with the discards' book where it goes to the first trick, still unplayed).
+        """
         rules = state.rules
         books = state.books_so_far()
         decl_side = rules.side_of[state.declarer]
         left = rules.hand_size - len(state.tricks)  # the trick in progress included
+        if rules.discards_book == "first-trick" and state.discards and not state.tricks:
+            left += 1  # the discards' book goes with the first trick, still to be won
         remaining = max(0, min(remaining, left))
         rest = left - remaining
         books[decl_side] += remaining

@@ -318,6 +318,16 @@ def test_ruffs_and_discards_from_weakness():
     assert "ruff" in reason
 
 
+def test_explain_gives_the_action_choose_takes():
+    for state in decision_points(["standard", "northeast52", "oregon", "cutthroat", "standard+kitty-first"],
+                                 2, seed=31):
+        action, reason = HeuristicBot(random.Random(0)).explain(state)
+        assert action == HeuristicBot(random.Random(0)).choose(state)
+        assert isinstance(reason, str) and reason and "\n" not in reason
+        words = state.rules.action_names[action]
+        assert words in reason or (words.startswith("direction ") and words[10:] in reason), (words, reason)
+
+
 # ---------------------------------------------------------------------------- no peeking
 def _unseen(state: HandState, seat: int) -> set[int]:
     """Cards whose place ``seat`` does not know (by the observation's rules)."""
@@ -499,14 +509,21 @@ def test_sampler_explains_and_delegates_the_auction():
 
 def test_sampler_solver_mode_needs_the_solver():
     try:
-        import runtime.solver  # noqa: F401
+        import runtime.solver as solver
     except ImportError:
         with pytest.raises(RuntimeError, match="runtime.solver"):
             SamplerBot(random.Random(1), playout="solver")
         return
+    assert callable(solver.solve_actions)
+    # Late in a hand, where double-dummy solving is quick.
+    state = _no_kitty_deal()
+    heuristic = HeuristicBot(random.Random(0))
+    while not state.is_terminal() and (len(state.tricks) < 8 or len(state.legal_actions()) < 2):
+        state.apply_action(heuristic.choose(state))
+    assert not state.is_terminal()
     bot = SamplerBot(random.Random(1), samples=2, playout="solver")
-    state = act(_no_kitty_deal(), "AS", "4S")
-    assert bot.choose(state) in state.legal_actions()
+    action, reason = bot.explain(state)
+    assert action in state.legal_actions() and "sampled deals" in reason
 
 
 def test_sampler_refuses_an_unknown_playout():

@@ -53,7 +53,7 @@ SHIPPED_RULES = [p for p in SHIPPED if file_kind(p) == "house-rule"]
 TEXTS = {p: p.read_text(encoding="utf-8") for p in SHIPPED}
 DATA = {p: yaml.safe_load(TEXTS[p]) for p in SHIPPED}
 
-# About 2,300 examples in all by default (a minute or two on 2 cores); FUZZ_SCALE=10
+# About 2,200 examples in all by default (a minute or so on 2 cores); FUZZ_SCALE=10
 # runs ten times as many (for a longer bug hunt).
 SCALE = 0.6 * float(os.environ.get("FUZZ_SCALE", "1"))
 
@@ -278,7 +278,7 @@ def mutated_bytes(draw, data: bytes) -> bytes:
     return bytes(buf)
 
 
-@settings(FUZZ, max_examples=scaled(700))
+@settings(FUZZ, max_examples=scaled(1500))
 @given(st.data(), shipped_variant, seeds)
 def test_malformed_variant_text(data, path, seed):
     text = data.draw(mutated_text(TEXTS[path]))
@@ -286,7 +286,7 @@ def test_malformed_variant_text(data, path, seed):
     compile_and_play(text, str(path.parent / "mutant.yaml"), seed)
 
 
-@settings(FUZZ, max_examples=scaled(500))
+@settings(FUZZ, max_examples=scaled(350))
 @given(st.data(), shipped_variant, shipped_rule, seeds)
 def test_malformed_house_rule_text(workdir, data, base, rule, seed):
     overlay = write_file(workdir, data.draw(mutated_text(TEXTS[rule])))
@@ -478,7 +478,7 @@ def test_structured_mutations_of_variants(data, path, seed):
     compile_and_play(dump(mutant), str(path.parent / "mutant.yaml"), seed)
 
 
-@settings(FUZZ, max_examples=scaled(400))
+@settings(FUZZ, max_examples=scaled(250))
 @given(st.data(), shipped_variant, shipped_rule, seeds)
 def test_structured_mutations_of_house_rules(workdir, data, base, rule, seed):
     overlay = write_file(workdir, dump(data.draw(mutated_data(DATA[rule]))))
@@ -636,7 +636,7 @@ def valid_variants(draw):
     return variant
 
 
-@settings(FUZZ, max_examples=scaled(500))
+@settings(FUZZ, max_examples=scaled(250))
 @given(valid_variants(), seeds)
 def test_random_valid_variants_compile_and_play(variant, seed):
     compile_and_play(dump(variant), "random-variant.yaml", seed, must_compile=True)
@@ -702,7 +702,7 @@ set_assignments = st.one_of(
 )
 
 
-@settings(FUZZ, max_examples=scaled(500))
+@settings(FUZZ, max_examples=scaled(150))
 @given(st.data(), shipped_variant, seeds)
 def test_random_overlays_over_shipped_variants(workdir, data, base, seed):
     source = data.draw(valid_variants(), label="source of settings")
@@ -713,7 +713,7 @@ def test_random_overlays_over_shipped_variants(workdir, data, base, seed):
     compile_and_play(TEXTS[base], str(base), seed, overlays=overlays, sets=sets)
 
 
-@settings(FUZZ, max_examples=scaled(150))
+@settings(FUZZ, max_examples=scaled(100))
 @given(st.data(), shipped_variant, seeds)
 def test_random_variants_extending_shipped_ones(workdir, data, base, seed):
     overlay = data.draw(random_overlays(data.draw(valid_variants(), label="source of settings")))
@@ -723,7 +723,7 @@ def test_random_variants_extending_shipped_ones(workdir, data, base, seed):
     compile_and_play(text, str(write_file(workdir, text, stem="extending")), seed)
 
 
-@settings(FUZZ, max_examples=scaled(200))
+@settings(FUZZ, max_examples=scaled(100))
 @given(valid_variants(), st.lists(shipped_rule, min_size=1, max_size=2), seeds)
 def test_shipped_house_rules_over_random_variants(variant, rules, seed):
     compile_and_play(dump(variant), "random-variant.yaml", seed, overlays=rules)
