@@ -897,3 +897,20 @@ def test_regression_extends_cycle_through_another_spelling_of_the_path(tmp_path)
         compile_file(folder / "x.yaml")
     assert [str(d) for d in info.value.diagnostics] == [
         f"{folder / 'x.yaml'}:2:10: extends '../dir/x.yaml' makes a cycle of variants"]
+
+
+@pytest.mark.parametrize("style", ["folded", "literal", "plain", "double-quoted", "escaped"])
+def test_regression_errors_in_multi_line_formulas_point_at_their_line_and_column(style):
+    # Was: the column counted along the folded value, past the end of the file's line
+    # (x.yaml:70:94 for a mistake on line 72, column 25).
+    formula = {
+        "folded": ">-\n    (score >= 7 and opponent_score == 0)\n    or (score >= 21 and scor - opponent_score >= 2)",
+        "literal": "|\n    (score >= 7 and opponent_score == 0)\n    or (score >= 21 and scor - opponent_score >= 2)",
+        "plain": "(score >= 7 and opponent_score == 0)\n    or (score >= 21 and scor - opponent_score >= 2)",
+        "double-quoted": '"(score >= 7 and opponent_score == 0)\n    or (score >= 21 and scor - opponent_score >= 2)"',
+        "escaped": '"score >= 7 \\t and scor > 0"',
+    }[style]
+    text = standard_with("  win: score >= 7\n", f"  win: {formula}\n")
+    line = line_of(text, "scor ")
+    col = text.splitlines()[line - 1].index("scor ") + 1
+    assert compile_error(text) == [f"v.yaml:{line}:{col}: unknown name `scor`; did you mean `score`?"]
