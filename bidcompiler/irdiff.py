@@ -14,14 +14,10 @@ variant that adds an order at the end must not show every later order as changed
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass
 
-import click
-
 from . import ir
-from .cli.common import load_ir, variant_options
 from .irjson import to_data
 
 # Fields that describe the file rather than the game: two variants that play the
@@ -237,27 +233,3 @@ def diff(a: ir.Variant, b: ir.Variant) -> list[Difference]:
     out: list[Difference] = _deck_row(a, b)
     _walk("", a, b, out)
     return out
-
-
-@click.command("diff")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
-@variant_options
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {path, label, a, b}.")
-def diff_command(a, b, with_rules, sets, as_json):
-    """List the rule differences between variants A and B, one per line.
-
-    Each of A and B is a name, NAME+RULE... or a file; --with and --set apply to
-    both.  The exit status is 0 whether or not they differ: this is a report.
-    """
-    va = load_ir(a, with_rules, sets, param="A")
-    vb = load_ir(b, with_rules, sets, param="B")
-    found = diff(va, vb)
-    if as_json:
-        click.echo(json.dumps([d.as_json() for d in found], indent=2))
-    elif not found:
-        click.echo("no rule differences")
-    else:
-        # Plain click.echo: values may hold brackets that rich would take for markup.
-        for d in found:
-            click.echo(d.line())

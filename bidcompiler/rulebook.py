@@ -12,12 +12,9 @@ or an unordered mapping), so it is pinned by golden files in ``tests/golden/rule
 
 from __future__ import annotations
 
-import click
-
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
 
 from . import ir
-from .cli.common import load_ir, variant_options
 from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
@@ -474,6 +471,11 @@ def _play_section(v: ir.Variant) -> list[str]:
         lines.append(NOTRUMP_EXTRAS_WORDS[p.notrump_extras].format(
             cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
             win="wins" if single else "win", leave="leaves" if single else "leave"))
+    # Enough cards that can never win for a whole trick of them: say who takes it.
+    in_notrump = len(v.deck.extra) if notrump and p.notrump_extras != "out" else 0
+    in_suits = len(loose) if suit_contracts else 0
+    if max(in_notrump, in_suits) >= v.players:
+        lines.append("A trick made only of cards that never win goes to the player who led it.")
     return lines
 
 
@@ -550,17 +552,3 @@ def rulebook(v: ir.Variant) -> str:
             lines.append("")
             lines.extend(part)
     return "\n".join(lines) + "\n"
-
-
-@click.command("rules")
-@click.argument("variant")
-@variant_options
-def rules_command(variant, with_rules, sets):
-    """Print the compiled rules of VARIANT as a Markdown rulebook.
-
-    House rules (--with, NAME+RULE) and --set changes are included, so a table can
-    print the rules it will play by and agree on them before play.
-    """
-    v = load_ir(variant, with_rules, sets)
-    # Plain click.echo: rich would read "[...]" in the Markdown as markup.
-    click.echo(rulebook(v), nl=False)

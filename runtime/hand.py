@@ -414,12 +414,20 @@ class HandState:
             self._finish()
 
     def _winning_index(self, trick: list[int]) -> int:
+        """The position in ``trick`` of the card that takes it.
+
+        The highest trump, else the highest card of the suit led.  A trick of cards
+        that can none of them win (all of no suit: jokers in notrump, in a variant
+        with at least as many such cards as players) goes to its leader.
+        """
         table = self.table
         suit_of = table.suit_of
         power = table.power
         trump = table.trump
         led = self.led
-        best = -1
+        # Until a card of a suit is played, the suit led is "no suit", so a trick of
+        # only such cards goes to its first card, the leader's.
+        best = 0
         best_key = -1
         for i, card in enumerate(trick):
             suit = suit_of[card]

@@ -42,6 +42,7 @@ from hypothesis import strategies as st
 from bidcompiler.errors import CompileError
 from bidcompiler.lower import lower
 from bidcompiler.pipeline import compile_file, compile_text, file_kind
+from bidcompiler.rulebook import rulebook
 from runtime.game import GameTally, deal
 from runtime.hand import PLAY, HandState
 from runtime.notation import parse_call
@@ -914,3 +915,28 @@ def test_regression_errors_in_multi_line_formulas_point_at_their_line_and_column
     line = line_of(text, "scor ")
     col = text.splitlines()[line - 1].index("scor ") + 1
     assert compile_error(text) == [f"v.yaml:{line}:{col}: unknown name `scor`; did you mean `score`?"]
+
+
+def test_a_trick_of_cards_that_never_win_goes_to_its_leader():
+    # Possible only with at least as many cards of no suit as players; rules.md is
+    # silent, and the engine, the solver and the rulebook agree: the leader takes it.
+    text = (standard_with("extra: [BJ, LJ]", "extra: [BJ, LJ, XA, XB]").replace("kitty: 6", "kitty: 8")
+            .replace("notrump_extras: no-suit", "notrump_extras: free"))
+    rules = lower(compile_text(text, "v.yaml"))
+    extras = [rules.card_id(c) for c in ("BJ", "LJ", "XA", "XB")]
+    normal = [c for c in range(rules.n_cards) if c not in extras]
+    hands = [normal[s * 11:(s + 1) * 11] + [extras[s]] for s in range(4)]
+    state = HandState(rules, 3, hands, normal[44:])
+    for name in ("4 notrump", "pass", "pass", "pass", "direction uptown"):
+        state.apply_action(rules.action_names.index(name))
+    while state.phase != PLAY:  # the declarer discards, keeping its extra card
+        state.apply_action(next(a for a in state.legal_actions() if a not in extras))
+    leader = state.seat
+    assert leader == 0
+    for seat in (0, 1, 2, 3):  # free extras: each plays its own, though able to follow
+        state.apply_action(extras[seat])
+    assert state.tricks[-1] == (leader, tuple(extras), leader)
+    assert state.seat == leader and state.won[leader] == 1
+    # The rulebook says so, since the variant can make such a trick.
+    assert "A trick made only of cards that never win goes to the player who led it." in \
+        rulebook(compile_text(text, "v.yaml"))

@@ -8,8 +8,8 @@ Conventions every command follows:
   arguments); never a traceback.
 
 One module per group of commands: ``authoring`` (variants, check, compile,
-convert, schema), ``replay``, ``simulate``; ``rules`` and ``diff`` live beside the
-generators they print.
+convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
+``compare``, ``analyze``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ import sys
 
 import click
 
-from ..irdiff import diff_command
-from ..rulebook import rules_command
 from . import authoring, replay, simulate
+from .explain import diff_command, rules_command
 from .play import play
 from .compare import compare
 from .analyze import analyze

@@ -1,0 +1,54 @@
+"""The commands that print what a variant's rules are: ``rules`` and ``diff``.
+
+The text itself comes from the generators beside the compiler
+(:mod:`bidcompiler.rulebook`, :mod:`bidcompiler.irdiff`); this module only reads the
+arguments, compiles the variants and prints.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..irdiff import diff
+from ..rulebook import rulebook
+from .common import load_ir, variant_options
+
+
+@click.command("rules")
+@click.argument("variant")
+@variant_options
+def rules_command(variant, with_rules, sets):
+    """Print the compiled rules of VARIANT as a Markdown rulebook.
+
+    House rules (--with, NAME+RULE) and --set changes are included, so a table can
+    print the rules it will play by and agree on them before play.
+    """
+    v = load_ir(variant, with_rules, sets)
+    # Plain click.echo: rich would read "[...]" in the Markdown as markup.
+    click.echo(rulebook(v), nl=False)
+
+
+@click.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@variant_options
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {path, label, a, b}.")
+def diff_command(a, b, with_rules, sets, as_json):
+    """List the rule differences between variants A and B, one per line.
+
+    Each of A and B is a name, NAME+RULE... or a file; --with and --set apply to
+    both.  The exit status is 0 whether or not they differ: this is a report.
+    """
+    va = load_ir(a, with_rules, sets, param="A")
+    vb = load_ir(b, with_rules, sets, param="B")
+    found = diff(va, vb)
+    if as_json:
+        click.echo(json.dumps([d.as_json() for d in found], indent=2))
+    elif not found:
+        click.echo("no rule differences")
+    else:
+        # Plain click.echo: values may hold brackets that rich would take for markup.
+        for d in found:
+            click.echo(d.line())
