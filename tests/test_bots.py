@@ -22,7 +22,8 @@ import random
 import pytest
 
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
-from runtime.bots import BOTS, HeuristicBot, RandomBot, SamplerBot, _info, make_bot, sample_deal
+from runtime.bots import BOTS, HeuristicBot, RandomBot, SamplerBot, make_bot, sample_deal
+from runtime.bots.knowledge import rules_info as _info
 from runtime.game import GameState, deal
 from runtime.hand import AUCTION, DISCARD, PLAY, HandState
 from runtime.ruleset import NO_SUIT

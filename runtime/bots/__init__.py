@@ -1,0 +1,45 @@
+"""Bots: players that choose an action from a state's legal actions.
+
+A bot is any object with a ``name`` and ``choose(state) -> action`` (plus a generator
+it owns), so the simulation driver, the terminal and the benchmarks can seat any mix
+of them.  ``make_bot(name, rng)`` builds one from the registry ``BOTS``:
+
+``random``
+    uniform over the legal actions (:mod:`.uniform`).
+``heuristic``
+    estimates the tricks its hand takes under every contract the ladder offers
+    (from the variant's play tables alone), values each bid with the variant's own
+    scoring formulas, and plays by rules of thumb that track the cards played
+    (:mod:`.heuristic`, :mod:`.cardplay`).
+``sampler``
+    determinised Monte Carlo: deals the unseen cards in ways consistent with what
+    the seat has seen (:mod:`.dealing`), plays every candidate action out in each
+    deal and takes the best on average (:mod:`.sampler`).
+
+What the bots precompute per ruleset is in :mod:`.knowledge`, what the play so far
+has shown in :mod:`.track`.
+
+No bot knows a variant by name; everything comes from the :class:`Ruleset`.  Bots
+only use what their seat may know (the information of ``state.observation(seat)``):
+their own hand, the calls, the contract, the cards played, the kitty when it was
+shown, their own discards when they declared, and cards out of play.  They never
+read another seat's hand.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .dealing import sample_deal
+from .heuristic import HeuristicBot
+from .sampler import SamplerBot
+from .uniform import RandomBot
+
+__all__ = ["BOTS", "HeuristicBot", "RandomBot", "SamplerBot", "make_bot", "sample_deal"]
+
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "sampler": SamplerBot}
+
+
+def make_bot(name: str, rng: random.Random):
+    """A bot by name (a key of ``BOTS``); KeyError for an unknown name."""
+    return BOTS[name](rng)
