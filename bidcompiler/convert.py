@@ -5,14 +5,22 @@ variant — so an overlay stays an overlay and ``extends`` stays ``extends``.  T
 layout is fixed (key order as in the source, one setting per line, short blocks
 on one line), so converting the same file always prints the same text, and
 converting back and forth compiles to the same IR.
+
+Comments come along when the caller passes them (``LoadedYaml.comments()``: the
+comments by data path, each before a setting, at the end of its line or at the end
+of a block).  Both syntaxes write them after ``#``, so the text is carried as it
+is.  A block with comments inside is never folded onto one line, and a comment
+with no place left of its own is printed at the end of the file rather than lost.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from .compose import FORMULA_PATHS
+from .yamlload import CommentSlots
 
 MODELINE = "# yaml-language-server: $schema=../bidcompiler/schema/variant.schema.json"
 HEADER_KEYS = ("kind", "name")
@@ -24,22 +32,101 @@ _YAML_AMBIGUOUS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off
 _YAML_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ./+()<>=!*-]*$")
 _YAML_FORMULA = re.compile(r"^[A-Za-z0-9_(][A-Za-z0-9_ ./+()<>=!*,-]*$")
 _INLINE_WIDTH = 72
+# Trailing comments of neighbouring lines line up, unless a line is longer than this.
+_ALIGN_WIDTH = 48
 # Formulas are never written in flow style, where `,` would end them.
 _FORMULA_SECTIONS = {p[:-1] for p in FORMULA_PATHS}
 
 
-# --------------------------------------------------------------------------- .whist
-def _whist_scalar(value) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
+# --------------------------------------------------------------------------- both
+def _literal(value) -> str | None:
+    """``true``, ``false`` or a number as both syntaxes spell it; None for anything else."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, (int, float)):
         return str(value)
+    return None
+
+
+def _scalar(value, plain: Callable[[str], bool]) -> str:
+    """A single value: a literal, plain text where ``plain`` allows it, else a JSON-style quoted string."""
+    literal = _literal(value)
+    if literal is not None:
+        return literal
     text = str(value)
-    if _WHIST_WORD.match(text) and text not in _WHIST_KEYWORDS:
-        return text
-    return json.dumps(text, ensure_ascii=False)
+    return text if plain(text) else json.dumps(text, ensure_ascii=False)
+
+
+class _Notes:
+    """The comments of one layer, handed out once each as the printer reaches their places."""
+
+    def __init__(self, slots: dict[tuple, CommentSlots] | None):
+        self.slots = {path: CommentSlots(list(s.before), list(s.trailing), list(s.end))
+                      for path, s in (slots or {}).items() if s.before or s.trailing or s.end}
+
+    def take(self, path: tuple, where: str) -> list[str]:
+        slot = self.slots.get(path)
+        if slot is None:
+            return []
+        found = getattr(slot, where)
+        setattr(slot, where, [])
+        return found
+
+    def inside(self, path: tuple) -> bool:
+        """Whether a comment is still to be printed within the block at ``path``."""
+        n = len(path)
+        return any((p == path and slot.end) or (len(p) > n and p[:n] == path
+                                                and (slot.before or slot.trailing or slot.end))
+                   for p, slot in self.slots.items())
+
+    def rest(self) -> list[str]:
+        """Every comment not printed yet (none, when the printer found every place)."""
+        left = []
+        for slot in self.slots.values():
+            left.extend(slot.before + slot.trailing + slot.end)
+        self.slots = {}
+        return left
+
+
+class _Out:
+    """Printed lines: code with an optional trailing comment, and full-line comments."""
+
+    def __init__(self):
+        self.lines: list[tuple[str, str | None]] = []
+
+    def comments(self, indent: str, texts: list[str]) -> None:
+        self.lines.extend((f"{indent}#{text}", None) for text in texts)
+
+    def line(self, indent: str, code: str, before: list[str] = (), trailing: list[str] = ()) -> None:
+        """One line of code; of several trailing comments the last stays on the line."""
+        self.comments(indent, [*before, *trailing[:-1]])
+        self.lines.append((indent + code, trailing[-1] if trailing else None))
+
+    def text(self) -> str:
+        out = []
+        i = 0
+        while i < len(self.lines):
+            j = i
+            while j < len(self.lines) and self.lines[j][1] is not None:
+                j += 1
+            if j == i:
+                out.append(self.lines[i][0])
+                i += 1
+                continue
+            run = self.lines[i:j]
+            width = max((len(code) for code, _ in run if len(code) <= _ALIGN_WIDTH), default=0)
+            out.extend(f"{code.ljust(width)}  #{note}" for code, note in run)
+            i = j
+        return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- .whist
+def _whist_plain(text: str) -> bool:
+    return bool(_WHIST_WORD.match(text)) and text not in _WHIST_KEYWORDS
+
+
+def _whist_scalar(value) -> str:
+    return _scalar(value, _whist_plain)
 
 
 def _whist_value(value, list_only: bool) -> str:
@@ -62,68 +149,85 @@ def _is_ladder(value) -> bool:
                     for g in value))
 
 
-def _whist_lines(data: dict, path: tuple, shape, indent: str) -> list[str]:
-    lines = []
+def _named_items(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "name" in v for v in value)
+
+
+def _whist_lines(out: _Out, data: dict, path: tuple, shape, indent: str, notes: _Notes) -> None:
     for key, value in data.items():
         if not path and key in HEADER_KEYS:
             continue
         p = path + (key,)
+        before, trailing = notes.take(p, "before"), notes.take(p, "trailing")
         if value is None:
-            lines.append(f"{indent}remove {key}")
+            out.line(indent, f"remove {key}", before, trailing)
         elif p in FORMULA_PATHS and not isinstance(value, (dict, list)):
             text = value if isinstance(value, str) else _whist_scalar(value)
-            lines.append(f"{indent}{key} = {' '.join(str(text).split())}")
+            out.line(indent, f"{key} = {' '.join(str(text).split())}", before, trailing)
         elif isinstance(value, dict):
-            lines.extend(_whist_block(key, value, p, shape, indent))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) and "name" in v for v in value):
-            lines.append(f"{indent}{key} {{")
-            for item in value:
+            _whist_block(out, key, value, p, shape, indent, notes, before, trailing)
+        elif _named_items(value):
+            out.line(indent, f"{key} {{", before, trailing)
+            for i, item in enumerate(value):
+                q = p + (i,)
                 rest = {k: v for k, v in item.items() if k != "name"}
-                lines.extend(_whist_block(str(item["name"]), rest, p + (0,), shape, indent + "  "))
-            lines.append(f"{indent}}}")
+                # The label line is the item's and its name's: their comments go there.
+                _whist_block(out, str(item["name"]), rest, q, shape, indent + "  ", notes,
+                             notes.take(q, "before") + notes.take(q + ("name",), "before"),
+                             notes.take(q, "trailing") + notes.take(q + ("name",), "trailing"))
+            out.comments(indent + "  ", notes.take(p, "end"))
+            out.line(indent, "}")
         elif _is_ladder(value):
-            lines.append(f"{indent}{key} " + " < ".join(" = ".join(g) for g in value))
+            out.line(indent, f"{key} " + " < ".join(" = ".join(g) for g in value), before, trailing)
         else:
-            lines.append(f"{indent}{key} {_whist_value(value, shape(p))}")
-    return lines
+            out.line(indent, f"{key} {_whist_value(value, shape(p))}", before, trailing)
 
 
-def _whist_block(key: str, value: dict, path: tuple, shape, indent: str) -> list[str]:
-    inner = _whist_lines(value, path, shape, "")
-    one_line = f"{indent}{key} {{ {'; '.join(inner)} }}" if inner else f"{indent}{key} {{ }}"
-    if all("{" not in line for line in inner) and len(one_line) <= _INLINE_WIDTH:
-        return [one_line]
-    return [f"{indent}{key} {{", *_whist_lines(value, path, shape, indent + "  "), f"{indent}}}"]
+def _whist_block(out: _Out, key: str, value: dict, path: tuple, shape, indent: str, notes: _Notes,
+                 before: list[str], trailing: list[str]) -> None:
+    if not notes.inside(path):
+        inner = _Out()
+        _whist_lines(inner, value, path, shape, "", notes)
+        codes = [code for code, _ in inner.lines]
+        one_line = f"{key} {{ {'; '.join(codes)} }}" if codes else f"{key} {{ }}"
+        if all("{" not in code for code in codes) and len(indent + one_line) <= _INLINE_WIDTH:
+            out.line(indent, one_line, before, trailing)
+            return
+    out.line(indent, f"{key} {{", before, trailing)
+    _whist_lines(out, value, path, shape, indent + "  ", notes)
+    out.comments(indent + "  ", notes.take(path, "end"))
+    out.line(indent, "}")
 
 
-def to_whist(data: dict, list_only=lambda path: True) -> str:
+def to_whist(data: dict, list_only=lambda path: True, comments: dict[tuple, CommentSlots] | None = None) -> str:
     """The ``.whist`` text of one layer's data.
 
     ``list_only(path)`` says whether the schema wants only a list at ``path`` (then
     a one-item list can be written as a bare value); pass the schema-aware version
-    from :func:`schema_shape`.
+    from :func:`schema_shape`.  ``comments`` (from ``LoadedYaml.comments()``) are
+    printed in their places.
     """
+    notes = _Notes(comments)
+    out = _Out()
     kind = "house-rule" if data.get("kind") == "house-rule" else "variant"
-    lines = [f"{kind} {_whist_scalar(data.get('name', 'unnamed'))}"]
-    lines.extend(_whist_lines(data, (), list_only, ""))
-    return "\n".join(lines) + "\n"
+    header = [(k,) for k in ("name", "kind")]
+    out.comments("", notes.take((), "before"))
+    out.line("", f"{kind} {_whist_scalar(data.get('name', 'unnamed'))}",
+             [c for p in header for c in notes.take(p, "before")],
+             [c for p in header for c in notes.take(p, "trailing")])
+    _whist_lines(out, data, (), list_only, "", notes)
+    out.comments("", notes.take((), "end") + notes.rest())
+    return out.text()
 
 
 # --------------------------------------------------------------------------- YAML
+def _yaml_plain(text: str) -> bool:
+    return not (_YAML_AMBIGUOUS.match(text) or not _YAML_PLAIN.match(text) or ": " in text or " #" in text
+                or text != text.strip())
+
+
 def _yaml_scalar(value) -> str:
-    if value is None:
-        return "~"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    text = str(value)
-    if _YAML_AMBIGUOUS.match(text) or not _YAML_PLAIN.match(text) or ": " in text or " #" in text \
-            or text != text.strip():
-        return json.dumps(text, ensure_ascii=False)
-    return text
+    return "~" if value is None else _scalar(value, _yaml_plain)
 
 
 def _yaml_flow(value) -> str:
@@ -145,38 +249,60 @@ def _flat(value) -> bool:
 
 def _yaml_formula(value) -> str:
     """A formula as YAML: plain text wherever YAML allows, whatever it looks like."""
-    text = str(value).lower() if isinstance(value, bool) else str(value)
+    text = _literal(value) or str(value)
     if _YAML_FORMULA.match(text) and ": " not in text and " #" not in text:
         return text
     return json.dumps(text, ensure_ascii=False)
 
 
-def _yaml_lines(data: dict, indent: str, path: tuple = ()) -> list[str]:
-    lines = []
+def _yaml_lines(out: _Out, data: dict, indent: str, path: tuple, notes: _Notes,
+                first: tuple[str, list[str], list[str]] | None = None) -> None:
+    """The settings of a mapping; ``first``: the `- ` of a list item, its comments, for the first line."""
     for key, value in data.items():
         p = path + (key,)
+        before, trailing = notes.take(p, "before"), notes.take(p, "trailing")
+        here = indent
+        if first is not None:  # the item's `- ` line: its comments stand before the `-`
+            dash, item_before, item_trailing = first
+            before, trailing, here, first = item_before + before, item_trailing + trailing, dash, None
+            out.comments(here, before)
+            before, here = [], here + "- "
         if p in FORMULA_PATHS and value is not None and not isinstance(value, (dict, list)):
-            lines.append(f"{indent}{key}: {_yaml_formula(value)}")
-        elif isinstance(value, dict) and value and (p in _FORMULA_SECTIONS
+            out.line(here, f"{key}: {_yaml_formula(value)}", before, trailing)
+        elif isinstance(value, dict) and value and (p in _FORMULA_SECTIONS or notes.inside(p)
                                                     or not (_flat(value) and len(_yaml_flow(value)) < 40)):
-            lines.append(f"{indent}{key}:")
-            lines.extend(_yaml_lines(value, indent + "  ", p))
+            out.line(here, f"{key}:", before, trailing)
+            _yaml_lines(out, value, indent + "  ", p, notes)
+            out.comments(indent + "  ", notes.take(p, "end"))
         elif isinstance(value, list) and value and any(isinstance(v, dict) for v in value):
-            lines.append(f"{indent}{key}:")
-            for item in value:
-                inner = _yaml_lines(item, indent + "    ")
-                inner[0] = indent + "  - " + inner[0].lstrip()
-                lines.extend(inner)
+            out.line(here, f"{key}:", before, trailing)
+            for i, item in enumerate(value):
+                q = p + (i,)
+                item_before, item_trailing = notes.take(q, "before"), notes.take(q, "trailing")
+                if isinstance(item, dict) and item:
+                    _yaml_lines(out, item, indent + "    ", q, notes, (indent + "  ", item_before, item_trailing))
+                else:
+                    out.line(indent + "  ", f"- {_yaml_flow(item)}", item_before, item_trailing)
+                out.comments(indent + "    ", notes.take(q, "end"))
+            out.comments(indent + "  ", notes.take(p, "end"))
         else:
-            lines.append(f"{indent}{key}: {_yaml_flow(value)}")
-    return lines
+            out.line(here, f"{key}: {_yaml_flow(value)}", before, trailing)
+            out.comments(indent + "  ", notes.take(p, "end"))
 
 
-def to_yaml(data: dict) -> str:
-    """The YAML text of one layer's data, starting with the schema modeline."""
+def to_yaml(data: dict, comments: dict[tuple, CommentSlots] | None = None) -> str:
+    """The YAML text of one layer's data, starting with the schema modeline.
+
+    ``comments`` (from ``LoadedYaml.comments()``) are printed in their places.
+    """
+    notes = _Notes(comments)
     ordered = {k: data[k] for k in ("name", "kind") if k in data}
     ordered.update((k, v) for k, v in data.items() if k not in ordered)
-    return MODELINE + "\n" + "\n".join(_yaml_lines(ordered, "")) + "\n"
+    out = _Out()
+    out.comments("", [MODELINE[1:]] + notes.take((), "before"))
+    _yaml_lines(out, ordered, "", (), notes)
+    out.comments("", notes.take((), "end") + notes.rest())
+    return out.text()
 
 
 # --------------------------------------------------------------------------- schema help

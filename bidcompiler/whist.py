@@ -10,12 +10,17 @@ inside ``strains { … }`` are list items whose ``name`` is the block's label.
 
 Syntax errors are reported in words ("missing `}` after the auction block",
 "expected a value, found `=`") with the source line and a caret.
+
+The parser skips comments, but tells this module of each as it goes; the loaded
+document keeps them, with the last line of every setting, for ``bidwhist convert``
+(see :meth:`LoadedYaml.comments`).
 """
 
 from __future__ import annotations
 
 import json
 import re
+import threading
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
@@ -25,7 +30,7 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import resources
 from .errors import CompileError, Diagnostic, SourcePos
-from .yamlload import INT_TAG, MAP_TAG, SEQ_TAG, STR_TAG, BOOL_TAG, LoadedYaml, loaded_from_node
+from .yamlload import INT_TAG, MAP_TAG, SEQ_TAG, STR_TAG, BOOL_TAG, Comment, LoadedYaml, loaded_from_node
 
 _INT = re.compile(r"^[-+]?[0-9]+$")
 
@@ -52,10 +57,27 @@ _WORDS = {
 }
 
 
+# The comment tokens of the parse running in this thread (the parser is shared).
+_comments = threading.local()
+
+
+def _met_comment(token: Token) -> Token:
+    found = getattr(_comments, "found", None)
+    if found is not None:
+        found.append(token)
+    return token
+
+
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(resources.grammar_text("whist.lark"), parser="lalr", propagate_positions=True,
-                import_paths=[str(resources.grammar_dir())], maybe_placeholders=False)
+                import_paths=[str(resources.grammar_dir())], maybe_placeholders=False,
+                lexer_callbacks={"COMMENT": _met_comment})
+
+
+def _comment(text: str, token: Token) -> Comment:
+    begin = text.rfind("\n", 0, token.start_pos) + 1
+    return Comment(token.line, token.column, token.value[1:].rstrip(), not text[begin:token.start_pos].strip())
 
 
 def _mark(filename: str, text: str, line: int, col: int, index: int) -> Mark:
@@ -69,6 +91,8 @@ class _NodeMaker:
         self.text = text
         self.filename = filename
         self.schema = schema
+        # id(value node) -> the last line of its setting (the nodes have no end marks).
+        self.last_lines: dict[int, int] = {}
 
     # -- marks -------------------------------------------------------------
     def mark(self, token: Token) -> Mark:
@@ -128,6 +152,11 @@ class _NodeMaker:
         return MappingNode(MAP_TAG, pairs, start, start)
 
     def statement(self, tree: Tree, parent_schema: dict):
+        key, value = self._statement(tree, parent_schema)
+        self.last_lines[id(value)] = tree.meta.end_line
+        return key, value
+
+    def _statement(self, tree: Tree, parent_schema: dict):
         key_token = tree.children[0]
         key = self.scalar(key_token, tag=STR_TAG)
         schema = self.child_schema(parent_schema, key_token.value)
@@ -153,6 +182,7 @@ class _NodeMaker:
                 pairs = [(self.scalar(label, "name", STR_TAG), self.scalar(label, tag=STR_TAG))]
                 pairs.extend(self.statement(inner, item_schema) for inner in s.children[1:])
                 items.append(MappingNode(MAP_TAG, pairs, self.mark(label), self.mark(label)))
+                self.last_lines[id(items[-1])] = s.meta.end_line
             return key, SequenceNode(SEQ_TAG, items, start, start, flow_style=False)
         pairs = [self.statement(s, schema) for s in statements]
         return key, MappingNode(MAP_TAG, pairs, start, start)
@@ -317,10 +347,16 @@ def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
     """Parse ``.whist`` text into a loaded document (data plus positions)."""
     if not text.strip():
         return LoadedYaml(data=None, text=text, filename=filename)
+    _comments.found = found = []
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, filename) from None
+    finally:
+        _comments.found = None
     maker = _NodeMaker(text, filename, schema)
     root = maker.document(tree)
-    return loaded_from_node(root, text, filename)
+    loaded = loaded_from_node(root, text, filename)
+    loaded._comment_list = [_comment(text, token) for token in found]
+    loaded._last_lines = maker.last_lines
+    return loaded

@@ -12,11 +12,17 @@ data path such as ``("auction", "bids", 0)`` back into ``file:line:col``.
 The module is generic: it knows nothing of the variant schema.  The one
 schema-directed step, turning ``10`` back into ``"10"`` where a string is wanted,
 is :func:`coerce_to_schema_strings`, driven by :mod:`bidcompiler.schemacheck`.
+
+Comments never reach the data (nor the IR).  :meth:`LoadedYaml.comments` finds
+them on demand — in the YAML text, between the scanner's tokens; for a ``.whist``
+file, as its parser met them — and ties each to a data path by the positions the
+node tree keeps, for ``bidwhist convert`` to print them in place.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +32,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 
-__all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "loaded_from_node", "coerce_to_schema_strings"]
+__all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "loaded_from_node", "coerce_to_schema_strings",
+           "Comment", "CommentSlots"]
 
 _TAG = "tag:yaml.org,2002:"
 STR_TAG = _TAG + "str"
@@ -71,6 +78,31 @@ CoreSchemaLoader.add_implicit_resolver(INT_TAG, _INT_RE, list("-+0123456789"))
 CoreSchemaLoader.add_implicit_resolver(FLOAT_TAG, _FLOAT_RE, list("-+.0123456789"))
 
 
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """One comment of a source file: where its marker is and the text after the marker."""
+
+    line: int  # 1-based, as marks count lines
+    col: int  # 1-based column of the marker
+    text: str  # everything after the marker, trailing white space removed
+    own_line: bool  # nothing but white space before it on its line
+
+
+@dataclass
+class CommentSlots:
+    """The comments belonging to one data path, by where they go.
+
+    ``before``: full-line comments before the setting (for the path ``()``, the
+    file's header); ``trailing``: comments at the end of the setting's line(s);
+    ``end``: full-line comments after the last setting of a block (for ``()``,
+    the end of the file).
+    """
+
+    before: list[str] = field(default_factory=list)
+    trailing: list[str] = field(default_factory=list)
+    end: list[str] = field(default_factory=list)
+
+
 def _mark_pos(filename: str, mark: Any) -> SourcePos:
     """A PyYAML mark (0-based) as a 1-based :class:`SourcePos`."""
     if mark is None:
@@ -94,6 +126,22 @@ class LoadedYaml:
     root: Node | None = field(default=None, repr=False)
     # id(mapping node) -> {key: (key node, value node)}, for walking data paths.
     _keys: dict[int, dict[Hashable, tuple[Node, Node]]] = field(default_factory=dict, repr=False)
+    # The source's comments, when the front end collected them while parsing (.whist);
+    # None: find them in the YAML text when asked.
+    _comment_list: list[Comment] | None = field(default=None, repr=False)
+    # id(node) -> last source line of the node, where the node's marks do not say
+    # (the .whist front end's nodes have no end marks); None: use the marks.
+    _last_lines: dict[int, int] | None = field(default=None, repr=False)
+    _comment_slots: dict | None = field(default=None, repr=False)
+
+    # -- comments --------------------------------------------------------------
+
+    def comments(self) -> dict[tuple, CommentSlots]:
+        """The source's comments by the data path they belong to (see :func:`place_comments`)."""
+        if self._comment_slots is None:
+            found = self._comment_list if self._comment_list is not None else yaml_comments(self.text)
+            self._comment_slots = place_comments(self, found)
+        return self._comment_slots
 
     # -- walking ---------------------------------------------------------------
 
@@ -501,3 +549,184 @@ def coerce_to_schema_strings(loaded: LoadedYaml, paths: Iterable[Iterable[Any]])
             parent[path[-1]] = node.value
             changed += 1
     return changed
+
+
+# --------------------------------------------------------------------------- comments
+# Characters PyYAML's reader counts as line breaks (its marks' lines count them).
+_BREAKS = "\n\x85\u2028\u2029"
+_BLOCK_HEADER_COMMENT = re.compile(r"[|>][-+0-9]*[ \t]+#")
+# The schema modeline at the top of a YAML file: the YAML printer writes its own.
+_MODELINE_TEXT = "yaml-language-server:"
+
+
+def _line_starts(text: str) -> list[int]:
+    """The index each line starts at, lines counted as PyYAML's reader counts them."""
+    starts = [0]
+    for i, ch in enumerate(text):
+        if ch in _BREAKS or (ch == "\r" and text[i + 1:i + 2] != "\n"):
+            starts.append(i + 1)
+    return starts
+
+
+def yaml_comments(text: str) -> list[Comment]:
+    """The comments of YAML text, in order.
+
+    A comment can only stand where the scanner makes no token, so the gaps between
+    tokens are searched (a ``#`` inside a quoted or block scalar is in a token);
+    the one exception is the comment on a block scalar's header line (``key: |  #
+    note``), which is inside the scalar's token.
+    """
+    try:
+        tokens = list(yaml.scan(text, Loader=CoreSchemaLoader))
+    except yaml.YAMLError:
+        return []
+    starts = _line_starts(text)
+    found: list[Comment] = []
+
+    def comment_at(index: int, stop: int) -> int:
+        end = index
+        while end < stop and text[end] not in _BREAKS and text[end] != "\r":
+            end += 1
+        line = bisect_right(starts, index)
+        begin = starts[line - 1]
+        found.append(Comment(line, index - begin + 1, text[index + 1:end].rstrip(),
+                             not text[begin:index].strip()))
+        return end
+
+    def search(begin: int, stop: int) -> None:
+        i = text.find("#", begin, stop)
+        while i != -1:
+            i = text.find("#", comment_at(i, stop), stop)
+
+    covered = 0
+    for token in sorted(tokens, key=lambda t: t.start_mark.index):
+        start, end = token.start_mark.index, token.end_mark.index
+        if start > covered:
+            search(covered, start)
+        if isinstance(token, yaml.ScalarToken) and token.style in ("|", ">"):
+            header = _BLOCK_HEADER_COMMENT.match(text, start)
+            if header:
+                comment_at(header.end() - 1, end)
+        covered = max(covered, end)
+    search(covered, len(text))
+    return found
+
+
+@dataclass
+class _Anchor:
+    """A place a comment can belong to: a setting (or a list item named in its block)."""
+
+    path: tuple
+    line: int
+    col: int
+    last: int  # the setting's last line
+    children: list[_Anchor] | None  # None: a single value, whatever its shape
+
+
+def _named_items(value: Any) -> bool:
+    """A list of mappings each with a ``name``: its items are settings of their own."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "name" in v for v in value)
+
+
+def _outline(loaded: LoadedYaml) -> _Anchor:
+    """The settings of a loaded file as a tree of anchors, in source order."""
+    text = loaded.text
+    ends = loaded._last_lines
+    lasts: dict[int, int] = {}
+    seen: set[int] = set()
+
+    def last_line(node: Node) -> int:
+        if ends is not None:
+            return ends.get(id(node), node.start_mark.line + 1)
+        if id(node) in lasts:
+            return lasts[id(node)]
+        lasts[id(node)] = node.start_mark.line + 1  # an alias loop stops here
+        if isinstance(node, ScalarNode) or getattr(node, "flow_style", False):
+            # The end mark is exact but for the white space a block scalar takes.
+            end, line = node.end_mark.index, node.end_mark.line + 1
+            while end > node.start_mark.index and text[end - 1:end].isspace():
+                end -= 1
+                line -= text[end] in _BREAKS
+            result = max(line, node.start_mark.line + 1)
+        else:
+            children = [n for pair in node.value for n in pair] if isinstance(node, MappingNode) else node.value
+            result = max([node.start_mark.line + 1] + [last_line(n) for n in children])
+        lasts[id(node)] = result
+        return result
+
+    def entries(node: Node, data: Any, path: tuple) -> list[_Anchor]:
+        if not isinstance(node, MappingNode) or not isinstance(data, dict) or id(node) in seen:
+            return []
+        seen.add(id(node))
+        found = []
+        keys = set()
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.value in keys or key_node.value not in data:
+                continue
+            key = key_node.value
+            keys.add(key)
+            value, p = data[key], path + (key,)
+            line, col = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+            children = None
+            if isinstance(value, dict) and isinstance(value_node, MappingNode) and id(value_node) not in seen:
+                children = entries(value_node, value, p)
+            elif (_named_items(value) and isinstance(value_node, SequenceNode) and id(value_node) not in seen
+                  and len(value_node.value) == len(value)):
+                seen.add(id(value_node))
+                dash = value_node.start_mark.column + 1  # where a block sequence's `-` stand
+                children = [_Anchor(p + (i,), item.start_mark.line + 1, dash, last_line(item),
+                                    entries(item, value[i], p + (i,)))
+                            for i, item in enumerate(value_node.value)]
+            found.append(_Anchor(p, line, col, max(line, last_line(value_node)), children))
+        return found
+
+    root = loaded.root
+    children = entries(root, loaded.data, ()) if root is not None else []
+    return _Anchor((), 0, 0, 1 << 30, children)
+
+
+def _find_place(container: _Anchor, comment: Comment, indented: bool) -> tuple[tuple, str]:
+    """The data path and slot a comment belongs to, looked for inside ``container``."""
+    line = comment.line
+    kids = container.children or []
+    if not comment.own_line:
+        # After code on its line: the outermost setting that starts on the line.
+        on_line = [k for k in kids if k.line == line]
+        if on_line:
+            return on_line[-1].path, "trailing"
+    before = [k for k in kids if k.line < line]
+    after = [k for k in kids if k.line >= line]
+    prev = before[-1] if before else None
+    if prev is not None and prev.last >= line:  # inside it (a block, or a value over several lines)
+        if prev.children is not None:
+            return _find_place(prev, comment, indented)
+        return prev.path, "before" if comment.own_line else "trailing"
+    # Between settings.  In YAML a comment indented under the block before it is in
+    # that block (the end of it); in .whist the braces have said so already.
+    if indented and comment.own_line and prev is not None and prev.children is not None and comment.col > prev.col:
+        return _find_place(prev, comment, indented)
+    if after:
+        return (((), "before") if not container.path and prev is None else (after[0].path, "before"))
+    return container.path, "end"
+
+
+def place_comments(loaded: LoadedYaml, comments: Iterable[Comment]) -> dict[tuple, CommentSlots]:
+    """Tie each comment to the data path it belongs to, in a slot saying where it goes.
+
+    A full-line comment goes before the next setting of its block (before the first
+    setting of the file: the header) or, after the last one, at the end of the
+    block; a comment after code goes with the outermost setting starting on that
+    line.  A comment that cannot keep its exact place — inside a list written on
+    several lines, say — goes with the nearest setting around it.  The schema
+    modeline at the top of a YAML file is left out (the YAML printer writes one).
+    """
+    root = _outline(loaded)
+    indented = loaded._last_lines is None
+    first = root.children[0].line if root.children else 1 << 30
+    slots: dict[tuple, CommentSlots] = {}
+    for comment in comments:
+        if comment.own_line and comment.line < first and comment.text.strip().startswith(_MODELINE_TEXT):
+            continue
+        path, where = _find_place(root, comment, indented)
+        getattr(slots.setdefault(path, CommentSlots()), where).append(comment.text)
+    return slots

@@ -101,13 +101,16 @@ def convert(file, target, output):
     """Convert a variant or house-rule file between YAML and the .whist syntax.
 
     The file itself is converted (an overlay stays an overlay); both forms compile
-    to the same rules, and the output layout is the same every time.
+    to the same rules, and the output layout is the same every time.  Comments
+    are kept, each before its setting, on its line or at the end of its block.
     """
     try:
         doc = load_layer(Path(file))
     except CompileError as exc:
         raise fail_compile(exc) from None
-    text = to_whist(doc.data, schema_shape(variant_schema())) if target == "whist" else to_yaml(doc.data)
+    notes = doc.comments()
+    text = (to_whist(doc.data, schema_shape(variant_schema()), notes) if target == "whist"
+            else to_yaml(doc.data, notes))
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")
