@@ -261,7 +261,7 @@ class _Engine:
         def last_trick(leader: int) -> tuple[int, int]:
             """The winner of the last trick (each seat holds one card) and the card if it won by rank."""
             win = 0
-            wseat = PREV[leader]
+            wseat = leader  # a trick of cards that never win goes to its leader
             lt = 0
             s = leader
             played = 0
@@ -446,7 +446,7 @@ class _Engine:
                         continue
                 hands[leader] = h ^ mv
                 if mv & NS:
-                    r, rel = second(nxt, 1, 0, 0, PREV[leader], target, ntricks, gone, mv)
+                    r, rel = second(nxt, 1, 0, 0, leader, target, ntricks, gone, mv)
                 else:
                     r, rel = second(nxt, 1, SM[mv], mv, leader, target, ntricks, gone, mv)
                 hands[leader] = h
@@ -696,7 +696,7 @@ class _Engine:
         n = self.n
         led = 0
         win = 0
-        wseat = (leader - 1) % n
+        wseat = leader  # until a card that can win is played
         lt = 0
         played = 0
         for i, c in enumerate(trick):

@@ -23,6 +23,7 @@ import json
 import os
 import random
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -31,7 +32,8 @@ from endplay.dds.solve import SolveMode
 from endplay.types import Card, Deal, Denom, Player
 
 from bidcompiler.cli import cli
-from bidcompiler.pipeline import load_ruleset
+from bidcompiler.lower import lower
+from bidcompiler.pipeline import compile_text, load_ruleset
 from runtime.game import deal
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from runtime.records import hand_record
@@ -230,6 +232,70 @@ def test_jokers_never_win_in_notrump_and_top_the_trumps_otherwise():
         if trump is None:
             # A joker led: the next card played sets the suit, and the jokers take nothing.
             assert solve_actions(state) == {rules.card_id("BJ"): 0, rules.card_id("LJ"): 0}
+
+
+VARIANTS = Path(__file__).resolve().parent.parent / "variants"
+
+
+@lru_cache(maxsize=None)
+def four_extras(notrump_extras: str):
+    """Standard with four extra cards of no suit in notrump (BJ, LJ, XA, XB): as many
+    as players, so a trick can be made of nothing but cards that never win."""
+    text = (VARIANTS / "standard.yaml").read_text(encoding="utf-8")
+    for old, new in (("extra: [BJ, LJ]", "extra: [BJ, LJ, XA, XB]"), ("kitty: 6", "kitty: 8"),
+                     ("notrump_extras: no-suit", f"notrump_extras: {notrump_extras}")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    return lower(compile_text(text, "v.yaml"))
+
+
+@pytest.mark.parametrize("notrump_extras", ["free", "no-suit"])
+def test_a_trick_of_cards_that_never_win_goes_to_its_leader(notrump_extras):
+    """The rule (decided with the engine's): a trick in which no card can win, every
+    card of no suit, goes to the player who led it.  Each seat holds one extra card."""
+    rules = dataclasses.replace(four_extras(notrump_extras), hand_size=3, kitty_size=0)
+    extras = [rules.card_id(c) for c in ("BJ", "LJ", "XA", "XB")]
+    normal = [c for c in range(rules.n_cards) if c not in extras]
+    rng = random.Random(notrump_extras)
+    # Seat 0 declares and leads its extra card; everyone else can only (or may) add its own.
+    hands = [[rules.card_id(c) for c in h] for h in
+             (["BJ", "AS", "2H"], ["LJ", "KS", "3H"], ["XA", "QS", "4H"], ["XB", "JS", "5H"])]
+    state = start_play(rules, hands, [], 3, 0, "notrump", direction="uptown")
+    assert state.seat == 0
+    expected = brute_force(state)
+    assert solve(state) == expected
+    # Three extra cards on the table: the fourth makes a trick no card can win.
+    three = _after(state, extras[:3])
+    side = rules.side_of[0]
+    for action, value in solve_actions(three).items():
+        child = _after(three, [action])
+        assert value == child.books_so_far()[side] + brute_force(child)
+        if action == extras[3]:
+            assert child.tricks[-1][2] == 0 and child.seat == 0  # the leader's, the engine says too
+    assert solve(three) == brute_force(three)
+    # Random small deals where one extra card lies in each hand, from the first card
+    # and from the middle of a trick.
+    for i in range(12):
+        cards = rng.sample(normal, 8)
+        hands = [sorted([extras[s], *cards[2 * s:2 * s + 2]]) for s in range(4)]
+        declarer = rng.randrange(4)
+        state = start_play(rules, hands, [], (declarer + 3) % 4, declarer, "notrump",
+                           direction=rng.choice(["uptown", "downtown"]))
+        play_randomly(state, i % 4, rng)
+        assert solve(state) == brute_force(state), hands
+        side = rules.side_of[declarer]
+        here = state.books_so_far()[side]
+        for action, value in solve_actions(state).items():
+            child = state.clone()
+            child.apply_action(action)
+            assert value == child.books_so_far()[side] - here + brute_force(child)
+
+
+def _after(state: HandState, cards) -> HandState:
+    child = state.clone()
+    for c in cards:
+        child.apply_action(c)
+    return child
 
 
 def test_mid_trick_positions_and_solve_actions_agree_with_solve():
