@@ -40,7 +40,7 @@ import signal
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from . import stats
 from .bots import make_bot
@@ -156,6 +156,7 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
 # Every figure is a ratio sum(y) / sum(n) over the run's units; its key names it.
 # ``proportion`` figures count events among trials (Wilson intervals), ``mean`` ones
 # average a quantity (t intervals).  Keys with a ``:`` carry a contract, side or position.
+# The families are listed in the order reports show them (metric_order).
 METRIC_KINDS = {
     "contract": "proportion",        # y: hands with this contract, n: hands dealt
     "made": "proportion",            # made:<contract> / made: y made, n contracts
@@ -191,6 +192,48 @@ def position_name(position: int) -> str:
     return f"the side {position} seats left of the first dealer"
 
 
+class _Words(NamedTuple):
+    """How a figure family is named: in tables, in a list of nouns, and in a sentence."""
+
+    label: str     # a table's row: "side {arg} wins"
+    noun: str      # after "no clear difference in": "how often side {arg} wins"
+    sentence: str  # a difference b − a, see difference_sentence: "side {arg} wins {amount} {often}"
+
+
+# The words of every family but ``contract`` and ``made`` (whose words depend on
+# whether a contract is named), side by side so that a new family gets all of them
+# at once.  ``{arg}`` is the key's side, or for ``dealer-win`` its position in words.
+_WORDS = {
+    "set": _Words("contracts set", "how often declarers are set",
+                  "declarers are set {amount} {often}"),
+    "sweep": _Words("sweeps (one side takes every book)", "sweeps",
+                    "a side takes every book {amount} {often}"),
+    "redeal": _Words("hands thrown in (no contract)", "hands thrown in",
+                     "hands are thrown in {amount} {often}"),
+    "declarer-points": _Words("declarers' points per contract", "declarers' points per contract",
+                              "declarers score {amount} {more} points per contract"),
+    "points": _Words("side {arg} points per hand", "side {arg}'s points per hand",
+                     "side {arg} scores {amount} {more} points per hand"),
+    "length": _Words("hands per game", "game length",
+                     "games are {amount} hands {longer}"),
+    "sets-per-game": _Words("sets per game", "sets per game",
+                            "games have {amount} {more} sets"),
+    "win": _Words("side {arg} wins", "how often side {arg} wins",
+                  "side {arg} wins {amount} {often}"),
+    "dealer-win": _Words("{arg} wins", "how often {arg} wins",
+                         "{arg} wins {amount} {often}"),
+    "unfinished": _Words("games unfinished at the hand limit", "unfinished games",
+                         "games reach the hand limit undecided {amount} {often}"),
+}
+
+
+def _words(family: str, arg: str, form: str, **fields) -> str:
+    """One of the ``_WORDS`` of ``family`` (``form``: label, noun or sentence), filled in."""
+    if family == "dealer-win":
+        arg = position_name(int(arg or 0))
+    return getattr(_WORDS[family], form).format(arg=arg, **fields)
+
+
 def metric_label(key: str) -> str:
     """A short label for tables: ``4 notrump bid``, ``hands per game``."""
     family, _, arg = key.partition(":")
@@ -198,18 +241,7 @@ def metric_label(key: str) -> str:
         return f"{arg} bid"
     if family == "made":
         return f"{arg} made" if arg else "contracts made"
-    return {
-        "set": "contracts set",
-        "sweep": "sweeps (one side takes every book)",
-        "redeal": "hands thrown in (no contract)",
-        "declarer-points": "declarers' points per contract",
-        "points": f"side {arg} points per hand",
-        "length": "hands per game",
-        "sets-per-game": "sets per game",
-        "win": f"side {arg} wins",
-        "dealer-win": f"{position_name(int(arg or 0))} wins",
-        "unfinished": "games unfinished at the hand limit",
-    }[family]
+    return _words(family, arg, "label")
 
 
 def metric_noun(key: str) -> str:
@@ -219,25 +251,13 @@ def metric_noun(key: str) -> str:
         return f"how often {arg} is bid"
     if family == "made":
         return f"how often {arg} is made" if arg else "how often contracts are made"
-    return {
-        "set": "how often declarers are set",
-        "sweep": "sweeps",
-        "redeal": "hands thrown in",
-        "declarer-points": "declarers' points per contract",
-        "points": f"side {arg}'s points per hand",
-        "length": "game length",
-        "sets-per-game": "sets per game",
-        "win": f"how often side {arg} wins",
-        "dealer-win": f"how often {position_name(int(arg or 0))} wins",
-        "unfinished": "unfinished games",
-    }[family]
+    return _words(family, arg, "noun")
 
 
 def metric_order(keys, contracts: Sequence[str]) -> list[str]:
     """``keys`` in the order reports show them: contracts in ladder order, then the rest."""
     rank = {c: i for i, c in enumerate(contracts)}
-    families = ("contract", "made", "set", "sweep", "redeal", "declarer-points", "points",
-                "length", "sets-per-game", "win", "dealer-win", "unfinished")
+    families = tuple(METRIC_KINDS)  # listed there in report order
 
     def order(key):
         family, _, arg = key.partition(":")
@@ -257,6 +277,13 @@ def ladder(rules: Ruleset) -> list[str]:
     return [b.text for b in rules.bids]
 
 
+def _count(obs: dict, key: str, y: int) -> None:
+    """Add one trial with value ``y`` to figure ``key`` of an observation (key -> [y, n])."""
+    entry = obs.setdefault(key, [0, 0])
+    entry[0] += y
+    entry[1] += 1
+
+
 def _hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequence[str]) -> None:
     """Add the hand-level figures of one unit's hands to ``obs`` (key -> [y, n])."""
     counts = Counter()
@@ -264,29 +291,19 @@ def _hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequen
     rules = states[0].rules if states else None
     for state in states:
         for side, points in enumerate(state.score):
-            entry = obs.setdefault(f"points:{side}", [0, 0])
-            entry[0] += points
-            entry[1] += 1
+            _count(obs, f"points:{side}", points)
         if state.declarer < 0:
             thrown_in += 1
             continue
         name = rules.bids[state.bid].text
         counts[name] += 1
         made = 1 if state.made else 0
-        for key in (f"made:{name}", "made"):
-            entry = obs.setdefault(key, [0, 0])
-            entry[0] += made
-            entry[1] += 1
-        entry = obs.setdefault("set", [0, 0])
-        entry[0] += 1 - made
-        entry[1] += 1
+        _count(obs, f"made:{name}", made)
+        _count(obs, "made", made)
+        _count(obs, "set", 1 - made)
         books = state.books
-        entry = obs.setdefault("sweep", [0, 0])
-        entry[0] += 1 if sum(books) and max(books) == sum(books) else 0
-        entry[1] += 1
-        entry = obs.setdefault("declarer-points", [0, 0])
-        entry[0] += state.score[rules.side_of[state.declarer]]
-        entry[1] += 1
+        _count(obs, "sweep", 1 if sum(books) and max(books) == sum(books) else 0)
+        _count(obs, "declarer-points", state.score[rules.side_of[state.declarer]])
     hands = len(states)
     # Every contract of the ladder gets its share, bid or not: a share of zero is a figure.
     for name in contracts:
@@ -391,6 +408,14 @@ def _observe_unit(rules: Ruleset, spec: RunSpec, unit: int, contracts: Sequence[
     return obs, states
 
 
+def _add_moments(moments: dict[str, stats.Moments], key: str, vector: tuple[int, ...]) -> None:
+    """Count one unit's vector of figure ``key``, starting its sums the first time the figure is seen."""
+    m = moments.get(key)
+    if m is None:
+        m = moments[key] = stats.Moments(len(vector))
+    m.add(vector)
+
+
 def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     """Play chunk ``index`` of a simulation of ``rules`` (a top-level function: it crosses process pools)."""
     contracts = ladder(rules)
@@ -403,10 +428,7 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
         obs, states = _observe_unit(rules, spec, unit, contracts, histograms)
         hands += len(states)
         for key, (y, n) in obs.items():
-            m = moments.get(key)
-            if m is None:
-                m = moments[key] = stats.Moments(2)
-            m.add((y, n))
+            _add_moments(moments, key, (y, n))
         if records is not None:
             variant, with_rules = spec.records
             records.append([_record_line(s, variant, with_rules) for s in states])
@@ -428,10 +450,7 @@ def run_compare_chunk(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, index: 
         for key in obs_a.keys() | obs_b.keys():
             ya, na = obs_a.get(key, (0, 0))
             yb, nb = obs_b.get(key, (0, 0))
-            m = moments.get(key)
-            if m is None:
-                m = moments[key] = stats.Moments(4)
-            m.add((ya, na, yb, nb))
+            _add_moments(moments, key, (ya, na, yb, nb))
     return ChunkResult(index, len(units), (hands_a, hands_b), moments, histograms)
 
 
@@ -733,27 +752,10 @@ def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats
         verb = "is" if arg else "are"
         return (f"{what} {verb} made {amount} {often} "
                 f"({_percent(b.value, half)} of the time, instead of {_percent(a.value, half)})")
-    if family == "set":
-        return f"declarers are set {amount} {often}"
-    if family == "sweep":
-        return f"a side takes every book {amount} {often}"
-    if family == "redeal":
-        return f"hands are thrown in {amount} {often}"
-    if family == "declarer-points":
-        return f"declarers score {amount} {more} points per contract"
-    if family == "points":
-        return f"side {arg} scores {amount} {more} points per hand"
-    if family == "length":
-        return f"games are {amount} hands {'longer' if up else 'shorter'}"
-    if family == "sets-per-game":
-        return f"games have {amount} {more} sets"
-    if family == "win":
-        return f"side {arg} wins {amount} {often}"
-    if family == "dealer-win":
-        return f"{position_name(int(arg))} wins {amount} {often}"
-    if family == "unfinished":
-        return f"games reach the hand limit undecided {amount} {often}"
-    raise KeyError(key)
+    if family not in _WORDS:
+        raise KeyError(key)
+    return _words(family, arg, "sentence", amount=amount, often=often, more=more,
+                  longer="longer" if up else "shorter")
 
 
 def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals: Totals,

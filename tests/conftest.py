@@ -6,7 +6,12 @@ drawing fresh examples, which is how new bugs are found.
 
 import os
 
+import pytest
 from hypothesis import settings
+
+# clirun's asserts are checks of the tests: rewritten like theirs, a failure shows
+# its values (this must happen before any test module imports clirun).
+pytest.register_assert_rewrite("clirun")
 
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):

@@ -1,7 +1,8 @@
 """The `bidwhist` command line: variants, schema, compile, check, simulate.
 
 Commands run through click's CliRunner on ``bidcompiler.cli.cli`` (stdout and stderr
-kept apart) and, for a few, as the installed console script, so that exit statuses,
+kept apart) and, for a few, as the installed console script (``clirun``'s ``run`` and
+``script``), so that exit statuses,
 the split between stdout and stderr and the absence of tracebacks are those a user
 sees.  Bad variant files are made by editing a copy of ``variants/standard.yaml``.
 """
@@ -10,29 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
+from clirun import run, script
 from runtime.simulate import play_hand
 
 REPO = Path(__file__).resolve().parent.parent
 STANDARD_YAML = REPO / "variants" / "standard.yaml"
 STANDARD_TEXT = STANDARD_YAML.read_text(encoding="utf-8")
 LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<message>.+)$")
-
-
-def run(*args: str):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"{args} raised {result.exception!r}")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
 
 
 def line_of(text: str, prefix: str) -> int:
@@ -230,41 +220,40 @@ def test_check_unknown_key_is_located(tmp_path):
     assert any(d["line"] == line_of(text, "playerz:") and "playerz" in d["message"] for d in found), found
 
 
-def test_check_bad_expression_points_inside_the_formula(tmp_path):
+def check_bad_formula(tmp_path: Path, old: str, new: str, count: int = -1):
+    """``bidwhist check`` on a copy of standard.yaml whose ``made:`` formula has ``old`` replaced by ``new``.
+
+    Returns the edited line, its line number, the check's result and its diagnostic
+    (there must be exactly one).
+    """
     made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
-    bad = made.replace("6 + bid", "6 + * bid")
+    bad = made.replace(old, new, count)
     assert bad != made
-    path, text = edited(tmp_path, "expr.yaml", ("  made: ", bad))
+    path, text = edited(tmp_path, "formula.yaml", ("  made: ", bad))
     result = run("check", str(path))
-    assert result.exit_code == 1
     found = diagnostics(result.stderr)
-    assert len(found) == 1
-    d = found[0]
-    assert d["line"] == line_of(text, "  made: ")
+    assert len(found) == 1, found
+    return bad, line_of(text, "  made: "), result, found[0]
+
+
+def test_check_bad_expression_points_inside_the_formula(tmp_path):
+    bad, line, result, d = check_bad_formula(tmp_path, "6 + bid", "6 + * bid")
+    assert result.exit_code == 1
+    assert d["line"] == line
     assert d["col"] == bad.index("*") + 1           # the position of the offending token in the file
     assert "`*`" in d["message"] or "'*'" in d["message"]
 
 
 def test_check_unclosed_parenthesis_is_located_in_the_formula(tmp_path):
-    made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
-    bad = made.replace("books", "(books", 1)
-    path, text = edited(tmp_path, "paren.yaml", ("  made: ", bad))
-    found = diagnostics(run("check", str(path)).stderr)
-    assert len(found) == 1
-    assert found[0]["line"] == line_of(text, "  made: ")
-    assert found[0]["col"] > bad.index("(")            # inside the expression, not at the key
+    bad, line, _, d = check_bad_formula(tmp_path, "books", "(books", 1)
+    assert d["line"] == line
+    assert d["col"] > bad.index("(")            # inside the expression, not at the key
 
 
 def test_check_unknown_name_in_formula(tmp_path):
-    made = next(line for line in STANDARD_TEXT.splitlines() if line.startswith("  made: "))
-    bad = made.replace("bid", "bidd")
-    path, text = edited(tmp_path, "name.yaml", ("  made: ", bad))
-    result = run("check", str(path))
+    bad, line, result, d = check_bad_formula(tmp_path, "bid", "bidd")
     assert result.exit_code == 1
-    found = diagnostics(result.stderr)
-    assert len(found) == 1
-    d = found[0]
-    assert (d["line"], d["col"]) == (line_of(text, "  made: "), bad.index("bidd") + 1)
+    assert (d["line"], d["col"]) == (line, bad.index("bidd") + 1)
     assert "bidd" in d["message"] and "unknown name" in d["message"]
     assert "bid" in d["message"].replace("bidd", "")    # a suggestion
 
@@ -392,17 +381,6 @@ def test_simulate_records_to_an_unwritable_path_is_a_usage_error(tmp_path):
 
 
 # --------------------------------------------------------------------------- the real script
-BIDWHIST = shutil.which("bidwhist")
-
-
-def script(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    assert BIDWHIST, "the bidwhist console script is not installed"
-    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
-    assert "Traceback" not in proc.stdout + proc.stderr
-    assert "internal error" not in proc.stderr
-    return proc
-
-
 def test_script_runs_without_traceback(tmp_path):
     proc = script("simulate", "standard", "--hands", "10", "--seed", "9", "--json")
     assert proc.returncode == 0 and proc.stderr == ""

@@ -12,23 +12,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
+from clirun import run
 from runtime.simulate import play_game
 
 PNG = b"\x89PNG\r\n\x1a\n"
 # The statistical checks need bots that bid low when they can; heuristic bots do,
 # random ones almost always end in a seven.
-
-
-def run(*args: str):
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"{args} raised {result.exception!r}")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
 
 
 def by_metric(data: dict) -> dict:

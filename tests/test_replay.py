@@ -13,15 +13,12 @@ import copy
 import json
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
+from clirun import run, script
 from plain_standard import PlainHand, deal as plain_deal, play_random_hand
 from runtime.records import hand_record
 from runtime.simulate import play_hand
@@ -47,13 +44,8 @@ def write_record(tmp_path: Path, data, name: str = "hand.json") -> Path:
 
 
 def run_replay(path: Path, as_json: bool = True):
-    args = ["replay", str(path)] + (["--json"] if as_json else [])
-    result = CliRunner().invoke(cli, args)
-    # Anything but a clean exit (an exception escaping the command) is a bug.
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"replay raised {result.exception!r}")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
+    """``bidwhist replay PATH [--json]``; an exception escaping the command fails the test."""
+    return run("replay", str(path), *(["--json"] if as_json else []))
 
 
 def replay_ok(tmp_path: Path, data, name: str = "hand.json") -> dict:
@@ -926,33 +918,22 @@ def test_jokers_out_in_notrump_records_keep_the_cards_laid_away(tmp_path):
 
 
 # --------------------------------------------------------------------------- the real script
-BIDWHIST = shutil.which("bidwhist")
-
-
-def _script(*args, cwd=None):
-    assert BIDWHIST, "the bidwhist console script is not installed"
-    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
-    assert "Traceback" not in proc.stdout + proc.stderr
-    assert "internal error" not in proc.stderr
-    return proc
-
-
 def test_script_replays_legal_illegal_and_non_records_without_traceback(tmp_path):
     good = write_record(tmp_path, NT_RECORD, "good.json")
-    proc = _script("replay", str(good), "--json")
+    proc = script("replay", str(good), "--json")
     assert proc.returncode == 0 and json.loads(proc.stdout) == NT_EXPECTED
     bad = write_record(tmp_path, with_(NT_RECORD, play=_play(p2="AD")), "bad.json")
-    proc = _script("replay", str(bad), "--json")
+    proc = script("replay", str(bad), "--json")
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["error"] == {"at": "play[2]", "message": "seat 2 must follow hearts (holds 7H)"}
-    proc = _script("replay", str(bad))
+    proc = script("replay", str(bad))
     assert proc.returncode == 1 and proc.stdout == "" and "play[2]" in proc.stderr
     for name, text in (("broken.json", "{"), ("deep.json", "[" * 100000), ("empty.json", "")):
         path = write_record(tmp_path, text, name)
-        proc = _script("replay", str(path), "--json")
+        proc = script("replay", str(path), "--json")
         assert proc.returncode == 2 and proc.stdout == ""
         assert len(proc.stderr.strip().splitlines()) == 1 and name in proc.stderr
-    proc = _script("replay", str(tmp_path / "nope.json"))
+    proc = script("replay", str(tmp_path / "nope.json"))
     assert proc.returncode == 2 and proc.stdout == ""
 
 

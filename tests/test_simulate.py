@@ -19,10 +19,9 @@ import math
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
+from clirun import run
 from runtime import bots as bot_registry
 from runtime import stats
 from runtime.records import replay_game, replay_hand
@@ -31,14 +30,6 @@ from bidcompiler.cli.replay import resolve_for_records
 
 PNG = b"\x89PNG\r\n\x1a\n"
 BOTS = "heuristic" if "heuristic" in bot_registry.BOTS else "random"
-
-
-def run(*args: str, env=None):
-    result = CliRunner(env=env).invoke(cli, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"{args} raised {result.exception!r}")
-    assert "Traceback" not in result.stdout + result.stderr
-    return result
 
 
 def close(a, b, tol=1e-4):

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from runtime.simulate import RunSpec, combine, comparison_summary, run_compare_chunk
 
 from .. import render
 from .common import load_rules
-from .simulate import check_run, choose_bots, draw_seed, execute, run_options, write_plot
+from .simulate import check_run, choose_bots, draw_seed, execute, run_options, show_report
 
 
 @click.command()
@@ -36,9 +34,4 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     spec = RunSpec(mode, count, seed, kinds, max_hands)
     results = execute(run_compare_chunk, (rules_a, rules_b, spec), spec, workers, backend, scheduler)
     data = comparison_summary(rules_a, rules_b, spec, combine(results), (a, b))
-    if plot:
-        write_plot("plot_comparison", data, plot)
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    else:
-        render.comparison_report(data)
+    show_report(data, as_json, plot, "plot_comparison", render.comparison_report)

@@ -2,7 +2,9 @@
 
 The options that say how a run is played and where it runs (``--games``/``--hands``,
 ``--bots``, ``--seed``, ``--workers``, ``--backend``, ``--scheduler``,
-``--max-hands``, ``--plot``) are shared with ``bidwhist compare`` (``run_options``).
+``--max-hands``, ``--json``, ``--plot``) are shared with ``bidwhist compare``
+(``run_options``), and so are the checks and steps of a run (``check_run``,
+``choose_bots``, ``draw_seed``, ``execute``, ``show_report``).
 """
 
 from __future__ import annotations
@@ -127,6 +129,21 @@ def write_plot(kind: str, data: dict, path: str) -> None:
         raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--plot") from None
 
 
+def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, render_text) -> None:
+    """The end of a run: its figures drawn to ``plot`` if given, then printed as JSON or by ``render_text``.
+
+    ``plot_kind`` names the function of :mod:`bidcompiler.plots` that draws them.
+    The plot comes first so that a file that cannot be written fails the command
+    before anything is printed.
+    """
+    if plot:
+        write_plot(plot_kind, data, plot)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        render_text(data)
+
+
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
@@ -204,9 +221,4 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
         results = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
     data = simulation_summary(rules, spec, combine(results))
     data["with"] = list(record_with)
-    if plot:
-        write_plot("plot_simulation", data, plot)
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    else:
-        render.simulation_report(data)
+    show_report(data, as_json, plot, "plot_simulation", render.simulation_report)

@@ -1,0 +1,38 @@
+"""Running ``bidwhist`` from tests: in this process through click's CliRunner, or as the installed script.
+
+Both check what every command promises (see ``bidcompiler.cli``): no exception
+escapes a command and no traceback reaches the user.  conftest.py has pytest
+rewrite the asserts here, so a failing check shows its values.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+from click.testing import CliRunner
+
+from bidcompiler.cli import cli
+
+BIDWHIST = shutil.which("bidwhist")
+
+
+def run(*args: str, env=None):
+    """Run ``bidwhist ARGS`` through CliRunner (stdout and stderr kept apart); click's Result.
+
+    ``env`` sets environment variables for the run only.
+    """
+    result = CliRunner(env=env).invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{args} raised {result.exception!r}")
+    assert "Traceback" not in result.stdout + result.stderr
+    return result
+
+
+def script(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    """Run the installed ``bidwhist`` console script, as a user would: exit statuses and streams as they are."""
+    assert BIDWHIST, "the bidwhist console script is not installed"
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "internal error" not in proc.stderr
+    return proc
