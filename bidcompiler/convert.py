@@ -32,6 +32,9 @@ _YAML_AMBIGUOUS = re.compile(r"^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off
 _YAML_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ ./+()<>=!*-]*$")
 _YAML_FORMULA = re.compile(r"^[A-Za-z0-9_(][A-Za-z0-9_ ./+()<>=!*,-]*$")
 _INLINE_WIDTH = 72
+# Characters a YAML comment cannot hold: YAML reads the first three as line breaks
+# (the rest of the comment would be read as settings) and refuses the others.
+_YAML_COMMENT_UNSAFE = re.compile("[\x85\u2028\u2029\r]|[^\x09\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 # Trailing comments of neighbouring lines line up, unless a line is longer than this.
 _ALIGN_WIDTH = 48
 # Formulas are never written in flow style, where `,` would end them.
@@ -91,16 +94,17 @@ class _Notes:
 class _Out:
     """Printed lines: code with an optional trailing comment, and full-line comments."""
 
-    def __init__(self):
+    def __init__(self, clean: Callable[[str], str] = str):
         self.lines: list[tuple[str, str | None]] = []
+        self.clean = clean  # makes a comment's text safe for the syntax written
 
     def comments(self, indent: str, texts: list[str]) -> None:
-        self.lines.extend((f"{indent}#{text}", None) for text in texts)
+        self.lines.extend((f"{indent}#{self.clean(text)}", None) for text in texts)
 
     def line(self, indent: str, code: str, before: list[str] = (), trailing: list[str] = ()) -> None:
         """One line of code; of several trailing comments the last stays on the line."""
         self.comments(indent, [*before, *trailing[:-1]])
-        self.lines.append((indent + code, trailing[-1] if trailing else None))
+        self.lines.append((indent + code, self.clean(trailing[-1]) if trailing else None))
 
     def text(self) -> str:
         out = []
@@ -221,6 +225,12 @@ def to_whist(data: dict, list_only=lambda path: True, comments: dict[tuple, Comm
 
 
 # --------------------------------------------------------------------------- YAML
+def _yaml_comment(text: str) -> str:
+    """A comment's text as YAML can hold it: what it cannot is spelled ``\\uXXXX``."""
+    return _YAML_COMMENT_UNSAFE.sub(lambda m: "\\u%04x" % ord(m.group()) if ord(m.group()) < 0x10000
+                                    else "\\U%08x" % ord(m.group()), text)
+
+
 def _yaml_plain(text: str) -> bool:
     return not (_YAML_AMBIGUOUS.match(text) or not _YAML_PLAIN.match(text) or ": " in text or " #" in text
                 or text != text.strip())
@@ -298,7 +308,7 @@ def to_yaml(data: dict, comments: dict[tuple, CommentSlots] | None = None) -> st
     notes = _Notes(comments)
     ordered = {k: data[k] for k in ("name", "kind") if k in data}
     ordered.update((k, v) for k, v in data.items() if k not in ordered)
-    out = _Out()
+    out = _Out(_yaml_comment)
     out.comments("", [MODELINE[1:]] + notes.take((), "before"))
     _yaml_lines(out, ordered, "", (), notes)
     out.comments("", notes.take((), "end") + notes.rest())

@@ -240,6 +240,15 @@ def test_a_comment_with_no_place_left_is_printed_at_the_end():
     assert to_yaml(data, lost).endswith("deal: {kitty: 4}\n# still here\n")
 
 
+def test_what_a_yaml_comment_cannot_hold_is_spelled_out():
+    # YAML ends a comment at U+2028: the rest must not become a setting.
+    text = "house-rule r\n# x\u2028title: evil \x07 \u00e9\n# \U0001F600\ndeal { kitty 4 }\n"
+    yaml_text = convert(text, "r.whist", "yaml")
+    assert "# x\\u2028title: evil \\u0007 \u00e9\n# \U0001F600\n" in yaml_text
+    assert "title" not in load_layer_text(yaml_text, "r.yaml").data
+    assert convert(text, "r.whist", "whist").startswith("house-rule r\n# x\u2028title: evil \x07")
+
+
 def test_without_comments_the_output_is_as_before():
     data = load_layer_text((ROOT / "variants" / "standard.yaml").read_text(encoding="utf-8"), "standard.yaml").data
     assert "#" not in to_whist(data, SHAPE)
