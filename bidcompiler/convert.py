@@ -259,7 +259,9 @@ def _flat(value) -> bool:
 
 def _yaml_formula(value) -> str:
     """A formula as YAML: plain text wherever YAML allows, whatever it looks like."""
-    text = _literal(value) or str(value)
+    # Formulas hold no strings, so runs of white space (a `\` continuation, a YAML
+    # block scalar) are one blank, as in the .whist printer.
+    text = _literal(value) or " ".join(str(value).split())
     if _YAML_FORMULA.match(text) and ": " not in text and " #" not in text:
         return text
     return json.dumps(text, ensure_ascii=False)

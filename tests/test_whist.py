@@ -12,7 +12,8 @@ from bidcompiler.convert import schema_shape, to_whist, to_yaml
 from bidcompiler.errors import CompileError
 from bidcompiler.irjson import to_data
 from bidcompiler.pipeline import (
-    compile_file, compile_text, compile_variant, load_layer, shipped_house_rules, shipped_variants, variant_schema,
+    compile_file, compile_text, compile_variant, load_layer, load_layer_text, shipped_house_rules, shipped_variants,
+    variant_schema,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -220,3 +221,10 @@ def test_generated_variants_compile_to_the_same_ir_in_both_syntaxes(tmp_path, da
         assert [d.message for d in other.value.diagnostics] == [d.message for d in exc.diagnostics]
         return
     assert to_data(compile_file(whist_path)) == from_yaml
+
+
+def test_a_continued_formula_converts_with_single_blanks():
+    text = "house-rule r\ngame {\n  win = score >= 5 \\\n        or swept\n}\n"
+    layer = load_layer_text(text, "r.whist")
+    assert "  win: score >= 5 or swept\n" in to_yaml(layer.data)
+    assert "win = score >= 5 or swept" in to_whist(layer.data, SHAPE)
