@@ -136,6 +136,8 @@ class _Engine:
         PLAIN = [m for m in GROUPS if m != TR and m != NS]
         SUITS = [m for m in GROUPS if m != NS]
         TOP2 = {m: 1 << m.bit_length() for m in GROUPS}
+        # Each card's rank within its block (1 for the lowest).
+        RANK = {b: (b // (SM[b] & -SM[b])).bit_length() for b in SM}
         W = self.width
         SHIFTS = [W * s for s in SEATS]
         # For the keys: each block's bits in every seat's copy of a hand.
@@ -224,31 +226,58 @@ class _Engine:
                 if best:
                     e[2] = best
 
-        def quick_tricks(leader: int) -> tuple[int, int]:
-            """Tricks the player on lead can cash at once from its own top cards, and those cards."""
+        def quick_tricks(leader: int, others: int) -> tuple[int, int]:
+            """Tricks the player on lead can cash at once from its own top cards, and those cards.
+
+            ``others`` are the other hands' cards.  In a suit where its top cards are at
+            least as many as any other hand's cards, all its cards win (the others run
+            out), unless a card of no suit may be thrown instead of following.
+            """
             h = hands[leader]
-            others = 0
-            for s in SEATS:
-                if s != leader:
-                    others |= hands[s]
             qt = 0
             rel = 0
             ruffers = ()
+            full = not (FREE and others & NS)
             if TR:
                 t = h & TR
                 if t:
-                    above = t & ~((1 << (others & TR).bit_length()) - 1)
+                    ot = others & TR
+                    above = t & ~((1 << ot.bit_length()) - 1)
                     if above:
-                        qt = above.bit_count()
+                        k = above.bit_count()
+                        if full and ot:
+                            longest = 0
+                            for s in SEATS:
+                                if s != leader:
+                                    length = (hands[s] & TR).bit_count()
+                                    if length > longest:
+                                        longest = length
+                            if k >= longest:
+                                k = t.bit_count()
+                        elif not ot:
+                            k = t.bit_count()
+                        qt = k
                         rel = above
                 ruffers = [hands[o] for o in opps_of[leader] if hands[o] & TR]
             for gm in PLAIN:
                 mine = h & gm
                 if not mine:
                     continue
-                above = mine & ~((1 << (others & gm).bit_length()) - 1)
+                og = others & gm
+                above = mine & ~((1 << og.bit_length()) - 1)
                 if above:
                     k = above.bit_count()
+                    if not og:
+                        k = mine.bit_count()
+                    elif full and k < mine.bit_count():
+                        longest = 0
+                        for s in SEATS:
+                            if s != leader:
+                                length = (hands[s] & gm).bit_count()
+                                if length > longest:
+                                    longest = length
+                        if k >= longest:
+                            k = mine.bit_count()
                     for o in ruffers:
                         length = (o & gm).bit_count()
                         if length < k:
@@ -330,18 +359,25 @@ class _Engine:
                     elif ntricks - k < target:
                         store(key, seq, union, sure, 0, ntricks - k, 0)
                         return False, sure
-            qt, qrel = quick_tricks(leader)
+            h = hands[leader]
+            qt, qrel = quick_tricks(leader, union ^ h)
             if qt < (target if ismax else ntricks - target + 1):
                 # Lead low to a partner's top card, and let the partner cash its own.
-                h = hands[leader]
                 for p in partners_of[leader]:
                     hp = hands[p]
-                    others = union & ~hp
+                    others = union ^ hp
                     for gm in SUITS:
                         if h & gm and hp & gm and (hp & gm) > (others & gm):
-                            if gm != TR and any(not (hands[o] & gm) and hands[o] & TR for o in opps_of[leader]):
-                                continue
-                            pqt, prel = quick_tricks(p)
+                            if gm != TR and TR:
+                                ruffed = False
+                                for o in opps_of[leader]:
+                                    ho = hands[o]
+                                    if ho & TR and not ho & gm:
+                                        ruffed = True
+                                        break
+                                if ruffed:
+                                    continue
+                            pqt, prel = quick_tricks(p, others)
                             if pqt > qt:
                                 qt, qrel = pqt, prel
                             break
@@ -378,36 +414,38 @@ class _Engine:
                         partner |= hs
             opp = others & ~partner
             opps = [hands[o] for o in opps_of[leader]]
-            trumps_out = TR and (others & TR)
+            ruffers = [o for o in opps if o & TR] if TR and others & TR else ()
+            partner_ruffs = partner & TR
             scored = []
-            suit_info = {}
+            gm = 0
             for mv in moves:
                 if mv & NS:
                     scored.append((-1000, mv))
                     continue
-                gm = SM[mv]
-                info = suit_info.get(gm)
-                if info is None:
+                if not mv & gm:  # the first (highest) card of the next suit: weigh the suit
+                    gm = SM[mv]
                     weight = 0
                     for o in opps:
                         length = (o & gm).bit_count()
                         weight -= 7 * (length if length else ntricks + 1)
                     ruffed = False
-                    if trumps_out and gm != TR:
-                        if any(not (o & gm) and o & TR for o in opps):
-                            weight -= 40
-                            ruffed = True
-                        elif partner & TR and not (partner & gm):
-                            weight += 25  # partner ruffs
+                    if gm != TR:
+                        for o in ruffers:
+                            if not o & gm:
+                                weight -= 40
+                                ruffed = True
+                                break
+                        else:
+                            if partner_ruffs and not (partner & gm):
+                                weight += 25  # partner ruffs
                     if not (partner & gm):
                         weight -= 9
-                    info = suit_info[gm] = (weight, ruffed, (partner & gm) > (opp & gm), others & gm)
-                weight, ruffed, partner_top, oth = info
-                rank = (mv // (gm & -gm)).bit_length()  # rank within the suit
-                if not ruffed and (mv > oth or partner_top):
-                    scored.append((weight + 45 + rank, mv))  # wins the trick
+                    wins = not ruffed and (partner & gm) > (opp & gm)
+                    oth = others & gm
+                if not ruffed and (wins or mv > oth):
+                    scored.append((weight + 45 + RANK[mv], mv))  # wins the trick
                 else:
-                    scored.append((weight + 12 - rank, mv))
+                    scored.append((weight + 12 - RANK[mv], mv))
             scored.sort(reverse=True)
             return [m for _, m in scored]
 
@@ -472,21 +510,42 @@ class _Engine:
             cards of no suit were played), ``win`` the card winning so far, held by
             ``wseat``; ``tm`` the cards on the table; ``gone`` the cards out of play."""
             h = hands[seat]
-            following = False
-            if led:
-                c = h & led
-                if c:
-                    following = True
-                    if FREE:
-                        c |= h & NS
-                else:
-                    c = h
+            c = h & led
+            if c:
+                following = True
+                single = not (FREE and h & NS)  # every choice in the suit led
+                if not single:
+                    c |= h & NS
             else:
+                following = single = False
                 c = h
             # One card of each run of equivalent cards: cards adjacent in power once the
             # cards out of play are left out (cards on the table still separate runs).
             F = c | gone | NS
-            moves = []
+            top = 1 << (c.bit_length() - 1)
+            below = ~F & (top - 1)
+            nxt = NEXT[seat]
+            pos1 = pos + 1
+            after = follow_last if pos1 == n - 1 else follow
+            if not below or not c & ((1 << below.bit_length()) - 1):
+                # One choice only (a singleton, or cards all equivalent): no branching.
+                mv = top
+                if win:
+                    if mv > win and mv & (led | TR):
+                        nw, nws = mv, seat
+                    else:
+                        nw, nws = win, wseat
+                    nled = led
+                elif mv & NS:
+                    nw, nws, nled = 0, wseat, 0
+                else:
+                    nw, nws, nled = mv, seat, SM[mv]
+                hands[seat] = h ^ mv
+                res = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
+                hands[seat] = h
+                return res
+            moves = [top]
+            c &= (1 << below.bit_length()) - 1
             while c:
                 top = 1 << (c.bit_length() - 1)
                 moves.append(top)
@@ -496,38 +555,60 @@ class _Engine:
                 c &= (1 << below.bit_length()) - 1
             ismax = MAX[seat]
             lt = led | TR
-            if len(moves) > 1:
-                if following:
-                    moves.reverse()  # low cards first
-                    bar = 0
-                    for s in later_opps[seat][pos]:
-                        bar |= hands[s]
-                    bar &= led
-                    if win > bar:
-                        bar = win
-                    if MAX[wseat] != ismax or bar != win:
-                        # Win the trick for sure as cheaply as possible, else play low.
-                        for m in moves:
-                            if m > bar and m & lt:
+            kslot = ntricks * n + pos
+            if following:
+                moves.reverse()  # low cards first
+                bar = 0
+                for s in later_opps[seat][pos]:
+                    bar |= hands[s]
+                bar &= led
+                if win > bar:
+                    bar = win
+                if MAX[wseat] != ismax or bar != win:
+                    # Win the trick for sure as cheaply as possible, else play low.
+                    for m in moves:
+                        if m > bar and m & lt:
+                            if m != moves[0]:
                                 moves.remove(m)
                                 moves.insert(0, m)
-                                break
-                else:
-                    moves = order_discards(seat, h, moves)
-                    if win and MAX[wseat] != ismax:
-                        for m in moves:  # ruff (or overruff) as cheaply as possible
-                            if m > win and m & lt:
-                                moves.remove(m)
-                                moves.insert(0, m)
-                                break
-                k = KILL[ntricks * n + pos]
-                if k and moves[0] != k and k in moves:
-                    moves.remove(k)
-                    moves.insert(1, k)
-            nxt = NEXT[seat]
-            pos1 = pos + 1
-            after = follow_last if pos1 == n - 1 else follow
+                            break
+            else:
+                moves = order_discards(seat, h, moves)
+                if win and MAX[wseat] != ismax:
+                    for m in moves:  # ruff (or overruff) as cheaply as possible
+                        if m > win and m & lt:
+                            moves.remove(m)
+                            moves.insert(0, m)
+                            break
+            k = KILL[kslot]
+            if k and moves[0] != k and k in moves:
+                moves.remove(k)
+                moves.insert(1, k)
             rels = 0
+            if single:
+                # Following suit: every card is of the suit led, and ``win`` is set.
+                th = 0
+                for mv in moves:
+                    if mv < th:
+                        continue
+                    hands[seat] = h ^ mv
+                    if mv > win:
+                        r, rel = after(nxt, pos1, led, mv, seat, target, ntricks, gone, tm | mv)
+                    else:
+                        r, rel = after(nxt, pos1, led, win, wseat, target, ntricks, gone, tm | mv)
+                    hands[seat] = h
+                    if r == ismax:
+                        KILL[kslot] = mv
+                        return r, rel
+                    rels |= rel
+                    # A small card (below every card whose rank mattered) failed: the other
+                    # small cards of its suit would fail the same way, skip them.
+                    if not th:
+                        rg = rels & led
+                        low = rg & -rg if rg else TOP2[led]
+                        if mv < low:
+                            th = low
+                return (not ismax), rels
             small = None
             for mv in moves:
                 if small is not None:
@@ -548,7 +629,7 @@ class _Engine:
                 r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
                 hands[seat] = h
                 if r == ismax:
-                    KILL[ntricks * n + pos] = mv
+                    KILL[kslot] = mv
                     return r, rel
                 rels |= rel
                 gm = SM[mv]
@@ -565,19 +646,46 @@ class _Engine:
                         gone: int, tm: int):
             """The last card of a trick: then the trick is scored and the next one searched."""
             h = hands[seat]
-            following = False
-            if led:
-                c = h & led
-                if c:
-                    following = True
-                    if FREE:
-                        c |= h & NS
-                else:
-                    c = h
+            c = h & led
+            if c:
+                following = True
+                single = not (FREE and h & NS)
+                if not single:
+                    c |= h & NS
             else:
+                following = single = False
                 c = h
             F = c | gone | NS
-            moves = []
+            top = 1 << (c.bit_length() - 1)
+            below = ~F & (top - 1)
+            left = ntricks - 1
+            won = 2 if ntricks == BONUS[0] else 1
+            if not below or not c & ((1 << below.bit_length()) - 1):
+                # One choice only.
+                mv = top
+                if win:
+                    if mv > win and mv & (led | TR):
+                        nw, nws = mv, seat
+                    else:
+                        nw, nws = win, wseat
+                elif mv & NS:
+                    nw, nws = 0, wseat
+                else:
+                    nw, nws = mv, seat
+                t2 = target - won if MAX[nws] else target
+                if t2 <= 0:
+                    r, rel = True, 0
+                elif t2 > left:
+                    r, rel = False, 0
+                else:
+                    hands[seat] = h ^ mv
+                    r, rel = bsearch(nws, t2, left)
+                    hands[seat] = h
+                if nw and ((tm | mv) & SM[nw]) != nw:
+                    rel |= nw  # it won over another card of its suit: its rank counts
+                return r, rel
+            moves = [top]
+            c &= (1 << below.bit_length()) - 1
             while c:
                 top = 1 << (c.bit_length() - 1)
                 moves.append(top)
@@ -587,27 +695,30 @@ class _Engine:
                 c &= (1 << below.bit_length()) - 1
             ismax = MAX[seat]
             lt = led | TR
-            if len(moves) > 1:
-                if following:
-                    moves.reverse()
-                else:
-                    moves = order_discards(seat, h, moves)
-                if win and MAX[wseat] != ismax:
-                    for m in moves:  # the cheapest card that wins
-                        if m > win and m & lt:
+            if following:
+                moves.reverse()
+            else:
+                moves = order_discards(seat, h, moves)
+            if win and MAX[wseat] != ismax:
+                for m in moves:  # the cheapest card that wins
+                    if m > win and m & lt:
+                        if m != moves[0]:
                             moves.remove(m)
                             moves.insert(0, m)
-                            break
-                k = KILL[ntricks * n + pos]
-                if k and moves[0] != k and k in moves:
-                    moves.remove(k)
-                    moves.insert(1, k)
-            left = ntricks - 1
-            won = 2 if ntricks == BONUS[0] else 1
+                        break
+            kslot = ntricks * n + pos
+            k = KILL[kslot]
+            if k and moves[0] != k and k in moves:
+                moves.remove(k)
+                moves.insert(1, k)
             rels = 0
             small = None
+            th = 0
             for mv in moves:
-                if small is not None:
+                if single:
+                    if mv < th:
+                        continue
+                elif small is not None:
                     th = small.get(SM[mv])
                     if th is not None and mv < th:
                         continue
@@ -632,9 +743,16 @@ class _Engine:
                 if nw and ((tm | mv) & SM[nw]) != nw:
                     rel |= nw  # it won over another card of its suit: its rank counts
                 if r == ismax:
-                    KILL[ntricks * n + pos] = mv
+                    KILL[kslot] = mv
                     return r, rel
                 rels |= rel
+                if single:
+                    if not th:
+                        rg = rels & led
+                        low = rg & -rg if rg else TOP2[led]
+                        if mv < low:
+                            th = low
+                    continue
                 gm = SM[mv]
                 if small is None:
                     small = {}
