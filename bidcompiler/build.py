@@ -216,6 +216,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         dealer_may_take=a.get("dealer_may_take", False),
         redeal_without=tuple(normalise_rank(r) for r in (a.get("redeal_without") or ())),
         redeal_dealer=a.get("redeal_dealer", "next"),
+        all_pass_dealer=a.get("all_pass_dealer", "next"),
         min_level=a["levels"]["from"],
         max_level=a["levels"]["to"],
         strains=tuple(strains),

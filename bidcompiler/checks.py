@@ -198,8 +198,10 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"))
-    if a.if_all_pass != "dealer-bids-or-redeal" and not a.redeal_without and a.if_all_pass != "redeal":
-        idle(("auction", "redeal_dealer"), "no call throws the hand in", ("auction", "if_all_pass"))
+    if a.if_all_pass != "dealer-bids-or-redeal" and not a.redeal_without:
+        idle(("auction", "redeal_dealer"), "no player may call redeal", ("auction", "if_all_pass"))
+    if a.if_all_pass != "redeal":
+        idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"))
     if v.kitty.show == "suit-contracts" and v.declaration.when == "after-kitty":
         conflict(sink, v, "kitty.show: suit-contracts needs the trump named before the kitty is taken",
                  ("kitty", "show"), ("declaration", "when"))

@@ -83,6 +83,7 @@ class Auction:
     dealer_may_take: bool
     redeal_without: tuple[str, ...]
     redeal_dealer: str
+    all_pass_dealer: str
     min_level: int
     max_level: int
     strains: tuple[Strain, ...]

@@ -106,6 +106,7 @@ def lower(v: ir.Variant) -> Ruleset:
         redeal_cards=frozenset(cid for cid, name in enumerate(names)
                                if cid < n_suited and name[:-1] in v.auction.redeal_without),
         redeal_dealer=v.auction.redeal_dealer,
+        all_pass_dealer=v.auction.all_pass_dealer,
         strains=strains,
         bids=tuple(bid_ladder(v)),
         orders=tuple(o.name for o in v.orders),

@@ -40,8 +40,12 @@ IF_ALL_PASS_WORDS = {
     "redeal": "If everyone passes, the hand is thrown in.",
 }
 REDEAL_DEALER_WORDS = {
-    "same": "After a hand is thrown in, the same dealer deals again.",
-    "next": "After a hand is thrown in, the next dealer deals.",
+    "same": "After a call of `redeal`, the same dealer deals again.",
+    "next": "After a call of `redeal`, the next dealer deals.",
+}
+ALL_PASS_DEALER_WORDS = {
+    "same": "After a hand where all pass, the same dealer deals again.",
+    "next": "After a hand where all pass, the next dealer deals.",
 }
 DISCARDS_WORDS = {
     "declarer-book": "The discards count as the declaring side's first book.",
@@ -385,8 +389,10 @@ def _auction_section(v: ir.Variant) -> list[str]:
         ranks = _join(a.redeal_without, "or")
         lines.append(f"A player holding no {ranks} may call `redeal` instead of their first call; the hand "
                      "is thrown in.")
-    if a.if_all_pass in ("redeal", "dealer-bids-or-redeal") or a.redeal_without:
-        lines.append(REDEAL_DEALER_WORDS.get(a.redeal_dealer, f"After a throw-in: {a.redeal_dealer}."))
+    if a.if_all_pass == "dealer-bids-or-redeal" or a.redeal_without:
+        lines.append(REDEAL_DEALER_WORDS.get(a.redeal_dealer, f"After a call of redeal: {a.redeal_dealer}."))
+    if a.if_all_pass == "redeal":
+        lines.append(ALL_PASS_DEALER_WORDS.get(a.all_pass_dealer, f"After all pass: {a.all_pass_dealer}."))
     lines.append("The highest bidder becomes the declarer.")
     return lines
 

@@ -41,10 +41,16 @@ class GameTally:
         self.winner: int | None = None  # of the game, or of the rubber
 
     def next_dealer(self, hand: HandState) -> int:
-        """Who deals after ``hand``: the same dealer again after a redeal where the variant says so."""
+        """Who deals after ``hand``: the same dealer again after a throw-in where the variant says so.
+
+        A hand ends without a contract either by a call of ``redeal`` or because
+        everyone passed; the variant may say a different thing for each.
+        """
         rules = self.rules
-        if hand.declarer < 0 and rules.redeal_dealer == "same":
-            return hand.dealer
+        if hand.declarer < 0:
+            called = bool(hand.calls) and hand.calls[-1][1] == rules.redeal_action
+            if (rules.redeal_dealer if called else rules.all_pass_dealer) == "same":
+                return hand.dealer
         return (hand.dealer + rules.rotation) % rules.players
 
     def add_hand(self, hand: HandState) -> None:

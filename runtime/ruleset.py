@@ -111,7 +111,8 @@ class Ruleset:
     if_all_pass: str  # dealer-must-bid | dealer-bids-lowest | dealer-bids-or-redeal | redeal
     dealer_may_take: bool
     redeal_cards: frozenset  # a hand holding none of these may call redeal (empty: no such call)
-    redeal_dealer: str  # "same" or "next": who deals after a hand is thrown in
+    redeal_dealer: str  # "same" or "next": who deals after a call of redeal
+    all_pass_dealer: str  # "same" or "next": who deals after all passed and the hand was thrown in
     strains: tuple[Strain, ...]
     bids: tuple[Bid, ...]
     # Declaration, kitty and play.

@@ -162,3 +162,18 @@ def test_a_ruleset_survives_pickling(rules):
            "total_books": 13, "notrump": True, "sweep": False, "made": True}
     assert again.scoring.declarer(env) == rules.scoring.declarer(env) == 5
     assert again.tables == rules.tables
+
+
+def test_who_deals_after_a_throw_in_is_refused_where_no_throw_in_can_happen():
+    # standard: the dealer must bid when all pass, and nobody may call redeal.
+    text = edited("  if_all_pass: dealer-must-bid   # if the first three pass, the dealer must bid\n",
+                  "  if_all_pass: dealer-must-bid\n  redeal_dealer: same\n  all_pass_dealer: same\n")
+    line = line_of(text, "redeal_dealer")
+    assert errors_of(text) == [
+        f"v.yaml:{line}:18: auction.redeal_dealer has no effect: no player may call redeal",
+        f"v.yaml:{line + 1}:20: auction.all_pass_dealer has no effect: a hand where all pass is not thrown in"]
+    # Each is accepted where its kind of throw-in exists.
+    compile_text(edited("  if_all_pass: dealer-must-bid   # if the first three pass, the dealer must bid\n",
+                        "  if_all_pass: redeal\n  all_pass_dealer: same\n"), "v.yaml")
+    compile_text(edited("  if_all_pass: dealer-must-bid   # if the first three pass, the dealer must bid\n",
+                        "  if_all_pass: dealer-bids-or-redeal\n  redeal_dealer: same\n"), "v.yaml")

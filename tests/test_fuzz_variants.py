@@ -575,8 +575,10 @@ def valid_variants(draw):
     auction["dealer_may_take"] = draw(st.booleans())
     if draw(st.booleans()):
         auction["redeal_without"] = draw(st.lists(st.sampled_from(ranks), max_size=3, unique=True))
-    if if_all_pass in ("dealer-bids-or-redeal", "redeal") or auction.get("redeal_without"):
+    if if_all_pass == "dealer-bids-or-redeal" or auction.get("redeal_without"):
         auction["redeal_dealer"] = draw(st.sampled_from(["same", "next"]))
+    if if_all_pass == "redeal":
+        auction["all_pass_dealer"] = draw(st.sampled_from(["same", "next"]))
     if draw(st.booleans()):
         auction["first_caller"] = "left-of-dealer"
 

@@ -821,7 +821,7 @@ def test_claim_counts_the_discards_book_as_the_variant_says(tmp_path):
 
 def test_redeal_with_the_same_dealer_in_a_game(tmp_path):
     variant = _variant(tmp_path, "redeal", "name: redeal-same\ntitle: t\nextends: standard\n"
-                                           "auction:\n  if_all_pass: redeal\n  redeal_dealer: same\n")
+                                           "auction:\n  if_all_pass: redeal\n  all_pass_dealer: same\n")
     thrown_in = with_(NT_RECORD, variant=variant, dealer=2, auction=["pass"] * 4,
                       declare=..., discard=..., play=...)
     again = with_(NT_RECORD, variant=variant)          # dealer 3 ...

@@ -1379,6 +1379,20 @@ def test_house_rule_all_pass_redeal():
     assert "pass" not in legal(forced)
 
 
+def test_all_pass_redeal_on_northeast52_keeps_its_redeal_call_with_the_same_dealer():
+    """rules.md §2 and §8: on northeast52, all-pass-redeal governs only a hand where all
+    four pass (the next dealer deals); a call of `redeal` by a hand without face cards
+    still has the same dealer deal again."""
+    rules = load_ruleset("northeast52", ("all-pass-redeal",))
+    tally = GameTally(rules)
+    called = act(new_hand(rules, NO_FACES_52), "2", "redeal")  # seat 1 holds no face cards
+    assert called.is_terminal() and called.contract is None
+    assert tally.next_dealer(called) == 3
+    passed = act(new_hand(rules, LONG_52), "pass", "pass", "pass", "pass")
+    assert passed.is_terminal() and passed.contract is None
+    assert tally.next_dealer(passed) == 0
+
+
 def test_house_rule_kitty_first():
     """rules.md §8 kitty-first: the declarer takes the kitty before naming trump."""
     rules = house("kitty-first")
