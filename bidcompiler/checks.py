@@ -159,6 +159,12 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
             sink.error(v.at("auction", "strains", i, "direction"),
                        f"strain '{strain.name}' names trump by the first lead, so it plays in one order, "
                        f"not a choice of {', '.join(strain.directions)}")
+        if strain.trump == "none-or-first-lead" and v.play.first_lead != "declarer":
+            # The lead that names trump is the declarer's: any other first leader would
+            # name trump (or notrump) for the declaring side.
+            conflict(sink, v, f"play.first_lead: {v.play.first_lead} cannot go with strain '{strain.name}', "
+                              "which names trump by the declarer's first lead",
+                     ("play", "first_lead"), ("auction", "strains", i, "trump"))
     books = v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
     if a.max_level > books:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.

@@ -6,7 +6,7 @@ import pytest
 
 from bidcompiler.errors import CompileError
 from bidcompiler.lower import lower
-from bidcompiler.pipeline import compile_text, shipped_variants
+from bidcompiler.pipeline import compile_text, compile_variant, shipped_variants
 from runtime.ruleset import NO_SUIT, NO_TRUMP
 
 STANDARD = shipped_variants()["standard"].read_text(encoding="utf-8")
@@ -177,3 +177,15 @@ def test_who_deals_after_a_throw_in_is_refused_where_no_throw_in_can_happen():
                         "  if_all_pass: redeal\n  all_pass_dealer: same\n"), "v.yaml")
     compile_text(edited("  if_all_pass: dealer-must-bid   # if the first three pass, the dealer must bid\n",
                         "  if_all_pass: dealer-bids-or-redeal\n  redeal_dealer: same\n"), "v.yaml")
+
+
+def test_trump_by_the_first_lead_needs_the_declarer_to_lead_first():
+    # oregon names trump by the declarer's first lead; eldest-leads would let a
+    # defender name it.  Refused, naming both files.
+    with pytest.raises(CompileError) as info:
+        compile_variant("oregon", ("eldest-leads",))
+    [message] = [str(d).splitlines()[0] for d in info.value.diagnostics]
+    assert message.endswith("play.first_lead: eldest cannot go with strain 'number', which names trump by the "
+                            "declarer's first lead (auction.strains.0.trump at "
+                            f"{shipped_variants()['oregon']}:27:14)")
+    assert "eldest-leads.yaml:7:15: " in message
