@@ -608,9 +608,12 @@ class HandState:
         suit_of = self.table.suit_of
         led = self.led
         follow = [c for c in self.hands[seat] if suit_of[c] == led]
-        led_name = "trumps" if led == self.trump else rules.suit_names[led]
         held = ", ".join(rules.cards[c] for c in follow)
-        return IllegalAction(seat, "follow-suit", f"seat {seat} must follow {led_name} (holds {held})")
+        # Jokers and promoted cards follow the trump suit without being of it: say so.
+        odd = [rules.cards[c] for c in follow if rules.card_suit[c] != led]
+        if odd:
+            held += f"; {', '.join(odd)} {'is a trump' if len(odd) == 1 else 'are trumps'}"
+        return IllegalAction(seat, "follow-suit", f"seat {seat} must follow {rules.suit_names[led]} (holds {held})")
 
     def _explain_call(self, action: int, what: str) -> IllegalAction:
         rules = self.rules

@@ -483,9 +483,10 @@ def test_play_errors_name_the_first_illegal_card_the_rule_and_the_seat(tmp_path,
     assert got.startswith(message), got
 
 
-def test_follow_trumps_message(tmp_path):
+def test_follow_trumps_message_names_the_trump_suit(tmp_path):
+    # A joker led is a trump lead: following it means playing a spade.
     replay_illegal(tmp_path, with_(SPADE_RECORD, play=["BJ", "AH"]), "play[1]",
-                   "seat 1 must follow trumps (holds 2S)")
+                   "seat 1 must follow spades (holds 2S)")
 
 
 def test_play_stopping_early_or_going_on(tmp_path):

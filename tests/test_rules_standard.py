@@ -232,7 +232,8 @@ def test_joker_led_in_a_suit_contract_is_a_trump_lead():
     assert legal(state) == set(run("H", "A", "8")) | {"LJ"}
     error = refused(state, "2C")
     assert (error.rule, error.seat) == ("follow-suit", 1)
-    assert error.message.startswith("seat 1 must follow trumps (holds ")
+    assert error.message.startswith("seat 1 must follow hearts (holds ")
+    assert error.message.endswith("; LJ is a trump)")
     act(state, "AH")
     assert legal(state) == {"7H"}  # seat 2's only trump
     act(state, "7H")
@@ -249,7 +250,7 @@ def test_joker_as_only_trump_must_follow_a_trump_lead():
     act(state, "2D")
     assert legal(state) == {"LJ"}  # seat 1 holds no diamond
     error = refused(state, "AH")
-    assert error.rule == "follow-suit" and error.message == "seat 1 must follow trumps (holds LJ)"
+    assert error.rule == "follow-suit" and error.message == "seat 1 must follow diamonds (holds LJ; LJ is a trump)"
     act(state, "LJ")
     assert legal(state) == set(run("D", "A", "4"))
     act(state, "4D")
