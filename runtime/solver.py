@@ -44,6 +44,8 @@ How it searches
 
 from __future__ import annotations
 
+import gc
+
 from .hand import OVER, PLAY, HandState
 from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
 
@@ -127,7 +129,6 @@ class _Engine:
         hands = self.hands
         BONUS = self.bonus
         SEATS = range(n)
-        SEATS_DOWN = range(n - 1, -1, -1)
         NEXT = [(s + 1) % n for s in SEATS]
         PREV = [(s - 1) % n for s in SEATS]
         GROUPS = list(self.group_masks)
@@ -139,7 +140,8 @@ class _Engine:
         # Each card's rank within its block (1 for the lowest).
         RANK = {b: (b // (SM[b] & -SM[b])).bit_length() for b in SM}
         W = self.width
-        SHIFTS = [W * s for s in SEATS]
+        # In a key, seat s's hand is shifted by SHIFTS[s] (seat 0 highest).
+        SHIFTS = [W * (n - 1 - s) for s in SEATS]
         # For the keys: each block's bits in every seat's copy of a hand.
         COPY_MASKS = [sum(m << sh for sh in SHIFTS) for m in GROUPS]
         GROUP_IS_NS = [m == NS for m in GROUPS]
@@ -149,6 +151,8 @@ class _Engine:
         FIELD = OB * max(m.bit_count() for m in GROUPS) + 2
         LEN_FIELD = 5 * n
         infos: list[dict] = [dict() for _ in GROUPS]
+        SEQ_BITS = FIELD * G
+        GT = list(zip(COPY_MASKS, infos, GIS))
         DESC: dict = {}  # the cards left of a block, highest first
         opps_of = [[t for t in SEATS if MAX[t] != MAX[s]] for s in SEATS]
         partners_of = [[t for t in SEATS if t != s and MAX[t] == MAX[s]] for s in SEATS]
@@ -178,7 +182,8 @@ class _Engine:
             length = 0
             for s in SEATS:
                 length |= lens[s] << (5 * s)
-            info = (seq << (FIELD * gi), length << (LEN_FIELD * gi + 3))
+            # Owner sequences in the low bits, lengths above them (and the leader above all).
+            info = (seq << (FIELD * gi)) | (length << (LEN_FIELD * gi + SEQ_BITS))
             infos[gi][part] = info
             return info
 
@@ -314,19 +319,17 @@ class _Engine:
                 return (1 if MAX[w] else 0) >= target, rel
             x = 0
             union = 0
-            for s in SEATS_DOWN:
-                h = hands[s]
+            for h in hands:
                 x = (x << W) | h
                 union |= h
             seq = 0
-            key = leader
-            for gi in GIS:
-                part = x & COPY_MASKS[gi]
-                info = infos[gi].get(part)
-                if info is None:
-                    info = group_info(gi, part)
-                seq |= info[0]
-                key |= info[1]
+            for cm, inf, gi in GT:
+                part = x & cm
+                try:
+                    seq |= inf[part]
+                except KeyError:
+                    seq |= group_info(gi, part)
+            key = seq >> SEQ_BITS << 3 | leader  # ``seq & mask`` keeps only owner sequences
             bucket = TT.get(key)
             hint = 0
             if bucket is not None:
@@ -378,7 +381,15 @@ class _Engine:
                                 if ruffed:
                                     continue
                             pqt, prel = quick_tricks(p, others)
-                            if pqt > qt:
+                            # The leader cashes its own first if the partner can keep its
+                            # winners meanwhile: as many other cards as the leader's tricks.
+                            spare = hp
+                            for g in SUITS:
+                                if prel & g:
+                                    spare &= ~g
+                            if spare.bit_count() >= qt:
+                                qt, qrel = qt + pqt, qrel | prel
+                            elif pqt > qt:
                                 qt, qrel = pqt, prel
                             break
             if ismax:
@@ -906,14 +917,21 @@ class _Engine:
         ntricks = root["ntricks"]
         lo, hi = 0, ntricks + (1 if self.bonus[0] == ntricks else 0)
         t = self.estimate(root, moves) if guess is None else guess
-        while lo < hi:
-            t = lo + 1 if t <= lo else hi if t > hi else t
-            if self.test(root, t, moves):
-                lo = t
-                t += 1
-            else:
-                hi = t - 1
-                t -= 1
+        # The search makes no reference cycles: the collector would only walk the table.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while lo < hi:
+                t = lo + 1 if t <= lo else hi if t > hi else t
+                if self.test(root, t, moves):
+                    lo = t
+                    t += 1
+                else:
+                    hi = t - 1
+                    t -= 1
+        finally:
+            if collecting:
+                gc.enable()
         return lo
 
     def estimate(self, root: dict, moves: list[int] | None = None) -> int:
