@@ -168,6 +168,14 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     first_lead = rules.strains[rules.bids[state.bid].strain].trump == "none-or-first-lead"
     steps = ((_replay_declare, _replay_discard) if rules.declare_before_kitty and not first_lead
              else (_replay_discard, _replay_declare))
+    if steps[0] is _replay_discard and state.phase == DISCARD:
+        # records.md checks `declare` before `discard` whatever order the game asks for
+        # them in; which cards are laid away never changes what may be declared, so
+        # try the declaration after any legal discard first.
+        trial = state.clone()
+        while trial.phase == DISCARD:
+            trial.apply_action(trial.legal_actions()[0])
+        _replay_declare(trial, record, prefix)
     for step in steps:
         step(state, record, prefix)
     return _replay_play(state, record, prefix)

@@ -942,3 +942,16 @@ def test_calls_with_odd_digits_are_illegal_calls_not_a_crash(tmp_path):
     """'²' is a digit to str.isdigit but not to int(): runtime/notation.parse_call crashes on it."""
     replay_illegal(tmp_path, with_(NT_RECORD, auction=["² notrump", "pass", "pass", "pass"]), "auction[0]",
                    "not a call")
+
+
+def test_declare_is_checked_before_discard_even_where_the_kitty_comes_first(tmp_path):
+    # rhode-island takes the kitty before naming trump, but records.md's order of
+    # checking puts `declare` before `discard`.
+    rules = load_ruleset("rhode-island")
+    record = next(r for r in (hand_record(play_hand(rules, 4, i), "rhode-island") for i in range(20))
+                  if r.get("discard"))
+    replay_illegal(tmp_path, dict(record, declare={"trump": "X"}, discard=record["discard"][:-1]), "declare",
+                   "trump 'X' is not a suit of this deck")
+    replay_illegal(tmp_path, dict(record, discard=record["discard"][:-1]), "discard",
+                   f"must discard {len(record['discard'])} cards, the record has {len(record['discard']) - 1}")
+    assert run_replay(write_record(tmp_path, record)).exit_code == 0
