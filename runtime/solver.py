@@ -406,7 +406,7 @@ class _Engine:
                 store(key, seq, union, rel, 0, target - 1, best if not ismax else 0)
             return result, rel
 
-        def order_leads(leader: int, moves: list[int], ntricks: int) -> list[int]:
+        def order_leads(leader: int, moves: list[int], ntricks: int, others: int) -> list[int]:
             """Leads in a promising order.
 
             Suits where the opponents have few cards to choose from come first (their
@@ -414,31 +414,28 @@ class _Engine:
             when partner holds the top card) before one that does not; opponents'
             ruffs are avoided and partner's ruffs sought.
             """
-            others = 0
             partner = 0
-            side = MAX[leader]
-            for s in SEATS:
-                if s != leader:
-                    hs = hands[s]
-                    others |= hs
-                    if MAX[s] == side:
-                        partner |= hs
+            for p in partners_of[leader]:
+                partner |= hands[p]
             opp = others & ~partner
             opps = [hands[o] for o in opps_of[leader]]
             ruffers = [o for o in opps if o & TR] if TR and others & TR else ()
             partner_ruffs = partner & TR
+            void = -7 * (ntricks + 1)
             scored = []
             gm = 0
+            i = 127  # scores carry the move's index in their low 7 bits (ties: higher cards first)
             for mv in moves:
                 if mv & NS:
-                    scored.append((-1000, mv))
+                    scored.append(-128000 | i)
+                    i -= 1
                     continue
                 if not mv & gm:  # the first (highest) card of the next suit: weigh the suit
                     gm = SM[mv]
                     weight = 0
                     for o in opps:
-                        length = (o & gm).bit_count()
-                        weight -= 7 * (length if length else ntricks + 1)
+                        o &= gm
+                        weight += -7 * o.bit_count() if o else void
                     ruffed = False
                     if gm != TR:
                         for o in ruffers:
@@ -449,16 +446,24 @@ class _Engine:
                         else:
                             if partner_ruffs and not (partner & gm):
                                 weight += 25  # partner ruffs
-                    if not (partner & gm):
+                    pg = partner & gm
+                    if not pg:
                         weight -= 9
-                    wins = not ruffed and (partner & gm) > (opp & gm)
-                    oth = others & gm
-                if not ruffed and (wins or mv > oth):
-                    scored.append((weight + 45 + RANK[mv], mv))  # wins the trick
+                    if ruffed:
+                        oth = -1
+                    elif pg > (opp & gm):
+                        oth = 0  # partner's top card: every lead wins the trick
+                    else:
+                        oth = others & gm
+                    win_w = weight + 45
+                    low_w = weight + 12
+                if mv > oth >= 0:
+                    scored.append((win_w + RANK[mv]) << 7 | i)  # wins the trick
                 else:
-                    scored.append((weight + 12 - RANK[mv], mv))
+                    scored.append((low_w - RANK[mv]) << 7 | i)
+                i -= 1
             scored.sort(reverse=True)
-            return [m for _, m in scored]
+            return [moves[127 - (x & 127)] for x in scored]
 
         def lead(leader: int, target: int, ntricks: int, gone: int, hint: int):
             """The leader's turn: (result, rel, the card that decided it)."""
@@ -475,7 +480,7 @@ class _Engine:
                     break
                 c &= (1 << below.bit_length()) - 1
             if len(moves) > 1:
-                moves = order_leads(leader, moves, ntricks)
+                moves = order_leads(leader, moves, ntricks, (ALL ^ gone) ^ h)
                 k = KILL[ntricks * n]
                 if k and moves[0] != k and k in moves:
                     moves.remove(k)
@@ -782,16 +787,18 @@ class _Engine:
                 if s != seat:
                     others |= hands[s]
             scored = []
+            i = 127  # the move's index in the low 7 bits of its score (ties: lower cards first)
             for m in moves:
                 gm = SM[m]
                 if gm == TR:
-                    scored.append((1000 + m.bit_length(), m))
+                    scored.append((1000 + m.bit_length()) << 7 | i)
                 elif m > (others & gm):
-                    scored.append((500 - (h & gm).bit_count(), m))
+                    scored.append((500 - (h & gm).bit_count()) << 7 | i)
                 else:
-                    scored.append((m.bit_length() - 32 * (h & gm).bit_count(), m))
+                    scored.append((m.bit_length() - 32 * (h & gm).bit_count()) << 7 | i)
+                i -= 1
             scored.sort()
-            return [m for _, m in scored]
+            return [moves[127 - (x & 127)] for x in scored]
 
         def follow_any(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
                        gone: int, tm: int):
