@@ -809,6 +809,7 @@ class _Engine:
         self._bsearch = bsearch
         self._follow = follow_any
         self._lead = lead
+        self._order_leads = order_leads
 
     def _gen(self, c: int, gone: int) -> list[int]:
         """One card of each run of equivalent cards of ``c``, highest first."""
@@ -942,16 +943,28 @@ class _Engine:
         return lo
 
     def estimate(self, root: dict, moves: list[int] | None = None) -> int:
-        """The declaring side's books if everyone plays a simple greedy card (a guess
-        for :meth:`value`; usually within a book or two of the true value).
+        """A guess of the declaring side's books for :meth:`value`: the mean (rounded
+        up) of two greedy plays of the rest of the hand, usually within a book or two.
 
-        The leader cashes a top card where no opponent can ruff, else leads low towards
-        partner's top card, else low from its longest side suit; a follower wins as
-        cheaply as it can over an opponent, else plays its lowest card (discarding a
-        side suit before a trump).
+        In both, a follower wins as cheaply as it can over an opponent, else plays its
+        lowest card (discarding a side suit before a trump).  In one the leader cashes
+        a top card where no opponent can ruff, else leads low towards partner's top
+        card, else low from its longest side suit; in the other it leads the card the
+        search would try first.
         """
+        saved = list(self.hands)
+        try:
+            simple = self._playout(root, moves, False)
+            self.hands[:] = saved
+            ordered = self._playout(root, moves, True)
+        finally:
+            self.hands[:] = saved
+        return (simple + ordered + 1) // 2
+
+    def _playout(self, root: dict, moves: list[int] | None, ordered: bool) -> int:
+        """One greedy play to the end on the engine's hands (which it changes)."""
         n, MAX, SM, TR, NS = self.n, self.max_seat, self.suit_mask, self.trump_mask, self.ns_mask
-        hands = list(self.hands)
+        hands = self.hands
         seat, pos, led, win, wseat = root["seat"], root["pos"], root["led"], root["win"], root["wseat"]
         bonus = self.bonus[0]
         books = 0
@@ -960,6 +973,13 @@ class _Engine:
             h = hands[seat]
             if first and moves:
                 mv = moves[0]
+            elif pos == 0 and ordered:
+                others = 0
+                for s in range(n):
+                    if s != seat:
+                        others |= hands[s]
+                lm = self._gen(h, self.all_mask & ~(others | h))
+                mv = self._order_leads(seat, lm, h.bit_count(), others)[0] if len(lm) > 1 else lm[0]
             elif pos == 0:
                 others = partner = ruffers = 0
                 for s in range(n):
