@@ -8,8 +8,9 @@ plays against all the others as one team.
 
 It reads nothing but the :class:`~runtime.ruleset.Ruleset` and the contract's
 :class:`~runtime.ruleset.PlayTable`, so whatever a variant's tables say comes for
-free: jokers of no suit that never win (and, where the table says so, may be thrown
-at any time), promoted trumps, three players, a trump named by the first card led.
+free: jokers of no suit that never win (a trick of nothing else goes to its leader;
+where the table says so, they may be thrown at any time), promoted trumps, three
+players, a trump named by the first card led.
 
 What it counts
     The books still to be won by play.  Where the variant gives the discards to the
@@ -26,20 +27,36 @@ How it searches
     The position is turned into one integer bitmask per seat.  Each effective suit
     of the contract is a block of bits ordered by power, the trump block highest, so
     "card a beats card b" is ``a > b`` plus a suit test.  The value is found by
-    bisection over boolean alpha-beta searches ("can the declaring side take at
-    least t books?").  Each search also returns the cards whose rank decided it (a
-    card that won a trick over another card of its suit, a top card cashed), and a
-    transposition table at trick boundaries stores its bounds for every position
-    with the same suit lengths and the same owners of the cards from the top of each
-    suit down to the lowest such card (partition search: low cards are left out of
-    the key).  Cards of one hand adjacent in power among the cards still in play are
+    boolean alpha-beta searches ("can the declaring side take at least t books?"),
+    stepping one book at a time from a guess: the mean of two quick greedy plays of
+    the rest of the hand (one of them leading as the search would), usually within
+    a book or two.  Tests far from the value are cheap, and the transposition table
+    keeps what every test proved (a lower and an upper bound per position), so the
+    next test starts from it.
+
+    Each search also returns the cards whose rank decided it (a card that won a
+    trick over another card of its suit, a top card cashed), and the table, consulted
+    and filled at every trick boundary, stores its bounds for every position with
+    the same leader, the same suit lengths and the same owners of the cards from the
+    top of each suit down to the lowest such card (partition search: low cards and
+    the cards already played are left out of the key, so ranks are relative).  It
+    also keeps the card that decided a success, tried first when the position comes
+    back.  Cards of one hand adjacent in power among the cards still in play are
     searched once; once a low card of a suit has failed, the hand's other cards of
-    that suit below every rank that mattered are skipped.  Quick tricks (top cards
-    the player on lead, or its partner reached with a low card, can cash) and the
-    sure tricks of the top trumps end searches early, and moves are ordered so the
-    likely best comes first: the best card stored for the position, the last card
-    that caused a cutoff at that point of the trick, winners and leads to partner's
-    winners in suits where the opponents have few choices, cheap wins, low discards.
+    that suit below every rank that mattered are skipped.
+
+    Before searching a trick boundary: the sure tricks of the top trumps (whoever
+    leads), and the quick tricks of the side on lead end the search when they reach
+    the target (or, for the other side, make it unreachable).  Quick tricks are the
+    leader's top cards in each suit no opponent can ruff (all its cards of a suit
+    once its top cards outlast every other hand's holding), and those its partner
+    can cash after a low card led to its top card (added to the leader's own when
+    the partner has enough other cards to keep its winners meanwhile).  Moves are
+    ordered so the likely best comes first: the best card stored for the position,
+    the last card that caused a cutoff at that point of the trick, winners and leads
+    to partner's winners in suits where the opponents have few choices, cheap wins,
+    low discards.  The garbage collector is paused during a solve (the search makes
+    no reference cycles; the collector would only walk the table again and again).
 """
 
 from __future__ import annotations
