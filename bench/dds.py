@@ -18,6 +18,7 @@ measurement, not a test: it asserts nothing, but reports any disagreement.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shlex
 import statistics
@@ -84,6 +85,10 @@ def dds_tricks(rules, state: HandState) -> int:
     return max(score for _, score in solve_board(d, SolveMode.OptimalOne))
 
 
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
+
+
 def timed(fn):
     start = time.perf_counter()
     value = fn()
@@ -103,6 +108,8 @@ def main() -> None:
     print("command: python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]), flush=True)
     print(f"python {sys.version.split()[0]}, {args.deals} deals of {NO_KITTY_52!r} and "
           f"{args.standard} hands of {WITH_JOKERS!r}, seed {args.seed}", flush=True)
+    print(f"load average at the start: {load()}  (on {os.cpu_count()} cores; timings are wall clock, "
+          "so compare the ratios)", flush=True)
 
     rules = load_ruleset(NO_KITTY_52)
     rng = random.Random(args.seed)
@@ -150,6 +157,7 @@ def main() -> None:
                   file=sys.stderr, flush=True)
         print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(times)} hands)")
         print(summary("ours (pure Python)", times))
+    print(f"\nload average at the end: {load()}")
 
 
 if __name__ == "__main__":
