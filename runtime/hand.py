@@ -623,8 +623,15 @@ class HandState:
             return IllegalAction(seat, "dealer-must-bid",
                                  f"seat {seat} is the dealer and must bid: everyone else passed")
         if action == rules.take_action:
-            return IllegalAction(seat, "take", f"seat {seat} cannot take: only the dealer may, "
-                                               "by matching another player's high bid")
+            if not rules.dealer_may_take:
+                why = "this variant has no take"
+            elif seat != self.dealer:
+                why = "only the dealer may, by matching another player's high bid"
+            elif self.high_bid < 0:
+                why = "there is no bid to match"
+            else:
+                why = "the high bid is its own"
+            return IllegalAction(seat, "take", f"seat {seat} cannot take: {why}")
         if action == rules.redeal_action:
             return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal here")
         if rules.first_bid_action <= action < rules.first_trump_action:

@@ -159,8 +159,10 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     state = HandState(rules, dealer, hands, kitty)
     _replay_auction(state, record.get("auction"), prefix)
     if state.phase == OVER:
+        # An empty declare, discard or play says nothing and is let pass; any claim,
+        # even of 0, needs a trick played.
         for key in ("declare", "discard", "play", "claim"):
-            if record.get(key):
+            if record.get(key) or (key == "claim" and record.get(key) is not None):
                 raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
         return HandReplay(state)
     # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.  Where the
@@ -276,7 +278,7 @@ def _replay_play(state: HandState, record: dict, prefix: str) -> HandReplay:
     for i, card in enumerate(play):
         at = f"{prefix}play[{i}]"
         if state.phase != PLAY:
-            raise RecordError(prefix + "play", f"the hand was over after {i} cards; {card!r} follows it")
+            raise RecordError(at, f"the hand was over after {i} cards; {card!r} follows it")
         cid = parse_card(rules, card)
         if cid is None:
             raise RecordError(at, f"seat {state.current_player()} plays {card!r}, which is not a card of this deck")
@@ -365,10 +367,16 @@ def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
     if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
-    try:
-        return resolve(variant, with_rules)
-    except LookupError as exc:
-        raise RecordError(prefix + "variant", str(exc.args[0] if exc.args else exc)) from None
+    # The variant alone first, so a bad house rule (or one that does not fit the
+    # variant) is reported at `with`, not at `variant`.
+    for field, rules_with in (("variant", []), ("with", with_rules)):
+        if field == "with" and not with_rules:
+            break
+        try:
+            rules = resolve(variant, rules_with)
+        except LookupError as exc:
+            raise RecordError(prefix + field, str(exc.args[0] if exc.args else exc)) from None
+    return rules
 
 
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:

@@ -494,7 +494,7 @@ def test_play_stopping_early_or_going_on(tmp_path):
     replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"][:8]), "play", "not over")
     replay_illegal(tmp_path, with_(NT_RECORD, play=...), "play", "0 cards")
     replay_illegal(tmp_path, with_(SPADE_RECORD, claim=...), "play", "4 cards")
-    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"] + ["AS"]), "play", "over after 48 cards")
+    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"] + ["AS"]), "play[48]", "over after 48 cards")
     replay_illegal(tmp_path, with_(NT_RECORD, play="AH 2H"), "play")
 
 
@@ -514,6 +514,18 @@ def test_an_unsupported_house_rule_is_an_error_not_ignored(tmp_path):
     assert result.exit_code == 1
     out = json.loads(result.stdout)
     assert out["score"] is None and "no-such-rule" in out["error"]["message"]
+    assert out["error"]["at"] == "with"
+    # A house rule that does not fit the variant is the `with` entry's fault too.
+    replay_illegal(tmp_path, with_(NT_RECORD, **{"with": ["kitty-first", "sport-kitty"]}), "with", "kitty")
+
+
+def test_a_hand_without_a_contract_has_no_claim_even_of_zero(tmp_path):
+    passed = {"format": "bidwhist-hand/1", "variant": "standard", "with": ["all-pass-redeal"],
+              "dealer": NT_RECORD["dealer"], "hands": NT_RECORD["hands"], "kitty": NT_RECORD["kitty"],
+              "auction": ["pass"] * 4}
+    assert run_replay(write_record(tmp_path, passed)).exit_code == 0
+    assert run_replay(write_record(tmp_path, dict(passed, play=[], declare={}))).exit_code == 0
+    replay_illegal(tmp_path, dict(passed, claim=0), "claim", "no claim")
 
 
 def test_the_record_is_checked_in_the_order_of_records_md(tmp_path):

@@ -277,6 +277,13 @@ def test_northeast52_dealer_may_take_by_matching():
     state = act(new_hand(NORTHEAST, LONG_52), "pass", "3", "pass", "4")
     assert state.contract["declarer"] == 3 and state.contract["bid"] == 4
 
+    # A refused take says why: not the dealer, or nothing to match.
+    state = act(new_hand(NORTHEAST, LONG_52), "2")
+    assert refused(state, "take").message == ("seat 1 cannot take: only the dealer may, "
+                                              "by matching another player's high bid")
+    state = act(new_hand(NORTHEAST, LONG_52), "pass", "pass", "pass")
+    assert refused(state, "take").message == "seat 3 cannot take: there is no bid to match"
+
 
 def test_northeast52_all_pass_dealer_bids_or_redeals_same_dealer():
     """rules.md §2 Auction: if the first three pass, the dealer bids (1 or more) or
