@@ -190,8 +190,10 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         rotation=deal_data.get("rotation", "left"),
         pos=pos("deal"),
     )
+    aliases = data.get("order_aliases") or {}
     orders = tuple(
-        ir.Order(name=name, ranks=tuple(normalise_rank(r) for r in ranks), pos=pos("orders", name))
+        ir.Order(name=name, ranks=tuple(normalise_rank(r) for r in ranks), aliases=tuple(aliases.get(name) or ()),
+                 pos=pos("orders", name))
         for name, ranks in section("orders").items()
     )
     a = section("auction")

@@ -84,6 +84,26 @@ def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
             problems.append("repeats " + " ".join(twice))
         if problems:
             sink.error(order.pos, f"order '{order.name}' " + "; ".join(problems))
+    check_order_aliases(v, sink)
+
+
+def check_order_aliases(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """order_aliases name orders that exist, and no word names two orders."""
+    names = {o.name for o in v.orders}
+    given = v.origin.data.get("order_aliases") if v.origin is not None else None
+    for name in (given or {}):
+        if name not in names:
+            conflict(sink, v, f"order_aliases names order '{name}', which is not one of the orders "
+                              f"({', '.join(sorted(names))})", ("order_aliases", name), ("orders",))
+    # Each word names one order: its name, its aliases, the aliases of a strain named after it.
+    meaning: dict[str, str] = {o.name: o.name for o in v.orders}
+    # The strains' words first, so a clash is reported at the alias written in order_aliases.
+    words = [(alias, s.name) for s in v.auction.strains if s.name in names for alias in s.aliases]
+    words += [(alias, o.name) for o in v.orders for alias in o.aliases]
+    for word, order in words:
+        if meaning.setdefault(word, order) != order:
+            conflict(sink, v, f"order_aliases: '{word}' would name both order '{meaning[word]}' and order "
+                              f"'{order}'", ("order_aliases", order), ("orders",))
 
 
 def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:

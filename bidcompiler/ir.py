@@ -57,6 +57,7 @@ class Order:
 
     name: str
     ranks: tuple[str, ...]
+    aliases: tuple[str, ...] = ()  # other words for it on input (order_aliases)
     pos: SourcePos | None = _pos()
 
 

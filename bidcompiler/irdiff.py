@@ -37,6 +37,7 @@ LABELS = {
     "deal.first_dealer": "first dealer",
     "deal.rotation": "deal passes",
     "orders": "rank orders",
+    "orders[*].aliases": "other words for order {name}",
     "orders[*]": "order {name}",
     "orders[*].ranks": "order {name}",
     "auction.first_caller": "first to call",

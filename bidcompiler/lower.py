@@ -72,6 +72,9 @@ def lower(v: ir.Variant) -> Ruleset:
         for s in v.auction.strains
     )
     order_aliases = dict(order_index)
+    for order in v.orders:  # the variant's own words for its orders first
+        for alias in order.aliases:
+            order_aliases.setdefault(alias, order_index[order.name])
     for s in v.auction.strains:  # "high" names the uptown order as it names the strain
         if s.name in order_index:
             for alias in s.aliases:

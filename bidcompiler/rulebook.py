@@ -355,7 +355,8 @@ def _orders_section(v: ir.Variant) -> list[str]:
     for order in v.orders:
         users = [s.name for s in v.auction.strains if order.name in s.directions]
         used = f" (bids: {', '.join(users)})" if users else ""
-        lines.append(f"- **{order.name}**: {' '.join(order.ranks)}{used}")
+        also = f" (also called {_join([_code(a) for a in order.aliases], 'or')})" if order.aliases else ""
+        lines.append(f"- **{order.name}**{also}: {' '.join(order.ranks)}{used}")
     return lines
 
 

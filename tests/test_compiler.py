@@ -189,3 +189,15 @@ def test_trump_by_the_first_lead_needs_the_declarer_to_lead_first():
                             "declarer's first lead (auction.strains.0.trump at "
                             f"{shipped_variants()['oregon']}:27:14)")
     assert "eldest-leads.yaml:7:15: " in message
+
+
+def test_order_aliases_name_orders_and_no_word_names_two():
+    text = STANDARD + "order_aliases:\n  sideways: [across]\n  downtown: [high]\n"
+    line = line_of(text, "sideways:")
+    assert errors_of(text) == [
+        f"v.yaml:{line}:13: order_aliases names order 'sideways', which is not one of the orders "
+        "(downtown, uptown)",
+        # `high` already names uptown, through the strain named after it.
+        f"v.yaml:{line + 1}:13: order_aliases: 'high' would name both order 'uptown' and order 'downtown'"]
+    rules = lower(compile_text(STANDARD + "order_aliases:\n  downtown: [south]\n", "v.yaml"))
+    assert rules.order_aliases["south"] == rules.orders.index("downtown")

@@ -967,3 +967,16 @@ def test_declare_is_checked_before_discard_even_where_the_kitty_comes_first(tmp_
     replay_illegal(tmp_path, dict(record, discard=record["discard"][:-1]), "discard",
                    f"must discard {len(record['discard'])} cards, the record has {len(record['discard']) - 1}")
     assert run_replay(write_record(tmp_path, record)).exit_code == 0
+
+
+def test_northeast52_records_may_name_a_direction_by_its_aliases(tmp_path):
+    # rules.md: the orders are named uptown, downtown and downtown-aces-bad; aliases
+    # are fine on input, even where the bids (bare numbers) name no direction.
+    rules = load_ruleset("northeast52")
+    record = next(r for r in (hand_record(play_hand(rules, 3, i), "northeast52") for i in range(40))
+                  if r.get("declare", {}).get("direction") in ("uptown", "downtown"))
+    alias = {"uptown": "High", "downtown": "down"}[record["declare"]["direction"]]
+    plain = run_replay(write_record(tmp_path, record))
+    aliased = run_replay(write_record(tmp_path, dict(record, declare=dict(record["declare"], direction=alias))))
+    assert plain.exit_code == aliased.exit_code == 0
+    assert json.loads(aliased.stdout) == json.loads(plain.stdout)
