@@ -2,29 +2,52 @@
 
 A :class:`Session` owns a whole game (hands dealt from a seed until the variant's
 game end), knows which seats are people and which bots, and after *every* action
-writes itself to disk so that nothing is lost if the process dies:
+writes itself to disk so that nothing is lost if the process dies.  A save is two
+files:
 
-- ``FILE`` (``.jsonl``) is a game record as records.md defines it: one
-  ``bidwhist-hand/1`` line per hand played so far, the hand in progress (partial:
-  the calls, declaration, discards and cards so far) as the last line while the
-  game goes on.  A finished game's file is an ordinary game record that
-  ``bidwhist replay`` scores.  records.md's replay refuses unknown fields, so the
-  record carries nothing of the session.
+- ``FILE`` (``.jsonl``) is a game record as records.md defines it, at every
+  moment: one complete ``bidwhist-hand/1`` line per hand *finished*, nothing
+  else.  While the game goes on it is a game record that stops before the game is
+  decided, which ``bidwhist replay`` scores as it stands; once the game is over it
+  is the whole game.  records.md's replay refuses unknown fields, so the record
+  carries nothing of the session.  ``FILE`` is created (empty) with the session,
+  so that its name is taken and ``--resume FILE`` works from the first action on;
+  until the first hand is finished it has no line, which replay calls "not a
+  record" (exit 2): there is no hand to score yet.
 - ``FILE.session.json`` (the *sidecar*) holds what the record cannot: the seed
   that deals the hands still to come, the seats people sit in, the kind of bot in
-  the others, and the variant as named (``variant`` and ``with``, as in the record).
+  the others, the variant as named (``variant`` and ``with``, as in the record),
+  and ``in_progress``: the hand in play as ``{"index": i, "record": {...}}``,
+  ``i`` counting from 0 and ``record`` its partial hand record (the calls,
+  declaration, discards and cards so far, in the record's own format), or null
+  once the game is over.
 
 Both are written atomically (a temporary file in the same folder, flushed and
-fsynced, then ``os.replace``), the record after every action, the sidecar when the
-settings change; a reader sees the old file or the new one, never half of either.
+fsynced, then ``os.replace``), so a reader sees the old file or the new one, never
+half of either.  The sidecar is rewritten after every action; ``FILE`` only when
+a hand is finished (and when the session is created, just after the sidecar).  At
+the end of a hand ``FILE`` is written first, then the sidecar, so the sidecar never
+names a hand beyond the ones ``FILE`` holds: a crash between the two writes leaves a sidecar
+whose hand in progress has an index lower than the number of hands in ``FILE``.
+Loading ignores such a stale hand (the hand it was is the last line of ``FILE``,
+finished) and goes on with the next deal; an index higher than the number of
+hands in ``FILE`` cannot come from a crash and is refused.
 
-Loading rebuilds the exact state by replaying the record: every hand's deal and
-dealer are checked against the seed's, every entry is applied through the engine,
-and the rebuilt hand must write back the very line that was read.  Everything
-random that is still to come is drawn from generators seeded by *where* it happens,
-not from one long stream: hand ``i`` is dealt from ``(seed, i)``, and a bot's
-choice at step ``k`` of hand ``i`` in seat ``s`` from ``(seed, i, s, k)``, so a
-resumed game goes on exactly as the uninterrupted one would have.
+Saves written before the sidecar held the hand in progress kept it as the last,
+unfinished line of ``FILE``, with no ``in_progress`` in the sidecar.  Loading
+takes such a line as the hand in progress; the next save moves it into the
+sidecar (sidecar written first, then ``FILE`` without the line: if the sidecar's
+hand goes on from ``FILE``'s unfinished line, the sidecar's is the newer, so a
+crash between those two writes loses nothing either).
+
+Loading rebuilds the exact state by replaying the record and then the hand in
+progress: every hand's deal and dealer are checked against the seed's, every
+entry is applied through the engine, and the rebuilt hand must write back the
+very line (or sidecar record) that was read.  Everything random that is still to
+come is drawn from generators seeded by *where* it happens, not from one long
+stream: hand ``i`` is dealt from ``(seed, i)``, and a bot's choice at step ``k``
+of hand ``i`` in seat ``s`` from ``(seed, i, s, k)``, so a resumed game goes on
+exactly as the uninterrupted one would have.
 """
 
 from __future__ import annotations
@@ -58,7 +81,7 @@ class SessionError(Exception):
 
 @dataclass
 class Settings:
-    """What a session needs besides the record: the sidecar's content."""
+    """What a session needs besides the record: the sidecar's content but the hand in progress."""
 
     variant: str
     with_rules: list[str]
@@ -151,17 +174,24 @@ class Session:
         self.hands: list[HandState] = []
         self.actions: list[int] = []
         self.settings_changed = False  # seats or bots replaced on loading, not yet in the sidecar
+        self.saved_hands: int | None = None  # the finished hands FILE holds on disk; None: FILE not written
+        self.record_has_partial = False  # FILE (an old save) still ends with the hand in progress
         self.first_dealer = first_dealer(rules, random.Random(f"bidwhist-session:{settings.seed}:dealer"))
         self.hand = self._deal(0, self.first_dealer)
 
     # ------------------------------------------------------------------ creating and loading
     @classmethod
     def new(cls, rules: Ruleset, settings: Settings, path: str | os.PathLike) -> "Session":
-        """A fresh game, saved at once (record and sidecar) so that it can be resumed from the start."""
+        """A fresh game, saved at once so that it can be resumed from the start: the sidecar (the
+        settings and hand 0 as dealt), then ``FILE`` (empty: no hand is finished yet).
+
+        In this order a crash in between leaves no ``FILE``, so the same ``--save FILE``
+        can simply start again.
+        """
         check_settings(rules, settings)
         session = cls(rules, settings, path)
         session.save_settings()
-        session.save()
+        session._write_record()
         return session
 
     @classmethod
@@ -183,14 +213,17 @@ class Session:
         except (OSError, UnicodeDecodeError) as exc:
             raise SessionError(f"{side}: cannot read: {exc}") from None
         try:
-            settings = Settings.from_json(json.loads(side_text), str(side))
+            side_data = json.loads(side_text)
         except json.JSONDecodeError as exc:
             raise SessionError(f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+        settings = Settings.from_json(side_data, str(side))
+        pending = in_progress_from_json(side_data, str(side))
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise SessionError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-        records = read_record_file(text, str(path))
+        # No line yet (no hand finished): an empty record, which read_record_file would call no record.
+        records = read_record_file(text, str(path)).records if text.strip() else []
         try:
             rules = resolve(settings.variant, list(settings.with_rules))
         except LookupError as exc:
@@ -204,37 +237,88 @@ class Session:
         session = cls(rules, settings, path)
         session.settings_changed = saved != (settings.seats, settings.bots)
         try:
-            session._rebuild(records.records)
+            partial = session._rebuild(records)
         except RecordError as exc:
             raise SessionError(f"{path}: {exc.at}: {exc.message}") from None
+        session.saved_hands = len(session.hands)
+        session.record_has_partial = partial is not None
+        try:
+            session._resume_hand(pending, partial, path)
+        except RecordError as exc:
+            raise SessionError(f"{side}: {exc.at}: {exc.message}") from None
         return session
 
-    def _rebuild(self, records: list[dict]) -> None:
-        """Replay the saved lines; each must be the hand the seed deals and write back unchanged."""
-        settings = self.settings
+    def _rebuild(self, records: list[dict]) -> list[int] | None:
+        """Replay the saved lines; each must be the hand the seed deals and write back unchanged.
+
+        Every line is a finished hand, but for a save of the old layout, whose last line
+        may be the hand in progress: it becomes :attr:`hand`, and its actions are returned
+        (None when every line is finished).
+        """
         for i, record in enumerate(records):
-            prefix = f"hand[{i}]."
-            if self.is_over():
-                raise RecordError(f"hand[{i}]", "the game was decided before this hand")
-            for key, want in (("variant", settings.variant), ("with", settings.with_rules)):
-                if record.get(key, [] if key == "with" else None) != want:
-                    raise RecordError(prefix + key, f"{key} differs from the session file's ({want!r})")
-            if record.get("dealer") != self.hand.dealer:
-                why = "the first dealer this session's seed draws" if i == 0 else "the rotation"
-                raise RecordError(prefix + "dealer", f"expected dealer {self.hand.dealer} ({why})")
-            hands, kitty = check_deal(self.rules, record, prefix)
-            if [sorted(h) for h in hands] != [sorted(h) for h in self.hand.dealt] or kitty != self.hand.kitty:
-                raise RecordError(prefix + "hands", "not the deal of this session's seed")
-            state, actions = rebuild_hand(self.rules, record, prefix)
-            if self.record_of(state, actions) != record:
-                raise RecordError(f"hand[{i}]", "the line does not replay to itself (edited by hand?)")
-            last = i == len(records) - 1
-            if not state.is_terminal() and not last:
-                raise RecordError(f"hand[{i}]", "a hand in progress must be the last line")
+            state, actions = self._check_hand(record, f"hand[{i}]")
+            if not state.is_terminal():
+                if i != len(records) - 1:
+                    raise RecordError(f"hand[{i}]", "a hand in progress must be the last line")
+                self.hand = state
+                self.actions = actions
+                return actions
             self.hand = state
             self.actions = actions
-            if state.is_terminal():
-                self._finish_hand()
+            self._finish_hand()
+        return None
+
+    def _resume_hand(self, pending: tuple[int, dict] | None, partial: list[int] | None, path: Path) -> None:
+        """Take up the sidecar's hand in progress, ``pending`` = (index, record), after the record's hands.
+
+        An index below the hands finished in ``FILE`` is stale (a crash between writing
+        ``FILE`` and the sidecar at the end of a hand): ignored.  Above, it is refused.
+        ``partial``: the actions of an old save's unfinished last line, which the
+        sidecar's hand must go on from.
+        """
+        if pending is None:
+            return
+        index, record = pending
+        finished = len(self.hands)
+        if index < finished:
+            return  # stale: that hand is finished and in FILE
+        if index > finished:
+            raise RecordError("in_progress.index", f"hand {index + 1} is in progress, but {path} holds "
+                              f"{finished} finished hand{'' if finished == 1 else 's'} (hand {finished + 1} "
+                              "comes next): the record and the session file do not belong together")
+        if partial is not None:  # an old save, caught between moving its hand in progress to the sidecar
+            self.hand = self._deal(finished, self.hand.dealer)
+            self.actions = []
+        state, actions = self._check_hand(record, "in_progress.record")
+        if state.is_terminal():
+            raise RecordError("in_progress.record", "this hand is finished: it belongs in the record")
+        if partial is not None and actions[:len(partial)] != partial:
+            raise RecordError("in_progress.record", f"does not go on from the unfinished last line of {path}")
+        self.hand = state
+        self.actions = actions
+
+    def _check_hand(self, record: dict, where: str) -> tuple[HandState, list[int]]:
+        """The hand ``record`` rebuilt, once it is known to be the hand the seed deals next
+        (:attr:`hand`, not yet played) and to write back unchanged; RecordError at ``where``."""
+        settings = self.settings
+        prefix = where + "."
+        if self.is_over():
+            raise RecordError(where, "the game was decided before this hand")
+        if not isinstance(record, dict):
+            raise RecordError(where, f"expected a {HAND_FORMAT} record (a JSON object)")
+        for key, want in (("variant", settings.variant), ("with", settings.with_rules)):
+            if record.get(key, [] if key == "with" else None) != want:
+                raise RecordError(prefix + key, f"{key} differs from the session file's ({want!r})")
+        if record.get("dealer") != self.hand.dealer:
+            why = "the first dealer this session's seed draws" if not self.hands else "the rotation"
+            raise RecordError(prefix + "dealer", f"expected dealer {self.hand.dealer} ({why})")
+        hands, kitty = check_deal(self.rules, record, prefix)
+        if [sorted(h) for h in hands] != [sorted(h) for h in self.hand.dealt] or kitty != self.hand.kitty:
+            raise RecordError(prefix + "hands", "not the deal of this session's seed")
+        state, actions = rebuild_hand(self.rules, record, prefix)
+        if self.record_of(state, actions) != record:
+            raise RecordError(where, "the line does not replay to itself (edited by hand?)")
+        return state, actions
 
     # ------------------------------------------------------------------ the game
     def _deal(self, index: int, dealer: int) -> HandState:
@@ -347,21 +431,56 @@ class Session:
         return record
 
     def records(self) -> list[dict]:
-        """The game record: every hand finished, then the hand in play while the game goes on."""
-        played = [self.record_of(h, []) for h in self.hands]
-        if not self.is_over():
-            played.append(self.record_of(self.hand, self.actions))
-        return played
+        """The game record, as ``FILE`` holds it: every hand finished, in order."""
+        return [self.record_of(h, []) for h in self.hands]
+
+    def in_progress(self) -> dict | None:
+        """The sidecar's ``in_progress``: the hand in play, ``{"index": i, "record": partial record}``;
+        None once the game is over."""
+        if self.is_over():
+            return None
+        return {"index": len(self.hands), "record": self.record_of(self.hand, self.actions)}
 
     def save(self) -> None:
-        """Write the game record atomically."""
+        """Save after an action: ``FILE`` if a hand was finished since it was written, then the sidecar.
+
+        ``FILE`` goes first so that the sidecar never names a hand beyond those
+        ``FILE`` holds (see the module docstring).  An old save's ``FILE``, which ends
+        with the hand in progress, is rewritten without it after the sidecar took it.
+        """
+        if self.saved_hands != len(self.hands):
+            self._write_record()
+        self.save_settings()
+        if self.record_has_partial:
+            self._write_record()
+
+    def _write_record(self) -> None:
         text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.records())
         atomic_write(self.path, text)
+        self.saved_hands = len(self.hands)
+        self.record_has_partial = False
 
     def save_settings(self) -> None:
-        """Write the sidecar atomically."""
-        atomic_write(sidecar_path(self.path), json.dumps(self.settings.as_json(), indent=2) + "\n")
+        """Write the sidecar atomically: the settings and the hand in progress."""
+        data = {**self.settings.as_json(), "in_progress": self.in_progress()}
+        atomic_write(sidecar_path(self.path), json.dumps(data, indent=2) + "\n")
         self.settings_changed = False
+
+
+def in_progress_from_json(data: dict, where: str) -> tuple[int, dict] | None:
+    """The sidecar's hand in progress as (index, record); None when it has none (the game is
+    over, or the save is of the layout that kept the hand in progress in ``FILE``)."""
+    value = data.get("in_progress")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"index", "record"}:
+        raise SessionError(f"{where}: in_progress: expected an object with index and record")
+    index, record = value["index"], value["record"]
+    if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+        raise SessionError(f"{where}: in_progress.index: expected a hand's index (a whole number from 0)")
+    if not isinstance(record, dict):
+        raise SessionError(f"{where}: in_progress.record: expected a {HAND_FORMAT} record (a JSON object)")
+    return index, record
 
 
 def check_settings(rules: Ruleset, settings: Settings) -> None:

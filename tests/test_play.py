@@ -4,7 +4,8 @@ The terminal tests start ``bidwhist`` (through this interpreter) on the slave si
 a pty made with the standard library, with a fixed window size, and talk to it as a
 person would: they wait for a prompt, type, and read the screen (ANSI codes
 stripped).  Where a test needs to know the cards (to try a card the rules refuse),
-it reads the game record the program saves after every move, through the same
+it reads the save the program writes after every move (the game record of the hands
+finished, the hand in play in the sidecar), through the same
 :class:`runtime.session.Session` the program uses.
 
 The table view is tested on its own with rich's recording console.
@@ -170,6 +171,20 @@ def saved_lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines()
 
 
+def sidecar(path: Path) -> dict:
+    return json.loads(sidecar_path(path).read_text(encoding="utf-8"))
+
+
+def in_progress(path: Path) -> dict | None:
+    """The partial record of the hand in play, as the sidecar holds it."""
+    value = sidecar(path)["in_progress"]
+    return None if value is None else value["record"]
+
+
+def replay_json(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(PROGRAM + ["replay", str(path), "--json"], capture_output=True, text=True)
+
+
 def load(path: Path) -> Session:
     return Session.load(path, resolve_for_records)
 
@@ -225,7 +240,7 @@ def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminal
             t.line(other)
             t.expect(rf"you do not hold {other}")
             assert t.expect(PROMPT).group(0) == prompt.group(0)
-            before = saved_lines(save)
+            before = in_progress(save)
             t.line("1")
             t.expect(r"you play ")
             break
@@ -234,49 +249,58 @@ def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminal
         assert prompt[2] == "0"
     # The legal card was saved at once.
     t.expect(PROMPT)
-    after = saved_lines(save)
-    assert after != before and len(json.loads(after[-1])["play"]) > len(json.loads(before[-1])["play"])
+    after = in_progress(save)
+    assert after != before and len(after["play"]) > len(before["play"])
     t.line("quit")
     t.expect(r"Saved\. Resume with: bidwhist play --resume")
     assert t.wait() == 0
     assert load(save).records() == [json.loads(line) for line in saved_lines(save)]
+    assert load(save).in_progress() == sidecar(save)["in_progress"]
 
 
 def test_sigkill_mid_hand_then_resume_loses_nothing_and_goes_on_identically(terminals, tmp_path):
-    # The whole game once, without interruption, choosing the first option every time ...
+    # The whole game once, without interruption, choosing the first option every time (seed 7: the
+    # game lasts three hands) ...
     whole = tmp_path / "whole.jsonl"
-    t = terminals("play", "standard", "--with", "to-5", "--seed", "5", "--fast", "--save", str(whole),
+    t = terminals("play", "standard", "--with", "to-5", "--seed", "7", "--fast", "--save", str(whole),
                   "--bots", BOT)
     assert play_to_the_end(t) == 0
-    # ... and again, killed in the middle of the play of a hand and resumed.
+    # ... and again, killed in the middle of the play of a hand after the first and resumed.
     cut = tmp_path / "cut.jsonl"
-    t = terminals("play", "standard", "--with", "to-5", "--seed", "5", "--fast", "--save", str(cut),
+    t = terminals("play", "standard", "--with", "to-5", "--seed", "7", "--fast", "--save", str(cut),
                   "--bots", BOT)
     while True:
         m = t.expect(PROMPT)
         session = load(cut)
-        if session.hand.phase == PLAY and len(session.hand.tricks) >= 2:
+        if session.hands and session.hand.phase == PLAY and len(session.hand.tricks) >= 2:
             break
         t.line("1")
     t.send("4")  # half typed: this is all that may be lost
     time.sleep(0.2)
-    before = saved_lines(cut)
+    before = saved_lines(cut), sidecar(cut)
     t.kill(signal.SIGKILL)
     assert t.wait() == 128 + signal.SIGKILL
-    assert saved_lines(cut) == before
+    assert (saved_lines(cut), sidecar(cut)) == before
+    # Killed mid-hand, the file is a game record of the hands finished; the sidecar has the rest.
+    assert len(before[0]) == len(session.hands) and before[1]["in_progress"]["index"] == len(session.hands)
+    assert len(before[1]["in_progress"]["record"]["play"]) >= 2 * session.rules.players
+    cut_short = replay_json(cut)
+    assert cut_short.returncode == 0, cut_short.stderr
+    assert len(json.loads(cut_short.stdout)["hands"]) == len(session.hands)
     r = terminals("play", "--resume", str(cut), "--fast")
     again = r.expect(PROMPT)
     assert again.group(0) == m.group(0)  # the same question, to the same seat
-    assert saved_lines(cut) == before  # resuming changes nothing by itself
+    assert (saved_lines(cut), sidecar(cut)) == before  # resuming changes nothing by itself
     r.line("1")
     deadline = time.monotonic() + TIMEOUT
-    while saved_lines(cut) == before:  # the move typed after resuming is saved at once
+    while sidecar(cut) == before[1]:  # the move typed after resuming is saved at once
         assert time.monotonic() < deadline, "the move after resuming was not saved"
         time.sleep(0.05)
     assert play_to_the_end(r) == 0
     assert saved_lines(cut) == saved_lines(whole)  # the bots played exactly as in the uninterrupted game
+    assert sidecar(cut) == sidecar(whole) and sidecar(cut)["in_progress"] is None
     # A finished game's record replays.
-    done = subprocess.run(PROGRAM + ["replay", str(cut), "--json"], capture_output=True, text=True, timeout=60)
+    done = replay_json(cut)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["winner"] is not None and len(result["hands"]) == len(saved_lines(cut))
@@ -380,8 +404,12 @@ def test_a_session_reloaded_after_every_action_is_the_same_game(tmp_path, varian
         steps += 1
         if steps > 100 and steps % 7:
             continue  # every action of the first hands, then now and then (a load replays the whole file)
+        # The file holds the hands finished and nothing else, the sidecar the hand in play.
+        assert [json.loads(line) for line in saved_lines(session.path)] == session.records()
+        assert len(session.records()) == len(session.hands)
+        assert sidecar(session.path)["in_progress"] == session.in_progress()
         again = Session.load(session.path, resolve)
-        assert again.records() == session.records()
+        assert again.records() == session.records() and again.in_progress() == session.in_progress()
         assert again.actions == session.actions and again.hand_index == session.hand_index
         assert again.tally.totals == session.tally.totals
         if not session.is_over():
@@ -395,7 +423,7 @@ def test_a_declaration_made_halfway_is_saved(tmp_path):
         session, resolve = random_session(tmp_path, "northeast52", seed=seed)
         while not session.is_over() and session.hand.phase != DECLARE_DIRECTION:
             session.apply(session.bot_choice())
-        if session.is_over() or "trump" not in json.loads(saved_lines(session.path)[-1]).get("declare", {}):
+        if session.is_over() or "trump" not in in_progress(session.path).get("declare", {}):
             continue
         again = Session.load(session.path, resolve)
         assert again.hand.phase == DECLARE_DIRECTION and again.hand.trump == session.hand.trump
@@ -412,6 +440,7 @@ def test_a_finished_session_is_a_game_record_that_replays(tmp_path):
     assert json.loads(result.stdout)["winner"] == session.winner
     side = json.loads(sidecar_path(session.path).read_text())
     assert side["format"] == "bidwhist-session/1" and side["seed"] == 8 and side["with"] == ["to-5"]
+    assert side["in_progress"] is None  # the game is over: no hand in play
 
 
 def test_a_record_that_does_not_fit_its_session_is_refused(tmp_path):
@@ -423,6 +452,159 @@ def test_a_record_that_does_not_fit_its_session_is_refused(tmp_path):
     sidecar_path(session.path).write_text(json.dumps(side))
     with pytest.raises(SessionError, match="expected dealer|not the deal of this session's seed"):
         Session.load(session.path, resolve)
+
+
+def play_until(session: Session, done) -> None:
+    while not session.is_over() and not done(session):
+        session.apply(session.bot_choice())
+
+
+def finish(session: Session) -> list[int]:
+    """Play the game out with the bots; every action taken."""
+    taken = []
+    while not session.is_over():
+        taken.append(session.bot_choice())
+        session.apply(taken[-1])
+    return taken
+
+
+def test_a_save_mid_hand_is_a_game_record_and_the_sidecar_holds_the_hand_in_play(tmp_path):
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    path = session.path
+    # Before any hand is finished the record has no line yet (nothing to replay), but it exists and resumes.
+    assert path.exists() and saved_lines(path) == []
+    assert sidecar(path)["in_progress"]["index"] == 0
+    play_until(session, lambda s: len(s.actions) >= 6)
+    assert saved_lines(path) == [] and len(in_progress(path)["auction"]) >= 1
+    empty = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert empty.exit_code == 2 and "empty" in empty.stderr
+    assert Session.load(path, resolve).actions == session.actions
+    # Mid-hand after a hand or more: the record replays (exit 0), the partial hand is in the sidecar only.
+    play_until(session, lambda s: len(s.hands) >= 2 and len(s.hand.tricks) >= 1)
+    assert not session.is_over(), "the game ended before the test's point"
+    lines = [json.loads(line) for line in saved_lines(path)]
+    assert len(lines) == len(session.hands) == sidecar(path)["in_progress"]["index"]
+    assert in_progress(path) == session.record_of(session.hand, session.actions)
+    assert in_progress(path)["play"] and in_progress(path) not in lines
+    result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    replayed = json.loads(result.stdout)
+    assert replayed["winner"] is None and len(replayed["hands"]) == len(session.hands)
+    assert [h["score"] for h in replayed["hands"]] == [list(h.score) for h in session.hands]
+
+
+def test_resuming_mid_hand_goes_on_as_the_uninterrupted_game(tmp_path):
+    whole, resolve = random_session(tmp_path / "whole", "northeast52", seed=6)
+    finish(whole)
+    cut, _ = random_session(tmp_path / "cut", "northeast52", seed=6)
+    play_until(cut, lambda s: len(s.hands) >= 1 and len(s.actions) >= 9)
+    resumed = Session.load(cut.path, resolve)
+    assert resumed.actions == cut.actions and resumed.hand_index == cut.hand_index
+    finish(resumed)
+    assert saved_lines(resumed.path) == saved_lines(whole.path)
+    assert sidecar(resumed.path) == sidecar(whole.path)
+
+
+def test_a_crash_between_writing_the_record_and_the_sidecar_loses_nothing(tmp_path):
+    # The end of a hand writes FILE, then the sidecar; a crash between the two leaves the
+    # sidecar holding the hand FILE already has finished.
+    whole, resolve = random_session(tmp_path / "whole", "northeast52", seed=12)
+    finish(whole)
+    session, _ = random_session(tmp_path / "cut", "northeast52", seed=12)
+    play_until(session, lambda s: len(s.hands) >= 1 and s.actions)
+    finished = len(session.hands)
+    while len(session.hands) == finished:  # up to the last action of this hand
+        stale = sidecar_path(session.path).read_text()
+        session.apply(session.bot_choice())
+    assert not session.is_over(), "the game ended before the test's point"
+    sidecar_path(session.path).write_text(stale)  # as if the process died before writing the sidecar
+    assert json.loads(stale)["in_progress"]["index"] == finished < len(saved_lines(session.path))
+    resumed = Session.load(session.path, resolve)
+    assert resumed.hand_index == finished + 1 and resumed.actions == []
+    assert resumed.records() == session.records() and resumed.in_progress() == session.in_progress()
+    assert resumed.bot_choice() == session.bot_choice()
+    finish(resumed)
+    assert saved_lines(resumed.path) == saved_lines(whole.path)
+    assert sidecar(resumed.path) == sidecar(whole.path)
+
+
+def test_a_sidecar_ahead_of_its_record_or_with_a_finished_hand_is_refused(tmp_path):
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 3)
+    lines = saved_lines(session.path)
+    session.path.write_text("\n".join(lines[:-1]) + ("\n" if lines[:-1] else ""))  # one finished hand short
+    with pytest.raises(SessionError, match=r"in_progress\.index: hand \d+ is in progress, but .* holds"):
+        Session.load(session.path, resolve)
+    session.path.write_text("\n".join(lines) + "\n")
+    side = sidecar(session.path)
+    side["in_progress"]["record"]["play"] = ["XX"]
+    sidecar_path(session.path).write_text(json.dumps(side))
+    with pytest.raises(SessionError, match=r"session\.json: in_progress\.record"):
+        Session.load(session.path, resolve)
+    side["in_progress"] = {"index": 0}
+    sidecar_path(session.path).write_text(json.dumps(side))
+    with pytest.raises(SessionError, match="in_progress: expected an object with index and record"):
+        Session.load(session.path, resolve)
+    side["in_progress"] = {"index": len(lines) - 1, "record": json.loads(lines[-1])}  # stale: ignored
+    sidecar_path(session.path).write_text(json.dumps(side))
+    assert Session.load(session.path, resolve).actions == []
+    side["in_progress"] = {"index": len(lines), "record": json.loads(lines[-1])}  # a finished hand, misplaced
+    sidecar_path(session.path).write_text(json.dumps(side))
+    with pytest.raises(SessionError, match="in_progress"):
+        Session.load(session.path, resolve)
+
+
+def old_layout(session: Session) -> None:
+    """Rewrite a save as the earlier code did: the hand in progress as FILE's last line, the sidecar
+    with the settings only."""
+    records = session.records() + [session.record_of(session.hand, session.actions)]
+    session.path.write_text("".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in records))
+    sidecar_path(session.path).write_text(json.dumps(session.settings.as_json(), indent=2) + "\n")
+
+
+@pytest.mark.parametrize("hands_done", [0, 1])
+def test_a_save_of_the_old_layout_resumes_and_is_saved_in_the_new(tmp_path, hands_done):
+    whole, resolve = random_session(tmp_path / "whole", "northeast52", seed=8)
+    finish(whole)
+    session, _ = random_session(tmp_path / "old", "northeast52", seed=8)
+    play_until(session, lambda s: len(s.hands) >= hands_done and len(s.actions) >= 7)
+    old_layout(session)
+    assert "in_progress" not in sidecar(session.path)
+    resumed = Session.load(session.path, resolve)
+    assert resumed.actions == session.actions and resumed.hand_index == session.hand_index
+    assert resumed.records() == session.records() and resumed.in_progress() == session.in_progress()
+    resumed.apply(resumed.bot_choice())  # the next save moves the hand in progress to the sidecar
+    assert [json.loads(line) for line in saved_lines(resumed.path)] == resumed.records()
+    assert sidecar(resumed.path)["in_progress"] == resumed.in_progress()
+    finish(resumed)
+    assert saved_lines(resumed.path) == saved_lines(whole.path)
+    assert sidecar(resumed.path) == sidecar(whole.path)
+
+
+def test_an_old_save_caught_halfway_to_the_new_layout_resumes_from_the_sidecar(tmp_path):
+    # Moving an old save's hand in progress writes the sidecar first, then FILE: in between,
+    # FILE's unfinished last line is older than the sidecar's hand, which goes on from it.
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 5)
+    old_layout(session)
+    session.apply(session.bot_choice())
+    session.apply(session.bot_choice())
+    session.save_settings()  # the sidecar of the new layout; FILE still as the old code left it
+    assert len(saved_lines(session.path)) == len(session.hands) + 1
+    resumed = Session.load(session.path, resolve)
+    assert resumed.actions == session.actions and resumed.in_progress() == session.in_progress()
+    # A sidecar hand that does not go on from FILE's unfinished line is refused.
+    other, _ = random_session(tmp_path / "other", "northeast52", seed=8)
+    play_until(other, lambda s: len(s.hands) >= 1 and len(s.actions) >= 5)
+    earlier = other.in_progress()
+    other.apply(other.bot_choice())
+    other.apply(other.bot_choice())
+    old_layout(other)  # FILE's unfinished line is two actions ahead of the sidecar's hand
+    side = sidecar(other.path)
+    side["in_progress"] = earlier
+    sidecar_path(other.path).write_text(json.dumps(side))
+    with pytest.raises(SessionError, match="does not go on from the unfinished last line"):
+        Session.load(other.path, resolve)
 
 
 def test_messages_are_said_to_you():

@@ -1,15 +1,16 @@
 """``bidwhist play``: one person (or several at one keyboard) against bots, in a terminal.
 
-The game lives in a :class:`runtime.session.Session`, which saves a game record
-(records.md) after every action plus a small sidecar with the seed and the seats;
-this module is only the terminal around it: the table drawn with rich
+The game lives in a :class:`runtime.session.Session`, which saves after every
+action: FILE is always a valid game record (records.md) of the hands finished, and
+the sidecar FILE.session.json beside it holds the seed, the seats and the hand in
+play (see that module's docstring).  This module is only the terminal around it: the table drawn with rich
 (:mod:`bidcompiler.table`), the prompts, forgiving input, the commands at the
 prompt, and the bots' moves shown at a readable pace.
 
 Every way out keeps the game: ``quit`` and end of input save and exit 0; Ctrl-C
 saves and exits 130 (the shell's usual status for an interrupt, as the rest of the
-CLI uses); a killed process loses at most the action being typed, because the file
-on disk is replaced atomically after each action.
+CLI uses); a killed process loses at most the action being typed, because the files
+on disk are replaced atomically after each action.
 """
 
 from __future__ import annotations
@@ -615,9 +616,11 @@ class Terminal:
               help="The bots in the other seats: heuristic (default), sampler, random.")
 @click.option("--seed", type=int, default=None, help="Seed of the deals and the bots (drawn if omitted).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="The game record to write after every move (a new file under your data folder if omitted).")
+              help="Where to save, after every move: FILE is the game record of the hands finished, "
+                   "FILE.session.json beside it holds the hand in play and the settings (a new file under "
+                   "your data folder if omitted).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
-              help="Continue the game saved in this file exactly where it stopped.")
+              help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
               help="Show the bots' moves at once (also BIDWHIST_FAST=1).")
@@ -626,10 +629,12 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
 
     Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4 low; or the
     number of a choice in the list.  At the prompt: help, hint, rules, score,
-    history, quit.  The game is saved after every move as a game record (with a
-    FILE.session.json beside it); `bidwhist play --resume FILE` goes on from there,
-    and a finished game's record replays with `bidwhist replay FILE`.  Ctrl-C saves
-    and exits with status 130; quit and end of input save and exit 0.
+    history, quit.  The game is saved after every move: FILE is a game record of
+    the hands finished (it replays with `bidwhist replay FILE` once a hand is over,
+    and scores the whole game at the end), and FILE.session.json beside it holds the
+    hand in play and the settings.  `bidwhist play --resume FILE` goes on exactly
+    from there.  Ctrl-C saves and exits with status 130; quit and end of input save
+    and exit 0.
     """
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
