@@ -567,7 +567,7 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
             apply(None if direction is None else rules.first_direction_action + direction, "declare",
                   declare["direction"])
         elif state.phase == DISCARD and d < len(discards):
-            apply(parse_card(rules, discards[d]), f"discard", discards[d])
+            apply(parse_card(rules, discards[d]), "discard", discards[d])
             d += 1
         elif state.phase == PLAY and state.table is None and declare.get("trump", 0) is None \
                 and "trump" not in declared:
