@@ -595,7 +595,8 @@ def valid_variants(draw):
         "auction": auction,
         "declaration": None,
         "kitty": None,
-        "play": {"first_lead": draw(st.sampled_from(["declarer", "eldest"]))},
+        # Trump named by the first lead needs the declarer to make it.
+        "play": {"first_lead": "declarer" if first_lead_trump else draw(st.sampled_from(["declarer", "eldest"]))},
         "scoring": {
             "made": draw(formulas(HAND_INT, HAND_BOOL, "bool", 2)),
             "declarer": draw(formulas(HAND_INT, HAND_BOOL + ["made"], "int", 2)),
