@@ -10,7 +10,8 @@ The solver is checked against two references that share no code with it:
   actions, clone, apply), on small endgames of every kind of variant: jokers that
   never win in notrump, jokers thrown at will, promoted trumps, three players each
   alone, trump named by the first card led, the discards' book won by the first
-  trick.
+  trick, a trick of nothing but cards of no suit (won by its leader) in a variant
+  with four extra cards.
 
 ``BIDWHIST_DDS_DEALS`` sets how many whole 13-trick deals are compared with DDS
 (default 4: a whole deal takes the pure-Python solver seconds, see bench/dds.py).
