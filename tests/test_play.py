@@ -116,6 +116,24 @@ class Terminal:
     def line(self, text: str) -> None:
         self.send(text + "\r")
 
+    def wait_until_reading(self, timeout: float = TIMEOUT) -> None:
+        """Wait until the program sleeps in its read of the terminal.
+
+        A Ctrl-C that arrives after the prompt is printed but before ``input()``
+        blocks is only acted on at the next key (CPython checks signals around the
+        read, not inside it): a person never notices, a test sending ^C at once does.
+        """
+        stat = Path(f"/proc/{self.pid}/stat")
+        if not stat.exists():  # no /proc here: give it a moment instead
+            time.sleep(1)
+            return
+        deadline = time.monotonic() + timeout
+        asleep = 0
+        while asleep < 5 and time.monotonic() < deadline:
+            state = stat.read_text().rsplit(")", 1)[1].split()[0]
+            asleep = asleep + 1 if state == "S" else 0
+            time.sleep(0.02)
+
     def wait(self, timeout: float = TIMEOUT) -> int:
         """The exit status (128+N for a signal), reading the screen until then."""
         deadline = time.monotonic() + timeout
@@ -312,6 +330,7 @@ def test_ctrl_c_saves_and_exits_cleanly(terminals, tmp_path):
     t.expect(PROMPT)
     t.line("1")
     t.expect(PROMPT)
+    t.wait_until_reading()
     t.send("\x03")
     t.expect(r"Interrupted; the game is saved in .*c\.jsonl")
     t.expect(r"Resume with: bidwhist play --resume .*c\.jsonl")
