@@ -43,7 +43,11 @@ How it searches
     also keeps the card that decided a success, tried first when the position comes
     back.  Cards of one hand adjacent in power among the cards still in play are
     searched once; once a low card of a suit has failed, the hand's other cards of
-    that suit below every rank that mattered are skipped.
+    that suit below every rank that mattered are skipped.  Both stay sound for the
+    whole class of positions a result is stored for: a skipped card that later
+    moves made relevant is searched after all, and where every move failed, a run
+    searched once that reaches below the lowest relevant card of its suit makes its
+    lowest card relevant (else a position of the class could split the run).
 
     Before searching a trick boundary: the sure tricks of the top trumps (whoever
     leads), and the quick tricks of the side on lead end the search when they reach
@@ -216,6 +220,47 @@ class _Engine:
                         tops = DESC[p] = _bits(p)[::-1]
                     rel |= tops[k - 1]
             return rel
+
+        def settle(rels: int, tried: list, c: int, gone: int) -> int:
+            """The relevant cards of a failure (every move of the player failed), made
+            to hold for every position the table gives the result to.
+
+            Each move stood for its run of equivalent cards.  Where a run's top is at or
+            above the lowest relevant card of its suit and the run reaches below it,
+            another position with the same key could split the run and give the player
+            a low card never tried (ducking under partner's card, say): the run's lowest
+            card becomes relevant too.
+            """
+            if not rels:
+                return rels
+            F = c | gone | NS
+            if len(tried) > 1:
+                tried.sort(reverse=True)
+            for mv in tried:
+                rg = rels & SM[mv]
+                if rg:
+                    low = rg & -rg
+                    if mv >= low:
+                        below = ~F & (mv - 1)
+                        run = c & ~((1 << below.bit_length()) - 1) & ((mv << 1) - 1)
+                        bottom = run & -run
+                        if bottom < low:
+                            rels |= bottom
+            return rels
+
+        def unskip(skipped: list, rels: int, small: dict) -> list:
+            """The skipped cards that are no longer below every relevant card of their
+            suit; their suits' skipping is switched off (they are to be searched)."""
+            out = []
+            for mv in skipped:
+                gm = SM[mv]
+                rg = rels & gm
+                if rg and mv >= (rg & -rg):
+                    out.append(mv)
+                    small[gm] = 0
+            for mv in out:
+                skipped.remove(mv)
+            return out
 
         def store(key: int, seq: int, union: int, rel: int, lb: int, ub: int, best: int) -> None:
             """Record bounds for every position like this one down to the relevant cards."""
@@ -510,32 +555,46 @@ class _Engine:
             second = follow_last if n == 2 else follow
             rels = 0
             small = None
-            for mv in moves:
-                if small is not None:
-                    th = small.get(SM[mv])
-                    if th is not None and mv < th:
-                        continue
-                hands[leader] = h ^ mv
-                if mv & NS:
-                    r, rel = second(nxt, 1, 0, 0, leader, target, ntricks, gone, mv)
-                else:
-                    r, rel = second(nxt, 1, SM[mv], mv, leader, target, ntricks, gone, mv)
-                hands[leader] = h
-                if r == ismax:
-                    KILL[ntricks * n] = mv
-                    return r, rel, mv
-                rels |= rel
-                # A small card (below every card whose rank mattered) failed: the other
-                # small cards of its suit would fail the same way, skip them.
-                gm = SM[mv]
-                if small is None:
-                    small = {}
-                if gm not in small:
-                    rg = rels & gm
-                    low = rg & -rg if rg else TOP2[gm]
-                    if mv < low:
-                        small[gm] = low
-            return (not ismax), rels, 0
+            skipped = None
+            tried = []
+            while True:
+                for mv in moves:
+                    if small is not None:
+                        th = small.get(SM[mv])
+                        if th is not None and mv < th:
+                            if skipped is None:
+                                skipped = []
+                            skipped.append(mv)
+                            continue
+                    hands[leader] = h ^ mv
+                    if mv & NS:
+                        r, rel = second(nxt, 1, 0, 0, leader, target, ntricks, gone, mv)
+                    else:
+                        r, rel = second(nxt, 1, SM[mv], mv, leader, target, ntricks, gone, mv)
+                    hands[leader] = h
+                    if r == ismax:
+                        KILL[ntricks * n] = mv
+                        return r, rel, mv
+                    rels |= rel
+                    tried.append(mv)
+                    # A small card (below every card whose rank mattered) failed: the other
+                    # small cards of its suit would fail the same way, skip them.
+                    gm = SM[mv]
+                    if small is None:
+                        small = {}
+                    if gm not in small:
+                        rg = rels & gm
+                        low = rg & -rg if rg else TOP2[gm]
+                        if mv < low:
+                            small[gm] = low
+                if skipped is None:
+                    break
+                # A card skipped as small must still be below every rank that mattered
+                # in the end (later moves may have made lower cards relevant): else search it.
+                moves = unskip(skipped, rels, small)
+                if not moves:
+                    break
+            return (not ismax), settle(rels, tried, h, gone), 0
 
         def follow(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
                    gone: int, tm: int):
@@ -574,9 +633,12 @@ class _Engine:
                 else:
                     nw, nws, nled = mv, seat, SM[mv]
                 hands[seat] = h ^ mv
-                res = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
+                r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
                 hands[seat] = h
-                return res
+                if c != mv and r != MAX[seat]:  # a run of several cards failed
+                    rel = settle(rel, [mv], c, gone)
+                return r, rel
+            cc = c
             moves = [top]
             c &= (1 << below.bit_length()) - 1
             while c:
@@ -618,62 +680,90 @@ class _Engine:
                 moves.remove(k)
                 moves.insert(1, k)
             rels = 0
+            tried = []
             if single:
                 # Following suit: every card is of the suit led, and ``win`` is set.
                 th = 0
+                skipped = None
+                while True:
+                    for mv in moves:
+                        if mv < th:
+                            if skipped is None:
+                                skipped = []
+                            skipped.append(mv)
+                            continue
+                        hands[seat] = h ^ mv
+                        if mv > win:
+                            r, rel = after(nxt, pos1, led, mv, seat, target, ntricks, gone, tm | mv)
+                        else:
+                            r, rel = after(nxt, pos1, led, win, wseat, target, ntricks, gone, tm | mv)
+                        hands[seat] = h
+                        if r == ismax:
+                            KILL[kslot] = mv
+                            return r, rel
+                        rels |= rel
+                        tried.append(mv)
+                        # A small card (below every card whose rank mattered) failed: the other
+                        # small cards of its suit would fail the same way, skip them.
+                        if not th:
+                            rg = rels & led
+                            low = rg & -rg if rg else TOP2[led]
+                            if mv < low:
+                                th = low
+                    if skipped is None:
+                        break
+                    # Skipped cards must stay below every rank that mattered (see lead).
+                    rg = rels & led
+                    low = rg & -rg if rg else TOP2[led]
+                    moves = [mv for mv in skipped if mv >= low]
+                    if not moves:
+                        break
+                    skipped = [mv for mv in skipped if mv < low]
+                    th = -1
+                return (not ismax), settle(rels, tried, cc, gone)
+            small = None
+            skipped = None
+            while True:
                 for mv in moves:
-                    if mv < th:
-                        continue
-                    hands[seat] = h ^ mv
-                    if mv > win:
-                        r, rel = after(nxt, pos1, led, mv, seat, target, ntricks, gone, tm | mv)
+                    if small is not None:
+                        th = small.get(SM[mv])
+                        if th is not None and mv < th:
+                            if skipped is None:
+                                skipped = []
+                            skipped.append(mv)
+                            continue
+                    if win:
+                        if mv > win and mv & lt:
+                            nw, nws = mv, seat
+                        else:
+                            nw, nws = win, wseat
+                        nled = led
+                    elif mv & NS:
+                        nw, nws, nled = 0, wseat, 0
                     else:
-                        r, rel = after(nxt, pos1, led, win, wseat, target, ntricks, gone, tm | mv)
+                        nw, nws, nled = mv, seat, SM[mv]
+                    hands[seat] = h ^ mv
+                    r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
                     hands[seat] = h
                     if r == ismax:
                         KILL[kslot] = mv
                         return r, rel
                     rels |= rel
-                    # A small card (below every card whose rank mattered) failed: the other
-                    # small cards of its suit would fail the same way, skip them.
-                    if not th:
-                        rg = rels & led
-                        low = rg & -rg if rg else TOP2[led]
+                    tried.append(mv)
+                    gm = SM[mv]
+                    if small is None:
+                        small = {}
+                    if gm not in small:
+                        rg = rels & gm
+                        low = rg & -rg if rg else TOP2[gm]
                         if mv < low:
-                            th = low
-                return (not ismax), rels
-            small = None
-            for mv in moves:
-                if small is not None:
-                    th = small.get(SM[mv])
-                    if th is not None and mv < th:
-                        continue
-                if win:
-                    if mv > win and mv & lt:
-                        nw, nws = mv, seat
-                    else:
-                        nw, nws = win, wseat
-                    nled = led
-                elif mv & NS:
-                    nw, nws, nled = 0, wseat, 0
-                else:
-                    nw, nws, nled = mv, seat, SM[mv]
-                hands[seat] = h ^ mv
-                r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
-                hands[seat] = h
-                if r == ismax:
-                    KILL[kslot] = mv
-                    return r, rel
-                rels |= rel
-                gm = SM[mv]
-                if small is None:
-                    small = {}
-                if gm not in small:
-                    rg = rels & gm
-                    low = rg & -rg if rg else TOP2[gm]
-                    if mv < low:
-                        small[gm] = low
-            return (not ismax), rels
+                            small[gm] = low
+                if skipped is None:
+                    break
+                moves = unskip(skipped, rels, small)
+                if not moves:
+                    break
+            return (not ismax), settle(rels, tried, cc, gone)
 
         def follow_last(seat: int, pos: int, led: int, win: int, wseat: int, target: int, ntricks: int,
                         gone: int, tm: int):
@@ -716,7 +806,10 @@ class _Engine:
                     hands[seat] = h
                 if nw and ((tm | mv) & SM[nw]) != nw:
                     rel |= nw  # it won over another card of its suit: its rank counts
+                if c != mv and r != MAX[seat]:  # a run of several cards failed
+                    rel = settle(rel, [mv], c, gone)
                 return r, rel
+            cc = c
             moves = [top]
             c &= (1 << below.bit_length()) - 1
             while c:
@@ -745,56 +838,59 @@ class _Engine:
                 moves.remove(k)
                 moves.insert(1, k)
             rels = 0
+            tried = []
             small = None
-            th = 0
-            for mv in moves:
-                if single:
-                    if mv < th:
-                        continue
-                elif small is not None:
-                    th = small.get(SM[mv])
-                    if th is not None and mv < th:
-                        continue
-                if win:
-                    if mv > win and mv & lt:
-                        nw, nws = mv, seat
+            skipped = None
+            while True:
+                for mv in moves:
+                    if small is not None:
+                        th = small.get(SM[mv])
+                        if th is not None and mv < th:
+                            if skipped is None:
+                                skipped = []
+                            skipped.append(mv)
+                            continue
+                    if win:
+                        if mv > win and mv & lt:
+                            nw, nws = mv, seat
+                        else:
+                            nw, nws = win, wseat
+                    elif mv & NS:
+                        nw, nws = 0, wseat
                     else:
-                        nw, nws = win, wseat
-                elif mv & NS:
-                    nw, nws = 0, wseat
-                else:
-                    nw, nws = mv, seat
-                t2 = target - won if MAX[nws] else target
-                if t2 <= 0:
-                    r, rel = True, 0
-                elif t2 > left:
-                    r, rel = False, 0
-                else:
-                    hands[seat] = h ^ mv
-                    r, rel = bsearch(nws, t2, left)
-                    hands[seat] = h
-                if nw and ((tm | mv) & SM[nw]) != nw:
-                    rel |= nw  # it won over another card of its suit: its rank counts
-                if r == ismax:
-                    KILL[kslot] = mv
-                    return r, rel
-                rels |= rel
-                if single:
-                    if not th:
-                        rg = rels & led
-                        low = rg & -rg if rg else TOP2[led]
+                        nw, nws = mv, seat
+                    t2 = target - won if MAX[nws] else target
+                    if t2 <= 0:
+                        r, rel = True, 0
+                    elif t2 > left:
+                        r, rel = False, 0
+                    else:
+                        hands[seat] = h ^ mv
+                        r, rel = bsearch(nws, t2, left)
+                        hands[seat] = h
+                    if nw and ((tm | mv) & SM[nw]) != nw:
+                        rel |= nw  # it won over another card of its suit: its rank counts
+                    if r == ismax:
+                        KILL[kslot] = mv
+                        return r, rel
+                    rels |= rel
+                    tried.append(mv)
+                    # A small card (below every card whose rank mattered) failed: the other
+                    # small cards of its suit would fail the same way, skip them.
+                    gm = SM[mv]
+                    if small is None:
+                        small = {}
+                    if gm not in small:
+                        rg = rels & gm
+                        low = rg & -rg if rg else TOP2[gm]
                         if mv < low:
-                            th = low
-                    continue
-                gm = SM[mv]
-                if small is None:
-                    small = {}
-                if gm not in small:
-                    rg = rels & gm
-                    low = rg & -rg if rg else TOP2[gm]
-                    if mv < low:
-                        small[gm] = low
-            return (not ismax), rels
+                            small[gm] = low
+                if skipped is None:
+                    break
+                moves = unskip(skipped, rels, small)
+                if not moves:
+                    break
+            return (not ismax), settle(rels, tried, cc, gone)
 
         def order_discards(seat: int, h: int, moves: list[int]) -> list[int]:
             """Cards of a player who cannot follow: low cards of long suits first,

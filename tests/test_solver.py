@@ -435,6 +435,48 @@ def test_small_52_card_deals_equal_dds_from_the_start_and_mid_trick():
     assert compared >= 200
 
 
+def dealt_position(cards: int, hands: list[str], declarer: int, trump: int, played=()) -> HandState:
+    """A 52-card deal given by card names (``cards`` each), uptown, ``declarer`` leading, then ``played``."""
+    rules = rules_of("cincinnati")
+    small = dataclasses.replace(rules, hand_size=cards)
+    ids = [sorted(rules.card_id(c) for c in h.split()) for h in hands]
+    state = start_play(small, ids, [], (declarer + 3) % 4, declarer, rules.strains[0].name, trump, "uptown")
+    for card in played:
+        state.apply_action(rules.card_id(card))
+    return state
+
+
+def test_a_run_of_equal_cards_is_not_generalised_to_positions_that_split_it():
+    """Regression (whole deal 67 of the DDS test): the table gave a bound to positions
+    where a run of cards searched once (KH QH JH over partner's TH) is split (QH JH
+    8H), and 8H ducked under partner's trump gives partner an entry to its clubs."""
+    rules = rules_of("cincinnati")
+    state = dealt_position(8, ["5S 6S 7S 8S KS 5H AH AD", "TH 4D 7D TD 6C TC AC 5C",
+                               "JS QS AS 6H 8D 9D KD KC", "3S TS 8H JH QH KH 5D QD"],
+                           declarer=1, trump=1, played=["5C", "KC"])
+    assert DoubleDummy().solve(state) == dds_declarer_tricks(rules, state) == 4
+    state = dealt_position(13, ["KS 8S 7S 6S 5S 4S AH 5H 2H AD 6D QC 8C",
+                                "TH 9H 7H TD 7D 4D 2D AC TC 6C 5C 4C 2C",
+                                "AS QS JS 9S 6H 3H KD JD 9D 8D KC JC 9C",
+                                "TS 3S 2S KH QH JH 8H 4H QD 5D 3D 7C 3C"], declarer=3, trump=1)
+    assert DoubleDummy().solve(state) == dds_declarer_tricks(rules, state) == 7
+
+
+def test_one_solver_across_many_positions_matches_exhaustive_minimax():
+    """The table is shared by every position one instance solves (bounds are given to
+    whole classes of positions): many random 4-card endings, one instance."""
+    rng = random.Random(11)
+    dd = DoubleDummy()
+    checked = 0
+    for i in range(60):
+        state = dds_position(rng, 4, extra=i % 4)
+        if state.phase != PLAY:
+            continue
+        assert dd.solve(state) == brute_force(state), (i, dds_deal(state.rules, state).to_pbn())
+        checked += 1
+    assert checked >= 50
+
+
 # --------------------------------------------------------------------------- bidwhist analyze
 def write(tmp_path, data, name="hand.json"):
     path = tmp_path / name
