@@ -9,6 +9,8 @@ so they show exactly the numbers of the report.
 
 from __future__ import annotations
 
+import os
+
 INSTALL = "pip install 'bidwhist[plot]'"
 
 
@@ -23,6 +25,29 @@ def require() -> None:
         from matplotlib.figure import Figure  # noqa: F401
     except ImportError:
         raise PlotUnavailable(f"--plot needs matplotlib, which is not installed: {INSTALL}") from None
+
+
+def check_path(path: str) -> None:
+    """Raise ValueError, in words, when a picture could not be saved to ``path``.
+
+    Checked before a run starts, so a long simulation is never thrown away at the end
+    for a misspelt file name: the format (from the extension; none means PNG) must be
+    one matplotlib writes, and the folder must exist and be writable.
+    """
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext and ext not in formats:
+        raise ValueError(f"cannot draw a {ext!r} file: give a name ending in one of "
+                         f".{', .'.join(sorted(formats))} (PNG if there is no extension)")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"cannot write {path}: folder {folder} is not writable")
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {path}: it is a folder")
 
 
 def _figure():
@@ -100,7 +125,10 @@ def _draw(series, mode: str, title: str, path: str) -> None:
         labels = ["made", "set", "sweep", "thrown in"]
         _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
     fig.suptitle(title)
-    fig.savefig(path)
+    # The format is said outright: a name without an extension is written as given (PNG),
+    # where matplotlib would otherwise add ".png" to it.
+    ext = os.path.splitext(path)[1][1:].lower()
+    fig.savefig(path, format=ext or "png")
 
 
 def plot_simulation(data: dict, path: str) -> None:

@@ -308,6 +308,38 @@ def test_plot_without_matplotlib_says_what_to_install(monkeypatch, tmp_path):
     assert "matplotlib" in result.stderr and "bidwhist[plot]" in result.stderr
 
 
+@pytest.mark.parametrize("name, words", [
+    ("sim.txt", "cannot draw a 'txt' file"),
+    ("missing/sim.png", "does not exist"),
+])
+def test_plot_path_is_checked_before_the_run(tmp_path, name, words):
+    """A misspelt picture name fails at once, not after a long simulation."""
+    result = run("simulate", "standard", "--games", "2", "--seed", "1", "--plot", str(tmp_path / name))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert words in result.stderr and "--plot" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_without_extension_is_a_png_of_that_name(tmp_path):
+    path = tmp_path / "picture"
+    assert run("simulate", "standard", "--hands", "20", "--seed", "3", "--plot", str(path)).exit_code == 0
+    assert path.read_bytes()[:8] == PNG
+    assert [p.name for p in tmp_path.iterdir()] == ["picture"]
+
+
+def test_a_plot_that_fails_at_the_end_keeps_the_report(monkeypatch, tmp_path):
+    from bidcompiler import plots
+
+    def full_disk(data, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "plot_simulation", full_disk)
+    result = run("simulate", "standard", "--hands", "20", "--seed", "3", "--json", "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["hands"] == 20  # the report was printed in full
+    assert "No space left on device" in result.stderr
+
+
 # --------------------------------------------------------------------------- usage errors
 @pytest.mark.parametrize("args", [
     ("--games", "2", "--hands", "2"),

@@ -74,8 +74,11 @@ def check_run(games, hands, workers, backend, scheduler, plot):
         from .. import plots  # matplotlib itself is imported only here, when a plot is asked for
         try:
             plots.require()
+            plots.check_path(plot)
         except plots.PlotUnavailable as exc:
             raise click.UsageError(str(exc)) from None
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--plot") from None
     return ("games", games) if games else ("hands", hands)
 
 
@@ -121,27 +124,29 @@ def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None
 
 
 def write_plot(kind: str, data: dict, path: str) -> None:
-    """Draw a report's distributions to ``path``; a file that cannot be written is a usage error."""
+    """Draw a report's distributions to ``path``; a file that cannot be written is an error (exit 1)."""
     from .. import plots
     try:
         getattr(plots, kind)(data, path)
-    except OSError as exc:
-        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--plot") from None
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise click.ClickException(f"--plot: cannot write {path}: {reason} (the report above is complete)") from None
 
 
 def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, render_text) -> None:
-    """The end of a run: its figures drawn to ``plot`` if given, then printed as JSON or by ``render_text``.
+    """The end of a run: printed as JSON or by ``render_text``, then its figures drawn to ``plot`` if given.
 
     ``plot_kind`` names the function of :mod:`bidcompiler.plots` that draws them.
-    The plot comes first so that a file that cannot be written fails the command
-    before anything is printed.
+    The path was checked before the run (see :func:`check_run`); should the file
+    still fail to be written, the report has been printed already, so the run's
+    results are never lost.
     """
-    if plot:
-        write_plot(plot_kind, data, plot)
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:
         render_text(data)
+    if plot:
+        write_plot(plot_kind, data, plot)
 
 
 class RecordWriter:
