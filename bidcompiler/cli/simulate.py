@@ -49,7 +49,8 @@ def run_options(command):
                      help="With --games: stop a game that is still undecided after this many hands."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
         click.option("--plot", type=click.Path(dir_okay=False),
-                     help="Draw the distributions to this PNG file (needs the 'plot' extra: matplotlib)."),
+                     help="Draw the distributions to this file: PNG, or SVG, PDF... by its extension "
+                          "(needs the 'plot' extra: matplotlib).  Checked before the run starts."),
     ]
     for option in reversed(options):
         command = option(command)
