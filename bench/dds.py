@@ -36,6 +36,7 @@ from endplay.types import Deal, Denom, Player  # noqa: E402
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
 from runtime.game import deal  # noqa: E402
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState  # noqa: E402
+from runtime.notation import pbn_deal  # noqa: E402
 from runtime.solver import DoubleDummy  # noqa: E402
 
 NO_KITTY_52 = "cincinnati"  # 52 cards, 13 each, no kitty: the deals DDS can play
@@ -68,18 +69,8 @@ def weakest(state: HandState) -> int:
     return min(state.hands[state.seat], key=lambda c: (table.suit_of[c] == table.trump, table.power[c]))
 
 
-def pbn(rules, hands) -> str:
-    order = "AKQJT98765432"
-    parts = []
-    for h in hands:
-        names = [rules.cards[c] for c in h]
-        parts.append(".".join("".join(sorted((n[0] for n in names if n[1] == s), key=order.index))
-                              for s in "SHDC"))
-    return "N:" + " ".join(parts)
-
-
 def dds_tricks(rules, state: HandState) -> int:
-    d = Deal(pbn(rules, state.hands))
+    d = Deal(pbn_deal(rules, state.hands))
     d.first = Player(state.seat)
     d.trump = Denom.nt if state.trump < 0 else Denom(state.trump)
     return max(score for _, score in solve_board(d, SolveMode.OptimalOne))
@@ -126,7 +117,7 @@ def main() -> None:
         theirs.append(t_dds)
         ratios.append(t_ours / t_dds)
         if mine != ref:
-            disagreements.append((i, mine, ref, pbn(rules, state.hands)))
+            disagreements.append((i, mine, ref, pbn_deal(rules, state.hands)))
         print(f"  deal {i:3d}: {'NT' if trump is None else 'SHDC'[trump]} by seat {declarer}: "
               f"{mine:2d} tricks ({ref:2d} DDS)  ours {t_ours * 1000:9.1f} ms  DDS {t_dds * 1000:7.1f} ms",
               file=sys.stderr, flush=True)

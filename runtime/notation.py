@@ -2,7 +2,8 @@
 
 Input is forgiving (case, ``10`` for ``T``, suit symbols, strain aliases such as
 ``nt`` or ``low``); every function returns an action id or card id of the given
-Ruleset, or ``None`` when the text names nothing in this variant.
+Ruleset, or ``None`` when the text names nothing in this variant.  One writer for
+other tools too: :func:`pbn_deal`, a 52-card deal in PBN (as bridge programs read it).
 """
 
 from __future__ import annotations
@@ -68,3 +69,23 @@ def parse_suit(rules: Ruleset, text: str) -> int | None:
 def call_text(rules: Ruleset, action: int) -> str:
     """The canonical lower-case text of a call action."""
     return rules.action_names[action]
+
+
+PBN_RANKS = "AKQJT98765432"
+
+
+def pbn_deal(rules: Ruleset, hands: list[list[int]]) -> str:
+    """The PBN deal string (``N:AKQ.JT9.8765.432 ...``) of four hands of a plain deck.
+
+    Hands go from seat 0 (written as North) clockwise; suits spades, hearts, diamonds,
+    clubs, each from the ace down.  Only cards of rank and suit have a PBN spelling:
+    this is for handing a deal to bridge software (the double-dummy check uses it).
+    """
+    parts = []
+    for hand in hands:
+        names = [rules.cards[c] for c in hand]
+        if any(len(n) != 2 or n[0] not in PBN_RANKS or n[1] not in "SHDC" for n in names):
+            raise ValueError("PBN has no spelling for cards without a rank and suit (jokers)")
+        parts.append(".".join("".join(sorted((n[0] for n in names if n[1] == suit), key=PBN_RANKS.index))
+                              for suit in "SHDC"))
+    return "N:" + " ".join(parts)

@@ -668,7 +668,7 @@ class _Engine:
                                 moves.insert(0, m)
                             break
             else:
-                moves = order_discards(seat, h, moves)
+                moves = order_discards(h, ALL ^ gone ^ tm ^ h, moves)
                 if win and MAX[wseat] != ismax:
                     for m in moves:  # ruff (or overruff) as cheaply as possible
                         if m > win and m & lt:
@@ -824,7 +824,7 @@ class _Engine:
             if following:
                 moves.reverse()
             else:
-                moves = order_discards(seat, h, moves)
+                moves = order_discards(h, ALL ^ gone ^ tm ^ h, moves)
             if win and MAX[wseat] != ismax:
                 for m in moves:  # the cheapest card that wins
                     if m > win and m & lt:
@@ -892,13 +892,9 @@ class _Engine:
                     break
             return (not ismax), settle(rels, tried, cc, gone)
 
-        def order_discards(seat: int, h: int, moves: list[int]) -> list[int]:
-            """Cards of a player who cannot follow: low cards of long suits first,
-            top cards later, trumps last."""
-            others = 0
-            for s in SEATS:
-                if s != seat:
-                    others |= hands[s]
+        def order_discards(h: int, others: int, moves: list[int]) -> list[int]:
+            """Cards of a player who cannot follow (holding ``h``; ``others`` are the
+            other hands' cards): low cards of long suits first, top cards later, trumps last."""
             scored = []
             i = 127  # the move's index in the low 7 bits of its score (ties: lower cards first)
             for m in moves:

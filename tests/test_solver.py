@@ -37,6 +37,7 @@ from bidcompiler.lower import lower
 from bidcompiler.pipeline import compile_text, load_ruleset
 from runtime.game import deal
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from runtime.notation import pbn_deal
 from runtime.records import hand_record
 from runtime.ruleset import NO_TRUMP
 from runtime.solver import DoubleDummy, solve, solve_actions
@@ -375,19 +376,22 @@ def dds_deal(rules, state: HandState) -> Deal:
     hands = [list(h) for h in state.hands]
     for i, card in enumerate(state.trick):
         hands[(state.leader + i) % 4].append(card)
-    order = "AKQJT98765432"
-    parts = []
-    for h in hands:
-        names = [rules.cards[c] for c in h]
-        parts.append(".".join("".join(sorted((n[0] for n in names if n[1] == s), key=order.index))
-                              for s in "SHDC"))
-    d = Deal("N:" + " ".join(parts))
+    d = Deal(pbn_deal(rules, hands))
     d.first = Player(state.leader)
     d.trump = Denom.nt if state.trump == NO_TRUMP else Denom(state.trump)
     for card in state.trick:
         name = rules.cards[card]
         d.play(Card(name[1] + name[0]))
     return d
+
+
+def test_pbn_deal_spells_a_deal_as_bridge_programs_read_it():
+    rules = load_ruleset("cincinnati")
+    names = ["AS KS 2S TH 9H AD 3D 2D KC QC JC TC 2C", "QS", "3S 4S", ""]
+    hands = [[rules.cards.index(n) for n in text.split()] for text in names]
+    assert pbn_deal(rules, hands) == "N:AK2.T9.A32.KQJT2 Q... 43... ..."
+    with pytest.raises(ValueError, match="jokers"):
+        pbn_deal(load_ruleset("standard"), [[load_ruleset("standard").cards.index("BJ")]])
 
 
 def dds_declarer_tricks(rules, state: HandState) -> int:
