@@ -1,6 +1,6 @@
 """Double-dummy solve times: our solver (runtime/solver.py) next to DDS on the same deals.
 
-Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [--seed S]``.
+Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [--seed S] [--nodes K]``.
 
 1. N random 52-card deals (13 cards each, no kitty, uptown), each with a random
    declarer and strain (notrump or a trump suit): one full 13-trick solve from the
@@ -13,12 +13,19 @@ Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [
 
 Each deal gets a fresh solver (no transposition table carried over).  This is a
 measurement, not a test: it asserts nothing, but reports any disagreement.
+
+With ``--nodes K``, the first K deals are solved once more to count nodes (cards
+tried) on both sides, which splits the time ratio into "more nodes" and "dearer
+nodes": DDS reports its own count; ours is counted by the profiler (calls of the
+search's lead and follow functions), outside the timed runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import shlex
 import statistics
@@ -76,6 +83,40 @@ def dds_tricks(rules, state: HandState) -> int:
     return max(score for _, score in solve_board(d, SolveMode.OptimalOne))
 
 
+def dds_nodes(rules, state: HandState) -> int:
+    """DDS's node count for a full solve (endplay's low-level binding: solve_board does not report it)."""
+    from endplay import _dds
+
+    d = _dds.deal()
+    d.trump = 4 if state.trump < 0 else state.trump  # DDS: 0-3 spades..clubs, 4 notrump
+    d.first = state.seat
+    for seat, hand in enumerate(state.hands):
+        for card in hand:
+            name = rules.cards[card]
+            d.remainCards[seat]["SHDC".index(name[1])] |= 1 << ("23456789TJQKA".index(name[0]) + 2)
+    result = _dds.futureTricks()
+    # DDS keeps its table when the deal it is given is the one it solved last, and then
+    # counts only a few nodes: another deal first (the hands passed round) makes it start afresh.
+    other = _dds.deal()
+    other.trump, other.first = d.trump, d.first
+    for seat in range(4):
+        for suit in range(4):
+            other.remainCards[seat][suit] = d.remainCards[(seat + 1) % 4][suit]
+    _dds.SolveBoard(other, -1, 1, 0, result, 0)
+    _dds.SolveBoard(d, -1, 1, 0, result, 0)
+    return result.nodes
+
+
+def our_nodes(state: HandState) -> int:
+    """Our solver's node count for a full solve: calls of its lead and follow functions."""
+    profile = cProfile.Profile()
+    profile.enable()
+    DoubleDummy().solve(state)
+    profile.disable()
+    return sum(row[1] for (path, _, name), row in pstats.Stats(profile).stats.items()
+               if path.endswith("solver.py") and name in ("lead", "follow", "follow_last"))
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
 
@@ -95,6 +136,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100, help="52-card deals solved by both (default 100)")
     parser.add_argument("--standard", type=int, default=20, help="whole 54-card hands solved by ours (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    parser.add_argument("--nodes", type=int, default=0, metavar="K",
+                        help="also count nodes on the first K deals, ours and DDS's (default 0)")
     args = parser.parse_args()
     print("command: python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]), flush=True)
     print(f"python {sys.version.split()[0]}, {args.deals} deals of {NO_KITTY_52!r} and "
@@ -104,7 +147,7 @@ def main() -> None:
 
     rules = load_ruleset(NO_KITTY_52)
     rng = random.Random(args.seed)
-    ours, theirs, ratios, disagreements = [], [], [], []
+    ours, theirs, ratios, disagreements, counted = [], [], [], [], []
     for i in range(args.deals):
         hands, kitty = deal(rules, rng)
         declarer = rng.randrange(4)
@@ -116,6 +159,8 @@ def main() -> None:
         ours.append(t_ours)
         theirs.append(t_dds)
         ratios.append(t_ours / t_dds)
+        if i < args.nodes:
+            counted.append((state, t_ours, t_dds))
         if mine != ref:
             disagreements.append((i, mine, ref, pbn_deal(rules, state.hands)))
         print(f"  deal {i:3d}: {'NT' if trump is None else 'SHDC'[trump]} by seat {declarer}: "
@@ -131,6 +176,13 @@ def main() -> None:
     print(f"trick counts equal to DDS on {len(ours) - len(disagreements)} of {len(ours)} deals")
     for i, mine, ref, text in disagreements:
         print(f"  DISAGREEMENT deal {i}: ours {mine}, DDS {ref}: {text}")
+    if counted:
+        n_ours = sum(our_nodes(state) for state, _, _ in counted)
+        n_dds = sum(dds_nodes(rules, state) for state, _, _ in counted)
+        t_ours, t_dds = sum(c[1] for c in counted), sum(c[2] for c in counted)
+        print(f"nodes on the first {len(counted)} deals: ours {n_ours:,}, DDS {n_dds:,} "
+              f"({n_ours / n_dds:.1f}x as many); time per node ours {t_ours / n_ours * 1e6:.2f} us, "
+              f"DDS {t_dds / n_dds * 1e6:.3f} us ({t_ours / n_ours / (t_dds / n_dds):.0f}x dearer)")
 
     if args.standard:
         rules = load_ruleset(WITH_JOKERS)
