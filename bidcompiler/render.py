@@ -8,6 +8,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from runtime.simulate import is_symmetric
+from runtime.stats import Interval
+
 from . import ir
 
 
@@ -192,15 +195,17 @@ def comparison_report(data: dict) -> None:
     console = stdout()
     a, b = data["a"], data["b"]
     amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
-    console.print(f"[bold]{a['variant']}[/bold] (A) against [bold]{b['variant']}[/bold] (B): {amount} on the "
-                  f"same deals, seed {data['seed']}, {_bots_text(data['bots'])}")
+    deals = ("on the same deals" if data["same_deals"] else
+             "dealt from the same seeds (the decks or hand sizes differ, so the cards do too)")
+    console.print(f"[bold]{a['variant']}[/bold] (A) against [bold]{b['variant']}[/bold] (B): {amount} {deals}, "
+                  f"seed {data['seed']}, {_bots_text(data['bots'])}")
     if data["mode"] == "games":
         console.print(f"A played {a['hands']} hands, B {b['hands']}.")
     table = Table(show_header=True, header_style="bold")
     table.add_column("figure")
     table.add_column("A", justify="right")
     table.add_column("B", justify="right")
-    table.add_column("B − A ± 95%", justify="right")
+    table.add_column("B − A, 95% interval", justify="right")
     table.add_column("", justify="left")  # * where the interval excludes zero
     for d in data["differences"]:
         sa, sb = {**d["a"], "kind": d["kind"]}, {**d["b"], "kind": d["kind"]}
@@ -212,10 +217,14 @@ def comparison_report(data: dict) -> None:
             shown = "—"
         else:
             scale, unit = (100, " pts") if d["kind"] == "proportion" else (1, "")
-            shown = f"{diff['value'] * scale:+.{1 if scale == 100 else 2}f}"
+            digits = 1 if scale == 100 else 2
+            shown = f"{diff['value'] * scale:+.{digits}f}"
             if diff["low"] is not None:
-                half = (diff["high"] - diff["low"]) / 2 * scale
-                shown += f" ± {half:.{1 if scale == 100 else 2}f}"
+                interval = Interval(diff["value"], diff["low"], diff["high"], diff["n"])
+                if is_symmetric(interval):
+                    shown += f" ± {interval.half_width * scale:.{digits}f}"
+                else:  # lopsided (a proportion near 0 or 1): the range itself
+                    shown += f" ({diff['low'] * scale:+.{digits}f} to {diff['high'] * scale:+.{digits}f})"
             shown += unit
         table.add_row(d["label"], _value(sa, signed), _value(sb, signed), shown, "*" if d["significant"] else "")
     console.print(table)

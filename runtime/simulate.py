@@ -721,15 +721,39 @@ def _decimals(half_width: float) -> int:
 
 def _percent(value: float, half: float | None = None) -> str:
     digits = _decimals(half * 100) if half else 0
+    while value and round(value * 100, digits) == 0 and digits < 6:
+        digits += 1  # a figure that happened is not shown as 0%
     return f"{value * 100:.{digits}f}%"
 
 
-def _plusminus(value: float, half: float, percent: bool) -> str:
-    if percent:
-        digits = _decimals(half * 100)
-        return f"{abs(value) * 100:.{digits}f}% ± {half * 100:.{digits}f}%"
-    digits = _decimals(half)
-    return f"{abs(value):.{digits}f} ± {half:.{digits}f}"
+def is_symmetric(interval: stats.Interval) -> bool:
+    """Whether an interval is centred on its value closely enough for ``value ± half`` to say it.
+
+    Means and their differences are; a difference of proportions near 0 or 1 often is
+    not (its interval stops at ±100 points), and is then written as a range.
+    """
+    below, above = interval.value - interval.low, interval.high - interval.value
+    return abs(above - below) <= 0.1 * max(above, below)
+
+
+def _plusminus(d: stats.Interval, percent: bool) -> str:
+    """The size of a significant difference: ``31% ± 3%``, or ``100% (21% to 100%)`` where its
+    interval is lopsided; in as many decimals as it takes for the printed interval to
+    stay clear of zero, as the interval does."""
+    scale, unit = (100, "%") if percent else (1, "")
+    size = abs(d.value) * scale
+    if is_symmetric(d):
+        half = (d.high - d.low) / 2 * scale
+        digits = _decimals(half)
+        while digits < 6 and round(size, digits) <= round(half, digits):
+            digits += 1
+        return f"{size:.{digits}f}{unit} ± {half:.{digits}f}{unit}"
+    near, far = sorted((abs(d.low) * scale, abs(d.high) * scale))
+    digits = _decimals(min(size - near, far - size) or (far - near))
+    close = digits  # the bound nearest zero gets the decimals that keep it off zero
+    while close < 6 and round(near, close) == 0:
+        close += 1
+    return f"{size:.{digits}f}{unit} ({near:.{close}f}{unit} to {far:.{digits}f}{unit})"
 
 
 def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats.Interval) -> str:
@@ -738,7 +762,7 @@ def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats
     up = d.value > 0
     half = d.half_width or 0.0
     pct = kind_of(key) == "proportion"
-    amount = _plusminus(d.value, half, pct)
+    amount = _plusminus(d, pct)
     often = "more often" if up else "less often"
     more = "more" if up else "fewer"
     if family == "contract":
@@ -758,6 +782,14 @@ def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats
                   longer="longer" if up else "shorter")
 
 
+def same_deals(rules_a: Ruleset, rules_b: Ruleset) -> bool:
+    """Whether a seed deals the same cards under both variants: the same deck, players,
+    hand size and kitty.  (Otherwise a comparison still draws both from the same seeds,
+    but the cards differ.)"""
+    return (rules_a.deck() == rules_b.deck() and rules_a.players == rules_b.players
+            and rules_a.hand_size == rules_b.hand_size and rules_a.kitty_size == rules_b.kitty_size)
+
+
 def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals: Totals,
                        names: tuple[str, str]) -> dict:
     """The paired differences of a comparison (``b − a``), for programs and for words.
@@ -775,7 +807,8 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
         kind = kind_of(key)
         a = _interval(units, m, kind, 0, 1)
         b = _interval(units, m, kind, 2, 3)
-        d = stats.paired_ratio_difference(units, m)
+        d = (stats.paired_proportion_ratio_difference if kind == "proportion"
+             else stats.paired_ratio_difference)(units, m)
         significant = d.value is not None and d.significant
         differences.append({
             "metric": key, "label": metric_label(key), "kind": kind,
@@ -792,6 +825,7 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
         "games": units if spec.mode == "games" else None,
         "hands": units if spec.mode == "hands" else None,
         "max_hands": spec.max_hands if spec.mode == "games" else None,
+        "same_deals": same_deals(rules_a, rules_b),
         "differences": differences,
         "summary": [d["sentence"] for d in differences if d["significant"]],
         # Figures that never occurred under either variant (a contract nobody bid) say nothing.
@@ -803,8 +837,9 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
                    "game_length": _histogram_json(totals.histograms.get(f"{side}:length"))}
             for side in ("a", "b")
         },
-        "definitions": {"difference": "b minus a, over the same deals; percentages of proportions are "
-                                      "percentage points",
+        "definitions": {"difference": "b minus a, over the same deals (same_deals: the same cards; else "
+                                      "the same seeds, but the decks differ); percentages of proportions "
+                                      "are percentage points",
                         **({"dealer_position": DEALER_POSITION} if spec.mode == "games" else {})},
     }
 

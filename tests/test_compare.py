@@ -83,6 +83,8 @@ def test_a_variant_against_itself_shows_no_difference(mode):
         assert d["a"] == d["b"]
         if d["difference"]["value"] is not None:
             assert d["difference"]["value"] == 0
+            if d["difference"]["low"] is not None:  # exactly: no rounding noise around 0
+                assert d["difference"]["low"] == d["difference"]["high"] == 0, d
     assert data["no_clear_difference"]
     text = run("compare", "standard", "standard", mode, count, "--seed", "3")
     assert "No significant difference" in text.stdout
@@ -116,8 +118,19 @@ def test_compare_does_not_depend_on_workers():
     (("standard", "no-such-variant", "--games", "2"), "no-such-variant"),
     (("standard", "standard", "--games", "2", "--workers", "0"), "--workers"),
     (("standard", "cutthroat", "--games", "2", "--bots", "random,random"), "--bots"),  # 2 and 3 sides
+    (("standard", "cutthroat", "--games", "2", "--bots", "random,heuristic"), "A has 2 sides and B 3"),
 ])
 def test_bad_arguments_exit_2(args, words):
     result = run("compare", *args, "--seed", "1")
     assert result.exit_code == 2, result.stdout + result.stderr
     assert result.stdout == "" and words in result.stderr
+
+
+def test_the_report_says_when_the_decks_differ():
+    same = json.loads(run("compare", "standard", "standard+min-bid-4", "--hands", "20", "--seed", "2", "--json").stdout)
+    assert same["same_deals"] is True
+    other = run("compare", "standard", "standard+no-jokers", "--hands", "20", "--seed", "2")
+    assert other.exit_code == 0 and "on the same deals" not in other.stdout
+    assert "the decks or hand sizes differ" in other.stdout
+    data = json.loads(run("compare", "standard", "standard+no-jokers", "--hands", "20", "--seed", "2", "--json").stdout)
+    assert data["same_deals"] is False

@@ -107,6 +107,63 @@ def test_moment_forms_reduce_to_the_textbook_ones_with_one_trial_per_unit():
     assert stats.ratio_proportion_interval(stats.moments_of(flags, 2)) == stats.wilson(3, 4)
 
 
+def test_units_without_the_figure_do_not_count_towards_its_interval():
+    # Hand by hand, points per contract over 5 hands of which 2 were thrown in: the t
+    # interval of the 3 contracts' points (2 degrees of freedom), not of 5 units.
+    vectors = [(5, 1), (0, 0), (3, 1), (0, 0), (-2, 1)]
+    iv, ref = stats.ratio_interval(5, stats.moments_of(vectors, 2)), stats.mean_interval([5, 3, -2])
+    assert iv.value == ref.value and close(iv.low, ref.low, 1e-12) and close(iv.high, ref.high, 1e-12)
+    one = stats.ratio_interval(2, stats.moments_of([(-6, 1), (0, 0)], 2))  # one contract: no interval
+    assert one.value == -6 and one.low is None and one.high is None
+
+
+def newcombe_paired(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    """Newcombe (1998) method 10 for P(y) − P(x) from a 2×2 table of paired 0/1 results,
+    written out independently: a = both, b = x only, c = y only, d = neither."""
+    n = a + b + c + d
+    x, y = stats.wilson(a + b, n), stats.wilson(a + c, n)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(margins) if margins else 0.0
+    diff = y.value - x.value
+    low = diff - math.sqrt((y.value - y.low) ** 2 - 2 * phi * (y.value - y.low) * (x.high - x.value)
+                           + (x.high - x.value) ** 2)
+    high = diff + math.sqrt((y.high - y.value) ** 2 - 2 * phi * (y.high - y.value) * (x.value - x.low)
+                            + (x.value - x.low) ** 2)
+    return low, high
+
+
+@pytest.mark.parametrize("table", [(12, 5, 1, 22), (0, 3, 0, 0), (40, 9, 2, 149), (1, 0, 2, 97), (5, 5, 5, 5)])
+def test_paired_proportions_by_hand_are_newcombes_interval(table):
+    a, b, c, d = table
+    units = [(1, 1)] * a + [(1, 0)] * b + [(0, 1)] * c + [(0, 0)] * d  # (x, y) per hand
+    m = stats.moments_of([(x, 1, y, 1) for x, y in units], 4)
+    got = stats.paired_proportion_ratio_difference(len(units), m)
+    low, high = newcombe_paired(a, b, c, d)
+    assert close(got.value, (c - b) / len(units), 1e-12)
+    assert close(got.low, low, 1e-9) and close(got.high, high, 1e-9)
+
+
+def test_paired_proportions_of_rare_events_are_not_overconfident():
+    # A contract bid once under A (made) and three times under B (made once), among
+    # 150 games: the Wald interval called this significant and went below -100 points.
+    vectors = [(1, 1, 0, 0), (0, 0, 1, 1), (0, 0, 0, 1), (0, 0, 0, 1)] + [(0, 0, 0, 0)] * 146
+    d = stats.paired_proportion_ratio_difference(150, stats.moments_of(vectors, 4))
+    assert close(d.value, 1 / 3 - 1) and not d.significant and -1 <= d.low <= d.high <= 1
+    # Three hands, a contract bid in all of them under A and in none under B: sure of
+    # a drop, but not to ±0.
+    d = stats.paired_proportion_ratio_difference(3, stats.moments_of([(1, 1, 0, 1)] * 3, 4))
+    assert d.value == -1 and d.low == -1 and -0.5 < d.high < -0.1
+    # The same events in every unit: no difference, with no spread.
+    same = stats.paired_proportion_ratio_difference(4, stats.moments_of([(1, 2, 1, 2), (0, 1, 0, 1)] * 2, 4))
+    assert (same.value, same.low, same.high) == (0, 0, 0)
+
+
+def test_identical_sides_give_exactly_zero_width_for_means():
+    vectors = [(y, n, y, n) for y, n in [(7, 3), (-4, 2), (11, 4), (0, 1), (3, 3)]]
+    d = stats.paired_ratio_difference(5, stats.moments_of(vectors, 4))
+    assert (d.value, d.low, d.high) == (0, 0, 0)
+
+
 def test_moments_merge_exactly_in_any_order():
     vectors = [(i % 7 - 3, i % 3 + 1, i % 5, 1) for i in range(40)]
     forward, backward = stats.Moments(4), stats.Moments(4)
@@ -338,6 +395,14 @@ def test_a_plot_that_fails_at_the_end_keeps_the_report(monkeypatch, tmp_path):
     assert result.exit_code == 1
     assert json.loads(result.stdout)["hands"] == 20  # the report was printed in full
     assert "No space left on device" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["g-{game:q}.jsonl", "g-{game:s}.jsonl"])
+def test_a_records_name_with_a_bad_game_format_is_a_usage_error(tmp_path, name):
+    result = run("simulate", "standard", "--games", "2", "--seed", "1", "--records", str(tmp_path / name))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "{game:04d}" in result.stderr and "--records" in result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 # --------------------------------------------------------------------------- usage errors
