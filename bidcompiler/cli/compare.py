@@ -21,7 +21,8 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     Name each variant as everywhere else (`NAME`, `NAME+RULE`, a file).
     Game g, hand h is dealt from the same seed under both, and the bots of each seat
     draw from the same seeds, so the two runs differ only where the rules make them
-    differ.  Every figure of `bidwhist simulate` is reported for both with the
+    differ.  (Where the variants' decks, players or hand sizes differ, the same seed
+    deals different cards; the report says so.)  Every figure of `bidwhist simulate` is reported for both with the
     paired difference B − A and its 95% interval; the significant differences (the
     interval excludes zero) are said in words.  Differences of percentages are in
     percentage points.

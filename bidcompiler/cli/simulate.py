@@ -97,6 +97,9 @@ def choose_bots(text: str | None, mode: str, sides: list[int]) -> tuple[str, ...
         if kind not in available:
             raise click.BadParameter(f"unknown bot {kind!r}; choose from {', '.join(available)}",
                                      param_hint="--bots")
+    if len(kinds) > 1 and len(set(sides)) > 1:
+        raise click.BadParameter(f"A has {sides[0]} sides and B {sides[1]}: give one bot kind for every seat",
+                                 param_hint="--bots")
     if len(kinds) > 1 and any(len(kinds) != n for n in sides):
         raise click.BadParameter(f"give one bot kind, or one per side ({' / '.join(map(str, sorted(set(sides))))} "
                                  f"sides), not {len(kinds)}", param_hint="--bots")
@@ -158,6 +161,12 @@ class RecordWriter:
         self.spec = spec
         self.per_game = spec.mode == "games" and has_game_field(path)
         self.out = None
+        try:
+            game_path(path, 0)
+        except ValueError as exc:
+            raise click.BadParameter(f"{path}: the {{game}} field cannot be filled in ({exc}); "
+                                     "write {game} or a number format such as {game:04d}",
+                                     param_hint="--records") from None
         if self.per_game:
             folder = os.path.dirname(game_path(path, 0)) or "."
             if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
