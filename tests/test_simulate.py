@@ -292,6 +292,7 @@ def test_game_records_replay_to_the_games_played(tmp_path):
     out = tmp_path / "games.jsonl"
     result = run("simulate", "standard", "--games", str(games), "--seed", str(seed), "--json", "--records", str(out))
     assert result.exit_code == 0
+    assert "will hold 25 games one after another" in result.stderr and "{game}" in result.stderr
     data = json.loads(result.stdout)
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == data["hands"]

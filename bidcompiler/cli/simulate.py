@@ -233,6 +233,9 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
                    records=(record_variant, tuple(record_with)) if records else None)
     with ExitStack() as stack:
         writer = RecordWriter(records, spec, stack) if records else None
+        if writer and mode == "games" and count > 1 and not writer.per_game:
+            click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
+                       "record; put {game} in the name for one game record per file", err=True)
         results = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
     data = simulation_summary(rules, spec, combine(results))
     data["with"] = list(record_with)
