@@ -300,9 +300,12 @@ def ratio_proportion_interval(m: Moments, y: int = 0, n: int = 1) -> Interval:
 
     Where the trials come in clusters (hands within games) the Wilson interval is
     taken with the effective sample size ``Σn / deff``, ``deff`` being the design
-    effect: the ratio estimator's variance over the binomial one, never counted
-    below 1 (clustering is not allowed to narrow the interval).  Trials that are
-    their own units give ``deff = 1``, the plain Wilson interval.
+    effect ``Σ(y − p n)² / (Σn · p(1 − p))``: the ratio estimator's variance (without
+    the small-sample factor ``G/(G−1)`` of :func:`ratio_interval`) over the binomial
+    one, never counted below 1 (clustering is not allowed to narrow the interval).
+    Trials that are their own units give ``deff = 1`` exactly, the plain Wilson
+    interval.  A single unit cannot show its clustering: its trials are then taken
+    as independent.
     """
     total_n = m.total(n)
     if total_n == 0:
