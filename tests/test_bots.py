@@ -557,3 +557,66 @@ def test_heuristic_beats_random():
     mean = sum(diffs) / len(diffs)
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
     assert mean - z * sd / math.sqrt(len(diffs)) > 2.0, (mean, sd, len(diffs))
+
+
+# ---------------------------------------------------------------------------- audit regressions
+def test_a_dealer_forced_to_bid_the_lowest_bids_it():
+    # Oregon: after three passes the dealer must bid exactly the lowest bid, even with
+    # a hand worth far more (the legal bids are not a run up the ladder).
+    rules = rules_of("oregon")
+    state = hand_state(rules, 3, {3: "AS KS QS JS TS 9S 8S AH KH QH AD KD AC"})
+    act(state, "pass", "pass", "pass")
+    legal = state.legal_actions()
+    for bot in (HeuristicBot(random.Random(0)), SamplerBot(random.Random(0))):
+        assert bot.choose(state) in legal
+
+
+def test_the_last_call_of_the_auction_is_not_raised_to_shut_others_out():
+    # Hawaii's dealer must bid when the others passed, and nobody calls after it: with
+    # nothing to pre-empt, it bids what its hand is worth, not the top of the ladder.
+    rules = rules_of("hawaii")
+    forced = 0
+    for i in range(400):
+        from runtime.simulate import play_hand
+        state = play_hand(rules, 3, i, "heuristic")
+        calls = [a for _, a in state.calls]
+        if state.declarer == state.dealer and all(a == rules.pass_action for a in calls[:-1]):
+            forced += 1
+            assert rules.bids[state.bid].level < 7 or state.made, (i, rules.action_names[calls[-1]])
+    assert forced > 5
+
+
+def test_discards_are_planned_for_the_position_they_are_made_in():
+    # One bot asked about positions of the same deal in any order (as the sampler's
+    # playouts do) discards as a fresh bot would at the first discard of each.
+    rules = rules_of("standard")
+    base = hand_state(rules, 3, {0: "3S 9S QS AS 2H 6H 8H QH 2D 4D 5D 7D"})
+    act(base, "4 notrump", "pass", "pass", "pass")
+    while base.phase != DISCARD:
+        base.apply_action(HeuristicBot(random.Random(0)).choose(base))
+    first = HeuristicBot(random.Random(0)).choose(base)
+    later = base.clone()
+    later.apply_action(first)
+    reused = HeuristicBot(random.Random(0))
+    reused.choose(later)  # planned from one discard in
+    # Back to the position before it, then down another path: the plan must not be reused.
+    assert reused.choose(base) == first
+    other = base.clone()
+    other.apply_action(next(a for a in base.legal_actions() if a != first))
+    assert reused.choose(other) == HeuristicBot(random.Random(0)).choose(other)
+
+
+def test_the_declarer_does_not_count_swapped_discards_as_gone():
+    # Jokers out in notrump: a defender holding a joker swaps it for a random discard,
+    # so the declarer cannot count its discards as out of play.
+    rules = rules_of("standard+jokers-out-in-notrump")
+    ids = {n: i for i, n in enumerate(rules.cards)}
+    decl = "KH QH JH TH 9H KS QS JS KD QD KC QC".split()
+    kitty = "AH 2S 3S 2D 3D 2C".split()
+    rest = [c for c in rules.cards if c not in decl + kitty + ["BJ", "LJ"]]
+    hands = [decl, ["BJ"] + rest[:11], rest[11:23], ["LJ"] + rest[23:34]]
+    state = HandState(rules, 3, [[ids[c] for c in h] for h in hands], [ids[c] for c in kitty])
+    act(state, "4 notrump", "pass", "pass", "pass", "direction uptown", *kitty)
+    assert HeuristicBot._discards_drawn(state)
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert not (name_of(state, action) == "KH" and "sure winner" in reason), reason

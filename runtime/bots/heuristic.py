@@ -160,11 +160,10 @@ class HeuristicBot:
         share_div = rules.players - 1
         tricks = info.tricks
         decl_book = info.declarer_book
-        lo = n_bids
-        for a in legal:
-            if first_bid <= a < first_bid + n_bids:
-                lo = a - first_bid
-                break
+        allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
+        # Bidding higher than needed to shut others out only pays if someone could still
+        # overcall: not for the last call of the auction (a forced dealer, say).
+        tolerance = PREEMPT_TOLERANCE if allowed and not self._ends_auction(state, first_bid + min(allowed)) else 0.0
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index)
         best_of = info.best_of
@@ -174,9 +173,9 @@ class HeuristicBot:
             base = own_list[i] + bonus_k
             share = tricks - base
             books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + bonus) + decl_book
-            b, v = best_of(nt, books, s, lo)
-            if b >= 0 and (best_bid is None or v > best_bid[0] + PREEMPT_TOLERANCE
-                           or (v >= best_bid[0] - PREEMPT_TOLERANCE and bid_rank[b] > bid_rank[best_bid[4]])):
+            b, v = best_of(nt, books, s, allowed, tolerance)
+            if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
+                           or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
                 best_bid = (v, first_bid + b, books, i, b)
             if take >= 0 and info.bid_strain[take] == s:
                 v = info.eu_row(0, nt, books)[take]
@@ -214,6 +213,24 @@ class HeuristicBot:
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
                                       f"{best_bid[0]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
+
+    @staticmethod
+    def _discards_drawn(state: HandState) -> bool:
+        """Whether others may hold some of the declarer's discards: where cards of no suit
+        leave play, a player who held one swapped it for a random discard.  The declarer
+        knows which of the cards set aside were its own or the kitty's; any other was
+        swapped, and it cannot tell which discards were drawn."""
+        if not state.out:
+            return False
+        mine = set(state.dealt[state.declarer]) | set(state.kitty)
+        return any(c not in mine for c in state.out)
+
+    @staticmethod
+    def _ends_auction(state: HandState, action: int) -> bool:
+        """Whether the auction is over once ``action`` is called (nobody can overcall it)."""
+        after = state.clone()
+        after.apply_action(action)
+        return after.phase != AUCTION
 
     def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
         """What passing is worth: partner's contract, the opponents', or a forced dealer's."""
@@ -365,14 +382,20 @@ class HeuristicBot:
         seat = state.seat
         hand = state.hands[seat]
         plan = self._plan
-        if (plan is None or plan[0] is not state.dealt or plan[1] != seat
-                or len(state.discards) - plan[2] >= len(plan[4])):
+        discards = state.discards
+        # The plan serves only the position it was made for, followed card by card:
+        # the same deal and seat, the same discards before it and the planned ones since
+        # (a sampler replays many positions of one deal through the same bot).
+        k = len(discards) - plan[2] if plan is not None else -1
+        if (plan is None or plan[0] is not state.dealt or plan[1] != seat or not 0 <= k < len(plan[4])
+                or tuple(discards[:plan[2]]) != plan[5] or list(discards[plan[2]:]) != plan[4][:k]):
             # Plan all the discards at once: the order of the whole hand, worst first.
             ti = self._discard_table(state)
             order = discard_order(ti, hand, legal)
-            plan = self._plan = (state.dealt, seat, len(state.discards), ti, order)
+            plan = self._plan = (state.dealt, seat, len(discards), ti, order, tuple(discards))
+            k = 0
         ti, order = plan[3], plan[4]
-        card = order[len(state.discards) - plan[2]]
+        card = order[k]
         if card not in legal:  # the hand is not the one planned for: plan again
             self._plan = None
             order = discard_order(ti, hand, legal)
@@ -454,7 +477,7 @@ class HeuristicBot:
         known = track.played | own | in_trick
         if state.out:
             known |= track.mask_of("out", state.out)
-        if seat == state.declarer and state.discards:
+        if seat == state.declarer and state.discards and not self._discards_drawn(state):
             known |= track.mask_of("discards", state.discards)
         unseen = info.full_mask & ~known
         if trick and led != NO_SUIT:

@@ -365,19 +365,24 @@ class RulesInfo:
         self.needed = [[next((k for k in range(total + 1) if made[b][nt][k]), total + 1)
                         for nt in (0, 1)] for b in range(len(rules.bids))]
 
-    def best_of(self, nt: int, books: float, strain: int, lo: int) -> tuple[int, float]:
-        """(bid, expected utility) of the best bid of ``strain`` from ladder index ``lo`` up."""
-        key = (nt, int(books * 10 + 0.5), strain, lo)
+    def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
+                tolerance: float = PREEMPT_TOLERANCE) -> tuple[int, float]:
+        """(bid, expected utility) of the best bid of ``strain`` among the ladder indexes
+        ``allowed`` (the legal bids: not always a run up the ladder — a forced dealer
+        may have to bid the lowest), or (-1, 0.0) if there is none.
+
+        Among bids within ``tolerance`` of the best, the highest is chosen: it keeps
+        others from overcalling at no cost (where overtricks score, a hand sure of its
+        books loses nothing by bidding them).  A caller nobody can overcall passes 0.
+        """
+        key = (nt, int(books * 10 + 0.5), strain, allowed, tolerance)
         found = self._best.get(key)
         if found is None:
             row = self.eu_row(0, nt, books)
-            bids = [b for b in self.strain_bids[strain] if b >= lo]
+            bids = [b for b in self.strain_bids[strain] if b in allowed]
             if bids:
                 best = max(row[b] for b in bids)
-                # The highest bid that is (nearly) as good: it keeps others from
-                # overcalling at no cost (where overtricks score, a hand sure of its
-                # books loses nothing by bidding them).
-                b = max(b for b in bids if row[b] >= best - PREEMPT_TOLERANCE)
+                b = max(b for b in bids if row[b] >= best - tolerance)
                 found = (b, row[b])
             else:
                 found = (-1, 0.0)
