@@ -620,3 +620,13 @@ def test_the_declarer_does_not_count_swapped_discards_as_gone():
     assert HeuristicBot._discards_drawn(state)
     action, reason = HeuristicBot(random.Random(0)).explain(state)
     assert not (name_of(state, action) == "KH" and "sure winner" in reason), reason
+
+
+def test_declaring_counts_a_kitty_that_lies_face_up():
+    # The top spades lie face up in the kitty the declarer is about to take: spades, not
+    # the longer hearts of the hand alone.
+    rules = rules_of("standard+no-jokers+kitty-face-up")
+    state = hand_state(rules, 3, {0: "TS 9S 8S AH 7H 6H 5H 4H AD KD AC KC"}, kitty="AS KS QS JS")
+    act(state, "4 uptown", "pass", "pass", "pass")
+    trump, reason = heuristic_says(state)
+    assert trump == "trump S", reason

@@ -105,15 +105,17 @@ class HeuristicBot:
         if est is not None:
             return est
         plain = info.estimate_all(hand)
-        with_kitty = None
-        if kitty_known:
-            # What this hand would keep from the kitty as declarer: the estimate of all
-            # the cards, scaled back to a hand's length.
-            both = info.estimate_all(sorted(set(hand) | set(state.kitty)))
-            scale = len(hand) / (len(hand) + len(state.kitty))
-            with_kitty = [max(e, w * scale + 0.3) for e, w in zip(plain, both)]
+        with_kitty = self._with_kitty(info, hand, state.kitty, plain) if kitty_known else None
         est = self._est[key] = (plain, with_kitty)
         return est
+
+    @staticmethod
+    def _with_kitty(info: RulesInfo, hand, kitty, plain: list[float]) -> list[float]:
+        """What a hand would keep from a kitty it has seen, as declarer: the estimate of
+        all the cards, scaled back to a hand's length (per table, as ``plain``)."""
+        both = info.estimate_all(sorted(set(hand) | set(kitty)))
+        scale = len(hand) / (len(hand) + len(kitty))
+        return [max(e, w * scale + 0.3) for e, w in zip(plain, both)]
 
     def _declarer_books(self, info: RulesInfo, own: float, seat_partners: int, partner_bonus: float,
                         kitty: bool, own_with_kitty: float | None = None) -> float:
@@ -288,10 +290,14 @@ class HeuristicBot:
         npart = len(info.partners[seat])
         best = None
         plain = self._estimates(state, seat, info)[0]
+        # Declaring before taking a kitty that lies face up: what it holds is known.
+        shown = (self._with_kitty(info, state.hands[seat], state.kitty, plain)
+                 if kitty and state.kitty_seen and state.kitty else None)
         index = info.table_index
         for key in keys:
             own = plain[index[key]]
-            books = self._declarer_books(info, own, npart, 0.0, kitty)
+            books = self._declarer_books(info, own, npart, 0.0, kitty,
+                                         shown[index[key]] if shown is not None else None)
             if not kitty and state.discards and info.declarer_book:
                 books += info.declarer_book  # the discards already made
             nt = 1 if key[0] == NO_TRUMP else 0
