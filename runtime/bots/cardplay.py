@@ -2,7 +2,10 @@
 
 :func:`lead` and :func:`follow` choose a card (with a reason in words when asked) from
 the play table's view of the hand, the cards the seat cannot place and the voids
-shown; :func:`suit_word` names a suit in those reasons.
+shown; :func:`suit_word` names a suit in those reasons.  Whether a card will hold a
+trick is the chance, from those alone, that an opponent still to play beats it
+(:func:`_risk`): a card is played to win when that chance is small, and a partner's
+winning card is overtaken only when it is likely to be beaten.
 """
 
 from __future__ import annotations
@@ -23,21 +26,66 @@ def _out_trumps(ti: TableInfo, unseen: int) -> int:
     return (ti.suit_mask[ti.trump] & unseen).bit_count()
 
 
-def _safe(ti: TableInfo, void, unseen: int, card: int, led: int, later) -> bool:
-    """Will ``card`` hold the trick against the opponents still to play?"""
-    if not later:
-        return True
-    if ti.above[card] & unseen:
-        return False  # a higher card of its suit is out
+# A card is played to win when the chance that an opponent still to play beats it is
+# at most this; partner's winning card is overtaken only when its chance of being
+# beaten is at least _LIKELY (and the overtaking card's is at most _GOOD).
+_GOOD = 0.25
+_LIKELY = 0.5
+
+
+def _miss(state, info, unseen: int) -> float:
+    """The chance that a given unseen card is not in the hand of a player still to play.
+
+    That player holds as many cards as there are tricks left; the cards the seat cannot
+    place are spread over the other hands (and any discards it has not seen).
+    """
+    n = unseen.bit_count()
+    left = info.tricks - len(state.tricks)
+    return 1.0 - left / n if n > left else 0.0
+
+
+def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss: float) -> float:
+    """The chance that an opponent still to play beats ``card`` in a trick of suit ``led``.
+
+    From what the seat knows: an opponent that may still hold the suit led can beat a
+    card of that suit only with a higher one of it, and cannot ruff; one that is out of
+    the suit led (shown, or every card of it is placed) can ruff (or overruff a trump)
+    unless it has shown out of trumps too.  The chances that an opponent holds one of
+    ``k`` unseen cards, or none of the suit led, are ``1 - miss**k`` and ``miss**k``.
+    """
+    higher = (ti.above[card] & unseen).bit_count()
     trump = ti.trump
-    if trump == NO_TRUMP or ti.suit_of[card] == trump:
-        return True
-    tbit = 1 << trump
     lbit = 1 << led
+    keep = 1.0
+    if trump == NO_TRUMP or led == trump:  # no ruffs: only a higher card of the suit led
+        if higher:
+            p = 1.0 - miss ** higher
+            for o in later:
+                if not void[o] & lbit:
+                    keep *= 1.0 - p
+        return 1.0 - keep
+    tbit = 1 << trump
+    if ti.suit_of[card] == trump:  # a ruff: beaten only by an overruff
+        if higher:
+            p = 1.0 - miss ** higher
+            p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()  # out of the suit led
+            for o in later:
+                vo = void[o]
+                if not vo & tbit:
+                    keep *= 1.0 - (p if vo & lbit else p_void * p)
+        return 1.0 - keep
+    p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()
+    p_trump = 1.0 - miss ** (ti.suit_mask[trump] & unseen).bit_count()
+    p_high = 1.0 - miss ** higher
     for o in later:
-        if void[o] & lbit and not void[o] & tbit:
-            return not _out_trumps(ti, unseen)  # shown out of the suit led: may ruff
-    return True
+        vo = void[o]
+        ruff = 0.0 if vo & tbit else p_trump
+        if vo & lbit:
+            keep *= 1.0 - ruff
+        else:
+            beat = p_high + p_void * ruff
+            keep *= 1.0 - beat if beat < 1.0 else 0.0
+    return 1.0 - keep
 
 
 def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
@@ -110,36 +158,48 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
 
     if partner_winning:
         pcard = trick[best_i]
-        if _safe(ti, void, unseen, pcard, led, later):
+        if not later:
             card = lowest()
-            if not why:
-                return card, ""
-            if not later:
-                return card, f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
-            return card, f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
-        safe = [c for c in winners if _safe(ti, void, unseen, c, led, later)]
-        if safe:
-            card = min(safe, key=win_key.__getitem__)
-            return card, (f"play {cards[card]}: partner's {cards[pcard]} could be beaten; this "
-                          "cannot" if why else "")
+            return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
+                          if why else "")
+        miss = _miss(state, info, unseen)
+        prisk = _risk(ti, void, unseen, pcard, led, later, miss)
+        if prisk < _LIKELY:
+            card = lowest()
+            return card, (f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
+                          if why else "")
+        for c in sorted(winners, key=win_key.__getitem__):
+            r = _risk(ti, void, unseen, c, led, later, miss)
+            if r <= _GOOD:
+                return c, (f"play {cards[c]}: partner's {cards[pcard]} is likely to be beaten; this "
+                           f"{'cannot' if not r else 'probably will not'}" if why else "")
         card = lowest()
         return card, (f"play {cards[card]}: leave the trick to partner's {cards[pcard]}" if why else "")
     if winners:
         beaten = cards[trick[best_i]]
+        winners.sort(key=win_key.__getitem__)
         if not later:
-            card = min(winners, key=win_key.__getitem__)
+            card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        safe = [c for c in winners if _safe(ti, void, unseen, c, led, later)]
-        if safe:
-            card = min(safe, key=win_key.__getitem__)
-            return card, (f"play {cards[card]}: cheapest sure winner over the {beaten}" if why else "")
+        miss = _miss(state, info, unseen)
+        for c in winners:
+            r = _risk(ti, void, unseen, c, led, later, miss)
+            if r <= _GOOD:
+                if not why:
+                    return c, ""
+                if suit_of[c] == trump and led != trump:
+                    return c, (f"play {cards[c]}: ruff the {beaten} with the cheapest trump that "
+                               f"{'cannot' if not r else 'probably will not'} be overruffed")
+                if not r:
+                    return c, f"play {cards[c]}: cheapest sure winner over the {beaten}"
+                return c, f"play {cards[c]}: cheapest card likely to win over the {beaten}"
         if not following and trump != NO_TRUMP:
-            card = min(winners, key=win_key.__getitem__)
+            card = winners[0]
             return card, (f"play {cards[card]}: ruff the {beaten} with the cheapest trump that wins"
                           if why else "")
         if len(trick) >= 2 or not partners:
-            card = max(winners, key=win_key.__getitem__)
+            card = winners[-1]
             return card, (f"play {cards[card]}: highest card, to beat the {beaten} before the last "
                           "player" if why else "")
         card = lowest()
@@ -189,15 +249,34 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                 opp_trumps = True
                 break
     if trump in top and opp_trumps and (state.declarer == seat or state.declarer in partners):
-        # Draw trumps: with the best one left, or more of them than are still out.
+        # Draw trumps: with the best one left, with more of them than are still out, or
+        # when the side holds most of them and high enough ones to get the lead back.
         t = top[trump]
         if not above[t] & unseen:
             return t, (f"lead {cards[t]}: the best trump left, drawing the opponents' trumps"
                        if why else "")
-        if count[trump] > out_trumps:
+        m = count[trump]
+        if m > out_trumps:
             c = low[trump]
-            return c, (f"lead {cards[c]}: long in trumps ({count[trump]} against {out_trumps} out), "
+            return c, (f"lead {cards[c]}: long in trumps ({m} against {out_trumps} out), "
                        "drawing them" if why else "")
+        higher = (above[t] & unseen).bit_count()
+        if 2 * higher < m:
+            # The opponents' share of the trumps out: each other hand holds a card per
+            # trick left; hands shown out of trumps hold none (unseen discards may).
+            left = info.tricks - len(state.tricks)
+            theirs = 0
+            holders = unseen.bit_count()
+            for o in range(rules.players):
+                if o != seat:
+                    if void[o] & tbit:
+                        holders -= left
+                    elif o in opponents:
+                        theirs += left
+            expected = out_trumps * theirs / holders if holders > 0 else 0.0
+            if m > expected:
+                return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
+                           "the opponents), drawing them before cashing side winners" if why else "")
     # Cash a sure winner no opponent can ruff, from the longest such suit.
     cash = None
     for s, c in top.items():

@@ -1,0 +1,145 @@
+"""The heuristic's card play on hand-made positions (audit regressions).
+
+* it ruffs with a small trump when no opponent still to play can be known to overruff
+  it, not with its top trump (a sure trick wasted);
+* it does not overtake a partner whose card will probably hold, and ruffs one that is
+  likely to be beaten with its cheapest trump that will hold, not its top one;
+* a declarer with most of the trumps, though not the top one, draws them before
+  cashing side winners the opponents could ruff;
+* the chance that a card is beaten (``_risk``) follows what the seat knows: who has
+  shown out of the suit led and of trumps, and which higher cards are unseen.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bidcompiler.pipeline import load_ruleset
+from runtime.bots import HeuristicBot
+from runtime.bots.cardplay import _risk
+from runtime.bots.knowledge import rules_info
+from runtime.hand import PLAY, HandState
+
+
+def hand_state(rules, dealer: int, fixed: dict[int, str], kitty: str) -> HandState:
+    """A deal with the given hands and kitty (card names); the rest go to the seat not given."""
+    ids = {name: i for i, name in enumerate(rules.cards)}
+    hands = {seat: [ids[c] for c in text.split()] for seat, text in fixed.items()}
+    kitty_cards = [ids[c] for c in kitty.split()]
+    used = {c for h in hands.values() for c in h} | set(kitty_cards)
+    rest = [c for c in range(rules.n_cards) if c not in used]
+    for seat in range(rules.players):
+        if seat not in hands:
+            hands[seat], rest = rest[:rules.hand_size], rest[rules.hand_size:]
+    assert not rest and all(len(hands[s]) == rules.hand_size for s in range(rules.players))
+    return HandState(rules, dealer, [hands[s] for s in range(rules.players)], kitty_cards)
+
+
+def act(state: HandState, *names: str) -> HandState:
+    for name in names:
+        state.apply_action(state.rules.action_names.index(name))
+    return state
+
+
+def says(state: HandState) -> tuple[str, str]:
+    """The heuristic's card and reason (and choose agrees with explain)."""
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert action == HeuristicBot(random.Random(0)).choose(state)
+    return state.rules.action_names[action], reason
+
+
+RULES = load_ruleset("standard")
+SMALL_HAND = "BJ 3S 2D 3D 4D 5D 6D 2C 3C 4C 5C 6C"  # the top trump, a small one, no hearts
+
+
+def test_ruffs_with_a_small_trump_not_the_top_one():
+    # Seat 1 declares spades and leads a small heart; seat 2 (a defender, out of hearts)
+    # holds the BJ and the 3S.  Only seat 0 plays after it, and seat 0 has shown no void:
+    # it follows to hearts, so the 3S wins as surely as the BJ.
+    state = hand_state(RULES, 3, {1: "AS KS QS JS TS 9S 2H 3H 4H 5H AD KD",
+                                  2: SMALL_HAND,
+                                  3: "8S 7S 6H 7H 8H 9H TH 7D 8D 7C 8C 9C"},
+                       kitty="LJ 4S 5S QD JD TC")
+    act(state, "pass", "4 uptown", "pass", "pass", "trump S")
+    act(state, "QD", "JD", "TC", "5S", "4S", "AD")  # the declarer lays away six
+    act(state, "2H")
+    assert state.phase == PLAY and state.seat == 2
+    card, reason = says(state)
+    assert card == "3S", (card, reason)
+    assert "ruff the 2H" in reason and "cheapest trump" in reason
+
+
+def _partner_leads(lead: str) -> HandState:
+    # Seat 0 declares spades and leads a heart; seat 1 follows with the 6H; seat 2
+    # (partner, out of hearts) holds the BJ and the 3S; the hearts above the lead are
+    # unseen by seat 2 (they are with seat 3).
+    hand0 = f"AS KS QS JS TS {lead} 2H 3H AD KD AC KC"
+    state = hand_state(RULES, 3, {0: hand0, 2: SMALL_HAND,
+                                  1: "8S 7S 6H 7H 8H 9H TH 7D 8D 7C 8C 9C"},
+                       kitty="LJ 4S 5S QD JD TC")
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S")
+    act(state, "QD", "JD", "TC", "2H", "3H", "AD")
+    act(state, lead, "6H")
+    assert state.phase == PLAY and state.seat == 2
+    return state
+
+
+def test_does_not_ruff_a_partner_whose_card_will_probably_hold():
+    # One heart above partner's KH is unseen: it is with the last player only about a
+    # third of the time, so seat 2 leaves the trick to partner and throws a small card
+    # (it certainly does not ruff with the BJ).
+    card, reason = says(_partner_leads("KH"))
+    assert card != "BJ" and card != "3S", (card, reason)
+    assert card[-1] in "DC", (card, reason)
+    assert reason == f"play {card}: partner's KH is winning; no need to overtake"
+
+
+def test_ruffs_a_partner_likely_to_be_beaten_with_the_cheapest_trump_that_holds():
+    # Three hearts above partner's JH are unseen: the last player probably holds one.
+    # The 3S holds as well as the BJ (the last player has shown no void in hearts).
+    card, reason = says(_partner_leads("JH"))
+    assert card == "3S", (card, reason)
+    assert "likely to be beaten" in reason
+
+
+def test_draws_trumps_when_strong_without_the_top_one():
+    # Seat 0 declares spades holding LJ A K Q J T 9 (the BJ is out) and AH KH: seven
+    # trumps against about five with the opponents.  Cashing the AH first gets it
+    # ruffed; it leads trumps.
+    state = hand_state(RULES, 3, {0: "LJ AS KS QS JS TS 9S AH KH 2D 3D 2C",
+                                  1: "BJ 8S 3H 4H 5H 6H 7H 4D 5D 6D 7D 3C",
+                                  2: "2S 3S 8H 9H TH JH 8D 9D TD 4C 5C 6C"},
+                       kitty="QH 2H QD KD 7C 8C")
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S")
+    act(state, "QH", "2H", "QD", "KD", "7C", "8C")  # lays the kitty away again
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert state.table.suit_of[RULES.cards.index(card)] == state.trump, (card, reason)
+    assert "drawing" in reason and "strong in trumps" in reason, reason
+
+
+def test_the_chance_of_being_beaten_follows_what_is_known():
+    info = rules_info(RULES)
+    spades, hearts = RULES.suit_names.index("spades"), RULES.suit_names.index("hearts")
+    ti = info.tables[(spades, 0)]
+    card = {name: i for i, name in enumerate(RULES.cards)}
+    mine = {card[c] for c in SMALL_HAND.split()}
+    unseen = sum(1 << c for c in range(RULES.n_cards) if c not in mine)
+    miss = 0.7
+    later = [0]
+    no_voids = [0, 0, 0, 0]
+    out_of_hearts = [1 << hearts, 0, 0, 0]
+    out_of_both = [(1 << hearts) | (1 << spades), 0, 0, 0]
+    # A small trump ruffing hearts: overruffed only by a player out of hearts.
+    small = _risk(ti, no_voids, unseen, card["3S"], hearts, later, miss)
+    assert 0 < small < 0.01
+    assert _risk(ti, out_of_hearts, unseen, card["3S"], hearts, later, miss) > 0.9
+    assert _risk(ti, out_of_both, unseen, card["3S"], hearts, later, miss) == 0
+    # The top trump is never beaten.
+    assert _risk(ti, out_of_hearts, unseen, card["BJ"], hearts, later, miss) == 0
+    # A heart: beaten by a higher heart, or by a ruff from a player out of hearts.
+    assert _risk(ti, no_voids, unseen, card["KH"], hearts, later, miss) > 0.29
+    assert _risk(ti, out_of_hearts, unseen, card["AH"], hearts, later, miss) > 0.9
+    assert _risk(ti, out_of_both, unseen, card["AH"], hearts, later, miss) == 0
+    # No opponent left to play: nothing beats it.
+    assert _risk(ti, out_of_hearts, unseen, card["2H"], hearts, [], miss) == 0
