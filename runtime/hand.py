@@ -240,26 +240,49 @@ class HandState:
         else:
             self.high_bid = action - rules.first_bid_action
             self.high_seat = seat
-        passes = sum(self.passed)
-        if rules.rounds == "once":
-            if len(self.calls) < n:
-                self.seat = (seat + 1) % n
-                return
-        else:
-            if passes < rules.passes_end or (self.high_bid < 0 and passes < n):
-                self.seat = self._next_active(seat)
-                if self.seat != self.high_seat:
-                    return
-        if self.high_bid < 0:
+        nxt = self._next_caller(seat, self.passed, self.high_bid, self.high_seat, len(self.calls))
+        if nxt is not None:
+            self.seat = nxt
+        elif self.high_bid < 0:
             self._finish_without_contract()
         else:
             self._end_auction()
 
-    def _next_active(self, seat: int) -> int:
+    def _next_caller(self, seat: int, passed: list[bool], high_bid: int, high_seat: int, ncalls: int) -> int | None:
+        """Who calls after ``seat``'s call (given the auction as it then stands), or None
+        when that call ended the auction."""
+        rules = self.rules
+        n = rules.players
+        if rules.rounds == "once":
+            return (seat + 1) % n if ncalls < n else None
+        passes = sum(passed)
+        if passes < rules.passes_end or (high_bid < 0 and passes < n):
+            nxt = self._next_active(seat, passed)
+            if nxt != high_seat:
+                return nxt
+        return None
+
+    def ends_auction(self, action: int) -> bool:
+        """Whether calling ``action`` now would end the auction: nobody could call after it.
+
+        For bots: raising a bid to shut others out is pointless on the last call.
+        """
+        rules = self.rules
+        if action == rules.redeal_action or action == rules.take_action:
+            return True
+        passed, high_bid, high_seat = self.passed, self.high_bid, self.high_seat
+        if action == rules.pass_action:
+            passed = list(passed)
+            passed[self.seat] = True
+        else:
+            high_bid, high_seat = action - rules.first_bid_action, self.seat
+        return self._next_caller(self.seat, passed, high_bid, high_seat, len(self.calls) + 1) is None
+
+    def _next_active(self, seat: int, passed: list[bool]) -> int:
         n = self.rules.players
         for step in range(1, n + 1):
             s = (seat + step) % n
-            if not self.passed[s]:
+            if not passed[s]:
                 return s
         return seat
 

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from bidcompiler.pipeline import load_ruleset
 from runtime.errors import IllegalAction
 from runtime.game import GameState, deal
-from runtime.hand import HandState
+from runtime.hand import AUCTION, HandState
 from runtime.simulate import play_hand
 
 RULES = load_ruleset("standard")
@@ -419,3 +419,20 @@ def test_observation_is_a_snapshot(seed):
     obs["tricks_won"][0] += 100
     assert state.score == score and state.books == books
     assert state.observation(0)["score"] == score
+
+
+@FAST
+@given(seeds, st.sampled_from(["standard", "oregon", "hawaii", "cutthroat", "northeast52",
+                               "standard+all-pass-redeal", "standard+rise-and-fly"]))
+def test_ends_auction_says_what_the_call_would_do(seed, variant):
+    """``HandState.ends_auction(a)`` (asked by bots) agrees with calling ``a`` on a copy."""
+    rules = load_ruleset(variant)
+    rng = random.Random(seed)
+    hands, kitty = deal(rules, rng)
+    state = HandState(rules, seed % rules.players, hands, kitty)
+    while state.phase == AUCTION:
+        for action in state.legal_actions():
+            after = state.clone()
+            after.apply_action(action)
+            assert state.ends_auction(action) == (after.phase != AUCTION), rules.action_names[action]
+        state.apply_action(rng.choice(state.legal_actions()))

@@ -165,7 +165,7 @@ class HeuristicBot:
         allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
         # Bidding higher than needed to shut others out only pays if someone could still
         # overcall: not for the last call of the auction (a forced dealer, say).
-        tolerance = PREEMPT_TOLERANCE if allowed and not self._ends_auction(state, first_bid + min(allowed)) else 0.0
+        tolerance = PREEMPT_TOLERANCE if allowed and not state.ends_auction(first_bid + min(allowed)) else 0.0
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index)
         best_of = info.best_of
@@ -226,13 +226,6 @@ class HeuristicBot:
             return False
         mine = set(state.dealt[state.declarer]) | set(state.kitty)
         return any(c not in mine for c in state.out)
-
-    @staticmethod
-    def _ends_auction(state: HandState, action: int) -> bool:
-        """Whether the auction is over once ``action`` is called (nobody can overcall it)."""
-        after = state.clone()
-        after.apply_action(action)
-        return after.phase != AUCTION
 
     def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
         """What passing is worth: partner's contract, the opponents', or a forced dealer's."""
