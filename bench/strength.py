@@ -195,21 +195,24 @@ def main() -> None:
                         help="deals played twice, sampler and heuristic (default: as --sampler-games)")
     parser.add_argument("--samples", type=int, default=16, help="deals the sampler draws per decision (default 16)")
     parser.add_argument("--speed-hands", type=int, default=2000, help="hands per bot for the speed figures")
+    parser.add_argument("--speed-rounds", type=int, default=20,
+                        help="interleaved rounds of the speed measurement (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the matches (default 1)")
     args = parser.parse_args()
     sampler_games = args.sampler_games if args.sampler_games is not None else max(20, args.games // 5)
 
     print(f"variant {args.variant}, seed {args.seed}, Python {sys.version.split()[0]}")
-    rate_random, rate_heuristic = speed(args.variant, args.speed_hands, rounds=20)
+    rate_random, rate_heuristic = speed(args.variant, args.speed_hands, rounds=args.speed_rounds)
     print(f"speed: random {rate_random:,.0f} hands/s, heuristic {rate_heuristic:,.0f} hands/s, "
           f"ratio {rate_heuristic / rate_random:.2f} (CPU time, {args.speed_hands} hands each, interleaved)")
     print()
     report(match(args.variant, "heuristic", "random", args.games, args.seed, args.samples, args.workers))
-    print()
-    print(f"sampler: {args.samples} sampled deals per decision, heuristic playouts; "
-          f"{sampler_games} games")
-    report(match(args.variant, "sampler", "heuristic", sampler_games, args.seed, args.samples, args.workers))
+    if sampler_games:  # 0: only the heuristic's figures
+        print()
+        print(f"sampler: {args.samples} sampled deals per decision, heuristic playouts; "
+              f"{sampler_games} games")
+        report(match(args.variant, "sampler", "heuristic", sampler_games, args.seed, args.samples, args.workers))
     deals = args.paired_deals if args.paired_deals is not None else sampler_games
     if deals:
         p = paired(args.variant, deals, args.seed, args.samples, args.workers)
