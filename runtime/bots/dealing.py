@@ -14,6 +14,7 @@ one is drawn with every deal consistent with what the seat knows equally likely.
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import product
 
@@ -107,15 +108,6 @@ class _Problem:
         return self.prepared()[0].options(0, tuple(self.cap))[0]
 
 
-_FACTORIAL = [1]
-
-
-def _factorial(k: int) -> int:
-    while len(_FACTORIAL) <= k:
-        _FACTORIAL.append(_FACTORIAL[-1] * len(_FACTORIAL))
-    return _FACTORIAL[k]
-
-
 def _splits(count: int, room: list[int]):
     """Every way to share ``count`` cards among slots with ``room`` each (as tuples of shares)."""
     if len(room) == 1:
@@ -160,7 +152,7 @@ class _Counter:
             shares = [tuple(caps[i] for i in idx)] if fits else []
         else:
             shares = _splits(count, [caps[i] for i in idx]) if idx else ()
-        fact = _factorial(count)
+        fact = math.factorial(count)
         options = []
         total = 0
         for share in shares:
@@ -168,7 +160,7 @@ class _Counter:
             ways = fact
             for i, a in zip(idx, share):
                 left[i] -= a
-                ways //= _factorial(a)
+                ways //= math.factorial(a)
             left = tuple(left)
             rest = 1 if last else self.options(j + 1, left)[0]
             if rest:
