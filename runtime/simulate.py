@@ -651,6 +651,13 @@ def _interval(units: int, m: stats.Moments, kind: str, y: int = 0, n: int = 1) -
     return stats.ratio_interval(units, m, y, n)
 
 
+def _difference(units: int, m: stats.Moments, kind: str) -> stats.Interval:
+    """The paired difference b − a of a figure (components 0, 1 for a; 2, 3 for b), as ``_interval`` estimates it."""
+    if kind == "proportion":
+        return stats.paired_proportion_ratio_difference(units, m)
+    return stats.paired_ratio_difference(units, m)
+
+
 def _stat_json(key: str, interval: stats.Interval) -> dict:
     return {"label": metric_label(key), "kind": kind_of(key), **interval.as_json()}
 
@@ -807,8 +814,7 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
         kind = kind_of(key)
         a = _interval(units, m, kind, 0, 1)
         b = _interval(units, m, kind, 2, 3)
-        d = (stats.paired_proportion_ratio_difference if kind == "proportion"
-             else stats.paired_ratio_difference)(units, m)
+        d = _difference(units, m, kind)
         significant = d.value is not None and d.significant
         differences.append({
             "metric": key, "label": metric_label(key), "kind": kind,
