@@ -14,19 +14,65 @@ convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
 
 from __future__ import annotations
 
+import difflib
+import importlib
 import os
 import sys
 
 import click
 
-from . import authoring, replay, simulate
-from .explain import diff_command, rules_command
-from .play import play
-from .compare import compare
-from .analyze import analyze
+# Every command, in the order `--help` lists them: its module and function, and the
+# one line `--help` shows.  Modules are imported only when their command runs (or
+# its own --help is asked for), so `bidwhist --help` and quick commands do not pay
+# for loading the compiler, the engine, rich's Markdown and the solver.
+# tests/test_startup.py checks each line against the command's own docstring.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "variants": ("authoring:variants", "List the shipped variants and house rules, one line each."),
+    "check": ("authoring:check", "Check variant and house-rule files: every error of every file."),
+    "compile": ("authoring:compile_cmd", "Compile VARIANT and show its intermediate form."),
+    "schema": ("authoring:schema", "Print the JSON Schema of variant files."),
+    "convert": ("authoring:convert", "Convert a variant or house-rule file between YAML and .whist."),
+    "rules": ("explain:rules_command", "Print the compiled rules of VARIANT as a Markdown rulebook."),
+    "diff": ("explain:diff_command", "List the rule differences between variants A and B."),
+    "replay": ("replay:replay", "Replay a hand record or a game record and score it."),
+    "simulate": ("simulate:simulate", "Play games or hands of VARIANT with bots and report."),
+    "play": ("play:play", "Play a whole game of VARIANT at the terminal against bots."),
+    "compare": ("compare:compare", "Play the same deals under A and B and report what differs."),
+    "analyze": ("analyze:analyze", "Double-dummy analysis of a hand record or a game record."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A click group that imports a command's module only when that command is used."""
+
+    def list_commands(self, ctx):
+        """The commands in the order of ``COMMANDS``."""
+        return list(COMMANDS)
+
+    def get_command(self, ctx, cmd_name):
+        """Import and return the command ``cmd_name`` (None if there is no such command)."""
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, attr = entry[0].split(":")
+        return getattr(importlib.import_module(f".{module_name}", __name__), attr)
+
+    def format_commands(self, ctx, formatter):
+        """List the commands with their one-line help, without importing them."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, short) for name, (_, short) in COMMANDS.items()])
+
+    def resolve_command(self, ctx, args):
+        """As click's, plus a "did you mean" for a mistyped command name."""
+        name = args[0] if args else None
+        if name is not None and name not in COMMANDS and not name.startswith("-"):
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="bidwhist")
 def cli():
     """Bid Whist and its variants as data.
@@ -36,12 +82,6 @@ def cli():
     `bidwhist variants`) or give the path of a variant file; add house rules
     with NAME+RULE+RULE or --with RULE.
     """
-
-
-COMMANDS = (authoring.variants, authoring.check, authoring.compile_cmd, authoring.schema, authoring.convert,
-            rules_command, diff_command, replay.replay, simulate.simulate, play, compare, analyze)
-for command in COMMANDS:
-    cli.add_command(command)
 
 
 def main(argv=None):

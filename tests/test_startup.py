@@ -1,0 +1,68 @@
+"""The command line loads lazily: `bidwhist --help` imports no command's module.
+
+Start-up time itself is measured by bench/startup.py, never asserted here (the
+machine is shared); what is tested is the behaviour that makes it cheap.
+"""
+
+import json
+import subprocess
+import sys
+
+import click
+import pytest
+
+from bidcompiler.cli import COMMANDS, cli
+
+HEAVY = ("runtime", "lark", "yaml", "jsonschema", "rich", "bidcompiler.pipeline", "bidcompiler.cli.play",
+         "bidcompiler.cli.simulate")
+
+PROBE = """
+import json, sys
+from bidcompiler.cli import cli
+try:
+    cli.main(args=sys.argv[1:], prog_name="bidwhist", standalone_mode=False)
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def modules_loaded_by(*args: str) -> list[str]:
+    """The modules a fresh interpreter has loaded after running ``bidwhist ARGS``."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_help_imports_no_command_module():
+    loaded = modules_loaded_by("--help")
+    heavy = [m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY]
+    assert heavy == []
+
+
+def test_a_command_imports_only_what_it_needs():
+    loaded = modules_loaded_by("schema", "--help")
+    assert "bidcompiler.cli.authoring" in loaded
+    assert "bidcompiler.cli.play" not in loaded and "runtime.solver" not in loaded
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_listed_command_resolves(name):
+    command = cli.get_command(click.Context(cli), name)
+    assert isinstance(command, click.Command)
+    assert command.name == name
+
+
+def test_help_lists_every_command_with_its_line(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(args=["--help"], prog_name="bidwhist")
+    out = capsys.readouterr().out
+    for name, (_, short) in COMMANDS.items():
+        assert f"{name}" in out and short in " ".join(out.split())
+
+
+def test_a_mistyped_command_is_a_usage_error_with_a_suggestion():
+    done = subprocess.run([sys.executable, "-c", "from bidcompiler.cli import main; main()", "simulat"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "Did you mean 'simulate'?" in done.stderr
