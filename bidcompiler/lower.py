@@ -7,14 +7,44 @@ effective suit and power, so the engine never interprets rules while playing.
 
 from __future__ import annotations
 
+from runtime.formula import Formula
 from runtime.ruleset import (
     NO_SUIT, NO_TRUMP, Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names,
 )
 
 from . import ir
+from .expressions import Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 TRUMP_BONUS = 1000
+
+
+def formula_tree(node) -> tuple:
+    """The runtime's data form (runtime.formula) of a checked expression tree."""
+    match node:
+        case Num(value=value):
+            return ("num", value)
+        case Bool(value=value):
+            return ("bool", value)
+        case Name(name=name):
+            return ("name", name)
+        case Unary(operand=operand):
+            return ("neg", formula_tree(operand))
+        case Not(operand=operand):
+            return ("not", formula_tree(operand))
+        case Binary(op=op, left=left, right=right) | Compare(op=op, left=left, right=right) | \
+                BoolOp(op=op, left=left, right=right):
+            return (op, formula_tree(left), formula_tree(right))
+        case IfElse(cond=cond, then=then, orelse=orelse):
+            return ("if", formula_tree(cond), formula_tree(then), formula_tree(orelse))
+        case Call(func=func, args=args):
+            return ("call", func, *(formula_tree(a) for a in args))
+    raise TypeError(f"not an expression node: {node!r}")
+
+
+def formula(f: ir.Formula) -> Formula:
+    """Lower an IR formula (checked and compiled by the builder) to runtime data."""
+    return Formula(formula_tree(f.ast.ast), f.text, f.type)
 
 
 def card_names(v: ir.Variant) -> list[str]:
@@ -121,11 +151,11 @@ def lower(v: ir.Variant) -> Ruleset:
         renege=v.play.renege,
         renege_books=v.play.renege_books,
         tables=tables,
-        scoring=Scoring(made=v.scoring.made.ast, declarer=v.scoring.declarer.ast,
-                        defender=v.scoring.defender.ast, multiplier=v.scoring.multiplier.ast,
+        scoring=Scoring(made=formula(v.scoring.made), declarer=formula(v.scoring.declarer),
+                        defender=formula(v.scoring.defender), multiplier=formula(v.scoring.multiplier),
                         multiply_declarer="declarer" in v.scoring.multiply,
                         multiply_defenders="defenders" in v.scoring.multiply),
-        game_end=GameEnd(win=v.game.win.ast, lose=v.game.lose.ast, floor=v.game.floor, rubber=v.game.rubber),
+        game_end=GameEnd(win=formula(v.game.win), lose=formula(v.game.lose), floor=v.game.floor, rubber=v.game.rubber),
         tie_break=v.game.tie,
         first_dealer=v.deal.first_dealer,
         rotation=1,

@@ -1,0 +1,114 @@
+"""A Ruleset as JSON and back, with no compiler: for tools, caches and other processes.
+
+``ruleset_to_json(rules)`` gives a JSON-ready dict (``{"format": "bidwhist-ruleset/1",
+...}``); ``ruleset_from_json(data)`` rebuilds an equal Ruleset.  Formulas travel as
+their data trees (runtime.formula), play tables as a list (JSON keys are strings),
+sets as sorted lists.  A document that does not describe a Ruleset raises
+``RulesetFormatError`` naming the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+from .formula import Formula, FormulaError
+from .ruleset import Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names
+
+FORMAT = "bidwhist-ruleset/1"
+
+
+class RulesetFormatError(ValueError):
+    """A JSON document that is not a ``bidwhist-ruleset/1``."""
+
+
+def _plain(obj: Any) -> Any:
+    """A dataclass value as a dict of JSON-ready values (formulas as their JSON)."""
+    if isinstance(obj, Formula):
+        return obj.to_json()
+    if dataclasses.is_dataclass(obj):
+        return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (tuple, list)):
+        return [_plain(x) for x in obj]
+    return obj
+
+
+def ruleset_to_json(rules: Ruleset) -> dict:
+    """The JSON-ready description of ``rules``."""
+    out: dict[str, Any] = {"format": FORMAT}
+    for f in dataclasses.fields(rules):
+        if f.name == "action_names":
+            continue  # derived: rebuilt on the way in
+        value = getattr(rules, f.name)
+        if f.name == "tables":
+            out["tables"] = [_plain(table) for _, table in sorted(value.items())]
+        elif f.name == "redeal_cards":
+            out["redeal_cards"] = sorted(value)
+        elif f.name == "order_aliases":
+            out["order_aliases"] = dict(sorted(value.items()))
+        else:
+            out[f.name] = _plain(value)
+    return out
+
+
+def _need(data: Mapping, key: str) -> Any:
+    if key not in data:
+        raise RulesetFormatError(f"missing field {key!r}")
+    return data[key]
+
+
+def _formula(data: Mapping, key: str, where: str) -> Formula:
+    try:
+        return Formula.from_json(_need(data, key))
+    except FormulaError as exc:
+        raise RulesetFormatError(f"{where}.{key}: {exc}") from None
+
+
+def ruleset_from_json(data: Mapping) -> Ruleset:
+    """The Ruleset that :func:`ruleset_to_json` described."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise RulesetFormatError(f"not a {FORMAT} document")
+    try:
+        scoring_data = _need(data, "scoring")
+        end_data = _need(data, "game_end")
+        fields: dict[str, Any] = {}
+        for f in dataclasses.fields(Ruleset):
+            if f.name in ("action_names", "scoring", "game_end"):
+                continue
+            if f.name not in data:
+                if f.default is not dataclasses.MISSING:
+                    continue
+                raise RulesetFormatError(f"missing field {f.name!r}")
+            fields[f.name] = data[f.name]
+        fields.update(
+            side_of=tuple(fields["side_of"]),
+            cards=tuple(fields["cards"]),
+            card_suit=tuple(fields["card_suit"]),
+            suits=tuple(fields["suits"]),
+            suit_names=tuple(fields["suit_names"]),
+            orders=tuple(fields["orders"]),
+            strains=tuple(Strain(s["name"], tuple(s["aliases"]), s["trump"], tuple(s["directions"]),
+                                 s.get("bare", False)) for s in fields["strains"]),
+            bids=tuple(Bid(b["level"], b["strain"], b["rank"], b["text"]) for b in fields["bids"]),
+            order_aliases=dict(fields["order_aliases"]),
+            redeal_cards=frozenset(fields["redeal_cards"]),
+            tables={(t["trump"], t["direction"]): PlayTable(
+                t["trump"], t["direction"], tuple(t["suit_of"]), tuple(t["power"]),
+                t.get("free_no_suit", False), t.get("no_suit_out", False)) for t in fields["tables"]},
+            scoring=Scoring(
+                made=_formula(scoring_data, "made", "scoring"),
+                declarer=_formula(scoring_data, "declarer", "scoring"),
+                defender=_formula(scoring_data, "defender", "scoring"),
+                multiplier=_formula(scoring_data, "multiplier", "scoring"),
+                multiply_declarer=scoring_data.get("multiply_declarer", True),
+                multiply_defenders=scoring_data.get("multiply_defenders", True)),
+            game_end=GameEnd(
+                win=_formula(end_data, "win", "game_end"),
+                lose=_formula(end_data, "lose", "game_end"),
+                floor=end_data.get("floor"), rubber=end_data.get("rubber", 1)),
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise RulesetFormatError(f"malformed ruleset: {exc}") from None
+    rules = Ruleset(**fields)
+    object.__setattr__(rules, "action_names", build_action_names(rules))
+    return rules
