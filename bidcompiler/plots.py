@@ -111,7 +111,19 @@ def _contract_keys(series) -> list[str]:
     return sorted(keys, key=lambda k: order.index(k) if k in order else len(order))
 
 
-def _draw(series, mode: str, title: str, path: str) -> None:
+def title(data: dict) -> str:
+    """The title of a report's picture, as its text header says it: what was run (each
+    variant as named, house rules and every --set included), how much, the seed and
+    the bots."""
+    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
+    bots = f"bots: {data['bots_description']}"
+    if "a" in data:  # a comparison
+        deals = "on the same deals" if data.get("same_deals", True) else "from the same seeds"
+        return f"{data['a']['variant']} against {data['b']['variant']}: {amount} {deals}, seed {data['seed']}, {bots}"
+    return f"{data['variant']}: {amount}, seed {data['seed']}, {bots}"
+
+
+def _draw(series, mode: str, heading: str, path: str) -> None:
     fig, axes = _figure()
     contracts = _contract_keys(series)
     names = [k.split(":", 1)[1] for k in contracts]
@@ -124,7 +136,7 @@ def _draw(series, mode: str, title: str, path: str) -> None:
         keys = ["made", "set", "sweep", "redeal"]
         labels = ["made", "set", "sweep", "thrown in"]
         _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
-    fig.suptitle(title)
+    fig.suptitle(heading)
     # The format is said outright: a name without an extension is written as given (PNG),
     # where matplotlib would otherwise add ".png" to it.
     ext = os.path.splitext(path)[1][1:].lower()
@@ -133,9 +145,8 @@ def _draw(series, mode: str, title: str, path: str) -> None:
 
 def plot_simulation(data: dict, path: str) -> None:
     """Draw a simulation's contracts, make rates and distributions to ``path`` (PNG)."""
-    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
     series = [(data["variant"], data["statistics"], data["distributions"])]
-    _draw(series, data["mode"], f"{data['variant']}: {amount}, seed {data['seed']}", path)
+    _draw(series, data["mode"], title(data), path)
 
 
 def plot_comparison(data: dict, path: str) -> None:
@@ -144,6 +155,4 @@ def plot_comparison(data: dict, path: str) -> None:
     for side in ("a", "b"):
         stats = {d["metric"]: {**d[side], "kind": d["kind"], "label": d["label"]} for d in data["differences"]}
         series.append((f"{side.upper()}: {data[side]['variant']}", stats, data["distributions"][side]))
-    amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
-    _draw(series, data["mode"], f"{data['a']['variant']} against {data['b']['variant']}: {amount} on the same "
-                                f"deals, seed {data['seed']}", path)
+    _draw(series, data["mode"], title(data), path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -140,9 +141,9 @@ def _figure_rows(statistics: dict) -> list[tuple[str, str, dict]]:
     return rows
 
 
-def _bots_text(bots: list[str]) -> str:
-    kinds = list(dict.fromkeys(bots))
-    return f"{kinds[0]} bots" if len(kinds) == 1 else "bots " + "/".join(bots)
+def bots_header(data: dict) -> str:
+    """``bots: heuristic`` (or ``bots: side 0 heuristic, side 1 random``): the bots of a report, in words."""
+    return f"bots: {data['bots_description']}"
 
 
 def simulation_report(data: dict) -> None:
@@ -156,7 +157,7 @@ def simulation_report(data: dict) -> None:
     stats = data["statistics"]
     amount = (f"{data['games']} games ({data['hands']} hands)" if data["mode"] == "games"
               else f"{data['hands']} hands")
-    console.print(f"[bold]{data['variant']}[/bold]: {amount}, seed {data['seed']}, {_bots_text(data['bots'])}; "
+    console.print(f"[bold]{escape(data['variant'])}[/bold]: {amount}, seed {data['seed']}, {bots_header(data)}; "
                   "95% confidence intervals in brackets")
     table = Table(show_header=True, header_style="bold")
     table.add_column("contract")
@@ -197,8 +198,8 @@ def comparison_report(data: dict) -> None:
     amount = f"{data['games']} games" if data["mode"] == "games" else f"{data['hands']} hands"
     deals = ("on the same deals" if data["same_deals"] else
              "dealt from the same seeds (the decks or hand sizes differ, so the cards do too)")
-    console.print(f"[bold]{a['variant']}[/bold] (A) against [bold]{b['variant']}[/bold] (B): {amount} {deals}, "
-                  f"seed {data['seed']}, {_bots_text(data['bots'])}")
+    console.print(f"[bold]{escape(a['variant'])}[/bold] (A) against [bold]{escape(b['variant'])}[/bold] (B): "
+                  f"{amount} {deals}, seed {data['seed']}, {bots_header(data)}")
     if data["mode"] == "games":
         console.print(f"A played {a['hands']} hands, B {b['hands']}.")
     table = Table(show_header=True, header_style="bold")

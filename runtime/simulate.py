@@ -86,6 +86,15 @@ def seat_bots(rules: Ruleset, bots: str | Sequence[str]) -> tuple[str, ...]:
     raise ValueError(f"give one bot kind, or one per side ({rules.sides} sides), not {len(bots)}")
 
 
+def bots_description(bots: str | Sequence[str]) -> str:
+    """The bots of a run in words, as a report's header gives them: ``heuristic``, or
+    ``side 0 heuristic, side 1 random`` when each side has its own kind."""
+    kinds = (bots,) if isinstance(bots, str) else tuple(bots)
+    if len(set(kinds)) == 1:
+        return kinds[0]
+    return ", ".join(f"side {side} {kind}" for side, kind in enumerate(kinds))
+
+
 def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = "random") -> HandState:
     """Deal and play hand ``index`` of a hands-mode run: the dealer rotates from a seeded first dealer.
 
@@ -666,8 +675,13 @@ def _histogram_json(hist: Counter | None) -> dict:
     return {str(k): hist[k] for k in sorted(hist)} if hist else {}
 
 
-def simulation_summary(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
+def simulation_summary(rules: Ruleset, spec: RunSpec, totals: Totals, variant: dict | None = None) -> dict:
     """The figures of a simulation for programs (``simulate --json``).
+
+    ``variant`` says what was run as the user named it (``{"variant": the full
+    description, ...its parts}``, see ``bidwhist simulate``); without it the
+    ruleset's own name stands.  ``bots`` is the bot kind of each seat and
+    ``bots_description`` the same in words, as the text header says it.
 
     Besides ``statistics`` (every figure as ``{label, kind, value, low, high, n}``)
     it keeps the plain figures of earlier versions: ``contracts``, ``make_rate``,
@@ -693,10 +707,11 @@ def simulation_summary(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
                      "make_rate_interval": _bare(statistics[f"made:{name}"])})
     contracted = m["made"].total(1) if "made" in m else 0
     return {
-        "variant": rules.name,
+        **(variant or {"variant": rules.name}),
         "mode": spec.mode,
         "seed": spec.seed,
         "bots": list(seat_bots(rules, spec.bots)),
+        "bots_description": bots_description(spec.bots),
         "games": totals.units if spec.mode == "games" else None,
         "hands": hands,
         "max_hands": spec.max_hands if spec.mode == "games" else None,
@@ -798,8 +813,13 @@ def same_deals(rules_a: Ruleset, rules_b: Ruleset) -> bool:
 
 
 def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals: Totals,
-                       names: tuple[str, str]) -> dict:
+                       names: tuple[str | dict, str | dict]) -> dict:
     """The paired differences of a comparison (``b − a``), for programs and for words.
+
+    ``names`` says what A and B are, as the user named them: each a name, or a
+    description ``{"variant": the full description, ...its parts}``.  ``bots`` are
+    the kinds as given (one for every seat, or one per side) and
+    ``bots_description`` the same in words.
 
     Each entry of ``differences`` holds both variants' figures, the difference with
     its interval, whether it is significant (the interval excludes 0) and, if so,
@@ -822,12 +842,14 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
             "significant": significant,
             "sentence": difference_sentence(key, a, b, d) if significant else None,
         })
+    described = [name if isinstance(name, dict) else {"variant": name} for name in names]
     return {
-        "a": {"variant": names[0], "hands": totals.hands[0]},
-        "b": {"variant": names[1], "hands": totals.hands[1]},
+        "a": {**described[0], "hands": totals.hands[0]},
+        "b": {**described[1], "hands": totals.hands[1]},
         "mode": spec.mode,
         "seed": spec.seed,
         "bots": list(spec.bots),
+        "bots_description": bots_description(spec.bots),
         "games": units if spec.mode == "games" else None,
         "hands": units if spec.mode == "hands" else None,
         "max_hands": spec.max_hands if spec.mode == "games" else None,

@@ -134,3 +134,45 @@ def test_the_report_says_when_the_decks_differ():
     assert "the decks or hand sizes differ" in other.stdout
     data = json.loads(run("compare", "standard", "standard+no-jokers", "--hands", "20", "--seed", "2", "--json").stdout)
     assert data["same_deals"] is False
+
+
+# --------------------------------------------------------------------------- what was run, said
+@pytest.mark.parametrize("amount", [("--games", "5"), ("--hands", "40")])
+def test_default_bots_are_heuristic_in_both_modes_and_the_header_says_so(amount):
+    data = json.loads(run("compare", "standard", "standard+to-5", *amount, "--seed", "4", "--json").stdout)
+    assert data["bots"] == ["heuristic"] and data["bots_description"] == "heuristic"
+    text = run("compare", "standard", "standard+to-5", *amount, "--seed", "4")
+    assert text.exit_code == 0
+    assert text.stdout.splitlines()[0].endswith("seed 4, bots: heuristic")
+
+
+def test_random_and_per_side_bots_are_said():
+    data = json.loads(run("compare", "standard", "standard+to-5", "--hands", "20", "--seed", "4", "--bots", "random",
+                          "--json").stdout)
+    assert data["bots"] == ["random"] and data["bots_description"] == "random"
+    text = run("compare", "standard", "standard+to-5", "--hands", "20", "--seed", "4", "--bots", "heuristic,random")
+    assert text.stdout.splitlines()[0].endswith("bots: side 0 heuristic, side 1 random")
+
+
+def test_a_and_b_are_named_as_given_house_rules_in_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.whist").write_text('house-rule mine\ndescription "to 5"\ngame { win = score >= 5 }\n',
+                                          encoding="utf-8")
+    a, b = "standard+min-bid-4+to-9", "standard+to-9+mine.whist"
+    data = json.loads(run("compare", a, b, "--hands", "20", "--seed", "4", "--json").stdout)
+    assert data["a"]["variant"] == a and data["a"]["with"] == ["min-bid-4", "to-9"] and data["a"]["set"] == []
+    assert data["b"]["variant"] == b and data["b"]["base"] == "standard" and data["b"]["with"] == ["to-9", "mine.whist"]
+    header = run("compare", a, b, "--hands", "20", "--seed", "4").stdout.splitlines()[0]
+    assert header.startswith(f"{a} (A) against {b} (B): 20 hands"), header
+
+
+def test_the_plot_title_names_both_variants_and_the_bots(tmp_path, monkeypatch):
+    from bidcompiler import plots
+    drawn = []
+    monkeypatch.setattr(plots, "_draw", lambda series, mode, heading, path: drawn.append(
+        ([name for name, _, _ in series], heading)))
+    result = run("compare", "standard", "standard+min-bid-4+to-5", "--hands", "20", "--seed", "4",
+                 "--plot", str(tmp_path / "c.png"))
+    assert result.exit_code == 0, result.stderr
+    assert drawn == [(["A: standard", "B: standard+min-bid-4+to-5"],
+                      "standard against standard+min-bid-4+to-5: 20 hands on the same deals, seed 4, bots: heuristic")]

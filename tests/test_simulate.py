@@ -214,12 +214,75 @@ def test_progress_goes_to_stderr_only():
     assert "simulating" in result.stderr
 
 
-def test_default_bots_fall_back_to_random_with_a_note(monkeypatch):
+@pytest.mark.parametrize("amount", [("--games", "3"), ("--hands", "40")])
+def test_default_bots_are_heuristic_in_both_modes_and_the_header_says_so(amount):
+    data = json.loads(run("simulate", "standard", *amount, "--seed", "1", "--json").stdout)
+    assert data["bots"] == ["heuristic"] * 4 and data["bots_description"] == "heuristic"
+    text = run("simulate", "standard", *amount, "--seed", "1")
+    assert text.exit_code == 0
+    header = text.stdout.splitlines()[0]
+    assert header.startswith("standard: ") and "seed 1, bots: heuristic;" in header, header
+
+
+def test_random_bots_still_play_when_asked():
+    data = json.loads(run("simulate", "standard", "--hands", "40", "--seed", "1", "--bots", "random", "--json").stdout)
+    assert data["bots"] == ["random"] * 4 and data["bots_description"] == "random"
+    header = run("simulate", "standard", "--hands", "40", "--seed", "1", "--bots", "random").stdout.splitlines()[0]
+    assert "bots: random;" in header
+    # and they are not the heuristic bots: the same deals are bid and played otherwise
+    default = json.loads(run("simulate", "standard", "--hands", "40", "--seed", "1", "--json").stdout)
+    assert default["statistics"] != data["statistics"]
+
+
+@pytest.mark.parametrize("amount", [("--games", "3"), ("--hands", "5")])
+def test_default_bots_fall_back_to_random_with_a_note(monkeypatch, amount):
     monkeypatch.setattr(bot_registry, "BOTS", {"random": bot_registry.BOTS["random"]})
-    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--json")
+    result = run("simulate", "standard", *amount, "--seed", "1", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["bots"] == ["random"] * 4
     assert "heuristic bots are not available" in result.stderr
+
+
+# A spec with house rules after + and with --with, and two --set (one needing quotes).
+NAMED = ("standard+min-bid-4", "--with", "to-5", "--set", "auction.levels.from=4",
+         "--set", "scoring.declarer=if made then base else 2 * base")
+NAMED_TEXT = ("standard+min-bid-4+to-5 --set auction.levels.from=4 "
+              "--set 'scoring.declarer=if made then base else 2 * base'")
+
+
+def test_the_header_names_the_variant_as_given_house_rules_in_order_and_every_set():
+    data = json.loads(run("simulate", *NAMED, "--hands", "30", "--seed", "3", "--json").stdout)
+    assert data["variant"] == NAMED_TEXT
+    assert data["base"] == "standard" and data["with"] == ["min-bid-4", "to-5"]
+    assert data["set"] == ["auction.levels.from=4", "scoring.declarer=if made then base else 2 * base"]
+    text = run("simulate", *NAMED, "--hands", "30", "--seed", "3")
+    assert text.stdout.splitlines()[0].startswith(NAMED_TEXT + ": 30 hands, seed 3, bots: heuristic;")
+
+
+@pytest.mark.parametrize("args, named", [
+    (("standard",), "standard"),
+    (("standard", "--with", "to-5", "--with", "min-bid-4"), "standard+to-5+min-bid-4"),
+    (("standard+to-5", "--with", "min-bid-4"), "standard+to-5+min-bid-4"),
+    (("standard", "--set", "auction.levels.from=4"), "standard --set auction.levels.from=4"),
+])
+def test_different_runs_have_different_headers(args, named):
+    result = run("simulate", *args, "--hands", "10", "--seed", "3")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith(named + ": 10 hands"), result.stdout.splitlines()[0]
+
+
+def test_a_house_rule_file_is_named_as_given(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.whist").write_text('house-rule mine\ndescription "to 5"\ngame { win = score >= 5 }\n',
+                                          encoding="utf-8")
+    data = json.loads(run("simulate", "standard+mine.whist", "--with", "min-bid-4", "--hands", "10", "--seed", "3",
+                          "--json").stdout)
+    assert data["variant"] == "standard+mine.whist+min-bid-4" and data["with"] == ["mine.whist", "min-bid-4"]
+
+
+def test_per_side_bots_are_said_by_side():
+    result = run("simulate", "standard", "--hands", "20", "--seed", "2", "--bots", "heuristic,random")
+    assert "bots: side 0 heuristic, side 1 random;" in result.stdout.splitlines()[0]
 
 
 def test_one_bot_kind_per_side():
@@ -341,7 +404,7 @@ def test_hand_records_from_many_workers_replay(tmp_path):
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1100
     for i in (0, 499, 500, 1099):  # chunk edges
-        state = play_hand(rules, 9, i)
+        state = play_hand(rules, 9, i, BOTS)  # the default bots
         replayed = replay_hand(rules, json.loads(lines[i])).state
         assert (replayed.contract, replayed.score) == (state.contract, state.score)
 
@@ -356,6 +419,15 @@ def test_plot_writes_a_png(tmp_path):
     hands = tmp_path / "hands.png"
     assert run("simulate", "standard", "--hands", "50", "--seed", "3", "--plot", str(hands)).exit_code == 0
     assert hands.read_bytes()[:8] == PNG
+
+
+def test_the_plot_title_names_the_variant_and_bots_as_the_header_does(tmp_path, monkeypatch):
+    from bidcompiler import plots
+    drawn = []
+    monkeypatch.setattr(plots, "_draw", lambda series, mode, heading, path: drawn.append((series[0][0], heading)))
+    result = run("simulate", *NAMED, "--hands", "20", "--seed", "3", "--plot", str(tmp_path / "p.png"))
+    assert result.exit_code == 0, result.stderr
+    assert drawn == [(NAMED_TEXT, f"{NAMED_TEXT}: 20 hands, seed 3, bots: heuristic")]
 
 
 def test_plot_without_matplotlib_says_what_to_install(monkeypatch, tmp_path):

@@ -1,8 +1,8 @@
 """Every shipped game, simulated for 2,000 hands, replays to the same result.
 
 For each shipped variant, and for ``standard`` with each shipped house rule, the real
-command ``bidwhist simulate NAME --hands 2000 --seed S --json --records OUT.jsonl`` is
-run in-process (click's CliRunner on ``bidcompiler.cli.cli``).  Then every record line
+command ``bidwhist simulate NAME --hands 2000 --seed S --bots random --json --records
+OUT.jsonl`` is run in-process (click's CliRunner on ``bidcompiler.cli.cli``).  Then every record line
 is replayed with ``runtime.records.replay_hand`` and checked:
 
 * against the simulation: the replayed contract, tricks, books, score and ``made`` of
@@ -35,7 +35,7 @@ replay and the simulation.
 
 Tests are parametrised by game (``standard+sport-kitty``), so a failure names it, and
 failure messages give the seed and the hand index (``bidwhist simulate NAME --hands
-2000 --seed S --records out.jsonl``, then line ``index + 1`` of ``out.jsonl``).
+2000 --seed S --bots random --records out.jsonl``, then line ``index + 1`` of ``out.jsonl``).
 """
 
 from __future__ import annotations
@@ -186,13 +186,17 @@ def simulate(game: str, seed: int, out: Path, monkeypatch) -> tuple[dict, list[d
         return state
 
     monkeypatch.setattr(sim_module, "play_hand", watching)
-    args = ["simulate", game, "--hands", str(HANDS), "--seed", str(seed), "--json", "--records", str(out)]
+    # Random bots, named (the default is heuristic): uniformly random legal play reaches
+    # every corner of the rules this test checks (reneges where they stand, high bids,
+    # thrown-in hands), and the fallback below replays the hands with the same bots.
+    args = ["simulate", game, "--hands", str(HANDS), "--seed", str(seed), "--bots", "random", "--json",
+            "--records", str(out)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, f"bidwhist {' '.join(args)} exited {result.exit_code}: {result.stderr}"
     report = json.loads(result.stdout)
     if len(seen) != HANDS:  # the hands were played elsewhere (not through play_hand here): play them again
         rules = load_ruleset(game)
-        seen = {i: summary(real(rules, seed, i)) for i in range(HANDS)}
+        seen = {i: summary(real(rules, seed, i, "random")) for i in range(HANDS)}
     return report, [seen[i] for i in range(HANDS)]
 
 
@@ -445,5 +449,5 @@ def test_simulate_2000_hands_and_replay_every_record(game, tmp_path, monkeypatch
                             f"expected {expected}")
 
     assert not problems, (f"{len(problems)} problem(s) in {game} (bidwhist simulate {game} --hands {HANDS} "
-                          f"--seed {seed} --records out.jsonl; hand i is line i+1):\n"
+                          f"--seed {seed} --bots random --records out.jsonl; hand i is line i+1):\n"
                           + "\n".join(problems[:MAX_REPORTED]))

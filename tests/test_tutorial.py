@@ -13,34 +13,16 @@ import pytest
 from click.testing import CliRunner
 
 from bidcompiler.cli import cli
+from docexamples import console_steps as steps_of, matches
 
 ROOT = Path(__file__).resolve().parents[1]
 TUTORIAL = ROOT / "docs" / "tutorial.md"
-BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.S)
 FILE_MARK = re.compile(r"<!-- file: (\S+) -->\n```\w+\n(.*?)```", re.S)
 
 
 def console_steps():
-    steps = []
-    for lang, body in BLOCK.findall(TUTORIAL.read_text(encoding="utf-8")):
-        if lang != "console":
-            continue
-        for chunk in body.split("$ ")[1:]:
-            command, *expected = chunk.rstrip("\n").split("\n")
-            steps.append((command, expected))
-    return steps
-
-
-def matches(expected: list[str], actual: list[str]) -> bool:
-    if not expected:
-        return not actual
-    head, rest = expected[0], expected[1:]
-    if head == "...":
-        return any(matches(rest, actual[i:]) for i in range(len(actual) + 1))
-    if not actual:
-        return False
-    ok = actual[0].startswith(head[:-3]) if head.endswith("...") else actual[0].rstrip() == head.rstrip()
-    return ok and matches(rest, actual[1:])
+    """The tutorial's commands, each with the lines it shows after it."""
+    return steps_of(TUTORIAL.read_text(encoding="utf-8"))
 
 
 def test_the_tutorial_has_commands_and_files():

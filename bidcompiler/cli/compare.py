@@ -8,7 +8,7 @@ from runtime.simulate import RunSpec, combine, comparison_summary, run_compare_c
 
 from .. import render
 from .common import load_rules
-from .simulate import check_run, choose_bots, draw_seed, execute, run_options, show_report
+from .simulate import check_run, choose_bots, describe_variant, draw_seed, execute, run_options, show_report
 
 
 @click.command()
@@ -25,14 +25,15 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     deals different cards; the report says so.)  Every figure of `bidwhist simulate` is reported for both with the
     paired difference B − A and its 95% interval; the significant differences (the
     interval excludes zero) are said in words.  Differences of percentages are in
-    percentage points.
+    percentage points.  The first line names A and B as given, the seed and the
+    bots (heuristic unless --bots says otherwise).
     """
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     rules_a = load_rules(a, param="A")
     rules_b = load_rules(b, param="B")
-    kinds = choose_bots(bots, mode, [rules_a.sides, rules_b.sides])
+    kinds = choose_bots(bots, [rules_a.sides, rules_b.sides])
     seed = draw_seed(seed)
     spec = RunSpec(mode, count, seed, kinds, max_hands)
     results = execute(run_compare_chunk, (rules_a, rules_b, spec), spec, workers, backend, scheduler)
-    data = comparison_summary(rules_a, rules_b, spec, combine(results), (a, b))
+    data = comparison_summary(rules_a, rules_b, spec, combine(results), (describe_variant(a), describe_variant(b)))
     show_report(data, as_json, plot, "plot_comparison", render.comparison_report)

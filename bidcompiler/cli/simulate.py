@@ -4,7 +4,8 @@ The options that say how a run is played and where it runs (``--games``/``--hand
 ``--bots``, ``--seed``, ``--workers``, ``--backend``, ``--scheduler``,
 ``--max-hands``, ``--json``, ``--plot``) are shared with ``bidwhist compare``
 (``run_options``), and so are the checks and steps of a run (``check_run``,
-``choose_bots``, ``draw_seed``, ``execute``, ``show_report``).
+``choose_bots``, ``draw_seed``, ``execute``, ``show_report``), and the way a report
+names what was run (``describe_variant``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shlex
 from contextlib import ExitStack
 
 import click
@@ -21,7 +23,12 @@ from runtime.simulate import (MAX_HANDS, BackendError, RunSpec, game_path, has_g
                               run_chunks, combine, simulation_summary)
 
 from .. import render
+from ..pipeline import VariantSpec
 from .common import load_rules, spec_text, variant_options
+
+# The bots a run plays with when --bots is not given: the strongest kind that runs at
+# simulation speed (sampler plays better but is two orders of magnitude slower).
+DEFAULT_BOTS = "heuristic"
 
 # Modules a local pool's server process imports once, so workers start warm: the
 # chunk functions, and the compiler that rebuilds a Ruleset's formulas on unpickling.
@@ -37,7 +44,7 @@ def run_options(command):
                      help="Play this many independent hands, the deal rotating."),
         click.option("--bots", default=None, metavar="KIND[,KIND...]",
                      help="Bots for every seat (random, heuristic, sampler), or one per side, "
-                          "e.g. heuristic,random.  Default: heuristic for --games, random for --hands."),
+                          "e.g. heuristic,random.  Default: heuristic.  The report's header says which played."),
         click.option("--seed", type=int, default=None, help="Seed of the run (drawn and shown on stderr if omitted)."),
         click.option("--workers", type=click.IntRange(min=1), default=None,
                      help="Local worker processes (default 1).  Results do not depend on it."),
@@ -83,14 +90,14 @@ def check_run(games, hands, workers, backend, scheduler, plot):
     return ("games", games) if games else ("hands", hands)
 
 
-def choose_bots(text: str | None, mode: str, sides: list[int]) -> tuple[str, ...]:
-    """The bot kinds of a run: as given, or the mode's default (heuristic falls back to random)."""
+def choose_bots(text: str | None, sides: list[int]) -> tuple[str, ...]:
+    """The bot kinds of a run: as given, or :data:`DEFAULT_BOTS`, for --games and --hands alike
+    (random, with a note on stderr, should the default kind not be available)."""
     available = bot_registry.BOTS
     if text is None:
-        if mode == "games":
-            if "heuristic" in available:
-                return ("heuristic",)
-            click.echo("note: heuristic bots are not available; playing with random bots", err=True)
+        if DEFAULT_BOTS in available:
+            return (DEFAULT_BOTS,)
+        click.echo(f"note: {DEFAULT_BOTS} bots are not available; playing with random bots", err=True)
         return ("random",)
     kinds = tuple(k.strip() for k in text.split(","))
     for kind in kinds:
@@ -104,6 +111,19 @@ def choose_bots(text: str | None, mode: str, sides: list[int]) -> tuple[str, ...
         raise click.BadParameter(f"give one bot kind, or one per side ({' / '.join(map(str, sorted(set(sides))))} "
                                  f"sides), not {len(kinds)}", param_hint="--bots")
     return kinds
+
+
+def describe_variant(spec: str, with_rules=(), sets=()) -> dict:
+    """What a report says was run, exactly as the user named it.
+
+    ``variant`` is the full description: the base, every house rule in the order it
+    is laid on (those after ``+`` first, then each ``--with``), and every ``--set``
+    as given, e.g. ``NAME+mine.whist+RULE --set auction.levels.from=4``.
+    ``base``, ``with`` and ``set`` are its parts, for programs.
+    """
+    parsed = VariantSpec.parse(spec, with_rules, sets)
+    text = " ".join([str(parsed), *(f"--set {shlex.quote(item)}" for item in parsed.sets)])
+    return {"variant": text, "base": parsed.base, "with": list(parsed.with_rules), "set": list(parsed.sets)}
 
 
 def draw_seed(seed):
@@ -210,6 +230,9 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     each is made, points per hand, sets, sweeps and thrown-in hands; with --games
     also game length in hands and wins by side and by dealer position (the
     position of the winning side relative to the first dealer of the game).
+    The first line names what was run: VARIANT as given, its house rules in
+    order and every --set, the seed and the bots (heuristic unless --bots says
+    otherwise); the JSON has the same (variant, base, with, set, bots).
 
     Hand h of game g is dealt from a generator seeded by (SEED, g, h), so
     `bidwhist compare` plays the same deals under two variants; results are
@@ -226,7 +249,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "
                                "and house rules, not one-off settings; write the change as a house rule")
-    kinds = choose_bots(bots, mode, [rules.sides])
+    kinds = choose_bots(bots, [rules.sides])
     record_variant, record_with = spec_text(variant, with_rules)
     seed = draw_seed(seed)
     spec = RunSpec(mode, count, seed, kinds, max_hands,
@@ -237,6 +260,5 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)
         results = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
-    data = simulation_summary(rules, spec, combine(results))
-    data["with"] = list(record_with)
+    data = simulation_summary(rules, spec, combine(results), describe_variant(variant, with_rules, sets))
     show_report(data, as_json, plot, "plot_simulation", render.simulation_report)
