@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 
 from . import ir
+from .expressions import parse_expression
+from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
 
 # Fields that describe the file rather than the game: two variants that play the
@@ -108,20 +110,46 @@ UNITS = {"deal.hand": "cards", "deal.kitty": "cards", "play.renege_books": "book
 
 @dataclass(frozen=True)
 class Difference:
-    """One rule-level difference: where, in words, and the two values (None: absent)."""
+    """One rule-level difference: where, in words, and the two values (None: absent).
+
+    For a formula, ``a_words`` and ``b_words`` are its readings in plain English
+    (:func:`bidcompiler.formula_text.reading`), filled in by :func:`diff`.
+    """
 
     path: str
     label: str
     a: object
     b: object
+    a_words: str | None = None
+    b_words: str | None = None
 
     def as_json(self) -> dict:
-        """The JSON object ``diff --json`` prints: path, label, a, b (plain data)."""
-        return {"path": self.path, "label": self.label, "a": to_data(self.a), "b": to_data(self.b)}
+        """The JSON object ``diff --json`` prints: path, label, a, b (plain data).
+
+        A formula row also has ``a_words`` and ``b_words``, the readings in English.
+        """
+        data = {"path": self.path, "label": self.label, "a": to_data(self.a), "b": to_data(self.b)}
+        if self.a_words is not None or self.b_words is not None:
+            data["a_words"], data["b_words"] = self.a_words, self.b_words
+        return data
 
     def line(self) -> str:
         """``label: a -> b`` with values in words."""
         return f"{self.label}: {format_value(self.path, self.a)} -> {format_value(self.path, self.b)}"
+
+    def lines(self) -> list[str]:
+        """:meth:`line`, then for a formula its two readings, indented: ``  before: ...``, ``  after: ...``.
+
+        The readings are left out when both would only repeat the code (``1`` -> ``2``).
+        """
+        out = [self.line()]
+        said = [(words, value) for words, value in ((self.a_words, self.a), (self.b_words, self.b))]
+        if all(words is None or (isinstance(value, ir.Formula) and words == _shown(value)) for words, value in said):
+            return out
+        for prefix, (words, _) in zip(("  before: ", "  after:  "), said):
+            if words is not None:
+                out.append(prefix + words)
+        return out
 
 
 def _pattern(path: str) -> str:
@@ -144,7 +172,7 @@ def format_value(path: str, value) -> str:
     if isinstance(value, DeckSize):
         return str(value)
     if isinstance(value, ir.Formula):
-        return f"`{value.text}`"
+        return f"`{_shown(value)}`"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, ir.Order):
@@ -203,9 +231,29 @@ def _named(items) -> bool:
     return bool(items) and all(dataclasses.is_dataclass(x) and hasattr(x, "name") for x in items)
 
 
+def _shown(f: ir.Formula) -> str:
+    """A formula as ``diff`` shows it: simplified (see :mod:`bidcompiler.formula_text`)."""
+    return formula_code(parse_expression(f.text)) if f.text else f.text
+
+
+# Formulas whose numbers are points ("14 points", "nothing"); a multiplier's are not.
+SCORE_PATHS = {"scoring.declarer", "scoring.defender"}
+
+
+def _reading(f, v: ir.Variant, path: str) -> str | None:
+    """A formula of ``v`` in plain English, or None where there is no formula."""
+    if not isinstance(f, ir.Formula) or not f.text:
+        return None
+    wording = Wording(declarers="the declarers" if v.sides == "partners" else "the declarer",
+                      points=path in SCORE_PATHS)
+    return reading(parse_expression(f.text), wording, condition=f.type == "bool")
+
+
 def _walk(path: str, a, b, out: list[Difference]) -> None:
     if a == b:
         return
+    if isinstance(a, ir.Formula) and isinstance(b, ir.Formula) and a.text and _shown(a) == _shown(b):
+        return  # written differently, the same rule once simplified
     if isinstance(a, ir.Formula) or isinstance(b, ir.Formula):
         out.append(Difference(path, label_of(path), a, b))
     elif dataclasses.is_dataclass(a) and type(a) is type(b):
@@ -235,4 +283,5 @@ def diff(a: ir.Variant, b: ir.Variant) -> list[Difference]:
     """Every rule-level difference from ``a`` to ``b``, in IR field order."""
     out: list[Difference] = _deck_row(a, b)
     _walk("", a, b, out)
-    return out
+    return [dataclasses.replace(d, a_words=_reading(d.a, a, d.path), b_words=_reading(d.b, b, d.path))
+            if isinstance(d.a, ir.Formula) or isinstance(d.b, ir.Formula) else d for d in out]

@@ -3,8 +3,8 @@
 ``bidwhist rules NAME+RULE`` prints what a table agrees on before play.
 No sentence here is written for one variant: every line is a generic sentence whose
 words come from the IR's values, so a new variant file or house rule gets a correct
-rulebook without touching this module.  Formulas are shown in code font and, where
-they are simple enough to say unambiguously, also in words.
+rulebook without touching this module.  Formulas are shown simplified, in code font,
+with a plain-English reading beside them (:mod:`bidcompiler.formula_text`).
 
 The output is deterministic (the IR's tuples keep file order; nothing iterates a set
 or an unordered mapping), so it is pinned by golden files in ``tests/golden/rules``.
@@ -18,6 +18,7 @@ from . import ir
 from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
+from .formula_text import Wording, formula_code, reading, simplified
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 CARD_WORDS = {"BJ": "big joker", "LJ": "little joker"}
@@ -106,136 +107,22 @@ def _code(text: str) -> str:
 
 # --------------------------------------------------------------------- formulas in words
 #
-# Only formulas whose words cannot be misread are said in words; anything nested
-# more deeply is left to the code form that is always printed next to them.
-
-# Each variable as a noun phrase (numbers) or a clause (true/false), and whether a
-# noun phrase takes a plural verb.
-PHRASES = {
-    "bid": ("the bid", False),
-    "books": ("the declarers' books", True),
-    "over": ("the declarers' books over six", True),
-    "defender_books": ("the defenders' books", True),
-    "defender_over": ("the defenders' books over six", True),
-    "own_books": ("its own books", True),
-    "total_books": ("the books in the hand", True),
-    "score": ("the side's score", False),
-    "opponent_score": ("the best other score", False),
-    "sets": ("the number of times the side was set", False),
-    "hands": ("the number of hands played", False),
-    "games": ("the number of games the side has won", False),
-}
-CLAUSES = {
-    "notrump": ("the contract is in no trump", "the contract has a trump suit"),
-    "sweep": ("the declarers took every book", "the declarers did not take every book"),
-    "made": ("the contract is made", "the contract is set"),
-    "swept": ("the side took every book of the hand", "the side did not take every book of the hand"),
-}
-ARITHMETIC_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
-COMPARE_WORDS = {">=": "at least", "<=": "at most", ">": "more than", "<": "less than", "==": "", "!=": "not"}
-NEGATED_COMPARE = {">=": "<", "<=": ">", ">": "<=", "<": ">=", "==": "!=", "!=": "=="}
+# Each formula is shown simplified (what a house rule's `base` left repeated is
+# folded away) and read in plain English beside it; see bidcompiler.formula_text.
 
 
-def _noun(e) -> tuple[str, bool] | None:
-    """A number-valued node as a noun phrase and its grammatical number, if simple."""
-    match e:
-        case Num(value=value):
-            return str(value), False
-        case Name(name=name) if name in PHRASES:
-            return PHRASES[name]
-        case Unary(op="-", operand=Num(value=value)):
-            return f"-{value}", False
-        case Unary(op="-", operand=operand):
-            inner = _noun(operand)
-            return (f"minus {inner[0]}", False) if inner and not isinstance(operand, Binary) else None
-        case Call(func=func, args=args) if all(isinstance(a, (Num, Name)) for a in args):
-            nouns = [_noun(a) for a in args]
-            if None in nouns:
-                return None
-            words = _join([n[0] for n in nouns])
-            if func == "max":
-                return f"the larger of {words}", False
-            if func == "min":
-                return f"the smaller of {words}", False
-            return f"the size of {words}", False
-        case Binary(op=op, left=left, right=right):
-            # One operator between plain operands only: "a plus b times c" is ambiguous.
-            if isinstance(left, Binary) or isinstance(right, Binary):
-                return None
-            l, r = _noun(left), _noun(right)
-            if l is None or r is None:
-                return None
-            return f"{l[0]} {ARITHMETIC_WORDS[op]} {r[0]}", False
-    return None
+def _wording(v: ir.Variant, score: bool = False) -> Wording:
+    """How a reading of ``v``'s formulas names the declaring side; ``score``: numbers are points."""
+    return Wording(declarers="the declarers" if v.sides == "partners" else "the declarer", points=score)
 
 
-def _clause(e) -> str | None:
-    """A true/false node as a clause, if simple."""
-    match e:
-        case Bool(value=value):
-            return "always" if value else "never"
-        case Name(name=name) if name in CLAUSES:
-            return CLAUSES[name][0]
-        case Not(operand=Name(name=name)) if name in CLAUSES:
-            return CLAUSES[name][1]
-        case Not(operand=Compare(op=op, left=left, right=right)):
-            return _clause(Compare(NEGATED_COMPARE[op], left, right))
-        case Compare(op=op, left=left, right=right):
-            l, r = _noun(left), _noun(right)
-            if l is None or r is None:
-                return None
-            verb = "are" if l[1] else "is"
-            relation = COMPARE_WORDS[op]
-            return f"{l[0]} {verb} {relation + ' ' if relation else ''}{r[0]}"
-        case BoolOp(op="and", left=left, right=right):
-            parts = [_clause(p) for p in _flatten(e, "and")]
-            return None if None in parts else _join(parts)
-        case BoolOp(op="or"):
-            parts = []
-            for p in _flatten(e, "or"):
-                # An "or" of "and"s reads unambiguously with semicolons between the
-                # alternatives; deeper nesting does not.
-                inner = [_clause(q) for q in _flatten(p, "and")]
-                if None in inner:
-                    return None
-                parts.append(_join(inner))
-            if len(parts) > 2 or any(" and " in p for p in parts):
-                return "; or ".join(parts)
-            return " or ".join(parts)
-    return None
+def formula_words(f: ir.Formula, wording: Wording = Wording()) -> str:
+    """The formula in plain English (after simplifying it)."""
+    return reading(_tree(f), wording, condition=_is_bool(f))
 
 
-def _flatten(e, op: str) -> list:
-    if isinstance(e, BoolOp) and e.op == op:
-        return _flatten(e.left, op) + _flatten(e.right, op)
-    return [e]
-
-
-def _value(e) -> str | None:
-    """Any simple node in words: a noun phrase for numbers, a clause for conditions."""
-    if isinstance(e, (Bool, Not, Compare, BoolOp)) or (isinstance(e, Name) and e.name in CLAUSES):
-        return _clause(e)
-    if isinstance(e, IfElse):
-        cond = _clause(e.cond)
-        then = _noun(e.then) if not isinstance(e.then, IfElse) else None
-        if cond is None or then is None:
-            return None
-        if isinstance(e.cond, Name) and e.cond.name == "made" and not isinstance(e.orelse, IfElse):
-            orelse = _noun(e.orelse)
-            return None if orelse is None else f"if {cond}, {then[0]}; if set, {orelse[0]}"
-        orelse = _value(e.orelse) if isinstance(e.orelse, IfElse) else (_noun(e.orelse) or (None,))[0]
-        if orelse is None:
-            return None
-        # A chain of conditions reads "if a, x; if b, y; otherwise z".
-        joiner = "" if isinstance(e.orelse, IfElse) else "otherwise "
-        return f"if {cond}, {then[0]}; {joiner}{orelse}"
-    noun = _noun(e)
-    return noun[0] if noun else None
-
-
-def formula_words(f: ir.Formula) -> str | None:
-    """The formula in words when it is simple enough to say, else None."""
-    return _value(_tree(f))
+def _is_bool(f: ir.Formula) -> bool:
+    return f.type == "bool"
 
 
 def _tree(f: ir.Formula):
@@ -244,12 +131,19 @@ def _tree(f: ir.Formula):
     return parse_expression(f.text)
 
 
-def _with_words(f: ir.Formula) -> str:
-    """``code`` — words, or just ``code`` when the words would add nothing."""
-    words = formula_words(f)
-    if words is None or words == f.text:
-        return _code(f.text)
-    return f"{_code(f.text)} — {words}"
+def _shown(f: ir.Formula) -> str:
+    """The formula's text as the rulebook shows it: simplified."""
+    return formula_code(_tree(f))
+
+
+def _with_words(f: ir.Formula, wording: Wording) -> str:
+    """``code`` — words, or just ``code`` when the words would add nothing (a bare number)."""
+    tree = simplified(_tree(f))
+    code = formula_code(tree)
+    if isinstance(tree, (Num, Bool)) or (isinstance(tree, Unary) and isinstance(tree.operand, Num)):
+        return _code(code)
+    words = reading(tree, wording, condition=_is_bool(f))
+    return _code(code) if words == code else f"{_code(code)} — {words}"
 
 
 def _names_in(e) -> set[str]:
@@ -493,17 +387,18 @@ def _scoring_section(v: ir.Variant) -> list[str]:
     defenders = ("Defenders score" if len(_sides(v)) == 2 else "Each defending side scores") if partners \
         else "Each defender scores"
     lines = ["## Scoring", ""]
-    lines.append(f"- **Made** when: {_with_words(s.made)}.")
-    lines.append(f"- **{declarers}**: {_with_words(s.declarer)}.")
-    lines.append(f"- **{defenders}**: {_with_words(s.defender)}.")
-    if s.multiplier.text == "1":
+    points, plain = _wording(v, score=True), _wording(v)
+    lines.append(f"- **Made** when: {_with_words(s.made, plain)}.")
+    lines.append(f"- **{declarers}**: {_with_words(s.declarer, points)}.")
+    lines.append(f"- **{defenders}**: {_with_words(s.defender, points)}.")
+    if _shown(s.multiplier) == "1":
         lines.append("- **Multiplier**: none (scores are not multiplied).")
     else:
         whom = {("declarer", "defenders"): "every score of the hand",
                 ("declarer",): "the declarers' score only" if partners else "the declarer's score only",
                 ("defenders",): "the defenders' scores only", (): "no score"}
         applies = whom.get(tuple(sorted(s.multiply)), ", ".join(s.multiply))
-        lines.append(f"- **Multiplier**: {_with_words(s.multiplier)}. It applies to {applies}.")
+        lines.append(f"- **Multiplier**: {_with_words(s.multiplier, plain)}. It applies to {applies}.")
     if v.auction.if_all_pass in ("redeal", "dealer-bids-or-redeal") or v.auction.redeal_without:
         lines.append("")
         lines.append("A hand thrown in scores nothing.")
@@ -513,13 +408,14 @@ def _scoring_section(v: ir.Variant) -> list[str]:
 def _game_section(v: ir.Variant) -> list[str]:
     g = v.game
     lines = ["## Game end", ""]
-    lines.append(f"- **A side wins** when: {_with_words(g.win)}.")
-    if g.lose.text == "false":
+    plain = _wording(v)
+    lines.append(f"- **A side wins** when: {_with_words(g.win, plain)}.")
+    if _shown(g.lose) == "false":
         lines.append("- **A side loses** only when another wins.")
     else:
         others = "the other side then wins" if len(_sides(v)) == 2 else \
             "the side still in with the highest score then wins"
-        lines.append(f"- **A side loses** when: {_with_words(g.lose)}; {others}.")
+        lines.append(f"- **A side loses** when: {_with_words(g.lose, plain)}; {others}.")
     lines.append(f"- **Tie**: {TIE_WORDS.get(g.tie, g.tie)}")
     if g.floor is not None:
         lines.append(f"- **Floor**: no side's total goes below {g.floor}.")
@@ -534,7 +430,7 @@ def _game_section(v: ir.Variant) -> list[str]:
 def _glossary_section(v: ir.Variant) -> list[str]:
     used = set()
     for f in (v.scoring.made, v.scoring.declarer, v.scoring.defender, v.scoring.multiplier, v.game.win, v.game.lose):
-        used |= _names_in(_tree(f))
+        used |= _names_in(simplified(_tree(f)))
     table = {**HAND_VARIABLES, MADE_VARIABLE[0]: MADE_VARIABLE[1], **GAME_VARIABLES}
     names = [n for n in table if n in used]  # the tables' own order: hand, made, game
     if not names:

@@ -589,3 +589,133 @@ def test_pickled_compiled_expressions_still_agree(kind, data, env):
     clone = pickle.loads(pickle.dumps(compile_ast(tree, VARS, kind)))
     assert clone.ast == tree
     assert clone.fn(env) == interpret(tree, env)
+
+
+# ------------------------------------------------------------------ simplify
+
+from bidcompiler.expressions import simplify  # noqa: E402
+
+
+def simple(text: str, **options) -> str:
+    return unparse(simplify(parse_expression(text), **options))
+
+
+@pytest.mark.parametrize("text, simplified", [
+    # The issue's example: `base` inlined twice under `made and ...`.
+    ("if made and bid == 7 then 14 else if made and bid == 5 then (if made then over else -bid) + 5 "
+     "else if made then over else -bid",
+     "if made then if bid == 7 then 14 else if bid == 5 then over + 5 else over else -bid"),
+    ("if made and bid == 7 then 4 * (if made then over else -bid) else if made then over else -bid",
+     "if made then if bid == 7 then 4 * over else over else -bid"),
+    ("if made then base else 2 * base", "if made then base else 2 * base"),
+    ("if made then over else 2 * -bid", "if made then over else -2 * bid"),
+    ("0 + max(0, own_books - 6)", "max(0, own_books - 6)"),
+    ("over * 1 + 0 - 0", "over"),
+    ("over + 5 - 5", "over"),
+    ("6 + bid", "6 + bid"),
+    ("8 - bid", "8 - bid"),
+    ("3 + over + 4", "7 + over"),
+    ("over * 2 * 2", "4 * over"),
+    ("- -over", "over"),
+    ("over / 1", "over"),
+    ("over / 0", "0"),
+    ("7 / 2 + -7 / 2", "-1"),
+    ("max(1, max(bid, 3), bid)", "max(3, bid)"),
+    ("abs(-4)", "4"),
+    ("7 <= score", "score >= 7"),
+    ("not (bid < 3)", "bid >= 3"),
+    ("not not made", "made"),
+    ("made == true", "made"),
+    ("made != true", "not made"),
+    ("if not made then -bid else over", "if made then over else -bid"),
+    ("if made then true else false", "made"),
+    ("if sweep then over else over", "over"),
+    ("false or sets >= 3", "sets >= 3"),
+    ("score >= 7 or false", "score >= 7"),
+    ("made and (made or sweep)", "made"),
+    # Ranges: under `bid >= 5`, `bid == 3` is false and `bid > 4` true.
+    ("if bid >= 5 then (if bid == 3 then 1 else 2) else 3", "if bid >= 5 then 2 else 3"),
+    ("if bid >= 5 then (if bid > 4 then 1 else 2) else 3", "if bid >= 5 then 1 else 3"),
+    ("if bid < 5 then 0 else if bid >= 5 then 1 else 2", "if bid < 5 then 0 else 1"),
+    ("if bid == 7 then 2 * bid else bid", "if bid == 7 then 14 else bid"),
+    ("if made or sweep then 1 else (if sweep then 2 else 3)", "if made or sweep then 1 else 3"),
+])
+def test_simplify(text, simplified):
+    assert simple(text) == simplified
+
+
+def test_simplify_can_fold_only_known_conditions():
+    # What inlining `base` needs: no arithmetic, no restructuring.
+    text = "if made and bid == 7 then 4 * (if made then over else -bid) else if made then over else -bid"
+    assert simple(text, arithmetic=False, factor=False) == \
+        "if made and bid == 7 then 4 * over else if made then over else -bid"
+    assert simple("if made then over else 2 * -bid + 0", arithmetic=False, factor=False) == \
+        "if made then over else 2 * -bid + 0"
+
+
+def test_grouped_unparse_parenthesises_nested_conditionals_only_where_a_reader_needs_it():
+    tree = simplify(parse_expression("if made and bid == 7 then 14 else if made then over else -bid"))
+    text = unparse(tree, grouped=True)
+    assert text == "if made then (if bid == 7 then 14 else over) else -bid"
+    assert parse_expression(text) == tree
+    chain = parse_expression("if bid == 7 then 1 else if bid == 6 then 2 else 3")
+    assert unparse(chain, grouped=True) == unparse(chain)  # `else if` needs no parentheses
+
+
+# Small numbers on both sides, so that tests like `bid == 3` are often true.
+@functools.cache
+def small_typed(kind, depth: int):
+    """Like ``typed`` but with literals 0..6 and comparisons against literals, to exercise ranges."""
+    if kind is INT:
+        leaf = st.one_of(st.integers(0, 6).map(Num), st.sampled_from(INT_VARS).map(Name))
+    else:
+        leaf = st.one_of(st.booleans().map(Bool), st.sampled_from(BOOL_VARS).map(Name))
+    if depth == 0:
+        return leaf
+    i, b = small_typed(INT, depth - 1), small_typed(BOOL, depth - 1)
+    ops = st.sampled_from(["==", "!=", "<", "<=", ">", ">="])
+    if kind is INT:
+        compound = st.one_of(
+            st.builds(Unary, st.just("-"), i),
+            st.builds(Binary, st.sampled_from("+-*/"), i, i),
+            st.builds(IfElse, b, i, i),
+            st.builds(Call, st.sampled_from(["min", "max"]), st.lists(i, min_size=2, max_size=3).map(tuple)),
+            st.builds(Call, st.just("abs"), st.tuples(i)),
+        )
+    else:
+        compound = st.one_of(
+            st.builds(Not, b),
+            st.builds(BoolOp, st.sampled_from(["and", "or"]), b, b),
+            st.builds(Compare, ops, i, i),
+            st.builds(Compare, ops, st.sampled_from(INT_VARS).map(Name), st.integers(0, 6).map(Num)),
+            st.builds(Compare, ops, st.integers(0, 6).map(Num), st.sampled_from(INT_VARS).map(Name)),
+            st.builds(Compare, st.sampled_from(["==", "!="]), b, b),
+            st.builds(IfElse, b, b, b),
+        )
+    return st.one_of(leaf, compound)
+
+
+small_environments = st.fixed_dictionaries(
+    {**{n: st.integers(-2, 7) for n in INT_VARS}, **{n: st.booleans() for n in BOOL_VARS}})
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from([INT, BOOL]), data=st.data(),
+       envs=st.lists(small_environments, min_size=1, max_size=8),
+       options=st.sampled_from([{}, {"factor": False}, {"arithmetic": False, "factor": False}]))
+def test_simplified_formula_evaluates_the_same_as_the_original(kind, data, envs, options):
+    tree = data.draw(small_typed(kind, 4))
+    out = simplify(tree, **options)
+    original, simplified = compile_ast(tree, VARS, kind), compile_ast(out, VARS, kind)  # still type-checks
+    for env in envs:
+        assert simplified.fn(env) == original.fn(env), (unparse(tree), unparse(out), env)
+    assert simplified.names <= original.names
+    assert parse_expression(unparse(out, grouped=True)) == out
+    assert parse_expression(unparse(out)) == out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from([INT, BOOL]), data=st.data())
+def test_simplify_never_makes_a_formula_longer(kind, data):
+    tree = data.draw(small_typed(kind, 4))
+    assert len(unparse(simplify(tree, factor=False))) <= len(unparse(tree)) + 2  # `-2 * x` for `2 * -x`

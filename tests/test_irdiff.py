@@ -40,8 +40,12 @@ def test_json_shape():
 
 def test_json_of_many_differences_is_plain_data():
     rows = json.loads(run("standard", "northeast52", "--json").stdout)
-    assert rows and all(set(row) == {"path", "label", "a", "b"} for row in rows)
+    formula_rows = {"scoring.declarer", "scoring.defender", "scoring.multiplier", "game.win", "game.lose"}
+    assert rows and all(set(row) == {"path", "label", "a", "b"} for row in rows if row["path"] not in formula_rows)
+    assert all(set(row) == {"path", "label", "a", "b", "a_words", "b_words"}
+               for row in rows if row["path"] in formula_rows)
     by_path = {row["path"]: row for row in rows}
+    assert by_path["scoring.declarer"]["b_words"] == "made: the declarers' books over six; set: nothing"
     assert by_path["deck.extra"]["a"] == ["BJ", "LJ"] and by_path["deck.extra"]["b"] == []
     assert by_path["scoring.declarer"]["b"] == "if made then over else 0"  # formulas as canonical text
     assert by_path["auction.strains[number]"]["a"] is None
@@ -63,6 +67,8 @@ def test_standard_against_northeast52():
         "bid ranking at one number: uptown = downtown < notrump -> number",
         "kitty discards: a book of the declaring side -> to the winner of the first trick",
         "declarers score: `if made then over else -bid` -> `if made then over else 0`",
+        "  before: made: the declarers' books over six; set: minus the bid",
+        "  after:  made: the declarers' books over six; set: nothing",
         "multiplier: `if notrump then 2 else 1` -> `1`",
         "game won when: `score >= 7` -> `score >= 21`",
         "score floor: none -> 0",
@@ -72,6 +78,9 @@ def test_standard_against_northeast52():
     assert not any(line.startswith(("name:", "title:", "source:", "house_rules:")) for line in lines)
     # Settings that are the same on both sides are not listed.
     assert not any(line.startswith(("highest bid:", "players:", "first lead:")) for line in lines)
+    # A multiplier of 1 reads as 1: only the side with words says more.
+    at = lines.index("multiplier: `if notrump then 2 else 1` -> `1`")
+    assert lines[at + 1:at + 3] == ["  before: 2 in no trump, otherwise 1", "  after:  1"]
 
 
 def test_identical_variants():
@@ -85,7 +94,41 @@ def test_house_rule_words():
     assert run("standard", "standard+sport-kitty").stdout == "kitty shown: never -> in suit contracts\n"
     assert run("standard", "standard+boston-x4").stdout == (
         "declarers score: `if made then over else -bid` -> "
-        "`if made and bid == 7 then 4 * (if made then over else -bid) else if made then over else -bid`\n")
+        "`if made then (if bid == 7 then 4 * over else over) else -bid`\n"
+        "  before: made: the declarers' books over six; set: minus the bid\n"
+        "  after:  made: the declarers' books over six, quadrupled on a bid of 7; set: minus the bid\n")
+
+
+BONUS = ('house-rule bonus\n'
+         'scoring { declarer = if made and bid == 7 then 14 else if made and bid == 5 then base + 5 else base }\n')
+
+
+def test_the_issue_house_rule_is_simplified_and_read(tmp_path):
+    path = tmp_path / "bonus.whist"
+    path.write_text(BONUS, encoding="utf-8")
+    assert run("standard", f"standard+{path}").stdout == (
+        "declarers score: `if made then over else -bid` -> "
+        "`if made then (if bid == 7 then 14 else if bid == 5 then over + 5 else over) else -bid`\n"
+        "  before: made: the declarers' books over six; set: minus the bid\n"
+        "  after:  made: 14 points on a bid of 7, the declarers' books over six plus 5 on a bid of 5, "
+        "otherwise the declarers' books over six; set: minus the bid\n")
+    row, = json.loads(run("standard", f"standard+{path}", "--json").stdout)
+    assert row["b"].startswith("if made and bid == 7 then 14")  # JSON keeps the compiled formula
+    assert row["b_words"].startswith("made: 14 points on a bid of 7")
+
+
+def test_formulas_written_differently_but_equal_once_simplified_are_no_difference(tmp_path):
+    path = tmp_path / "same.whist"
+    path.write_text("house-rule same\nscoring { declarer = if not made then -bid + 0 else over * 1 }\n",
+                    encoding="utf-8")
+    assert run("standard", f"standard+{path}").stdout == "no rule differences\n"
+
+
+def test_game_formulas_read_in_words():
+    assert run("standard", "standard+two-sets").stdout == (
+        "game lost when: `score <= -7` -> `score <= -7 or sets >= 3`\n"
+        "  before: the side's score is at most -7\n"
+        "  after:  the side's score is at most -7 or the side has been set at least 3 times\n")
 
 
 def test_with_applies_to_both_sides():
@@ -100,7 +143,10 @@ def test_a_path_names_a_variant(tmp_path):
     path = tmp_path / "mine.yaml"
     path.write_text(text.replace("name: standard", "name: mine").replace("win: score >= 7", "win: score >= 8"),
                     encoding="utf-8")
-    assert run("standard", str(path)).stdout == "game won when: `score >= 7` -> `score >= 8`\n"
+    assert run("standard", str(path)).stdout == (
+        "game won when: `score >= 7` -> `score >= 8`\n"
+        "  before: the side's score is at least 7\n"
+        "  after:  the side's score is at least 8\n")
 
 
 @pytest.mark.parametrize("args, param", [(("nope", "standard"), "A"), (("standard", "nope"), "B"),

@@ -114,6 +114,7 @@ def test_min_bid_4_changes_the_bid_lines_and_the_header_only():
     ("eldest-leads", "Play", "The declarer leads to the first trick",
      "The player on the dealer's left leads to the first trick"),
     ("plain-notrump", "Scoring", "`if notrump then 2 else 1`", "- **Multiplier**: none"),
+    ("boston-x4", "Scoring", "`if made then over else -bid`", "quadrupled on a bid of 7"),
     ("to-9", "Game end", "`score >= 7`", "`score >= 9`"),
     ("level-only", "The auction", "3 uptown = 3 downtown < 3 notrump",
      "3 uptown = 3 downtown = 3 notrump < 4 uptown"),
@@ -150,23 +151,54 @@ def test_glossary_lists_only_the_names_the_formulas_use():
     assert f"- `sets`: {GAME_VARIABLES['sets'][1]}" in section(book("standard+two-sets"), "Words used in the formulas")
 
 
-@pytest.mark.parametrize("text, words", [
-    ("if made then over else -bid", "if the contract is made, the declarers' books over six; if set, minus the bid"),
-    ("books >= 6 + bid", "the declarers' books are at least 6 plus the bid"),
-    ("score <= -7", "the side's score is at most -7"),
-    ("if notrump then 2 else 1", "if the contract is in no trump, 2; otherwise 1"),
-    ("score >= 7 or swept", "the side's score is at least 7 or the side took every book of the hand"),
+@pytest.mark.parametrize("text, kind, words", [
+    ("if made then over else -bid", "int", "made: the declarers' books over six; set: minus the bid"),
+    ("books >= 6 + bid", "bool", "the declarers' books are at least 6 plus the bid"),
+    ("score <= -7", "bool", "the side's score is at most -7"),
+    ("if notrump then 2 else 1", "int", "2 in no trump, otherwise 1"),
+    ("score >= 7 or swept", "bool", "the side's score is at least 7 or the side took every book of the hand"),
 ])
-def test_simple_formulas_are_said_in_words(text, words):
+def test_formulas_are_said_in_words(text, kind, words):
     v = compile_variant("standard")
-    formula = type(v.scoring.made)(text=text, type="int", ast=None)
+    formula = type(v.scoring.made)(text=text, type=kind, ast=None)
     assert formula_words(formula) == words
 
 
-def test_nested_formulas_stay_in_code_only():
+def test_a_formula_built_on_base_is_shown_simplified_with_its_reading():
     text = book("standard+boston-x4")
-    assert ("- **Declarers score**: `if made and bid == 7 then 4 * (if made then over else -bid) "
-            "else if made then over else -bid`.") in text
+    assert ("- **Declarers score**: `if made then (if bid == 7 then 4 * over else over) else -bid` — "
+            "made: the declarers' books over six, quadrupled on a bid of 7; set: minus the bid.") in text
+    assert "if made then over else -bid) else" not in text  # `base` inlined, then folded away
+
+
+def test_a_one_player_side_is_the_declarer():
+    scoring = section(book("cutthroat"), "Scoring")
+    assert "made: the declarer's books; set: minus the bid" in scoring
+    assert "declarers'" not in scoring
+
+
+BONUS = ('house-rule bonus\n'
+         'description "a made 7 scores 14, a made 5 scores five more"\n'
+         'scoring { declarer = if made and bid == 7 then 14 else if made and bid == 5 then base + 5 else base }\n')
+
+
+def test_the_issue_house_rule_reads_in_the_rulebook(tmp_path):
+    path = tmp_path / "bonus.whist"
+    path.write_text(BONUS, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["rules", f"standard+{path}"])
+    assert result.exit_code == 0, result.stderr
+    assert ("- **Declarers score**: `if made then (if bid == 7 then 14 else if bid == 5 then over + 5 else over) "
+            "else -bid` — made: 14 points on a bid of 7, the declarers' books over six plus 5 on a bid of 5, "
+            "otherwise the declarers' books over six; set: minus the bid.") in result.stdout
+    # The rest of the rulebook is the standard one.
+    old, new = changed_lines(book("standard"), result.stdout)
+    assert len(old) == len(new) == 3  # the header, the house rules and the declarers' score
+
+
+def test_a_house_rule_that_simplifies_away_shows_the_simple_formula():
+    # two-sets over cutthroat (which cannot lose): `false or sets >= 3` is `sets >= 3`.
+    games = section(book("cutthroat+two-sets"), "Game end")
+    assert "- **A side loses** when: `sets >= 3` — the side has been set at least 3 times;" in games
 
 
 @pytest.mark.parametrize("rule", sorted(shipped_house_rules()))

@@ -34,12 +34,15 @@ def rules_command(variant, with_rules, sets):
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @variant_options
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of {path, label, a, b}.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words.")
 def diff_command(a, b, with_rules, sets, as_json):
     """List the rule differences between variants A and B, one per line.
 
     Each of A and B is a name, NAME+RULE... or a file; --with and --set apply to
-    both.  The exit status is 0 whether or not they differ: this is a report.
+    both.  A formula is shown simplified, and its line is followed by both
+    formulas in plain English ("before:", "after:").  The exit status is 0 whether
+    or not they differ: this is a report.
     """
     va = load_ir(a, with_rules, sets, param="A")
     vb = load_ir(b, with_rules, sets, param="B")
@@ -50,5 +53,6 @@ def diff_command(a, b, with_rules, sets, as_json):
         click.echo("no rule differences")
     else:
         # Plain click.echo: values may hold brackets that rich would take for markup.
+        # A formula's line is followed by its readings in English, indented.
         for d in found:
-            click.echo(d.line())
+            click.echo("\n".join(d.lines()))
