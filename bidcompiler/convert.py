@@ -22,7 +22,19 @@ from collections.abc import Callable
 from .compose import FORMULA_PATHS
 from .yamlload import CommentSlots
 
-MODELINE = "# yaml-language-server: $schema=../bidcompiler/schema/variant.schema.json"
+# The schema modeline YAML output starts with: editors that read it check the file as
+# it is typed.  The path is relative to the file's own folder, so the caller says
+# where the schema is (``bidwhist schema --write DIR`` puts one there).
+SCHEMA_FILE = "variant.schema.json"
+MODELINE_PREFIX = "# yaml-language-server: $schema="
+
+
+def modeline(schema: str = SCHEMA_FILE) -> str:
+    """The modeline pointing at ``schema`` (a path relative to the file, or a URI)."""
+    return MODELINE_PREFIX + schema
+
+
+MODELINE = modeline()
 HEADER_KEYS = ("kind", "name")
 _WHIST_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 _WHIST_KEYWORDS = {"variant", "house-rule", "remove"}
@@ -105,6 +117,18 @@ class _Out:
         """One line of code; of several trailing comments the last stays on the line."""
         self.comments(indent, [*before, *trailing[:-1]])
         self.lines.append((indent + code, self.clean(trailing[-1]) if trailing else None))
+
+    def drop_blank_top(self, start: int = 0) -> None:
+        """Remove the empty ``#`` lines from ``start`` up to the first line with text.
+
+        The loader drops a source file's modeline; the empty line that set its
+        header off from it would otherwise be a stray first line.  Dropping every
+        such line (wherever the comment came from) keeps the output a fixed point:
+        converting it again prints the same text.
+        """
+        while (start < len(self.lines) and self.lines[start][1] is None
+               and self.lines[start][0].lstrip().startswith("#") and not self.lines[start][0].lstrip()[1:].strip()):
+            del self.lines[start]
 
     def text(self) -> str:
         out = []
@@ -221,6 +245,7 @@ def to_whist(data: dict, list_only=lambda path: True, comments: dict[tuple, Comm
              [c for p in header for c in notes.take(p, "trailing")])
     _whist_lines(out, data, (), list_only, "", notes)
     out.comments("", notes.take((), "end") + notes.rest())
+    out.drop_blank_top()
     return out.text()
 
 
@@ -302,18 +327,21 @@ def _yaml_lines(out: _Out, data: dict, indent: str, path: tuple, notes: _Notes,
             out.comments(indent + "  ", notes.take(p, "end"))
 
 
-def to_yaml(data: dict, comments: dict[tuple, CommentSlots] | None = None) -> str:
+def to_yaml(data: dict, comments: dict[tuple, CommentSlots] | None = None, schema: str = SCHEMA_FILE) -> str:
     """The YAML text of one layer's data, starting with the schema modeline.
 
-    ``comments`` (from ``LoadedYaml.comments()``) are printed in their places.
+    ``comments`` (from ``LoadedYaml.comments()``) are printed in their places;
+    ``schema`` is the modeline's path to the schema, relative to where the text
+    will be saved.
     """
     notes = _Notes(comments)
     ordered = {k: data[k] for k in ("name", "kind") if k in data}
     ordered.update((k, v) for k, v in data.items() if k not in ordered)
     out = _Out(_yaml_comment)
-    out.comments("", [MODELINE[1:]] + notes.take((), "before"))
+    out.comments("", [modeline(schema)[1:]] + notes.take((), "before"))
     _yaml_lines(out, ordered, "", (), notes)
     out.comments("", notes.take((), "end") + notes.rest())
+    out.drop_blank_top(1)  # below the modeline
     return out.text()
 
 

@@ -279,6 +279,56 @@ def test_check_many_files_reports_each(tmp_path):
     assert "2 of 3 file(s) have errors" in result.stderr
 
 
+def test_check_takes_shipped_names_like_every_other_command():
+    result = run("check", "standard", "min-bid-4", "northeast52")
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    assert result.stdout.splitlines() == ["standard: ok", "min-bid-4: ok", "northeast52: ok"]
+
+
+def test_check_takes_a_variant_with_house_rules_and_checks_it_as_one(tmp_path):
+    assert run("check", "standard+min-bid-4+sport-kitty").stdout == "standard+min-bid-4+sport-kitty: ok\n"
+    mine = tmp_path / "mine.whist"
+    mine.write_text("house-rule mine\norders { remove downtown }\n", encoding="utf-8")
+    alone = run("check", str(mine))                  # fine as a file of its own
+    assert alone.exit_code == 0, alone.stderr
+    laid = run("check", f"standard+{mine}")          # but it breaks the standard game
+    assert laid.exit_code == 1
+    assert "downtown" in laid.stderr and "1 of 1 file(s) have errors" in laid.stderr
+
+
+def test_check_a_shipped_house_rule_on_a_variant():
+    result = run("check", "min-bid-4", "--on", "standard", "--on", "northeast52")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "min-bid-4: ok\n"
+
+
+@pytest.mark.parametrize("name, named, shipped", [
+    ("standrd", "standrd", "standard"),                      # a mistyped variant name
+    ("standard+no-such-rule", "no-such-rule", "min-bid-4"),  # an unknown house rule
+])
+def test_check_unknown_name_is_a_usage_error_naming_it(name, named, shipped):
+    result = run("check", name)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert named in result.stderr and shipped in result.stderr  # names what is shipped
+    assert "does not exist" not in result.stderr
+
+
+def test_check_unknown_name_stops_before_checking_anything():
+    result = run("check", "standard", "no-such-variant")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+def test_check_prefers_a_file_that_exists(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "standard").write_text("players: four\n", encoding="utf-8")   # a (broken) file named like one
+    result = run("check", "standard")
+    assert result.exit_code == 1
+    assert diagnostics(result.stderr)[0]["file"] == "standard"
+
+
 def test_broken_variant_file_given_to_compile_and_simulate_is_bad_content(tmp_path):
     path, _ = edited(tmp_path, "broken.yaml", ("players:", "players: four"))
     for args in (("compile", str(path)), ("simulate", str(path), "--hands", "1", "--seed", "1")):
@@ -325,8 +375,10 @@ def test_simulate_human_report():
 def test_simulate_records_replay_line_by_line_to_the_simulation(tmp_path):
     hands, seed = 40, 2025
     out = tmp_path / "out.jsonl"
+    # Random bots, named: they are fast and reach every kind of contract, and the
+    # replay below plays the same hands with them.
     result = run("simulate", "standard", "--hands", str(hands), "--seed", str(seed), "--json",
-                 "--records", str(out))
+                 "--bots", "random", "--records", str(out))
     assert result.exit_code == 0
     stats = json.loads(result.stdout)
     lines = out.read_text(encoding="utf-8").splitlines()
@@ -341,7 +393,7 @@ def test_simulate_records_replay_line_by_line_to_the_simulation(tmp_path):
         assert replayed.exit_code == 0, (i, replayed.stdout)
         got = json.loads(replayed.stdout)
         assert got["error"] is None
-        state = play_hand(rules, seed, i)            # the simulation's own hand i
+        state = play_hand(rules, seed, i, "random")            # the simulation's own hand i
         assert got["contract"] == state.contract
         assert got["score"] == list(state.score)
         assert got["books"] == list(state.books)
@@ -356,7 +408,8 @@ def test_every_shipped_variant_writes_records_that_replay(tmp_path, variant):
     """`simulate --records` promises each line replays to the same result, for any variant."""
     hands, seed = 12, 7
     out = tmp_path / "out.jsonl"
-    result = run("simulate", variant, "--hands", str(hands), "--seed", str(seed), "--json", "--records", str(out))
+    result = run("simulate", variant, "--hands", str(hands), "--seed", str(seed), "--json", "--bots", "random",
+                 "--records", str(out))
     assert result.exit_code == 0, result.stderr
     rules = load_ruleset(variant)
     failures = []
@@ -365,7 +418,7 @@ def test_every_shipped_variant_writes_records_that_replay(tmp_path, variant):
         single.write_text(line, encoding="utf-8")
         replayed = run("replay", str(single), "--json")
         got = json.loads(replayed.stdout)
-        state = play_hand(rules, seed, i)
+        state = play_hand(rules, seed, i, "random")
         if replayed.exit_code != 0:
             failures.append((i, got["error"]))
         elif (got["contract"], got["score"]) != (state.contract, list(state.score)):

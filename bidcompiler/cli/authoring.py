@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
-from .. import render
+from .. import render, resources
 from ..build import check_layer_formulas
-from ..convert import schema_shape, to_whist, to_yaml
+from ..convert import SCHEMA_FILE, schema_shape, to_whist, to_yaml
 from ..errors import CompileError
 from ..irjson import to_json
-from ..pipeline import compile_file, file_kind, load_layer, shipped_house_rules, shipped_variants, variant_schema
-from .common import BadContent, fail_compile, load_ir, variant_options
+from ..pipeline import (VariantNotFound, VariantSpec, compile_file, file_kind, find_file, load_layer,
+                        shipped_house_rules, shipped_variants, variant_schema)
+from .common import BadContent, fail_compile, load_ir, variant_not_found, variant_options
 
 
 @click.command()
@@ -37,27 +39,54 @@ def variants(as_json):
         render.variants_table(rows)
 
 
+def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
+    """The file a `check` argument names, and the house rules laid over it.
+
+    An existing file is taken as it is; otherwise the argument is named as in
+    every other command: a shipped name, or NAME+RULE+RULE.  An unknown name or a
+    missing file is a usage error (exit 2), reported before anything is checked.
+    """
+    given = Path(name)
+    if given.is_dir():
+        raise click.BadParameter(f"{name} is a directory; give the variant or house-rule files in it",
+                                 param_hint="FILES")
+    if given.is_file():
+        return given, ()
+    spec = VariantSpec.parse(name)
+    try:
+        path = find_file(spec.base)
+        for rule in spec.with_rules:
+            find_file(rule, kind="house-rule")
+    except VariantNotFound as exc:
+        raise variant_not_found(exc, name, "FILES") from None
+    return path, spec.with_rules
+
+
 @click.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, metavar="FILES...")
 @click.option("--on", "bases", multiple=True, metavar="VARIANT",
               help="Also lay each house-rule file over this variant and check the result (repeatable).")
 def check(files, bases):
     """Check variant and house-rule files: every error of every file, as file:line:col: message.
 
-    A variant file is compiled completely.  A house-rule file is checked on its
-    own, and laid over each --on VARIANT (a house rule may not fit every game).
+    Each of FILES is a file, a shipped name (`bidwhist check standard`), or a
+    variant with house rules (`standard+mine.whist`), checked as one.  A variant is compiled completely.  A house rule is checked on its own,
+    and laid over each --on VARIANT (a house rule may not fit every game).
     """
+    targets = [(name, *_check_target(name)) for name in files]
     failed = 0
-    for name in files:
+    for name, path, rules in targets:
         try:
-            if file_kind(Path(name)) == "house-rule":
-                problems = check_layer_formulas(load_layer(Path(name)))
+            if rules:
+                compile_file(path, rules)
+            elif file_kind(path) == "house-rule":
+                problems = check_layer_formulas(load_layer(path))
                 if problems:
                     raise CompileError(problems)
                 for base in bases:
-                    load_ir(base, (name,))
+                    load_ir(base, (str(path),))
             else:
-                compile_file(name)
+                compile_file(path)
         except CompileError as exc:
             failed += 1
             for d in exc.diagnostics:
@@ -85,10 +114,66 @@ def compile_cmd(variant, with_rules, sets, as_json):
         render.variant_summary(v)
 
 
+def _schema_text() -> str:
+    """The JSON Schema of variant files as `bidwhist schema` prints and writes it."""
+    return json.dumps(variant_schema(), indent=2) + "\n"
+
+
+def write_schema(folder: Path) -> Path:
+    """Write ``variant.schema.json`` into ``folder`` (made if missing); its path.
+
+    A failure to write is a usage error naming the folder (exit 2).
+    """
+    target = folder / SCHEMA_FILE
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        target.write_text(_schema_text(), encoding="utf-8")
+    except OSError as exc:
+        raise click.BadParameter(f"cannot write {target}: {exc.strerror or exc}", param_hint="DIR") from None
+    return target
+
+
 @click.command()
-def schema():
-    """Print the JSON Schema of variant files (for editors and other tools)."""
-    click.echo(json.dumps(variant_schema(), indent=2))
+@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR",
+              help=f"Write the schema to DIR/{SCHEMA_FILE} (DIR is made if missing) instead of printing it.")
+def schema(folder):
+    """Print the JSON Schema of variant files (for editors and other tools).
+
+    With --write DIR the schema goes to DIR/variant.schema.json, next to your own
+    variant files: the modeline `# yaml-language-server: $schema=variant.schema.json`
+    at the top of a YAML file there (what `bidwhist convert --to yaml` writes)
+    then lets an editor check the file as you type.
+    """
+    if folder is None:
+        click.echo(_schema_text(), nl=False)
+        return
+    click.echo(f"wrote {write_schema(Path(folder))}")
+
+
+def _schema_ref(output: Path) -> tuple[str, Path | None]:
+    """The modeline's path to a schema, seen from the folder of ``output``.
+
+    The nearest ``variant.schema.json`` in that folder or a folder above it; else,
+    inside a bidwhist source tree, the project's own schema; else none yet: then
+    the second item is the folder where a copy must be written.
+    """
+    folder = output.resolve().parent
+    candidates = [d / SCHEMA_FILE for d in (folder, *folder.parents)]
+    shipped = Path(str(resources.schema_path()))
+    if shipped.is_file() and folder.is_relative_to(shipped.parents[2]):
+        candidates.append(shipped)  # e.g. variants/ -> ../bidcompiler/schema/variant.schema.json
+    for candidate in candidates:
+        if candidate.is_file():
+            return _relative(candidate, folder), None
+    return SCHEMA_FILE, folder
+
+
+def _relative(target: Path, folder: Path) -> str:
+    """``target`` as a path relative to ``folder`` with forward slashes (a file URI across drives)."""
+    try:
+        return Path(os.path.relpath(target, folder)).as_posix()
+    except ValueError:  # another drive on Windows: no relative path exists
+        return target.as_uri()
 
 
 @click.command()
@@ -103,18 +188,36 @@ def convert(file, target, output):
     The file itself is converted (an overlay stays an overlay); both forms compile
     to the same rules, and the output layout is the same every time.  Comments
     are kept, each before its setting, on its line or at the end of its block.
+
+    YAML output starts with a schema modeline for editors, a path relative to
+    where the file is written.  With -o it points at the nearest
+    variant.schema.json in the output's folder or above it (inside a bidwhist
+    source tree, at the project's own schema); if there is none, a copy is
+    written next to the output, and stderr says so.  On stdout it points
+    at variant.schema.json in the same folder: create it there with
+    `bidwhist schema --write DIR`.
     """
     try:
         doc = load_layer(Path(file))
     except CompileError as exc:
         raise fail_compile(exc) from None
     notes = doc.comments()
-    text = (to_whist(doc.data, schema_shape(variant_schema()), notes) if target == "whist"
-            else to_yaml(doc.data, notes))
+    make_schema = None
+    if target == "whist":
+        text = to_whist(doc.data, schema_shape(variant_schema()), notes)
+    else:
+        ref, make_schema = _schema_ref(Path(output)) if output else (SCHEMA_FILE, None)
+        text = to_yaml(doc.data, notes, schema=ref)
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise click.BadParameter(f"cannot write {output}: {exc.strerror}", param_hint="--output") from None
+        if make_schema is not None:  # after the output, so a failed write leaves nothing behind
+            written = write_schema(make_schema)
+            click.echo(f"wrote {written}: the schema the modeline of {output} points at", err=True)
     else:
+        if target == "yaml":
+            click.echo(f"note: the modeline points at {SCHEMA_FILE} in the folder where you save the file; "
+                       "`bidwhist schema --write DIR` puts it there", err=True)
         click.echo(text, nl=False)
