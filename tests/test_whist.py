@@ -68,7 +68,7 @@ def test_conversion_is_canonical_and_stable(name, tmp_path):
 def test_convert_command_writes_to_stdout_and_to_a_file(tmp_path):
     runner = CliRunner()
     out = runner.invoke(cli, ["convert", str(ALL_FILES["standard"]), "--to", "whist"])
-    assert out.exit_code == 0 and out.stdout.startswith("#\n# Bid Whist as the main source plays it")
+    assert out.exit_code == 0 and out.stdout.startswith("# Bid Whist as pagat.com's Bid Whist page plays it")
     assert "\nvariant standard\n" in out.stdout  # after the header comments
     target = tmp_path / "s.whist"
     done = runner.invoke(cli, ["convert", str(ALL_FILES["standard"]), "--to", "whist", "-o", str(target)])
