@@ -342,9 +342,9 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         prefix = f"hand[{i}]."
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
-                raise RecordError(prefix + key, f"every hand of a game record must have the {key} of hand 0")
+                raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
         if tally.winner is not None:
-            raise RecordError(f"hand[{i}]", f"the game was decided after hand {i - 1}; no hand may follow")
+            raise RecordError(f"hand[{i}]", "the game was decided by the hand before this one; no hand may follow")
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")

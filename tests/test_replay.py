@@ -627,11 +627,12 @@ def test_illegal_card_in_a_game_is_reported_with_the_hand_index(tmp_path):
     seat = (trick[0] + 1) % 4
     message = replay_illegal(tmp_path, records, "hand[3].play[17]", name="game.jsonl")
     assert message == f"seat {seat} does not hold {trick[1][0]}"
-    # Human output: the error on stderr with the file and where, nothing on stdout.
+    # Human output: the error on stderr with the file, its line and the hand counted
+    # from 1 (hand[3] is the 4th line), nothing on stdout.
     result = run_replay(tmp_path / "game.jsonl", as_json=False)
     assert result.exit_code == 1
     assert result.stdout == ""
-    assert f"hand[3].play[17]: seat {seat} does not hold {trick[1][0]}" in result.stderr
+    assert result.stderr == f"{tmp_path / 'game.jsonl'}:4: hand 4, play[17]: seat {seat} does not hold {trick[1][0]}\n"
 
 
 def test_dealer_must_follow_the_rotation(tmp_path):
@@ -675,8 +676,8 @@ def test_game_human_output(tmp_path):
     path = write_record(tmp_path, [h.record() for h in hands], "game.jsonl")
     result = run_replay(path, as_json=False)
     assert result.exit_code == 0
-    assert "hand 0" in result.stdout and "hand 1" in result.stdout
-    assert f"totals  {totals[0]} / {totals[1]}" in result.stdout
+    assert "hand 1" in result.stdout and "hand 2" in result.stdout and "hand 0" not in result.stdout
+    assert re.search(rf"totals\s+side 0\+2 {totals[0]}   side 1\+3 {totals[1]}\n", result.stdout)
     assert "game in progress" in result.stdout
     assert result.stderr == ""
 
@@ -687,11 +688,10 @@ def test_hand_human_output_is_readable(tmp_path):
     assert result.exit_code == 0
     assert result.stderr == ""
     text = result.stdout
-    assert "4 notrump by seat 0 (side 0)" in text
-    assert "no trump" in text and "uptown" in text
+    assert "4 notrump by seat 0 (side 0+2), no trump, uptown" in text
     assert "KS AS 4D 3C" in text
-    assert re.search(r"books\s+12 - 1", text)
-    assert re.search(r"score\s+\+12 / \+0", text)
+    assert re.search(r"books\s+side 0\+2 12 \(declarers\)   side 1\+3 1\n", text)
+    assert re.search(r"score\s+side 0\+2 \+12   side 1\+3 0\n", text)
     with pytest.raises(json.JSONDecodeError):
         json.loads(text)
 

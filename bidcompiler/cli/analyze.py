@@ -14,14 +14,19 @@ import sys
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
-from runtime.records import replay_file, replay_game, replay_hand
-from runtime.ruleset import NO_TRUMP
+from runtime.records import RecordFile, replay_file
+from runtime.ruleset import NO_TRUMP, Ruleset
 from runtime.solver import DoubleDummy
 
 from .. import render
-from .replay import load_record_file, resolve_for_records
+from ..table import side_label
+from .replay import (
+    by_side, checked, contract_text, error_line, parse_record_text, read_record_text, record_lines, replayed_hands,
+    resolve_for_records,
+)
 
 
 def play_start(final: HandState) -> HandState:
@@ -111,11 +116,6 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
 
 
 # --------------------------------------------------------------------------- text
-def _pair(side: int, books: list[int]) -> str:
-    mine = books[side]
-    return f"{mine}-{sum(books) - mine}"
-
-
 def _change_text(change: int, last: dict | None) -> str:
     if not change:
         return ""
@@ -125,20 +125,27 @@ def _change_text(change: int, last: dict | None) -> str:
     return f"{who} lost {abs(change)}"
 
 
-def print_hand(console, hand: dict, every_card: bool, title: str | None = None) -> None:
-    """One analysed hand as a table: position, what was played, books, what perfect play reaches."""
+def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str | None = None) -> None:
+    """One analysed hand as a table: position, what was played, books, what perfect play reaches.
+
+    As in ``replay`` and ``play``, tricks count from 1 and books are shown by side, in
+    side order (the line above the table names the sides); "can reach" is what the
+    declaring side can still reach with perfect play.
+    """
     if title:
-        console.print(f"[bold]{title}[/bold]")
+        console.print(Text(title, style="bold"))
     c = hand["contract"]
     if c is None:
         console.print(f"  {hand['note']}")
         return
     side = hand["declaring_side"]
-    trump = c["trump"] or "no trump"
-    console.print(f"  contract  {c['bid']} {c['strain']} by seat {c['declarer']} (side {side}), "
-                  f"trump {trump}, {c['direction']}")
+    console.print(Text(f"  contract  {contract_text(rules, c)}"))
+    sides = " / ".join(side_label(rules, s, None) for s in range(rules.sides))
+    who = "declarers" if rules.side_of.count(side) > 1 else "declarer"
+    console.print(Text(f"  books by side ({sides}); can reach: the most books the {who} "
+                       f"({side_label(rules, side, None)}) can still take"))
     table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-    table.add_column("trick", justify="right")
+    table.add_column("  trick", justify="right")
     table.add_column("played")
     table.add_column("books", justify="right")
     table.add_column("can reach", justify="right")
@@ -148,19 +155,55 @@ def print_hand(console, hand: dict, every_card: bool, title: str | None = None) 
         if last is None:
             played = "(start of play)"
         elif "trick" in last and every_card:
-            played = f"seat {last['seat']} {last['card']} (trick won by seat {last['winner']})"
+            played = f"seat {last['seat']} {last['card']} → seat {last['winner']}"  # the trick's winner, as play shows it
         elif "trick" in last:
-            played = f"seat {last['leader']}: {' '.join(last['trick'])}, won by seat {last['winner']}"
+            played = f"seat {last['leader']}: {' '.join(last['trick'])} → seat {last['winner']}"
         else:
             played = f"seat {last['seat']} {last['card']}"
-        where = f"{p['trick']}" if p["cards"] == 0 else f"{p['trick'] + 1}.{p['cards']}"
-        books = _pair(side, p["books"])
-        reach = f"{p['dd_declaring_books']}-{p['dd_defending_books']}"
-        table.add_row(where, played, books, reach, _change_text(p["change"], last if every_card else None))
+        # A row after a whole trick is that trick's number (from 1); within a trick,
+        # trick.card (the 2nd card of trick 3 is 3.2); the first row is before any card.
+        if last is None:
+            where = ""
+        elif p["cards"] == 0:
+            where = str(p["trick"])
+        else:
+            where = f"{p['trick'] + 1}.{p['cards']}"
+        books = " / ".join(map(str, p["books"]))
+        table.add_row(where, played, books, str(p["dd_declaring_books"]),
+                      _change_text(p["change"], last if every_card else None))
     console.print(table)
-    console.print(f"  books     {_pair(side, hand['books'])} (declarers-defenders)"
-                  + (f", {hand['claim']} claimed" if hand["claim"] is not None else ""))
-    console.print(f"  score     {' / '.join(f'{s:+d}' for s in hand['score'])}")
+    claim = f", {hand['claim']} claimed" if hand["claim"] is not None else ""
+    console.print(Text(f"  books     {by_side(rules, hand['books'], side)}{claim}"))
+    console.print(Text(f"  score     {by_side(rules, hand['score'], sign=True)}"))
+
+
+def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
+    """Analyse every line of ``file`` as an independent hand record; the exit status."""
+    text = read_record_text(file)
+    rf = parse_record_text(text, file)
+    lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
+    solver = DoubleDummy()
+    console = None if as_json else render.stdout()
+    hands, illegal = [], []
+    for number, (line, record) in enumerate(zip(lines, rf.records), 1):
+        one = RecordFile([record], False)
+        err = replay_file(one, resolve_for_records)["error"]
+        title = f"hand {number}" + (f" (line {line})" if line != number else "")
+        if err is not None:
+            illegal.append(line)
+            hands.append({"line": line, "contract": None, "positions": None, "error": err})
+            if console is not None:
+                click.echo(f"{file}:{line}: {err['at']}: {err['message']}", err=True)
+                console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
+            continue
+        replay = replayed_hands(one)[0]
+        hand = analyze_hand(replay.state, every_card, solver, replay.claimed)
+        hands.append({"line": line, **hand, "error": None})
+        if console is not None:
+            print_hand(console, hand, replay.state.rules, every_card, title)
+    if as_json:
+        click.echo(json.dumps({"hands": hands, "illegal": illegal}))
+    return 1 if illegal else 0
 
 
 # --------------------------------------------------------------------------- the command
@@ -168,37 +211,42 @@ def print_hand(console, hand: dict, every_card: bool, title: str | None = None) 
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--every-card", is_flag=True, help="Analyse the position before every card, not only every trick.")
-def analyze(file, as_json, every_card):
+@click.option("--each", is_flag=True,
+              help="Analyse each line as an independent hand record (a file written by "
+                   "`simulate --hands … --records`), not as one game.")
+def analyze(file, as_json, every_card, each):
     """Double-dummy analysis of a hand record or a game record (.jsonl).
 
     At every trick boundary (or before every card), the books the declaring side
     can still reach with perfect play by everyone, all hands known, next to the
     books actually taken: a drop marks a book the declarers gave away, a rise one
-    the defenders gave away.  Exit status 0 for a legal record, 1 for an illegal
-    one (reported as `bidwhist replay` reports it), 2 for a file that is not a record.
+    the defenders gave away.  Hands and tricks are numbered from 1, books shown by
+    side as `bidwhist replay` and `play` show them.  With --each, every line of FILE
+    is a hand of its own (--json: {"hands": [...], "illegal": [...]}, each hand with
+    its "line"), as `bidwhist replay --each` reads it.  Exit status 0 for a legal
+    record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
+    --each, when any hand is illegal), 2 for a file that is not a record.
     """
-    rf = load_record_file(file)
-    checked = replay_file(rf, resolve_for_records)  # the very checks and messages of `replay`
-    if checked["error"] is not None:
-        err = checked["error"]
+    if each:
+        sys.exit(analyze_each(file, as_json, every_card))
+    text = read_record_text(file)
+    rf = parse_record_text(text, file)
+    result = checked(rf, file, "analyze")  # the very checks and messages of `replay`
+    if result["error"] is not None:
+        err = result["error"]
         if as_json:
             empty = {"hands": None} if rf.is_game else {"contract": None, "positions": None}
             click.echo(json.dumps({**empty, "error": err}))
         else:
-            click.echo(f"{file}: {err['at']}: {err['message']}", err=True)
+            click.echo(error_line(file, err, record_lines(text) if rf.is_game else None), err=True)
         sys.exit(1)
     solver = DoubleDummy()
-    if rf.is_game:
-        replays, _ = replay_game(rf.records, resolve_for_records)
-    else:
-        record = rf.records[0]
-        rules = resolve_for_records(record["variant"], record.get("with", []))
-        replays = [replay_hand(rules, record)]
+    replays = replayed_hands(rf)
     hands = [analyze_hand(r.state, every_card, solver, r.claimed) for r in replays]
     if as_json:
-        result = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
-        click.echo(json.dumps(result))
+        out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
+        click.echo(json.dumps(out))
         return
     console = render.stdout()
-    for i, hand in enumerate(hands):
-        print_hand(console, hand, every_card, f"hand {i}" if rf.is_game else None)
+    for i, (hand, r) in enumerate(zip(hands, replays), 1):
+        print_hand(console, hand, r.state.rules, every_card, f"hand {i}" if rf.is_game else None)

@@ -1,32 +1,64 @@
-"""``bidwhist replay``: score hand and game records (the records.md contract)."""
+"""``bidwhist replay``: score hand and game records (the records.md contract).
+
+JSON output is exactly records.md's.  Text output is for people: hands and tricks
+are numbered from 1, seats keep the numbers the records use, and every per-side
+figure (books, score, totals) is shown by side, in side order, the way ``bidwhist
+play`` shows it (``side 0+2 9 (declarers)   side 1+3 4``).
+
+``--each`` scores a file of independent hand records (one per line, as ``simulate
+--hands … --records`` writes them) rather than one game.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import click
+from rich.table import Table
+from rich.text import Text
 
-from runtime.records import NotARecord, read_record_file, replay_file
+from runtime.records import (
+    HandReplay, NotARecord, RecordFile, read_record_file, replay_file, replay_game, replay_hand,
+)
+from runtime.ruleset import Ruleset
 
 from .. import render
 from ..errors import CompileError
 from ..pipeline import load_ruleset
+from ..table import side_label
 
 
-def load_record_file(file: str):
-    """Read and parse a record file; one line on stderr and exit 2 when it is not a record."""
+# --------------------------------------------------------------------------- reading
+def read_record_text(file: str) -> str:
+    """The text of a record file; one line on stderr and exit 2 when it cannot be read."""
     try:
-        text = Path(file).read_text(encoding="utf-8")
+        return Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
         sys.exit(2)
+
+
+def parse_record_text(text: str, file: str) -> RecordFile:
+    """Parse a record file's text; one line on stderr and exit 2 when it is not a record."""
     try:
         return read_record_file(text, file)
     except NotARecord as exc:
         click.echo(str(exc), err=True)
         sys.exit(2)
+
+
+def load_record_file(file: str) -> RecordFile:
+    """Read and parse a record file; one line on stderr and exit 2 when it is not a record."""
+    return parse_record_text(read_record_text(file), file)
+
+
+def record_lines(text: str) -> list[int]:
+    """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
+    the very lines ``read_record_file`` reads as records."""
+    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
 
 
 def resolve_for_records(variant: str, with_rules: list):
@@ -37,23 +69,230 @@ def resolve_for_records(variant: str, with_rules: list):
         raise LookupError("; ".join(str(d) for d in exc.diagnostics)) from None
 
 
+def replayed_hands(rf: RecordFile) -> list[HandReplay]:
+    """The replayed hands of a record file already checked legal by ``replay_file``."""
+    if rf.is_game:
+        return replay_game(rf.records, resolve_for_records)[0]
+    record = rf.records[0]
+    return [replay_hand(resolve_for_records(record["variant"], record.get("with", [])), record)]
+
+
+# --------------------------------------------------------------------------- errors
+_HAND_AT = re.compile(r"^hand\[(\d+)\](.*)$")
+# The checks that belong to a game rather than to one hand: a hand that fails only these
+# is a legal hand of its own, in a file of independent hands.
+_GAME_CHECKS = ("", ".dealer", ".variant", ".with")
+
+
+def independent_hands_hint(rf: RecordFile, error: dict, file: str, command: str = "replay") -> str | None:
+    """When a game record fails only because its lines are independent hands, what to run instead.
+
+    That is the case when the failure is one of the game's own checks (the rotation of the
+    dealer, a game already decided, another variant) at a hand after the first, and that
+    hand replays legally on its own.
+    """
+    match = _HAND_AT.match(error["at"])
+    if not rf.is_game or match is None or int(match.group(1)) == 0 or match.group(2) not in _GAME_CHECKS:
+        return None
+    alone = replay_file(RecordFile([rf.records[int(match.group(1))]], False), resolve_for_records)
+    if alone["error"] is not None:
+        return None
+    return ("this hand is legal on its own: if the lines are independent hands (as "
+            f"`simulate --hands … --records` writes them), score each with `bidwhist {command} --each {file}`")
+
+
+def checked(rf: RecordFile, file: str, command: str = "replay") -> dict:
+    """``replay_file``'s result, the error's message saying so when ``COMMAND --each`` is what was meant."""
+    result = replay_file(rf, resolve_for_records)
+    err = result["error"]
+    if err is not None:
+        hint = independent_hands_hint(rf, err, file, command)
+        if hint:
+            result["error"] = {**err, "message": f"{err['message']}; {hint}"}
+    return result
+
+
+def error_line(file: str, error: dict, lines: list[int] | None = None) -> str:
+    """The one stderr line of an illegal record, for people: file, where, and the rule broken.
+
+    In a game record ``hand[3].play[17]`` reads ``FILE:4: hand 4, play[17]: …``: the
+    file's line (as a compiler says it), then the hand counted from 1 and the field as
+    records.md names it.  A field of a lone hand record stays as is: ``FILE: play[2]: …``.
+    """
+    match = _HAND_AT.match(error["at"])
+    if match is None:
+        return f"{file}: {error['at']}: {error['message']}"
+    index = int(match.group(1))
+    rest = match.group(2).lstrip(".")
+    place = f"hand {index + 1}" + (f", {rest}" if rest else "")
+    line = f":{lines[index]}" if lines is not None and index < len(lines) else ""
+    return f"{file}{line}: {place}: {error['message']}"
+
+
+# --------------------------------------------------------------------------- text
+def signed(value: int) -> str:
+    """A score change as a player reads it: ``+8``, ``-7``, ``0``."""
+    return f"+{value}" if value > 0 else str(value)
+
+
+def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = False) -> str:
+    """Per-side figures as ``bidwhist play`` shows them: ``side 0+2 9 (declarers)   side 1+3 4``."""
+    parts = []
+    for side, value in enumerate(values):
+        text = f"{side_label(rules, side, None)} {signed(value) if sign else value}"
+        if side == declaring:  # a side of one player (cutthroat) is one declarer
+            text += " (declarers)" if rules.side_of.count(side) > 1 else " (declarer)"
+        parts.append(text)
+    return "   ".join(parts)
+
+
+def contract_text(rules: Ruleset, contract: dict) -> str:
+    """``4 notrump by seat 0 (side 0+2), no trump, uptown``; a player alone is just ``seat 1``."""
+    trump = contract["trump"]
+    trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
+    side = side_label(rules, contract["side"], None)
+    by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
+    text = f"{contract['bid']} {contract['strain']} by {by}, {trump_words}"
+    return text + (f", {contract['direction']}" if contract.get("direction") else "")
+
+
+def _row(console, label: str, value: str) -> None:
+    console.print(Text(f"  {label:<10}{value}"))
+
+
+def print_deal(console, state) -> None:
+    """Dealer, auction, contract, kitty and discards: everything before the first card."""
+    rules = state.rules
+    names = rules.action_names
+    cards = rules.cards
+    _row(console, "dealer", f"seat {state.dealer}")
+    calls = ", ".join(f"seat {seat}: {names[action]}" for seat, action in state.calls)
+    _row(console, "auction", calls or "no calls")
+    if state.declarer < 0:
+        _row(console, "contract", "none: the hand was thrown in")
+    else:
+        _row(console, "contract", contract_text(rules, state.contract))
+    if rules.kitty_size:
+        kitty = " ".join(cards[c] for c in state.kitty) or "empty"
+        taken = f", taken by seat {state.declarer}" if state.declarer >= 0 and state.kitty else ""
+        _row(console, "kitty", kitty + taken)
+    if state.discards:
+        _row(console, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.declarer})")
+    if state.out:
+        _row(console, "out", " ".join(cards[c] for c in state.out) + " (out of play)")
+
+
+def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
+    """One replayed hand for people: the deal and auction, every trick from 1, books and score."""
+    state = replay.state
+    rules = state.rules
+    if title:
+        console.print(Text(title, style="bold"))
+    print_deal(console, state)
+    if state.declarer < 0:
+        return
+    if state.tricks:
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
+        table.add_column("  trick", justify="right")
+        table.add_column("leader")
+        table.add_column("cards")
+        table.add_column("winner")
+        for i, (leader, trick, winner) in enumerate(state.tricks, 1):
+            table.add_row(str(i), f"seat {leader}", " ".join(rules.cards[c] for c in trick), f"seat {winner}")
+        console.print(table)
+    side = rules.side_of[state.declarer]
+    claim = ", the rest by claim" if replay.claimed else ""
+    _row(console, "books", by_side(rules, state.books, side) + claim)
+    _row(console, "score", by_side(rules, state.score, sign=True))
+    if state.made is not None:
+        _row(console, "result", "made" if state.made else "set")
+
+
+def print_replay(rf: RecordFile, result: dict) -> None:
+    """A legal hand or game record for people, trick by trick, with books and scores."""
+    console = render.stdout()
+    replays = replayed_hands(rf)
+    if not rf.is_game:
+        print_hand(console, replays[0])
+        return
+    for i, replay in enumerate(replays, 1):
+        print_hand(console, replay, f"hand {i}")
+    rules = replays[0].state.rules
+    console.print(Text("totals    ", style="bold").append(by_side(rules, result["totals"]), style=None))
+    winner = result["winner"]
+    console.print("game in progress" if winner is None
+                  else Text(f"{side_label(rules, winner, None)} wins", style="bold"))
+
+
+# --------------------------------------------------------------------------- --each
+def replay_each(file: str, as_json: bool) -> int:
+    """Score every line of ``file`` as an independent hand record; the exit status."""
+    text = read_record_text(file)
+    rf = parse_record_text(text, file)
+    lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
+    results = []
+    for record in rf.records:
+        results.append(replay_file(RecordFile([record], False), resolve_for_records))
+    illegal = [line for line, r in zip(lines, results) if r["error"] is not None]
+    if as_json:
+        hands = [{"line": line, **r} for line, r in zip(lines, results)]
+        click.echo(json.dumps({"hands": hands, "illegal": illegal}))
+        return 1 if illegal else 0
+    console = render.stdout()
+    made = set_ = thrown = 0
+    for number, (line, record, r) in enumerate(zip(lines, rf.records, results), 1):
+        title = f"hand {number}" + (f" (line {line})" if line != number else "")
+        if r["error"] is not None:
+            click.echo(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", err=True)
+            console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
+            continue
+        replay = replayed_hands(RecordFile([record], False))[0]
+        print_hand(console, replay, title)
+        state = replay.state
+        if state.declarer < 0:
+            thrown += 1
+        elif state.made:
+            made += 1
+        else:
+            set_ += 1
+    summary = f"{len(results)} hand{'s' if len(results) != 1 else ''}: {made} made, {set_} set, {thrown} thrown in"
+    if illegal:
+        summary += f"; {len(illegal)} illegal, not scored (line{'s' if len(illegal) > 1 else ''} " \
+                   f"{', '.join(map(str, illegal))})"
+    console.print(Text(summary, style="bold"))
+    return 1 if illegal else 0
+
+
+# --------------------------------------------------------------------------- the command
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (records.md).")
-def replay(file, as_json):
+@click.option("--each", is_flag=True,
+              help="Score each line as an independent hand record (a file written by "
+                   "`simulate --hands … --records`), not as one game.")
+def replay(file, as_json, each):
     """Replay a hand record or a game record (.jsonl) and score it.
 
+    The text shows each hand's dealer, auction, contract, kitty and discards, then its
+    tricks (numbered from 1), books and score by side.  With --each, every line of
+    FILE is a hand of its own: each is scored and numbered from 1, then a summary;
+    --json then prints {"hands": [...], "illegal": [...]}, each hand as a one-hand
+    replay prints it plus its "line", and "illegal" the lines of the illegal hands.
+
     Exit status 0 for a legal record, 1 for an illegal one (reported at its first
-    illegal entry, never scored), 2 for a file that is not a record.
+    illegal entry, never scored; with --each, when any hand is illegal), 2 for a file
+    that is not a record.
     """
-    rf = load_record_file(file)
-    result = replay_file(rf, resolve_for_records)
+    if each:
+        sys.exit(replay_each(file, as_json))
+    text = read_record_text(file)
+    rf = parse_record_text(text, file)
+    result = checked(rf, file)
     if as_json:
         click.echo(json.dumps(result))
-    else:
-        render.replay_result(result, rf.is_game)
+    elif result["error"] is None:
+        print_replay(rf, result)
     if result["error"] is not None:
         if not as_json:
-            err = result["error"]
-            click.echo(f"{file}: {err['at']}: {err['message']}", err=True)
+            click.echo(error_line(file, result["error"], record_lines(text) if rf.is_game else None), err=True)
         sys.exit(1)
