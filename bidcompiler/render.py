@@ -63,43 +63,6 @@ def variant_summary(v: ir.Variant) -> None:
         console.print(line)
 
 
-def _hand_lines(console: Console, hand: dict, title: str | None = None) -> None:
-    if title:
-        console.print(f"[bold]{title}[/bold]")
-    c = hand["contract"]
-    if c is None:
-        console.print("  no contract: the hand was thrown in")
-        return
-    trump = c["trump"] or "no trump"
-    console.print(f"  contract  {c['bid']} {c['strain']} by seat {c['declarer']} (side {c['side']}), "
-                  f"trump {trump}, {c['direction']}")
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-    table.add_column("#", justify="right")
-    table.add_column("leader", justify="right")
-    table.add_column("cards")
-    table.add_column("winner", justify="right")
-    for i, t in enumerate(hand["tricks"], 1):
-        table.add_row(str(i), str(t["leader"]), " ".join(t["cards"]), str(t["winner"]))
-    console.print(table)
-    console.print(f"  books     {' - '.join(map(str, hand['books']))}")
-    console.print(f"  score     {' / '.join(f'{s:+d}' for s in hand['score'])}")
-
-
-def replay_result(result: dict, is_game: bool) -> None:
-    """A replayed hand or game, trick by trick, with books and scores."""
-    console = stdout()
-    if result["error"] is not None:
-        return  # the error itself goes to stderr
-    if not is_game:
-        _hand_lines(console, result)
-        return
-    for i, hand in enumerate(result["hands"]):
-        _hand_lines(console, hand, f"hand {i}")
-    console.print(f"[bold]totals[/bold]  {' / '.join(map(str, result['totals']))}")
-    winner = result["winner"]
-    console.print("game in progress" if winner is None else f"[bold]side {winner} wins[/bold]")
-
-
 def _pct(x, digits: int = 1) -> str:
     return "—" if x is None else f"{x * 100:.{digits}f}%"
 

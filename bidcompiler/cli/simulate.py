@@ -239,8 +239,8 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     identical for any --workers and either backend.
 
     With --hands each line of --records is a complete hand record that `bidwhist
-    replay` scores to the same result.  With --games the lines of one game, in
-    order, form a game record (the file as a whole, holding several games, is not
+    replay` scores to the same result (`bidwhist replay --each FILE` scores every
+    line).  With --games the lines of one game, in order, form a game record (the file as a whole, holding several games, is not
     one); name the file with {game} (out/game-{game}.jsonl, or {game:04d}) to get
     one game record per file, games numbered from 0.
     """
