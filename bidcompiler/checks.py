@@ -8,9 +8,13 @@ never changes the IR.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
 
-from . import ir
-from .errors import DiagnosticSink
+from . import ir, resources
+from .compose import SET_PREFIX, set_layer
+from .errors import DiagnosticSink, SourcePos
+from .schemacheck import validate
 
 
 def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -19,11 +23,14 @@ def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
         if n > 1:
             same = " (10 and T are the same rank)" if rank == "T" else ""
             sink.error(v.at("deck", "ranks"), f"deck.ranks lists rank {rank} {n} times{same}: "
-                                              "the deck would hold the same cards twice")
+                                              "the deck would hold the same cards twice",
+                       hint=f"list rank {rank} once in deck.ranks")
     suited = {r + s for s in v.deck.suits for r in v.deck.ranks}
     for card in v.deck.extra:
         if card in suited:
-            sink.error(v.deck.pos, f"extra card {card} is already in the deck as a suited card")
+            conflict(sink, v, f"extra card {card} is already in the deck as a suited card",
+                     ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
+                     fix=(f"take {card} out of deck.extra", "give the extra card another name"))
 
 
 def deck_size(v: ir.Variant) -> int:
@@ -31,21 +38,131 @@ def deck_size(v: ir.Variant) -> int:
     return len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
 
 
-def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple) -> None:
-    """Report ``message`` at the setting ``here``, naming where the settings ``there`` were made.
+@dataclass(frozen=True)
+class Remove:
+    """A way out offered by a check: take the setting at ``path`` away.
 
-    When an overlay does not fit its base the two settings live in different files;
-    the message then names both places, so the user sees which line to change.
+    It is written out in the syntax of the user's file (``orders: {downtown: ~}``,
+    ``orders { remove downtown }`` or ``--set orders.downtown=~``), and offered only
+    where the schema lets that setting be removed.
     """
-    pos = v.at(*here)
+
+    path: tuple
+
+
+def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple,
+             fix: tuple = ()) -> None:
+    """Report ``message`` about the setting ``here``, naming where the settings ``there`` were made.
+
+    When an overlay does not fit its base the settings live in different files.  The
+    message then leads with the user's file (a house rule or variant of their own, or
+    a ``--set``), the one place they can edit, even when the setting it is about sits
+    in a shipped file; the other places follow in brackets.  ``fix`` lists what the
+    user can do (sentences, or :class:`Remove`), shown as "to fix: a, or b".
+    """
+    places = [(here, _where(v, here))] + [(path, _where(v, path)) for path in there]
+    lead_path, lead = places[0]
+    if lead is not None and resources.is_shipped(lead.file):
+        lead_path, lead = next(((path, pos) for path, pos in places[1:]
+                                if pos is not None and not resources.is_shipped(pos.file)), places[0])
     others = []
-    for path in there:
-        other = v.at(*path)
-        if other is not None and pos is not None and other.file != pos.file:
-            others.append(f"{'.'.join(map(str, path))} at {other}")
+    if lead_path != here and lead is not None:
+        others.append(f"here: {_dotted(lead_path)}")
+    for path, pos in places:
+        if path == lead_path or pos is None or lead is None or pos.file == lead.file:
+            continue
+        # Past the user's own line, only the setting the message is about needs its
+        # shipped place; the shipped file's other settings are not theirs to edit.
+        if path == here or not resources.is_shipped(pos.file) or resources.is_shipped(lead.file):
+            others.append(f"{_dotted(path)} at {_shown(pos)}")
     if others:
-        message += " (" + "; ".join(others) + ")"
-    sink.error(pos, message)
+        message += " (" + "; ".join(dict.fromkeys(others)) + ")"
+    ways = [w for w in (_way(v, item, lead) for item in fix) if w]
+    sink.error(lead, message, hint=", or ".join(ways) if ways else None)
+
+
+def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
+    """Where the setting at ``path`` (or, for a section, its newest part) was made."""
+    origin = v.origin
+    return origin.newest_pos(path) if origin is not None else v.pos
+
+
+def _dotted(path: tuple) -> str:
+    return ".".join(map(str, path))
+
+
+def _shown(pos: SourcePos) -> str:
+    """A position as a message names it: a ``--set`` change is one argument, not a file with lines."""
+    return pos.file if pos.file.startswith(SET_PREFIX) else str(pos)
+
+
+def _way(v: ir.Variant, item, lead: SourcePos | None) -> str | None:
+    """One way out, as text; a :class:`Remove` the schema does not allow is no way at all."""
+    if not isinstance(item, Remove):
+        return item
+
+    def what(path: tuple) -> str:
+        return f"`{path[-1]}` from `{_dotted(path[:-1])}`" if len(path) > 1 else f"`{path[0]}`"
+
+    if lead is not None and _only_setter(v, item.path) == lead.file:
+        # Written in the user's file and nowhere below it: deleting the line will do.
+        return f"remove {what(item.path)}"
+    path = _removable(v, item.path)
+    if path is None:
+        return None
+    where = lead.file if lead is not None else "your file"
+    if where.startswith(SET_PREFIX):
+        return f"remove {what(path)} with `--set {_dotted(path)}=~`"
+    if where.endswith(".whist"):
+        written = f"remove {path[-1]}"
+        for key in reversed(path[:-1]):
+            written = f"{key} {{ {written} }}"
+    else:
+        written = f"{path[-1]}: ~"
+        for key in reversed(path[:-1]):
+            written = f"{key}: {{{written}}}"
+    return f"remove {what(path)} (in {where}: `{written}`)"
+
+
+def _only_setter(v: ir.Variant, path: tuple) -> str | None:
+    """The file of the one layer that writes ``path``, if exactly one does."""
+    if v.origin is None:
+        return None
+    writers = []
+    for layer in v.origin.layers:
+        node = layer.data
+        for key in path:
+            node = node.get(key) if isinstance(node, dict) else None
+        if node is not None:
+            writers.append(layer.filename)
+    return writers[0] if len(writers) == 1 else None
+
+
+def _removable(v: ir.Variant, path: tuple) -> tuple | None:
+    """``path``, or the section holding only it, if a layer may remove it; else None.
+
+    ``declaration.when`` cannot be removed alone, but ``declaration`` holds nothing
+    else, so removing ``declaration`` takes exactly that setting away.
+    """
+    while path:
+        if _schema_allows_null(path):
+            return path
+        parent = path[:-1]
+        node = v.origin.data if v.origin is not None else {}
+        for key in parent:
+            node = node.get(key, {}) if isinstance(node, dict) else {}
+        if not (isinstance(node, dict) and set(node) == {path[-1]}):
+            return None
+        path = parent
+    return None
+
+
+@lru_cache(maxsize=128)
+def _schema_allows_null(path: tuple) -> bool:
+    """True if a house rule may write ``~`` (remove the setting) at ``path``: the schema says."""
+    from .pipeline import variant_schema  # the pipeline imports this module
+
+    return not validate(set_layer(f"{_dotted(path)}=~"), variant_schema())
 
 
 def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -53,18 +170,25 @@ def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
     dealt = v.players * v.deal.hand + v.deal.kitty
     size = deck_size(v)
     if dealt != size:
-        latest = max([("deal", "kitty"), ("deal", "hand"), ("players",), ("deck",)],
-                     key=lambda p: _layer_index(v, p))
-        others = [p for p in [("deal", "kitty"), ("deal", "hand"), ("deck",), ("players",)] if p != latest]
+        settings = [("deal", "kitty"), ("deal", "hand"), ("deck", "ranks"), ("deck", "suits"), ("deck", "extra"),
+                    ("players",)]
+        latest = max(settings, key=lambda p: _layer_index(v, p))
+        fix = []
+        if (size - v.deal.kitty) % v.players == 0 and size > v.deal.kitty:
+            fix.append(f"deal {(size - v.deal.kitty) // v.players} cards a hand (deal.hand)")
+        if 0 <= size - v.players * v.deal.hand != v.deal.kitty:
+            fix.append(f"make the kitty {size - v.players * v.deal.hand} cards (deal.kitty)")
+        fix.append(f"change the deck to {dealt} cards")
         conflict(sink, v, f"the deal uses {dealt} cards ({v.players} players x {v.deal.hand} + kitty "
-                          f"{v.deal.kitty}) but the deck has {size}", latest, *others)
+                          f"{v.deal.kitty}) but the deck has {size}", latest,
+                 *[p for p in settings if p != latest], fix=tuple(fix))
 
 
 def check_sides(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Partnerships need an even number of players."""
     if v.sides == "partners" and v.players % 2:
         conflict(sink, v, f"sides: partners needs an even number of players, not {v.players}",
-                 ("sides",), ("players",))
+                 ("sides",), ("players",), fix=("use an even number of players", "play `sides: individual`"))
 
 
 def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -83,7 +207,9 @@ def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
         if twice:
             problems.append("repeats " + " ".join(twice))
         if problems:
-            sink.error(order.pos, f"order '{order.name}' " + "; ".join(problems))
+            conflict(sink, v, f"order '{order.name}' " + "; ".join(problems), ("orders", order.name),
+                     ("deck", "ranks"),
+                     fix=(f"list each rank of the deck ({' '.join(v.deck.ranks)}) once in orders.{order.name}",))
     check_order_aliases(v, sink)
 
 
@@ -94,7 +220,8 @@ def check_order_aliases(v: ir.Variant, sink: DiagnosticSink) -> None:
     for name in (given or {}):
         if name not in names:
             conflict(sink, v, f"order_aliases names order '{name}', which is not one of the orders "
-                              f"({', '.join(sorted(names))})", ("order_aliases", name), ("orders",))
+                              f"({', '.join(sorted(names))})", ("order_aliases", name), ("orders",),
+                     fix=(f"name one of the orders instead of '{name}'", Remove(("order_aliases", name))))
     # Each word names one order: its name, its aliases, the aliases of a strain named after it.
     meaning: dict[str, str] = {o.name: o.name for o in v.orders}
     # The strains' words first, so a clash is reported at the alias written in order_aliases.
@@ -103,7 +230,8 @@ def check_order_aliases(v: ir.Variant, sink: DiagnosticSink) -> None:
     for word, order in words:
         if meaning.setdefault(word, order) != order:
             conflict(sink, v, f"order_aliases: '{word}' would name both order '{meaning[word]}' and order "
-                              f"'{order}'", ("order_aliases", order), ("orders",))
+                              f"'{order}'", ("order_aliases", order), ("orders",), ("auction", "strains"),
+                     fix=(f"give the word '{word}' to one order only",))
 
 
 def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -111,41 +239,50 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     a = v.auction
     if a.min_level > a.max_level:
         conflict(sink, v, f"levels: from {a.min_level} is above to {a.max_level}",
-                 ("auction", "levels", "from"), ("auction", "levels", "to"))
+                 ("auction", "levels", "from"), ("auction", "levels", "to"),
+                 fix=(f"make auction.levels.from at most {a.max_level}",
+                      f"auction.levels.to at least {a.min_level}"))
     order_names = {o.name for o in v.orders}
     seen: dict[str, str] = {}
     for i, strain in enumerate(a.strains):
         for word in (strain.name, *strain.aliases):
             if word in seen:
-                sink.error(strain.pos, f"'{word}' names both strain '{seen[word]}' and strain '{strain.name}'")
+                sink.error(strain.pos, f"'{word}' names both strain '{seen[word]}' and strain '{strain.name}'",
+                           hint=f"give the word '{word}' to one strain only")
             seen[word] = strain.name
         for d in strain.directions:
             if d not in order_names:
                 conflict(sink, v, f"strain '{strain.name}' plays in order '{d}', which is not among the "
                                   f"orders ({', '.join(sorted(order_names))})",
-                         ("auction", "strains", i), ("orders",))
+                         ("auction", "strains", i), ("orders",),
+                         fix=(f"add an order '{d}' to orders",
+                              f"play strain '{strain.name}' in one of {', '.join(sorted(order_names))}"))
     bare = [(i, s) for i, s in enumerate(a.strains) if s.bare]
     for i, strain in bare[1:]:
         # A bid of a bare strain is said (and recorded) as the number alone.
         sink.error(v.at("auction", "strains", i, "bare"),
                    f"strains '{bare[0][1].name}' and '{strain.name}' are both bare: a bid such as "
-                   f"'{a.max_level}' would name both; at most one strain may be bare")
+                   f"'{a.max_level}' would name both; at most one strain may be bare",
+                   hint=f"remove `bare: true` from strain '{strain.name}'")
     names = [s.name for s in a.strains]
     ranked = Counter(name for group in a.ranking for name in group)
     ranking, strains = ("auction", "ranking"), ("auction", "strains")
     for name in names:
         if ranked[name] == 0:
-            conflict(sink, v, f"ranking does not place strain '{name}'", ranking, strains)
+            conflict(sink, v, f"ranking does not place strain '{name}'", ranking, strains,
+                     fix=(f"add '{name}' to auction.ranking",))
         elif ranked[name] > 1:
-            sink.error(v.at(*ranking), f"ranking places strain '{name}' more than once")
+            sink.error(v.at(*ranking), f"ranking places strain '{name}' more than once",
+                       hint=f"name '{name}' once in auction.ranking")
     for name in ranked:
         if name not in names:
-            conflict(sink, v, f"ranking names '{name}', which is not a strain", ranking, strains)
+            conflict(sink, v, f"ranking names '{name}', which is not a strain", ranking, strains,
+                     fix=(f"take '{name}' out of auction.ranking", f"add a strain named '{name}'"))
     used = {d for s in a.strains for d in s.directions}
     for order in v.orders:
         if order.name not in used and v.is_set("orders", order.name):
             conflict(sink, v, f"orders.{order.name} has no effect: no strain plays in it", ("orders", order.name),
-                     strains)
+                     strains, fix=(Remove(("orders", order.name)), f"keep a strain that plays {order.name}"))
 
 
 def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -154,10 +291,13 @@ def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
     for card in v.play.trumps_above:
         if card not in cards:
             conflict(sink, v, f"trumps_above names {card}, which is not in the deck",
-                     ("play", "trumps_above"), ("deck",))
+                     ("play", "trumps_above"), ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
+                     fix=(f"take {card} out of play.trumps_above", Remove(("play", "trumps_above")),
+                          "keep the card in the deck"))
     repeated = [c for c, n in Counter(v.play.trumps_above).items() if n > 1]
     for card in repeated:
-        sink.error(v.at("play", "trumps_above"), f"trumps_above names {card} twice")
+        sink.error(v.at("play", "trumps_above"), f"trumps_above names {card} twice",
+                   hint=f"name {card} once in play.trumps_above")
 
 
 def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -166,30 +306,39 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
     for rank in a.redeal_without:
         if rank not in v.deck.ranks:
             conflict(sink, v, f"redeal_without names rank {rank}, which the deck does not have",
-                     ("auction", "redeal_without"), ("deck", "ranks"))
+                     ("auction", "redeal_without"), ("deck", "ranks"),
+                     fix=(f"take {rank} out of auction.redeal_without", Remove(("auction", "redeal_without"))))
     if a.rounds == "until-passed" and not 1 <= a.passes_end <= v.players - 1:
         conflict(sink, v, f"passes_end must be between 1 and {v.players - 1} with {v.players} players",
-                 ("auction", "passes_end"), ("players",))
+                 ("auction", "passes_end"), ("players",),
+                 fix=(f"set auction.passes_end between 1 and {v.players - 1}",))
     for i, strain in enumerate(a.strains):
         if strain.trump == "none-or-first-lead" and v.declaration.when == "after-kitty" and v.deal.kitty:
-            sink.error(strain.pos, f"strain '{strain.name}' names trump by the first lead, "
-                                   "which cannot wait until after the kitty")
+            conflict(sink, v, f"strain '{strain.name}' names trump by the first lead, "
+                              "which cannot wait until after the kitty",
+                     ("auction", "strains", i), ("declaration", "when"), ("deal", "kitty"),
+                     fix=("declare before the kitty (`declaration.when: before-kitty`)",
+                          f"let strain '{strain.name}' name trump another way"))
         if strain.trump == "none-or-first-lead" and len(strain.directions) > 1:
             # The first lead declares at once: the declarer gets no turn to choose an order.
             sink.error(v.at("auction", "strains", i, "direction"),
                        f"strain '{strain.name}' names trump by the first lead, so it plays in one order, "
-                       f"not a choice of {', '.join(strain.directions)}")
+                       f"not a choice of {', '.join(strain.directions)}",
+                       hint=f"give strain '{strain.name}' one direction")
         if strain.trump == "none-or-first-lead" and v.play.first_lead != "declarer":
             # The lead that names trump is the declarer's: any other first leader would
             # name trump (or notrump) for the declaring side.
             conflict(sink, v, f"play.first_lead: {v.play.first_lead} cannot go with strain '{strain.name}', "
                               "which names trump by the declarer's first lead",
-                     ("play", "first_lead"), ("auction", "strains", i, "trump"))
+                     ("play", "first_lead"), ("auction", "strains", i, "trump"),
+                     fix=("let the declarer lead first (`play.first_lead: declarer`)",
+                          f"let strain '{strain.name}' name trump another way"))
     books = v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
     if a.max_level > books:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
         conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
-                 ("auction", "levels", "to"), ("deal", "hand"))
+                 ("auction", "levels", "to"), ("deal", "hand"),
+                 fix=(f"set auction.levels.to to at most {books}",))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -198,48 +347,65 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     Other engines silently ignore such settings (a kitty rule in a game without a
     kitty); here they are errors, naming the setting and what makes it idle.
     """
-    def idle(path: tuple, reason: str, *because: tuple) -> None:
+    def idle(path: tuple, reason: str, because: tuple, otherwise: str) -> None:
+        # ``otherwise``: the other way out, making the setting count again.
         if v.is_set(*path):
-            conflict(sink, v, f"{'.'.join(path)} has no effect: {reason}", path, *because)
+            conflict(sink, v, f"{'.'.join(path)} has no effect: {reason}", path, because,
+                     fix=(Remove(path), otherwise))
 
     has_kitty = v.deal.kitty > 0
     if not has_kitty:
-        idle(("kitty", "discards"), "there is no kitty", ("deal", "kitty"))
-        idle(("kitty", "show"), "there is no kitty", ("deal", "kitty"))
-        idle(("declaration", "when"), "there is no kitty to take", ("deal", "kitty"))
+        for path in (("kitty", "discards"), ("kitty", "show")):
+            idle(path, "there is no kitty", ("deal", "kitty"), "deal a kitty (deal.kitty)")
+        idle(("declaration", "when"), "there is no kitty to take", ("deal", "kitty"), "deal a kitty (deal.kitty)")
     if not v.deck.extra:
-        idle(("play", "notrump_extras"), "the deck has no extra cards such as jokers", ("deck", "extra"))
+        idle(("play", "notrump_extras"), "the deck has no extra cards such as jokers", ("deck", "extra"),
+             "keep extra cards in the deck (deck.extra)")
     notrump_possible = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
     if not notrump_possible:
-        idle(("play", "notrump_extras"), "no contract is played without trump", ("auction", "strains"))
+        idle(("play", "notrump_extras"), "no contract is played without trump", ("auction", "strains"),
+             "keep a strain played without trump")
     suit_possible = any(s.trump != "none" for s in v.auction.strains)
     if not suit_possible:
-        idle(("play", "trumps_above"), "no contract has a trump suit", ("auction", "strains"))
-        idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"))
+        idle(("play", "trumps_above"), "no contract has a trump suit", ("auction", "strains"),
+             "keep a strain with a trump suit")
+        idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"),
+             "keep a strain with a trump suit")
     if v.play.renege == "penalty" and v.sides == "individual":
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
-                          f"{v.players} players each alone", ("play", "renege"), ("sides",))
+                          f"{v.players} players each alone", ("play", "renege"), ("sides",),
+                 fix=("refuse reneges (`play.renege: refuse`)", "play in partnerships"))
     if v.play.renege != "penalty":
-        idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"))
+        idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"),
+             "penalise reneges (`play.renege: penalty`)")
     a = v.auction
     if a.rounds != "until-passed":
-        idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"))
+        idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),
+             "bid until passed (`auction.rounds: until-passed`)")
     if a.if_all_pass != "dealer-bids-or-redeal" and not a.redeal_without:
-        idle(("auction", "redeal_dealer"), "no player may call redeal", ("auction", "if_all_pass"))
+        idle(("auction", "redeal_dealer"), "no player may call redeal", ("auction", "if_all_pass"),
+             "let the dealer call redeal (`auction.if_all_pass: dealer-bids-or-redeal`)")
     if a.if_all_pass != "redeal":
-        idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"))
+        idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"),
+             "throw the hand in when all pass (`auction.if_all_pass: redeal`)")
     if v.kitty.show == "suit-contracts" and v.declaration.when == "after-kitty":
         conflict(sink, v, "kitty.show: suit-contracts needs the trump named before the kitty is taken",
-                 ("kitty", "show"), ("declaration", "when"))
+                 ("kitty", "show"), ("declaration", "when"),
+                 fix=("name trump before the kitty (`declaration.when: before-kitty`)",
+                      "show the kitty another way (kitty.show)"))
     if v.play.notrump_extras == "out" and v.deal.kitty < len(v.deck.extra):
         # The declarer's own extras are replaced from the kitty and the others' from the
         # discards: with fewer kitty cards than extras, a hand can come up short.
         conflict(sink, v, f"notrump_extras: out needs a kitty of at least {len(v.deck.extra)} cards "
                           f"(one per extra card), not {v.deal.kitty}",
-                 ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"))
+                 ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"),
+                 fix=(f"deal a kitty of {len(v.deck.extra)} cards or more",
+                      "treat the extra cards another way in notrump (play.notrump_extras)"))
     if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty:
         conflict(sink, v, "notrump_extras: out needs notrump declared before the kitty is taken",
-                 ("play", "notrump_extras"), ("declaration", "when"))
+                 ("play", "notrump_extras"), ("declaration", "when"),
+                 fix=("declare before the kitty (`declaration.when: before-kitty`)",
+                      "treat the extra cards another way in notrump (play.notrump_extras)"))
 
 
 def _layer_index(v: ir.Variant, path: tuple) -> int:
@@ -247,8 +413,7 @@ def _layer_index(v: ir.Variant, path: tuple) -> int:
     origin = v.origin
     if origin is None:
         return 0
-    doc, _ = origin._origin(path)
-    return origin.layers.index(doc) if doc in origin.layers else 0
+    return max(origin.newest_layer(path), 0)
 
 
 CHECKS = (check_deck, check_deal, check_sides, check_orders, check_auction, check_play,

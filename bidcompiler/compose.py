@@ -28,6 +28,8 @@ FORMULA_PATHS = {
     ("game", "win"), ("game", "lose"),
 }
 _BASE_RE = re.compile(r"\bbase\b")
+# The file name a ``--set`` change is loaded under: one argument of the command, not a file.
+SET_PREFIX = "--set "
 
 
 @dataclass
@@ -60,6 +62,31 @@ class ComposedDocument:
         """Where the value at ``path`` was set (the nearest ancestor that was set)."""
         doc, p = self._origin(tuple(path))
         return doc.pos(p)
+
+    def newest_pos(self, path: tuple) -> SourcePos:
+        """Where the newest layer set ``path`` or anything below it.
+
+        ``deck`` is set key by key (``deck.ranks`` in the base, ``deck.extra`` in a
+        house rule); a message about the deck should point at the newest of them,
+        the change most likely to have made the trouble.
+        """
+        _, doc, at = self._newest(tuple(path))
+        return doc.pos(at)
+
+    def newest_layer(self, path: tuple) -> int:
+        """The index in ``layers`` of the newest layer that set ``path`` or anything below it."""
+        return self._newest(tuple(path))[0]
+
+    def _newest(self, path: tuple) -> tuple[int, LoadedYaml, tuple]:
+        def rank(doc: LoadedYaml) -> int:
+            return next((i for i, layer in enumerate(self.layers) if layer is doc), -1)
+
+        doc, at = self._origin(path)
+        best = (rank(doc), doc, at)
+        for p, d in self.origins.items():
+            if len(p) > len(path) and p[:len(path)] == path and rank(d) > best[0]:
+                best = (rank(d), d, p)
+        return best
 
     def content_pos(self, path: tuple) -> SourcePos:
         """Where the text of the scalar at ``path`` begins in the layer that set it."""
@@ -156,7 +183,7 @@ def set_layer(assignment: str) -> LoadedYaml:
     The path is dotted (``auction.levels.from``; list items by index); the value is
     read as YAML, so ``4`` is a number and ``[BJ]`` a list.
     """
-    name = f"--set {assignment}"
+    name = f"{SET_PREFIX}{assignment}"
     if "=" not in assignment:
         raise CompileError([Diagnostic(SourcePos(name), "expected PATH=VALUE, e.g. auction.levels.from=4")])
     path_text, value_text = assignment.split("=", 1)

@@ -4,7 +4,9 @@ Every stage of the compiler reports problems as :class:`Diagnostic` values and
 collects them instead of stopping at the first (the sqlglot "raise once" mode), so
 a user sees every mistake in a file in one run.  :class:`CompileError` is the only
 exception the compiler raises for bad input; the CLI prints its diagnostics as
-``file:line:col: message`` and exits with status 1.
+``file:line:col: message`` (then ``    to fix: …`` where the check knows what to do)
+and exits with status 1.  A problem that spans a shipped file and a file of the user's
+is placed in the user's file (see ``checks.conflict`` and ``resources.is_shipped``).
 
 Both classes are plain data and survive pickling, because compile errors may cross
 a process pool.
@@ -51,13 +53,22 @@ class Diagnostic:
     source_line: str | None = field(default=None, compare=False)
     # Other places the message refers to ("first defined at ...").
     related: tuple[SourcePos, ...] = field(default=(), compare=False)
+    # What the user can do about it, in a sentence ("remove `downtown` from `orders`, or ...").
+    hint: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         text = f"{self.pos}: {self.message}"
         if self.source_line is not None and self.pos.col:
             caret = " " * (self.pos.col - 1) + "^"
             text += f"\n    {self.source_line}\n    {caret}"
+        if self.hint:
+            # On a line of its own, so the first line stays file:line:col: message for editors.
+            text += f"\n    to fix: {self.hint}"
         return text
+
+    def one_line(self) -> str:
+        """The diagnostic on one line (for messages that must stay one line): ``pos: message; to fix: …``."""
+        return f"{self.pos}: {self.message}" + (f"; to fix: {self.hint}" if self.hint else "")
 
 
 class CompileError(Exception):

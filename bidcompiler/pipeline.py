@@ -11,8 +11,9 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 
 from __future__ import annotations
 
+import difflib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from runtime.ruleset import Ruleset
 from . import ir, resources
 from .build import build_variant
 from .checks import run_checks
-from .compose import compose, merge_layer, resolve_extends, set_layer
+from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .lower import lower
 from .schemacheck import validate
@@ -97,12 +98,41 @@ def find_file(name: str, relative_to: Path | None = None, kind: str = "variant")
                 return candidate
         except OSError:  # e.g. a name too long for the file system: no such file
             continue
+    raise VariantNotFound([Diagnostic(SourcePos(name), _not_found(name, relative_to, kind))])
+
+
+def _not_found(name: str, relative_to: Path | None, kind: str) -> str:
+    """Why ``name`` names nothing, with a "did you mean" when a shipped name or a file is close."""
     what = "house rule" if kind == "house-rule" else "variant"
-    names = ", ".join(_shipped(kind)) or "none"
     looks_like_path = Path(name).suffix in SOURCE_SUFFIXES or "/" in name
-    message = (f"no such file" if looks_like_path
-               else f"unknown {what} '{name}' (shipped: {names}); or give the path of a file")
-    raise VariantNotFound([Diagnostic(SourcePos(name), message)])
+    if looks_like_path:
+        close = _close_files(Path(name) if relative_to is None else relative_to / name)
+        if close:
+            return f"no such file (did you mean '{close}'?)"
+        shipped = difflib.get_close_matches(Path(name).stem, list(_shipped(kind)), n=1, cutoff=0.75)
+        return "no such file" + (f" (did you mean the shipped {what} '{shipped[0]}'?)" if shipped else "")
+    names = list(_shipped(kind))
+    # A shipped file of the other kind is close too: a misspelt variant named after `+`
+    # is still meant, and that it is no house rule is said once it is found.
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) or difflib.get_close_matches(
+        name, list(_shipped(None)), n=1, cutoff=0.6)
+    if close:
+        return (f"unknown {what} '{name}' (did you mean '{close[0]}'?); `bidwhist variants` lists the "
+                "shipped ones, or give the path of a file")
+    return f"unknown {what} '{name}' (shipped: {', '.join(names) or 'none'}); or give the path of a file"
+
+
+def _close_files(path: Path) -> str | None:
+    """A variant file next to ``path`` whose name is close to it (``mine.yml`` for ``mine.yaml``)."""
+    try:
+        folder = path.parent
+        names = [p.name for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file()]
+    except OSError:
+        return None
+    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
+    if not close:
+        return None
+    return close[0] if str(folder) == "." else str(folder / close[0])
 
 
 def find_variant(spec: str) -> Path:
@@ -174,9 +204,9 @@ def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
     except CompileError as exc:
         # A --set change is one line of the command, not a file: its line and
         # column in the text made for it would only confuse.
-        if any(d.pos.file.startswith("--set ") for d in exc.diagnostics):
-            raise CompileError([Diagnostic(SourcePos(d.pos.file), d.message, related=d.related)
-                                if d.pos.file.startswith("--set ") else d for d in exc.diagnostics]) from None
+        if any(d.pos.file.startswith(SET_PREFIX) for d in exc.diagnostics):
+            raise CompileError([replace(d, pos=SourcePos(d.pos.file), source_line=None)
+                                if d.pos.file.startswith(SET_PREFIX) else d for d in exc.diagnostics]) from None
         raise
 
 

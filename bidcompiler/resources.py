@@ -87,3 +87,20 @@ def schema_path() -> Traversable:
     return _packaged("schema", "variant.schema.json") or (
         Path(__file__).resolve().parent / "schema" / "variant.schema.json"
     )
+
+
+def is_shipped(filename: str) -> bool:
+    """True if ``filename`` is one of the shipped variant files, not a file of the user's.
+
+    This is the one place that decides whose a file is.  Messages about a house rule
+    that does not fit its base lead with the user's file (the place they can edit)
+    and name the shipped file second.  Anything that is not a path under the shipped
+    variants directory is the user's: their own files, and ``--set`` changes.
+    """
+    try:
+        shipped = Path(str(variants_dir())).resolve()
+        path = Path(filename)
+        # is_file: a ``--set`` change is named like a relative path but is no file.
+        return path.is_file() and path.resolve().is_relative_to(shipped)
+    except (OSError, RuntimeError, ValueError):
+        return False

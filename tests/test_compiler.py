@@ -170,8 +170,12 @@ def test_who_deals_after_a_throw_in_is_refused_where_no_throw_in_can_happen():
                   "  if_all_pass: dealer-must-bid\n  redeal_dealer: same\n  all_pass_dealer: same\n")
     line = line_of(text, "redeal_dealer")
     assert errors_of(text) == [
-        f"v.yaml:{line}:18: auction.redeal_dealer has no effect: no player may call redeal",
-        f"v.yaml:{line + 1}:20: auction.all_pass_dealer has no effect: a hand where all pass is not thrown in"]
+        f"v.yaml:{line}:18: auction.redeal_dealer has no effect: no player may call redeal\n"
+        "    to fix: remove `redeal_dealer` from `auction`, or let the dealer call redeal "
+        "(`auction.if_all_pass: dealer-bids-or-redeal`)",
+        f"v.yaml:{line + 1}:20: auction.all_pass_dealer has no effect: a hand where all pass is not thrown in\n"
+        "    to fix: remove `all_pass_dealer` from `auction`, or throw the hand in when all pass "
+        "(`auction.if_all_pass: redeal`)"]
     # Each is accepted where its kind of throw-in exists.
     compile_text(edited("  if_all_pass: dealer-must-bid   # if the first three pass, the dealer must bid\n",
                         "  if_all_pass: redeal\n  all_pass_dealer: same\n"), "v.yaml")
@@ -194,7 +198,10 @@ def test_trump_by_the_first_lead_needs_the_declarer_to_lead_first():
 def test_order_aliases_name_orders_and_no_word_names_two():
     text = STANDARD + "order_aliases:\n  sideways: [across]\n  downtown: [high]\n"
     line = line_of(text, "sideways:")
-    assert errors_of(text) == [
+    messages = errors_of(text)
+    assert "to fix: name one of the orders instead of 'sideways'" in messages[0]
+    assert "to fix: give the word 'high' to one order only" in messages[1]
+    assert [m.splitlines()[0] for m in messages] == [
         f"v.yaml:{line}:13: order_aliases names order 'sideways', which is not one of the orders "
         "(downtown, uptown)",
         # `high` already names uptown, through the strain named after it.

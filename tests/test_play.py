@@ -14,6 +14,7 @@ The table view is tested on its own with rich's recording console.
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import pty
@@ -34,7 +35,7 @@ from rich.console import Console
 from bidcompiler.cli import cli
 from bidcompiler.cli.play import default_save_path, for_you
 from bidcompiler.cli.replay import resolve_for_records
-from bidcompiler.pipeline import load_ruleset
+from bidcompiler.pipeline import load_ruleset, shipped_variants
 from bidcompiler.table import render_screen, render_table, sort_hand
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
@@ -220,7 +221,8 @@ def play_to_the_end(t: Terminal, limit: int = 2000) -> int:
 # --------------------------------------------------------------------------- the program at a terminal
 def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminals, tmp_path):
     save = tmp_path / "game.jsonl"
-    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(save), "--bots", BOT)
+    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(save), "--bots", BOT,
+                  env={"PAGER": "cat"})
     t.expect(r"Saving after every move to: .*game\.jsonl")
     t.expect("Your hand")
     prompt = t.expect(PROMPT)
@@ -235,7 +237,8 @@ def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminal
     for command, shown in (("help", r"hint\s+what the heuristic bot would do"),
                            ("score", r"Score\s+us \(0\+2\) 0\s+them \(1\+3\) 0"),
                            ("history", r"hand 1 \(in play\): dealer"),
-                           ("rules", r"House rules: none"),
+                           ("rules", r"The rules of this hand  \(rules all: the whole rulebook\)"),
+                           ("rules all", r"House rules: none"),
                            ("hint", r"Hint: |No hint: the heuristic bot is not available")):
         t.line(command)
         t.expect(shown)
@@ -252,8 +255,8 @@ def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminal
             t.line(card.lower())  # forgiving: lower case
             m = t.expect(r"✗ you must follow (\w+): ([0-9A-Z]{2}(, [0-9A-Z]{2})*)")
             assert set(m[2].split(", ")) == {session.rules.cards[c] for c in hand.legal_actions()}
-            t.expect(r"rule: follow-suit")
             assert t.expect(PROMPT).group(0) == prompt.group(0)
+            assert "rule:" not in t.text and "follow-suit" not in t.text  # ids are for JSON, not people
             other = session.rules.cards[hand.hands[1][0]]  # a card seat 0 does not hold
             t.line(other)
             t.expect(rf"you do not hold {other}")
@@ -698,3 +701,134 @@ def test_a_rendered_table_example(tmp_path):
     console = Console(record=True, width=100, file=open(os.devnull, "w"))
     console.print(render_table(plain, session.rules))
     assert "Your hand" in console.export_text()
+
+
+# --------------------------------------------------------------------------- what a person is told (issue 11)
+def terminal_for(session: Session, open_hands: bool = False, width: int = 80):
+    """The play terminal around ``session``, printing to a recording console of ``width`` columns."""
+    from bidcompiler.cli.play import Terminal as PlayTerminal
+    from bidcompiler.pipeline import compile_variant
+    from bidcompiler.rulebook import rulebook
+
+    console = Console(record=True, width=width, file=io.StringIO(), highlight=False, markup=False)
+    s = session.settings
+    term = PlayTerminal(session, console, fast=True, open_hands=open_hands,
+                        rulebook=lambda: rulebook(compile_variant(s.variant, tuple(s.with_rules))))
+    return term, console
+
+
+def people_session(tmp_path: Path, variant: str = "standard", seed: int = 1) -> Session:
+    """A session with every seat a person's, to drive by hand."""
+    rules = load_ruleset(variant)
+    return Session.new(rules, Settings(variant, [], seed, list(range(rules.players)), "random"),
+                       tmp_path / f"people-{seed}.jsonl")
+
+
+def to_trump(session: Session) -> int:
+    """The first caller bids the lowest bid (3 uptown), the others pass: the declarer, to name trump."""
+    rules = session.rules
+    first = session.current_player()
+    session.apply(rules.first_bid_action)
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(rules.pass_action)
+    assert session.hand.declarer == first and session.current_player() == first
+    return first
+
+
+def test_a_refusal_is_said_in_words_not_rule_ids(tmp_path):
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    seat = to_trump(session)
+    assert term.handle(seat, "notrump") is False  # 3 uptown names a suit: notrump is refused
+    text = console.export_text()
+    assert "✗ you must choose one of: spades, hearts, diamonds, clubs" in text
+    assert "rule" not in text and "trump S" not in text  # neither the rule's id nor the action's
+    assert term.handle(seat, "hearts") is True
+    # A card not held, in the kitty exchange: words again.
+    other = next(c for c in range(session.rules.n_cards) if c not in session.hand.hands[seat])
+    term.handle(seat, session.rules.cards[other])
+    assert f"✗ you do not hold {session.rules.cards[other]}\n" in console.export_text()
+
+
+def test_another_seats_discards_are_told_once_with_the_count(tmp_path):
+    for open_hands in (False, True):
+        rules = load_ruleset("standard")
+        session = Session.new(rules, Settings("standard", [], 2, [0], "random"), tmp_path / f"d-{open_hands}.jsonl")
+        term, console = terminal_for(session, open_hands=open_hands)
+        bot_declared = 0
+        while not session.is_over() and bot_declared < 2:
+            hands_before = len(session.hands)
+            seat = session.current_player()
+            if session.hand.phase == 3 and seat != 0:  # DISCARD, by a bot
+                bot_declared += session.hand.discards == []
+            if session.is_human(seat):
+                term.apply(session.legal_actions()[0])
+            else:
+                term.bot_turn(seat)
+            assert len(session.hands) >= hands_before
+        text = console.export_text()
+        assert bot_declared, "no bot declared in the hands played"
+        assert "discards a card" not in text
+        told = re.findall(r"seat \d \((?:left|partner|right)\) lays away 6 cards(: .*)?\n", text)
+        assert len(told) == bot_declared
+        for cards in told:
+            assert bool(cards) == open_hands and (not cards or len(cards[2:].split()) == 6)
+
+
+def rules_text(term, console) -> list[str]:
+    start = len(console.export_text(clear=False).splitlines())
+    term.show_rules()
+    return console.export_text(clear=False).splitlines()[start:]
+
+
+def test_rules_at_the_prompt_shows_the_hand_in_play_in_a_screenful(tmp_path):
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    during_auction = rules_text(term, console)
+    assert during_auction[0].startswith("The rules of this hand  (rules all: the whole rulebook)")
+    assert any("none yet: the auction is on, no bid yet" in line for line in during_auction)
+    assert "The auction" in during_auction and "Game end" in during_auction
+    seat = to_trump(session)
+    term.handle(seat, "hearts")
+    while session.hand.phase == 3:  # the declarer's discards
+        session.apply(session.legal_actions()[0])
+    shown = rules_text(term, console)
+    joined = "\n".join(shown)
+    assert f"3 uptown by seat {seat}: hearts trump, played uptown" in joined
+    assert re.search(r"trumps +BJ LJ AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H, highest first", joined)
+    assert "need 9 of the 13 books" in joined  # 6 + the bid of 3, the discards counting as a book
+    assert re.search(r"if made +9 books \+3 · 10 \+4 · 11 \+5 · 12 \+6 · 13 \+7", joined)
+    assert re.search(r"if set +0-8 books -3\b", joined)
+    assert "Game end" in shown and "score >= 7" in joined
+    assert "Players and cards" not in joined  # the rest of the rulebook is for `rules all`
+    assert len(shown) <= 23, joined  # with the prompt, a terminal of 24 lines
+    # `rules all`: the whole rulebook (not at a terminal here, so not paged).
+    term.handle(seat, "rules all")
+    assert "Players and cards" in console.export_text()
+
+
+@pytest.mark.parametrize("variant", sorted(shipped_variants()))
+def test_rules_at_the_prompt_fits_24_lines_in_every_shipped_game(tmp_path, variant):
+    session, _ = random_session(tmp_path, variant, seed=3)
+    session.settings.seats[:] = [0]
+    term, console = terminal_for(session)
+    while not session.is_over() and len(session.hands) < 1:
+        assert len(rules_text(term, console)) <= 23, variant
+        session.apply(session.bot_choice())
+
+
+def test_rules_all_is_paged_at_a_small_terminal(terminals, tmp_path):
+    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
+                  "--bots", BOT, rows=24, cols=80,
+                  env={"PAGER": "echo PAGED-BY-THE-PAGER; cat", "MANPAGER": "echo PAGED-BY-THE-PAGER; cat"})
+    t.expect(PROMPT)
+    t.line("rules")
+    t.expect(r"The rules of this hand")
+    t.expect(PROMPT)
+    assert "PAGED-BY-THE-PAGER" not in t.text  # a screenful is printed, not paged
+    t.line("rules all")
+    t.expect(r"PAGED-BY-THE-PAGER")
+    t.expect(r"Players and cards")
+    t.expect(PROMPT)
+    t.line("quit")
+    assert t.wait() == 0

@@ -50,7 +50,10 @@ def _guarded(load, spec: str, with_rules, sets, param: str):
     try:
         return load(spec, tuple(with_rules), tuple(sets))
     except VariantNotFound as exc:
-        raise variant_not_found(exc, spec, param) from None
+        # A name given with --with is blamed on --with, not on the VARIANT argument.
+        missing = exc.diagnostics[0].pos.file
+        where = "--with" if missing in with_rules and missing not in spec.split("+") else param
+        raise variant_not_found(exc, spec, where) from None
     except CompileError as exc:
         raise fail_compile(exc) from None
 

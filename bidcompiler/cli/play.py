@@ -39,6 +39,7 @@ from runtime.records import NotARecord
 from runtime.session import Session, SessionError, Settings, bot_rng, sidecar_path
 
 from .. import table as tableview
+from ..handrules import hand_rules, rulebook_sections
 from ..pipeline import shipped_variants
 from ..rulebook import rulebook
 from .common import load_ir, load_rules, spec_text
@@ -53,7 +54,7 @@ Type your move, or one of:
   direction     {directions}
   a number      the number of a choice in the list above the prompt (#3 also works)
   hint          what the heuristic bot would do here, and why
-  rules         the rules of this variant, as compiled
+  rules         the rules of the hand in play (rules all: the whole rulebook)
   score         the score of the game, hand by hand
   history       the calls and tricks so far (and the earlier hands)
   table         draw the table again
@@ -141,6 +142,9 @@ class Terminal:
         self.fast = fast
         self.open_hands = open_hands
         self.rulebook = rulebook  # () -> Markdown text of the rules, or None
+        self._rulebook_text: str | None = None
+        # Another seat's discards, not shown card by card: (seat, cards so far), told once it is done.
+        self.laid_away: tuple[int, list[int]] | None = None
         self.humans = tuple(session.settings.seats)
         self.hot_seat = len(self.humans) > 1
         self.last_human: int | None = None
@@ -202,13 +206,17 @@ class Terminal:
         seat = session.current_player()
         tricks_before = len(hand.tricks)
         line = self.describe(seat, action)
+        discarding = hand.phase == DISCARD
         try:
             with interrupts_deferred():
                 session.apply(action)
         except OSError as exc:  # the move stands; the next action saves again
             self.err.print(f"could not save {session.path}: {exc.strerror or exc} "
                            "(the game goes on; the next move tries again)", style="yellow", markup=False)
-        self.console.print(line)
+        if line is not None:
+            self.console.print(line)
+        if discarding:
+            self.tell_laid_away(seat, action)
         if len(hand.tricks) > tricks_before:
             leader, cards, winner = hand.tricks[-1]
             self.console.print(Text.assemble("  ", (f"trick {len(hand.tricks)}", "bold"),
@@ -321,9 +329,25 @@ class Terminal:
             what = "Your lead" if not hand.trick else "Your play"
         return f"{what} (seat {seat}) > "
 
-    def say_error(self, text: str, rule: str | None = None) -> None:
-        """A refusal: a red cross, the reason, and the rule's name where the engine gave one."""
-        self.console.print(Text.assemble(("✗", "bold red"), " ", text, (f"  (rule: {rule})", "dim") if rule else ""))
+    def say_error(self, text: str) -> None:
+        """A refusal: a red cross and the reason, in words (rule ids are for records and JSON)."""
+        self.console.print(Text.assemble(("✗", "bold red"), " ", text))
+
+    def refusal(self, exc: IllegalAction, seat: int) -> str:
+        """Why the engine refused a move, said to the player in words.
+
+        The engine's message names seats and actions as records do (``seat 0 must
+        declare one of: trump S, trump H``); the player is told in the words of the
+        list they choose from (``you must choose one of: spades, hearts``).
+        """
+        if exc.rule == "declare" and self.session.hand.phase != PLAY:
+            _, labels = self.choices()
+            return f"you must choose one of: {', '.join(labels)}"
+        if exc.rule == "wrong-phase":
+            _, labels = self.choices()
+            return f"that is not a move now: choose one of {', '.join(labels[:8])}" + (
+                ", …" if len(labels) > 8 else "")
+        return for_you(exc.message, seat)
 
     def handle(self, seat: int, text: str) -> bool:
         """Act on one line typed by the player; True once an action was taken."""
@@ -339,8 +363,8 @@ class Terminal:
         if word == "hint":
             self.hint()
             return False
-        if word == "rules":
-            self.show_rules()
+        if word in ("rules", "rule", "rules all", "rulebook"):
+            self.show_rules(whole=word in ("rules all", "rulebook"))
             return False
         if word == "score":
             self.show_score()
@@ -363,7 +387,7 @@ class Terminal:
             try:
                 self.apply(action)
             except IllegalAction as exc:
-                self.say_error(for_you(exc.message, seat), exc.rule)
+                self.say_error(self.refusal(exc, seat))
                 break
             applied += 1
         if not applied:
@@ -485,14 +509,51 @@ class Terminal:
             shown = f"{label} — {reason}" if reason else label
         self.console.print(Text.assemble(("Hint: ", "bold"), shown))
 
-    def show_rules(self) -> None:
+    def rulebook_markdown(self) -> str:
+        """The variant's rulebook (Markdown), compiled once, on first asking."""
+        if self._rulebook_text is None:
+            self._rulebook_text = self.rulebook()
+        return self._rulebook_text
+
+    def show_rules(self, whole: bool = False) -> None:
+        """``rules``: the rules that bear on the hand in play, in a screenful; ``rules all``: the rulebook.
+
+        The whole rulebook is some 60 lines: at a terminal it goes through rich's
+        pager (``$PAGER``, else ``less``), so the table is not scrolled away.
+        """
         if self.rulebook is None:
             self.console.print("The rulebook is not available here.")
             return
         try:
-            self.console.print(Markdown(self.rulebook()))
+            text = self.rulebook_markdown()
+            if whole:
+                self.show_long([Markdown(text)])
+                return
+            grid, quoted = hand_rules(self.rules, self.session.hand, self.viewer, self.session.tally.totals,
+                                      rulebook_sections(text), who=self.who)
+            parts = [Text.assemble(("The rules of this hand", "bold"), ("  (rules all: the whole rulebook)", "dim")),
+                     grid]
+            for title, section in quoted:
+                parts += [Text(title, style="bold"), Markdown(section)]
+            self.show_long(parts)
         except Exception as exc:  # the rulebook is a help, not the game
             self.say_error(f"cannot print the rules: {exc}")
+
+    def show_long(self, parts) -> None:
+        """Print ``parts``; through rich's pager when they would not fit the terminal's height.
+
+        Only at a terminal (stdin and stdout): piped or recorded, the text is printed as is.
+        """
+        console = self.console
+        with console.capture() as captured:
+            for part in parts:
+                console.print(part)
+        shown = captured.get()
+        if console.is_terminal and sys.stdin.isatty() and shown.count("\n") >= console.height - 1:
+            with console.pager(styles=True):
+                console.print(Text.from_ansi(shown), end="")
+        else:
+            console.print(Text.from_ansi(shown), end="")
 
     def show_score(self) -> None:
         session = self.session
@@ -542,8 +603,29 @@ class Terminal:
             self.console.print(f"  trick {len(hand.tricks) + 1} so far: {played}")
 
     # ---------------------------------------------------------------- narration
-    def describe(self, seat: int, action: int) -> Text:
-        """One line for an action about to be taken, as everyone at the table sees it."""
+    def tell_laid_away(self, seat: int, card: int) -> None:
+        """Gather another seat's discards and tell them in one line once it is done.
+
+        ``seat 3 (right) lays away 6 cards`` — the cards themselves only with ``--open``.
+        """
+        if self.who(seat) == "you":
+            return
+        if self.laid_away is None or self.laid_away[0] != seat:
+            self.laid_away = (seat, [])
+        self.laid_away[1].append(card)
+        hand = self.session.hand
+        if hand.phase == DISCARD and hand.current_player() == seat:
+            return  # more to come
+        cards = self.laid_away[1]
+        self.laid_away = None
+        count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+        text = Text.assemble(f"{self.who(seat)} lays away ", (count, "bold"))
+        if self.open_hands:
+            text.append(": " + " ".join(self.rules.cards[c] for c in cards))
+        self.console.print(text)
+
+    def describe(self, seat: int, action: int) -> Text | None:
+        """One line for an action about to be taken, as everyone at the table sees it (None: told later)."""
         rules = self.rules
         hand = self.session.hand
         who = self.who(seat)
@@ -564,9 +646,9 @@ class Terminal:
         if phase == DECLARE_DIRECTION:
             return line("choose", "chooses", self.label(action))
         if phase == DISCARD:
-            if you or self.open_hands:
+            if you:
                 return line("discard", "discards", rules.cards[action])
-            return line("discard", "discards a card")
+            return None  # told once, with the count, when the seat has discarded all (tell_laid_away)
         if phase == PLAY and hand.table is None:
             if action == rules.no_trump_action:
                 return line("declare", "declares", "no trump")
