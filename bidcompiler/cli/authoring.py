@@ -69,9 +69,10 @@ def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
 def check(files, bases):
     """Check variant and house-rule files: every error of every file, as file:line:col: message.
 
-    Each of FILES is a file, a shipped name (`bidwhist check standard`), or a
-    variant with house rules (`standard+mine.whist`), checked as one.  A variant is compiled completely.  A house rule is checked on its own,
-    and laid over each --on VARIANT (a house rule may not fit every game).
+    Each of FILES is a file, a shipped name (`bidwhist check NAME`), or a
+    variant with house rules (`NAME+mine.whist`), checked as one.  A variant is
+    compiled completely.  A house rule is checked on its own, and laid over each
+    --on VARIANT (a house rule may not fit every game).
     """
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0

@@ -66,7 +66,7 @@ def resolve_for_records(variant: str, with_rules: list):
     try:
         return load_ruleset(variant, tuple(with_rules))
     except CompileError as exc:
-        raise LookupError("; ".join(str(d) for d in exc.diagnostics)) from None
+        raise LookupError("; ".join(d.one_line() for d in exc.diagnostics)) from None
 
 
 def replayed_hands(rf: RecordFile) -> list[HandReplay]:
@@ -140,7 +140,7 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
     parts = []
     for side, value in enumerate(values):
         text = f"{side_label(rules, side, None)} {signed(value) if sign else value}"
-        if side == declaring:  # a side of one player (cutthroat) is one declarer
+        if side == declaring:  # a side of one player (individual play) is one declarer
             text += " (declarers)" if rules.side_of.count(side) > 1 else " (declarer)"
         parts.append(text)
     return "   ".join(parts)
