@@ -12,7 +12,9 @@ or unpickled in a worker process.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Mapping
+
+from .formula import Formula
 
 # The effective suit of a card that belongs to no suit (jokers in no trump).
 NO_SUIT = -2
@@ -69,12 +71,12 @@ class PlayTable:
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """Compiled hand-scoring formulas; each takes a dict of hand variables."""
+    """Hand-scoring formulas (runtime.formula); each takes a dict of hand variables."""
 
-    made: Callable[[Mapping], bool]
-    declarer: Callable[[Mapping], int]
-    defender: Callable[[Mapping], int]
-    multiplier: Callable[[Mapping], int]
+    made: Formula
+    declarer: Formula
+    defender: Formula
+    multiplier: Formula
     multiply_declarer: bool = True
     multiply_defenders: bool = True
 
@@ -83,8 +85,8 @@ class Scoring:
 class GameEnd:
     """Compiled game-end conditions, evaluated for each side after every hand."""
 
-    win: Callable[[Mapping], bool]
-    lose: Callable[[Mapping], bool]
+    win: Formula
+    lose: Formula
     floor: int | None = None  # no side's total goes below this
     rubber: int = 1  # games in a rubber: best of this many
 
@@ -134,6 +136,8 @@ class Ruleset:
     source: str = ""
     # Action ids: cards first, then pass, bids, trump choices and direction choices.
     action_names: tuple[str, ...] = field(default=(), compare=False)
+    # Cards set aside unseen after the hands and the kitty are dealt (out of play).
+    undealt: int = 0
 
     # --- derived action-id layout ------------------------------------------------
     @property
