@@ -12,16 +12,28 @@ Actions are small ints (see :class:`runtime.ruleset.Ruleset` for the layout):
 card ids for discards and play, then pass, the bids, trump and direction choices,
 take and redeal.  Everything variant-specific is read from the Ruleset's tables;
 nothing here knows a variant's name.
+
+The rules themselves are interpreted by one module per family — auction.py (calls),
+contract.py (what a strain declares), kitty.py (kitty and discards' book),
+tricks.py (leader, following, the winner), scoring.py (the score) — and this class
+orchestrates the phases by asking them.  Code outside the engine asks this class
+(``legal_actions``, ``kitty_visible_to``, ``discards_book_pending`` …) instead of
+reading the Ruleset's settings.
 """
 
 from __future__ import annotations
 
-import random
-
+from .auction import auction_rules
+from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
+from .kitty import kitty_rules
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .scoring import penalised_books, score_hand
+from .tricks import Trick, follow_cards, trick_rules, winning_index
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
+# Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
+_new_tuple = tuple.__new__
 PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over")
 
 
@@ -33,7 +45,7 @@ class HandState:
         "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
-        "led", "_refuse", "_legal",
+        "led", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -46,7 +58,11 @@ class HandState:
         self.dealt = tuple(tuple(h) for h in self.hands)  # as dealt, for records
         self.kitty = list(kitty)
         self.phase = AUCTION
-        self.seat = (dealer + rules.first_caller) % n
+        # The rule interpreters, built once per ruleset (a cache look-up each here).
+        self._auction = auction_rules(rules)
+        self._kittyr = kitty_rules(rules)
+        self._tricksr = trick_rules(rules)
+        self.seat = self._auction.first_seat(dealer)
         self.calls: list[tuple[int, int]] = []  # (seat, action)
         self.high_bid = -1  # index into rules.bids
         self.high_seat = -1
@@ -61,18 +77,74 @@ class HandState:
         self.pending: list[int] = []  # declaration steps still to come
         self.trick: list[int] = []
         self.leader = -1
-        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.tricks: list[Trick] = []
         self.won = [0] * n  # tricks won by each seat
         self.books: list[int] | None = None
         self.score: list[int] | None = None
         self.made: bool | None = None
         self.redealt = False
         self.out: list[int] = []  # cards that left play (jokers out in notrump)
-        self.kitty_seen = rules.kitty_show == "auction"
+        self.kitty_seen = self._kittyr.shown_at_deal
         self.reneges: list[int] = []  # seats that reneged, in order (renege: penalty)
         self.led = NO_SUIT  # the suit to follow in the current trick, once a card sets it
-        self._refuse = rules.renege == "refuse"  # read on every card: a bool, not a string
+        self._refuse = self._tricksr.refuse  # read on every card: a plain bool
         self._legal: list[int] | None = None
+        # The (seat, action) of declarations, discards and a declared notrump, in order:
+        # with the calls and the tricks they make :attr:`history` (cards are not
+        # logged twice, so playing a card costs nothing more).
+        self._steps: list[tuple[int, int]] = []
+
+    @classmethod
+    def from_actions(cls, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int],
+                     actions) -> "HandState":
+        """The hand dealt so, after ``actions``: the one replayer of the engine.
+
+        ``actions`` is an iterable of action ids or of (seat, action) pairs (a
+        :attr:`history`; each seat must be the one to act), or a function of the
+        state being built returning such an iterable — for callers that choose each
+        action by looking at the state (records: a matching bid means take, the
+        declaration comes where the game asks for it).  An illegal action raises
+        :class:`IllegalAction` with ``index``, the number of actions applied before it.
+        """
+        state = cls(rules, dealer, hands, kitty)
+        state.replay(actions(state) if callable(actions) else actions)
+        return state
+
+    def replay(self, actions) -> None:
+        """Apply ``actions`` (ids or (seat, action) pairs) in order; see :meth:`from_actions`."""
+        for index, action in enumerate(actions):
+            if isinstance(action, tuple):
+                seat, action = action
+                if seat != self.current_player():
+                    exc = IllegalAction(seat, "not-your-turn",
+                                        f"seat {seat} is not to act (seat {self.current_player()} is)")
+                    exc.index = index
+                    raise exc
+            try:
+                self.apply_action(action)
+            except IllegalAction as exc:
+                exc.index = index
+                raise
+
+    def history_before_play(self) -> list[tuple[int, int]]:
+        """The (seat, action) of the calls, declarations and discards: :attr:`history` up to the first card."""
+        return list(self.calls) + self._steps
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """Every (seat, action) of the hand so far, in the order played.
+
+        ``HandState.from_actions(rules, dealer, dealt, kitty, history)`` rebuilds this
+        state exactly (a claim, which ends a hand from outside, is not an action).
+        """
+        n = self.rules.players
+        out = list(self.calls)
+        out.extend(self._steps)
+        for leader, cards, _ in self.tricks:
+            out.extend(((leader + i) % n, c) for i, c in enumerate(cards))
+        leader = self.leader
+        out.extend(((leader + i) % n, c) for i, c in enumerate(self.trick))
+        return out
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
@@ -92,19 +164,64 @@ class HandState:
 
     @property
     def contract(self) -> dict | None:
-        """The contract once the auction is won: declarer, side, bid, strain, trump, direction."""
+        """The contract once the auction is won, as JSON: declarer, side, bid, strain, trump, direction."""
+        value = self.contract_value
+        return None if value is None else value.as_json(self.rules)
+
+    @property
+    def contract_value(self) -> Contract | None:
+        """The contract once the auction is won, as a :class:`Contract` value (None before, or without one)."""
         if self.declarer < 0:
             return None
-        rules = self.rules
-        bid = rules.bids[self.bid]
-        return {
-            "declarer": self.declarer,
-            "side": rules.side_of[self.declarer],
-            "bid": bid.level,
-            "strain": rules.strains[bid.strain].name,
-            "trump": None if self.trump < 0 else rules.suits[self.trump],
-            "direction": rules.orders[self.direction] if self.direction >= 0 else None,
-        }
+        return make_contract(self.rules, self.declarer, self.bid, self.trump, self.direction,
+                             self.table is not None)
+
+    @property
+    def declaration(self) -> Declaration | None:
+        """What the contract's strain lets the declarer declare (None before the auction is won)."""
+        return None if self.declarer < 0 else declaration(self.rules, self.bid)
+
+    # ------------------------------------------------------------------ what the rules say here
+    def declares_before_kitty(self) -> bool:
+        """Whether this hand's declarer declares before taking the kitty (False before a contract)."""
+        if self.declarer < 0:
+            return False
+        return self._kittyr.declares_before_taking(declaration(self.rules, self.bid).by_first_lead)
+
+    def declarer_took_kitty(self) -> bool:
+        """True once the declarer has picked up the kitty (and so knows it)."""
+        if self.declarer < 0 or not self.kitty:
+            return False
+        if self.phase in (DISCARD, PLAY, OVER):
+            return True
+        return self.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not self._kittyr.declare_first
+
+    def kitty_visible_to(self, seat: int) -> bool:
+        """Whether ``seat`` has seen the kitty by now: face up for all, or picked up as declarer."""
+        if not self.kitty:
+            return False
+        return self.kitty_seen or (seat == self.declarer and self.declarer_took_kitty())
+
+    def discards_book_pending(self) -> bool:
+        """True while the discards' book is still to be won with the first trick."""
+        return self._kittyr.book_pending(self.discards, self.tricks)
+
+    def discards_book_side(self) -> int | None:
+        """The side the discards' book counts for so far (None: no such book, or still pending)."""
+        return self._kittyr.book_side(self.rules.side_of, self.declarer, self.discards, self.tricks)
+
+    def books_to_play(self) -> int:
+        """Books still to be won by play from here: the tricks left, and a pending discards' book."""
+        left = self.rules.hand_size - len(self.tricks)
+        return left + (1 if self.discards_book_pending() else 0)
+
+    def refuses_renege(self) -> bool:
+        """Whether a card that fails to follow suit is refused (else played, and penalised at the end)."""
+        return self._refuse
+
+    def call_meaning(self, action: int) -> int:
+        """``action`` as a call means it now: the bid matching the high bid is ``take`` where take is legal."""
+        return self._auction.as_take(self, action)
 
     def legal_actions(self) -> list[int]:
         """Every action the current player may take, in increasing id order."""
@@ -137,63 +254,16 @@ class HandState:
         if phase == DISCARD:
             return list(self.hands[self.seat])
         if phase == DECLARE_TRUMP:
-            strain = rules.strains[rules.bids[self.bid].strain]
             legal = [rules.first_trump_action + s for s in range(len(rules.suits))]
-            if strain.trump == "suit-or-none":
+            if declaration(rules, self.bid).may_notrump:
                 legal.append(rules.no_trump_action)
             return legal
         if phase == DECLARE_DIRECTION:
-            strain = rules.strains[rules.bids[self.bid].strain]
-            return [rules.first_direction_action + d for d in strain.directions]
+            return [rules.first_direction_action + d for d in declaration(rules, self.bid).directions]
         return []
 
-    def _follow_cards(self, hand: list[int]) -> list[int] | None:
-        """The cards of ``hand`` that follow the suit led, or None when free to play any."""
-        if self.led == NO_SUIT:
-            return None  # nothing led yet but cards of no suit: anything goes
-        table = self.table
-        suit_of = table.suit_of
-        follow = [c for c in hand if suit_of[c] == self.led]
-        if not follow:
-            return None
-        if table.free_no_suit:
-            follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
-            follow.sort()
-        return follow
-
     def _auction_legal(self) -> list[int]:
-        rules = self.rules
-        seat = self.seat
-        first = rules.first_bid_action
-        n_bids = len(rules.bids)
-        if self.high_bid < 0 and self._everyone_else_passed():
-            rule = rules.if_all_pass
-            if rule == "dealer-bids-lowest":
-                lowest = rules.bids[0].rank
-                legal = [first + i for i in range(n_bids) if rules.bids[i].rank == lowest]
-            else:
-                legal = [] if rule != "redeal" else [rules.pass_action]
-                legal.extend(range(first, first + n_bids))
-                if rule == "dealer-bids-or-redeal":
-                    legal.append(rules.redeal_action)
-        else:
-            legal = [rules.pass_action]
-            lowest = 0 if self.high_bid < 0 else _first_above(rules, self.high_bid)
-            legal.extend(range(first + lowest, first + n_bids))
-            if (rules.dealer_may_take and seat == self.dealer and self.high_bid >= 0
-                    and self.high_seat != seat):
-                legal.append(rules.take_action)
-        if rules.redeal_cards and not self._has_called(seat) and rules.redeal_action not in legal:
-            if not any(c in rules.redeal_cards for c in self.hands[seat]):
-                legal.append(rules.redeal_action)
-        return legal
-
-    def _everyone_else_passed(self) -> bool:
-        """True when every other player has passed and none has bid (the dealer is on call)."""
-        return sum(self.passed) == self.rules.players - 1 and not self.passed[self.seat]
-
-    def _has_called(self, seat: int) -> bool:
-        return any(s == seat for s, _ in self.calls)
+        return self._auction.legal_calls(self)
 
     # ------------------------------------------------------------------ actions
     def apply_action(self, action: int) -> None:
@@ -213,19 +283,21 @@ class HandState:
         elif phase == AUCTION:
             self._call(action)
         elif phase == DISCARD:
+            self._steps.append((self.seat, action))
             self._discard(action)
         elif phase == DECLARE_TRUMP:
+            self._steps.append((self.seat, action))
             rules = self.rules
             self.trump = NO_TRUMP if action == rules.no_trump_action else action - rules.first_trump_action
             self._next_declaration()
         elif phase == DECLARE_DIRECTION:
+            self._steps.append((self.seat, action))
             self.direction = action - self.rules.first_direction_action
             self._next_declaration()
 
     def _call(self, action: int) -> None:
         rules = self.rules
         seat = self.seat
-        n = rules.players
         self.calls.append((seat, action))
         if action == rules.redeal_action:
             self.redealt = True
@@ -240,7 +312,7 @@ class HandState:
         else:
             self.high_bid = action - rules.first_bid_action
             self.high_seat = seat
-        nxt = self._next_caller(seat, self.passed, self.high_bid, self.high_seat, len(self.calls))
+        nxt = self._auction.next_caller(seat, self.passed, self.high_bid, self.high_seat, len(self.calls))
         if nxt is not None:
             self.seat = nxt
         elif self.high_bid < 0:
@@ -248,60 +320,29 @@ class HandState:
         else:
             self._end_auction()
 
-    def _next_caller(self, seat: int, passed: list[bool], high_bid: int, high_seat: int, ncalls: int) -> int | None:
-        """Who calls after ``seat``'s call (given the auction as it then stands), or None
-        when that call ended the auction."""
-        rules = self.rules
-        n = rules.players
-        if rules.rounds == "once":
-            return (seat + 1) % n if ncalls < n else None
-        passes = sum(passed)
-        if passes < rules.passes_end or (high_bid < 0 and passes < n):
-            nxt = self._next_active(seat, passed)
-            if nxt != high_seat:
-                return nxt
-        return None
-
     def ends_auction(self, action: int) -> bool:
         """Whether calling ``action`` now would end the auction: nobody could call after it.
 
         For bots: raising a bid to shut others out is pointless on the last call.
         """
-        rules = self.rules
-        if action == rules.redeal_action or action == rules.take_action:
-            return True
-        passed, high_bid, high_seat = self.passed, self.high_bid, self.high_seat
-        if action == rules.pass_action:
-            passed = list(passed)
-            passed[self.seat] = True
-        else:
-            high_bid, high_seat = action - rules.first_bid_action, self.seat
-        return self._next_caller(self.seat, passed, high_bid, high_seat, len(self.calls) + 1) is None
-
-    def _next_active(self, seat: int, passed: list[bool]) -> int:
-        n = self.rules.players
-        for step in range(1, n + 1):
-            s = (seat + step) % n
-            if not passed[s]:
-                return s
-        return seat
+        return self._auction.ends_auction(self, action)
 
     def _end_auction(self) -> None:
         rules = self.rules
         self.declarer = self.seat = self.high_seat
         self.bid = self.high_bid
-        strain = rules.strains[rules.bids[self.bid].strain]
+        decl = declaration(rules, self.bid)
         pending = []
-        if strain.trump in ("suit", "suit-or-none"):
+        if decl.names_suit:
             pending.append(DECLARE_TRUMP)
-        if len(strain.directions) == 1:
-            self.direction = strain.directions[0]
-        else:
+        if decl.chooses_direction:
             pending.append(DECLARE_DIRECTION)
+        else:
+            self.direction = decl.directions[0]
         self.pending = pending
-        if strain.trump == "none-or-first-lead":
+        if decl.by_first_lead:
             self._take_kitty()  # then the first lead (or a notrump call) declares
-        elif rules.declare_before_kitty:
+        elif self._kittyr.declare_first:
             self._next_declaration()
         else:
             self._take_kitty()
@@ -312,9 +353,9 @@ class HandState:
             return
         rules = self.rules
         self.table = rules.tables[(self.trump, self.direction)]
-        if self.table.trump != NO_TRUMP and rules.kitty_show == "suit-contracts":
+        if self._kittyr.shown_once_declared(self.table):
             self.kitty_seen = True
-        if rules.declare_before_kitty:
+        if self._kittyr.declare_first:
             self._take_kitty()
         else:
             self._start_play()
@@ -322,6 +363,7 @@ class HandState:
     def _declare_by_lead(self, action: int) -> None:
         rules = self.rules
         if action == rules.no_trump_action:
+            self._steps.append((self.seat, action))
             self.trump = NO_TRUMP
             self.table = rules.tables[(NO_TRUMP, self.direction)]
             return
@@ -335,19 +377,7 @@ class HandState:
             self._after_discards()
             return
         hand = self.hands[self.declarer]
-        table = self.table
-        if table is not None and table.no_suit_out:
-            # Extra cards leave play: the kitty's stay out, the declarer sets its own aside.
-            suit_of = table.suit_of
-            self.out.extend(c for c in self.kitty if suit_of[c] == NO_SUIT)
-            hand.extend(c for c in self.kitty if suit_of[c] != NO_SUIT)
-            own = [c for c in hand if suit_of[c] == NO_SUIT]
-            for c in own:
-                hand.remove(c)
-            self.out.extend(own)
-        else:
-            hand.extend(self.kitty)
-        hand.sort()
+        self._kittyr.pick_up(hand, self.kitty, self.table, self.out)
         self.discard_target = len(hand) - rules.hand_size
         if self.discard_target <= 0:
             self._after_discards()
@@ -365,34 +395,16 @@ class HandState:
         table = self.table
         if table is not None and table.no_suit_out:
             self._swap_out_extras()
-        if self.rules.declare_before_kitty or self.table is not None:
+        if self._kittyr.declare_first or self.table is not None:
             self._start_play()
         else:
             self.seat = self.declarer
             self._next_declaration()
 
     def _swap_out_extras(self) -> None:
-        """Other players swap their cards of no suit for random face-down discards.
-
-        ``discards`` keeps what the declarer laid away (records list it); the cards
-        drawn from it are moved into the drawers' hands and listed in ``out``'s
-        stead by the jokers they replaced.
-        """
-        rules = self.rules
-        suit_of = self.table.suit_of
-        rng = random.Random(self.deal_key())
-        pile = list(self.discards)
-        for step in range(1, rules.players):
-            seat = (self.declarer + step) % rules.players
-            hand = self.hands[seat]
-            for card in [c for c in hand if suit_of[c] == NO_SUIT]:
-                if not pile:
-                    break
-                drawn = pile.pop(rng.randrange(len(pile)))
-                hand.remove(card)
-                hand.append(drawn)
-                self.out.append(card)
-            hand.sort()
+        """Other players swap their cards of no suit for random face-down discards (kitty.py)."""
+        self._kittyr.swap_out(self.rules.players, self.declarer, self.hands, self.discards, self.table,
+                              self.out, self.deal_key())
 
     def deal_key(self) -> str:
         """A text naming the deal, seeding the hand's own chance events."""
@@ -402,20 +414,15 @@ class HandState:
         return f"{self.dealer}/" + "/".join(parts)
 
     def _start_play(self) -> None:
-        rules = self.rules
         self.phase = PLAY
-        if rules.first_leader == "eldest":
-            self.seat = (self.dealer + 1) % rules.players
-        else:
-            self.seat = self.declarer
-        self.leader = self.seat
+        self.seat = self.leader = self._tricksr.first_leader(self.dealer, self.declarer)
 
     def _play(self, card: int) -> None:
         seat = self.seat
         hand = self.hands[seat]
         trick = self.trick
         if trick and not self._refuse:
-            follow = self._follow_cards(hand)
+            follow = follow_cards(self.table, self.led, hand)
             if follow is not None and card not in follow:
                 self.reneges.append(seat)
         hand.remove(card)
@@ -426,8 +433,8 @@ class HandState:
         if len(trick) < n:
             self.seat = (seat + 1) % n
             return
-        winner = (self.leader + self._winning_index(trick)) % n
-        self.tricks.append((self.leader, tuple(trick), winner))
+        winner = (self.leader + winning_index(self.table, self.led, trick)) % n
+        self.tricks.append(_new_tuple(Trick, (self.leader, tuple(trick), winner)))
         self.won[winner] += 1
         self.trick = []
         self.led = NO_SUIT
@@ -435,35 +442,6 @@ class HandState:
             self.seat = self.leader = winner
         else:
             self._finish()
-
-    def _winning_index(self, trick: list[int]) -> int:
-        """The position in ``trick`` of the card that takes it.
-
-        The highest trump, else the highest card of the suit led.  A trick of cards
-        that can none of them win (all of no suit: jokers in notrump, in a variant
-        with at least as many such cards as players) goes to its leader.
-        """
-        table = self.table
-        suit_of = table.suit_of
-        power = table.power
-        trump = table.trump
-        led = self.led
-        # Until a card of a suit is played, the suit led is "no suit", so a trick of
-        # only such cards goes to its first card, the leader's.
-        best = 0
-        best_key = -1
-        for i, card in enumerate(trick):
-            suit = suit_of[card]
-            if suit == trump:
-                key = power[card] + 10000
-            elif suit == led:
-                key = power[card]
-            else:
-                continue
-            if key > best_key:
-                best_key = key
-                best = i
-        return best
 
     # ------------------------------------------------------------------ scoring
     def _finish_without_contract(self) -> None:
@@ -479,11 +457,9 @@ class HandState:
         books = [0] * rules.sides
         for seat, won in enumerate(self.won):
             books[rules.side_of[seat]] += won
-        if self.discards:
-            if rules.discards_book == "declarer":
-                books[rules.side_of[self.declarer]] += 1
-            elif rules.discards_book == "first-trick" and self.tricks:
-                books[rules.side_of[self.tricks[0][2]]] += 1
+        side = self._kittyr.book_side(rules.side_of, self.declarer, self.discards, self.tricks)
+        if side is not None:
+            books[side] += 1
         return books
 
     def _finish(self) -> None:
@@ -493,62 +469,16 @@ class HandState:
         self.score = self.score_books(self.books)
 
     def penalised_books(self, books: list[int]) -> list[int]:
-        """Books after renege penalties: each renege gives the other side ``renege_books``.
-
-        A side that took fewer books than it owes is scored as if the other side took
-        every book of the hand.
-        """
-        rules = self.rules
-        books = list(books)
-        total = sum(books)
-        for seat in self.reneges:
-            side = rules.side_of[seat]
-            other = 1 - side
-            if books[side] < rules.renege_books:
-                books = [0] * rules.sides
-                books[other] = total
-                break
-            books[side] -= rules.renege_books
-            books[other] += rules.renege_books
-        return books
+        """Books after this hand's renege penalties (scoring.py)."""
+        return penalised_books(self.rules, books, self.reneges)
 
     def score_books(self, books: list[int]) -> list[int]:
-        """The score change of each side if the sides took ``books``; sets ``made``."""
-        rules = self.rules
+        """The score change of each side if the sides took ``books``; sets ``made`` (scoring.py)."""
+        result = score_hand(self.rules, self.contract_value, books, self.reneges)
         if self.reneges:
-            books = self.penalised_books(books)
-            self.books = books
-        side = rules.side_of[self.declarer]
-        total = sum(books)
-        declarer_books = books[side]
-        defender_books = total - declarer_books
-        bid = rules.bids[self.bid]
-        env = {
-            "bid": bid.level,
-            "books": declarer_books,
-            "over": declarer_books - 6,
-            "defender_books": defender_books,
-            "defender_over": defender_books - 6,
-            "total_books": total,
-            "notrump": self.trump == NO_TRUMP,
-            "sweep": declarer_books == total,
-            "own_books": declarer_books,
-        }
-        scoring = rules.scoring
-        made = bool(scoring.made(env))
-        self.made = made
-        env["made"] = made
-        multiplier = scoring.multiplier(env)
-        score = [0] * rules.sides
-        for s in range(rules.sides):
-            if s == side:
-                points = scoring.declarer(env)
-                score[s] = points * multiplier if scoring.multiply_declarer else points
-            else:
-                env["own_books"] = books[s]
-                points = scoring.defender(env)
-                score[s] = points * multiplier if scoring.multiply_defenders else points
-        return score
+            self.books = result.books
+        self.made = result.made
+        return result.score
 
     # ------------------------------------------------------------------ copies and views
     def clone(self) -> "HandState":
@@ -567,6 +497,7 @@ class HandState:
         other.won = list(self.won)
         other.out = list(self.out)
         other.reneges = list(self.reneges)
+        other._steps = list(self._steps)
         other.books = None if self.books is None else list(self.books)
         other.score = None if self.score is None else list(self.score)
         other._legal = None
@@ -613,7 +544,7 @@ class HandState:
         if phase == OVER:
             return IllegalAction(None, "hand-over", f"the hand is over; {what} cannot be played")
         if phase == AUCTION:
-            return self._explain_call(action, what)
+            return self._auction.explain(self, action, what)
         if phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
             allowed = ", ".join(names[a] for a in self._compute_legal())
             return IllegalAction(seat, "declare", f"seat {seat} must declare one of: {allowed} (not {what})")
@@ -637,41 +568,3 @@ class HandState:
         if odd:
             held += f"; {', '.join(odd)} {'is a trump' if len(odd) == 1 else 'are trumps'}"
         return IllegalAction(seat, "follow-suit", f"seat {seat} must follow {rules.suit_names[led]} (holds {held})")
-
-    def _explain_call(self, action: int, what: str) -> IllegalAction:
-        rules = self.rules
-        seat = self.seat
-        legal = self._compute_legal()
-        if action == rules.pass_action:
-            return IllegalAction(seat, "dealer-must-bid",
-                                 f"seat {seat} is the dealer and must bid: everyone else passed")
-        if action == rules.take_action:
-            if not rules.dealer_may_take:
-                why = "this variant has no take"
-            elif seat != self.dealer:
-                why = "only the dealer may, by matching another player's high bid"
-            elif self.high_bid < 0:
-                why = "there is no bid to match"
-            else:
-                why = "the high bid is its own"
-            return IllegalAction(seat, "take", f"seat {seat} cannot take: {why}")
-        if action == rules.redeal_action:
-            return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal here")
-        if rules.first_bid_action <= action < rules.first_trump_action:
-            if self.high_bid >= 0:
-                high = rules.bids[self.high_bid].text
-                return IllegalAction(seat, "bid-too-low",
-                                     f"seat {seat} bid {what}, which does not outrank {high} (seat {self.high_seat})")
-            allowed = ", ".join(rules.action_names[a] for a in legal)
-            return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
-        return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
-
-
-def _first_above(rules: Ruleset, index: int) -> int:
-    """The ladder index of the lowest bid that outranks bid ``index``."""
-    bids = rules.bids
-    rank = bids[index].rank
-    i = index + 1
-    while i < len(bids) and bids[i].rank <= rank:
-        i += 1
-    return i

@@ -167,8 +167,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         return HandReplay(state)
     # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.  Where the
     # first lead names trump, the declarer says "notrump" (or leads) after any discard.
-    first_lead = rules.strains[rules.bids[state.bid].strain].trump == "none-or-first-lead"
-    steps = ((_replay_declare, _replay_discard) if rules.declare_before_kitty and not first_lead
+    steps = ((_replay_declare, _replay_discard) if state.declares_before_kitty()
              else (_replay_discard, _replay_declare))
     if steps[0] is _replay_discard and state.phase == DISCARD:
         # records.md checks `declare` before `discard` whatever order the game asks for
@@ -194,10 +193,8 @@ def _replay_auction(state: HandState, calls, prefix: str) -> None:
         action = parse_call(rules, text)
         if action is None:
             raise RecordError(at, f"seat {state.current_player()}: {text!r} is not a call of this variant")
-        if (state.high_bid >= 0 and action == rules.first_bid_action + state.high_bid
-                and rules.take_action in state.legal_actions()):
-            action = rules.take_action  # records.md: the matching bid itself means the same as take
-        _apply(state, action, at)
+        # records.md: the matching bid itself means the same as take (the engine says when).
+        _apply(state, state.call_meaning(action), at)
     if state.phase == AUCTION:
         raise RecordError(prefix + "auction",
                           f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
@@ -413,13 +410,13 @@ def hand_record(state: HandState, variant: str, with_rules: list[str] | tuple = 
     }
     if state.declarer < 0:
         return record
-    strain = rules.strains[rules.bids[state.bid].strain]
+    decl = state.declaration
     declare = {}
     declared = state.table is not None  # set once every declaration step is done
-    by_lead = strain.trump == "none-or-first-lead" and state.trump != NO_TRUMP  # records.md: no declare
-    if declared and not by_lead and (strain.trump != "none" or len(strain.directions) > 1):
+    by_lead = decl.by_first_lead and state.trump != NO_TRUMP  # records.md: no declare
+    if declared and not by_lead and (decl.says_trump or decl.chooses_direction):
         declare["trump"] = None if state.trump == NO_TRUMP else rules.suits[state.trump]
-    if declared and len(strain.directions) > 1:
+    if declared and decl.chooses_direction:
         declare["direction"] = rules.orders[state.direction]
     if declare:
         record["declare"] = declare

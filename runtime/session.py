@@ -494,11 +494,7 @@ def check_settings(rules: Ruleset, settings: Settings) -> None:
 
 def kitty_taken(hand: HandState) -> bool:
     """True once the declarer has picked up the kitty (and so knows it)."""
-    if hand.declarer < 0 or not hand.kitty:
-        return False
-    if hand.phase in (DISCARD, PLAY, OVER):
-        return True
-    return hand.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not hand.rules.declare_before_kitty
+    return hand.declarer_took_kitty()  # the engine knows when the kitty is picked up
 
 
 def declared_so_far(rules: Ruleset, actions: list[int]) -> dict:
@@ -525,59 +521,63 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
     if record.get("claim") is not None:
         raise RecordError(prefix + "claim", "a played session has no claims")
     hands, kitty = check_deal(rules, record, prefix)
-    state = HandState(rules, record["dealer"], hands, kitty)
-    actions: list[int] = []
-
-    def apply(action: int | None, at: str, text) -> None:
-        if action is None:
-            raise RecordError(prefix + at, f"{text!r} names nothing in this variant")
-        try:
-            state.apply_action(action)
-        except IllegalAction as exc:
-            raise RecordError(prefix + at, exc.message) from None
-        actions.append(action)
-
     calls = record.get("auction", [])
     plays = record.get("play", [])
     discards = record.get("discard", [])
     declare = record.get("declare") or {}
     if not all(isinstance(v, list) for v in (calls, plays, discards)) or not isinstance(declare, dict):
         raise RecordError(prefix + "auction", "auction, discard and play must be lists, declare an object")
-    for i, text in enumerate(calls):
-        if state.phase != AUCTION:
-            raise RecordError(prefix + f"auction[{i}]", "the auction was already over")
-        action = parse_call(rules, text)
-        if (action is not None and state.high_bid >= 0 and action == rules.first_bid_action + state.high_bid
-                and rules.take_action in state.legal_actions()):
-            action = rules.take_action  # records.md: the matching bid means take
-        apply(action, f"auction[{i}]", text)
-    declared = set()
+    at = [""]  # the record entry of the action being applied, for an IllegalAction's message
     d = p = 0
-    while state.phase not in (AUCTION, OVER):
-        if state.phase == DECLARE_TRUMP and "trump" in declare and "trump" not in declared:
-            value = declare["trump"]
-            suit = None if value is None else parse_suit(rules, value)
-            action = rules.no_trump_action if value is None else (
-                None if suit is None else rules.first_trump_action + suit)
-            declared.add("trump")
-            apply(action, "declare", value)
-        elif state.phase == DECLARE_DIRECTION and "direction" in declare and "direction" not in declared:
-            direction = parse_direction(rules, declare["direction"])
-            declared.add("direction")
-            apply(None if direction is None else rules.first_direction_action + direction, "declare",
-                  declare["direction"])
-        elif state.phase == DISCARD and d < len(discards):
-            apply(parse_card(rules, discards[d]), "discard", discards[d])
-            d += 1
-        elif state.phase == PLAY and state.table is None and declare.get("trump", 0) is None \
-                and "trump" not in declared:
-            declared.add("trump")  # the first lead could have named trump; the declarer said notrump
-            apply(rules.no_trump_action, "declare", None)
-        elif state.phase == PLAY and p < len(plays):
-            apply(parse_card(rules, plays[p]), f"play[{p}]", plays[p])
-            p += 1
-        else:
-            break
+
+    def named(action: int | None, where: str, text) -> int:
+        at[0] = where
+        if action is None:
+            raise RecordError(prefix + where, f"{text!r} names nothing in this variant")
+        return action
+
+    def entries(state: HandState):
+        """The record's entries as actions, in the order the engine's phases ask for them."""
+        nonlocal d, p
+        for i, text in enumerate(calls):
+            if state.phase != AUCTION:
+                raise RecordError(prefix + f"auction[{i}]", "the auction was already over")
+            action = parse_call(rules, text)
+            if action is not None:
+                action = state.call_meaning(action)  # records.md: the matching bid means take
+            yield named(action, f"auction[{i}]", text)
+        declared = set()
+        while state.phase not in (AUCTION, OVER):
+            if state.phase == DECLARE_TRUMP and "trump" in declare and "trump" not in declared:
+                value = declare["trump"]
+                suit = None if value is None else parse_suit(rules, value)
+                action = rules.no_trump_action if value is None else (
+                    None if suit is None else rules.first_trump_action + suit)
+                declared.add("trump")
+                yield named(action, "declare", value)
+            elif state.phase == DECLARE_DIRECTION and "direction" in declare and "direction" not in declared:
+                direction = parse_direction(rules, declare["direction"])
+                declared.add("direction")
+                yield named(None if direction is None else rules.first_direction_action + direction, "declare",
+                            declare["direction"])
+            elif state.phase == DISCARD and d < len(discards):
+                d += 1
+                yield named(parse_card(rules, discards[d - 1]), "discard", discards[d - 1])
+            elif state.phase == PLAY and state.table is None and declare.get("trump", 0) is None \
+                    and "trump" not in declared:
+                declared.add("trump")  # the first lead could have named trump; the declarer said notrump
+                yield named(rules.no_trump_action, "declare", None)
+            elif state.phase == PLAY and p < len(plays):
+                p += 1
+                yield named(parse_card(rules, plays[p - 1]), f"play[{p - 1}]", plays[p - 1])
+            else:
+                break
+
+    try:  # the engine's one replayer, fed the record's entries as its phases ask for them
+        state = HandState.from_actions(rules, record["dealer"], hands, kitty, entries)
+    except IllegalAction as exc:
+        raise RecordError(prefix + at[0], exc.message) from None
+    actions = [action for _, action in state.history]
     if d < len(discards):
         raise RecordError(prefix + "discard", f"{discards[d]!r} comes where no discard is due")
     if p < len(plays):

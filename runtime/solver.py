@@ -1194,8 +1194,7 @@ class DoubleDummy:
     @staticmethod
     def _bonus(state: HandState) -> int:
         """1 while the trick that also wins the discards' book is still to be won."""
-        rules = state.rules
-        return 1 if (rules.discards_book == "first-trick" and state.discards and not state.tricks) else 0
+        return 1 if state.discards_book_pending() else 0
 
     def _root(self, state: HandState, table: PlayTable, trick: list[int], leader: int):
         engine = self._engine(state.rules, table, state.declarer)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 
+from ..auction import auction_rules
+from ..contract import declaration
 from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
+from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
 from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, rules_info
@@ -248,7 +251,7 @@ class HeuristicBot:
             # partner; ours is what we really hold).
             needed = info.needed[high][0]
             books = needed + 0.8 * (own - share)
-            nt = 1 if rules.strains[rules.bids[high].strain].trump == "none" else 0
+            nt = 1 if declaration(rules, high).notrump_only else 0
             return info.expected(0, high, nt, books), "with partner's contract"
         opp_value = info.expected(1, lowest, 0, theirs)
         if high >= 0:
@@ -256,8 +259,7 @@ class HeuristicBot:
         if opp_value < 0:
             return opp_value, "if the opponents declare"
         # Nobody has bid and the opponents would not want it: the hand may pass out.
-        rule = rules.if_all_pass
-        if rule in ("redeal", "dealer-bids-or-redeal"):
+        if auction_rules(rules).all_pass_may_throw_in:
             return 0.0, "if the hand is thrown in"
         dealer = state.dealer
         if dealer == seat or dealer in partners:
@@ -301,9 +303,8 @@ class HeuristicBot:
 
     def _declare_trump(self, state: HandState, legal: list[int], why: bool):
         rules = state.rules
-        kitty = rules.declare_before_kitty and bool(rules.kitty_size)
-        strain = rules.strains[rules.bids[state.bid].strain]
-        dirs = [state.direction] if state.direction >= 0 else list(strain.directions)
+        kitty = kitty_rules(rules).declare_first and bool(rules.kitty_size)
+        dirs = [state.direction] if state.direction >= 0 else list(state.declaration.directions)
         keys = []
         for a in legal:
             t = NO_TRUMP if a == rules.no_trump_action else a - rules.first_trump_action
@@ -317,7 +318,7 @@ class HeuristicBot:
 
     def _declare_direction(self, state: HandState, legal: list[int], why: bool):
         rules = state.rules
-        kitty = rules.declare_before_kitty and bool(rules.kitty_size) and not state.discards
+        kitty = kitty_rules(rules).declare_first and bool(rules.kitty_size) and not state.discards
         keys = [(state.trump, a - rules.first_direction_action) for a in legal]
         value, books, key = self._contract_choice(state, keys, kitty)
         action = rules.first_direction_action + key[1]
@@ -351,9 +352,8 @@ class HeuristicBot:
         info = rules_info(rules)
         if state.table is not None:
             return info.tables[(state.trump, state.direction)]
-        strain = rules.strains[rules.bids[state.bid].strain]
         keys = info.strain_keys[rules.bids[state.bid].strain]
-        if state.trump != NO_TRUMP or strain.trump == "none":
+        if state.trump != NO_TRUMP or state.declaration.notrump_only:
             keys = [k for k in keys if k[0] == state.trump] or keys
         if state.direction >= 0:
             keys = [k for k in keys if k[1] == state.direction] or keys

@@ -20,8 +20,11 @@ import sys
 from itertools import accumulate
 from operator import getitem, sub
 
+from ..contract import declarations
 from ..hand import HandState
+from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from ..tricks import strength_keys, trick_rules
 
 # Kinds of suit for the trick estimate.
 _SIDE, _NT, _TRUMP = 0, 1, 2
@@ -146,8 +149,7 @@ class TableInfo:
             self.kinds = [_TRUMP if s == table.trump else _SIDE for s in suits]
         self.trump_idx = suits.index(table.trump) if table.trump in suits else -1
         # The strength of a card in a trick, once the suit led is known: trumps over all.
-        self.win_key = [(p + 10000 if s == table.trump else p) if s != NO_SUIT else -1
-                        for s, p in zip(table.suit_of, table.power)]
+        self.win_key = strength_keys(table)  # tricks.py: the one order of cards in a trick
         # Per suit led: each card's strength in the trick (-1 for a card that cannot win).
         self.wk_led = {led: [k if s == led or s == table.trump else -1
                              for s, k in zip(table.suit_of, self.win_key)] for led in suits}
@@ -177,34 +179,29 @@ class RulesInfo:
                          for s in range(n)]
         self.opponents = [[o for o in range(n) if rules.side_of[o] != rules.side_of[s]] for s in range(n)]
         self.full_mask = (1 << rules.n_cards) - 1
-        self.refuse = rules.renege == "refuse"
+        self.refuse = trick_rules(rules).refuses_renege
         # later[seat][k]: the opponents who play after ``seat`` when k cards are on the table.
         self.later = [[[(s + i) % n for i in range(1, n - k) if (s + i) % n not in self.partners[s]]
                        for k in range(n)] for s in range(n)]
         while len(BIT) < rules.n_cards:  # a deck larger than any shipped one
             BIT.append(1 << len(BIT))
         self.tricks = rules.hand_size  # tricks in a hand: each plays hand_size cards
-        book_of_discards = 1 if rules.kitty_size and rules.discards_book != "none" else 0
+        kitty = kitty_rules(rules)
+        book_of_discards = 1 if kitty.has_discards_book else 0
         self.total_books = self.tricks + book_of_discards
         # What the kitty is worth to the declarer before it is seen: more cards to pick
         # from, short suits to void, and (where it says so) the discards' book.
         self.kitty_bonus = 0.3 * rules.kitty_size
-        if rules.kitty_size and rules.discards_book == "declarer":
+        if rules.kitty_size and kitty.book_to_declarer:
             self.declarer_book = 1.0
-        elif rules.kitty_size and rules.discards_book == "first-trick":
+        elif rules.kitty_size and kitty.book_to_first_trick:
             self.declarer_book = 0.6  # the declarer leads to it
         else:
             self.declarer_book = 0.0
         # The contracts each strain lets the declarer choose from, notrump and suit apart.
-        suits = range(len(rules.suits))
         self.strain_keys = []
-        for strain in rules.strains:
-            keys = []
-            if strain.trump in ("suit", "suit-or-none", "none-or-first-lead"):
-                keys += [(t, d) for t in suits for d in strain.directions]
-            if strain.trump in ("none", "suit-or-none", "none-or-first-lead"):
-                keys += [(NO_TRUMP, d) for d in strain.directions]
-            self.strain_keys.append([k for k in keys if k in rules.tables])
+        for decl in declarations(rules):  # the engine says which contracts each strain may become
+            self.strain_keys.append(decl.contract_keys(rules))
         index = {ti.key: i for i, ti in enumerate(self.table_list)}
         self.table_index = index
         # Per strain: the table indices of its suit contracts and of its notrump ones.

@@ -134,7 +134,9 @@ class SamplerBot:
             kitty = set(state.kitty)
             hands = [[c for c in h if c not in kitty] for h in hands]
         replay = HandState(rules, state.dealer, hands, list(state.kitty) if state.kitty_seen else [])
-        replay.kitty_seen = state.kitty_seen and rules.kitty_show == "auction"
+        # A fresh state already says whether the kitty lies face up from the deal on; one
+        # shown later (once a suit contract is declared) must not be seen during this replay.
+        replay.kitty_seen = state.kitty_seen and replay.kitty_seen
         judge = self._judge
         misses = 0
         last = len(state.calls) - 1
@@ -220,7 +222,7 @@ class SamplerBot:
         books = state.books_so_far()
         decl_side = rules.side_of[state.declarer]
         left = rules.hand_size - len(state.tricks)  # the trick in progress included
-        if rules.discards_book == "first-trick" and state.discards and not state.tricks:
+        if state.discards_book_pending():
             left += 1  # the discards' book goes with the first trick, still to be won
         remaining = max(0, min(remaining, left))
         rest = left - remaining

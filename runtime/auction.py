@@ -1,0 +1,178 @@
+"""The auction's one interpreter: who calls, which calls are legal, when it ends.
+
+:class:`AuctionRules` is the only code that reads the Ruleset's auction settings
+(``first_caller``, ``rounds``, ``passes_end``, ``if_all_pass``, ``dealer_may_take``,
+``redeal_cards``).  :class:`runtime.hand.HandState` keeps the auction's state
+(calls, passes, the high bid) and asks this module what it means; bots, records
+and the terminal ask the hand (or these rules), never the settings.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .ruleset import Ruleset
+
+
+class AuctionRules:
+    """The auction settings of one ruleset, read once, with the questions asked of them."""
+
+    __slots__ = ("rules", "first_caller", "once", "passes_end", "all_pass", "may_take",
+                 "redeal_cards")
+
+    def __init__(self, rules: Ruleset):
+        self.rules = rules
+        self.first_caller = rules.first_caller
+        self.once = rules.rounds == "once"
+        self.passes_end = rules.passes_end
+        self.all_pass = rules.if_all_pass
+        self.may_take = rules.dealer_may_take
+        self.redeal_cards = rules.redeal_cards
+
+    # --------------------------------------------------------------- plain facts
+    def first_seat(self, dealer: int) -> int:
+        """The seat that makes the first call when ``dealer`` deals."""
+        return (dealer + self.first_caller) % self.rules.players
+
+    @property
+    def offers_take(self) -> bool:
+        """Whether the dealer may ever take a high bid by matching it (a ``take`` call exists)."""
+        return self.may_take
+
+    @property
+    def offers_redeal(self) -> bool:
+        """Whether a ``redeal`` call can ever be legal (a weak hand, or a dealer left to bid)."""
+        return bool(self.redeal_cards) or self.all_pass == "dealer-bids-or-redeal"
+
+    @property
+    def all_pass_may_throw_in(self) -> bool:
+        """Whether a hand everyone passes can end thrown in (not forced on the dealer)."""
+        return self.all_pass in ("redeal", "dealer-bids-or-redeal")
+
+    # --------------------------------------------------------------- legal calls
+    def legal_calls(self, state) -> list[int]:
+        """The calls the seat to act in ``state`` (a HandState in its auction) may make, by id."""
+        rules = self.rules
+        seat = state.seat
+        first = rules.first_bid_action
+        n_bids = len(rules.bids)
+        high_bid = state.high_bid
+        if high_bid < 0 and _everyone_else_passed(state):
+            rule = self.all_pass
+            if rule == "dealer-bids-lowest":
+                lowest = rules.bids[0].rank
+                legal = [first + i for i in range(n_bids) if rules.bids[i].rank == lowest]
+            else:
+                legal = [] if rule != "redeal" else [rules.pass_action]
+                legal.extend(range(first, first + n_bids))
+                if rule == "dealer-bids-or-redeal":
+                    legal.append(rules.redeal_action)
+        else:
+            legal = [rules.pass_action]
+            lowest = 0 if high_bid < 0 else first_above(rules, high_bid)
+            legal.extend(range(first + lowest, first + n_bids))
+            if self.may_take and seat == state.dealer and high_bid >= 0 and state.high_seat != seat:
+                legal.append(rules.take_action)
+        redeal_cards = self.redeal_cards
+        if redeal_cards and rules.redeal_action not in legal and not any(s == seat for s, _ in state.calls):
+            if not any(c in redeal_cards for c in state.hands[seat]):
+                legal.append(rules.redeal_action)
+        return legal
+
+    def as_take(self, state, action: int) -> int:
+        """``action`` as the auction means it: the bid matching the high bid is ``take`` where take is legal.
+
+        records.md and the terminal both let a dealer take by saying the bid it matches.
+        """
+        rules = self.rules
+        if (state.high_bid >= 0 and action == rules.first_bid_action + state.high_bid
+                and rules.take_action in state.legal_actions()):
+            return rules.take_action
+        return action
+
+    # --------------------------------------------------------------- the order of calls
+    def next_caller(self, seat: int, passed: list[bool], high_bid: int, high_seat: int, ncalls: int) -> int | None:
+        """Who calls after ``seat``'s call (the auction as it then stands), or None when that call ended it."""
+        n = self.rules.players
+        if self.once:
+            return (seat + 1) % n if ncalls < n else None
+        passes = sum(passed)
+        if passes < self.passes_end or (high_bid < 0 and passes < n):
+            nxt = _next_active(seat, passed, n)
+            if nxt != high_seat:
+                return nxt
+        return None
+
+    def ends_auction(self, state, action: int) -> bool:
+        """Whether ``action`` by the seat to act in ``state`` would end the auction."""
+        rules = self.rules
+        if action == rules.redeal_action or action == rules.take_action:
+            return True
+        passed, high_bid, high_seat = state.passed, state.high_bid, state.high_seat
+        if action == rules.pass_action:
+            passed = list(passed)
+            passed[state.seat] = True
+        else:
+            high_bid, high_seat = action - rules.first_bid_action, state.seat
+        return self.next_caller(state.seat, passed, high_bid, high_seat, len(state.calls) + 1) is None
+
+    # --------------------------------------------------------------- refusals
+    def explain(self, state, action: int, what: str) -> IllegalAction:
+        """The IllegalAction for a refused call ``action`` (named ``what``), naming the rule."""
+        rules = self.rules
+        seat = state.seat
+        if action == rules.pass_action:
+            return IllegalAction(seat, "dealer-must-bid",
+                                 f"seat {seat} is the dealer and must bid: everyone else passed")
+        if action == rules.take_action:
+            if not self.may_take:
+                why = "this variant has no take"
+            elif seat != state.dealer:
+                why = "only the dealer may, by matching another player's high bid"
+            elif state.high_bid < 0:
+                why = "there is no bid to match"
+            else:
+                why = "the high bid is its own"
+            return IllegalAction(seat, "take", f"seat {seat} cannot take: {why}")
+        if action == rules.redeal_action:
+            return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal here")
+        if rules.first_bid_action <= action < rules.first_trump_action:
+            if state.high_bid >= 0:
+                high = rules.bids[state.high_bid].text
+                return IllegalAction(seat, "bid-too-low",
+                                     f"seat {seat} bid {what}, which does not outrank {high} (seat {state.high_seat})")
+            allowed = ", ".join(rules.action_names[a] for a in self.legal_calls(state))
+            return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
+        return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
+
+
+def auction_rules(rules: Ruleset) -> AuctionRules:
+    """The :class:`AuctionRules` of ``rules``, built once per ruleset."""
+    cached = rules.__dict__.get("_auction_cache")
+    if cached is None:
+        cached = AuctionRules(rules)
+        object.__setattr__(rules, "_auction_cache", cached)  # derived, like Ruleset._card_index
+    return cached
+
+
+def first_above(rules: Ruleset, index: int) -> int:
+    """The ladder index of the lowest bid that outranks bid ``index``."""
+    bids = rules.bids
+    rank = bids[index].rank
+    i = index + 1
+    while i < len(bids) and bids[i].rank <= rank:
+        i += 1
+    return i
+
+
+def _everyone_else_passed(state) -> bool:
+    """True when every other player has passed and none has bid (the dealer is on call)."""
+    return sum(state.passed) == state.rules.players - 1 and not state.passed[state.seat]
+
+
+def _next_active(seat: int, passed: list[bool], n: int) -> int:
+    """The next seat after ``seat`` that has not passed (``seat`` itself when all others have)."""
+    for step in range(1, n + 1):
+        s = (seat + step) % n
+        if not passed[s]:
+            return s
+    return seat

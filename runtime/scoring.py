@@ -1,0 +1,78 @@
+"""Scoring a hand: a pure function of the ruleset, the contract and the books taken.
+
+Nothing here reads a HandState: :func:`score_hand` takes the contract, the books of
+each side and the seats that reneged, and returns a :class:`HandScore`.  The hand,
+records' claims and the bots' estimates all score through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .contract import Contract
+from .ruleset import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """A scored hand: the books after renege penalties, whether the contract was made, each side's score."""
+
+    books: list[int]
+    made: bool
+    score: list[int]
+
+
+def penalised_books(rules: Ruleset, books: list[int], reneges: list[int]) -> list[int]:
+    """Books after renege penalties: each renege (a seat, in order) gives the other side ``renege_books``.
+
+    A side that took fewer books than it owes is scored as if the other side took
+    every book of the hand.
+    """
+    owed = rules.renege_books
+    books = list(books)
+    total = sum(books)
+    for seat in reneges:
+        side = rules.side_of[seat]
+        other = 1 - side
+        if books[side] < owed:
+            books = [0] * rules.sides
+            books[other] = total
+            break
+        books[side] -= owed
+        books[other] += owed
+    return books
+
+
+def score_hand(rules: Ruleset, contract: Contract, books: list[int], reneges: list[int] = ()) -> HandScore:
+    """Score a hand played in ``contract`` where each side took ``books`` and ``reneges`` reneged."""
+    if reneges:
+        books = penalised_books(rules, books, reneges)
+    side = contract.side
+    total = sum(books)
+    declarer_books = books[side]
+    defender_books = total - declarer_books
+    env = {
+        "bid": contract.level,
+        "books": declarer_books,
+        "over": declarer_books - 6,
+        "defender_books": defender_books,
+        "defender_over": defender_books - 6,
+        "total_books": total,
+        "notrump": contract.trump is None,
+        "sweep": declarer_books == total,
+        "own_books": declarer_books,
+    }
+    scoring = rules.scoring
+    made = bool(scoring.made(env))
+    env["made"] = made
+    multiplier = scoring.multiplier(env)
+    score = [0] * rules.sides
+    for s in range(rules.sides):
+        if s == side:
+            points = scoring.declarer(env)
+            score[s] = points * multiplier if scoring.multiply_declarer else points
+        else:
+            env["own_books"] = books[s]
+            points = scoring.defender(env)
+            score[s] = points * multiplier if scoring.multiply_defenders else points
+    return HandScore(list(books), made, score)

@@ -1,0 +1,114 @@
+"""Tricks' one interpreter: who leads first, what a card may follow, who wins, reneges.
+
+The rank of cards under a contract is data (a :class:`runtime.ruleset.PlayTable`:
+each card's effective suit and power); this module says what that data means in
+a trick.  :func:`winning_index` is the one definition of a trick's winner (the
+hand calls it, the bots' :func:`strength_keys` use the same order), and
+:class:`TrickRules` is the only code that reads ``first_leader``, ``renege``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .ruleset import NO_SUIT, PlayTable, Ruleset
+
+# A trump outranks every card of the suit led: its power is lifted above any power a table gives.
+TRUMP_BONUS = 10000
+
+
+class Trick(NamedTuple):
+    """A finished trick: who led it, the cards in the order played, and the seat that won it.
+
+    A tuple, so ``for leader, cards, winner in state.tricks`` reads it as before.
+    """
+
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+def winning_index(table: PlayTable, led: int, trick) -> int:
+    """The position in ``trick`` of the card that takes it, played under ``table`` with ``led`` the suit led.
+
+    The highest trump, else the highest card of the suit led.  ``led`` is the suit
+    of the first card that has one; while only cards of no suit are played it is
+    NO_SUIT, and those cards then compare by power among themselves.
+    """
+    suit_of = table.suit_of
+    power = table.power
+    trump = table.trump
+    best = 0
+    best_key = -1
+    for i, card in enumerate(trick):
+        suit = suit_of[card]
+        if suit == trump:
+            key = power[card] + TRUMP_BONUS
+        elif suit == led:
+            key = power[card]
+        else:
+            continue
+        if key > best_key:
+            best_key = key
+            best = i
+    return best
+
+
+def strength_keys(table: PlayTable) -> list[int]:
+    """Each card's strength in a trick once a suit is led: trumps above all, -1 for a card of no suit.
+
+    The order :func:`winning_index` uses (a card that neither follows nor trumps
+    cannot win, whatever its key), precomputed for the bots' search.
+    """
+    trump = table.trump
+    return [(p + TRUMP_BONUS if s == trump else p) if s != NO_SUIT else -1
+            for s, p in zip(table.suit_of, table.power)]
+
+
+def follow_cards(table: PlayTable, led: int, hand: list[int]) -> list[int] | None:
+    """The cards of ``hand`` that follow ``led``, or None when the player may play any card.
+
+    Where cards of no suit are free (``free_no_suit``) they may be played instead of following.
+    """
+    if led == NO_SUIT:
+        return None  # nothing led yet but cards of no suit: anything goes
+    suit_of = table.suit_of
+    follow = [c for c in hand if suit_of[c] == led]
+    if not follow:
+        return None
+    if table.free_no_suit:
+        follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+        follow.sort()
+    return follow
+
+
+class TrickRules:
+    """The play settings of one ruleset: the first leader and what failing to follow does."""
+
+    __slots__ = ("players", "eldest_leads", "refuse", "renege_books")
+
+    def __init__(self, rules: Ruleset):
+        self.players = rules.players
+        self.eldest_leads = rules.first_leader == "eldest"
+        # "refuse": a card that does not follow when it could is illegal; else it is
+        # played and the side pays renege_books at the end.
+        self.refuse = rules.renege == "refuse"
+        self.renege_books = rules.renege_books
+
+    def first_leader(self, dealer: int, declarer: int) -> int:
+        """The seat that leads the first trick."""
+        return (dealer + 1) % self.players if self.eldest_leads else declarer
+
+    @property
+    def refuses_renege(self) -> bool:
+        """Whether a card that fails to follow suit is refused (else it is a renege, penalised at the end)."""
+        return self.refuse
+
+
+def trick_rules(rules: Ruleset) -> TrickRules:
+    """The :class:`TrickRules` of ``rules``, built once per ruleset."""
+    cached = rules.__dict__.get("_tricks_cache")
+    if cached is None:
+        cached = TrickRules(rules)
+        object.__setattr__(rules, "_tricks_cache", cached)  # derived, like Ruleset._card_index
+    return cached
