@@ -24,7 +24,8 @@ import time
 
 from bidcompiler.pipeline import load_ruleset
 from runtime import bots
-from runtime.simulate import RunSpec, combine, run_chunk, run_chunks
+from runtime.backends import run_chunks
+from runtime.simulate import RunSpec, combine, run_chunk
 
 
 def peak_rss_kib() -> int:

@@ -167,7 +167,7 @@ def test_a_and_b_are_named_as_given_house_rules_in_order(tmp_path, monkeypatch):
 
 
 def test_the_plot_title_names_both_variants_and_the_bots(tmp_path, monkeypatch):
-    from bidcompiler import plots
+    from bidcompiler.cli import plots
     drawn = []
     monkeypatch.setattr(plots, "_draw", lambda series, mode, heading, path: drawn.append(
         ([name for name, _, _ in series], heading)))

@@ -33,10 +33,11 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from bidcompiler.cli import cli
-from bidcompiler.cli.play import default_save_path, for_you
+from bidcompiler.cli.play import default_save_path
 from bidcompiler.cli.replay import resolve_for_records
+from bidcompiler.cli.table import render_screen, render_table, sort_hand
+from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
-from bidcompiler.table import render_screen, render_table, sort_hand
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
 from runtime.session import Session, SessionError, Settings, sidecar_path
@@ -706,7 +707,7 @@ def test_a_rendered_table_example(tmp_path):
 # --------------------------------------------------------------------------- what a person is told (issue 11)
 def terminal_for(session: Session, open_hands: bool = False, width: int = 80):
     """The play terminal around ``session``, printing to a recording console of ``width`` columns."""
-    from bidcompiler.cli.play import Terminal as PlayTerminal
+    from bidcompiler.cli.terminal import Terminal as PlayTerminal
     from bidcompiler.pipeline import compile_variant
     from bidcompiler.rulebook import rulebook
 

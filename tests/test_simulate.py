@@ -422,7 +422,7 @@ def test_plot_writes_a_png(tmp_path):
 
 
 def test_the_plot_title_names_the_variant_and_bots_as_the_header_does(tmp_path, monkeypatch):
-    from bidcompiler import plots
+    from bidcompiler.cli import plots
     drawn = []
     monkeypatch.setattr(plots, "_draw", lambda series, mode, heading, path: drawn.append((series[0][0], heading)))
     result = run("simulate", *NAMED, "--hands", "20", "--seed", "3", "--plot", str(tmp_path / "p.png"))
@@ -458,7 +458,7 @@ def test_plot_without_extension_is_a_png_of_that_name(tmp_path):
 
 
 def test_a_plot_that_fails_at_the_end_keeps_the_report(monkeypatch, tmp_path):
-    from bidcompiler import plots
+    from bidcompiler.cli import plots
 
     def full_disk(data, path):
         raise OSError(28, "No space left on device")

@@ -9,7 +9,10 @@ Conventions every command follows:
 
 One module per group of commands: ``authoring`` (variants, check, compile,
 convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
-``compare``, ``analyze``.
+``compare``, ``analyze``.  Beside them the presentation: ``render`` (text
+reports), ``report`` (the words of simulation reports), ``plots``, ``table`` (the
+table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
+``terminal`` (the terminal program of ``play``).
 """
 
 from __future__ import annotations

@@ -16,47 +16,36 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
+from runtime.hand import PLAY, HandState
 from runtime.records import RecordFile, replay_file
-from runtime.ruleset import NO_TRUMP, Ruleset
+from runtime.ruleset import Ruleset
 from runtime.solver import DoubleDummy
 
-from .. import render
-from ..table import side_label
+from . import render
 from .replay import (
-    by_side, checked, contract_text, error_line, parse_record_text, read_record_text, record_lines, replayed_hands,
+    by_side,
+    checked,
+    contract_text,
+    error_line,
+    parse_record_text,
+    read_record_text,
+    record_lines,
+    replayed_hands,
     resolve_for_records,
 )
+from .table import side_label
 
 
 def play_start(final: HandState) -> HandState:
     """The hand of ``final`` again, at its first card: deal, calls, declaration and discards replayed."""
-    rules = final.rules
-    state = HandState(rules, final.dealer, [list(h) for h in final.dealt], list(final.kitty))
-    calls = iter([action for _, action in final.calls])
-    discards = iter(final.discards)
-    while state.phase != PLAY:
-        if state.phase == AUCTION:
-            state.apply_action(next(calls))
-        elif state.phase == DECLARE_TRUMP:
-            state.apply_action(rules.no_trump_action if final.trump == NO_TRUMP
-                               else rules.first_trump_action + final.trump)
-        elif state.phase == DECLARE_DIRECTION:
-            state.apply_action(rules.first_direction_action + final.direction)
-        elif state.phase == DISCARD:
-            state.apply_action(next(discards))
-        else:  # pragma: no cover - a replayed hand with a contract always reaches the play
-            raise AssertionError(f"unexpected phase {state.phase_name}")
-    if state.table is None and final.trump == NO_TRUMP:  # notrump declared where a lead could name trump
-        state.apply_action(rules.no_trump_action)
-    return state
+    # The hand's history up to its first card (a declared notrump included), replayed by the engine.
+    return HandState.from_actions(final.rules, final.dealer, [list(h) for h in final.dealt], list(final.kitty),
+                                  final.history_before_play())
 
 
 def _total_books(state: HandState) -> int:
     """All the books of the hand: those won so far plus every book still to be won."""
-    rules = state.rules
-    pending = rules.discards_book == "first-trick" and state.discards and not state.tricks
-    return sum(state.books_so_far()) + len(state.hands[state.seat]) + (1 if pending else 0)
+    return sum(state.books_so_far()) + len(state.hands[state.seat]) + (1 if state.discards_book_pending() else 0)
 
 
 def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claimed: bool = False) -> dict:

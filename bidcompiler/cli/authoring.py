@@ -8,13 +8,23 @@ from pathlib import Path
 
 import click
 
-from .. import render, resources
+from .. import resources
 from ..build import check_layer_formulas
 from ..convert import SCHEMA_FILE, schema_shape, to_whist, to_yaml
 from ..errors import CompileError
 from ..irjson import to_json
-from ..pipeline import (VariantNotFound, VariantSpec, compile_file, file_kind, find_file, load_layer,
-                        shipped_house_rules, shipped_variants, variant_schema)
+from ..pipeline import (
+    VariantNotFound,
+    VariantSpec,
+    compile_file,
+    file_kind,
+    find_file,
+    load_layer,
+    shipped_house_rules,
+    shipped_variants,
+    variant_schema,
+)
+from . import render
 from .common import BadContent, fail_compile, load_ir, variant_not_found, variant_options
 
 

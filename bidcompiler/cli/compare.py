@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from runtime.simulate import RunSpec, combine, comparison_summary, run_compare_chunk
+from runtime.simulate import RunSpec, combine, run_compare_chunk
 
-from .. import render
+from . import render
 from .common import load_rules
+from .report import comparison_summary
 from .simulate import check_run, choose_bots, describe_variant, draw_seed, execute, run_options, show_report
 
 

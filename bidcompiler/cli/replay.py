@@ -21,14 +21,20 @@ from rich.table import Table
 from rich.text import Text
 
 from runtime.records import (
-    HandReplay, NotARecord, RecordFile, read_record_file, replay_file, replay_game, replay_hand,
+    HandReplay,
+    NotARecord,
+    RecordFile,
+    read_record_file,
+    replay_file,
+    replay_game,
+    replay_hand,
 )
 from runtime.ruleset import Ruleset
 
-from .. import render
 from ..errors import CompileError
 from ..pipeline import load_ruleset
-from ..table import side_label
+from . import render
+from .table import side_label
 
 
 # --------------------------------------------------------------------------- reading

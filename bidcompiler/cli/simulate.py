@@ -13,18 +13,20 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shlex
 from contextlib import ExitStack
 
 import click
 
 from runtime import bots as bot_registry
-from runtime.simulate import (MAX_HANDS, BackendError, RunSpec, game_path, has_game_field, run_chunk,
-                              run_chunks, combine, simulation_summary)
+from runtime.backends import BackendError, run_chunks
+from runtime.simulate import MAX_HANDS, RunSpec, combine, run_chunk
 
-from .. import render
 from ..pipeline import VariantSpec
+from . import render
 from .common import load_rules, spec_text, variant_options
+from .report import simulation_summary
 
 # The bots a run plays with when --bots is not given: the strongest kind that runs at
 # simulation speed (sampler plays better but is two orders of magnitude slower).
@@ -79,7 +81,7 @@ def check_run(games, hands, workers, backend, scheduler, plot):
     elif scheduler:
         raise click.UsageError("--scheduler is for --backend dask")
     if plot:
-        from .. import plots  # matplotlib itself is imported only here, when a plot is asked for
+        from . import plots  # matplotlib itself is imported only here, when a plot is asked for
         try:
             plots.require()
             plots.check_path(plot)
@@ -149,7 +151,7 @@ def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None
 
 def write_plot(kind: str, data: dict, path: str) -> None:
     """Draw a report's distributions to ``path``; a file that cannot be written is an error (exit 1)."""
-    from .. import plots
+    from . import plots
     try:
         getattr(plots, kind)(data, path)
     except (OSError, ValueError) as exc:
@@ -160,7 +162,7 @@ def write_plot(kind: str, data: dict, path: str) -> None:
 def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, render_text) -> None:
     """The end of a run: printed as JSON or by ``render_text``, then its figures drawn to ``plot`` if given.
 
-    ``plot_kind`` names the function of :mod:`bidcompiler.plots` that draws them.
+    ``plot_kind`` names the function of :mod:`bidcompiler.cli.plots` that draws them.
     The path was checked before the run (see :func:`check_run`); should the file
     still fail to be written, the report has been printed already, so the run's
     results are never lost.
@@ -171,6 +173,20 @@ def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, ren
         render_text(data)
     if plot:
         write_plot(plot_kind, data, plot)
+
+
+# --records NAME: a name holding {game} (or {game:04d}) gives each game its own file.
+_GAME_FIELD = re.compile(r"\{game(:[^{}]*)?\}")
+
+
+def has_game_field(path: str) -> bool:
+    """Whether a ``--records`` name holds ``{game}`` (or ``{game:04d}``): one file per game."""
+    return bool(_GAME_FIELD.search(path))
+
+
+def game_path(path: str, game: int) -> str:
+    """The record file of game ``game`` for a name holding ``{game}`` or ``{game:FORMAT}``."""
+    return _GAME_FIELD.sub(lambda m: format(game, (m.group(1) or ":")[1:]), path)
 
 
 class RecordWriter:
@@ -240,9 +256,10 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
 
     With --hands each line of --records is a complete hand record that `bidwhist
     replay` scores to the same result (`bidwhist replay --each FILE` scores every
-    line).  With --games the lines of one game, in order, form a game record (the file as a whole, holding several games, is not
-    one); name the file with {game} (out/game-{game}.jsonl, or {game:04d}) to get
-    one game record per file, games numbered from 0.
+    line).  With --games the lines of one game, in order, form a game record
+    (the file as a whole, holding several games, is not one); name the file with
+    {game} (out/game-{game}.jsonl, or {game:04d}) to get one game record per
+    file, games numbered from 0.
     """
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     rules = load_rules(variant, with_rules, sets)

@@ -177,7 +177,8 @@ def _contract_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
             letter = contract["trump"]
             name = rules.suit_names[rules.suits.index(letter)]
             line.append(" · trump ")
-            line.append(f"{SUIT_SYMBOLS.get(letter, letter)} {name}", style="bold red" if letter in RED_SUITS else "bold")
+            line.append(f"{SUIT_SYMBOLS.get(letter, letter)} {name}",
+                        style="bold red" if letter in RED_SUITS else "bold")
     else:
         line.append(" · trump not named yet", style="dim")
     if contract.get("direction"):

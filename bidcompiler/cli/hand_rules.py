@@ -13,8 +13,11 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
+from runtime.contract import declaration
 from runtime.hand import AUCTION, HandState
+from runtime.kitty import kitty_rules
 from runtime.ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from runtime.tricks import trick_rules
 
 from . import table as tableview
 
@@ -42,7 +45,7 @@ def rulebook_sections(markdown: str) -> dict[str, str]:
 
 def total_books(rules: Ruleset) -> int:
     """Books in a hand: one a trick, and the discards' book where the discards count."""
-    return rules.hand_size + (1 if rules.kitty_size and rules.discards_book != "none" else 0)
+    return rules.hand_size + (1 if kitty_rules(rules).has_discards_book else 0)
 
 
 def score_table(hand: HandState, notrump: bool) -> list[tuple[int, bool, int, int | None]]:
@@ -114,8 +117,10 @@ def _trick_lines(rules: Ruleset, table) -> list[tuple[str, str]]:
     """What wins a trick and what must be followed, under this contract's play table."""
     rows = []
     follow = "follow the suit led if you can"
-    if rules.renege == "penalty":
-        follow += f"; a renege costs {rules.renege_books} book{'s' if rules.renege_books != 1 else ''}"
+    tricks = trick_rules(rules)
+    if not tricks.refuses_renege:
+        owed = tricks.renege_books
+        follow += f"; a renege costs {owed} book{'s' if owed != 1 else ''}"
     if table.trump != NO_TRUMP:
         trumps = [c for c in range(rules.n_cards) if table.suit_of[c] == table.trump]
         trumps.sort(key=lambda c: -table.power[c])
@@ -160,14 +165,16 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
         quoted = [s for s in (AUCTION_SECTION, GAME_SECTION) if s in sections]
     else:
         bid = rules.bids[hand.bid]
-        strain = rules.strains[bid.strain]
+        # Whether the contract ends in a suit, in notrump, or either (asked of the strain's declaration).
+        notrump_ends = list(dict.fromkeys(t == NO_TRUMP for t in declaration(rules, hand.bid).trump_choices(
+            len(rules.suits))))
         table = hand.table
         declarers = [s for s in range(rules.players) if rules.side_of[s] == rules.side_of[hand.declarer]]
         if table is not None:
             trump = ("no trump" if table.trump == NO_TRUMP
                      else f"{rules.suit_names[table.trump].lower()} trump")
             settled = f"{trump}, played {rules.orders[table.direction]}"
-        elif hand.trump != NO_TRUMP or strain.trump == "suit":
+        elif hand.trump != NO_TRUMP or notrump_ends == [False]:
             settled = "the trump is still to be named"
         else:
             settled = "trump (or notrump) still to be declared"
@@ -176,8 +183,7 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
             row("ranks", _ranks_line(rules, table))
             for label, text in _trick_lines(rules, table):
                 row(label, text)
-        notrump_cases = ([table.trump == NO_TRUMP] if table is not None
-                         else {"suit": [False], "none": [True]}.get(strain.trump, [False, True]))
+        notrump_cases = [table.trump == NO_TRUMP] if table is not None else notrump_ends
         side_words = " and ".join(who(s) for s in declarers)
         for notrump in notrump_cases:
             rows = score_table(hand, notrump)

@@ -9,10 +9,10 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from runtime.simulate import is_symmetric
 from runtime.stats import Interval
 
-from . import ir
+from .. import ir
+from .report import is_symmetric
 
 
 def stdout() -> Console:
@@ -42,18 +42,19 @@ def variants_table(rows: list[dict]) -> None:
 def variant_summary(v: ir.Variant) -> None:
     """A short readable summary of a compiled variant (the IR in words)."""
     console = stdout()
-    size = len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
+    size = len(v.deck.cards())
     a = v.auction
     ladder = " < ".join(" = ".join(group) for group in a.ranking)
     lines = [
         f"[bold]{v.name}[/bold] — {v.title}",
         f"  players   {v.players} ({v.sides})",
         f"  deck      {size} cards: {''.join(v.deck.suits)} x {''.join(v.deck.ranks)}"
-        + (f" + {' '.join(v.deck.extra)}" if v.deck.extra else ""),
+        + (f" + {' '.join(v.deck.extra)}" if v.deck.extra else "")
+        + (f" without {' '.join(v.deck.without)}" if v.deck.without else ""),
         f"  deal      {v.deal.hand} each, kitty {v.deal.kitty}",
         f"  bids      {a.min_level}-{a.max_level}, at one number: {ladder}"
         + f"; if all pass: {a.if_all_pass}",
-        f"  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
+        "  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
         f"  scoring   made when {v.scoring.made.text}; declarers {v.scoring.declarer.text}; "
         f"defenders {v.scoring.defender.text}; times {v.scoring.multiplier.text}",
         f"  game      won when {v.game.win.text}; lost when {v.game.lose.text}",

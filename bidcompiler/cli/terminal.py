@@ -1,0 +1,643 @@
+"""The terminal program of ``bidwhist play``: draw the table, prompt, read, apply, narrate.
+
+:class:`Terminal` runs a game held in a :class:`runtime.session.Session` at a
+terminal: the table drawn with rich (:mod:`bidcompiler.cli.table`), the prompts,
+forgiving input, the commands at the prompt (``hint``, ``rules``, ``score``,
+``history``, ...), and the bots' moves shown at a readable pace.  It needs no
+click: the ``play`` command (:mod:`bidcompiler.cli.play`) parses the options,
+starts or resumes the session and hands it here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.text import Text
+
+from runtime.auction import auction_rules
+from runtime.contract import any_bare
+from runtime.errors import IllegalAction
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
+from runtime.notation import parse_call, parse_card, parse_direction, parse_suit
+from runtime.session import Session, bot_rng
+
+from . import table as tableview
+from .hand_rules import hand_rules, rulebook_sections
+
+BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
+COMMANDS_HELP = """\
+Type your move, or one of:
+  a card        AS  as  10h  A♠  bj        (when discarding, several at once: 2c 3c 4d, or 1 2 3)
+  a call        {calls}
+  trump         {trumps}
+  direction     {directions}
+  a number      the number of a choice in the list above the prompt (#3 also works)
+  hint          what the heuristic bot would do here, and why
+  rules         the rules of the hand in play (rules all: the whole rulebook)
+  score         the score of the game, hand by hand
+  history       the calls and tricks so far (and the earlier hands)
+  table         draw the table again
+  help          this text
+  quit          save and stop (resume later with bidwhist play --resume FILE)"""
+NOTRUMP_WORDS = {"notrump", "no trump", "no-trump", "nt", "no", "none", "nt."}
+
+
+class Quit(Exception):
+    """The player asked to stop (``quit`` or end of input)."""
+
+
+# --------------------------------------------------------------------------- helpers
+def for_you(message: str, seat: int) -> str:
+    """An engine message about ``seat`` said to the player: ``seat 2 must follow hearts (holds 7H)``
+    becomes ``you must follow hearts: 7H``."""
+    m = re.fullmatch(rf"seat {seat} must follow (.+) \(holds (.+)\)", message)
+    if m:
+        return f"you must follow {m[1]}: {m[2]}"
+    m = re.match(rf"seat {seat}\b:? ?(\w+)(.*)", message, re.DOTALL)
+    if not m:
+        return message
+    verb = {"does": "do", "holds": "hold", "is": "are", "has": "have", "plays": "play",
+            "discards": "discard"}.get(m[1], m[1])
+    return f"you {verb}{m[2]}"
+
+
+@contextmanager
+def interrupts_deferred():
+    """Hold Ctrl-C back while a move is applied and saved, so that it is saved whole; raise it after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
+
+# --------------------------------------------------------------------------- the terminal game
+class Terminal:
+    """The game at a terminal: draw, prompt, read, apply, narrate — until the game ends or the player stops."""
+
+    def __init__(self, session: Session, console: Console, *, fast: bool, open_hands: bool,
+                 rulebook=None, err: Console | None = None):
+        self.session = session
+        self.rules = session.rules
+        self.console = console
+        self.err = err or console
+        self.fast = fast
+        self.open_hands = open_hands
+        self.rulebook = rulebook  # () -> Markdown text of the rules, or None
+        self._rulebook_text: str | None = None
+        # Another seat's discards, not shown card by card: (seat, cards so far), told once it is done.
+        self.laid_away: tuple[int, list[int]] | None = None
+        self.humans = tuple(session.settings.seats)
+        self.hot_seat = len(self.humans) > 1
+        self.last_human: int | None = None
+        self.bot_failed = False
+        self.last_bot: tuple[int, int] | None = None
+
+    # ---------------------------------------------------------------- the viewpoint
+    @property
+    def viewer(self) -> int | None:
+        """Whose eyes narrate: the one person, or nobody in particular at a shared keyboard."""
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def who(self, seat: int, viewer: int | None = None) -> str:
+        viewer = self.viewer if viewer is None else viewer
+        return "you" if seat == viewer else tableview.seat_label(self.rules, seat, viewer)
+
+    # ---------------------------------------------------------------- main loop
+    def run(self) -> int:
+        """Play until the game is over or the player stops; the exit status."""
+        session = self.session
+        try:
+            if session.is_over():
+                self.console.print("This game is already over.")
+            while not session.is_over():
+                seat = session.current_player()
+                if session.is_human(seat):
+                    self.human_turn(seat)
+                else:
+                    self.bot_turn(seat)
+            self.game_over()
+            return 0
+        except (Quit, EOFError):
+            self.save_quietly()
+            self.console.print()
+            self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+            return 0
+        except KeyboardInterrupt:
+            self.save_quietly()
+            self.console.print()
+            self.say_saved(f"Interrupted; the game is saved in {session.path}")
+            self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
+            return 130
+
+    def say_saved(self, text: str) -> None:
+        """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
+        self.console.print(text, soft_wrap=True, markup=False)
+
+    def save_quietly(self) -> None:
+        """Save once more on the way out (the file is already current after every action)."""
+        try:
+            self.session.save()
+        except OSError as exc:
+            self.err.print(f"could not save {self.session.path}: {exc.strerror or exc}", markup=False)
+
+    def apply(self, action: int) -> None:
+        """Apply an action through the session and tell what happened; IllegalAction if refused."""
+        session = self.session
+        hand = session.hand
+        seat = session.current_player()
+        tricks_before = len(hand.tricks)
+        line = self.describe(seat, action)
+        discarding = hand.phase == DISCARD
+        try:
+            with interrupts_deferred():
+                session.apply(action)
+        except OSError as exc:  # the move stands; the next action saves again
+            self.err.print(f"could not save {session.path}: {exc.strerror or exc} "
+                           "(the game goes on; the next move tries again)", style="yellow", markup=False)
+        if line is not None:
+            self.console.print(line)
+        if discarding:
+            self.tell_laid_away(seat, action)
+        if len(hand.tricks) > tricks_before:
+            leader, cards, winner = hand.tricks[-1]
+            self.console.print(Text.assemble("  ", (f"trick {len(hand.tricks)}", "bold"),
+                                             f" won by {self.who(winner)}"))
+        if hand.is_terminal():
+            self.hand_over(hand)
+            if not self.fast and not self.session.is_over():
+                time.sleep(2 * BOT_DELAY)  # time to read the result before the next deal
+
+    # ---------------------------------------------------------------- bots
+    def bot_turn(self, seat: int) -> None:
+        phase = self.session.hand.phase
+        # A readable pace: a pause before each call and card, but not between one bot's discards.
+        if not self.fast and not (phase == DISCARD and self.last_bot == (seat, phase)):
+            time.sleep(BOT_DELAY)
+        self.last_bot = (seat, phase)
+        try:
+            action = self.session.bot_choice()
+        except Exception as exc:  # a bot's bug must not end the game: play on with the random bot
+            if not self.bot_failed:
+                self.err.print(f"the {self.session.settings.bots} bot failed ({type(exc).__name__}: {exc}); "
+                               "playing a random legal move for it", style="yellow", markup=False)
+                self.bot_failed = True
+            s = self.session
+            action = bot_rng(s.settings.seed, s.hand_index, seat, len(s.actions), "fallback").choice(
+                s.legal_actions())
+        self.apply(action)
+
+    # ---------------------------------------------------------------- people
+    def human_turn(self, seat: int) -> None:
+        if self.hot_seat and seat != self.last_human:
+            self.console.clear()
+            self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
+                                             " Pass the keyboard; the others look away."))
+            self.read(f"Seat {seat}: press Enter to see your cards > ")
+        self.last_human = seat
+        self.show_table(seat)
+        while True:
+            text = self.read(self.prompt(seat))
+            if text is not None and self.handle(seat, text):
+                return
+
+    def read(self, prompt: str) -> str | None:
+        """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
+        EOFError (end of input) and KeyboardInterrupt go up to :meth:`run`."""
+        try:
+            text = input(prompt)
+            # Bytes that were not UTF-8 arrive as surrogates where stdin escapes them: make them printable.
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeError:
+            self.say_error("that was not readable text; type it again")
+            return None
+
+    def choices(self) -> tuple[list[int], list[str]]:
+        """The legal actions of the seat to move and their labels, in the order shown."""
+        hand = self.session.hand
+        rules = self.rules
+        legal = list(hand.legal_actions())
+        if hand.phase in (DISCARD, PLAY):
+            cards = [a for a in legal if a < rules.n_cards]
+            others = [a for a in legal if a >= rules.n_cards]
+            obs = self.session.observation(hand.current_player())
+            order = [c for _, group in tableview.sort_hand(rules, [rules.cards[a] for a in cards], obs)
+                     for c in group]
+            legal = [rules.card_id(c) for c in order] + others
+        return legal, [self.label(a) for a in legal]
+
+    def label(self, action: int) -> str:
+        """How a choice reads in the list: ``4 uptown``, ``hearts``, ``downtown``, ``AS``."""
+        rules = self.rules
+        if rules.first_trump_action <= action < rules.no_trump_action:
+            return rules.suit_names[action - rules.first_trump_action]
+        if action == rules.no_trump_action:
+            return "notrump"
+        if rules.first_direction_action <= action < rules.take_action:
+            return rules.orders[action - rules.first_direction_action]
+        return rules.action_names[action]
+
+    def show_table(self, seat: int) -> None:
+        session = self.session
+        obs = session.observation(seat, open_hands=self.open_hands)
+        legal_cards = None
+        if session.hand.phase in (DISCARD, PLAY) and seat == session.current_player():
+            legal_cards = [self.rules.cards[a] for a in session.legal_actions() if a < self.rules.n_cards]
+        _, labels = self.choices() if seat == session.current_player() else ([], [])
+        title = f"bidwhist · {self.spec_name()} · hand {obs['hand_number']}"
+        self.console.print(tableview.render_screen(obs, self.rules, choices=labels, you=seat, title=title,
+                                                   legal=legal_cards, human_seats=self.humans))
+
+    def spec_name(self) -> str:
+        s = self.session.settings
+        base = Path(s.variant).stem if os.sep in s.variant else s.variant
+        return "+".join([base, *s.with_rules])
+
+    def prompt(self, seat: int) -> str:
+        hand = self.session.hand
+        phase = hand.phase
+        if phase == AUCTION:
+            what = "Your call"
+        elif phase == DECLARE_TRUMP:
+            what = "Name trump"
+        elif phase == DECLARE_DIRECTION:
+            what = "Choose the direction"
+        elif phase == DISCARD:
+            done = len(hand.discards)
+            what = f"Discard ({done + 1} of {hand.discard_target})"
+        elif hand.table is None:
+            what = "Lead (its suit is trump) or say notrump"
+        else:
+            what = "Your lead" if not hand.trick else "Your play"
+        return f"{what} (seat {seat}) > "
+
+    def say_error(self, text: str) -> None:
+        """A refusal: a red cross and the reason, in words (rule ids are for records and JSON)."""
+        self.console.print(Text.assemble(("✗", "bold red"), " ", text))
+
+    def refusal(self, exc: IllegalAction, seat: int) -> str:
+        """Why the engine refused a move, said to the player in words.
+
+        The engine's message names seats and actions as records do (``seat 0 must
+        declare one of: trump S, trump H``); the player is told in the words of the
+        list they choose from (``you must choose one of: spades, hearts``).
+        """
+        if exc.rule == "declare" and self.session.hand.phase != PLAY:
+            _, labels = self.choices()
+            return f"you must choose one of: {', '.join(labels)}"
+        if exc.rule == "wrong-phase":
+            _, labels = self.choices()
+            return f"that is not a move now: choose one of {', '.join(labels[:8])}" + (
+                ", …" if len(labels) > 8 else "")
+        return for_you(exc.message, seat)
+
+    def handle(self, seat: int, text: str) -> bool:
+        """Act on one line typed by the player; True once an action was taken."""
+        word = text.strip().lower()
+        if not word:
+            self.say_error("type a move, a number from the list, or help")
+            return False
+        if word in ("help", "?", "h?"):
+            self.console.print(self.help_text())
+            return False
+        if word in ("quit", "exit", "q", ":q"):
+            raise Quit()
+        if word == "hint":
+            self.hint()
+            return False
+        if word in ("rules", "rule", "rules all", "rulebook"):
+            self.show_rules(whole=word in ("rules all", "rulebook"))
+            return False
+        if word == "score":
+            self.show_score()
+            return False
+        if word in ("history", "hist"):
+            self.show_history()
+            return False
+        if word in ("table", "look", "t"):
+            self.show_table(seat)
+            return False
+        actions, problem = self.parse(text)
+        if problem:
+            self.say_error(problem)
+            return False
+        applied = 0
+        discarding = self.session.hand.phase == DISCARD
+        for action in actions:
+            if self.session.current_player() != seat or self.session.is_over():
+                break
+            try:
+                self.apply(action)
+            except IllegalAction as exc:
+                self.say_error(self.refusal(exc, seat))
+                break
+            applied += 1
+        if not applied:
+            return False
+        hand = self.session.hand
+        if discarding and self.session.current_player() == seat and hand.phase == DISCARD:
+            # Discarding goes on: show the hand and the choices again, not the whole table.
+            obs = self.session.observation(seat)
+            _, labels = self.choices()
+            self.console.print(Text("Your hand  ").append_text(tableview.hand_text(self.rules, obs["hand"], obs)))
+            self.console.print(tableview.render_choices(labels))
+            return False
+        return True
+
+    def help_text(self) -> str:
+        """The commands, with examples of calls, trumps and directions taken from this variant."""
+        rules = self.rules
+        calls = ["pass"]
+        for bid in rules.bids[len(rules.bids) // 3:]:
+            strain = rules.strains[bid.strain]
+            calls.append(bid.text)
+            if strain.aliases:
+                calls.append(f"{bid.level} {strain.aliases[0]}")
+            if len(calls) >= 5:
+                break
+        auction = auction_rules(rules)  # the engine says which calls exist
+        if auction.offers_take:
+            calls.append("take")
+        if auction.offers_redeal:
+            calls.append("redeal")
+        suits = [rules.suit_names[0].lower(), rules.suits[0].lower(), tableview.SUIT_SYMBOLS.get(rules.suits[0], ""),
+                 "notrump"]
+        directions = list(rules.orders)
+        for index in range(len(rules.orders)):  # one alias of each order, where it has one
+            directions += [a for a, i in rules.order_aliases.items() if i == index and a not in rules.orders][:1]
+        return COMMANDS_HELP.format(calls="  ".join(calls), trumps="  ".join(x for x in suits if x),
+                                    directions="  ".join(directions))
+
+    # ---------------------------------------------------------------- parsing input
+    def parse(self, text: str) -> tuple[list[int], str | None]:
+        """The action(s) ``text`` names here, or a problem in words (nothing is applied)."""
+        session = self.session
+        rules = self.rules
+        hand = session.hand
+        phase = hand.phase
+        legal, labels = self.choices()
+        raw = text.strip()
+        word = raw.lower()
+        bare_bids = phase == AUCTION and any_bare(rules)
+        number = raw[1:] if raw.startswith("#") else raw
+        if number.isdigit() and not (bare_bids and not raw.startswith("#")):
+            i = int(number)
+            if 1 <= i <= len(legal):
+                return [legal[i - 1]], None
+            return [], f"{i} is not a number of the list (1 to {len(legal)})"
+        if phase == AUCTION:
+            action = parse_call(rules, "pass" if word == "p" else raw)
+            if action is None:
+                return [], (f"'{raw}' is not a call: try pass, a bid such as "
+                            f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
+            return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
+        if phase == DECLARE_TRUMP:
+            action = self.parse_trump(word)
+            if action is None:
+                return [], f"'{raw}' names no trump: say a suit (hearts, h, ♥) or notrump, or a number"
+            return [action], None
+        if phase == DECLARE_DIRECTION:
+            d = parse_direction(rules, word.removeprefix("direction").strip())
+            if d is None:
+                return [], f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}"
+            return [rules.first_direction_action + d], None
+        if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
+            return [rules.no_trump_action], None
+        card = parse_card(rules, raw)
+        if card is not None:
+            return [card], None
+        if phase == DISCARD:
+            parts = [part.removeprefix("#") for part in re.split(r"[\s,]+", raw) if part]
+            if parts and all(part.isdigit() for part in parts):  # numbers of the list as it is shown now
+                numbers = [int(part) for part in parts]
+                bad = [i for i in numbers if not 1 <= i <= len(legal)]
+                if bad:
+                    return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
+                return list(dict.fromkeys(legal[i - 1] for i in numbers)), None
+            cards = [parse_card(rules, part) for part in parts]
+            if cards and all(c is not None for c in cards):
+                return cards, None
+        return [], f"'{raw}' is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+
+    def parse_trump(self, word: str) -> int | None:
+        rules = self.rules
+        word = word.removeprefix("trump").strip()
+        if word in NOTRUMP_WORDS:
+            return rules.no_trump_action
+        suit = parse_suit(rules, word)
+        if suit is None:
+            for i, name in enumerate(rules.suit_names):
+                if word in (name.lower(), name.lower().rstrip("s")):
+                    suit = i
+        return None if suit is None else rules.first_trump_action + suit
+
+    # ---------------------------------------------------------------- commands
+    def hint(self) -> None:
+        try:
+            found = self.session.hint()
+        except Exception as exc:  # a hint must never cost the game
+            self.say_error(f"no hint: the heuristic bot failed ({type(exc).__name__}: {exc})")
+            return
+        if found is None:
+            self.console.print("No hint: the heuristic bot is not available in this installation.")
+            return
+        action, reason = found
+        label = self.label(action)
+        if reason.lower().startswith(label.lower()) or reason.split(" ", 1)[0] in ("play", "discard", "lead"):
+            shown = reason  # the reason already names the move
+        else:
+            shown = f"{label} — {reason}" if reason else label
+        self.console.print(Text.assemble(("Hint: ", "bold"), shown))
+
+    def rulebook_markdown(self) -> str:
+        """The variant's rulebook (Markdown), compiled once, on first asking."""
+        if self._rulebook_text is None:
+            self._rulebook_text = self.rulebook()
+        return self._rulebook_text
+
+    def show_rules(self, whole: bool = False) -> None:
+        """``rules``: the rules that bear on the hand in play, in a screenful; ``rules all``: the rulebook.
+
+        The whole rulebook is some 60 lines: at a terminal it goes through rich's
+        pager (``$PAGER``, else ``less``), so the table is not scrolled away.
+        """
+        if self.rulebook is None:
+            self.console.print("The rulebook is not available here.")
+            return
+        try:
+            text = self.rulebook_markdown()
+            if whole:
+                self.show_long([Markdown(text)])
+                return
+            grid, quoted = hand_rules(self.rules, self.session.hand, self.viewer, self.session.tally.totals,
+                                      rulebook_sections(text), who=self.who)
+            parts = [Text.assemble(("The rules of this hand", "bold"), ("  (rules all: the whole rulebook)", "dim")),
+                     grid]
+            for title, section in quoted:
+                parts += [Text(title, style="bold"), Markdown(section)]
+            self.show_long(parts)
+        except Exception as exc:  # the rulebook is a help, not the game
+            self.say_error(f"cannot print the rules: {exc}")
+
+    def show_long(self, parts) -> None:
+        """Print ``parts``; through rich's pager when they would not fit the terminal's height.
+
+        Only at a terminal (stdin and stdout): piped or recorded, the text is printed as is.
+        """
+        console = self.console
+        with console.capture() as captured:
+            for part in parts:
+                console.print(part)
+        shown = captured.get()
+        if console.is_terminal and sys.stdin.isatty() and shown.count("\n") >= console.height - 1:
+            with console.pager(styles=True):
+                console.print(Text.from_ansi(shown), end="")
+        else:
+            console.print(Text.from_ansi(shown), end="")
+
+    def show_score(self) -> None:
+        session = self.session
+        rules = self.rules
+        you = self.viewer
+        labels = [tableview.side_label(rules, s, you) for s in range(rules.sides)]
+        self.console.print("Score   " + "   ".join(f"{lab} {t}" for lab, t in
+                                                             zip(labels, session.tally.totals)))
+        for i, hand in enumerate(session.hands, 1):
+            change = "   ".join(f"{'+' if v > 0 else ''}{v}" for v in hand.score)
+            self.console.print(f"  hand {i}: {self.contract_words(hand)}   score {change}")
+        if not session.hands:
+            self.console.print("  no hand finished yet")
+
+    def contract_words(self, hand) -> str:
+        if hand.declarer < 0:
+            return "thrown in (no contract)"
+        c = hand.contract
+        text = f"{c['bid']} {c['strain']} by {self.who(hand.declarer)}"
+        if c["trump"]:
+            text += f", {self.rules.suit_names[self.rules.suits.index(c['trump'])]} trump"
+        if hand.is_terminal() and hand.made is not None:
+            text += ", made" if hand.made else ", set"
+        return text
+
+    def show_history(self) -> None:
+        session = self.session
+        for i, hand in enumerate(session.hands, 1):
+            books = " / ".join(str(b) for b in hand.books)
+            self.console.print(f"hand {i}: dealer {self.who(hand.dealer)}; {self.contract_words(hand)}; "
+                               f"books {books}")
+        if session.is_over():
+            return
+        hand = session.hand
+        self.console.print(f"hand {session.hand_index + 1} (in play): dealer {self.who(hand.dealer)}")
+        calls = ", ".join(f"{self.who(s)} {self.rules.action_names[a]}" for s, a in hand.calls)
+        self.console.print(f"  auction: {calls or 'no calls yet'}")
+        if hand.declarer >= 0:
+            self.console.print(f"  contract: {self.contract_words(hand)}")
+        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
+            played = ", ".join(f"{self.who((leader + j) % self.rules.players)} {self.rules.cards[c]}"
+                               for j, c in enumerate(cards))
+            self.console.print(f"  trick {k}: {played} → {self.who(winner)}")
+        if hand.trick:
+            played = ", ".join(f"{self.who((hand.leader + j) % self.rules.players)} {self.rules.cards[c]}"
+                               for j, c in enumerate(hand.trick))
+            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {played}")
+
+    # ---------------------------------------------------------------- narration
+    def tell_laid_away(self, seat: int, card: int) -> None:
+        """Gather another seat's discards and tell them in one line once it is done.
+
+        ``seat 3 (right) lays away 6 cards`` — the cards themselves only with ``--open``.
+        """
+        if self.who(seat) == "you":
+            return
+        if self.laid_away is None or self.laid_away[0] != seat:
+            self.laid_away = (seat, [])
+        self.laid_away[1].append(card)
+        hand = self.session.hand
+        if hand.phase == DISCARD and hand.current_player() == seat:
+            return  # more to come
+        cards = self.laid_away[1]
+        self.laid_away = None
+        count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+        text = Text.assemble(f"{self.who(seat)} lays away ", (count, "bold"))
+        if self.open_hands:
+            text.append(": " + " ".join(self.rules.cards[c] for c in cards))
+        self.console.print(text)
+
+    def describe(self, seat: int, action: int) -> Text | None:
+        """One line for an action about to be taken, as everyone at the table sees it (None: told later)."""
+        rules = self.rules
+        hand = self.session.hand
+        who = self.who(seat)
+        you = who == "you"
+        phase = hand.phase
+
+        def line(base: str, third: str, what: str = "", after: str = "") -> Text:
+            return Text.assemble(f"{who} {base if you else third}", " " if what else "", (what, "bold"), after)
+
+        if phase == AUCTION:
+            if action == rules.pass_action:
+                return line("pass", "passes")
+            return line("call", "calls", rules.action_names[action])
+        if phase == DECLARE_TRUMP:
+            if action == rules.no_trump_action:
+                return line("declare", "declares", "no trump")
+            return line("name", "names", self.label(action), " trump")
+        if phase == DECLARE_DIRECTION:
+            return line("choose", "chooses", self.label(action))
+        if phase == DISCARD:
+            if you:
+                return line("discard", "discards", rules.cards[action])
+            return None  # told once, with the count, when the seat has discarded all (tell_laid_away)
+        if phase == PLAY and hand.table is None:
+            if action == rules.no_trump_action:
+                return line("declare", "declares", "no trump")
+            suit = rules.suit_names[rules.card_suit[action]]
+            return line("lead", "leads", rules.cards[action], f": {suit} are trump")
+        return line("play", "plays", rules.cards[action])
+
+    def hand_over(self, hand) -> None:
+        rules = self.rules
+        you = self.viewer
+        number = len(self.session.hands) if self.session.hands and self.session.hands[-1] is hand else "?"
+        self.console.rule(f"hand {number} over")
+        self.console.print(f"  {self.contract_words(hand)}")
+        if hand.declarer >= 0:
+            books = "   ".join(f"{tableview.side_label(rules, s, you)} {b}" for s, b in enumerate(hand.books))
+            score = "   ".join(f"{tableview.side_label(rules, s, you)} {'+' if v > 0 else ''}{v}"
+                               for s, v in enumerate(hand.score))
+            self.console.print(f"  books   {books}")
+            self.console.print(f"  score   {score}")
+        totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"
+                           for s, t in enumerate(self.session.tally.totals))
+        self.console.print(f"  totals  {totals}")
+
+    def game_over(self) -> None:
+        session = self.session
+        rules = self.rules
+        winner = session.winner
+        if winner is None:
+            self.console.print(f"The game stopped after {len(session.hands)} hands without a winner.")
+        else:
+            self.console.print(Text(f"Game over: {tableview.side_label(rules, winner, self.viewer)} "
+                                    f"{'win' if self.viewer is not None else 'wins'}.", style="bold"))
+        totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}"
+                           for s, t in enumerate(session.tally.totals))
+        self.console.print(f"Final score: {totals}")
+        self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")

@@ -1,0 +1,166 @@
+"""Where a run's chunks are computed: in this process, on a local process pool, or on Dask.
+
+:func:`run_chunks` calls ``fn(*args, i)`` for every chunk ``i`` and hands back the
+results by chunk index, whatever ran them and in whatever order they finished; the
+chunk functions themselves (:func:`runtime.simulate.run_chunk`,
+:func:`runtime.simulate.run_compare_chunk`) are the driver's.  A Ruleset among the
+arguments travels to each worker process once (:class:`_Shipped`, Dask's scatter).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import pickle
+import signal
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Callable, Sequence
+
+from .ruleset import Ruleset
+
+
+class BackendError(Exception):
+    """A backend cannot be used (an optional extra is missing, a scheduler is unreachable)."""
+
+
+def _pool_context():
+    # Not fork: a forked child inherits whatever threads hold locks (a progress bar's
+    # refresher, a Dask client's event loop), and Python 3.14 no longer forks by
+    # default anyway.  forkserver forks workers from a clean server process.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class _Shipped:
+    """A Ruleset on its way to a pool's worker: one object per worker process, not per chunk.
+
+    Each chunk's arguments are pickled anew; unpickled plainly, every chunk would get
+    a fresh Ruleset, rebuild its formulas, and leave the bots' per-ruleset
+    precomputation (keyed by identity) cold.  This pickles as the ruleset's bytes
+    and a digest and unpickles to the worker's one copy of that ruleset.
+    """
+
+    def __init__(self, rules: Ruleset):
+        self.data = pickle.dumps(rules)
+        self.key = hashlib.sha256(self.data).hexdigest()
+
+    def __reduce__(self):
+        return (_arrived, (self.key, self.data))
+
+
+_ARRIVED: dict[str, Ruleset] = {}  # in a worker: the rulesets received, by digest
+
+
+def _arrived(key: str, data: bytes) -> Ruleset:
+    rules = _ARRIVED.get(key)
+    if rules is None:
+        rules = _ARRIVED[key] = pickle.loads(data)
+    return rules
+
+
+def _worker_ignores_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's process group: the parent
+    # handles it (it ends the workers, see _stop_pool, and exits); workers stay quiet
+    # instead of each printing a KeyboardInterrupt traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    # shutdown() alone lets running and already queued chunks finish first (the
+    # interpreter waits for them on exit), which can take long; end the workers.
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, backend: str = "local",
+               scheduler: str | None = None, on_result: Callable[[int, object], None] | None = None,
+               on_progress: Callable[[int, object], None] | None = None,
+               preload: Sequence[str] = ()) -> list:
+    """Run ``fn(*args, i)`` for every chunk ``i`` and return the results by chunk index.
+
+    ``backend="local"`` runs the chunks in this process (``workers=1``) or on a local
+    process pool of ``workers`` processes; ``backend="dask"`` submits the same calls
+    to the Dask scheduler at ``scheduler`` (the optional ``distributed`` extra).
+    ``on_progress(i, result)`` sees results as they finish, in any order;
+    ``on_result(i, result)`` sees them in chunk order (later ones wait), so it can
+    write records in order.  ``preload`` names modules a pool's server process
+    imports once, so that workers start warm (those needed to unpickle ``args``).
+    """
+    results: list = [None] * n_chunks
+    done = [False] * n_chunks
+    next_in_order = 0
+
+    def deliver(i: int, result) -> None:
+        nonlocal next_in_order
+        results[i] = result
+        done[i] = True
+        if on_progress is not None:
+            on_progress(i, result)
+        while next_in_order < n_chunks and done[next_in_order]:
+            if on_result is not None:
+                on_result(next_in_order, results[next_in_order])
+            next_in_order += 1
+
+    if backend == "dask":
+        _run_dask(fn, args, n_chunks, scheduler, deliver)
+    elif backend != "local":
+        raise ValueError(f"unknown backend {backend!r}")
+    elif workers <= 1 or n_chunks <= 1:
+        for i in range(n_chunks):
+            deliver(i, fn(*args, i))
+    else:
+        context = _pool_context()
+        if preload and context.get_start_method() == "forkserver":
+            context.set_forkserver_preload(list(preload))
+        pool = ProcessPoolExecutor(max_workers=min(workers, n_chunks), mp_context=context,
+                                   initializer=_worker_ignores_interrupts)
+        try:
+            shipped = tuple(_Shipped(a) if isinstance(a, Ruleset) else a for a in args)
+            futures = {pool.submit(fn, *shipped, i): i for i in range(n_chunks)}
+            for future in as_completed(futures):
+                deliver(futures[future], future.result())
+        except BaseException:  # an interrupt, or a chunk that failed: stop the others now
+            _stop_pool(pool)
+            raise
+        pool.shutdown()
+    return results
+
+
+def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
+    try:
+        from dask.distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise BackendError("--backend dask needs the optional 'distributed' extra: "
+                           "pip install 'bidwhist[distributed]'") from None
+    if not scheduler:
+        raise BackendError("--backend dask needs --scheduler ADDRESS (the address of a running Dask scheduler)")
+    try:
+        # An address Dask cannot even parse is refused before a Client exists: a
+        # half-built Client spends 20 s trying to close itself on the way out.
+        from distributed.comm import parse_address
+        from distributed.comm.registry import get_backend
+        get_backend(parse_address(scheduler)[0])
+    except (ValueError, TypeError) as exc:
+        raise BackendError(f"{scheduler} is not a Dask scheduler address: {exc}") from None
+    try:
+        client = Client(scheduler, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        # pure=False: the calls are deterministic, but hashing a Ruleset (compiled
+        # formulas) for Dask's task keys is wasted work; each chunk is its own task.
+        # Rulesets go to every worker once (Dask keeps one copy per worker for all
+        # its tasks), not with each task: see _Shipped for why one copy matters.
+        shipped = tuple(client.scatter(a, broadcast=True, hash=False) if isinstance(a, Ruleset) else a
+                        for a in args)
+        futures = [client.submit(fn, *shipped, i, pure=False) for i in range(n_chunks)]
+        index = {f.key: i for i, f in enumerate(futures)}
+        for future in dask_completed(futures, loop=client.loop):
+            deliver(index[future.key], future.result())
+    finally:
+        client.close()

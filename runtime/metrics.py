@@ -1,0 +1,257 @@
+"""What a simulation measures: the figures, their observations per unit, and their intervals.
+
+Every figure is a ratio ``sum(y) / sum(n)`` over a run's units (hands or games); its
+key names it, and :data:`METRIC_KINDS` says how each family is estimated.  The
+driver (:mod:`runtime.simulate`) asks :func:`hands_observation` and
+:func:`game_observation` for each unit's ``(y, n)`` and sums them into
+:class:`runtime.stats.Moments`; :func:`simulation_figures` and
+:func:`comparison_figures` turn the sums into figures with 95% intervals, as plain
+data for programs.  Nothing here is worded: the labels and sentences a person
+reads are the command line's (``bidcompiler/cli/report.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Sequence
+
+from . import stats
+from .hand import HandState
+from .ruleset import Ruleset
+
+if TYPE_CHECKING:  # the driver's types; it imports this module
+    from .simulate import GamePlay, RunSpec, Totals
+
+# Every figure is a ratio sum(y) / sum(n) over the run's units; its key names it.
+# ``proportion`` figures count events among trials (Wilson intervals), ``mean`` ones
+# average a quantity (t intervals).  Keys with a ``:`` carry a contract, side or position.
+# The families are listed in the order reports show them (metric_order).
+METRIC_KINDS = {
+    "contract": "proportion",        # y: hands with this contract, n: hands dealt
+    "made": "proportion",            # made:<contract> / made: y made, n contracts
+    "set": "proportion",             # y: contracts set, n: contracts
+    "sweep": "proportion",           # y: one side took every book, n: contracts
+    "redeal": "proportion",          # y: hands that ended without a contract, n: hands dealt
+    "declarer-points": "mean",       # y: the declaring side's score, n: contracts
+    "points": "mean",                # points:<side>: y its score, n: hands dealt
+    "length": "mean",                # y: hands in the game (thrown-in hands count), n: 1 per game
+    "sets-per-game": "mean",         # y: contracts set in the game, n: 1 per game
+    "win": "proportion",             # win:<side>: y 1 if it won the game, n: 1 per game
+    "dealer-win": "proportion",      # dealer-win:<position>: the winning side's position from the first dealer
+    "unfinished": "proportion",      # y: the game reached the hand limit undecided, n: 1 per game
+}
+
+
+def kind_of(key: str) -> str:
+    """``proportion`` or ``mean``: how a figure is estimated."""
+    return METRIC_KINDS[key.split(":", 1)[0]]
+
+
+def metric_order(keys, contracts: Sequence[str]) -> list[str]:
+    """``keys`` in the order reports show them: contracts in ladder order, then the rest."""
+    rank = {c: i for i, c in enumerate(contracts)}
+    families = tuple(METRIC_KINDS)  # listed there in report order
+
+    def order(key):
+        family, _, arg = key.partition(":")
+        if family in ("contract", "made") and arg:
+            sub = (rank.get(arg, len(rank)), arg)
+        elif arg:
+            sub = (int(arg), "")
+        else:
+            sub = (-1, "")
+        return (families.index(family), sub)
+
+    return sorted(keys, key=order)
+
+
+def ladder(rules: Ruleset) -> list[str]:
+    """The contracts of a variant's bid ladder, lowest first (names as bid)."""
+    return [b.text for b in rules.bids]
+
+
+# --------------------------------------------------------------------------- observations
+def _count(obs: dict, key: str, y: int) -> None:
+    """Add one trial with value ``y`` to figure ``key`` of an observation (key -> [y, n])."""
+    entry = obs.setdefault(key, [0, 0])
+    entry[0] += y
+    entry[1] += 1
+
+
+def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequence[str]) -> None:
+    """Add the hand-level figures of one unit's hands to ``obs`` (key -> [y, n])."""
+    counts = Counter()
+    thrown_in = 0
+    rules = states[0].rules if states else None
+    for state in states:
+        for side, points in enumerate(state.score):
+            _count(obs, f"points:{side}", points)
+        if state.declarer < 0:
+            thrown_in += 1
+            continue
+        name = rules.bids[state.bid].text
+        counts[name] += 1
+        made = 1 if state.made else 0
+        _count(obs, f"made:{name}", made)
+        _count(obs, "made", made)
+        _count(obs, "set", 1 - made)
+        books = state.books
+        _count(obs, "sweep", 1 if sum(books) and max(books) == sum(books) else 0)
+        _count(obs, "declarer-points", state.score[rules.side_of[state.declarer]])
+    hands = len(states)
+    # Every contract of the ladder gets its share, bid or not: a share of zero is a figure.
+    for name in contracts:
+        obs[f"contract:{name}"] = [counts.get(name, 0), hands]
+    obs["redeal"] = [thrown_in, hands]
+
+
+def game_observation(obs: dict, play: GamePlay) -> None:
+    """Add the game-level figures of one game to ``obs``."""
+    rules = play.tally.rules
+    obs["length"] = [len(play.hands), 1]
+    obs["sets-per-game"] = [sum(1 for s in play.hands if s.made is False), 1]
+    winner = play.winner
+    position = None
+    if winner is not None:
+        position = min((s - play.first_dealer) % rules.players
+                       for s in range(rules.players) if rules.side_of[s] == winner)
+    for side in range(rules.sides):
+        obs[f"win:{side}"] = [1 if side == winner else 0, 1]
+    # A side's position is the smallest offset of its seats from the first dealer;
+    # sides sit interleaved around the table, so the positions are 0 .. sides - 1.
+    for p in range(rules.sides):
+        obs[f"dealer-win:{p}"] = [1 if position == p else 0, 1]
+    obs["unfinished"] = [1 if winner is None else 0, 1]
+
+
+def add_moments(moments: dict[str, stats.Moments], key: str, vector: tuple[int, ...]) -> None:
+    """Count one unit's vector of figure ``key``, starting its sums the first time the figure is seen."""
+    m = moments.get(key)
+    if m is None:
+        m = moments[key] = stats.Moments(len(vector))
+    m.add(vector)
+
+
+# --------------------------------------------------------------------------- intervals
+def interval(units: int, m: stats.Moments, kind: str, y: int = 0, n: int = 1) -> stats.Interval:
+    """A figure's estimate and 95% interval from its sums (components ``y`` and ``n`` of ``m``)."""
+    if kind == "proportion":
+        return stats.ratio_proportion_interval(m, y, n)
+    return stats.ratio_interval(units, m, y, n)
+
+
+def difference(units: int, m: stats.Moments, kind: str) -> stats.Interval:
+    """The paired difference b − a of a figure (components 0, 1 for a; 2, 3 for b), as :func:`interval` estimates it."""
+    if kind == "proportion":
+        return stats.paired_proportion_ratio_difference(units, m)
+    return stats.paired_ratio_difference(units, m)
+
+
+def histogram_json(hist: Counter | None) -> dict:
+    """A histogram as ``{value: count}`` in increasing order of value (keys as strings, for JSON)."""
+    return {str(k): hist[k] for k in sorted(hist)} if hist else {}
+
+
+def same_deals(rules_a: Ruleset, rules_b: Ruleset) -> bool:
+    """Whether a seed deals the same cards under both variants: the same deck, players,
+    hand size and kitty.  (Otherwise a comparison still draws both from the same seeds,
+    but the cards differ.)"""
+    return (rules_a.deck() == rules_b.deck() and rules_a.players == rules_b.players
+            and rules_a.hand_size == rules_b.hand_size and rules_a.kitty_size == rules_b.kitty_size)
+
+
+# --------------------------------------------------------------------------- the figures
+def _bare(stat: dict) -> dict:
+    return {k: stat[k] for k in ("value", "low", "high", "n")}
+
+
+def simulation_figures(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
+    """The figures of a simulation as plain data, without words.
+
+    ``statistics`` holds every figure as ``{kind, value, low, high, n}`` in report
+    order; beside it are the plain figures of earlier versions (``contracts``,
+    ``make_rate``, ``mean_score``, ``mean_declarer_score``, ``no_contract``) and the
+    ``distributions``.  ``bots`` is the bot kind of each seat.  The command line's
+    report adds the labels and definitions (``bidcompiler/cli/report.py``).
+    """
+    from .simulate import seat_bots  # the driver imports this module
+
+    m = totals.moments
+    contracts = ladder(rules)
+    keys = metric_order(m, contracts)
+    statistics = {k: {"kind": kind_of(k), **interval(totals.units, m[k], kind_of(k)).as_json()} for k in keys}
+    hands = totals.hands[0]
+
+    def count(key):
+        return m[key].total(0) if key in m else 0
+
+    rows = []
+    for name in contracts:
+        n = count(f"contract:{name}")
+        if not n:
+            continue
+        made = count(f"made:{name}")
+        rows.append({"contract": name, "count": n, "share": n / hands, "made": made, "make_rate": made / n,
+                     "share_interval": _bare(statistics[f"contract:{name}"]),
+                     "make_rate_interval": _bare(statistics[f"made:{name}"])})
+    contracted = m["made"].total(1) if "made" in m else 0
+    return {
+        "mode": spec.mode,
+        "seed": spec.seed,
+        "bots": list(seat_bots(rules, spec.bots)),
+        "games": totals.units if spec.mode == "games" else None,
+        "hands": hands,
+        "max_hands": spec.max_hands if spec.mode == "games" else None,
+        "no_contract": count("redeal"),
+        "contracts": rows,
+        "make_rate": (count("made") / contracted) if contracted else None,
+        "mean_score": [m[f"points:{s}"].total(0) / hands for s in range(rules.sides)],
+        "mean_declarer_score": (count("declarer-points") / contracted) if contracted else None,
+        "statistics": statistics,
+        "distributions": {
+            "declarer_points": histogram_json(totals.histograms.get("declarer-points")),
+            "game_length": histogram_json(totals.histograms.get("length")),
+        },
+    }
+
+
+def comparison_figures(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals: Totals) -> dict:
+    """The paired differences of a comparison (``b − a``) as plain data, without words.
+
+    Each entry of ``differences`` holds the figure's key (``metric``), its kind,
+    both variants' figures, the difference with its interval and whether it is
+    significant (the interval excludes 0).  ``bots`` are the kinds as given (one
+    for every seat, or one per side).  The command line's report adds the labels,
+    the sentences and what A and B were (``bidcompiler/cli/report.py``).
+    """
+    contracts = list(dict.fromkeys(ladder(rules_a) + ladder(rules_b)))
+    units = totals.units
+    differences = []
+    for key in metric_order(totals.moments, contracts):
+        m = totals.moments[key]
+        kind = kind_of(key)
+        a = interval(units, m, kind, 0, 1)
+        b = interval(units, m, kind, 2, 3)
+        d = difference(units, m, kind)
+        differences.append({
+            "metric": key, "kind": kind,
+            "a": a.as_json(), "b": b.as_json(), "difference": d.as_json(),
+            "significant": d.value is not None and d.significant,
+        })
+    return {
+        "a": {"hands": totals.hands[0]},
+        "b": {"hands": totals.hands[1]},
+        "mode": spec.mode,
+        "seed": spec.seed,
+        "bots": list(spec.bots),
+        "games": units if spec.mode == "games" else None,
+        "hands": units if spec.mode == "hands" else None,
+        "max_hands": spec.max_hands if spec.mode == "games" else None,
+        "same_deals": same_deals(rules_a, rules_b),
+        "differences": differences,
+        "distributions": {
+            side: {"declarer_points": histogram_json(totals.histograms.get(f"{side}:declarer-points")),
+                   "game_length": histogram_json(totals.histograms.get(f"{side}:length"))}
+            for side in ("a", "b")
+        },
+    }
