@@ -52,6 +52,12 @@ def normalise_rank(rank) -> str:
     return "T" if text == "10" else text
 
 
+def normalise_card(card) -> str:
+    """``10H`` -> ``TH``; a card name such as ``BJ`` is kept."""
+    text = str(card).upper()
+    return "T" + text[2:] if text.startswith("10") else text
+
+
 def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
     """Every required setting is present once all layers are merged."""
     data = doc.data
@@ -180,6 +186,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         suits=tuple(deck_data["suits"]),
         ranks=tuple(normalise_rank(r) for r in deck_data["ranks"]),
         extra=tuple(deck_data.get("extra") or ()),
+        without=tuple(normalise_card(c) for c in (deck_data.get("without") or ())),
         pos=pos("deck"),
     )
     deal_data = section("deal")
@@ -188,6 +195,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         kitty=deal_data["kitty"],
         first_dealer=deal_data.get("first_dealer", "random"),
         rotation=deal_data.get("rotation", "left"),
+        undealt=deal_data.get("undealt", 0),
         pos=pos("deal"),
     )
     aliases = data.get("order_aliases") or {}
@@ -200,12 +208,16 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     strains = []
     for i, s in enumerate(a["strains"]):
         direction = s["direction"]
+        own = s.get("levels")
+        # A strain's own levels: what it gives, the auction's for what it leaves out.
+        levels = None if own is None else (own.get("from", a["levels"]["from"]), own.get("to", a["levels"]["to"]))
         strains.append(ir.Strain(
             name=s["name"],
             aliases=tuple(x.lower() for x in s.get("aliases", ())),
             bare=s.get("bare", False),
             trump=s["trump"],
             directions=(direction,) if isinstance(direction, str) else tuple(direction),
+            levels=levels,
             pos=pos("auction", "strains", i),
         ))
     players = data["players"]

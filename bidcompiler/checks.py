@@ -31,11 +31,19 @@ def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
             conflict(sink, v, f"extra card {card} is already in the deck as a suited card",
                      ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
                      fix=(f"take {card} out of deck.extra", "give the extra card another name"))
+    full = suited | set(v.deck.extra)
+    for card in v.deck.without:
+        if card not in full:
+            conflict(sink, v, f"deck.without takes out {card}, which is not a card of the deck "
+                              f"({len(v.deck.suits)} suits {''.join(v.deck.suits)} x ranks {' '.join(v.deck.ranks)}"
+                              + (f", and {' '.join(v.deck.extra)}" if v.deck.extra else "") + ")",
+                     ("deck", "without"), ("deck", "ranks"), ("deck", "suits"), ("deck", "extra"),
+                     fix=(f"take {card} out of deck.without", "name a card the deck holds"))
 
 
 def deck_size(v: ir.Variant) -> int:
-    """How many cards the variant's deck has."""
-    return len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
+    """How many cards the variant's deck has (less the cards taken out)."""
+    return len(v.deck.cards())
 
 
 @dataclass(frozen=True)
@@ -166,21 +174,26 @@ def _schema_allows_null(path: tuple) -> bool:
 
 
 def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
-    """The deal must use the whole deck exactly."""
-    dealt = v.players * v.deal.hand + v.deal.kitty
+    """The deal must use the whole deck exactly: the hands, the kitty and the cards set aside."""
+    aside = v.deal.undealt
+    dealt = v.players * v.deal.hand + v.deal.kitty + aside
     size = deck_size(v)
     if dealt != size:
-        settings = [("deal", "kitty"), ("deal", "hand"), ("deck", "ranks"), ("deck", "suits"), ("deck", "extra"),
-                    ("players",)]
+        settings = [("deal", "kitty"), ("deal", "hand"), ("deal", "undealt"), ("deck", "ranks"), ("deck", "suits"),
+                    ("deck", "extra"), ("deck", "without"), ("players",)]
         latest = max(settings, key=lambda p: _layer_index(v, p))
         fix = []
-        if (size - v.deal.kitty) % v.players == 0 and size > v.deal.kitty:
-            fix.append(f"deal {(size - v.deal.kitty) // v.players} cards a hand (deal.hand)")
-        if 0 <= size - v.players * v.deal.hand != v.deal.kitty:
-            fix.append(f"make the kitty {size - v.players * v.deal.hand} cards (deal.kitty)")
+        if (size - v.deal.kitty - aside) % v.players == 0 and size > v.deal.kitty + aside:
+            fix.append(f"deal {(size - v.deal.kitty - aside) // v.players} cards a hand (deal.hand)")
+        if 0 <= size - v.players * v.deal.hand - aside != v.deal.kitty:
+            fix.append(f"make the kitty {size - v.players * v.deal.hand - aside} cards (deal.kitty)")
+        if aside or v.is_set("deal", "undealt"):
+            if size - v.players * v.deal.hand - v.deal.kitty >= 0:
+                fix.append(f"set {size - v.players * v.deal.hand - v.deal.kitty} cards aside (deal.undealt)")
         fix.append(f"change the deck to {dealt} cards")
-        conflict(sink, v, f"the deal uses {dealt} cards ({v.players} players x {v.deal.hand} + kitty "
-                          f"{v.deal.kitty}) but the deck has {size}", latest,
+        used = f"{v.players} players x {v.deal.hand} + kitty {v.deal.kitty}"
+        used += f" + {aside} set aside" if aside else ""
+        conflict(sink, v, f"the deal uses {dealt} cards ({used}) but the deck has {size}", latest,
                  *[p for p in settings if p != latest], fix=tuple(fix))
 
 
@@ -189,6 +202,10 @@ def check_sides(v: ir.Variant, sink: DiagnosticSink) -> None:
     if v.sides == "partners" and v.players % 2:
         conflict(sink, v, f"sides: partners needs an even number of players, not {v.players}",
                  ("sides",), ("players",), fix=("use an even number of players", "play `sides: individual`"))
+    elif v.sides == "partners" and v.players < 4:
+        # Two partnerships of at least two: with two players "partners" would be one side.
+        conflict(sink, v, f"sides: partners needs at least 4 players (two partnerships), not {v.players}",
+                 ("sides",), ("players",), fix=("play `sides: individual`", "use 4 players"))
 
 
 def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -242,6 +259,14 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
                  ("auction", "levels", "from"), ("auction", "levels", "to"),
                  fix=(f"make auction.levels.from at most {a.max_level}",
                       f"auction.levels.to at least {a.min_level}"))
+    for i, strain in enumerate(a.strains):
+        if strain.levels is not None and strain.levels[0] > strain.levels[1]:
+            low, high = strain.levels
+            conflict(sink, v, f"strain '{strain.name}' is bid from {low}, above its highest level {high}"
+                              f" (auction.levels: {a.min_level} to {a.max_level})",
+                     ("auction", "strains", i, "levels"), ("auction", "levels"),
+                     fix=(f"give strain '{strain.name}' levels from at most {high}",
+                          f"let strain '{strain.name}' go up to at least {low} (levels.to)"))
     order_names = {o.name for o in v.orders}
     seen: dict[str, str] = {}
     for i, strain in enumerate(a.strains):
@@ -287,11 +312,13 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
 
 def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Promoted trumps must be cards of the deck."""
-    cards = {r + s for s in v.deck.suits for r in v.deck.ranks} | set(v.deck.extra)
+    cards = set(v.deck.cards())
     for card in v.play.trumps_above:
         if card not in cards:
-            conflict(sink, v, f"trumps_above names {card}, which is not in the deck",
+            out = " (deck.without takes it out)" if card in v.deck.without else ""
+            conflict(sink, v, f"trumps_above names {card}, which is not in the deck{out}",
                      ("play", "trumps_above"), ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
+                     ("deck", "without"),
                      fix=(f"take {card} out of play.trumps_above", Remove(("play", "trumps_above")),
                           "keep the card in the deck"))
     repeated = [c for c, n in Counter(v.play.trumps_above).items() if n > 1]
@@ -339,6 +366,11 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
         conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
                  ("auction", "levels", "to"), ("deal", "hand"),
                  fix=(f"set auction.levels.to to at most {books}",))
+    for i, strain in enumerate(a.strains):
+        if strain.levels is not None and strain.levels[1] > books:
+            conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}, more than the {books} "
+                              "books of a hand", ("auction", "strains", i, "levels"), ("deal", "hand"),
+                     fix=(f"set the levels.to of strain '{strain.name}' to at most {books}",))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

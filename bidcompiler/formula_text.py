@@ -57,6 +57,8 @@ NOUNS = {
     "sets": ("the times the side has been set", True),
     "hands": ("the hands played", True),
     "games": ("the games the side has won", True),
+    "played": ("the hands played with a contract", True),
+    "last_bid": ("the bid of the hand just played", False),
 }
 # Books variables that "minus 6" turns into "... over six".
 BOOKS_OVER = {"books": "{own} books over six", "own_books": "their own books over six",
@@ -67,6 +69,8 @@ CLAUSES = {
     "sweep": ("{who} took every book", "{who} did not take every book"),
     "made": ("the contract is made", "the contract is set"),
     "swept": ("the side took every book of the hand", "the side did not take every book of the hand"),
+    "last_declarer": ("the side declared the hand just played", "the side did not declare the hand just played"),
+    "last_made": ("the hand just played was made", "the hand just played was set"),
 }
 # The same as a short condition after a value ("2 in no trump"), then its negation.
 WHEN = {
@@ -78,6 +82,7 @@ COUNTS = {
     "sets": "the side has been set {q} {times}",
     "hands": "{q} {hands} been played",
     "games": "the side has won {q} {games}",
+    "played": "{q} {hands} been played with a contract",
 }
 # The bid compared with a number, as a condition after a value.
 BID_WHEN = {"==": "on a bid of {c}", ">=": "on a bid of {c} or more", "<=": "on a bid of {c} or less",

@@ -32,22 +32,30 @@ class Formula:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Deck:
-    """The cards: suits x ranks, plus extra named cards (jokers)."""
+    """The cards: suits x ranks, plus extra named cards (jokers), less the cards taken out."""
 
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     extra: tuple[str, ...]
+    without: tuple[str, ...] = ()  # cards taken out of the deck (deck.without)
+
+    def cards(self) -> tuple[str, ...]:
+        """Every card of the deck, in order: each suit's ranks, then the extra cards."""
+        out = set(self.without)
+        every = [r + s for s in self.suits for r in self.ranks] + list(self.extra)
+        return tuple(c for c in every if c not in out)
     pos: SourcePos | None = _pos()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Deal:
-    """How many cards each player and the kitty get, who deals first and next."""
+    """How many cards each player and the kitty get (and how many are set aside), who deals first and next."""
 
     hand: int
     kitty: int
     first_dealer: str
     rotation: str
+    undealt: int = 0  # cards set aside unseen after the deal
     pos: SourcePos | None = _pos()
 
 
@@ -70,6 +78,8 @@ class Strain:
     bare: bool
     trump: str
     directions: tuple[str, ...]
+    # This strain's own levels (from, to), where they differ from the auction's; None: the auction's.
+    levels: tuple[int, int] | None = None
     pos: SourcePos | None = _pos()
 
 
@@ -90,6 +100,10 @@ class Auction:
     strains: tuple[Strain, ...]
     ranking: tuple[tuple[str, ...], ...]
     pos: SourcePos | None = _pos()
+
+    def levels_of(self, strain: Strain) -> tuple[int, int]:
+        """The lowest and highest number ``strain`` may be bid at."""
+        return strain.levels if strain.levels is not None else (self.min_level, self.max_level)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -34,10 +34,12 @@ LABELS = {
     "deck.suits": "suits",
     "deck.ranks": "ranks",
     "deck.extra": "extra cards (jokers)",
+    "deck.without": "cards taken out of the deck",
     "deal.hand": "cards per player",
     "deal.kitty": "kitty",
     "deal.first_dealer": "first dealer",
     "deal.rotation": "deal passes",
+    "deal.undealt": "cards set aside unseen",
     "orders": "rank orders",
     "orders[*].aliases": "other words for order {name}",
     "orders[*]": "order {name}",
@@ -58,6 +60,7 @@ LABELS = {
     "auction.strains[*].bare": "strain {name} said as the bare number",
     "auction.strains[*].trump": "strain {name} trump",
     "auction.strains[*].directions": "strain {name} orders",
+    "auction.strains[*].levels": "strain {name} bid at",
     "auction.ranking": "bid ranking at one number",
     "declaration.when": "trump named",
     "kitty.discards": "kitty discards",
@@ -82,6 +85,7 @@ LABELS = {
 # Enumerated values in words, per path (wildcarded as in LABELS).
 VALUE_WORDS = {
     "sides": {"partners": "partnerships", "individual": "each alone"},
+    "deal.rotation": {"left": "to the left", "right": "to the right"},
     "auction.rounds": {"once": "once around", "until-passed": "round until enough have passed"},
     "auction.if_all_pass": {"dealer-must-bid": "the dealer must bid",
                             "dealer-bids-lowest": "the dealer must bid the lowest bid",
@@ -105,7 +109,7 @@ VALUE_WORDS = {
 
 
 # Numbers with a unit, so that "kitty: 6 -> 4" reads "kitty: 6 cards -> 4 cards".
-UNITS = {"deal.hand": "cards", "deal.kitty": "cards", "play.renege_books": "books"}
+UNITS = {"deal.hand": "cards", "deal.kitty": "cards", "deal.undealt": "cards", "play.renege_books": "books"}
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,9 @@ def label_of(path: str) -> str:
 
 def format_value(path: str, value) -> str:
     """A value in words for one line of ``diff``."""
+    if _pattern(path) == "auction.strains[*].levels":
+        # A strain without levels of its own is bid at the auction's.
+        return "the auction's levels" if value is None else f"{value[0]} to {value[1]}"
     if value is None:
         return "none"
     if isinstance(value, DeckSize):
@@ -180,7 +187,8 @@ def format_value(path: str, value) -> str:
     if isinstance(value, ir.Strain):
         trump = VALUE_WORDS["auction.strains[*].trump"].get(value.trump, value.trump)
         said = "bare number" if value.bare else value.name
-        return f"{said}, {trump}, {' or '.join(value.directions)}"
+        levels = f", bid {value.levels[0]} to {value.levels[1]}" if value.levels is not None else ""
+        return f"{said}, {trump}, {' or '.join(value.directions)}{levels}"
     if isinstance(value, tuple):
         if not value:
             return "none"
@@ -209,7 +217,7 @@ class DeckSize(int):
 
 
 def _cards(v: ir.Variant) -> list[str]:
-    return [r + s for s in v.deck.suits for r in v.deck.ranks] + list(v.deck.extra)
+    return list(v.deck.cards())
 
 
 def _deck_row(a: ir.Variant, b: ir.Variant) -> list[Difference]:

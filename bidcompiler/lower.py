@@ -17,6 +17,8 @@ from .expressions import Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not,
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 TRUMP_BONUS = 1000
+# Seats are numbered to the left; the next dealer is the dealer's seat plus this.
+ROTATION_STEPS = {"left": 1, "right": -1}
 
 
 def formula_tree(node) -> tuple:
@@ -48,8 +50,15 @@ def formula(f: ir.Formula) -> Formula:
 
 
 def card_names(v: ir.Variant) -> list[str]:
-    """Card ids in order: each suit's ranks in deck order, then the extra cards."""
-    return [r + s for s in v.deck.suits for r in v.deck.ranks] + list(v.deck.extra)
+    """Card ids in order: each suit's ranks in deck order, then the extra cards (less those taken out)."""
+    return list(v.deck.cards())
+
+
+def natural_suit(v: ir.Variant, name: str) -> int:
+    """The suit index of a suited card, NO_SUIT for an extra card (a joker)."""
+    if name in v.deck.extra:
+        return NO_SUIT
+    return v.deck.suits.index(name[-1])
 
 
 def play_table(v: ir.Variant, trump: int, direction: int) -> PlayTable:
@@ -57,17 +66,16 @@ def play_table(v: ir.Variant, trump: int, direction: int) -> PlayTable:
     names = card_names(v)
     order = v.orders[direction].ranks
     strength = {rank: len(order) - i for i, rank in enumerate(order)}
-    n_suited = len(v.deck.suits) * len(v.deck.ranks)
     suit_of, power = [], []
     promoted = {} if trump == NO_TRUMP else {
         card: TRUMP_BONUS + len(v.play.trumps_above) - i for i, card in enumerate(v.play.trumps_above)
     }
-    for cid, name in enumerate(names):
+    for name in names:
         if name in promoted:
             suit_of.append(trump)
             power.append(promoted[name])
-        elif cid < n_suited:
-            suit_of.append(cid // len(v.deck.ranks))
+        elif natural_suit(v, name) != NO_SUIT:
+            suit_of.append(natural_suit(v, name))
             power.append(strength[name[:-1]])
         else:  # an extra card that is not a trump here belongs to no suit
             suit_of.append(NO_SUIT)
@@ -79,15 +87,26 @@ def play_table(v: ir.Variant, trump: int, direction: int) -> PlayTable:
 
 
 def bid_ladder(v: ir.Variant) -> list[Bid]:
-    """Every bid, lowest first; bids in one ranking group share a rank."""
+    """Every bid, lowest first; bids in one ranking group share a rank.
+
+    A strain with its own levels has rungs only there (``4 notrump`` and up); the
+    others keep the auction's.  The ranks stay those of the whole ladder, so a
+    missing rung does not change what overcalls what.
+    """
     a = v.auction
     strain_index = {s.name: i for i, s in enumerate(a.strains)}
     groups = len(a.ranking)
+    levels = [a.levels_of(s) for s in a.strains]
+    low = min(lo for lo, _ in levels)
+    high = max(hi for _, hi in levels)
     bids = []
-    for level in range(a.min_level, a.max_level + 1):
+    for level in range(low, high + 1):
         for g, group in enumerate(a.ranking):
             for name in group:
                 strain = a.strains[strain_index[name]]
+                lo, hi = levels[strain_index[name]]
+                if not lo <= level <= hi:
+                    continue
                 bids.append(Bid(level=level, strain=strain_index[name], rank=level * groups + g,
                                 text=str(level) if strain.bare else f"{level} {name}"))
     return bids
@@ -115,7 +134,6 @@ def lower(v: ir.Variant) -> Ruleset:
         for trump in (NO_TRUMP, *suits) for d in range(len(v.orders))
     }
     names = card_names(v)
-    n_suited = len(v.deck.suits) * len(v.deck.ranks)
     if v.sides == "partners":
         side_of = tuple(seat % (v.players // 2) for seat in range(v.players))
     else:
@@ -126,7 +144,7 @@ def lower(v: ir.Variant) -> Ruleset:
         side_of=side_of,
         sides=max(side_of) + 1,
         cards=tuple(names),
-        card_suit=tuple(cid // len(v.deck.ranks) if cid < n_suited else NO_SUIT for cid in range(len(names))),
+        card_suit=tuple(natural_suit(v, name) for name in names),
         suits=v.deck.suits,
         suit_names=tuple(SUIT_NAMES[s] for s in v.deck.suits),
         hand_size=v.deal.hand,
@@ -137,7 +155,7 @@ def lower(v: ir.Variant) -> Ruleset:
         if_all_pass=v.auction.if_all_pass,
         dealer_may_take=v.auction.dealer_may_take,
         redeal_cards=frozenset(cid for cid, name in enumerate(names)
-                               if cid < n_suited and name[:-1] in v.auction.redeal_without),
+                               if natural_suit(v, name) != NO_SUIT and name[:-1] in v.auction.redeal_without),
         redeal_dealer=v.auction.redeal_dealer,
         all_pass_dealer=v.auction.all_pass_dealer,
         strains=strains,
@@ -158,8 +176,9 @@ def lower(v: ir.Variant) -> Ruleset:
         game_end=GameEnd(win=formula(v.game.win), lose=formula(v.game.lose), floor=v.game.floor, rubber=v.game.rubber),
         tie_break=v.game.tie,
         first_dealer=v.deal.first_dealer,
-        rotation=1,
+        rotation=ROTATION_STEPS[v.deal.rotation],
         source=v.source,
+        undealt=v.deal.undealt,
     )
     object.__setattr__(rules, "action_names", build_action_names(rules))
     return rules

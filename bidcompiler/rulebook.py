@@ -76,7 +76,9 @@ TIE_WORDS = {
               "score wins.",
 }
 FIRST_DEALER_WORDS = {"random": "The first dealer is chosen at random"}
-ROTATION_WORDS = {"left": "the deal passes to the left after each hand"}
+ROTATION_WORDS = {"left": "the deal passes to the left after each hand",
+                  "right": "the deal passes to the right after each hand (the calls and the play still go "
+                           "to the left)"}
 FIRST_CALLER_WORDS = {"left-of-dealer": "The player on the dealer's left calls first, and the calls pass to the left"}
 FIRST_LEAD_WORDS = {"declarer": "The declarer leads to the first trick",
                     "eldest": "The player on the dealer's left leads to the first trick"}
@@ -167,7 +169,7 @@ def _names_in(e) -> set[str]:
 
 
 def _deck_size(v: ir.Variant) -> int:
-    return len(v.deck.suits) * len(v.deck.ranks) + len(v.deck.extra)
+    return len(v.deck.cards())
 
 
 def _extras_noun(cards) -> str:
@@ -194,11 +196,18 @@ def _ladder(v: ir.Variant) -> str:
     a = v.auction
     by_name = {s.name: s for s in a.strains}
 
-    def level_text(level: int) -> str:
-        return " < ".join(" = ".join(_bid_text(by_name[n], level) for n in group) for group in a.ranking)
+    def at(name: str, level: int) -> bool:
+        low, high = a.levels_of(by_name[name])
+        return low <= level <= high
 
-    levels = list(range(a.min_level, a.max_level + 1))
-    bids = len(levels) * sum(len(g) for g in a.ranking)
+    def level_text(level: int) -> str:
+        # A strain with levels of its own has no rung at the other numbers.
+        groups = [[n for n in group if at(n, level)] for group in a.ranking]
+        return " < ".join(" = ".join(_bid_text(by_name[n], level) for n in group) for group in groups if group)
+
+    spans = [a.levels_of(s) for s in a.strains]
+    levels = list(range(min(lo for lo, _ in spans), max(hi for _, hi in spans) + 1))
+    bids = sum(1 for level in levels for group in a.ranking for n in group if at(n, level))
     # Up to 21 bids the whole ladder fits a printed line or two; beyond, the
     # pattern is clear from the first two numbers and the last.
     if bids <= 21 or len(levels) <= 3:
@@ -209,7 +218,12 @@ def _ladder(v: ir.Variant) -> str:
 def _lowest_bids(v: ir.Variant) -> str:
     a = v.auction
     by_name = {s.name: s for s in a.strains}
-    return _join([_bid_text(by_name[n], a.min_level) for n in a.ranking[0]], "or")
+    low = min(a.levels_of(s)[0] for s in a.strains)
+    for group in a.ranking:  # the lowest rung of the ladder, whichever strains it has
+        here = [n for n in group if a.levels_of(by_name[n])[0] <= low <= a.levels_of(by_name[n])[1]]
+        if here:
+            return _join([_bid_text(by_name[n], low) for n in here], "or")
+    return ""
 
 
 def _players_section(v: ir.Variant) -> list[str]:
@@ -223,7 +237,7 @@ def _players_section(v: ir.Variant) -> list[str]:
         lines.append(f"{_number(v.players).capitalize()} players, each playing alone (seats "
                      f"{_join(range(v.players))}); the declarer plays against the other "
                      f"{_number(v.players - 1)}.")
-    suited = len(v.deck.suits) * len(v.deck.ranks)
+    suited = len(v.deck.suits) * len(v.deck.ranks) - len([c for c in v.deck.without if c not in v.deck.extra])
     deck = f"The deck: {suited} cards"
     if v.deck.extra:
         deck += f" and {_extras_noun(v.deck.extra)} ({_deck_size(v)} cards)"
@@ -231,6 +245,8 @@ def _players_section(v: ir.Variant) -> list[str]:
     suits = _join([SUIT_WORDS.get(s, s) for s in v.deck.suits])
     ranks = " ".join(v.deck.ranks)
     lines.append(f"Suits: {suits}; ranks {ranks}" + (" (T is the ten)" if "T" in v.deck.ranks else "") + ".")
+    if v.deck.without:
+        lines.append(f"Taken out of the deck: {_join(v.deck.without)}.")
     if v.deck.extra and any(c in CARD_WORDS for c in v.deck.extra):
         lines.append(", ".join(f"{c} is the {CARD_WORDS[c]}" for c in v.deck.extra if c in CARD_WORDS) + ".")
     dealer = FIRST_DEALER_WORDS.get(v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
@@ -241,6 +257,9 @@ def _players_section(v: ir.Variant) -> list[str]:
         lines.append(f"Each player gets {v.deal.hand} cards; {v.deal.kitty} go face {face} to the kitty.")
     else:
         lines.append(f"Each player gets {v.deal.hand} cards; there is no kitty.")
+    if v.deal.undealt:
+        lines.append(f"The other {v.deal.undealt} cards are set aside face down, unseen, and take no part in "
+                     "the hand.")
     return lines
 
 
@@ -265,6 +284,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
             also = f" (also {', '.join(s.aliases)})" if s.aliases else ""
             said.append(f"{s.name}{also}" + (", said as the bare number" if s.bare else ""))
         lines.append(f"Bids are a number from {a.min_level} to {a.max_level} and one of: {'; '.join(said)}.")
+    for s in a.strains:
+        if s.levels is not None and s.levels != (a.min_level, a.max_level):
+            lines.append(f"A bid of {s.name} must be from {s.levels[0]} to {s.levels[1]}.")
     if len(a.ranking) == 1 and len(a.ranking[0]) > 1:
         lines.append("All bids of one number are equal: only a higher number overcalls.")
     lines.append(f"The bids, lowest first: {_ladder(v)}.")

@@ -14,7 +14,11 @@ from .ruleset import Ruleset
 
 
 def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """Shuffle the variant's deck with ``rng`` and deal the hands and the kitty."""
+    """Shuffle the variant's deck with ``rng`` and deal the hands and the kitty.
+
+    The cards after them (``rules.undealt`` of them, in a variant that sets some
+    aside) stay undealt: no hand, kitty or record holds them.
+    """
     deck = rules.deck()
     rng.shuffle(deck)
     size = rules.hand_size
@@ -36,6 +40,7 @@ class GameTally:
         self.totals = [0] * rules.sides
         self.sets = [0] * rules.sides
         self.hands_played = 0  # in the current game
+        self.played = 0  # hands of the current game played with a contract (not thrown in)
         self.games_won = [0] * rules.sides  # in a rubber
         self.game_winners: list[int] = []
         self.winner: int | None = None  # of the game, or of the rubber
@@ -57,6 +62,8 @@ class GameTally:
         """Add a finished hand's score and decide the game (and rubber) if it is over."""
         rules = self.rules
         self.hands_played += 1
+        if hand.declarer >= 0:
+            self.played += 1
         floor = rules.game_end.floor
         for side, points in enumerate(hand.score):
             total = self.totals[side] + points
@@ -75,11 +82,15 @@ class GameTally:
             self.totals = [0] * rules.sides
             self.sets = [0] * rules.sides
             self.hands_played = 0
+            self.played = 0
 
     def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
         winners, losers = [], []
         total_books = sum(hand.books) if hand.books else 0
+        # The hand just played, as the game-end formulas see it (nothing after a throw-in).
+        last_bid = rules.bids[hand.bid].level if declaring_side is not None else 0
+        last_made = bool(hand.made)
         for side in range(rules.sides):
             others = [t for s, t in enumerate(self.totals) if s != side]
             env = {
@@ -89,6 +100,10 @@ class GameTally:
                 "hands": self.hands_played,
                 "swept": bool(total_books) and hand.books[side] == total_books,
                 "games": self.games_won[side],
+                "played": self.played,
+                "last_bid": last_bid,
+                "last_declarer": side == declaring_side,
+                "last_made": last_made,
             }
             if rules.game_end.win(env):
                 winners.append(side)

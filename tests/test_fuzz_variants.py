@@ -128,7 +128,10 @@ def play_hands(rules, seed: int, hands: int = 3) -> None:
     for _ in range(hands):
         dealt, kitty = deal(rules, rng)
         all_cards = [c for h in dealt for c in h] + kitty
-        assert sorted(all_cards) == rules.deck(), "the deal does not use the whole deck exactly"
+        # The hands and the kitty hold every card once, except those set aside unseen (deal.undealt).
+        assert len(set(all_cards)) == len(all_cards) == rules.n_cards - rules.undealt, \
+            "the deal does not use the whole deck exactly"
+        assert set(all_cards) <= set(rules.deck())
         state = HandState(rules, dealer, dealt, kitty)
         played: set[int] = set()
         steps = 0

@@ -84,13 +84,18 @@ BASE_LAYOUT = {
     "rhode-island": ((), 4, 12, 4, 13),
     "hawaii":       ((), 4, 12, 4, 13),
     "cutthroat":    (("BJ", "LJ"), 3, 17, 3, 18),
+    "two-handed":   (("BJ", "LJ"), 2, 12, 6, 13),   # section 9, 24 cards set aside
 }
 HOUSE_LAYOUT = {
     "one-joker":       (("BJ",), 4, 12, 5, 13),
     "no-jokers":       ((), 4, 12, 4, 13),
     "no-kitty":        ((), 4, 13, 0, 13),
     "deuce-of-spades": (("BJ",), 4, 12, 5, 13),
+    "no-red-deuces":   (("BJ", "LJ"), 4, 12, 4, 13),
 }
+# Section 9: cards taken out of the deck, and cards set aside unseen after the deal.
+WITHOUT = {"no-red-deuces": frozenset({"2H", "2D"})}
+ASIDE = {"two-handed": 24}
 
 
 def split(game: str) -> tuple[str, str | None]:
@@ -101,12 +106,17 @@ def split(game: str) -> tuple[str, str | None]:
 def layout(game: str) -> tuple[frozenset, int, int, int, int]:
     base, rule = split(game)
     extras, players, hand, kitty, books = HOUSE_LAYOUT.get(rule) or BASE_LAYOUT[base]
-    return PLAIN_DECK | frozenset(extras), players, hand, kitty, books
+    return (PLAIN_DECK - WITHOUT.get(rule, frozenset())) | frozenset(extras), players, hand, kitty, books
+
+
+def aside(game: str) -> int:
+    """Cards of the deck that no hand or kitty holds (section 9, two-handed)."""
+    return ASIDE.get(split(game)[0], 0)
 
 
 def side_of(game: str, seat: int) -> int:
     """Partners sit opposite ({0, 2} and {1, 3}); in cutthroat each seat is its own side."""
-    return seat if split(game)[0] == "cutthroat" else seat % 2
+    return seat if split(game)[0] in ("cutthroat", "two-handed") else seat % 2
 
 
 def reference_score(game: str, level: int, notrump: bool, books: list[int], side: int) -> tuple[list[int], bool]:
@@ -236,7 +246,7 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
     twice = sorted(c for c, n in counts.items() if n > 1)
     if twice:
         problems.append(f"dealt more than once: {twice}")
-    if set(dealt) != deck:
+    if not set(dealt) <= deck or len(set(dealt)) != len(deck) - aside(game):
         problems.append(f"deal is not the deck: missing {sorted(deck - set(dealt))}, "
                         f"extra {sorted(set(dealt) - deck)}")
     if len(record["hands"]) != players or any(len(h) != hand_size for h in record["hands"]):
@@ -285,8 +295,8 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
         problems.append(f"discards played: {sorted(names[c] for c in drawn)}")
     if table.no_suit_out and len(drawn) != len(swapped):
         problems.append(f"{len(swapped)} cards swapped out of play, {len(drawn)} discards drawn and played")
-    if len(played) - len(drawn) + len(discards) + len(out) != len(deck) or \
-            (played_set | discard_set | out_set) != set(range(len(names))):
+    if len(played) - len(drawn) + len(discards) + len(out) != len(deck) - aside(game) or \
+            (played_set | discard_set | out_set) != {cid[c] for c in dealt}:
         problems.append(f"tricks x players ({len(played)}) + discards ({len(discards)}) + out ({len(out)}) "
                         f"- drawn discards ({len(drawn)}) do not account for the {len(deck)}-card deck")
     if len(state.tricks) != hand_size:
@@ -391,7 +401,8 @@ def test_simulate_2000_hands_and_replay_every_record(game, tmp_path, monkeypatch
         record = json.loads(line)
         if record["variant"] != base or record["with"] != ([rule] if rule else []):
             problems.append(f"{where(game, seed, i)}: record names {record['variant']!r} with {record['with']!r}")
-        if previous_dealer is not None and record["dealer"] != (previous_dealer + 1) % rules.players:
+        step = -1 if rule == "deal-right" else 1  # section 9: the deal passes to the right
+        if previous_dealer is not None and record["dealer"] != (previous_dealer + step) % rules.players:
             problems.append(f"{where(game, seed, i)}: dealer {record['dealer']} after {previous_dealer}")
         previous_dealer = record["dealer"]
         try:

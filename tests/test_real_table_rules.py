@@ -1,0 +1,363 @@
+"""House rules found at real tables and in card-game apps (rules.md §9) whose new
+primitives live in the compiler, the deal and the game level: one test per rule on
+hand-made deals where the rule decides the outcome, plus the rulebook, ``diff`` and
+the checks' messages for the new settings.
+
+- ``no-red-deuces``: a deck with chosen cards taken out (``deck.without``);
+- ``notrump-from-4``: a strain's own levels (``strains[…].levels``);
+- ``deal-right``: the deal passing to the right (``deal.rotation: right``);
+- ``seven-set-loses``: game-end formulas that see the last hand (``last_bid``,
+  ``last_declarer``, ``last_made``);
+- ``ten-hands``: hands played with a contract (``played``) and "the higher total";
+- ``two-handed``: two players and cards set aside unseen (``deal.undealt``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bidcompiler.pipeline import load_ruleset
+from runtime.errors import IllegalAction
+from runtime.game import GameState, GameTally, deal
+from runtime.hand import HandState
+from runtime.records import RecordError, apply_claim, hand_record, replay_hand
+from runtime.simulate import play_hand
+from tests.clirun import run
+
+RANKS = "23456789TJQKA"
+
+
+def cards_of(suit: str, high: str, low: str) -> list[str]:
+    """One suit from ``high`` down to ``low`` in uptown order."""
+    return [r + suit for r in reversed(RANKS[RANKS.index(low): RANKS.index(high) + 1])]
+
+
+def new_hand(rules, hands, kitty, dealer: int = 3) -> HandState:
+    """A hand from a deal written out card by card (checked against the variant's sizes)."""
+    assert [len(h) for h in hands] == [rules.hand_size] * rules.players
+    assert len(kitty) == rules.kitty_size
+    return HandState(rules, dealer, [[rules.card_id(c) for c in h] for h in hands],
+                     [rules.card_id(c) for c in kitty])
+
+
+def act(state: HandState, *names: str) -> HandState:
+    """Apply actions by name."""
+    for name in names:
+        state.apply_action(state.rules.action_names.index(name))
+    return state
+
+
+def legal(state: HandState) -> set[str]:
+    return {state.rules.action_names[a] for a in state.legal_actions()}
+
+
+def house(*names: str):
+    return load_ruleset("standard", names)
+
+
+def tally_of(rules, *hands, totals=None) -> list:
+    """Totals and winner after each hand added to a fresh tally (from ``totals``)."""
+    tally = GameTally(rules)
+    if totals is not None:
+        tally.totals = list(totals)
+    seen = []
+    for h in hands:
+        tally.add_hand(h)
+        seen.append((list(tally.totals), tally.winner))
+    return seen
+
+
+# 54 cards: each seat (nearly) one whole suit, both jokers in the kitty.
+STD_LONG = (
+    [cards_of("S", "A", "3"), cards_of("H", "A", "4") + ["2S"], cards_of("D", "A", "3"), cards_of("C", "A", "3")],
+    ["2H", "3H", "2D", "2C", "BJ", "LJ"],
+)
+
+
+def claimed(rules, bid: str, books: int, declarer: int = 0, declaration: str = "trump S") -> HandState:
+    """STD_LONG in ``bid`` by ``declarer`` (0 or 1), its side ending with ``books`` books."""
+    calls = [bid, "pass", "pass", "pass"] if declarer == 0 else ["pass", bid, "pass", "pass"]
+    state = act(new_hand(rules, *STD_LONG), *calls, declaration, *STD_LONG[1])
+    act(state, *(("AS", "2S", "3D", "3C") if declarer == 0 else ("AH", "3D", "3C", "3S")))
+    apply_claim(state, books - 2)
+    assert state.books[declarer % 2] == books
+    return state
+
+
+def thrown_in(rules) -> HandState:
+    """A hand where everyone passes (a variant that throws such a hand in)."""
+    state = act(new_hand(rules, *STD_LONG), "pass", "pass", "pass", "pass")
+    assert state.is_terminal() and state.declarer < 0
+    return state
+
+
+# ============================================================================ no-red-deuces
+def test_no_red_deuces_deck_is_52_cards_with_both_jokers_12_each_and_a_kitty_of_4():
+    rules = house("no-red-deuces")
+    assert len(rules.cards) == 52 and "2H" not in rules.cards and "2D" not in rules.cards
+    assert {"BJ", "LJ", "2S", "2C", "3H", "3D"} <= set(rules.cards)
+    assert (rules.hand_size, rules.kitty_size) == (12, 4)
+    # Every card keeps its own suit although the ids close up over the missing deuces.
+    for cid, name in enumerate(rules.cards):
+        assert rules.card_suit[cid] == (-2 if name in ("BJ", "LJ") else "SHDC".index(name[-1]))
+    hands, kitty = deal(rules, random.Random(3))
+    dealt = [rules.cards[c] for h in hands for c in h] + [rules.cards[c] for c in kitty]
+    assert sorted(dealt) == sorted(rules.cards)
+
+
+# 52 cards (no-red-deuces): seat 0 spades A..4 and 3H, seat 1 hearts A..4 and 3S,
+# seat 2 diamonds A..3, seat 3 clubs A..3; the kitty 2S 2C BJ LJ.
+NO_RED_DEUCES = (
+    [cards_of("S", "A", "4") + ["3H"], cards_of("H", "A", "4") + ["3S"], cards_of("D", "A", "3"),
+     cards_of("C", "A", "3")],
+    ["2S", "2C", "BJ", "LJ"],
+)
+
+
+def test_no_red_deuces_plays_on_the_smaller_deck_and_a_record_holding_2h_is_refused():
+    rules = house("no-red-deuces")
+    state = act(new_hand(rules, *NO_RED_DEUCES), "4 downtown", "pass", "pass", "pass", "trump S",
+                "2S", "2C", "BJ", "LJ")
+    assert state.phase_name == "play" and state.current_player() == 0
+    act(state, "3H")
+    assert legal(state) == set(cards_of("H", "A", "4"))  # seat 1 follows with a heart
+    act(state, "4H", "AD", "AC")
+    assert state.tricks[-1][2] == 0  # downtown, 3H over 4H
+    record = hand_record(state, "standard", ["no-red-deuces"])
+    record["kitty"][0] = "2H"
+    with pytest.raises(RecordError, match="2H"):
+        replay_hand(rules, record)
+
+
+def test_deck_without_names_a_card_the_deck_has_and_the_deal_must_still_fit(tmp_path):
+    bad = tmp_path / "no-9x.yaml"
+    bad.write_text("name: no-9x\nkind: house-rule\ndescription: x\nsource: x\ndeck:\n  without: [9X, 2H]\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "deck.without takes out 9X, which is not a card of the deck" in out
+    assert "no-9x.yaml:6" in out
+    assert "the deal uses 54 cards" in out and "but the deck has 53" in out
+
+
+# ============================================================================ notrump-from-4
+def test_notrump_from_4_has_no_3_notrump_other_strains_keep_3():
+    rules = house("notrump-from-4")
+    texts = [b.text for b in rules.bids]
+    assert "3 notrump" not in texts and "3 notrump" not in rules.action_names
+    assert texts[:4] == ["3 uptown", "3 downtown", "4 uptown", "4 downtown"]
+    assert texts[-1] == "7 notrump"
+    state = new_hand(rules, *STD_LONG)
+    assert {"3 uptown", "3 downtown", "4 notrump"} <= legal(state)
+    act(state, "3 uptown")
+    # 4 uptown and 4 notrump still outrank 3 uptown; 3 downtown (equal) does not.
+    assert {"4 uptown", "4 downtown", "4 notrump"} <= legal(state) and "3 downtown" not in legal(state)
+    act(state, "pass", "pass")
+    # The dealer, on call after three passes elsewhere, has the same ladder.
+    forced = act(new_hand(rules, *STD_LONG), "pass", "pass", "pass")
+    assert "3 uptown" in legal(forced) and "pass" not in legal(forced)
+    assert "3 notrump" in house().action_names  # the standard game still has it
+    with pytest.raises(ValueError):
+        rules.action_names.index("3 notrump")
+
+
+def test_a_strains_levels_must_fit_the_hand(tmp_path):
+    bad = tmp_path / "nt.yaml"
+    bad.write_text("name: nt\nkind: house-rule\ndescription: x\nsource: x\nauction:\n  strains:\n"
+                   "    - {name: uptown, trump: suit, direction: uptown, levels: {from: 6, to: 5}}\n"
+                   "    - {name: downtown, trump: suit, direction: downtown}\n"
+                   "    - {name: notrump, trump: none, direction: [uptown, downtown], levels: {to: 14}}\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "strain 'uptown' is bid from 6, above its highest level 5" in out
+    assert "strain 'notrump' goes up to 14, more than the 13 books of a hand" in out
+
+
+# ============================================================================ deal-right
+def test_deal_right_passes_the_deal_to_the_right_calls_still_go_left():
+    rules = house("deal-right")
+    assert rules.rotation == -1 and house().rotation == 1
+    made = claimed(rules, "4 uptown", 10)
+    assert made.dealer == 3 and GameTally(rules).next_dealer(made) == 2
+    assert GameTally(house()).next_dealer(claimed(house(), "4 uptown", 10)) == 0
+    game = GameState(rules, seed=11)
+    dealers = []
+    current = None
+    while not game.is_terminal() and len(dealers) < 6:
+        if game.hand is not current:
+            current = game.hand
+            dealers.append(current.dealer)
+            # the first call is the dealer's left (seat + 1) whatever way the deal passes
+            assert current.current_player() == (current.dealer + 1) % 4
+        game.apply_action(game.legal_actions()[0])
+    assert all((a - b) % 4 == 1 for a, b in zip(dealers, dealers[1:]))
+    # The hands mode of simulate deals hand i from the first dealer turned i times.
+    first = play_hand(rules, 5, 0).dealer
+    assert [play_hand(rules, 5, i).dealer for i in range(1, 4)] == [(first - i) % 4 for i in range(1, 4)]
+
+
+# ============================================================================ seven-set-loses
+def test_seven_set_loses_the_game_at_once():
+    rules = house("seven-set-loses")
+    set7 = claimed(rules, "7 uptown", 12)
+    assert set7.score == [-7, 0]
+    # From +5 a set on 7 leaves -2: the standard game goes on, this rule ends it.
+    assert tally_of(rules, set7, totals=[5, 0]) == [([-2, 0], 1)]
+    assert tally_of(house(), claimed(house(), "7 uptown", 12), totals=[5, 0]) == [([-2, 0], None)]
+    # A set on 6, or a 7 made, decides nothing; the side that defended a 7 does not lose.
+    assert tally_of(rules, claimed(rules, "6 uptown", 11), totals=[5, 0]) == [([-1, 0], None)]
+    made7 = claimed(rules, "7 uptown", 13)
+    assert tally_of(rules, made7, totals=[-5, 0]) == [([2, 0], None)]
+    other7 = claimed(rules, "7 downtown", 12, declarer=1, declaration="trump H")
+    assert tally_of(rules, other7, totals=[0, 4]) == [([0, -3], 0)]
+    # The ±7 ends still hold.
+    assert tally_of(rules, claimed(rules, "3 uptown", 11), totals=[2, 0]) == [([7, 0], 0)]
+
+
+# ============================================================================ ten-hands
+def test_ten_hands_the_higher_total_after_ten_played_hands_wins():
+    rules = house("ten-hands")
+    up = claimed(rules, "3 uptown", 10)       # side 0: +4
+    down = claimed(rules, "3 uptown", 7)      # side 0: -3
+    seen = tally_of(rules, *([up] * 9), down)
+    assert [w for _, w in seen[:9]] == [None] * 9
+    assert seen[1] == ([8, 0], None)  # +7 is no end here
+    assert seen[-1] == ([33, 0], 0)
+    assert tally_of(rules, down, down, down)[-1] == ([-9, 0], None)  # nor is -7
+
+
+def test_ten_hands_tie_goes_on_one_hand_at_a_time_and_thrown_in_hands_do_not_count():
+    rules = house("ten-hands", "all-pass-redeal")
+    win0 = claimed(rules, "3 uptown", 10)                                     # side 0: +4
+    win1 = claimed(rules, "3 downtown", 10, declarer=1, declaration="trump H")  # side 1: +4
+    nothing = thrown_in(rules)
+    tally = GameTally(rules)
+    for h in [win0, win1] * 5:
+        tally.add_hand(h)
+    assert tally.played == 10 and tally.totals == [20, 20] and tally.winner is None  # tied
+    tally.add_hand(nothing)  # thrown in: still tied, and not a played hand
+    assert tally.played == 10 and tally.hands_played == 11 and tally.winner is None
+    tally.add_hand(win1)
+    assert tally.winner == 1
+    early = GameTally(rules)
+    for h in [win0] * 9 + [nothing]:
+        early.add_hand(h)
+    assert early.winner is None  # ten hands dealt, nine played
+    early.add_hand(win0)
+    assert early.winner == 0
+
+
+def test_ten_hands_with_three_sides_the_single_highest_total_wins():
+    rules = load_ruleset("cutthroat", ("ten-hands",))
+    hand = next(h for h in (play_hand(rules, seed, 0) for seed in range(40)) if h.declarer >= 0)
+    tally = GameTally(rules)
+    tally.played = 9
+    base = [50, 50, 50]
+    tally.totals = list(base)
+    tally.add_hand(hand)
+    totals = [b + s for b, s in zip(base, hand.score)]
+    best = max(totals)
+    assert tally.winner == (totals.index(best) if totals.count(best) == 1 else None)
+
+
+# ============================================================================ two-handed
+# Seat 0 spades A..3, seat 1 hearts A..3; the kitty 2S 2H BJ LJ 2D 2C; the 24 other
+# diamonds and clubs are set aside.
+TWO = ([cards_of("S", "A", "3"), cards_of("H", "A", "3")], ["2S", "2H", "BJ", "LJ", "2D", "2C"])
+
+
+def test_two_handed_deals_12_each_a_kitty_of_6_and_sets_24_aside():
+    rules = load_ruleset("two-handed")
+    assert (rules.players, rules.sides, rules.side_of) == (2, 2, (0, 1))
+    assert (rules.hand_size, rules.kitty_size, rules.undealt, len(rules.cards)) == (12, 6, 24, 54)
+    hands, kitty = deal(rules, random.Random(1))
+    seen = [c for h in hands for c in h] + kitty
+    assert len(seen) == 30 == len(set(seen))
+    assert [b.text for b in rules.bids][0] == "3 uptown" and rules.bids[-1].text == "7 notrump"
+
+
+def test_two_handed_non_dealer_calls_first_and_the_dealer_must_bid():
+    rules = load_ruleset("two-handed")
+    state = new_hand(rules, *TWO, dealer=1)
+    assert state.current_player() == 0
+    act(state, "pass")
+    assert state.current_player() == 1 and "pass" not in legal(state)
+    with pytest.raises(IllegalAction, match="must bid"):
+        act(state, "pass")
+    other = act(new_hand(rules, *TWO, dealer=1), "4 uptown")
+    assert "pass" in legal(other)
+    act(other, "pass")
+    assert other.declarer == 0 and other.phase_name == "declare"
+
+
+def test_two_handed_thirteen_books_and_each_player_scores_for_itself():
+    rules = load_ruleset("two-handed")
+    state = act(new_hand(rules, *TWO, dealer=1), "6 uptown", "pass", "trump S",
+                "2H", "2D", "2C", "3S", "4S", "5S")
+    assert state.phase_name == "play" and state.current_player() == 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1] if state.current_player() == 0 else state.legal_actions()[0])
+    assert len(state.tricks) == 12 and all(len(t) == 2 for _, t, _ in state.tricks)
+    assert state.books == [13, 0]  # 12 tricks (jokers and spades are trumps) and the discards
+    assert state.score == [7, 0] and state.made
+    assert tally_of(rules, state) == [([7, 0], 0)]
+    record = hand_record(state, "two-handed", [])
+    again = replay_hand(rules, record).state
+    assert (again.tricks, again.books, again.score) == (state.tricks, state.books, state.score)
+
+
+def test_two_handed_cards_set_aside_must_make_up_the_deck():
+    result = run("rules", "two-handed", "--set", "deal.undealt=20")
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "the deal uses 50 cards (2 players x 12 + kitty 6 + 20 set aside) but the deck has 54" in out
+    assert "set 24 cards aside (deal.undealt)" in out
+    partners = run("rules", "two-handed", "--set", "sides=partners")
+    assert partners.exit_code == 1
+    assert "sides: partners needs at least 4 players" in partners.stdout + partners.stderr
+
+
+# ============================================================================ rules and diff
+@pytest.mark.parametrize("spec, lines", [
+    ("standard+no-red-deuces", ["The deck: 50 cards and the jokers BJ, LJ (52 cards).",
+                                "Taken out of the deck: 2H and 2D.",
+                                "Each player gets 12 cards; 4 go face down to the kitty."]),
+    ("standard+notrump-from-4", ["A bid of notrump must be from 4 to 7.",
+                                 "The bids, lowest first: 3 uptown = 3 downtown < 4 uptown = 4 downtown < 4 notrump"]),
+    ("standard+deal-right", ["the deal passes to the right after each hand (the calls and the play still go to "
+                             "the left)."]),
+    ("standard+seven-set-loses", ["`score <= -7 or last_declarer and last_bid == 7 and not last_made`",
+                                  "- `last_bid`: the number bid in the hand just played"]),
+    ("standard+ten-hands", ["`played >= 10 and score > opponent_score`", "- **A side loses** only when another wins.",
+                            "- `played`: hands played with a contract in this game"]),
+    ("two-handed", ["Two players, each playing alone (seats 0 and 1)",
+                    "The other 24 cards are set aside face down, unseen, and take no part in the hand."]),
+])
+def test_rulebook_says_the_rule(spec, lines):
+    result = run("rules", spec)
+    assert result.exit_code == 0
+    for line in lines:
+        assert line in result.stdout, line
+
+
+@pytest.mark.parametrize("b, rows", [
+    ("standard+no-red-deuces", ["deck: 54 cards -> 52 cards (no 2H, 2D)",
+                                "cards taken out of the deck: none -> 2H, 2D", "kitty: 6 cards -> 4 cards"]),
+    ("standard+notrump-from-4", ["strain notrump bid at: the auction's levels -> 4 to 7"]),
+    ("standard+deal-right", ["deal passes: to the left -> to the right"]),
+    ("standard+seven-set-loses", ["game lost when: `score <= -7` -> "
+                                  "`score <= -7 or last_declarer and last_bid == 7 and not last_made`"]),
+    ("standard+ten-hands", ["game won when: `score >= 7` -> `played >= 10 and score > opponent_score`",
+                            "game lost when: `score <= -7` -> `false`"]),
+    ("two-handed", ["players: 4 -> 2", "sides: partnerships -> each alone",
+                    "cards set aside unseen: 0 cards -> 24 cards"]),
+])
+def test_diff_names_the_change(b, rows):
+    result = run("diff", "standard", b)
+    assert result.exit_code == 0
+    for row in rows:
+        assert row in result.stdout, row
+    assert len([line for line in result.stdout.splitlines() if line and not line.startswith(" ")]) == len(rows)
