@@ -19,6 +19,7 @@ from pathlib import Path
 
 from runtime.ruleset import Ruleset
 
+from .resources import file_kind, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
 from . import ir, resources
 from .build import build_variant
 from .checks import run_checks
@@ -57,34 +58,9 @@ class VariantSpec:
         return "+".join((self.base, *self.with_rules))
 
 
-def _shipped(kind: str | None) -> dict[str, Path]:
-    folder = resources.variants_dir()
-    found = {}
-    for p in sorted(list(folder.glob("*.yaml")) + list(folder.glob("*.whist"))):
-        if kind is None or file_kind(p) == kind:
-            found[p.stem] = p
-    return found
-
-
-@lru_cache(maxsize=256)
-def _kind_of(path: str, mtime: float) -> str:
-    text = "\n" + Path(path).read_text(encoding="utf-8")
-    return "house-rule" if "\nkind: house-rule" in text or "\nhouse-rule " in text else "variant"
-
-
-def file_kind(path: Path) -> str:
-    """``variant`` or ``house-rule``: what a shipped file is (a quick look at its text)."""
-    return _kind_of(str(path), path.stat().st_mtime)
-
-
-def shipped_variants() -> dict[str, Path]:
-    """Shipped variant files (not house rules) by name."""
-    return _shipped("variant")
-
-
-def shipped_house_rules() -> dict[str, Path]:
-    """Shipped house-rule overlays by name."""
-    return _shipped("house-rule")
+# The catalogue of shipped files lives in resources (cheap to import: `bidwhist
+# variants` lists it without loading the compiler); these names stay for importers.
+_shipped = shipped_files
 
 
 def find_file(name: str, relative_to: Path | None = None, kind: str = "variant") -> Path:

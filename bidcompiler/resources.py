@@ -19,6 +19,7 @@ Nothing else in the code base should build paths to these files by hand.
 from __future__ import annotations
 
 import importlib.resources
+from functools import lru_cache
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
@@ -104,3 +105,34 @@ def is_shipped(filename: str) -> bool:
         return path.is_file() and path.resolve().is_relative_to(shipped)
     except (OSError, RuntimeError, ValueError):
         return False
+
+
+def shipped_files(kind: str | None = None) -> dict[str, Path]:
+    """The shipped variant files by name: all of them, or only ``variant``s or ``house-rule``s."""
+    folder = variants_dir()
+    found = {}
+    for p in sorted(list(folder.glob("*.yaml")) + list(folder.glob("*.whist"))):
+        if kind is None or file_kind(p) == kind:
+            found[p.stem] = p
+    return found
+
+
+@lru_cache(maxsize=256)
+def _kind_of(path: str, mtime: float) -> str:
+    text = "\n" + Path(path).read_text(encoding="utf-8")
+    return "house-rule" if "\nkind: house-rule" in text or "\nhouse-rule " in text else "variant"
+
+
+def file_kind(path) -> str:
+    """``variant`` or ``house-rule``: what a shipped file is (a quick look at its text)."""
+    return _kind_of(str(path), path.stat().st_mtime)
+
+
+def shipped_variants() -> dict[str, Path]:
+    """Shipped variant files (not house rules) by name."""
+    return shipped_files("variant")
+
+
+def shipped_house_rules() -> dict[str, Path]:
+    """Shipped house-rule overlays by name."""
+    return shipped_files("house-rule")

@@ -66,3 +66,20 @@ def test_a_mistyped_command_is_a_usage_error_with_a_suggestion():
                           capture_output=True, text=True)
     assert done.returncode == 2
     assert "Did you mean 'simulate'?" in done.stderr
+
+
+def test_variants_lists_without_loading_the_compiler():
+    loaded = modules_loaded_by("variants")
+    assert not [m for m in loaded if m.split(".")[0] in ("runtime", "lark", "jsonschema")
+                or m in ("bidcompiler.pipeline", "bidcompiler.build", "bidcompiler.cli.render")]
+
+
+def test_variants_json_lists_every_shipped_file_with_its_title():
+    from bidcompiler.resources import shipped_files
+
+    done = subprocess.run([sys.executable, "-c", "from bidcompiler.cli import main; main()", "variants", "--json"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert sorted(r["name"] for r in rows) == sorted(shipped_files())
+    assert all(r["title"] and r["title"] != "(does not load)" for r in rows)

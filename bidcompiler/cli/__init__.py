@@ -7,8 +7,8 @@ Conventions every command follows:
   rules), 2 for bad usage (unknown options, unknown variant names, unreadable
   arguments); never a traceback.
 
-One module per group of commands: ``authoring`` (variants, check, compile,
-convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
+One module per group of commands: ``listing`` (variants), ``authoring`` (check,
+compile, convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
 ``compare``, ``analyze``.  Beside them the presentation: ``render`` (text
 reports), ``report`` (the words of simulation reports), ``plots``, ``table`` (the
 table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
@@ -30,7 +30,7 @@ import click
 # for loading the compiler, the engine, rich's Markdown and the solver.
 # tests/test_startup.py checks each line against the command's own docstring.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "variants": ("authoring:variants", "List the shipped variants and house rules, one line each."),
+    "variants": ("listing:variants", "List the shipped variants and house rules, one line each."),
     "check": ("authoring:check", "Check variant and house-rule files: every error of every file."),
     "compile": ("authoring:compile_cmd", "Compile VARIANT and show its intermediate form."),
     "schema": ("authoring:schema", "Print the JSON Schema of variant files."),

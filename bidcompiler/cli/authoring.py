@@ -1,4 +1,4 @@
-"""Commands for people who write variants: list, check, compile, convert, print the schema."""
+"""Commands for people who write variants: check, compile, convert, print the schema."""
 
 from __future__ import annotations
 
@@ -20,33 +20,10 @@ from ..pipeline import (
     file_kind,
     find_file,
     load_layer,
-    shipped_house_rules,
-    shipped_variants,
     variant_schema,
 )
 from . import render
 from .common import BadContent, fail_compile, load_ir, variant_not_found, variant_options
-
-
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list for programs.")
-def variants(as_json):
-    """List the shipped variants and house rules, one line each."""
-    rows = []
-    for kind, found in (("variant", shipped_variants()), ("house-rule", shipped_house_rules())):
-        for name, path in found.items():
-            try:
-                doc = load_layer(path).data
-                title = doc.get("title") or doc.get("description") or name
-                rows.append({"name": name, "kind": kind, "title": title, "source": doc.get("source", ""),
-                             "path": str(path)})
-            except CompileError as exc:  # a broken shipped file is a bug: say so, keep listing
-                rows.append({"name": name, "kind": kind, "title": "(does not load)",
-                             "source": str(exc.diagnostics[0]), "path": str(path)})
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-    else:
-        render.variants_table(rows)
 
 
 def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:

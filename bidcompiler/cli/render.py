@@ -25,20 +25,6 @@ def stderr() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def variants_table(rows: list[dict]) -> None:
-    """One line per shipped variant."""
-    console = stdout()
-    width = max((len(r["name"]) for r in rows), default=0)
-    for kind, heading in (("variant", "Variants"), ("house-rule", "House rules (--with RULE or NAME+RULE)")):
-        chosen = [r for r in rows if r.get("kind", "variant") == kind]
-        if not chosen:
-            continue
-        console.print(f"[bold underline]{heading}[/bold underline]")
-        for r in chosen:
-            source = f"  [dim]({r['source']})[/dim]" if r["source"] and kind == "variant" else ""
-            console.print(f"[bold]{r['name']:<{width}}[/bold]  {r['title']}{source}")
-
-
 def variant_summary(v: ir.Variant) -> None:
     """A short readable summary of a compiled variant (the IR in words)."""
     console = stdout()
