@@ -154,8 +154,8 @@ def main() -> None:
         trump = rng.choice([None, 0, 1, 2, 3])
         state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer,
                         "notrump" if trump is None else "uptown", trump, "uptown")
-        mine, t_ours = timed(lambda: DoubleDummy().solve(state))
-        ref, t_dds = timed(lambda: dds_tricks(rules, state))
+        mine, t_ours = timed(lambda state=state: DoubleDummy().solve(state))
+        ref, t_dds = timed(lambda state=state: dds_tricks(rules, state))
         ours.append(t_ours)
         theirs.append(t_dds)
         ratios.append(t_ours / t_dds)
@@ -194,7 +194,7 @@ def main() -> None:
             trump = None if strain == "notrump" else rng.randrange(4)
             state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer, strain, trump,
                             rng.choice(["uptown", "downtown"]))
-            books, t = timed(lambda: DoubleDummy().solve(state))
+            books, t = timed(lambda state=state: DoubleDummy().solve(state))
             times.append(t)
             print(f"  hand {i:3d}: {strain} by seat {declarer}: {books:2d} books  {t * 1000:9.1f} ms",
                   file=sys.stderr, flush=True)

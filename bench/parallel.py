@@ -8,7 +8,8 @@ the efficiency (speedup / 2).  The pool's rounds include starting the pool, as a
 user's command does; the first pool round also starts the pool's server.
 
 The CPU seconds spent inside the chunks are printed too: unlike wall-clock time
-they do not depend on other load on the machine.  Memory is the peak resident set (``VmHWM`` from ``/proc/self/status``, or
+they do not depend on other load on the machine.  Memory is the peak resident set
+(``VmHWM`` from ``/proc/self/status``, or
 ``ru_maxrss`` where there is no /proc) of each process that ran chunks, read by the
 chunk itself at its end.  The results of both are checked to be identical.  This is
 a measurement, not a test: it asserts only that identity.

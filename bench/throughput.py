@@ -49,15 +49,16 @@ def main() -> None:
     rules = load_ruleset("standard")
     best = {"compiled": 0.0, "plain": 0.0}
     for r in range(args.rounds):
-        for name, run in (("compiled", lambda: compiled_hands(rules, args.hands, r)),
-                          ("plain", lambda: plain_hands(args.hands, r))):
+        for name, run in (("compiled", lambda r=r: compiled_hands(rules, args.hands, r)),
+                          ("plain", lambda r=r: plain_hands(args.hands, r))):
             start = time.perf_counter()
             run()
             rate = args.hands / (time.perf_counter() - start)
             best[name] = max(best[name], rate)
     print(f"compiled standard : {best['compiled']:8.0f} hands/s")
     print(f"hand-coded plain  : {best['plain']:8.0f} hands/s")
-    print(f"ratio             : {best['compiled'] / best['plain']:.2f}x  (compiled / hand-coded, best of {args.rounds} rounds of {args.hands})")
+    print(f"ratio             : {best['compiled'] / best['plain']:.2f}x  "
+          f"(compiled / hand-coded, best of {args.rounds} rounds of {args.hands})")
 
 
 if __name__ == "__main__":

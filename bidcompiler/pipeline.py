@@ -121,7 +121,7 @@ def read_text(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise CompileError([Diagnostic(SourcePos(str(path)), f"cannot read: {exc.strerror or exc}")])
+        raise CompileError([Diagnostic(SourcePos(str(path)), f"cannot read: {exc.strerror or exc}")]) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

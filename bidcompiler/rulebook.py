@@ -35,7 +35,8 @@ TRUMP_WORDS = {
 }
 IF_ALL_PASS_WORDS = {
     "dealer-must-bid": "If everyone before the dealer passes, the dealer must bid.",
-    "dealer-bids-lowest": "If everyone before the dealer passes, the dealer must bid exactly the lowest bid ({lowest}).",
+    "dealer-bids-lowest": "If everyone before the dealer passes, the dealer must bid exactly the lowest bid "
+                          "({lowest}).",
     "dealer-bids-or-redeal": "If everyone before the dealer passes, the dealer must bid or call `redeal`, "
                              "which throws the hand in.",
     "redeal": "If everyone passes, the hand is thrown in.",
@@ -118,7 +119,10 @@ def _wording(v: ir.Variant, score: bool = False) -> Wording:
     return Wording(declarers="the declarers" if v.sides == "partners" else "the declarer", points=score)
 
 
-def formula_words(f: ir.Formula, wording: Wording = Wording()) -> str:
+PLAIN_WORDING = Wording()  # the default wording (a frozen value, shared safely)
+
+
+def formula_words(f: ir.Formula, wording: Wording = PLAIN_WORDING) -> str:
     """The formula in plain English (after simplifying it)."""
     return reading(_tree(f), wording, condition=_is_bool(f))
 

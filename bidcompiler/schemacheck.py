@@ -311,7 +311,8 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
         return f"expected {bound} {want} item{'s' if want != 1 else ''}, found {len(value)}"
     if kind in ("minLength", "maxLength") and isinstance(value, str):
         bound = "at least" if kind == "minLength" else "at most"
-        return f"{_show(value)} is too {'short' if kind == 'minLength' else 'long'}: {bound} {want} character{'s' if want != 1 else ''}"
+        size = "short" if kind == "minLength" else "long"
+        return f"{_show(value)} is too {size}: {bound} {want} character{'s' if want != 1 else ''}"
     if kind in ("minProperties", "maxProperties") and isinstance(value, dict):
         bound = "at least" if kind == "minProperties" else "at most"
         return f"expected {bound} {want} key{'s' if want != 1 else ''}, found {len(value)}"

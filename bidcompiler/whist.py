@@ -24,7 +24,7 @@ import threading
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from yaml.error import Mark
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 

@@ -151,7 +151,6 @@ class _Engine:
         BONUS = self.bonus
         SEATS = range(n)
         NEXT = [(s + 1) % n for s in SEATS]
-        PREV = [(s - 1) % n for s in SEATS]
         GROUPS = list(self.group_masks)
         G = len(GROUPS)
         GIS = range(G)
@@ -1219,7 +1218,6 @@ class DoubleDummy:
         if state.phase == OVER:
             return {}
         _check(state)
-        rules = state.rules
         if state.table is None:
             return self._declare_by_lead(state)
         engine, root = self._root(state, state.table, state.trick, state.leader)

@@ -1,6 +1,5 @@
 """Unit tests of the compiler stages after loading: build (IR), checks, lowering."""
 
-from pathlib import Path
 
 import pytest
 

@@ -19,7 +19,10 @@ from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
 POINTS = Wording(points=True)
 
 
-def words(text: str, wording: Wording = Wording()) -> str:
+PLAIN = Wording()
+
+
+def words(text: str, wording: Wording = PLAIN) -> str:
     return reading(parse_expression(text), wording)
 
 

@@ -31,7 +31,6 @@ import itertools
 import os
 import random
 import re
-import string
 from pathlib import Path
 
 import pytest

@@ -374,7 +374,7 @@ def _all_worlds(state: HandState, seat: int, limit: int = 3000) -> set | None:
                 found.add((tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest))))
             return
         c = pool[i]
-        for k, o in enumerate(others):
+        for k, _o in enumerate(others):
             if len(hands[k]) < sizes[k]:
                 hands[k].append(c)
                 place(i + 1, hands, rest)

@@ -54,7 +54,6 @@ from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
 from runtime.records import HandReplay, RecordError, replay_hand
 from runtime.ruleset import NO_SUIT
-from runtime.simulate import play_hand
 
 HANDS = 2000
 CLI_SAMPLE = 20  # lines per game replayed through `bidwhist replay FILE --json`

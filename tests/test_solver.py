@@ -189,7 +189,7 @@ def test_solve_from_the_first_card_of_small_deals(spec, strain, hand_size, kitty
     rules = small_rules(spec, hand_size, kitty)
     strain = strain or rules.strains[0].name
     checked = 0
-    for i in range(10):
+    for _ in range(10):
         hands, kit = small_deal(rules, rng)
         dealer = rng.randrange(rules.players)
         declarer = (dealer + 1) % rules.players

@@ -144,7 +144,8 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
         if last is None:
             played = "(start of play)"
         elif "trick" in last and every_card:
-            played = f"seat {last['seat']} {last['card']} → seat {last['winner']}"  # the trick's winner, as play shows it
+            # the trick's winner, as play shows it
+            played = f"seat {last['seat']} {last['card']} → seat {last['winner']}"
         elif "trick" in last:
             played = f"seat {last['leader']}: {' '.join(last['trick'])} → seat {last['winner']}"
         else:

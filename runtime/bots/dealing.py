@@ -182,7 +182,7 @@ def _deal(problem: "_Problem", rng: random.Random) -> list[list[int]]:
     for j, cards in enumerate(classes):
         total, options = counter.options(j, caps)
         x = rng.randrange(total)
-        for share, left, w in options:
+        for share, left, w in options:  # noqa: B007 -- the chosen share and caps are used after the break
             x -= w
             if x < 0:
                 break
@@ -451,7 +451,7 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
     if len(cases) > 1:  # each in proportion to its deals: every possible deal equally likely
         counts = [p.count() for p in cases]
         x = rng.randrange(sum(counts))
-        for problem, k in zip(cases, counts):
+        for problem, k in zip(cases, counts):  # noqa: B007 -- the chosen problem is used after the break
             x -= k
             if x < 0:
                 break
