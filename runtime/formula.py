@@ -49,6 +49,8 @@ def _source(node: Any, temps: Iterator[int], depth: int = 0) -> str:
     if not isinstance(node, (tuple, list)) or not node:
         raise FormulaError(f"not a formula node: {node!r}")
     kind, args = node[0], node[1:]
+    if not isinstance(kind, str):
+        raise FormulaError(f"not a formula node: {node!r}")
     d = depth + 1
     if kind == "num" and len(args) == 1 and type(args[0]) is int:
         return repr(args[0]) if args[0] >= 0 else f"({args[0]!r})"

@@ -124,6 +124,7 @@ def test_runtime_evaluation_equals_the_compilers(text, env):
 @pytest.mark.parametrize("tree", [
     (), ("num", "3"), ("name", 3), ("import", "os"), ("call", "eval", ("num", 1)), ("+", ("num", 1)),
     ("if", ("bool", True), ("num", 1)), "v", ("num", True), ("bool", 1),
+    ({"a": 1}, ("num", 1), ("num", 2)), (["+"], ("num", 1), ("num", 2)),
 ])
 def test_malformed_trees_are_refused(tree):
     with pytest.raises(FormulaError):
