@@ -147,11 +147,7 @@ class AuctionRules:
 
 def auction_rules(rules: Ruleset) -> AuctionRules:
     """The :class:`AuctionRules` of ``rules``, built once per ruleset."""
-    cached = rules.__dict__.get("_auction_cache")
-    if cached is None:
-        cached = AuctionRules(rules)
-        object.__setattr__(rules, "_auction_cache", cached)  # derived, like Ruleset._card_index
-    return cached
+    return rules.derived("auction", AuctionRules)
 
 
 def first_above(rules: Ruleset, index: int) -> int:

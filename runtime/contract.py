@@ -123,12 +123,7 @@ def _declaration_of(strain) -> Declaration:
 
 def declarations(rules: Ruleset) -> tuple[Declaration, ...]:
     """The :class:`Declaration` of each strain of ``rules``, by strain index (computed once per ruleset)."""
-    cached = rules.__dict__.get("_declarations_cache")
-    if cached is None:
-        cached = tuple(_declaration_of(s) for s in rules.strains)
-        # A derived cache, like Ruleset._card_index: the Ruleset stays frozen for its fields.
-        object.__setattr__(rules, "_declarations_cache", cached)
-    return cached
+    return rules.derived("declarations", lambda r: tuple(_declaration_of(s) for s in r.strains))
 
 
 def declaration(rules: Ruleset, bid: int) -> Declaration:

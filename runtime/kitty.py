@@ -104,8 +104,4 @@ class KittyRules:
 
 def kitty_rules(rules: Ruleset) -> KittyRules:
     """The :class:`KittyRules` of ``rules``, built once per ruleset."""
-    cached = rules.__dict__.get("_kitty_cache")
-    if cached is None:
-        cached = KittyRules(rules)
-        object.__setattr__(rules, "_kitty_cache", cached)  # derived, like Ruleset._card_index
-    return cached
+    return rules.derived("kitty", KittyRules)

@@ -194,11 +194,27 @@ class Ruleset:
         return self._card_index()[name]
 
     def _card_index(self) -> dict[str, int]:
-        index = self.__dict__.get("_card_index_cache")
-        if index is None:
-            index = {name: i for i, name in enumerate(self.cards)}
-            object.__setattr__(self, "_card_index_cache", index)
-        return index
+        return self.derived("card_index", lambda rules: {name: i for i, name in enumerate(rules.cards)})
+
+    def derived(self, key: str, build):
+        """A value computed from the rules once and kept with them (the rule modules' objects).
+
+        The Ruleset stays frozen for its fields; derived values live beside them under
+        ``_derived`` and are left out of pickles (rebuilt on first use on the other side).
+        """
+        store = self.__dict__.get("_derived")
+        if store is None:
+            store = {}
+            object.__setattr__(self, "_derived", store)
+        value = store.get(key)
+        if value is None:
+            value = store[key] = build(self)
+        return value
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_derived", None)
+        return state
 
 
 def build_action_names(rules: Ruleset) -> tuple[str, ...]:

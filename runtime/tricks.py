@@ -107,8 +107,4 @@ class TrickRules:
 
 def trick_rules(rules: Ruleset) -> TrickRules:
     """The :class:`TrickRules` of ``rules``, built once per ruleset."""
-    cached = rules.__dict__.get("_tricks_cache")
-    if cached is None:
-        cached = TrickRules(rules)
-        object.__setattr__(rules, "_tricks_cache", cached)  # derived, like Ruleset._card_index
-    return cached
+    return rules.derived("tricks", TrickRules)
