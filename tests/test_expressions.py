@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import pickle
 from fractions import Fraction
@@ -13,6 +12,7 @@ from hypothesis import strategies as st
 from lark import Lark, Transformer
 from lark.visitors import merge_transformers
 
+from formula_strategies import typed_trees
 from bidcompiler.errors import CompileError, SourcePos
 from bidcompiler.expressions import (
     BOOL,
@@ -510,33 +510,9 @@ def interpret(node, env):
     raise AssertionError(node)
 
 
-@functools.cache
 def typed(kind, depth: int):
     """Well-typed ASTs of type ``kind`` and at most ``depth`` levels of nesting."""
-    if kind is INT:
-        leaf = st.one_of(st.integers(0, 30).map(Num), st.sampled_from(INT_VARS).map(Name))
-    else:
-        leaf = st.one_of(st.booleans().map(Bool), st.sampled_from(BOOL_VARS).map(Name))
-    if depth == 0:
-        return leaf
-    i, b = typed(INT, depth - 1), typed(BOOL, depth - 1)
-    if kind is INT:
-        compound = st.one_of(
-            st.builds(Unary, st.just("-"), i),
-            st.builds(Binary, st.sampled_from("+-*/"), i, i),
-            st.builds(IfElse, b, i, i),
-            st.builds(Call, st.sampled_from(["min", "max"]), st.lists(i, min_size=2, max_size=4).map(tuple)),
-            st.builds(Call, st.just("abs"), st.tuples(i)),
-        )
-    else:
-        compound = st.one_of(
-            st.builds(Not, b),
-            st.builds(BoolOp, st.sampled_from(["and", "or"]), b, b),
-            st.builds(Compare, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), i, i),
-            st.builds(Compare, st.sampled_from(["==", "!="]), b, b),
-            st.builds(IfElse, b, b, b),
-        )
-    return st.one_of(leaf, compound)
+    return typed_trees(kind, depth, tuple(INT_VARS), tuple(BOOL_VARS))
 
 
 environments = st.fixed_dictionaries(
@@ -663,36 +639,9 @@ def test_grouped_unparse_parenthesises_nested_conditionals_only_where_a_reader_n
 
 
 # Small numbers on both sides, so that tests like `bid == 3` are often true.
-@functools.cache
 def small_typed(kind, depth: int):
     """Like ``typed`` but with literals 0..6 and comparisons against literals, to exercise ranges."""
-    if kind is INT:
-        leaf = st.one_of(st.integers(0, 6).map(Num), st.sampled_from(INT_VARS).map(Name))
-    else:
-        leaf = st.one_of(st.booleans().map(Bool), st.sampled_from(BOOL_VARS).map(Name))
-    if depth == 0:
-        return leaf
-    i, b = small_typed(INT, depth - 1), small_typed(BOOL, depth - 1)
-    ops = st.sampled_from(["==", "!=", "<", "<=", ">", ">="])
-    if kind is INT:
-        compound = st.one_of(
-            st.builds(Unary, st.just("-"), i),
-            st.builds(Binary, st.sampled_from("+-*/"), i, i),
-            st.builds(IfElse, b, i, i),
-            st.builds(Call, st.sampled_from(["min", "max"]), st.lists(i, min_size=2, max_size=3).map(tuple)),
-            st.builds(Call, st.just("abs"), st.tuples(i)),
-        )
-    else:
-        compound = st.one_of(
-            st.builds(Not, b),
-            st.builds(BoolOp, st.sampled_from(["and", "or"]), b, b),
-            st.builds(Compare, ops, i, i),
-            st.builds(Compare, ops, st.sampled_from(INT_VARS).map(Name), st.integers(0, 6).map(Num)),
-            st.builds(Compare, ops, st.integers(0, 6).map(Num), st.sampled_from(INT_VARS).map(Name)),
-            st.builds(Compare, st.sampled_from(["==", "!="]), b, b),
-            st.builds(IfElse, b, b, b),
-        )
-    return st.one_of(leaf, compound)
+    return typed_trees(kind, depth, tuple(INT_VARS), tuple(BOOL_VARS), top=6, max_args=3, against_literals=True)
 
 
 small_environments = st.fixed_dictionaries(

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from formula_strategies import typed_trees
 from bidcompiler.errors import CompileError
 from bidcompiler.expressions import (
-    BOOL, INT, Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression, simplify,
+    BOOL, INT, parse_expression, simplify,
 )
 from bidcompiler.formula_text import Wording, formula_code, reading
 from bidcompiler.pipeline import compile_variant, shipped_house_rules, shipped_variants
@@ -136,33 +137,9 @@ INTS = sorted(n for n, t in ALL_TYPES.items() if t is INT)
 BOOLS = sorted(n for n, t in ALL_TYPES.items() if t is BOOL)
 
 
-@functools.cache
 def trees(kind, depth: int):
     """Well-typed formulas over every variable (and names no table knows)."""
-    if kind is INT:
-        leaf = st.one_of(st.integers(0, 8).map(Num), st.sampled_from(INTS).map(Name))
-    else:
-        leaf = st.one_of(st.booleans().map(Bool), st.sampled_from(BOOLS).map(Name))
-    if depth == 0:
-        return leaf
-    i, b = trees(INT, depth - 1), trees(BOOL, depth - 1)
-    if kind is INT:
-        compound = st.one_of(
-            st.builds(Unary, st.just("-"), i),
-            st.builds(Binary, st.sampled_from("+-*/"), i, i),
-            st.builds(IfElse, b, i, i),
-            st.builds(Call, st.sampled_from(["min", "max"]), st.lists(i, min_size=2, max_size=3).map(tuple)),
-            st.builds(Call, st.just("abs"), st.tuples(i)),
-        )
-    else:
-        compound = st.one_of(
-            st.builds(Not, b),
-            st.builds(BoolOp, st.sampled_from(["and", "or"]), b, b),
-            st.builds(Compare, st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), i, i),
-            st.builds(Compare, st.sampled_from(["==", "!="]), b, b),
-            st.builds(IfElse, b, b, b),
-        )
-    return st.one_of(leaf, compound)
+    return typed_trees(kind, depth, tuple(INTS), tuple(BOOLS), top=8, max_args=3)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
