@@ -25,6 +25,7 @@ from runtime.hand import HandState
 from runtime.records import RecordError, apply_claim, hand_record, replay_hand
 from runtime.simulate import play_hand
 from tests.clirun import run
+from test_rules_variants import act, legal  # the same helpers as the other rule tests
 
 RANKS = "23456789TJQKA"
 
@@ -34,23 +35,17 @@ def cards_of(suit: str, high: str, low: str) -> list[str]:
     return [r + suit for r in reversed(RANKS[RANKS.index(low): RANKS.index(high) + 1])]
 
 
+
 def new_hand(rules, hands, kitty, dealer: int = 3) -> HandState:
-    """A hand from a deal written out card by card (checked against the variant's sizes)."""
+    """A hand from a deal written out card by card (checked against the variant's sizes).
+
+    Not test_rules_variants.new_hand: these deals may leave cards undealt or out of the
+    deck, so its whole-deck check does not apply here.
+    """
     assert [len(h) for h in hands] == [rules.hand_size] * rules.players
     assert len(kitty) == rules.kitty_size
     return HandState(rules, dealer, [[rules.card_id(c) for c in h] for h in hands],
                      [rules.card_id(c) for c in kitty])
-
-
-def act(state: HandState, *names: str) -> HandState:
-    """Apply actions by name."""
-    for name in names:
-        state.apply_action(state.rules.action_names.index(name))
-    return state
-
-
-def legal(state: HandState) -> set[str]:
-    return {state.rules.action_names[a] for a in state.legal_actions()}
 
 
 def house(*names: str):
