@@ -61,13 +61,16 @@ def schema() -> dict:
 
 
 def _resolve(root: dict, node: dict) -> dict:
-    """``node`` with a local ``$ref`` followed (``#/definitions/x``)."""
+    """``node`` with a local ``$ref`` followed (``#/definitions/x``).
+
+    Keywords beside the ``$ref`` (a formula's ``x-label``) win over the target's, as
+    in draft 2020-12, where ``$ref`` is one keyword among others.
+    """
     while isinstance(node, dict) and "$ref" in node:
-        ref = node["$ref"]
         target: Any = root
-        for part in ref.removeprefix("#/").split("/"):
+        for part in node["$ref"].removeprefix("#/").split("/"):
             target = target[part]
-        node = target
+        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
     return node
 
 
