@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import SourcePos
+from .vocabulary import default
 
 
 def _pos() -> SourcePos | None:
@@ -37,7 +38,7 @@ class Deck:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     extra: tuple[str, ...]
-    without: tuple[str, ...] = ()  # cards taken out of the deck (deck.without)
+    without: tuple[str, ...] = default("deck.without")  # cards taken out of the deck
 
     def cards(self) -> tuple[str, ...]:
         """Every card of the deck, in order: each suit's ranks, then the extra cards."""
@@ -55,7 +56,7 @@ class Deal:
     kitty: int
     first_dealer: str
     rotation: str
-    undealt: int = 0  # cards set aside unseen after the deal
+    undealt: int = default("deal.undealt")  # cards set aside unseen after the deal
     pos: SourcePos | None = _pos()
 
 

@@ -12,7 +12,6 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from runtime.ruleset import Ruleset
 
 from .resources import file_kind, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
-from . import ir, resources
+from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
@@ -139,10 +138,9 @@ def _newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-@lru_cache(maxsize=1)
 def variant_schema() -> dict:
-    """The JSON Schema of the YAML surface."""
-    return json.loads(resources.schema_path().read_text(encoding="utf-8"))
+    """The JSON Schema of the YAML surface (loaded once, by :mod:`bidcompiler.vocabulary`)."""
+    return vocabulary.schema()
 
 
 def load_layer_text(text: str, filename: str) -> LoadedYaml:
