@@ -197,3 +197,22 @@ def test_the_schema_with_its_words_is_still_a_valid_schema():
     assert sorted(shipped_variants())  # and every shipped file still validates against it (compiles)
     for name in shipped_variants():
         compile_variant(name)
+
+
+def test_a_layer_is_validated_once_even_when_values_are_mended(monkeypatch):
+    # `10` in a rank list and in a strain's direction is read by YAML as a number; the
+    # schema-guided walk mends them to text first, so one validation reports all.
+    from bidcompiler import schemacheck
+    from bidcompiler.pipeline import load_layer_text
+
+    calls = []
+    real = schemacheck._Validator.iter_errors
+    monkeypatch.setattr(schemacheck._Validator, "iter_errors",
+                        lambda self, *a, **k: calls.append(1) or real(self, *a, **k))
+    text = ("extends: standard\nname: a\nauction:\n  redeal_without: [10, 9]\n"
+            "  strains:\n    - {name: up, trump: suit, direction: [10]}\n")
+    with pytest.raises(Exception) as caught:
+        load_layer_text(text, "a.yaml")
+    assert [str(d) for d in caught.value.diagnostics] == [
+        "a.yaml:6:43: expected a name (lower case letters, digits and -), found '10'"]
+    assert len(calls) == 1
