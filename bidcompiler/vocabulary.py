@@ -4,8 +4,8 @@ The JSON Schema of variant files (``bidcompiler/schema/variant.schema.json``) is
 one place a setting is described.  Beside the validation keywords, a setting's
 schema node carries:
 
-* ``default``: the value the builder fills in when no file sets it (standard JSON
-  Schema, so editors show it too), or ``x-default-derived``: a sentence saying what
+* ``default``: the value the builder fills in when no file sets it (a JSON
+  Schema keyword, so editors show it too), or ``x-default-derived``: a sentence saying what
   the default is worked out from, for the few that depend on other settings (the
   builder computes those; a test checks the two lists agree);
 * ``x-rulebook``: per value, the sentence or phrase ``bidwhist rules`` says;
