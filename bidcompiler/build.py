@@ -42,6 +42,10 @@ REQUIRED = {
     "game": ("win",),
 }
 REQUIRED_LEVELS = ("from", "to")
+# What every strain must say once the layers are merged.  A layer need not say it:
+# strains merge by name, and ``- name: notrump`` with ``levels`` only changes a strain
+# the variant below defines whole.
+REQUIRED_STRAIN = ("trump", "direction")
 # Top-level settings (a variant may extend a file that lacks them, such as a house rule).
 REQUIRED_TOP = ("players", "sides")
 
@@ -77,6 +81,12 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         for key in REQUIRED_LEVELS:
             if key not in levels:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
+    strains = data.get("auction", {}).get("strains")
+    for i, strain in enumerate(strains if isinstance(strains, list) else ()):
+        for key in REQUIRED_STRAIN:
+            if isinstance(strain, dict) and key not in strain:
+                sink.error(doc.pos(("auction", "strains", i)),
+                           f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'")
 
 
 def check_layer_formulas(doc) -> list:
