@@ -27,6 +27,8 @@ may say ``base`` for the formula it replaces: ``if sweep then 2 * base else base
 from __future__ import annotations
 
 import copy
+import difflib
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,8 +249,12 @@ def _is_removal(item: Any) -> bool:
 
 
 def _no_such_item(name: str, path: tuple, names: list) -> str:
-    there = f"it has {', '.join(names)}" if names else "there is no such list below this file"
-    return f"{_dotted(path)}: cannot remove '{name}': no layer below has an item named '{name}' ({there})"
+    """The message for removing ``name`` from a list below that lacks it (``names``: what it has)."""
+    if not names:
+        return f"{_dotted(path)}: cannot remove '{name}': no layer below this file has {_dotted(path)}"
+    close = difflib.get_close_matches(name, names, n=1)
+    there = f"did you mean '{close[0]}'?" if close else "there: " + ", ".join(names)
+    return f"{_dotted(path)}: cannot remove '{name}': no layer below has an item of that name ({there})"
 
 
 def _dotted(path: tuple) -> str:
@@ -302,11 +308,14 @@ def compose(layers: list[LoadedYaml], house_rules: list[str]) -> ComposedDocumen
     return doc
 
 
-def set_layer(assignment: str) -> LoadedYaml:
+def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
     """A one-line ``--set path=value`` change as a layer of its own.
 
-    The path is dotted (``auction.levels.from``; list items by index); the value is
-    read as YAML, so ``4`` is a number and ``[BJ]`` a list.
+    The path is dotted (``auction.levels.from``); the value is read as YAML, so ``4``
+    is a number and ``[BJ]`` a list.  In a list of named items the next name picks
+    the item: ``auction.strains.notrump.levels.from=4`` changes strain notrump (a
+    new name adds an item), and ``auction.strains.notrump=~`` removes it.  Which
+    lists hold named items the ``schema`` says (the variant schema by default).
     """
     name = f"{SET_PREFIX}{assignment}"
     if "=" not in assignment:
@@ -315,11 +324,65 @@ def set_layer(assignment: str) -> LoadedYaml:
     keys = [k.strip() for k in path_text.strip().split(".")]
     if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
         raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])
+    if schema is None:
+        from .pipeline import variant_schema  # the pipeline imports this module
+
+        schema = variant_schema()
     # Build nested YAML text so the value keeps YAML's reading and a position.
     # It is validated like a house rule, so it says it is one.
-    lines = ["kind: house-rule", "name: set"] + [("  " * i) + f"{k}:" for i, k in enumerate(keys)]
+    lines = ["kind: house-rule", "name: set"]
+    indent = ""
+    node: dict | None = schema
+    for i, key in enumerate(keys):
+        last = i == len(keys) - 1
+        items = _named_items_schema(schema, node)
+        if items is not None:  # ``key`` names an item of this list
+            if last:
+                if value_text.strip() not in ("~", "null", "Null", "NULL"):
+                    raise CompileError([Diagnostic(SourcePos(name), (
+                        f"'{path_text}' is an item of {'.'.join(keys[:-1])}: set one of its settings "
+                        f"({path_text}.SETTING=VALUE), or remove it with {path_text}=~"))])
+                lines.append(f"{indent}- {{name: {_json_text(key)}, {REMOVE_KEY}: true}}")
+                return load_yaml("\n".join(lines) + "\n", name)
+            lines.append(f"{indent}- name: {_json_text(key)}")
+            indent += "  "
+            node = items
+            continue
+        lines.append(f"{indent}{key}:")
+        indent += "  "
+        node = _schema_child(schema, node, key)
     lines[-1] += " " + value_text.strip()
     return load_yaml("\n".join(lines) + "\n", name)
+
+
+def _json_text(text: str) -> str:
+    """``text`` quoted, so YAML reads a name such as ``no`` as text."""
+    return json.dumps(text)
+
+
+def _schema_resolve(schema: dict, node: Any) -> dict | None:
+    while isinstance(node, dict) and "$ref" in node:
+        node = schema.get("definitions", {}).get(node["$ref"].split("/")[-1])
+    return node if isinstance(node, dict) else None
+
+
+def _schema_child(schema: dict, node: dict | None, key: str) -> dict | None:
+    """The schema of setting ``key`` inside ``node`` (None where the schema does not say)."""
+    node = _schema_resolve(schema, node)
+    if node is None:
+        return None
+    if key in node.get("properties", {}):
+        return _schema_resolve(schema, node["properties"][key])
+    return _schema_resolve(schema, node.get("additionalProperties"))
+
+
+def _named_items_schema(schema: dict, node: dict | None) -> dict | None:
+    """The item schema if ``node`` is a list of named items (items with a ``name``), else None."""
+    node = _schema_resolve(schema, node)
+    if node is None or node.get("type") != "array":
+        return None
+    items = _schema_resolve(schema, node.get("items"))
+    return items if items is not None and "name" in items.get("properties", {}) else None
 
 
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:
