@@ -455,6 +455,12 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if a.if_all_pass != "redeal":
         idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"),
              "throw the hand in when all pass (`auction.if_all_pass: redeal`)")
+    if v.kitty.show in ("deal", "never") and v.kitty.show_contracts:
+        # Nobody knows the contract at the deal: the kitty is face up in every hand or in none.
+        sink.error(v.at("kitty", "show", "contracts"),
+                   f"kitty.show: contracts has no effect with when: {v.kitty.show} (the contract is not known "
+                   "until the auction is won)",
+                   hint="leave out contracts, or show the kitty later (when: auction-end or declaration)")
     if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
         said = "suit-contracts" if v.kitty.show_contracts == ("suit",) else "when: declaration"
         conflict(sink, v, f"kitty.show: {said} needs the trump named before the kitty is taken",

@@ -9,7 +9,10 @@ the checks' messages for the new settings.
 - ``seven-set-loses``: game-end formulas that see the last hand (``last_bid``,
   ``last_declarer``, ``last_made``);
 - ``ten-hands``: hands played with a contract (``played``) and "the higher total";
-- ``two-handed``: two players and cards set aside unseen (``deal.undealt``).
+- ``two-handed``: two players and cards set aside unseen (``deal.undealt``);
+- ``big-joker-notrump``: card roles per kind of contract (``play.roles``, role ``top``);
+- ``spades-trump``: a strain's trump fixed to a suit (``trump: S``);
+- ``sport-kitty-always``: when and in which contracts the kitty is shown (``kitty.show: {when, contracts}``).
 """
 
 from __future__ import annotations
@@ -546,3 +549,103 @@ def test_sport_kitty_always_the_other_seats_deal_the_unseen_cards_knowing_the_ki
             where = view.base.get(rules.card_id(card), view.full)
             places = {view.slots[i] for i in range(len(view.slots)) if where >> i & 1}
             assert (places <= {1, HIDDEN}) == shown, (spec, card, places)
+
+
+# ============================================================================ the new settings' checks, rulebook, diff, syntax
+def test_roles_and_fixed_trumps_and_kitty_show_are_checked_with_positions(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nkind: house-rule\ndescription: x\nsource: x\n"
+                   "play:\n  roles:\n    notrump: {XJ: top, LJ: best}\n"
+                   "auction:\n  strains:\n    - {name: uptown, trump: H, direction: uptown}\n"
+                   "    - {name: downtown, trump: X, direction: downtown}\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "bad.yaml:7:" in out and "expected a role (top), found 'best'" in out
+    assert "bad.yaml:11:" in out and "'X' is not one of" in out
+    bad.write_text("name: bad\nkind: house-rule\ndescription: x\nsource: x\n"
+                   "play:\n  roles:\n    notrump: {XJ: top}\n"
+                   "deck:\n  suits: [S, D, C]\ndeal: {hand: 9, kitty: 5}\n"
+                   "auction:\n  strains:\n    - {name: uptown, trump: H, direction: uptown}\n"
+                   "    - {name: notrump, trump: none, direction: uptown}\n  ranking: [[uptown], [notrump]]\n"
+                   "kitty:\n  show: {when: deal, contracts: [suit]}\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "bad.yaml:7:" in out and "play.roles.notrump gives XJ the role top, but XJ is not in the deck" in out
+    assert "bad.yaml:13:" in out and "strain 'uptown' fixes trump H, which is not a suit of the deck (S, D, C)" in out
+    assert "bad.yaml:17:" in out and "kitty.show: contracts has no effect with when: deal" in out
+
+
+@pytest.mark.parametrize("spec, lines", [
+    ("standard+big-joker-notrump", [
+        "In no trump BJ (the big joker) is the highest card of every trick it is played to: it follows no suit, "
+        "may be led, and otherwise may be played only by a player who cannot follow the suit led; it wins the "
+        "trick.",
+        "In a suit contract BJ and LJ are the highest trumps",
+        "In no trump the joker LJ belongs to no suit and never wins."]),
+    ("standard+spades-trump", ["- **uptown**: spades are always trump (the declarer names no suit); played uptown.",
+                               "- **downtown**: spades are always trump (the declarer names no suit); played "
+                               "downtown."]),
+    ("standard+sport-kitty-always", ["After the auction the kitty is shown to all, in every contract (no trump "
+                                     "included), before the declarer takes it."]),
+])
+def test_rulebook_says_the_card_role_the_fixed_trump_and_the_kitty_shown(spec, lines):
+    result = run("rules", spec)
+    assert result.exit_code == 0
+    for line in lines:
+        assert line in result.stdout, line
+
+
+@pytest.mark.parametrize("b, rows", [
+    ("standard+big-joker-notrump", ["card roles: none -> in notrump: BJ the highest card of every trick"]),
+    ("standard+spades-trump", ["strain uptown trump: a trump suit -> spades, fixed",
+                               "strain downtown trump: a trump suit -> spades, fixed"]),
+    ("standard+sport-kitty-always", ["kitty shown: never -> after the auction, in every contract"]),
+    ("standard+sport-kitty", ["kitty shown: never -> in suit contracts"]),
+])
+def test_diff_names_the_new_settings(b, rows):
+    result = run("diff", "standard", b)
+    assert result.exit_code == 0
+    for row in rows:
+        assert row in result.stdout, row
+    assert len([line for line in result.stdout.splitlines() if line and not line.startswith(" ")]) == len(rows)
+
+
+@pytest.mark.parametrize("rule", ["big-joker-notrump", "spades-trump", "sport-kitty-always"])
+def test_the_new_settings_in_whist_syntax_convert_both_ways_to_the_same_rules(rule, tmp_path):
+    from bidcompiler.resources import variants_dir
+    whist = tmp_path / f"{rule}.whist"
+    result = run("convert", str(variants_dir() / f"{rule}.yaml"), "--to", "whist")
+    assert result.exit_code == 0
+    whist.write_text(result.stdout)
+    back = tmp_path / f"{rule}.yaml"
+    again = run("convert", str(whist), "--to", "yaml")
+    assert again.exit_code == 0
+    back.write_text(again.stdout)
+    compiled = [json.loads(run("compile", "standard", "--with", str(path), "--json").stdout)
+                for path in (whist, back)]
+    shipped = json.loads(run("compile", f"standard+{rule}", "--json").stdout)
+    for data in compiled + [shipped]:
+        data.pop("house_rules")
+        data.pop("name", None)
+    assert compiled[0] == compiled[1] == shipped
+
+
+def test_card_roles_in_whist_syntax_name_cards_as_keys(tmp_path):
+    rule = tmp_path / "tops.whist"
+    rule.write_text("house-rule tops\ndescription x\nsource x\n"
+                    "play { roles { notrump { BJ top; LJ top }; suit { 2S top } } }\n")
+    from bidcompiler.pipeline import load_ruleset as load
+    rules = load("standard", (str(rule),))
+    nt, suit = rules.tables[(-1, 0)], rules.tables[(1, 0)]
+    bj, lj, two = rules.card_id("BJ"), rules.card_id("LJ"), rules.card_id("2S")
+    assert nt.suit_of[bj] == nt.suit_of[lj] == TOP_SUIT and nt.power[bj] > nt.power[lj]
+    assert suit.suit_of[two] == TOP_SUIT and suit.suit_of[bj] == 1   # BJ stays a trump there
+
+
+@pytest.mark.parametrize("rule", ["big-joker-notrump", "spades-trump", "sport-kitty-always"])
+def test_simulate_200_hands_with_the_rule(rule):
+    result = run("simulate", f"standard+{rule}", "--hands", "200")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "200" in result.stdout
