@@ -62,6 +62,35 @@ def normalise_card(card) -> str:
     return "T" + text[2:] if text.startswith("10") else text
 
 
+# kitty.show's words, each shorthand for a (when, contracts) pair; contracts () = every contract.
+KITTY_SHOW_WORDS = {
+    "never": ("never", ()),
+    "auction": ("deal", ()),                   # face up from the deal, through the auction
+    "suit-contracts": ("declaration", ("suit",)),  # shown once a suit contract is declared
+}
+CONTRACT_KINDS = ("notrump", "suit")
+
+
+def kitty_show(value) -> tuple[str, tuple[str, ...]]:
+    """kitty.show (a word, or ``{when, contracts}``) as (when, contracts), contracts sorted; () = every contract."""
+    if not value:
+        return "never", ()
+    if isinstance(value, str):
+        return KITTY_SHOW_WORDS[value]
+    contracts = tuple(sorted(set(value.get("contracts") or CONTRACT_KINDS)))
+    return value["when"], (() if contracts == CONTRACT_KINDS else contracts)
+
+
+def card_roles(value) -> tuple:
+    """play.roles (contract kind -> card -> role) as sorted pairs, cards normalised (``10H`` -> ``TH``)."""
+    out = []
+    for kind, cards in sorted((value or {}).items()):
+        pairs = tuple(sorted((normalise_card(card), role) for card, role in (cards or {}).items() if role))
+        if pairs:
+            out.append((kind, pairs))
+    return tuple(out)
+
+
 def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
     """Every required setting is present once all layers are merged."""
     data = doc.data
@@ -249,9 +278,11 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     )
     declaration = ir.Declaration(when=section("declaration").get("when", "before-kitty"), pos=pos("declaration"))
     k = section("kitty")
+    show_when, show_contracts = kitty_show(k.get("show"))
     kitty = ir.Kitty(
         discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
-        show=k.get("show") or "never",
+        show=show_when,
+        show_contracts=show_contracts,
         pos=pos("kitty"),
     )
     p = section("play")
@@ -261,6 +292,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
         renege=p.get("renege", "refuse"),
         renege_books=p.get("renege_books", 3),
+        roles=card_roles(p.get("roles")),
         pos=pos("play"),
     )
     scoring = ir.Scoring(

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from . import ir
+from .build import CONTRACT_KINDS, KITTY_SHOW_WORDS
 from .expressions import parse_expression
 from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
@@ -68,6 +69,7 @@ LABELS = {
     "play.first_lead": "first lead",
     "play.trumps_above": "trumps above the trump suit",
     "play.notrump_extras": "jokers in notrump",
+    "play.roles": "card roles",
     "play.renege": "renege",
     "play.renege_books": "renege penalty (books)",
     "scoring.made": "contract made when",
@@ -94,18 +96,55 @@ VALUE_WORDS = {
     "auction.redeal_dealer": {"same": "the same dealer deals again", "next": "the next dealer deals"},
     "auction.all_pass_dealer": {"same": "the same dealer deals again", "next": "the next dealer deals"},
     "auction.strains[*].trump": {"suit": "a trump suit", "none": "no trump", "suit-or-none": "a suit or no trump",
-                                 "none-or-first-lead": "no trump or the suit of the first lead"},
+                                 "none-or-first-lead": "no trump or the suit of the first lead",
+                                 "S": "spades, fixed", "H": "hearts, fixed", "D": "diamonds, fixed",
+                                 "C": "clubs, fixed"},
     "declaration.when": {"before-kitty": "before taking the kitty", "after-kitty": "after taking the kitty"},
     "kitty.discards": {"declarer-book": "a book of the declaring side",
                        "first-trick": "to the winner of the first trick", "none": "no one's book"},
     "kitty.show": {"never": "never", "auction": "face up through the auction",
                    "suit-contracts": "in suit contracts"},
+    "play.roles": {"top": "the highest card of every trick"},
     "play.first_lead": {"declarer": "the declarer", "eldest": "the player left of the dealer"},
     "play.notrump_extras": {"no-suit": "no suit, playable when void", "free": "no suit, playable any time",
                             "out": "out of play", "none": "none"},
     "play.renege": {"refuse": "refused", "penalty": "stands, with a penalty"},
     "game.tie": {"declarer": "the declaring side", "higher": "the higher score"},
 }
+
+
+# kitty.show's (when, contracts) pairs that a shorthand word says (build.KITTY_SHOW_WORDS).
+SHOW_SHORTHAND = {pair: word for word, pair in KITTY_SHOW_WORDS.items()}
+SHOW_WHEN_WORDS = {"deal": "face up through the auction", "auction-end": "after the auction",
+                   "declaration": "once declared"}
+
+
+def kitty_show_value(kitty: ir.Kitty):
+    """kitty.show as one value for ``diff``: its shorthand word where it has one, else ``{when, contracts}``."""
+    pair = (kitty.show, kitty.show_contracts)
+    if pair in SHOW_SHORTHAND:
+        return SHOW_SHORTHAND[pair]
+    return {"when": kitty.show, "contracts": list(kitty.show_contracts or CONTRACT_KINDS)}
+
+
+def _show_words(value) -> str:
+    if isinstance(value, str):
+        return VALUE_WORDS["kitty.show"].get(value, value)
+    kinds = value["contracts"]
+    where = "in every contract" if len(kinds) == len(CONTRACT_KINDS) else f"in {_join_kinds(kinds)} contracts"
+    return f"{SHOW_WHEN_WORDS.get(value['when'], value['when'])}, {where}"
+
+
+def _join_kinds(kinds) -> str:
+    return " and ".join(kinds)
+
+
+def _roles_words(roles) -> str:
+    if not roles:
+        return "none"
+    role_words = VALUE_WORDS["play.roles"]
+    return "; ".join(f"in {kind}: " + ", ".join(f"{card} {role_words.get(role, role)}" for card, role in pairs)
+                     for kind, pairs in roles)
 
 
 # Numbers with a unit, so that "kitty: 6 -> 4" reads "kitty: 6 cards -> 4 cards".
@@ -171,6 +210,10 @@ def label_of(path: str) -> str:
 
 def format_value(path: str, value) -> str:
     """A value in words for one line of ``diff``."""
+    if path == "kitty.show":
+        return _show_words(value)
+    if path == "play.roles":
+        return _roles_words(value)
     if _pattern(path) == "auction.strains[*].levels":
         # A strain without levels of its own is bid at the auction's.
         return "the auction's levels" if value is None else f"{value[0]} to {value[1]}"
@@ -264,6 +307,13 @@ def _walk(path: str, a, b, out: list[Difference]) -> None:
         return  # written differently, the same rule once simplified
     if isinstance(a, ir.Formula) or isinstance(b, ir.Formula):
         out.append(Difference(path, label_of(path), a, b))
+    elif isinstance(a, ir.Kitty) and isinstance(b, ir.Kitty):
+        # When and in which contracts the kitty is shown read as one setting: one row.
+        for f in dataclasses.fields(a):
+            if f.name == "show":
+                _walk(f"{path}.show", kitty_show_value(a), kitty_show_value(b), out)
+            elif f.compare and f.name != "show_contracts":
+                _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
     elif dataclasses.is_dataclass(a) and type(a) is type(b):
         for f in dataclasses.fields(a):
             if not f.compare or (not path and f.name in META_FIELDS):

@@ -33,6 +33,8 @@ TRUMP_WORDS = {
     "none-or-first-lead": "the declarer either declares no trump or leads the first card, "
                           "whose suit becomes trump",
 }
+# A strain's trump fixed to a suit (trump: S).
+FIXED_TRUMP_WORDS = "{suit} are always trump (the declarer names no suit)"
 IF_ALL_PASS_WORDS = {
     "dealer-must-bid": "If everyone before the dealer passes, the dealer must bid.",
     "dealer-bids-lowest": "If everyone before the dealer passes, the dealer must bid exactly the lowest bid "
@@ -54,11 +56,28 @@ DISCARDS_WORDS = {
     "first-trick": "The discards go to whoever wins the first trick: that trick is worth 2 books.",
     "none": "The discards count as no one's book.",
 }
+# kitty.show in words, per (when, contracts); contracts () = every contract.
 SHOW_WORDS = {
-    "never": "The other players do not see the kitty.",
-    "auction": "The kitty lies face up for all to see through the auction.",
-    "suit-contracts": "In a suit contract the kitty is shown to all once trump is named, before the declarer "
-                      "takes it; in no trump it is not shown.",
+    ("never", ()): "The other players do not see the kitty.",
+    ("deal", ()): "The kitty lies face up for all to see through the auction.",
+    ("declaration", ("suit",)): "In a suit contract the kitty is shown to all once trump is named, before the "
+                                "declarer takes it; in no trump it is not shown.",
+    ("declaration", ("notrump",)): "In no trump the kitty is shown to all once the contract is declared, before "
+                                   "the declarer takes it; in a suit contract it is not shown.",
+    ("declaration", ()): "The kitty is shown to all once the contract is declared, before the declarer takes it.",
+    ("auction-end", ()): "After the auction the kitty is shown to all, in every contract (no trump included), "
+                         "before the declarer takes it.",
+    ("auction-end", ("suit",)): "After the auction, in a suit contract, the kitty is shown to all before the "
+                                "declarer takes it (once trump is named where the bid does not say); in no "
+                                "trump it is not shown.",
+    ("auction-end", ("notrump",)): "After the auction, in no trump, the kitty is shown to all before the "
+                                   "declarer takes it (once declared where the bid does not say); in a suit "
+                                   "contract it is not shown.",
+}
+# Card roles (play.roles) in words: what the cards do.
+ROLE_WORDS = {
+    "top": "the highest card of every trick it is played to: it follows no suit, may be led, and otherwise "
+           "may be played only by a player who cannot follow the suit led{free}; it wins the trick",
 }
 NOTRUMP_EXTRAS_WORDS = {
     "no-suit": "In no trump {cards} {belong} to no suit and never {win}. {one} may be played only by a player "
@@ -257,7 +276,7 @@ def _players_section(v: ir.Variant) -> list[str]:
     rotation = ROTATION_WORDS.get(v.deal.rotation, f"the deal passes: {v.deal.rotation}")
     lines.append(f"{dealer}; {rotation}.")
     if v.deal.kitty:
-        face = "up" if v.kitty.show == "auction" else "down"
+        face = "up" if v.kitty.show == "deal" else "down"
         lines.append(f"Each player gets {v.deal.hand} cards; {v.deal.kitty} go face {face} to the kitty.")
     else:
         lines.append(f"Each player gets {v.deal.hand} cards; there is no kitty.")
@@ -326,7 +345,9 @@ def _declaration_section(v: ir.Variant) -> list[str]:
         else:
             order = f"the declarer chooses the order: {_join(s.directions, 'or')}"
         said = "bare numbers" if s.bare and len(v.auction.strains) == 1 else s.name
-        lines.append(f"- **{said}**: {TRUMP_WORDS.get(s.trump, s.trump)}; {order}.")
+        trump = FIXED_TRUMP_WORDS.format(suit=SUIT_WORDS[s.trump]) if s.trump in SUIT_WORDS \
+            else TRUMP_WORDS.get(s.trump, s.trump)
+        lines.append(f"- **{said}**: {trump}; {order}.")
     chooses = [s for s in v.auction.strains if s.trump in ("suit", "suit-or-none") or len(s.directions) > 1]
     if v.deal.kitty and chooses:
         lines.append("")
@@ -345,7 +366,8 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(f"The declarer adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(DISCARDS_WORDS.get(v.kitty.discards, f"The discards: {v.kitty.discards}."))
-    lines.append(SHOW_WORDS.get(v.kitty.show, f"The kitty is shown: {v.kitty.show}."))
+    lines.append(SHOW_WORDS.get((v.kitty.show, v.kitty.show_contracts),
+                                f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
     return lines
 
 
@@ -375,31 +397,47 @@ def _play_section(v: ir.Variant) -> list[str]:
                  "in the contract's rank order.")
     suit_contracts = any(s.trump != "none" for s in v.auction.strains)
     notrump = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
-    if p.trumps_above and suit_contracts:
-        if len(p.trumps_above) == 1:
-            lines.append(f"In a suit contract {p.trumps_above[0]} is the highest trump, above the trump suit's own "
+    # Cards with a role of their own under a kind of contract: said first, left out below.
+    in_suit, in_nt = p.roles_in("suit") if suit_contracts else {}, p.roles_in("notrump") if notrump else {}
+    for where, roles in (("In a suit contract", in_suit), ("In no trump", in_nt)):
+        for role in dict.fromkeys(roles.values()):
+            # Extra cards first, in deck order (BJ before LJ), as they rank among top cards.
+            with_role = sorted((c for c in roles if roles[c] == role),
+                               key=lambda c: (0, v.deck.extra.index(c)) if c in v.deck.extra else (1, 0))
+            named = _join([f"{c} (the {CARD_WORDS[c]})" if c in CARD_WORDS else c for c in with_role])
+            free = ", or at any time" if where == "In no trump" and p.notrump_extras == "free" else ""
+            words = ROLE_WORDS.get(role, f"of the role {role}").format(free=free)
+            lines.append(f"{where} {named} {'is' if len(with_role) == 1 else 'are each'} {words}.")
+        if len(roles) > 1 and "top" in roles.values():
+            lines.append(f"{where}, of several such cards in one trick, the one named first wins (cards of a suit "
+                         "by rank in the contract's order).")
+    trumps_above = tuple(c for c in p.trumps_above if c not in in_suit)
+    if trumps_above and suit_contracts:
+        if len(trumps_above) == 1:
+            lines.append(f"In a suit contract {trumps_above[0]} is the highest trump, above the trump suit's own "
                          "cards; it counts as a card of the trump suit.")
         else:
-            lines.append(f"In a suit contract {_join(p.trumps_above)} are the highest trumps, in that order, "
+            lines.append(f"In a suit contract {_join(trumps_above)} are the highest trumps, in that order, "
                          "above the trump suit's own cards; they count as cards of the trump suit.")
-        suited = [c for c in p.trumps_above if c not in v.deck.extra]
+        suited = [c for c in trumps_above if c not in v.deck.extra]
         if suited and notrump:
             what = "is an ordinary card of its suit" if len(suited) == 1 else "are ordinary cards of their suits"
             lines.append(f"In no trump {_join(suited)} {what}.")
-    loose = [c for c in v.deck.extra if c not in p.trumps_above]
+    loose = [c for c in v.deck.extra if c not in trumps_above and c not in in_suit]
     if loose and suit_contracts:
         verbs = "belongs to no suit and never wins" if len(loose) == 1 else "belong to no suit and never win"
         lines.append(f"In a suit contract {_join(loose)} {verbs}; such a card may be played only by a player "
                      "who cannot follow the suit led.")
-    if v.deck.extra and notrump and p.notrump_extras in NOTRUMP_EXTRAS_WORDS:
-        cards = _extras_noun(v.deck.extra)
-        one = "A joker" if all(c in CARD_WORDS for c in v.deck.extra) else "An extra card"
-        single = len(v.deck.extra) == 1
+    nt_extras = [c for c in v.deck.extra if c not in in_nt]
+    if nt_extras and notrump and p.notrump_extras in NOTRUMP_EXTRAS_WORDS:
+        cards = _extras_noun(nt_extras)
+        one = "A joker" if all(c in CARD_WORDS for c in nt_extras) else "An extra card"
+        single = len(nt_extras) == 1
         lines.append(NOTRUMP_EXTRAS_WORDS[p.notrump_extras].format(
             cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
             win="wins" if single else "win", leave="leaves" if single else "leave"))
     # Enough cards that can never win for a whole trick of them: say who takes it.
-    in_notrump = len(v.deck.extra) if notrump and p.notrump_extras != "out" else 0
+    in_notrump = len([c for c in v.deck.extra if c not in in_nt]) if notrump and p.notrump_extras != "out" else 0
     in_suits = len(loose) if suit_contracts else 0
     if max(in_notrump, in_suits) >= v.players:
         lines.append("A trick made only of cards that never win goes to the player who led it.")
