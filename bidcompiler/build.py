@@ -44,6 +44,10 @@ REQUIRED = {
     "game": ("win",),
 }
 REQUIRED_LEVELS = ("from", "to")
+# What every strain must say once the layers are merged.  A layer need not say it:
+# strains merge by name, and ``- name: notrump`` with ``levels`` only changes a strain
+# the variant below defines whole.
+REQUIRED_STRAIN = ("trump", "direction")
 # Top-level settings (a variant may extend a file that lacks them, such as a house rule).
 REQUIRED_TOP = ("players", "sides")
 
@@ -58,6 +62,36 @@ def normalise_card(card) -> str:
     """``10H`` -> ``TH``; a card name such as ``BJ`` is kept."""
     text = str(card).upper()
     return "T" + text[2:] if text.startswith("10") else text
+
+
+def kitty_show_words() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """kitty.show's shorthand words (the schema's ``x-shorthand``), each as its (when, contracts) pair."""
+    return {word: kitty_show(meaning) for word, meaning in vocabulary.shorthand("kitty.show").items()}
+
+
+def contract_kinds() -> tuple[str, ...]:
+    """The kinds of contract kitty.show may name, sorted (its default: every one)."""
+    return tuple(sorted(vocabulary.default("kitty.show.contracts")))
+
+
+def kitty_show(value) -> tuple[str, tuple[str, ...]]:
+    """kitty.show (a word, or ``{when, contracts}``) as (when, contracts), contracts sorted; () = every contract."""
+    value = value or vocabulary.default("kitty.show")
+    if isinstance(value, str):
+        value = vocabulary.shorthand("kitty.show")[value]
+    kinds = contract_kinds()
+    contracts = tuple(sorted(set(value.get("contracts") or kinds)))
+    return value["when"], (() if contracts == kinds else contracts)
+
+
+def card_roles(value) -> tuple:
+    """play.roles (contract kind -> card -> role) as sorted pairs, cards normalised (``10H`` -> ``TH``)."""
+    out = []
+    for kind, cards in sorted((value or {}).items()):
+        pairs = tuple(sorted((normalise_card(card), role) for card, role in (cards or {}).items() if role))
+        if pairs:
+            out.append((kind, pairs))
+    return tuple(out)
 
 
 def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
@@ -79,6 +113,12 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         for key in REQUIRED_LEVELS:
             if key not in levels:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
+    strains = data.get("auction", {}).get("strains")
+    for i, strain in enumerate(strains if isinstance(strains, list) else ()):
+        for key in REQUIRED_STRAIN:
+            if isinstance(strain, dict) and key not in strain:
+                sink.error(doc.pos(("auction", "strains", i)),
+                           f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'")
 
 
 def check_layer_formulas(doc) -> list:
@@ -250,9 +290,11 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),
                                  pos=pos("declaration"))
     k = section("kitty")
+    show_when, show_contracts = kitty_show(k.get("show"))
     kitty = ir.Kitty(
         discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
-        show=k.get("show") or default("kitty.show"),
+        show=show_when,
+        show_contracts=show_contracts,
         pos=pos("kitty"),
     )
     p = section("play")
@@ -262,6 +304,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
         renege=p.get("renege", default("play.renege")),
         renege_books=p.get("renege_books", default("play.renege_books")),
+        roles=card_roles(p.get("roles") or default("play.roles")),
         pos=pos("play"),
     )
     scoring = ir.Scoring(

@@ -325,6 +325,28 @@ def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
     for card in repeated:
         sink.error(v.at("play", "trumps_above"), f"trumps_above names {card} twice",
                    hint=f"name {card} once in play.trumps_above")
+    # Card roles: each card must be one of the deck's (the schema checked the role's word).
+    for kind, pairs in v.play.roles:
+        for card, role in pairs:
+            if card not in cards:
+                out = " (deck.without takes it out)" if card in v.deck.without else ""
+                conflict(sink, v, f"play.roles.{kind} gives {card} the role {role}, but {card} is not in the deck{out}",
+                         _role_path(v, kind, card), ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
+                         ("deck", "without"),
+                         fix=(f"take {card} out of play.roles.{kind}", "keep the card in the deck"))
+
+
+def _role_path(v: ir.Variant, kind: str, card: str) -> tuple:
+    """The path of a card's role as the file spelt it (``10H`` for the card ``TH``), for its position."""
+    if v.origin is not None:
+        written = ((v.origin.data.get("play") or {}).get("roles") or {}).get(kind) or {}
+        for key in written:
+            if str(key).upper().replace("10", "T", 1) == card:
+                return ("play", "roles", kind, key)
+    return ("play", "roles", kind)
+
+
+SUIT_LETTERS = ("S", "H", "D", "C")
 
 
 def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -340,6 +362,13 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                  ("auction", "passes_end"), ("players",),
                  fix=(f"set auction.passes_end between 1 and {v.players - 1}",))
     for i, strain in enumerate(a.strains):
+        if strain.trump in SUIT_LETTERS and strain.trump not in v.deck.suits:
+            # A fixed trump suit (trump: S) must be one of the deck's suits.
+            conflict(sink, v, f"strain '{strain.name}' fixes trump {strain.trump}, which is not a suit of the deck "
+                              f"({', '.join(v.deck.suits)})",
+                     ("auction", "strains", i, "trump"), ("deck", "suits"),
+                     fix=(f"fix one of the deck's suits ({', '.join(v.deck.suits)}) as trump",
+                          "let the declarer name trump (`trump: suit`)"))
         if strain.trump == "none-or-first-lead" and v.declaration.when == "after-kitty" and v.deal.kitty:
             conflict(sink, v, f"strain '{strain.name}' names trump by the first lead, "
                               "which cannot wait until after the kitty",
@@ -398,11 +427,17 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         idle(("play", "notrump_extras"), "no contract is played without trump", ("auction", "strains"),
              "keep a strain played without trump")
     suit_possible = any(s.trump != "none" for s in v.auction.strains)
+    if not notrump_possible:
+        idle(("play", "roles", "notrump"), "no contract is played without trump", ("auction", "strains"),
+             "keep a strain played without trump")
     if not suit_possible:
         idle(("play", "trumps_above"), "no contract has a trump suit", ("auction", "strains"),
              "keep a strain with a trump suit")
-        idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"),
+        idle(("play", "roles", "suit"), "no contract has a trump suit", ("auction", "strains"),
              "keep a strain with a trump suit")
+        if v.kitty.show_contracts == ("suit",):
+            idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"),
+                 "keep a strain with a trump suit")
     if v.play.renege == "penalty" and v.sides == "individual":
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
                           f"{v.players} players each alone", ("play", "renege"), ("sides",),
@@ -420,8 +455,15 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if a.if_all_pass != "redeal":
         idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"),
              "throw the hand in when all pass (`auction.if_all_pass: redeal`)")
-    if v.kitty.show == "suit-contracts" and v.declaration.when == "after-kitty":
-        conflict(sink, v, "kitty.show: suit-contracts needs the trump named before the kitty is taken",
+    if v.kitty.show in ("deal", "never") and v.kitty.show_contracts:
+        # Nobody knows the contract at the deal: the kitty is face up in every hand or in none.
+        sink.error(v.at("kitty", "show", "contracts"),
+                   f"kitty.show: contracts has no effect with when: {v.kitty.show} (the contract is not known "
+                   "until the auction is won)",
+                   hint="leave out contracts, or show the kitty later (when: auction-end or declaration)")
+    if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
+        said = "suit-contracts" if v.kitty.show_contracts == ("suit",) else "when: declaration"
+        conflict(sink, v, f"kitty.show: {said} needs the trump named before the kitty is taken",
                  ("kitty", "show"), ("declaration", "when"),
                  fix=("name trump before the kitty (`declaration.when: before-kitty`)",
                       "show the kitty another way (kitty.show)"))

@@ -1,9 +1,23 @@
 """Composition: ``extends``, house-rule overlays, ``--set`` — several documents, one variant.
 
 A variant may ``extends:`` another; house rules (``kind: house-rule``) and
-``--set path=value`` changes are laid over it in order.  Layers merge like this:
-mappings merge key by key, anything else (numbers, strings, lists) replaces what
-was there, and ``null`` removes a setting ("this game has no such rule").
+``--set path=value`` changes are laid over it in order.  An overlay changes only
+what it names.  Layers merge like this:
+
+* mappings merge key by key, and ``null`` removes a setting ("this game has no
+  such rule"); so ``orders: {downtown-aces-bad: [...]}`` adds one order and
+  ``orders: {downtown: ~}`` removes one;
+* a list of named items (mappings with a ``name``, such as ``auction.strains``;
+  any such list, not only that one) merges with the list below it by name: an
+  item whose name is there merges into that item key by key, by these same rules;
+  an item with a new name is added at the end; the items below keep their order.
+  ``{name: X, remove: true}`` (``strains { remove X }`` in ``.whist``) removes
+  item X; removing a name the list below does not have is an error.  Every item
+  of such a list must have a name.  To replace an item whole, remove it and
+  write it again (it then comes last);
+* anything else — numbers, strings, lists of plain values such as
+  ``deck.extra`` — replaces what was there (``deck.without`` takes single cards
+  out of the deck).
 
 Every value remembers the layer and position that set it, so a later check can
 name both files when an overlay does not fit its base.  A formula in a later layer
@@ -13,6 +27,8 @@ may say ``base`` for the formula it replaces: ``if sweep then 2 * base else base
 from __future__ import annotations
 
 import copy
+import difflib
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +46,8 @@ FORMULA_PATHS = {
 _BASE_RE = re.compile(r"\bbase\b")
 # The file name a ``--set`` change is loaded under: one argument of the command, not a file.
 SET_PREFIX = "--set "
+# In a list of named items, ``{name: X, remove: true}`` takes item X away.
+REMOVE_KEY = "remove"
 
 
 @dataclass
@@ -46,16 +64,21 @@ class ComposedDocument:
 
     data: dict
     layers: list[LoadedYaml]
-    origins: dict[tuple, LoadedYaml] = field(default_factory=dict)
+    # Path in ``data`` -> (the layer that set it, the path of that value in the layer).
+    # The two paths differ below a list merged by name: the overlay's item 0 may be
+    # the merged list's item 2.
+    origins: dict[tuple, tuple[LoadedYaml, tuple]] = field(default_factory=dict)
     # For formula paths: every layer's text, lowest first, when later ones use `base`.
     formula_stack: dict[tuple, list[FormulaLayer]] = field(default_factory=dict)
     house_rules: list[str] = field(default_factory=list)
 
     def _origin(self, path: tuple) -> tuple[LoadedYaml, tuple]:
+        """The layer that set ``path`` (or its nearest set ancestor) and the path there."""
         for cut in range(len(path), -1, -1):
-            doc = self.origins.get(path[:cut])
-            if doc is not None:
-                return doc, path
+            entry = self.origins.get(path[:cut])
+            if entry is not None:
+                doc, at = entry
+                return doc, at + path[cut:]
         return self.layers[0], path
 
     def pos(self, path: tuple = ()) -> SourcePos:
@@ -83,9 +106,9 @@ class ComposedDocument:
 
         doc, at = self._origin(path)
         best = (rank(doc), doc, at)
-        for p, d in self.origins.items():
+        for p, (d, there) in self.origins.items():
             if len(p) > len(path) and p[:len(path)] == path and rank(d) > best[0]:
-                best = (rank(d), d, p)
+                best = (rank(d), d, there)
         return best
 
     def content_pos(self, path: tuple) -> SourcePos:
@@ -111,35 +134,143 @@ class ComposedDocument:
 
 
 def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
-    """Lay ``doc``'s settings over ``target`` (mappings merge, other values replace)."""
+    """Lay ``doc``'s settings over ``target`` (the rules are in the module docstring).
 
-    def walk(into: dict, data: dict, path: tuple) -> None:
+    A removal that finds nothing to remove, or an item of a named list without a
+    name, is a CompileError positioned in ``doc``; ``target`` is then left part-merged
+    and must not be used.
+    """
+    problems: list[Diagnostic] = []
+
+    def walk(into: dict, data: dict, path: tuple, at: tuple) -> None:
+        # ``path``: where in the merged data; ``at``: where in ``doc``.
         for key, value in data.items():
             if not path and key in LAYER_KEYS:
                 continue
-            p = path + (key,)
+            p, q = path + (key,), at + (key,)
             if value is None:  # null removes the setting
                 into.pop(key, None)
                 _forget(target, p)
-                target.origins[p] = doc
+                target.origins[p] = (doc, q)
                 continue
             if isinstance(value, dict) and isinstance(into.get(key), dict):
-                walk(into[key], value, p)
+                walk(into[key], value, p, q)
+                continue
+            if _merges_by_name(into.get(key), value):
+                merge_named(into[key], value, p, q)
                 continue
             if p in FORMULA_PATHS and isinstance(value, str) and _BASE_RE.search(value):
                 stack = target.formula_stack.setdefault(p, [])
                 if not stack and key in into:
                     previous = target._origin(p)[0]
                     stack.append(FormulaLayer(_text(into[key]), previous.content_pos(p)))
-                stack.append(FormulaLayer(value, doc.content_pos(p)))
+                stack.append(FormulaLayer(value, doc.content_pos(q)))
             elif p in FORMULA_PATHS:
                 target.formula_stack.pop(p, None)
             _forget(target, p)
             into[key] = _without_nulls(value)
-            target.origins[p] = doc
+            target.origins[p] = (doc, q)
+            if isinstance(value, list):
+                for j, item in enumerate(value):
+                    if _is_removal(item):  # a first list: nothing below it to remove
+                        problems.append(Diagnostic(doc.pos(q + (j, "name")), _no_such_item(item["name"], p, [])))
 
-    walk(target.data, doc.data, ())
+    def merge_named(items: list, value: list, path: tuple, at: tuple) -> None:
+        """Merge the overlay list ``value`` into the named ``items`` below it, in place."""
+        # Every item below gets an origin of its own, so items can move (a removal
+        # shifts the ones after it) and still point at the file and line that set them.
+        for i in range(len(items)):
+            if path + (i,) not in target.origins:
+                target.origins[path + (i,)] = target._origin(path + (i,))
+        names = [item["name"] for item in items]
+        below = list(names)
+        written: set = set()
+        removed: set = set()
+        for j, item in enumerate(value):
+            q = at + (j,)
+            if not (isinstance(item, dict) and isinstance(item.get("name"), str)):
+                problems.append(Diagnostic(doc.pos(q), f"{_dotted(path)}: this item has no name; the items of "
+                                                       f"{_dotted(path)} are merged by name, so each needs `name:`"))
+                continue
+            name = item["name"]
+            removal = _is_removal(item)
+            if name in written or (removal and name in removed):
+                problems.append(Diagnostic(doc.pos(q + ("name",)),
+                                           f"{_dotted(path)}: '{name}' is written twice in this list"))
+                continue
+            if removal:
+                removed.add(name)
+                extra = [k for k in item if k not in ("name", REMOVE_KEY)]
+                if extra:
+                    problems.append(Diagnostic(
+                        doc.pos(q + (extra[0],)),
+                        f"{_dotted(path)}: '{name}' is removed, so it cannot also set `{extra[0]}`",
+                        hint=f"drop `{REMOVE_KEY}: true` to change '{name}', or its other settings to remove it"))
+                elif name not in names:
+                    problems.append(Diagnostic(doc.pos(q + ("name",)), _no_such_item(name, path, below)))
+                else:
+                    k = names.index(name)
+                    del items[k], names[k]
+                    _drop_item(target, path, k)
+                continue
+            written.add(name)
+            body = {k: v for k, v in item.items() if k not in ("name", REMOVE_KEY)}
+            if name in names:  # merges into the item of that name, key by key
+                k = names.index(name)
+                walk(items[k], body, path + (k,), q)
+            else:  # a new item comes last
+                items.append(_without_nulls({"name": name, **body}))
+                names.append(name)
+                target.origins[path + (len(items) - 1,)] = (doc, q)
+        # The list as a whole was last written here (its items keep their own origins).
+        target.origins[path] = (doc, at)
+
+    walk(target.data, doc.data, (), ())
+    if problems:
+        raise CompileError(problems)
     target.layers.append(doc)
+
+
+def _merges_by_name(below: Any, value: Any) -> bool:
+    """Whether ``value`` merges into ``below`` item by item: both lists, ``below`` of named mappings.
+
+    An empty list below merges by name when the overlay's items have names.
+    """
+    if not (isinstance(below, list) and isinstance(value, list)):
+        return False
+    if below:
+        return all(isinstance(item, dict) and "name" in item for item in below)
+    return any(isinstance(item, dict) and "name" in item for item in value)
+
+
+def _is_removal(item: Any) -> bool:
+    """``{name: X, remove: true}``: the item that removes X."""
+    return isinstance(item, dict) and "name" in item and item.get(REMOVE_KEY) is True
+
+
+def _no_such_item(name: str, path: tuple, names: list) -> str:
+    """The message for removing ``name`` from a list below that lacks it (``names``: what it has)."""
+    if not names:
+        return f"{_dotted(path)}: cannot remove '{name}': no layer below this file has {_dotted(path)}"
+    close = difflib.get_close_matches(name, names, n=1)
+    there = f"did you mean '{close[0]}'?" if close else "there: " + ", ".join(names)
+    return f"{_dotted(path)}: cannot remove '{name}': no layer below has an item of that name ({there})"
+
+
+def _dotted(path: tuple) -> str:
+    return ".".join(map(str, path))
+
+
+def _drop_item(target: ComposedDocument, path: tuple, index: int) -> None:
+    """Forget the origins of item ``index`` of the list at ``path``; later items move up one."""
+    n = len(path)
+    moved = {}
+    for p in list(target.origins):
+        if len(p) > n and p[:n] == path and isinstance(p[n], int) and p[n] >= index:
+            entry = target.origins.pop(p)
+            if p[n] > index:
+                moved[path + (p[n] - 1,) + p[n + 1:]] = entry
+    target.origins.update(moved)
 
 
 def _without_nulls(value: Any) -> Any:
@@ -172,16 +303,19 @@ def compose(layers: list[LoadedYaml], house_rules: list[str]) -> ComposedDocumen
     for key in ("name", "title", "source"):
         if key in top:
             doc.data[key] = top[key]
-            doc.origins[(key,)] = layers[-1]
+            doc.origins[(key,)] = (layers[-1], (key,))
     doc.house_rules = list(house_rules)
     return doc
 
 
-def set_layer(assignment: str) -> LoadedYaml:
+def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
     """A one-line ``--set path=value`` change as a layer of its own.
 
-    The path is dotted (``auction.levels.from``; list items by index); the value is
-    read as YAML, so ``4`` is a number and ``[BJ]`` a list.
+    The path is dotted (``auction.levels.from``); the value is read as YAML, so ``4``
+    is a number and ``[BJ]`` a list.  In a list of named items the next name picks
+    the item: ``auction.strains.notrump.levels.from=4`` changes strain notrump (a
+    new name adds an item), and ``auction.strains.notrump=~`` removes it.  Which
+    lists hold named items the ``schema`` says (the variant schema by default).
     """
     name = f"{SET_PREFIX}{assignment}"
     if "=" not in assignment:
@@ -190,11 +324,65 @@ def set_layer(assignment: str) -> LoadedYaml:
     keys = [k.strip() for k in path_text.strip().split(".")]
     if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
         raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])
+    if schema is None:
+        from .pipeline import variant_schema  # the pipeline imports this module
+
+        schema = variant_schema()
     # Build nested YAML text so the value keeps YAML's reading and a position.
     # It is validated like a house rule, so it says it is one.
-    lines = ["kind: house-rule", "name: set"] + [("  " * i) + f"{k}:" for i, k in enumerate(keys)]
+    lines = ["kind: house-rule", "name: set"]
+    indent = ""
+    node: dict | None = schema
+    for i, key in enumerate(keys):
+        last = i == len(keys) - 1
+        items = _named_items_schema(schema, node)
+        if items is not None:  # ``key`` names an item of this list
+            if last:
+                if value_text.strip() not in ("~", "null", "Null", "NULL"):
+                    raise CompileError([Diagnostic(SourcePos(name), (
+                        f"'{path_text}' is an item of {'.'.join(keys[:-1])}: set one of its settings "
+                        f"({path_text}.SETTING=VALUE), or remove it with {path_text}=~"))])
+                lines.append(f"{indent}- {{name: {_json_text(key)}, {REMOVE_KEY}: true}}")
+                return load_yaml("\n".join(lines) + "\n", name)
+            lines.append(f"{indent}- name: {_json_text(key)}")
+            indent += "  "
+            node = items
+            continue
+        lines.append(f"{indent}{key}:")
+        indent += "  "
+        node = _schema_child(schema, node, key)
     lines[-1] += " " + value_text.strip()
     return load_yaml("\n".join(lines) + "\n", name)
+
+
+def _json_text(text: str) -> str:
+    """``text`` quoted, so YAML reads a name such as ``no`` as text."""
+    return json.dumps(text)
+
+
+def _schema_resolve(schema: dict, node: Any) -> dict | None:
+    while isinstance(node, dict) and "$ref" in node:
+        node = schema.get("definitions", {}).get(node["$ref"].split("/")[-1])
+    return node if isinstance(node, dict) else None
+
+
+def _schema_child(schema: dict, node: dict | None, key: str) -> dict | None:
+    """The schema of setting ``key`` inside ``node`` (None where the schema does not say)."""
+    node = _schema_resolve(schema, node)
+    if node is None:
+        return None
+    if key in node.get("properties", {}):
+        return _schema_resolve(schema, node["properties"][key])
+    return _schema_resolve(schema, node.get("additionalProperties"))
+
+
+def _named_items_schema(schema: dict, node: dict | None) -> dict | None:
+    """The item schema if ``node`` is a list of named items (items with a ``name``), else None."""
+    node = _schema_resolve(schema, node)
+    if node is None or node.get("type") != "array":
+        return None
+    items = _schema_resolve(schema, node.get("items"))
+    return items if items is not None and "name" in items.get("properties", {}) else None
 
 
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:

@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable
 
-from .compose import FORMULA_PATHS
+from .compose import FORMULA_PATHS, REMOVE_KEY
 from .yamlload import CommentSlots
 
 # The schema modeline YAML output starts with: editors that read it check the file as
@@ -181,6 +181,11 @@ def _named_items(value) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, dict) and "name" in v for v in value)
 
 
+def _is_removal(item) -> bool:
+    """``{name: X, remove: true}`` and nothing else: ``remove X`` inside a block of named items."""
+    return isinstance(item, dict) and set(item) == {"name", REMOVE_KEY} and item[REMOVE_KEY] is True
+
+
 def _whist_lines(out: _Out, data: dict, path: tuple, shape, indent: str, notes: _Notes) -> None:
     for key, value in data.items():
         if not path and key in HEADER_KEYS:
@@ -198,6 +203,11 @@ def _whist_lines(out: _Out, data: dict, path: tuple, shape, indent: str, notes: 
             out.line(indent, f"{key} {{", before, trailing)
             for i, item in enumerate(value):
                 q = p + (i,)
+                if _is_removal(item):  # {name: X, remove: true}
+                    out.line(indent + "  ", f"remove {_whist_scalar(item['name'])}",
+                             [c for k in ((), ("name",), ("remove",)) for c in notes.take(q + k, "before")],
+                             [c for k in ((), ("name",), ("remove",)) for c in notes.take(q + k, "trailing")])
+                    continue
                 rest = {k: v for k, v in item.items() if k != "name"}
                 # The label line is the item's and its name's: their comments go there.
                 _whist_block(out, str(item["name"]), rest, q, shape, indent + "  ", notes,

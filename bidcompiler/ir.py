@@ -21,6 +21,15 @@ def _pos() -> SourcePos | None:
     return field(default=None, compare=False, repr=False)
 
 
+def _later(default):
+    """A setting added after the golden IR files were written: printed only where it is not ``default``.
+
+    (irjson leaves such a field out at its default, so the IR of every variant that
+    does not use it prints as before.)
+    """
+    return field(default=default, metadata={"omit_default": True})
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Formula:
     """An expression of the expression language, kept as parsed AST and canonical text."""
@@ -120,7 +129,11 @@ class Kitty:
     """What becomes of the declarer's discards, and who sees the kitty when."""
 
     discards: str
+    # When the kitty is shown to all: never, deal (face up from the deal), auction-end
+    # (once the auction is won) or declaration (once the contract is declared) ...
     show: str
+    # ... and in which contracts (suit, notrump; empty: every contract).
+    show_contracts: tuple[str, ...] = _later(())
     pos: SourcePos | None = _pos()
 
 
@@ -133,7 +146,14 @@ class Play:
     notrump_extras: str
     renege: str
     renege_books: int
+    # Card roles per contract kind: ((kind, ((card, role), ...)), ...), sorted; e.g.
+    # (("notrump", (("BJ", "top"),)),): in notrump the big joker wins every trick.
+    roles: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = _later(())
     pos: SourcePos | None = _pos()
+
+    def roles_in(self, kind: str) -> dict[str, str]:
+        """Card -> role under contracts of ``kind`` (``notrump`` or ``suit``)."""
+        return dict(dict(self.roles).get(kind, ()))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

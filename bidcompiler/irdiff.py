@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from . import ir, vocabulary
+from .build import contract_kinds, kitty_show_words
 from .expressions import parse_expression
 from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
@@ -29,6 +30,37 @@ META_FIELDS = {"name", "title", "source", "house_rules"}
 # Each setting's label, value words and unit live in the schema beside the setting
 # (x-label, x-words, x-unit; see bidcompiler.vocabulary), keyed here by IR path with
 # element names wildcarded (``auction.strains[*].trump``).
+
+
+
+
+def kitty_show_value(kitty: ir.Kitty):
+    """kitty.show as one value for ``diff``: its shorthand word where it has one, else ``{when, contracts}``."""
+    pair = (kitty.show, kitty.show_contracts)
+    shorthand = {p: word for word, p in kitty_show_words().items()}  # the (when, contracts) a word says
+    if pair in shorthand:
+        return shorthand[pair]
+    return {"when": kitty.show, "contracts": list(kitty.show_contracts or contract_kinds())}
+
+
+def _show_words(value) -> str:
+    if isinstance(value, str):
+        return vocabulary.value_words("kitty.show").get(value, value)
+    kinds = value["contracts"]
+    where = "in every contract" if len(kinds) == len(contract_kinds()) else f"in {_join_kinds(kinds)} contracts"
+    return f"{vocabulary.value_words('kitty.show.when').get(value['when'], value['when'])}, {where}"
+
+
+def _join_kinds(kinds) -> str:
+    return " and ".join(kinds)
+
+
+def _roles_words(roles) -> str:
+    if not roles:
+        return "none"
+    role_words = vocabulary.value_words("play.roles[*]")
+    return "; ".join(f"in {kind}: " + ", ".join(f"{card} {role_words.get(role, role)}" for card, role in pairs)
+                     for kind, pairs in roles)
 
 
 @dataclass(frozen=True)
@@ -90,6 +122,10 @@ def label_of(path: str) -> str:
 
 def format_value(path: str, value) -> str:
     """A value in words for one line of ``diff``."""
+    if path == "kitty.show":
+        return _show_words(value)
+    if path == "play.roles":
+        return _roles_words(value)
     if _pattern(path) == "auction.strains[*].levels":
         # A strain without levels of its own is bid at the auction's.
         return "the auction's levels" if value is None else f"{value[0]} to {value[1]}"
@@ -184,6 +220,13 @@ def _walk(path: str, a, b, out: list[Difference]) -> None:
         return  # written differently, the same rule once simplified
     if isinstance(a, ir.Formula) or isinstance(b, ir.Formula):
         out.append(Difference(path, label_of(path), a, b))
+    elif isinstance(a, ir.Kitty) and isinstance(b, ir.Kitty):
+        # When and in which contracts the kitty is shown read as one setting: one row.
+        for f in dataclasses.fields(a):
+            if f.name == "show":
+                _walk(f"{path}.show", kitty_show_value(a), kitty_show_value(b), out)
+            elif f.compare and f.name != "show_contracts":
+                _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
     elif dataclasses.is_dataclass(a) and type(a) is type(b):
         for f in dataclasses.fields(a):
             if not f.compare or (not path and f.name in META_FIELDS):

@@ -20,7 +20,9 @@ def to_data(node):
         return {
             f.name: to_data(getattr(node, f.name))
             for f in dataclasses.fields(node)
-            if f.compare  # positions and compiled code are not part of the meaning
+            # Positions and compiled code are not part of the meaning; a setting added
+            # later is left out at its default, so older variants print as before.
+            if f.compare and not (f.metadata.get("omit_default") and getattr(node, f.name) == f.default)
         }
     if isinstance(node, (tuple, list)):
         return [to_data(x) for x in node]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from runtime.formula import Formula
 from runtime.ruleset import (
-    NO_SUIT, NO_TRUMP, Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names,
+    NO_SUIT, NO_TRUMP, TOP_SUIT, Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names,
 )
 
 from . import ir
@@ -61,17 +61,40 @@ def natural_suit(v: ir.Variant, name: str) -> int:
     return v.deck.suits.index(name[-1])
 
 
+def top_powers(v: ir.Variant, kind: str, strength: dict[str, int]) -> dict[str, int]:
+    """The cards of role ``top`` under contracts of ``kind``, each with its power among them.
+
+    Where several cards are top, the extra cards rank first in deck order (BJ over LJ),
+    then suited cards by rank in the contract's direction, then by suit order: every
+    power distinct, so one of them takes a trick.
+    """
+    tops = [card for card, role in v.play.roles_in(kind).items() if role == "top"]
+
+    def rank_key(card: str):
+        if card in v.deck.extra:
+            return (0, v.deck.extra.index(card), 0)
+        return (1, -strength[card[:-1]], v.deck.suits.index(card[-1]))
+
+    ordered = sorted(tops, key=rank_key)
+    return {card: len(ordered) - i for i, card in enumerate(ordered)}
+
+
 def play_table(v: ir.Variant, trump: int, direction: int) -> PlayTable:
     """Effective suit and power of every card under one (trump, direction)."""
     names = card_names(v)
     order = v.orders[direction].ranks
     strength = {rank: len(order) - i for i, rank in enumerate(order)}
     suit_of, power = [], []
+    # A card's role under this kind of contract comes before its place in trumps_above.
+    top = top_powers(v, "notrump" if trump == NO_TRUMP else "suit", strength)
     promoted = {} if trump == NO_TRUMP else {
         card: TRUMP_BONUS + len(v.play.trumps_above) - i for i, card in enumerate(v.play.trumps_above)
     }
     for name in names:
-        if name in promoted:
+        if name in top:  # the highest card of every trick it is played to (tricks.winning_index)
+            suit_of.append(TOP_SUIT)
+            power.append(top[name])
+        elif name in promoted:
             suit_of.append(trump)
             power.append(promoted[name])
         elif natural_suit(v, name) != NO_SUIT:
@@ -165,6 +188,7 @@ def lower(v: ir.Variant) -> Ruleset:
         declare_before_kitty=v.declaration.when == "before-kitty",
         discards_book={"declarer-book": "declarer"}.get(v.kitty.discards, v.kitty.discards),
         kitty_show=v.kitty.show,
+        kitty_show_contracts=v.kitty.show_contracts,
         first_leader=v.play.first_lead,
         renege=v.play.renege,
         renege_books=v.play.renege_books,

@@ -18,6 +18,7 @@ from . import ir
 from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
+from .build import kitty_show_words
 from .formula_text import Wording, formula_code, reading, simplified
 from .vocabulary import rulebook_words, said as say
 
@@ -26,6 +27,11 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 
 
 # Every setting's words (one sentence or phrase per value) live in the schema, beside
 # the setting (``x-rulebook``); see bidcompiler.vocabulary.
+
+def _card_words() -> dict[str, str]:
+    """Named extra cards in words (BJ: big joker), from the schema's card definition."""
+    return rulebook_words("deck.extra[]")
+
 
 def _number(n: int) -> str:
     return NUMBER_WORDS.get(n, str(n))
@@ -120,7 +126,7 @@ def _deck_size(v: ir.Variant) -> int:
 
 def _extras_noun(cards) -> str:
     """``the jokers BJ, LJ`` or ``the extra cards X1`` (a card not known as a joker)."""
-    jokers = all(c in rulebook_words("deck.extra[]") for c in cards)
+    jokers = all(c in _card_words() for c in cards)
     noun = ("the joker" if jokers else "the extra card") + ("s" if len(cards) > 1 else "")
     return f"{noun} {', '.join(cards)}"
 
@@ -193,14 +199,14 @@ def _players_section(v: ir.Variant) -> list[str]:
     lines.append(f"Suits: {suits}; ranks {ranks}" + (" (T is the ten)" if "T" in v.deck.ranks else "") + ".")
     if v.deck.without:
         lines.append(f"Taken out of the deck: {_join(v.deck.without)}.")
-    card_words = rulebook_words("deck.extra[]")
+    card_words = _card_words()
     if v.deck.extra and any(c in card_words for c in v.deck.extra):
         lines.append(", ".join(f"{c} is the {card_words[c]}" for c in v.deck.extra if c in card_words) + ".")
     dealer = say("deal.first_dealer", v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
     rotation = say("deal.rotation", v.deal.rotation, f"the deal passes: {v.deal.rotation}")
     lines.append(f"{dealer}; {rotation}.")
     if v.deal.kitty:
-        face = "up" if v.kitty.show == "auction" else "down"
+        face = "up" if v.kitty.show == "deal" else "down"
         lines.append(f"Each player gets {v.deal.hand} cards; {v.deal.kitty} go face {face} to the kitty.")
     else:
         lines.append(f"Each player gets {v.deal.hand} cards; there is no kitty.")
@@ -283,7 +289,11 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(f"The declarer adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
-    lines.append(say("kitty.show", v.kitty.show, f"The kitty is shown: {v.kitty.show}."))
+    # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
+    pair = (v.kitty.show, v.kitty.show_contracts)
+    key = {p: word for word, p in kitty_show_words().items()}.get(pair) or "/".join([pair[0], *pair[1]])
+    lines.append(say("kitty.show", key,
+                     f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
     return lines
 
 
@@ -307,32 +317,49 @@ def _play_section(v: ir.Variant) -> list[str]:
                  "in the contract's rank order.")
     suit_contracts = any(s.trump != "none" for s in v.auction.strains)
     notrump = any(s.trump in ("none", "suit-or-none", "none-or-first-lead") for s in v.auction.strains)
-    if p.trumps_above and suit_contracts:
-        if len(p.trumps_above) == 1:
-            lines.append(f"In a suit contract {p.trumps_above[0]} is the highest trump, above the trump suit's own "
+    # Cards with a role of their own under a kind of contract: said first, left out below.
+    in_suit, in_nt = p.roles_in("suit") if suit_contracts else {}, p.roles_in("notrump") if notrump else {}
+    for where, roles in (("In a suit contract", in_suit), ("In no trump", in_nt)):
+        for role in dict.fromkeys(roles.values()):
+            # Extra cards first, in deck order (BJ before LJ), as they rank among top cards.
+            with_role = sorted((c for c in roles if roles[c] == role),
+                               key=lambda c: (0, v.deck.extra.index(c)) if c in v.deck.extra else (1, 0))
+            card_words = _card_words()
+            named = _join([f"{c} (the {card_words[c]})" if c in card_words else c for c in with_role])
+            free = ", or at any time" if where == "In no trump" and p.notrump_extras == "free" else ""
+            words = say("play.roles[*]", role, f"of the role {role}").format(free=free)
+            lines.append(f"{where} {named} {'is' if len(with_role) == 1 else 'are each'} {words}.")
+        if len(roles) > 1 and "top" in roles.values():
+            lines.append(f"{where}, of several such cards in one trick, the one named first wins (cards of a suit "
+                         "by rank in the contract's order).")
+    trumps_above = tuple(c for c in p.trumps_above if c not in in_suit)
+    if trumps_above and suit_contracts:
+        if len(trumps_above) == 1:
+            lines.append(f"In a suit contract {trumps_above[0]} is the highest trump, above the trump suit's own "
                          "cards; it counts as a card of the trump suit.")
         else:
-            lines.append(f"In a suit contract {_join(p.trumps_above)} are the highest trumps, in that order, "
+            lines.append(f"In a suit contract {_join(trumps_above)} are the highest trumps, in that order, "
                          "above the trump suit's own cards; they count as cards of the trump suit.")
-        suited = [c for c in p.trumps_above if c not in v.deck.extra]
+        suited = [c for c in trumps_above if c not in v.deck.extra]
         if suited and notrump:
             what = "is an ordinary card of its suit" if len(suited) == 1 else "are ordinary cards of their suits"
             lines.append(f"In no trump {_join(suited)} {what}.")
-    loose = [c for c in v.deck.extra if c not in p.trumps_above]
+    loose = [c for c in v.deck.extra if c not in trumps_above and c not in in_suit]
     if loose and suit_contracts:
         verbs = "belongs to no suit and never wins" if len(loose) == 1 else "belong to no suit and never win"
         lines.append(f"In a suit contract {_join(loose)} {verbs}; such a card may be played only by a player "
                      "who cannot follow the suit led.")
+    nt_extras = [c for c in v.deck.extra if c not in in_nt]
     extras_words = rulebook_words("play.notrump_extras")
-    if v.deck.extra and notrump and p.notrump_extras in extras_words:
-        cards = _extras_noun(v.deck.extra)
-        one = "A joker" if all(c in rulebook_words("deck.extra[]") for c in v.deck.extra) else "An extra card"
-        single = len(v.deck.extra) == 1
+    if nt_extras and notrump and p.notrump_extras in extras_words:
+        cards = _extras_noun(nt_extras)
+        one = "A joker" if all(c in _card_words() for c in nt_extras) else "An extra card"
+        single = len(nt_extras) == 1
         lines.append(extras_words[p.notrump_extras].format(
             cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
             win="wins" if single else "win", leave="leaves" if single else "leave"))
     # Enough cards that can never win for a whole trick of them: say who takes it.
-    in_notrump = len(v.deck.extra) if notrump and p.notrump_extras != "out" else 0
+    in_notrump = len([c for c in v.deck.extra if c not in in_nt]) if notrump and p.notrump_extras != "out" else 0
     in_suits = len(loose) if suit_contracts else 0
     if max(in_notrump, in_suits) >= v.players:
         lines.append("A trick made only of cards that never win goes to the player who led it.")

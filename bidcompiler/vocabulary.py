@@ -12,6 +12,8 @@ schema node carries:
 * ``x-label``: the label of the setting's line in ``bidwhist diff``;
 * ``x-words``: per value, the words ``diff`` shows for it;
 * ``x-unit``: the unit ``diff`` puts after a number (``6 cards``);
+* ``x-shorthand``: for a setting with shorthand words, what each word stands for
+  (kitty.show's ``auction`` is ``{when: deal}``);
 * ``x-ir``: the IR path(s) of the setting where they differ from its schema path
   (``auction.levels.from`` is the IR's ``auction.min_level``).
 
@@ -60,7 +62,7 @@ def schema() -> dict:
     return json.loads(resources.schema_path().read_text(encoding="utf-8"))
 
 
-def _resolve(root: dict, node: dict) -> dict:
+def resolve(root: dict, node: dict) -> dict:
     """``node`` with a local ``$ref`` followed (``#/definitions/x``).
 
     Keywords beside the ``$ref`` (a formula's ``x-label``) win over the target's, as
@@ -76,7 +78,7 @@ def _resolve(root: dict, node: dict) -> dict:
 
 def _named_list(root: dict, node: dict) -> bool:
     """A list whose items are mappings with a ``name``: its elements are addressed by name."""
-    items = _resolve(root, node.get("items", {})) if isinstance(node.get("items"), dict) else {}
+    items = resolve(root, node.get("items", {})) if isinstance(node.get("items"), dict) else {}
     return "name" in (items.get("properties") or {})
 
 
@@ -89,7 +91,7 @@ def index(root: dict) -> Vocabulary:
         return f"{base}.{key}" if base and not key.startswith("[") else base + key
 
     def walk(node: dict, schema_path: str, ir_path: str) -> None:
-        node = _resolve(root, node)
+        node = resolve(root, node)
         declared = node.get("x-ir")
         ir_paths = tuple([declared] if isinstance(declared, str) else declared or [ir_path])
         setting = Setting(schema_path, ir_paths, node)
@@ -107,6 +109,12 @@ def index(root: dict) -> Vocabulary:
         if isinstance(items, dict):
             element = "[*]" if _named_list(root, node) else "[]"
             walk(items, join(schema_path, element), join(ir_base, element))
+        for branch in node.get("anyOf", ()):
+            # A setting written in more than one form (kitty.show: a word or {when,
+            # contracts}): the settings inside a form are the setting's own.
+            branch = resolve(root, branch)
+            for key, sub in (branch.get("properties") or {}).items():
+                walk(sub, join(schema_path, key), join(ir_base, key))
 
     walk(root, "", "")
     return Vocabulary(by_schema, by_ir)
@@ -164,3 +172,8 @@ def rulebook_words(ir_path: str) -> dict[str, str]:
 def said(ir_path: str, value: str, fallback: str) -> str:
     """The rulebook's words for ``value`` of the setting at ``ir_path``, or ``fallback`` without any."""
     return rulebook_words(ir_path).get(value, fallback)
+
+
+def shorthand(schema_path: str) -> dict[str, Any]:
+    """What each shorthand word of the setting at ``schema_path`` stands for (``x-shorthand``)."""
+    return vocabulary().by_schema[schema_path].node.get("x-shorthand", {})

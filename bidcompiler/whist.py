@@ -6,7 +6,9 @@ the YAML loader's builder, so a ``.whist`` file yields a :class:`LoadedYaml` lik
 any YAML file and everything after loading — schema check, composition, IR, checks
 — is shared.  Where the text syntax is shorter than YAML, the schema says what is
 meant: a single value where a list is wanted is a list of one; the named blocks
-inside ``strains { … }`` are list items whose ``name`` is the block's label.
+inside ``strains { … }`` are list items whose ``name`` is the block's label, and
+``remove NAME`` there is the item ``{name: NAME, remove: true}`` (a list of named
+items merges by name, so this removes the item NAME of the layer below).
 
 Syntax errors are reported in words ("missing `}` after the auction block",
 "expected a value, found `=`") with the source line and a caret.
@@ -177,9 +179,12 @@ class _NodeMaker:
             items = []
             for s in statements:
                 label = s.children[0]
-                if s.data != "block":
-                    raise _syntax(self, label, f"expected a `{label.value} {{ … }}` block in {key_token.value}")
                 pairs = [(self.scalar(label, "name", STR_TAG), self.scalar(label, tag=STR_TAG))]
+                if s.data == "removal":  # `remove NAME`: the item {name: NAME, remove: true}
+                    pairs.append((self.scalar(label, "remove", STR_TAG), self.scalar(label, "true", BOOL_TAG)))
+                elif s.data != "block":
+                    raise _syntax(self, label, f"expected a `{label.value} {{ … }}` block or `remove {label.value}` "
+                                               f"in {key_token.value}")
                 pairs.extend(self.statement(inner, item_schema) for inner in s.children[1:])
                 items.append(MappingNode(MAP_TAG, pairs, self.mark(label), self.mark(label)))
                 self.last_lines[id(items[-1])] = s.meta.end_line

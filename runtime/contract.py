@@ -66,7 +66,9 @@ class Declaration:
     declared, else the suit of the first card led is trump.  ``notrump_only``: the
     strain is played without trumps and nothing about trump is said.
     ``directions``: the rank orders the declarer may choose (one: fixed by the bid).
-    ``bare``: the bid is said as its number alone.
+    ``bare``: the bid is said as its number alone.  ``fixed_suit``: the strain's
+    trump is this suit (an index into the deck's suits) whoever declares; nothing
+    about trump is said.
     """
 
     names_suit: bool
@@ -75,6 +77,7 @@ class Declaration:
     notrump_only: bool
     directions: tuple[int, ...]
     bare: bool
+    fixed_suit: int | None = None
 
     @property
     def fixed_direction(self) -> int | None:
@@ -88,11 +91,17 @@ class Declaration:
 
     @property
     def says_trump(self) -> bool:
-        """Whether a declaration of this strain may state trump (records write ``trump`` then)."""
-        return not self.notrump_only
+        """Whether a declaration of this strain may state trump (records write ``trump`` then).
+
+        Not where the strain plays without trump, nor where it fixes the trump suit:
+        the declarer says nothing about trump there.
+        """
+        return not self.notrump_only and self.fixed_suit is None
 
     def trump_choices(self, n_suits: int) -> list[int]:
         """Every trump (suit index or NO_TRUMP) a contract of this strain may end up with."""
+        if self.fixed_suit is not None:
+            return [self.fixed_suit]
         choices = list(range(n_suits)) if (self.names_suit or self.by_first_lead) else []
         if self.notrump_only or self.may_notrump or self.by_first_lead:
             choices.append(NO_TRUMP)
@@ -101,6 +110,8 @@ class Declaration:
     def contract_keys(self, rules: Ruleset) -> list[tuple[int, int]]:
         """The (trump, direction) play tables this strain may be played with, suits before notrump."""
         keys = []
+        if self.fixed_suit is not None:
+            keys += [(self.fixed_suit, d) for d in self.directions]
         if self.names_suit or self.by_first_lead:
             keys += [(t, d) for t in range(len(rules.suits)) for d in self.directions]
         if self.notrump_only or self.may_notrump or self.by_first_lead:
@@ -108,8 +119,11 @@ class Declaration:
         return [k for k in keys if k in rules.tables]
 
 
-def _declaration_of(strain) -> Declaration:
-    """Read one strain's settings (the only place ``Strain.trump`` is compared with its words)."""
+def _declaration_of(strain, suits: tuple[str, ...]) -> Declaration:
+    """Read one strain's settings (the only place ``Strain.trump`` is compared with its words).
+
+    A ``trump`` naming one of the deck's ``suits`` (``S``) fixes that suit as trump.
+    """
     kind = strain.trump
     return Declaration(
         names_suit=kind in ("suit", "suit-or-none"),
@@ -118,12 +132,13 @@ def _declaration_of(strain) -> Declaration:
         notrump_only=kind == "none",
         directions=tuple(strain.directions),
         bare=bool(strain.bare),
+        fixed_suit=suits.index(kind) if kind in suits else None,
     )
 
 
 def declarations(rules: Ruleset) -> tuple[Declaration, ...]:
     """The :class:`Declaration` of each strain of ``rules``, by strain index (computed once per ruleset)."""
-    return rules.derived("declarations", lambda r: tuple(_declaration_of(s) for s in r.strains))
+    return rules.derived("declarations", lambda r: tuple(_declaration_of(s, r.suits) for s in r.strains))
 
 
 def declaration(rules: Ruleset, bid: int) -> Declaration:

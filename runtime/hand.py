@@ -243,8 +243,8 @@ class HandState:
                 suit_of = table.suit_of
                 follow = [c for c in hand if suit_of[c] == led]
                 if follow:
-                    if table.free_no_suit:
-                        follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+                    if table.free_no_suit:  # cards of no suit, and top cards (tricks.follow_cards)
+                        follow.extend(c for c in hand if suit_of[c] < 0)
                         follow.sort()
                     return follow
             return hand[:]
@@ -332,6 +332,11 @@ class HandState:
         self.declarer = self.seat = self.high_seat
         self.bid = self.high_bid
         decl = declaration(rules, self.bid)
+        if decl.fixed_suit is not None:  # the strain's trump is fixed: nobody names it
+            self.trump = decl.fixed_suit
+        known = NO_TRUMP if decl.notrump_only else decl.fixed_suit  # the contract's kind, if the bid says it
+        if self._kittyr.shown_at_auction_won(known):
+            self.kitty_seen = True
         pending = []
         if decl.names_suit:
             pending.append(DECLARE_TRUMP)
@@ -428,7 +433,9 @@ class HandState:
         hand.remove(card)
         trick.append(card)
         if self.led == NO_SUIT:
-            self.led = self.table.suit_of[card]
+            suit = self.table.suit_of[card]
+            if suit >= 0:  # tricks.sets_led: only a card of a suit sets the suit to follow
+                self.led = suit
         n = self.rules.players
         if len(trick) < n:
             self.seat = (seat + 1) % n

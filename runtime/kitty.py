@@ -17,17 +17,22 @@ from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
 class KittyRules:
     """The kitty settings of one ruleset, read once, with the questions asked of them."""
 
-    __slots__ = ("rules", "size", "declare_first", "shown_at_deal", "shown_in_suit_contracts",
-                 "book_to_declarer", "book_to_first_trick")
+    __slots__ = ("rules", "size", "declare_first", "shown_at_deal", "shown_at_auction_end",
+                 "shown_once_declared_in", "book_to_declarer", "book_to_first_trick")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
         self.size = rules.kitty_size
         # The declaration comes before the kitty is taken (except where the first lead names trump).
         self.declare_first = rules.declare_before_kitty
-        # Face up for everyone from the deal on, or once a suit contract is declared.
-        self.shown_at_deal = rules.kitty_show == "auction"
-        self.shown_in_suit_contracts = rules.kitty_show == "suit-contracts"
+        # Face up for everyone from the deal on; or turned up once the auction is won, or
+        # once the contract is declared, in the contracts kitty_show_contracts names
+        # ("suit", "notrump"; none named: every contract).
+        when = rules.kitty_show
+        kinds = frozenset(rules.kitty_show_contracts or ("suit", "notrump"))
+        self.shown_at_deal = when == "deal"
+        self.shown_at_auction_end = kinds if when == "auction-end" else frozenset()
+        self.shown_once_declared_in = kinds if when == "declaration" else frozenset()
         # The laid-away cards count as one book: of the declaring side, or of the first trick's winner.
         self.book_to_declarer = rules.discards_book == "declarer"
         self.book_to_first_trick = rules.discards_book == "first-trick"
@@ -42,8 +47,28 @@ class KittyRules:
         return self.declare_first and not by_first_lead
 
     def shown_once_declared(self, table: PlayTable) -> bool:
-        """Whether the kitty is turned face up once the contract is declared (played with ``table``)."""
-        return self.shown_in_suit_contracts and table.trump != NO_TRUMP
+        """Whether the kitty is turned face up once the contract is declared (played with ``table``).
+
+        Also where it is shown at the auction's end in some contracts only and the
+        declaration is what said which kind this is (see :meth:`shown_at_auction_won`).
+        """
+        kind = _kind(table.trump)
+        return kind in self.shown_once_declared_in or kind in self.shown_at_auction_end
+
+    def shown_at_auction_won(self, trump: int | None) -> bool:
+        """Whether the kitty is turned face up as soon as the auction is won.
+
+        ``trump`` is what the contract's strain fixes by then: a suit, NO_TRUMP for a
+        strain played without trump, or None where the declarer has yet to choose.
+        Where the kitty is shown in only some contracts and the kind is not known yet,
+        it is shown once the declaration says it (:meth:`shown_once_declared`).
+        """
+        kinds = self.shown_at_auction_end
+        if not kinds:
+            return False
+        if len(kinds) == 2:
+            return True
+        return trump is not None and _kind(trump) in kinds
 
     def book_side(self, side_of, declarer: int, discards: list[int], tricks: list) -> int | None:
         """The side the discards' book counts for now, or None (no discards, no such book, or still pending)."""
@@ -100,6 +125,11 @@ class KittyRules:
                 hand.append(drawn)
                 out.append(card)
             hand.sort()
+
+
+def _kind(trump: int) -> str:
+    """The contract kind a trump names: ``notrump`` or ``suit`` (the words of kitty.show's contracts)."""
+    return "notrump" if trump == NO_TRUMP else "suit"
 
 
 def kitty_rules(rules: Ruleset) -> KittyRules:

@@ -20,6 +20,10 @@ from .formula import Formula
 NO_SUIT = -2
 # The "trump suit" of a contract without trumps; never equal to a card's suit.
 NO_TRUMP = -1
+# The effective suit of a card with the role ``top`` under a contract: the highest card
+# of every trick it is played to.  Like NO_SUIT it follows nothing and sets no suit to
+# follow (only cards of a suit, effective suit >= 0, do); unlike NO_SUIT it wins.
+TOP_SUIT = -3
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +60,16 @@ class PlayTable:
 
     Among cards of the suit led, the highest ``power`` wins; a trump (effective suit
     equal to ``trump``) beats every non-trump.  A card whose suit is ``NO_SUIT``
-    never wins and follows nothing.
+    never wins and follows nothing; one whose suit is ``TOP_SUIT`` follows nothing
+    and beats every other card (the highest power among such cards).  Only a card of
+    a suit (effective suit >= 0) sets the suit to follow.
     """
 
     trump: int
     direction: int
     suit_of: tuple[int, ...]
     power: tuple[int, ...]
-    # Cards of NO_SUIT may be played at any time, even when able to follow.
+    # Cards of NO_SUIT (and TOP_SUIT) may be played at any time, even when able to follow.
     free_no_suit: bool = False
     # Cards of NO_SUIT leave play under this contract (and are swapped away).
     no_suit_out: bool = False
@@ -122,7 +128,10 @@ class Ruleset:
     order_aliases: Mapping[str, int]
     declare_before_kitty: bool
     discards_book: str  # "declarer" (a book of the declaring side), "first-trick" or "none"
-    kitty_show: str  # "never", "auction" (face up throughout) or "suit-contracts"
+    # When the kitty is shown to all: "never", "deal" (face up from the deal on),
+    # "auction-end" (once the auction is won) or "declaration" (once declared), and
+    # in which contracts ("suit", "notrump"; empty: all).
+    kitty_show: str
     first_leader: str  # "declarer" or "eldest" (left of the dealer)
     renege: str  # "refuse" or "penalty"
     renege_books: int
@@ -138,6 +147,8 @@ class Ruleset:
     action_names: tuple[str, ...] = field(default=(), compare=False)
     # Cards set aside unseen after the hands and the kitty are dealt (out of play).
     undealt: int = 0
+    # The contracts in which the kitty is shown (kitty_show): "suit", "notrump"; empty: all.
+    kitty_show_contracts: tuple[str, ...] = ()
 
     # --- derived action-id layout ------------------------------------------------
     @property

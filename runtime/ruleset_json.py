@@ -92,6 +92,7 @@ def ruleset_from_json(data: Mapping) -> Ruleset:
             bids=tuple(Bid(b["level"], b["strain"], b["rank"], b["text"]) for b in fields["bids"]),
             order_aliases=dict(fields["order_aliases"]),
             redeal_cards=frozenset(fields["redeal_cards"]),
+            kitty_show_contracts=tuple(fields.get("kitty_show_contracts", ())),
             tables={(t["trump"], t["direction"]): PlayTable(
                 t["trump"], t["direction"], tuple(t["suit_of"]), tuple(t["power"]),
                 t.get("free_no_suit", False), t.get("no_suit_out", False)) for t in fields["tables"]},

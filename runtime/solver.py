@@ -68,9 +68,13 @@ from __future__ import annotations
 import gc
 
 from .hand import OVER, PLAY, HandState
-from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
+from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, PlayTable, Ruleset
 
-__all__ = ["solve", "solve_actions", "DoubleDummy"]
+__all__ = ["solve", "solve_actions", "DoubleDummy", "UnsupportedContract"]
+
+
+class UnsupportedContract(ValueError):
+    """A contract whose tables the solver cannot search (its message says why)."""
 
 # The transposition table is cleared when it holds this many groups of positions
 # (one per leader and suit lengths), so memory stays bounded in long runs.
@@ -90,6 +94,23 @@ class _Engine:
         self.max_seat = max_seat
         suit_of, power, trump = table.suit_of, table.power, table.trump
         present = sorted({s for s in suit_of})
+        # Cards of the role top (TOP_SUIT) win every trick they are played to.  Without
+        # trumps they are searched as the trump block: a card of that block played by a
+        # player who cannot follow wins, the highest of them on top; what differs (a
+        # top card led sets no suit to follow, so the next card with a suit does; its
+        # holder is never made to follow with it) is handled where a card sets the suit
+        # led (LEDM below) and in the quick tricks.
+        self.top_as_trump = TOP_SUIT in present
+        if self.top_as_trump:
+            if trump != NO_TRUMP:
+                raise UnsupportedContract(
+                    "the double-dummy solver cannot solve a contract with both a trump suit and cards of the "
+                    "role top (play.roles.suit): it searches the top cards as the trump block, which is taken")
+            if table.free_no_suit:
+                raise UnsupportedContract(
+                    "the double-dummy solver cannot solve a contract whose top cards may be played at any time "
+                    "(play.roles with notrump_extras: free): its search makes every card follow suit when able")
+            trump = TOP_SUIT
         plain = [s for s in present if s not in (NO_SUIT, trump)]
         # Blocks from low to high bits: cards of no suit, the plain suits, trumps on top.
         groups = ([NO_SUIT] if NO_SUIT in present else []) + plain + ([trump] if trump in present else [])
@@ -115,6 +136,10 @@ class _Engine:
                 self.card_of[bit] = c
                 suit_mask[bit] = gmask
         self.suit_mask = suit_mask
+        # The suit led a card sets when it is the first card of a trick with a suit:
+        # its block, but none for a card of no suit or a top card.
+        self.led_mask = {bit: (0 if g in (NO_SUIT, TOP_SUIT) else suit_mask[bit])
+                         for g in groups for bit in (self.bit_of[c] for c in members[g])}
         self.groups = groups
         self.ns_mask = self.group_masks[0] if groups and groups[0] == NO_SUIT else 0
         self.trump_mask = self.group_masks[-1] if trump in present and trump != NO_SUIT else 0
@@ -142,6 +167,8 @@ class _Engine:
         n = self.n
         MAX = self.max_seat
         SM = self.suit_mask
+        LEDM = self.led_mask
+        TOPTR = self.top_as_trump
         TR = self.trump_mask
         NS = self.ns_mask
         FREE = self.free_ns
@@ -311,7 +338,7 @@ class _Engine:
                     above = t & ~((1 << ot.bit_length()) - 1)
                     if above:
                         k = above.bit_count()
-                        if full and ot:
+                        if full and ot and not TOPTR:  # top cards are never drawn by leading them
                             longest = 0
                             for s in SEATS:
                                 if s != leader:
@@ -569,7 +596,7 @@ class _Engine:
                     if mv & NS:
                         r, rel = second(nxt, 1, 0, 0, leader, target, ntricks, gone, mv)
                     else:
-                        r, rel = second(nxt, 1, SM[mv], mv, leader, target, ntricks, gone, mv)
+                        r, rel = second(nxt, 1, LEDM[mv], mv, leader, target, ntricks, gone, mv)
                     hands[leader] = h
                     if r == ismax:
                         KILL[ntricks * n] = mv
@@ -626,11 +653,11 @@ class _Engine:
                         nw, nws = mv, seat
                     else:
                         nw, nws = win, wseat
-                    nled = led
+                    nled = led or LEDM[mv]  # after a top card led, the first card of a suit sets it
                 elif mv & NS:
                     nw, nws, nled = 0, wseat, 0
                 else:
-                    nw, nws, nled = mv, seat, SM[mv]
+                    nw, nws, nled = mv, seat, LEDM[mv]
                 hands[seat] = h ^ mv
                 r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
                 hands[seat] = h
@@ -736,11 +763,11 @@ class _Engine:
                             nw, nws = mv, seat
                         else:
                             nw, nws = win, wseat
-                        nled = led
+                        nled = led or LEDM[mv]  # after a top card led, the first card of a suit sets it
                     elif mv & NS:
                         nw, nws, nled = 0, wseat, 0
                     else:
-                        nw, nws, nled = mv, seat, SM[mv]
+                        nw, nws, nled = mv, seat, LEDM[mv]
                     hands[seat] = h ^ mv
                     r, rel = after(nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv)
                     hands[seat] = h
@@ -951,8 +978,11 @@ class _Engine:
             if win:
                 if mv > win and mv & lt:
                     win, wseat = mv, seat
+                if not led and self.led_mask[mv]:  # the first card of a suit after a top card led
+                    led = self.led_mask[mv]
+                    lt = led | self.trump_mask
             elif not mv & self.ns_mask:
-                win, wseat, led = mv, seat, self.suit_mask[mv]
+                win, wseat, led = mv, seat, self.led_mask[mv]
                 lt = led | self.trump_mask
         union = played
         for h in self.hands:
@@ -1005,8 +1035,9 @@ class _Engine:
         if win:
             if mv > win and mv & lt:
                 win, wseat = mv, seat
+            led = led or self.led_mask[mv]
         elif not mv & self.ns_mask:
-            win, wseat, led = mv, seat, self.suit_mask[mv]
+            win, wseat, led = mv, seat, self.led_mask[mv]
         h = self.hands[seat]
         self.hands[seat] = h ^ mv
         try:
@@ -1071,7 +1102,7 @@ class _Engine:
 
     def _playout(self, root: dict, moves: list[int] | None, ordered: bool) -> int:
         """One greedy play to the end on the engine's hands (which it changes)."""
-        n, MAX, SM, TR, NS = self.n, self.max_seat, self.suit_mask, self.trump_mask, self.ns_mask
+        n, MAX, TR, NS = self.n, self.max_seat, self.trump_mask, self.ns_mask
         hands = self.hands
         seat, pos, led, win, wseat = root["seat"], root["pos"], root["led"], root["win"], root["wseat"]
         bonus = self.bonus[0]
@@ -1129,8 +1160,9 @@ class _Engine:
             if win:
                 if mv > win and mv & (led | TR):
                     win, wseat = mv, seat
+                led = led or self.led_mask[mv]
             elif not mv & NS:
-                win, wseat, led = mv, seat, SM[mv]
+                win, wseat, led = mv, seat, self.led_mask[mv]
             pos += 1
             if pos == n:
                 if MAX[wseat]:

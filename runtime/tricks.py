@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .ruleset import NO_SUIT, PlayTable, Ruleset
+from .ruleset import NO_SUIT, TOP_SUIT, PlayTable, Ruleset
 
 # A trump outranks every card of the suit led: its power is lifted above any power a table gives.
 TRUMP_BONUS = 10000
+# A card of the role ``top`` (effective suit TOP_SUIT) outranks every trump.
+TOP_BONUS = 2 * TRUMP_BONUS
 
 
 class Trick(NamedTuple):
@@ -31,9 +33,10 @@ class Trick(NamedTuple):
 def winning_index(table: PlayTable, led: int, trick) -> int:
     """The position in ``trick`` of the card that takes it, played under ``table`` with ``led`` the suit led.
 
-    The highest trump, else the highest card of the suit led.  ``led`` is the suit
-    of the first card that has one; while only cards of no suit are played it is
-    NO_SUIT, and those cards then compare by power among themselves.
+    A card of the role ``top`` (TOP_SUIT) above all, else the highest trump, else
+    the highest card of the suit led.  ``led`` is the suit of the first card that
+    has one; while only cards of no suit (or top cards) are played it is NO_SUIT,
+    and cards of no suit then compare by power among themselves.
     """
     suit_of = table.suit_of
     power = table.power
@@ -46,6 +49,8 @@ def winning_index(table: PlayTable, led: int, trick) -> int:
             key = power[card] + TRUMP_BONUS
         elif suit == led:
             key = power[card]
+        elif suit == TOP_SUIT:
+            key = power[card] + TOP_BONUS
         else:
             continue
         if key > best_key:
@@ -55,20 +60,29 @@ def winning_index(table: PlayTable, led: int, trick) -> int:
 
 
 def strength_keys(table: PlayTable) -> list[int]:
-    """Each card's strength in a trick once a suit is led: trumps above all, -1 for a card of no suit.
+    """Each card's strength in a trick once a suit is led: top cards above all, then trumps, -1 for a card of no suit.
 
     The order :func:`winning_index` uses (a card that neither follows nor trumps
     cannot win, whatever its key), precomputed for the bots' search.
     """
     trump = table.trump
-    return [(p + TRUMP_BONUS if s == trump else p) if s != NO_SUIT else -1
+    return [(p + TRUMP_BONUS if s == trump else p + TOP_BONUS if s == TOP_SUIT else p) if s != NO_SUIT else -1
             for s, p in zip(table.suit_of, table.power)]
+
+
+def sets_led(suit: int) -> bool:
+    """Whether a card of effective suit ``suit``, played first in a trick, sets the suit to follow.
+
+    Only a card of a suit does (trumps included); cards of no suit and top cards leave
+    the suit to the next card that has one.
+    """
+    return suit >= 0
 
 
 def follow_cards(table: PlayTable, led: int, hand: list[int]) -> list[int] | None:
     """The cards of ``hand`` that follow ``led``, or None when the player may play any card.
 
-    Where cards of no suit are free (``free_no_suit``) they may be played instead of following.
+    Where cards of no suit are free (``free_no_suit``) they, and top cards, may be played instead of following.
     """
     if led == NO_SUIT:
         return None  # nothing led yet but cards of no suit: anything goes
@@ -77,7 +91,7 @@ def follow_cards(table: PlayTable, led: int, hand: list[int]) -> list[int] | Non
     if not follow:
         return None
     if table.free_no_suit:
-        follow.extend(c for c in hand if suit_of[c] == NO_SUIT)
+        follow.extend(c for c in hand if suit_of[c] < 0)  # NO_SUIT or TOP_SUIT
         follow.sort()
     return follow
 

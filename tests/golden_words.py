@@ -15,6 +15,7 @@ interpreter (how the first goldens were made, from main's code).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -27,7 +28,8 @@ def _enum_sets(schema: dict) -> list[str]:
 
     def walk(node: dict, path: tuple) -> None:
         for key, sub in (node.get("properties") or {}).items():
-            values = [v for v in sub.get("enum", ()) if isinstance(v, str)]
+            forms = [sub] + [b for b in sub.get("anyOf", ()) if isinstance(b, dict)]
+            values = [v for form in forms for v in form.get("enum", ()) if isinstance(v, str)]
             out.extend(f"{'.'.join(path + (key,))}={v}" for v in values)
             walk(sub, path + (key,))
 
@@ -46,12 +48,18 @@ def cases() -> list[tuple[str, tuple[str, ...]]]:
     found += [("standard", ("auction.if_all_pass=redeal", f"auction.all_pass_dealer={v}")) for v in ("same", "next")]
     found += [("standard", ("auction.if_all_pass=dealer-bids-or-redeal", f"auction.redeal_dealer={v}"))
               for v in ("same", "next")]
+    # kitty.show written out: when, in which contracts.
+    found += [("standard", (f"kitty.show={{when: {when}{contracts}}}",))
+              for when in ("never", "deal", "auction-end", "declaration")
+              for contracts in ("", ", contracts: [suit]", ", contracts: [notrump]", ", contracts: [suit, notrump]")]
     return found
 
 
 def case_name(spec: str, sets: tuple[str, ...]) -> str:
     """The golden file stem of a case (a --set becomes ``standard@path=value``)."""
-    return spec + "".join(f"@{s}" for s in sets)
+    name = spec + "".join(f"@{s}" for s in sets)
+    # A mapping written on the command line ({when: deal}) makes a plain file name: when=deal.
+    return re.sub(r"[{}\[\] ]", "", name.replace(": ", "="))
 
 
 def render(spec: str, sets: tuple[str, ...]) -> str:

@@ -9,11 +9,15 @@ the checks' messages for the new settings.
 - ``seven-set-loses``: game-end formulas that see the last hand (``last_bid``,
   ``last_declarer``, ``last_made``);
 - ``ten-hands``: hands played with a contract (``played``) and "the higher total";
-- ``two-handed``: two players and cards set aside unseen (``deal.undealt``).
+- ``two-handed``: two players and cards set aside unseen (``deal.undealt``);
+- ``big-joker-notrump``: card roles per kind of contract (``play.roles``, role ``top``);
+- ``spades-trump``: a strain's trump fixed to a suit (``trump: S``);
+- ``sport-kitty-always``: when and in which contracts the kitty is shown (``kitty.show: {when, contracts}``).
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -23,9 +27,12 @@ from runtime.errors import IllegalAction
 from runtime.game import GameState, GameTally, deal
 from runtime.hand import HandState
 from runtime.records import RecordError, apply_claim, hand_record, replay_hand
+from runtime.ruleset import NO_SUIT, TOP_SUIT
 from runtime.simulate import play_hand
+from runtime.solver import UnsupportedContract, solve, solve_actions
+from runtime.tricks import strength_keys, winning_index
 from tests.clirun import run
-from test_rules_variants import act, legal  # the same helpers as the other rule tests
+from test_rules_variants import act, hand, legal  # the same helpers as the other rule tests
 
 RANKS = "23456789TJQKA"
 
@@ -356,3 +363,289 @@ def test_diff_names_the_change(b, rows):
     for row in rows:
         assert row in result.stdout, row
     assert len([line for line in result.stdout.splitlines() if line and not line.startswith(" ")]) == len(rows)
+
+
+# ============================================================================ big-joker-notrump
+# STD_LONG's deal: seat 1 (hearts A..4 and 2S) wins 4 notrump and takes the jokers from the
+# kitty; it lays away 2C and 4H..8H, keeping AH..9H, 2H, 3H, 2S, 2D, BJ and LJ.
+BJ_KEEP_DISCARDS = ("2C", "4H", "5H", "6H", "7H", "8H")
+
+
+def bj_notrump(rules) -> HandState:
+    """STD_LONG in 4 notrump uptown by seat 1, at its first lead."""
+    state = act(new_hand(rules, *STD_LONG), "pass", "4 notrump", "pass", "pass", "direction uptown",
+                *BJ_KEEP_DISCARDS)
+    assert state.phase_name == "play" and state.current_player() == 1
+    return state
+
+
+def test_big_joker_notrump_wins_when_void_must_follow_when_able_little_joker_worthless():
+    for spec, bj_wins in (((), False), (("big-joker-notrump",), True)):
+        state = bj_notrump(house(*spec))
+        act(state, "LJ", "3D", "3C", "AS")          # the little joker led: 3D sets diamonds and wins
+        assert state.tricks[-1].winner == 2
+        act(state, "AD", "4C", "KS")
+        assert legal(state) == {"2D"}                # seat 1 holds a diamond: the big joker must wait
+        act(state, "2D")
+        act(state, "KD", "5C", "QS")
+        assert "BJ" in legal(state)                  # void in diamonds: the big joker may be played
+        act(state, "BJ")
+        assert state.tricks[-1].winner == (1 if bj_wins else 2), spec
+
+
+def test_big_joker_notrump_wins_when_led_and_the_next_card_of_a_suit_sets_the_suit():
+    for spec, winner in (((), 2), (("big-joker-notrump",), 1)):
+        state = bj_notrump(house(*spec))
+        act(state, "BJ")
+        assert legal(state) == hand(state, 2)         # nothing to follow yet
+        act(state, "3D", "3C", "AS")
+        assert state.tricks[-1].winner == winner, spec
+
+
+def test_big_joker_notrump_a_top_card_played_after_a_trump_lead_and_after_a_suit_led_by_others():
+    rules = house("big-joker-notrump")
+    table = rules.tables[(-1, 0)]
+    bj, lj = rules.card_id("BJ"), rules.card_id("LJ")
+    assert table.suit_of[bj] == TOP_SUIT and table.suit_of[lj] == NO_SUIT
+    ah, ks = rules.card_id("AH"), rules.card_id("KS")
+    # The one definition of the winner: the top card over any card, led or not.
+    assert winning_index(table, 1, [ah, bj, lj]) == 1
+    assert winning_index(table, NO_SUIT, [bj, lj]) == 0
+    assert winning_index(table, 0, [lj, ks, bj]) == 2
+    keys = strength_keys(table)
+    assert keys[bj] > max(k for c, k in enumerate(keys) if c != bj) and keys[lj] == -1
+    # Suit contracts are standard's: both jokers the top trumps.
+    standard = house()
+    for key, suit_table in rules.tables.items():
+        if key[0] >= 0:
+            assert suit_table == standard.tables[key]
+
+
+def test_big_joker_notrump_with_free_jokers_the_big_joker_may_be_played_when_able_to_follow():
+    rules = house("big-joker-notrump", "jokers-free-in-notrump")
+    state = bj_notrump(rules)
+    act(state, "LJ", "3D", "3C", "AS", "AD", "4C", "KS")
+    assert legal(state) == {"2D", "BJ"}            # free: a top card too may be played instead of following
+    act(state, "BJ")
+    assert state.tricks[-1].winner == 1
+
+
+def test_big_joker_notrump_bots_and_the_solver_agree_with_brute_force():
+    import test_solver as ts
+    rng = random.Random("big-joker")
+    rules = house("big-joker-notrump")
+    bj = rules.card_id("BJ")
+    checked = 0
+    while checked < 12:
+        state = ts.endgame("standard+big-joker-notrump", "notrump", None, rng.choice(["uptown", "downtown"]), rng,
+                           3, extra=checked % 4)
+        if state.phase != ts.PLAY or not any(bj in h for h in state.hands):
+            continue
+        assert solve(state) == ts.brute_force(state)
+        side = rules.side_of[state.declarer]
+        here = state.books_so_far()[side]
+        for action, value in solve_actions(state).items():
+            child = state.clone()
+            child.apply_action(action)
+            assert value == child.books_so_far()[side] - here + ts.brute_force(child)
+        checked += 1
+
+
+def test_a_top_card_in_suit_contracts_is_refused_by_the_solver_with_the_reason(tmp_path):
+    rule = tmp_path / "top-suit.yaml"
+    rule.write_text("name: top-suit\nkind: house-rule\ndescription: x\nsource: x\n"
+                    "play:\n  roles:\n    suit: {LJ: top}\n")
+    from bidcompiler.pipeline import load_ruleset as load
+    rules = load("standard", (str(rule),))
+    state = act(new_hand(rules, *STD_LONG), "4 uptown", "pass", "pass", "pass", "trump H",
+                "2H", "3H", "2D", "2C", "3S", "4S")
+    act(state, "LJ")
+    assert legal(state) == hand(state, 1)               # a top card sets no suit to follow
+    act(state, "AH", "AD", "AC")
+    assert state.tricks[-1].winner == 0                 # the top card over the ace of trumps
+    with pytest.raises(UnsupportedContract, match="trump suit and cards of the role top"):
+        solve(state)
+
+
+def test_analyze_gives_double_dummy_numbers_for_a_big_joker_notrump_hand(tmp_path):
+    # Seat 1 can cash six top hearts, 2H and 3H (nobody else holds a heart) and, with the
+    # rule, the big joker: 9 tricks and the discards' book; without it, 8 and the book.
+    for spec, reach in ((["big-joker-notrump"], 10), ([], 9)):
+        state = bj_notrump(house(*spec))
+        assert state.books_so_far()[1] + solve(state) == reach
+        while not state.is_terminal():
+            state.apply_action(state.legal_actions()[0])
+        record = tmp_path / "bj.json"
+        record.write_text(json.dumps(hand_record(state, "standard", spec)))
+        result = run("analyze", "--json", str(record))
+        assert result.exit_code == 0, result.stdout + result.stderr
+        assert json.loads(result.stdout)["positions"][0]["dd_declaring_books"] == reach, spec
+
+
+# ============================================================================ spades-trump
+def test_spades_trump_a_downtown_bid_plays_with_spades_trump_without_a_trump_call(tmp_path):
+    rules = house("spades-trump")
+    state = act(new_hand(rules, *STD_LONG), "pass", "4 downtown", "pass", "pass")
+    # No trump to name: seat 1 goes straight to the kitty.
+    assert state.phase_name == "discard" and state.current_player() == 1
+    assert state.contract["trump"] == "S" and state.contract["direction"] == "downtown"
+    assert not any(name.startswith("trump ") for name in legal(state))
+    act(state, *BJ_KEEP_DISCARDS)
+    act(state, "AH", "3D", "3C")
+    act(state, "3S")                                  # seat 0, out of hearts, ruffs with a small spade
+    assert state.tricks[-1].winner == 0               # spades ruff the ace of hearts
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    record = hand_record(state, "standard", ["spades-trump"])
+    assert "declare" not in record                    # the declarer said nothing about trump
+    replayed = replay_hand(rules, record)
+    assert replayed.state.contract["trump"] == "S" and replayed.state.history == state.history
+    path = tmp_path / "spades.json"
+    path.write_text(json.dumps(record))
+    text = run("replay", str(path))
+    assert text.exit_code == 0, text.stdout + text.stderr
+    assert "4 downtown by seat 1 (side 1+3), spades trump, downtown" in text.stdout
+    data = json.loads(run("replay", "--json", str(path)).stdout)
+    assert data["contract"]["trump"] == "S"
+
+
+def test_spades_trump_notrump_is_standard_and_the_bots_never_name_a_suit():
+    rules = house("spades-trump")
+    state = act(new_hand(rules, *STD_LONG), "pass", "4 notrump", "pass", "pass")
+    assert legal(state) == {"direction uptown", "direction downtown"}
+    for seed in range(30):
+        played = play_hand(rules, 7, seed, "heuristic")
+        contract = played.contract
+        if contract is not None and contract["strain"] != "notrump":
+            assert contract["trump"] == "S"
+        assert not any(rules.action_names[a].startswith("trump ") for _, a in played.history)
+
+
+# ============================================================================ sport-kitty-always
+def test_sport_kitty_always_shows_the_kitty_in_notrump_after_the_auction_not_during_it():
+    for spec, shown in (((), False), (("sport-kitty",), False), (("sport-kitty-always",), True)):
+        rules = house(*spec)
+        state = act(new_hand(rules, *STD_LONG), "pass", "4 notrump", "pass")
+        assert all(state.observation(s)["kitty"] is None for s in range(4))   # during the auction
+        act(state, "pass")                                                    # the auction is won
+        assert state.phase_name == "declare"
+        kitties = [state.observation(s)["kitty"] for s in range(4)]
+        assert kitties == ([sorted(STD_LONG[1], key=rules.card_id)] * 4 if shown else [None] * 4), spec
+        assert all(state.kitty_visible_to(s) == shown for s in (0, 2, 3))
+        act(state, "direction uptown", *BJ_KEEP_DISCARDS)
+        assert (state.observation(2)["kitty"] is not None) == shown
+
+
+def test_sport_kitty_always_the_other_seats_deal_the_unseen_cards_knowing_the_kitty():
+    from runtime.bots.dealing import HIDDEN, _View
+    for spec, shown in (((), False), (("sport-kitty-always",), True)):
+        rules = house(*spec)
+        state = act(new_hand(rules, *STD_LONG), "pass", "4 notrump", "pass", "pass", "direction uptown",
+                    *BJ_KEEP_DISCARDS)
+        view = _View(state, 0)
+        assert view.kitty_known == shown
+        # Seen in the kitty, the jokers are with the declarer (or among its discards), never with seats 2, 3.
+        for card in ("BJ", "LJ"):
+            where = view.base.get(rules.card_id(card), view.full)
+            places = {view.slots[i] for i in range(len(view.slots)) if where >> i & 1}
+            assert (places <= {1, HIDDEN}) == shown, (spec, card, places)
+
+
+# ============================================================================ the new settings' checks, rulebook, diff, syntax
+def test_roles_and_fixed_trumps_and_kitty_show_are_checked_with_positions(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nkind: house-rule\ndescription: x\nsource: x\n"
+                   "play:\n  roles:\n    notrump: {XJ: top, LJ: best}\n"
+                   "auction:\n  strains:\n    - {name: uptown, trump: H, direction: uptown}\n"
+                   "    - {name: downtown, trump: X, direction: downtown}\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "bad.yaml:7:" in out and "expected a role (top), found 'best'" in out
+    assert "bad.yaml:11:" in out and "'X' is not one of" in out
+    bad.write_text("name: bad\nkind: house-rule\ndescription: x\nsource: x\n"
+                   "play:\n  roles:\n    notrump: {XJ: top}\n"
+                   "deck:\n  suits: [S, D, C]\ndeal: {hand: 9, kitty: 5}\n"
+                   "auction:\n  strains:\n    - {name: uptown, trump: H, direction: uptown}\n"
+                   "    - {name: notrump, trump: none, direction: uptown}\n  ranking: [[uptown], [notrump]]\n"
+                   "kitty:\n  show: {when: deal, contracts: [suit]}\n")
+    result = run("rules", "standard", "--with", str(bad))
+    out = result.stdout + result.stderr
+    assert result.exit_code == 1
+    assert "bad.yaml:7:" in out and "play.roles.notrump gives XJ the role top, but XJ is not in the deck" in out
+    assert "bad.yaml:13:" in out and "strain 'uptown' fixes trump H, which is not a suit of the deck (S, D, C)" in out
+    assert "bad.yaml:17:" in out and "kitty.show: contracts has no effect with when: deal" in out
+
+
+@pytest.mark.parametrize("spec, lines", [
+    ("standard+big-joker-notrump", [
+        "In no trump BJ (the big joker) is the highest card of every trick it is played to: it follows no suit, "
+        "may be led, and otherwise may be played only by a player who cannot follow the suit led; it wins the "
+        "trick.",
+        "In a suit contract BJ and LJ are the highest trumps",
+        "In no trump the joker LJ belongs to no suit and never wins."]),
+    ("standard+spades-trump", ["- **uptown**: spades are always trump (the declarer names no suit); played uptown.",
+                               "- **downtown**: spades are always trump (the declarer names no suit); played "
+                               "downtown."]),
+    ("standard+sport-kitty-always", ["After the auction the kitty is shown to all, in every contract (no trump "
+                                     "included), before the declarer takes it."]),
+])
+def test_rulebook_says_the_card_role_the_fixed_trump_and_the_kitty_shown(spec, lines):
+    result = run("rules", spec)
+    assert result.exit_code == 0
+    for line in lines:
+        assert line in result.stdout, line
+
+
+@pytest.mark.parametrize("b, rows", [
+    ("standard+big-joker-notrump", ["card roles: none -> in notrump: BJ the highest card of every trick"]),
+    ("standard+spades-trump", ["strain uptown trump: a trump suit -> spades, fixed",
+                               "strain downtown trump: a trump suit -> spades, fixed"]),
+    ("standard+sport-kitty-always", ["kitty shown: never -> after the auction, in every contract"]),
+    ("standard+sport-kitty", ["kitty shown: never -> in suit contracts"]),
+])
+def test_diff_names_the_new_settings(b, rows):
+    result = run("diff", "standard", b)
+    assert result.exit_code == 0
+    for row in rows:
+        assert row in result.stdout, row
+    assert len([line for line in result.stdout.splitlines() if line and not line.startswith(" ")]) == len(rows)
+
+
+@pytest.mark.parametrize("rule", ["big-joker-notrump", "spades-trump", "sport-kitty-always"])
+def test_the_new_settings_in_whist_syntax_convert_both_ways_to_the_same_rules(rule, tmp_path):
+    from bidcompiler.resources import variants_dir
+    whist = tmp_path / f"{rule}.whist"
+    result = run("convert", str(variants_dir() / f"{rule}.yaml"), "--to", "whist")
+    assert result.exit_code == 0
+    whist.write_text(result.stdout)
+    back = tmp_path / f"{rule}.yaml"
+    again = run("convert", str(whist), "--to", "yaml")
+    assert again.exit_code == 0
+    back.write_text(again.stdout)
+    compiled = [json.loads(run("compile", "standard", "--with", str(path), "--json").stdout)
+                for path in (whist, back)]
+    shipped = json.loads(run("compile", f"standard+{rule}", "--json").stdout)
+    for data in compiled + [shipped]:
+        data.pop("house_rules")
+        data.pop("name", None)
+    assert compiled[0] == compiled[1] == shipped
+
+
+def test_card_roles_in_whist_syntax_name_cards_as_keys(tmp_path):
+    rule = tmp_path / "tops.whist"
+    rule.write_text("house-rule tops\ndescription x\nsource x\n"
+                    "play { roles { notrump { BJ top; LJ top }; suit { 2S top } } }\n")
+    from bidcompiler.pipeline import load_ruleset as load
+    rules = load("standard", (str(rule),))
+    nt, suit = rules.tables[(-1, 0)], rules.tables[(1, 0)]
+    bj, lj, two = rules.card_id("BJ"), rules.card_id("LJ"), rules.card_id("2S")
+    assert nt.suit_of[bj] == nt.suit_of[lj] == TOP_SUIT and nt.power[bj] > nt.power[lj]
+    assert suit.suit_of[two] == TOP_SUIT and suit.suit_of[bj] == 1   # BJ stays a trump there
+
+
+@pytest.mark.parametrize("rule", ["big-joker-notrump", "spades-trump", "sport-kitty-always"])
+def test_simulate_200_hands_with_the_rule(rule):
+    result = run("simulate", f"standard+{rule}", "--hands", "200")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "200" in result.stdout

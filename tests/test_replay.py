@@ -763,6 +763,7 @@ title: Oregon with named bids
 extends: oregon
 auction:
   strains:
+    - {name: number, remove: true}
     - name: tricks
       trump: none-or-first-lead
       direction: uptown
@@ -885,6 +886,9 @@ title: t
 extends: standard
 auction:
   strains:
+    - {name: uptown, remove: true}
+    - {name: downtown, remove: true}
+    - {name: notrump, remove: true}
     - name: number
       bare: true
       trump: suit-or-none

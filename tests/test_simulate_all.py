@@ -53,7 +53,7 @@ import runtime.simulate as sim_module
 from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
 from runtime.records import HandReplay, RecordError, replay_hand
-from runtime.ruleset import NO_SUIT
+from runtime.ruleset import NO_SUIT, TOP_SUIT
 
 HANDS = 2000
 CLI_SAMPLE = 20  # lines per game replayed through `bidwhist replay FILE --json`
@@ -336,13 +336,14 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
         for i, c in enumerate(trick):
             seat = (leader + i) % players
             if led != NO_SUIT and suit_of[c] != led and any(suit_of[h] == led for h in hands_now[seat]):
-                if not (table.free_no_suit and suit_of[c] == NO_SUIT):
+                if not (table.free_no_suit and suit_of[c] in (NO_SUIT, TOP_SUIT)):
                     reneges.append(seat)
-            if led == NO_SUIT:
+            if led == NO_SUIT and suit_of[c] >= 0:  # cards of no suit and top cards set no suit
                 led = suit_of[c]
             hands_now[seat].discard(c)
         for i, c in enumerate(trick):
-            key = power[c] + 10000 if suit_of[c] == table.trump else power[c] if suit_of[c] == led else -1
+            key = power[c] + 10000 if suit_of[c] == table.trump else power[c] if suit_of[c] == led else \
+                power[c] + 20000 if suit_of[c] == TOP_SUIT else -1  # a top card over everything
             if key > best_key:
                 best, best_key = i, key
         if winner != (leader + best) % players:

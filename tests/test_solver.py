@@ -145,6 +145,10 @@ ENDGAMES = [
     ("standard", "notrump", None, "uptown"),                # jokers of no suit never win
     ("standard", "notrump", None, "downtown"),
     ("standard+jokers-free-in-notrump", "notrump", None, "uptown"),
+    ("standard+big-joker-notrump", "notrump", None, "uptown"),   # the big joker wins every trick
+    ("standard+big-joker-notrump", "notrump", None, "downtown"),
+    ("standard+big-joker-notrump", "uptown", 2, None),            # suit contracts as standard
+    ("standard+spades-trump", "downtown", None, None),            # spades trump, named by no one
     ("standard+jokers-and-deuce", "uptown", 3, None),       # 2S a trump in any suit contract
     ("standard+deuce-of-spades", "downtown", 0, None),
     ("northeast52", "", 1, "downtown-aces-bad"),

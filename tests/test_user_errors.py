@@ -28,11 +28,9 @@ kind: house-rule
 description: "uptown and notrump only"
 auction:
   strains:
-    - name: uptown
-      trump: suit
-      direction: uptown
+    - name: downtown
+      remove: true
     - name: notrump
-      trump: none
       direction: uptown
   ranking: [[uptown], [notrump]]
 """
@@ -40,8 +38,8 @@ NO_DOWNTOWN_WHIST = """\
 house-rule mine
 auction {
   strains {
-    uptown { trump suit; direction uptown }
-    notrump { trump none; direction uptown }
+    remove downtown
+    notrump { direction uptown }
   }
   ranking [[uptown], [notrump]]
 }
@@ -102,7 +100,7 @@ def test_a_house_rule_that_breaks_its_base_leads_with_the_users_line(tmp_path, a
     result = run(*[a.format(rule=rule) for a in argv])
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
-    strains = NO_DOWNTOWN.splitlines().index("    - name: uptown") + 1  # where the list of strains begins
+    strains = NO_DOWNTOWN.splitlines().index("    - name: downtown") + 1  # where the list of strains begins
     assert lines[0].startswith(f"{rule}:{strains}:5: orders.downtown has no effect: no strain plays in it")
     # The shipped file's line second, on the same line.
     assert f"orders.downtown at {STANDARD}:{shipped_line(STANDARD, 'downtown: [A, 2')}:" in lines[0]

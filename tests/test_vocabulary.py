@@ -33,11 +33,15 @@ from bidcompiler.rulebook import rulebook  # noqa: E402
 
 # Settings whose every value is said by a sentence made from several settings at once
 # (the players and their sides; whose score a multiplier multiplies), not one per value.
-SAID_WITH_OTHERS = {"sides", "scoring.multiply[]"}
+# kitty.show's when and contracts are said together, under kitty.show (its shorthand
+# word, else "when/contract").
+SAID_WITH_OTHERS = {"sides", "scoring.multiply[]", "kitty.show.when", "kitty.show.contracts[]"}
 # List items diff shows as written (suit letters; declarer, defenders): their words are the rulebook's.
-DIFF_SHOWS_AS_WRITTEN = {"deck.suits[]", "scoring.multiply[]"}
+DIFF_SHOWS_AS_WRITTEN = {"deck.suits[]", "scoring.multiply[]", "kitty.show.contracts[]"}
 # Settings that describe a file, not the game: no default, no words.
 LAYER_KEYS = {"kind", "extends", "description", "name"}
+# Not settings but instructions to the merging of layers (take this strain away).
+MERGE_MARKERS = {"auction.strains[*].remove"}
 
 
 def _settings():
@@ -46,7 +50,9 @@ def _settings():
 
 def _enum_settings():
     for path, setting in _settings():
-        values = [v for v in setting.node.get("enum", ()) if isinstance(v, str)]
+        # A setting written in several forms (a word or a mapping): the words' values too.
+        forms = [setting.node] + [vocabulary.resolve(vocabulary.schema(), f) for f in setting.node.get("anyOf", ())]
+        values = [v for form in forms for v in form.get("enum", ()) if isinstance(v, str)]
         if values and path not in LAYER_KEYS:
             yield path, setting, values
 
@@ -69,13 +75,21 @@ def test_every_word_is_for_a_value_the_setting_takes():
     # own value where a file writes nothing (no kitty, no extra cards).
     for path, setting, values in _enum_settings():
         for key in ("x-words", "x-rulebook"):
-            assert set(setting.node.get(key, {})) <= set(values) | {"none"}, (path, key)
+            # kitty.show says a (when, contract) pair without a word as "when/contract".
+            said = {word.split("/")[0] for word in setting.node.get(key, {})}
+            whens = vocabulary.vocabulary().by_schema.get(path + ".when")
+            allowed = set(values) | {"none"} | set(whens.node["enum"] if whens is not None else ())
+            assert said <= allowed, (path, key)
 
 
 def _composed_required() -> set[str]:
     """The settings a composed variant must give (build.check_complete), as schema paths."""
     paths = set(build.REQUIRED_TOP) | {f"auction.levels.{k}" for k in build.REQUIRED_LEVELS}
     paths |= {f"{section}.{key}" for section, keys in build.REQUIRED.items() for key in keys}
+    paths |= {f"auction.strains[*].{key}" for key in build.REQUIRED_STRAIN}
+    for path, setting in _settings():  # what a form of a setting must say ({when} of kitty.show)
+        for form in setting.node.get("anyOf", ()):
+            paths |= {f"{path}.{key}" for key in vocabulary.resolve(vocabulary.schema(), form).get("required", ())}
     strain = vocabulary.schema()["definitions"]["strain"]
     complete = vocabulary.schema()["then"]["required"]  # what a variant that extends nothing gives
     return paths | set(complete) | {f"auction.strains[*].{key}" for key in strain["required"]}
@@ -88,11 +102,11 @@ def test_every_setting_has_a_default_or_is_required():
     for path, setting in _settings():
         node = setting.node
         parent = by_schema.get(path.rpartition(".")[0])
-        if parent is not None and "x-default-derived" in parent.node:
-            continue  # the whole is worked out (a strain's levels: the auction's)
+        if parent is not None and ("x-default-derived" in parent.node or "default" in parent.node):
+            continue  # the whole has its default (a strain's levels: the auction's; play.roles: none)
         element = path.endswith("]")  # an item of a list or a mapping: its container has the default
         section = "properties" in node  # a section's settings have the defaults
-        if element or section or path in LAYER_KEYS or path.startswith("orders."):
+        if element or section or path in LAYER_KEYS | MERGE_MARKERS or path.startswith("orders."):
             continue
         if not ("default" in node or "x-default-derived" in node or path in required):
             lacking.append(path)
@@ -102,6 +116,10 @@ def test_every_setting_has_a_default_or_is_required():
 def test_the_derived_defaults_are_the_builders():
     marked = {path for path, setting in _settings() if "x-default-derived" in setting.node}
     assert marked == set(build.DERIVED_DEFAULTS)
+
+
+# Defaults the IR keeps as () ("none", "every contract"), at their IR paths.
+EMPTY_IN_IR = {"play.roles": "play.roles", "kitty.show.contracts": "kitty.show_contracts"}
 
 
 def _ir_value(variant, ir_path: str):
@@ -138,6 +156,10 @@ def test_the_builders_defaults_are_the_schemas(tmp_path):
         want = setting.node["default"]
         if path == "order_aliases":  # a mapping of every order's aliases: each order has none
             assert want == {} and all(order.aliases == () for order in variant.orders)
+            checked += 1
+            continue
+        if path in EMPTY_IN_IR:
+            assert _ir_value(variant, EMPTY_IN_IR[path]) == [()], path
             checked += 1
             continue
         for got in _ir_value(variant, setting.ir_paths[0]):

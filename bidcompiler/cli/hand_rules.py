@@ -16,7 +16,7 @@ from rich.text import Text
 from runtime.contract import declaration
 from runtime.hand import AUCTION, HandState
 from runtime.kitty import kitty_rules
-from runtime.ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from runtime.ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
 from runtime.tricks import trick_rules
 
 from . import table as tableview
@@ -128,6 +128,13 @@ def _trick_lines(rules: Ruleset, table) -> list[tuple[str, str]]:
         rows.append(("tricks", f"{follow}; the highest trump wins, else the highest card of the suit led"))
     else:
         rows.append(("tricks", f"{follow}; the highest card of the suit led wins"))
+    top = sorted((c for c in range(rules.n_cards) if table.suit_of[c] == TOP_SUIT), key=lambda c: -table.power[c])
+    if top:
+        when = "at any time" if table.free_no_suit else "when you cannot follow"
+        names = " ".join(rules.cards[c] for c in top)
+        which = "it is" if len(top) == 1 else "they are (highest first)"
+        rows.append(("", f"{names} {'wins' if len(top) == 1 else 'win'} every trick {which} played to; "
+                         f"no suit: lead it, or play it {when}"))
     loose = [rules.cards[c] for c in range(rules.n_cards) if table.suit_of[c] == NO_SUIT]
     if loose:
         names = " ".join(loose)
@@ -174,6 +181,8 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
             trump = ("no trump" if table.trump == NO_TRUMP
                      else f"{rules.suit_names[table.trump].lower()} trump")
             settled = f"{trump}, played {rules.orders[table.direction]}"
+        elif declaration(rules, hand.bid).fixed_suit is not None:
+            settled = f"{rules.suit_names[hand.trump].lower()} trump, the order still to be chosen"
         elif hand.trump != NO_TRUMP or notrump_ends == [False]:
             settled = "the trump is still to be named"
         else:

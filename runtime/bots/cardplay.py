@@ -98,13 +98,18 @@ def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     rank = ti.rank
     trump = ti.trump
     lowest = {}
+    win_key = ti.win_key
     for c in cand:
         s = suit_of[c]
         if s == NO_SUIT:
-            return c
+            if win_key[c] < 0:
+                return c
+            continue  # a top card (it wins whenever played): the last card to give up
         low = lowest.get(s)
         if low is None or rank[c] > rank[low]:
             lowest[s] = c
+    if not lowest:  # only top cards
+        return cand[0]
     if len(lowest) == 1:
         return next(iter(lowest.values()))
     above = ti.above
@@ -151,8 +156,10 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
 
     def lowest():
         if following:
-            if len(same) != len(cand):  # a free card of no suit is cheaper still
-                return next(c for c in cand if suit_of[c] == NO_SUIT)
+            if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
+                free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
+                if free:
+                    return free[0]
             return min(same, key=win_key.__getitem__)
         return _throw(ti, unseen, held, cand)
 

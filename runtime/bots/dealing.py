@@ -44,8 +44,9 @@ def _public_voids(state: HandState) -> list[int]:
     for i, c in enumerate(state.trick):
         s = suit_of[c]
         if led == NO_SUIT:
-            led = s
-        elif s != led and not (free and s == NO_SUIT):
+            if s >= 0:  # tricks.sets_led: cards of no suit and top cards set none
+                led = s
+        elif s != led and not (free and s < 0):  # a free card of no suit (or top) says nothing
             void[(state.leader + i) % n] |= 1 << led
     return void
 

@@ -402,7 +402,9 @@ class HeuristicBot:
         if not why:
             return card, ""
         s = ti.suit_of[card]
-        if s == NO_SUIT:
+        if s == NO_SUIT and ti.win_key[card] >= 0:
+            reason = "only cards that win every trick are left"
+        elif s == NO_SUIT:
             reason = "it cannot win a trick in this contract"
         elif s == ti.trump:
             reason = "only trumps and winners are left; the smallest trump"
@@ -506,7 +508,8 @@ def discard_order(ti: TableInfo, hand, legal) -> list[int]:
     keyed = []
     for s, cards in by_suit.items():
         if s == NO_SUIT:
-            keyed += [((0,), c) for c in cards if c in allowed]
+            # Cards that never win go first; a top card (it wins every trick) is kept to the last.
+            keyed += [((0,) if ti.win_key[c] < 0 else (9,), c) for c in cards if c in allowed]
             continue
         cards.sort(key=rank.__getitem__)
         top = 0  # sure winners: the unbroken top of the suit

@@ -23,7 +23,7 @@ from operator import getitem, sub
 from ..contract import declarations
 from ..hand import HandState
 from ..kitty import kitty_rules
-from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from ..ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
 from ..tricks import strength_keys, trick_rules
 
 # Kinds of suit for the trick estimate.
@@ -126,9 +126,11 @@ class TableInfo:
         self.table = table
         self.key = key
         self.trump = table.trump
-        self.suit_of = table.suit_of
+        # Top cards (TOP_SUIT) follow no suit, as cards of no suit: the bots' suit logic
+        # sees them so; only their strength (win_key) tells that they win every trick.
+        self.suit_of = tuple(NO_SUIT if s == TOP_SUIT else s for s in table.suit_of)
         self.power = table.power
-        suits = sorted({s for s in table.suit_of if s != NO_SUIT})
+        suits = sorted({s for s in table.suit_of if s >= 0})
         self.suits = suits
         n = len(table.suit_of)
         self.sidx = [-1] * n
@@ -151,7 +153,7 @@ class TableInfo:
         # The strength of a card in a trick, once the suit led is known: trumps over all.
         self.win_key = strength_keys(table)  # tricks.py: the one order of cards in a trick
         # Per suit led: each card's strength in the trick (-1 for a card that cannot win).
-        self.wk_led = {led: [k if s == led or s == table.trump else -1
+        self.wk_led = {led: [k if s == led or s == table.trump or s == TOP_SUIT else -1
                              for s, k in zip(table.suit_of, self.win_key)] for led in suits}
         self.free = table.free_no_suit
         # Bit masks (bit c = card c): each suit's cards, and the cards above each card

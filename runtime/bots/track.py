@@ -57,8 +57,9 @@ class Track:
                     played |= BIT[c]
                     s = suit_of[c]
                     if led == NO_SUIT:
-                        led = s
-                    elif s != led and not (free and s == NO_SUIT):
+                        if s >= 0:  # tricks.sets_led: cards of no suit and top cards set none
+                            led = s
+                    elif s != led and not (free and s < 0):  # a free card of no suit (or top) says nothing
                         void[(leader + i) % players] |= 1 << led
             self.played = played
             self.done = done
