@@ -99,6 +99,8 @@ class Auction:
     max_level: int
     strains: tuple[Strain, ...]
     ranking: tuple[tuple[str, ...], ...]
+    # Seats (words of the schema's ``seat``) whose first call may not be a pass.
+    must_bid: tuple[str, ...] = ()
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:
@@ -116,10 +118,12 @@ class Declaration:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Kitty:
-    """What becomes of the declarer's discards, and who sees the kitty when."""
+    """Who takes the kitty, what becomes of the discards, and who sees the kitty when."""
 
     discards: str
     show: str
+    # Who takes the kitty and lays cards away (a word of the schema's ``seat``).
+    taker: str = "declarer"
     pos: SourcePos | None = _pos()
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .formula import Formula
+from .seats import SeatRef
 
 # The effective suit of a card that belongs to no suit (jokers in no trump).
 NO_SUIT = -2
@@ -123,7 +124,7 @@ class Ruleset:
     declare_before_kitty: bool
     discards_book: str  # "declarer" (a book of the declaring side), "first-trick" or "none"
     kitty_show: str  # "never", "auction" (face up throughout) or "suit-contracts"
-    first_leader: str  # "declarer" or "eldest" (left of the dealer)
+    first_leader: SeatRef  # who leads the first trick
     renege: str  # "refuse" or "penalty"
     renege_books: int
     tables: Mapping[tuple[int, int], PlayTable]
@@ -138,6 +139,10 @@ class Ruleset:
     action_names: tuple[str, ...] = field(default=(), compare=False)
     # Cards set aside unseen after the hands and the kitty are dealt (out of play).
     undealt: int = 0
+    # Who takes the kitty and lays away as many cards (the declarer, or e.g. its partner).
+    kitty_taken_by: SeatRef = SeatRef("declarer")
+    # Seats (named from the dealer) whose first call may not be a pass.
+    must_bid: tuple[SeatRef, ...] = ()
 
     # --- derived action-id layout ------------------------------------------------
     @property
