@@ -380,3 +380,29 @@ def test_seat_values_in_a_process_without_the_compiler():
     assert out.stdout.strip() == ("SeatRef(anchor='declarer', step=0, across=True) "
                                   "SeatRef(anchor='declarer', step=1, across=False) "
                                   "(SeatRef(anchor='dealer', step=1, across=False),)")
+
+
+def test_bots_deal_unseen_cards_as_the_taker_and_the_declarer_know_them():
+    import random
+
+    from runtime.bots.dealing import sample_deal
+
+    for rules_names in (("partner-takes-kitty",), ("partner-takes-kitty", "kitty-face-up")):
+        rules = house(*rules_names)
+        state = act(to_discards(rules), "AD", "KD", "QD", "JD", "TD", "9D")
+        kitty = {rules.card_id(c) for c in KITTY}
+        seen_other = False
+        for seed in range(20):
+            rng = random.Random(seed)
+            # The partner took the kitty and laid the cards away: its world keeps both.
+            mine = sample_deal(state, 2, rng)
+            assert mine.discards == state.discards and mine.hands[2] == state.hands[2]
+            # The declarer saw neither: its own hand stays, the discards are any unseen cards
+            # (the kitty shown face up is with the partner or among the discards).
+            theirs = sample_deal(state, 0, rng)
+            assert theirs.hands[0] == state.hands[0] and len(theirs.discards) == 6
+            assert len(theirs.hands[2]) == 12
+            seen_other |= sorted(theirs.discards) != sorted(state.discards)
+            if "kitty-face-up" in rules_names:
+                assert kitty <= set(theirs.hands[2]) | set(theirs.discards)
+        assert seen_other
