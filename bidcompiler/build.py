@@ -274,6 +274,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         max_level=a["levels"]["to"],
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
+        must_bid=tuple(a.get("must_bid") or ()),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", "before-kitty"), pos=pos("declaration"))
@@ -283,6 +284,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
         show=show_when,
         show_contracts=show_contracts,
+        taker=k.get("taker") or "declarer",
         pos=pos("kitty"),
     )
     p = section("play")

@@ -108,6 +108,8 @@ class Auction:
     max_level: int
     strains: tuple[Strain, ...]
     ranking: tuple[tuple[str, ...], ...]
+    # Seats (words of the schema's ``seat``) whose first call may not be a pass.
+    must_bid: tuple[str, ...] = ()
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:
@@ -125,7 +127,7 @@ class Declaration:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Kitty:
-    """What becomes of the declarer's discards, and who sees the kitty when."""
+    """Who takes the kitty, what becomes of the discards, and who sees the kitty when."""
 
     discards: str
     # When the kitty is shown to all: never, deal (face up from the deal), auction-end
@@ -133,6 +135,8 @@ class Kitty:
     show: str
     # ... and in which contracts (suit, notrump; empty: every contract).
     show_contracts: tuple[str, ...] = _later(())
+    # Who takes the kitty and lays cards away (a word of the schema's ``seat``).
+    taker: str = "declarer"
     pos: SourcePos | None = _pos()
 
 

@@ -22,6 +22,7 @@ from .build import CONTRACT_KINDS, KITTY_SHOW_WORDS
 from .expressions import parse_expression
 from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
+from .seatwords import NOUNS as SEAT_NOUNS
 
 # Fields that describe the file rather than the game: two variants that play the
 # same differ in none of these, so ``diff`` leaves them out.
@@ -66,6 +67,8 @@ LABELS = {
     "declaration.when": "trump named",
     "kitty.discards": "kitty discards",
     "kitty.show": "kitty shown",
+    "kitty.taker": "kitty taken by",
+    "auction.must_bid": "may not pass on the first call",
     "play.first_lead": "first lead",
     "play.trumps_above": "trumps above the trump suit",
     "play.notrump_extras": "jokers in notrump",
@@ -105,7 +108,9 @@ VALUE_WORDS = {
     "kitty.show": {"never": "never", "auction": "face up through the auction",
                    "suit-contracts": "in suit contracts"},
     "play.roles": {"top": "the highest card of every trick"},
-    "play.first_lead": {"declarer": "the declarer", "eldest": "the player left of the dealer"},
+    "play.first_lead": {**SEAT_NOUNS, "eldest": "the player left of the dealer"},
+    "kitty.taker": SEAT_NOUNS,
+    "auction.must_bid": SEAT_NOUNS,
     "play.notrump_extras": {"no-suit": "no suit, playable when void", "free": "no suit, playable any time",
                             "out": "out of play", "none": "none"},
     "play.renege": {"refuse": "refused", "penalty": "stands, with a penalty"},

@@ -19,6 +19,7 @@ from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
 from .formula_text import Wording, formula_code, reading, simplified
+from .seatwords import capital, noun
 
 SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 CARD_WORDS = {"BJ": "big joker", "LJ": "little joker"}
@@ -100,8 +101,6 @@ ROTATION_WORDS = {"left": "the deal passes to the left after each hand",
                   "right": "the deal passes to the right after each hand (the calls and the play still go "
                            "to the left)"}
 FIRST_CALLER_WORDS = {"left-of-dealer": "The player on the dealer's left calls first, and the calls pass to the left"}
-FIRST_LEAD_WORDS = {"declarer": "The declarer leads to the first trick",
-                    "eldest": "The player on the dealer's left leads to the first trick"}
 
 
 def _number(n: int) -> str:
@@ -325,6 +324,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
     lines.append(IF_ALL_PASS_WORDS.get(a.if_all_pass, f"If all pass: {a.if_all_pass}.")
                  .format(lowest=_lowest_bids(v)))
+    if a.must_bid:
+        who = _join(tuple(noun(word, a.first_caller) for word in a.must_bid), "and")
+        lines.append(f"{capital(who)} may not pass: their first call must be a bid.")
     if a.redeal_without:
         ranks = _join(a.redeal_without, "or")
         lines.append(f"A player holding no {ranks} may call `redeal` instead of their first call; the hand "
@@ -351,10 +353,14 @@ def _declaration_section(v: ir.Variant) -> list[str]:
     chooses = [s for s in v.auction.strains if s.trump in ("suit", "suit-or-none") or len(s.directions) > 1]
     if v.deal.kitty and chooses:
         lines.append("")
+        taker = v.kitty.taker
         if v.declaration.when == "before-kitty":
-            lines.append("The declarer makes these choices before taking the kitty.")
+            lines.append("The declarer makes these choices before taking the kitty." if taker == "declarer" else
+                         f"The declarer makes these choices before {noun(taker)} takes the kitty.")
         else:
-            lines.append("The declarer takes the kitty and discards first, and only then makes these choices.")
+            lines.append(f"{capital(noun(taker))} takes the kitty and discards first, and only then the declarer "
+                         "makes these choices." if taker != "declarer" else
+                         "The declarer takes the kitty and discards first, and only then makes these choices.")
     return lines
 
 
@@ -363,7 +369,8 @@ def _kitty_section(v: ir.Variant) -> list[str]:
         return []
     lines = ["## The kitty", ""]
     what = " (any cards, " + _extras_noun(v.deck.extra).removeprefix("the ") + " included)" if v.deck.extra else ""
-    lines.append(f"The declarer adds the {v.deal.kitty} cards of the kitty to their hand and discards "
+    taker = "The declarer" if v.kitty.taker == "declarer" else f"{capital(noun(v.kitty.taker))}, not the declarer,"
+    lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(DISCARDS_WORDS.get(v.kitty.discards, f"The discards: {v.kitty.discards}."))
     lines.append(SHOW_WORDS.get((v.kitty.show, v.kitty.show_contracts),
@@ -379,7 +386,7 @@ def _books(v: ir.Variant) -> int:
 def _play_section(v: ir.Variant) -> list[str]:
     p = v.play
     lines = ["## Play", ""]
-    lead = FIRST_LEAD_WORDS.get(p.first_lead, f"First lead: {p.first_lead}")
+    lead = f"{capital(noun(p.first_lead))} leads to the first trick"
     lines.append(f"{lead}; the winner of each trick leads to the next.")
     books = _books(v)
     if books != v.deal.hand:

@@ -256,14 +256,15 @@ def _replay_discard(state: HandState, record: dict, prefix: str) -> None:
         if discard:
             raise RecordError(at, "this variant has no discard here")
         return
+    taker = state.current_player()  # the kitty's taker: the declarer unless the rules name another seat
     if not isinstance(discard, list) or len(discard) != state.discard_target:
         count = len(discard) if isinstance(discard, list) else "no list of"
-        raise RecordError(at, f"seat {state.declarer} must discard {state.discard_target} cards, "
+        raise RecordError(at, f"seat {taker} must discard {state.discard_target} cards, "
                               f"the record has {count}")
     for card in discard:
         cid = parse_card(rules, card)
-        if cid is None or cid not in state.hands[state.declarer]:
-            raise RecordError(at, f"seat {state.declarer} discards {card!r}, which it does not hold")
+        if cid is None or cid not in state.hands[taker]:
+            raise RecordError(at, f"seat {taker} discards {card!r}, which it does not hold")
         _apply(state, cid, at)
 
 

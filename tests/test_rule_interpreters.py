@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"rounds", "passes_end", "if_all_pass", "dealer_may_take", "redeal_cards", "redeal_dealer",
             "all_pass_dealer", "declare_before_kitty", "discards_book", "kitty_show", "kitty_show_contracts",
             "first_leader",
-            "first_caller", "renege", "renege_books", "tie_break", "first_dealer", "rotation"}
+            "first_caller", "renege", "renege_books", "tie_break", "first_dealer", "rotation",
+            "kitty_taken_by", "must_bid"}
 # A Strain's declaration settings: read only through runtime/contract.py's Declaration.
 STRAIN_SETTINGS = {"trump", "directions", "bare"}
 

@@ -204,15 +204,17 @@ class _View:
     ``pool``: the unseen cards; ``slots``: their places (the other seats, and HIDDEN for
     cards in no hand) with ``cap`` cards each; ``base[c]``: the places (bits over
     ``slots``) card c may be in, where the seat knows better than "anywhere";
-    ``shown``: for a seat other than the declarer, ``(cards, drawers, budget)`` when
+    ``shown``: for a seat other than the kitty's taker, ``(cards, drawers, budget)`` when
     kitty cards it saw may have been drawn by other players swapping their cards of no
-    suit for the declarer's discards — at most ``budget`` of them are in the drawers' hands.
+    suit for the taker's discards — at most ``budget`` of them are in the drawers' hands.
+    (The taker is the declarer unless the rules name another seat: what is said here of
+    the one who took the kitty holds for whoever did.)
     """
 
     def __init__(self, state: HandState, seat: int):
         rules = state.rules
         n = rules.players
-        declarer = state.declarer
+        taker = state.kitty_taker()  # who took the kitty and laid cards away (-1 before a contract)
         table = state.table
         kitty = list(state.kitty)
         self.seat = seat
@@ -231,9 +233,9 @@ class _View:
                 known[c] = 1
         for c in state.out:
             known[c] = 1
-        taken = bool(kitty) and declarer >= 0 and (
+        taken = bool(kitty) and taker >= 0 and (
             state.phase in (DISCARD, PLAY, OVER) or bool(state.discards))
-        kitty_known = bool(kitty) and (state.kitty_seen or (seat == declarer and taken))
+        kitty_known = bool(kitty) and (state.kitty_seen or (seat == taker and taken))
         if kitty_known and not taken:
             for c in kitty:
                 known[c] = 1  # it lies face up, in no hand
@@ -252,7 +254,7 @@ class _View:
         self.pool, self.others, self.slots, self.cap, self.index = pool, others, slots, cap, index
         hands = full & ~(1 << index[HIDDEN]) if hidden else full
         base: dict[int, int] = {}
-        if seat == declarer and taken:
+        if seat == taker and taken:
             # Its own discards not played are in the discards or were drawn by players who
             # swapped cards of no suit for them; every other unseen card is in a hand.
             mine = set(state.discards)
@@ -260,28 +262,28 @@ class _View:
                 if c not in mine:
                     base[c] = hands
         if taken and state.out and table is not None and table.no_suit_out:
-            # Cards of no suit left play: the declarer set its own aside on taking the kitty
+            # Cards of no suit left play: the taker set its own aside on taking the kitty
             # (so discarded none); one still unseen is with a player who could not swap it.
             suit_of = table.suit_of
-            not_declarer = hands & ~(1 << index[declarer]) if declarer in index else hands
+            not_taker = hands & ~(1 << index[taker]) if taker in index else hands
             for c in pool:
                 if suit_of[c] == NO_SUIT:
-                    base[c] = base.get(c, full) & not_declarer
+                    base[c] = base.get(c, full) & not_taker
         # The cards it drew itself, swapping cards of no suit for some of the discards.
         self.own_drawn = sorted(set(state.hands[seat]).union(played_by[seat]) - set(state.dealt[seat])) \
-            if taken and seat != declarer else []
+            if taken and seat != taker else []
         self.shown = None
-        if kitty_known and taken and seat != declarer:
-            # The kitty it saw went to the declarer: each card is there, in the discards,
+        if kitty_known and taken and seat != taker:
+            # The kitty it saw went to the taker: each card is there, in the discards,
             # or drawn from them by a player swapping a card of no suit.  The discards not
             # in the pile were drawn; less its own draws and the shown cards other drawers
             # played, that is how many shown cards other drawers may hold.
             in_kitty = set(kitty)
             shown = [c for c in kitty if not known[c]]
-            keep = full & ~hands | 1 << index[declarer]
+            keep = full & ~hands | 1 << index[taker]
             for c in shown:
                 base[c] = keep
-            drawers = [o for o in others if o != declarer]
+            drawers = [o for o in others if o != taker]
             drawn_by_others = len(state.discards) - hidden - len(self.own_drawn)
             budget = drawn_by_others - sum(1 for o in drawers for c in played_by[o] if c in in_kitty)
             if shown and drawers and budget > 0:
@@ -401,13 +403,13 @@ def _world_discards(state: HandState, view: _View, hands: list[list[int]], pile:
     """Another seat's discards in the world: the pile, and as many cards drawn from it.
 
     Drawn cards are the seat's own draws, shown kitty cards other players hold or
-    played, and then cards of the other players who are not the declarer, at random.
+    played, and then cards of the other players who are not the kitty's taker, at random.
     """
     need = len(state.discards) - len(pile)
     if need <= 0:
         return pile
     suit_of = view.suit_of
-    drawers = [o for o in view.others if o != state.declarer]
+    drawers = [o for o in view.others if o != state.kitty_taker()]
     in_kitty = set(state.kitty) if view.kitty_known else set()
     theirs = [c for o in drawers for c in hands[o] + view.played_by[o]
               if suit_of is None or suit_of[c] != NO_SUIT]
@@ -426,7 +428,7 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
 
     The deal keeps what ``seat`` knows: its own hand, the cards played, the cards out of
     play, each seat's number of cards, the suits each seat showed out of, the kitty when
-    it was shown (in the kitty while it is not taken; then with the declarer, among its
+    it was shown (in the kitty while it is not taken; then with its taker, among its
     discards, or — where players swapped cards of no suit for random discards — with
     as many of those players as could have drawn them), its own discards when it
     declared (in the pile, or drawn by those who swapped: exactly as many as the other
@@ -467,10 +469,10 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
     pile = dealt.get(HIDDEN, [])
     if not view.taken:
         world.kitty = list(state.kitty) if view.kitty_known else pile
-    elif seat != state.declarer:
+    elif seat != state.kitty_taker():
         world.kitty = list(state.kitty) if view.kitty_known else []
         world.discards = _world_discards(state, view, world.hands, pile, rng)
-    # (The declarer after the take knows its kitty and discards: they stay.)
+    # (The taker after the take knows its kitty and discards: they stay.)
     world.reneges = [s for s in state.reneges if s == seat]
     # The deal as this seat imagines it (the engine seeds its own chance events from it).
     world.dealt = tuple(tuple(h) for h in world.hands)
