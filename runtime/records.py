@@ -165,6 +165,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     built: list[HandState] = []
 
     def entries(state: HandState):
+        """The record's entries as actions, each checked when the hand's phases ask for it."""
         built.append(state)
         yield from _auction_entries(state, record.get("auction"), prefix, at)
         if state.phase == OVER:
