@@ -139,13 +139,19 @@ class SamplerBot:
         replay.kitty_seen = state.kitty_seen and replay.kitty_seen
         judge = self._judge
         misses = 0
-        last = len(state.calls) - 1
-        for i, (who, action) in enumerate(state.calls):
-            if who != seat and replay.seat == who:
-                if judge.choose(replay) != action:
+
+        def calls():
+            # The calls replayed by the engine, each judged in the position it was made in
+            # (the last one judged only: nothing follows it).
+            nonlocal misses
+            last = len(state.calls) - 1
+            for i, (who, action) in enumerate(state.calls):
+                if who != seat and replay.seat == who and judge.choose(replay) != action:
                     misses += 1
-            if i < last:
-                replay.apply_action(action)
+                if i < last:
+                    yield action
+
+        replay.replay(calls())
         return misses
 
     def _candidates(self, state: HandState, legal: list[int]) -> list[int]:
