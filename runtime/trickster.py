@@ -56,6 +56,8 @@ _JOKER_LETTERS = {"H": "BJ", "B": "BJ", "L": "LJ"}
 _ARROWS = {"↑": "uptown", "↓": "downtown"}
 _NOTRUMP = "notrump"
 
+# The tags followed by lines of their own (calls, tricks).
+_SECTIONS = {"auction": "Auction", "play": "Play"}
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _CALL = re.compile(r"^(\d+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
 
@@ -141,6 +143,9 @@ def read_ptn(text: str) -> list[PtnHand]:
             continue
         if last is None:
             raise PtnError(number, f"{line[:60]!r} comes before any tag")
+        if last.name.lower() not in _SECTIONS:
+            raise PtnError(number, f"{line[:60]!r} is not a tag, and {last.name} takes no lines after it "
+                                   f"(only {' and '.join(sorted(_SECTIONS.values()))} do)")
         last.data.append((number, line))
     if not hands:
         raise PtnError(1, "no PTN tags found (expected [Event …], [Deal …], …)")
@@ -260,15 +265,15 @@ def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list
     undealt, added = hand.get("Undealt"), hand.get("CardsAdded")
     kitty_tag = undealt or added
     kitty = [] if kitty_tag is None else _hand_cards(kitty_tag, _drop_seat(kitty_tag.value), kitty_tag.name)
-    if undealt is not None and added is not None:
-        taken = _hand_cards(added, _drop_seat(added.value), "CardsAdded")
-        if sorted(taken) != sorted(kitty):
-            raise PtnError(added.line, "CardsAdded is not the kitty (the Undealt cards)")
     try:
         ids, kitty_ids = check_deal(rules, {"hands": hands, "kitty": kitty})
     except RecordError as exc:
         line = kitty_tag.line if exc.at == "kitty" and kitty_tag is not None else deal.line
         raise PtnError(line, exc.message.replace("hands[", "the hand of seat ").replace("]", "")) from None
+    if undealt is not None and added is not None:
+        taken = _hand_cards(added, _drop_seat(added.value), "CardsAdded")
+        if sorted(taken) != sorted(kitty):
+            raise PtnError(added.line, "CardsAdded is not the kitty (the Undealt cards)")
     state = HandState(rules, dealer, ids, kitty_ids)
 
     later = [t for t in ("Contract", "Declarer", "CardsRemoved", "Play") if hand.get(t) is not None]

@@ -18,7 +18,7 @@ from runtime.trickster import PtnError, hand_to_record, read_ptn
 
 from ..errors import CompileError
 from ..pipeline import load_ruleset
-from ..trickster_options import MappedOptions, map_options
+from ..trickster_options import map_options
 from .replay import resolve_for_records
 
 
@@ -68,9 +68,8 @@ def import_cmd(file, out, nearest, as_json):
     listed in fixed seat order from the first leader.
 
     The game options (GameOptions, GameOptionsJson) choose the rules by the shipped
-    table bidcompiler/data/trickster-options.yaml: "2 Jokers, 6-card kitty, min bid
-    3, bidder gets kitty & leads, 2x for NT, defensive scoring" is
-    standard+defenders-score.  An option with no house rule stops the import and is
+    table bidcompiler/data/trickster-options.yaml, which says which phrase means
+    which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option with no house rule stops the import and is
     named; --nearest imports under the rules of the other options instead.
 
     One hand is written as one hand record; several as JSON Lines, one record per
@@ -92,12 +91,12 @@ def import_cmd(file, out, nearest, as_json):
         hands = read_ptn(text)
     except PtnError as exc:
         _fail(file, exc.line, exc.message)
-    records: list[dict] = []
-    rules_of: list[dict] = []
+    records = []
+    rules_of = []
     for number, hand in enumerate(hands, 1):
         try:
             phrases, line = hand.options()
-            mapped: MappedOptions = map_options(phrases)
+            mapped = map_options(phrases)
         except PtnError as exc:
             _fail(file, exc.line, exc.message)
         except ValueError as exc:
