@@ -69,8 +69,8 @@ def import_cmd(file, out, nearest, as_json):
 
     The game options (GameOptions, GameOptionsJson) choose the rules by the shipped
     table bidcompiler/data/trickster-options.yaml, which says which phrase means
-    which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option with no house rule stops the import and is
-    named; --nearest imports under the rules of the other options instead.
+    which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option
+    with no house rule stops the import and is named; --nearest imports under the rules of the other options instead.
 
     One hand is written as one hand record; several as JSON Lines, one record per
     line: a game record when they are one game (dealers in rotation, the game not
