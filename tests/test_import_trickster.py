@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bidcompiler.trickster_options import map_options, parse_table, shipped_table
 from bidcompiler.pipeline import load_ruleset
 from bidcompiler.resources import shipped_house_rules, shipped_variants
+from bidcompiler.trickster_options import map_options, parse_table, shipped_table
 from runtime.trickster import PtnError, hand_to_record, read_ptn
-from tests.clirun import run
+from clirun import run
 
 DATA = Path(__file__).parent / "data" / "trickster"
 SEATS = "SWNE"
