@@ -285,6 +285,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         max_level=a["levels"]["to"],
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
+        must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),
@@ -295,6 +296,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
         show=show_when,
         show_contracts=show_contracts,
+        taker=k.get("taker") or default("kitty.taker"),
         pos=pos("kitty"),
     )
     p = section("play")

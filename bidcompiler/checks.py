@@ -15,6 +15,7 @@ from . import ir, resources
 from .compose import SET_PREFIX, set_layer
 from .errors import DiagnosticSink, SourcePos
 from .schemacheck import validate
+from .seatwords import DECLARER_SEATS, PARTNER_SEATS
 
 
 def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -206,6 +207,26 @@ def check_sides(v: ir.Variant, sink: DiagnosticSink) -> None:
         # Two partnerships of at least two: with two players "partners" would be one side.
         conflict(sink, v, f"sides: partners needs at least 4 players (two partnerships), not {v.players}",
                  ("sides",), ("players",), fix=("play `sides: individual`", "use 4 players"))
+
+
+def _seat_settings(v: ir.Variant) -> list[tuple[tuple, str]]:
+    """Every (path, seat word) of a setting that names a seat."""
+    found = [(("play", "first_lead"), v.play.first_lead), (("kitty", "taker"), v.kitty.taker)]
+    found.extend((("auction", "must_bid", i), word) for i, word in enumerate(v.auction.must_bid))
+    return found
+
+
+def check_seats(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """Seats named by role must exist when the rule asks: a partner needs partnerships, the auction has no declarer."""
+    for path, word in _seat_settings(v):
+        if word in PARTNER_SEATS and v.sides != "partners":
+            conflict(sink, v, f"{_dotted(path)}: {word} names a partner, but each of the {v.players} players "
+                              "plays alone", path, ("sides",),
+                     fix=("name another seat (dealer, declarer, left-of-declarer ...)", "play in partnerships"))
+        if path[0] == "auction" and word in DECLARER_SEATS:
+            sink.error(v.at(*path), f"{_dotted(path)}: {word} names a seat from the declarer, "
+                                    "and the auction has no declarer yet",
+                       hint="name the seat from the dealer (first-caller, dealer, left-of-dealer ...)")
 
 
 def check_orders(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -416,7 +437,7 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
 
     has_kitty = v.deal.kitty > 0
     if not has_kitty:
-        for path in (("kitty", "discards"), ("kitty", "show")):
+        for path in (("kitty", "discards"), ("kitty", "show"), ("kitty", "taker")):
             idle(path, "there is no kitty", ("deal", "kitty"), "deal a kitty (deal.kitty)")
         idle(("declaration", "when"), "there is no kitty to take", ("deal", "kitty"), "deal a kitty (deal.kitty)")
     if not v.deck.extra:
@@ -490,7 +511,7 @@ def _layer_index(v: ir.Variant, path: tuple) -> int:
     return max(origin.newest_layer(path), 0)
 
 
-CHECKS = (check_deck, check_deal, check_sides, check_orders, check_auction, check_play,
+CHECKS = (check_deck, check_deal, check_sides, check_seats, check_orders, check_auction, check_play,
           check_auction_rules, check_settings_take_effect)
 
 

@@ -109,6 +109,8 @@ class Auction:
     max_level: int
     strains: tuple[Strain, ...]
     ranking: tuple[tuple[str, ...], ...]
+    # Seats (words of the schema's ``seat``) whose first call may not be a pass.
+    must_bid: tuple[str, ...] = default("auction.must_bid")
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:
@@ -126,7 +128,7 @@ class Declaration:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Kitty:
-    """What becomes of the declarer's discards, and who sees the kitty when."""
+    """Who takes the kitty, what becomes of the discards, and who sees the kitty when."""
 
     discards: str
     # When the kitty is shown to all: never, deal (face up from the deal), auction-end
@@ -134,6 +136,8 @@ class Kitty:
     show: str
     # ... and in which contracts (suit, notrump; empty: every contract).
     show_contracts: tuple[str, ...] = _later(())
+    # Who takes the kitty and lays cards away (a word of the schema's ``seat``).
+    taker: str = default("kitty.taker")
     pos: SourcePos | None = _pos()
 
 

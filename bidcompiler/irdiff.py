@@ -154,7 +154,8 @@ def format_value(path: str, value) -> str:
     unit = vocabulary.unit(_pattern(path))
     if isinstance(value, int) and unit is not None:
         return f"{value} {unit}"
-    words = vocabulary.value_words(_pattern(path))
+    # An item of a list of words (auction.must_bid's seats) has the items' words.
+    words = vocabulary.value_words(_pattern(path)) or vocabulary.value_words(_pattern(path) + "[]")
     return words.get(value, str(value))
 
 

@@ -8,6 +8,8 @@ effective suit and power, so the engine never interprets rules while playing.
 from __future__ import annotations
 
 from runtime.formula import Formula
+from runtime.seats import WORDS as SEAT_WORDS
+from runtime.seats import SeatRef
 from runtime.ruleset import (
     NO_SUIT, NO_TRUMP, TOP_SUIT, Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names,
 )
@@ -135,6 +137,17 @@ def bid_ladder(v: ir.Variant) -> list[Bid]:
     return bids
 
 
+# The auction's first caller, as a step from the dealer (the schema allows left-of-dealer only).
+FIRST_CALLER_STEPS = {"left-of-dealer": 1}
+
+
+def seat(word: str, v: ir.Variant) -> SeatRef:
+    """The runtime value (runtime.seats) of a seat word of the schema's ``seat``."""
+    if word == "first-caller":  # the seat that calls first, wherever the auction starts
+        return SeatRef("dealer", FIRST_CALLER_STEPS[v.auction.first_caller])
+    return SEAT_WORDS[word]
+
+
 def lower(v: ir.Variant) -> Ruleset:
     """Build the runtime Ruleset of a variant that passed every check."""
     order_index = {o.name: i for i, o in enumerate(v.orders)}
@@ -172,7 +185,7 @@ def lower(v: ir.Variant) -> Ruleset:
         suit_names=tuple(SUIT_NAMES[s] for s in v.deck.suits),
         hand_size=v.deal.hand,
         kitty_size=v.deal.kitty,
-        first_caller=1,
+        first_caller=FIRST_CALLER_STEPS[v.auction.first_caller],
         rounds=v.auction.rounds,
         passes_end=v.auction.passes_end,
         if_all_pass=v.auction.if_all_pass,
@@ -189,7 +202,7 @@ def lower(v: ir.Variant) -> Ruleset:
         discards_book={"declarer-book": "declarer"}.get(v.kitty.discards, v.kitty.discards),
         kitty_show=v.kitty.show,
         kitty_show_contracts=v.kitty.show_contracts,
-        first_leader=v.play.first_lead,
+        first_leader=seat(v.play.first_lead, v),
         renege=v.play.renege,
         renege_books=v.play.renege_books,
         tables=tables,
@@ -203,6 +216,8 @@ def lower(v: ir.Variant) -> Ruleset:
         rotation=ROTATION_STEPS[v.deal.rotation],
         source=v.source,
         undealt=v.deal.undealt,
+        kitty_taken_by=seat(v.kitty.taker, v),
+        must_bid=tuple(seat(word, v) for word in v.auction.must_bid),
     )
     object.__setattr__(rules, "action_names", build_action_names(rules))
     return rules

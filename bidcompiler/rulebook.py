@@ -21,6 +21,7 @@ from .expressions import (
 from .build import kitty_show_words
 from .formula_text import Wording, formula_code, reading, simplified
 from .vocabulary import rulebook_words, said as say
+from .seatwords import capital, noun
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                 8: "eight", 9: "nine", 10: "ten"}
@@ -251,6 +252,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
     lines.append(say("auction.if_all_pass", a.if_all_pass, f"If all pass: {a.if_all_pass}.")
                  .format(lowest=_lowest_bids(v)))
+    if a.must_bid:
+        who = _join(tuple(noun(word, a.first_caller) for word in a.must_bid), "and")
+        lines.append(f"{capital(who)} may not pass: their first call must be a bid.")
     if a.redeal_without:
         ranks = _join(a.redeal_without, "or")
         lines.append(f"A player holding no {ranks} may call `redeal` instead of their first call; the hand "
@@ -276,8 +280,11 @@ def _declaration_section(v: ir.Variant) -> list[str]:
     chooses = [s for s in v.auction.strains if s.trump in ("suit", "suit-or-none") or len(s.directions) > 1]
     if v.deal.kitty and chooses:
         lines.append("")
-        when = v.declaration.when
-        lines.append(say("declaration.when", when, f"The declarer makes these choices: {when}."))
+        when, taker = v.declaration.when, v.kitty.taker
+        # Another seat than the declarer's taking the kitty is named in the sentence.
+        key = when if taker == "declarer" else f"{when}/taker"
+        lines.append(say("declaration.when", key, f"The declarer makes these choices: {when}.")
+                     .format(taker=noun(taker), Taker=capital(noun(taker))))
     return lines
 
 
@@ -286,7 +293,8 @@ def _kitty_section(v: ir.Variant) -> list[str]:
         return []
     lines = ["## The kitty", ""]
     what = " (any cards, " + _extras_noun(v.deck.extra).removeprefix("the ") + " included)" if v.deck.extra else ""
-    lines.append(f"The declarer adds the {v.deal.kitty} cards of the kitty to their hand and discards "
+    taker = "The declarer" if v.kitty.taker == "declarer" else f"{capital(noun(v.kitty.taker))}, not the declarer,"
+    lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
     # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
@@ -305,7 +313,7 @@ def _books(v: ir.Variant) -> int:
 def _play_section(v: ir.Variant) -> list[str]:
     p = v.play
     lines = ["## Play", ""]
-    lead = say("play.first_lead", p.first_lead, f"First lead: {p.first_lead}")
+    lead = f"{capital(noun(p.first_lead))} leads to the first trick"
     lines.append(f"{lead}; the winner of each trick leads to the next.")
     books = _books(v)
     if books != v.deal.hand:

@@ -72,7 +72,11 @@ def resolve(root: dict, node: dict) -> dict:
         target: Any = root
         for part in node["$ref"].removeprefix("#/").split("/"):
             target = target[part]
-        node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        # An x- mapping beside the $ref adds to the target's (play.first_lead's own word
+        # for one seat, over the seat definition's words).
+        node = {**target, **{k: ({**target[k], **v} if k.startswith("x-") and isinstance(v, dict)
+                                  and isinstance(target.get(k), dict) else v)
+                             for k, v in node.items() if k != "$ref"}}
     return node
 
 
@@ -177,3 +181,8 @@ def said(ir_path: str, value: str, fallback: str) -> str:
 def shorthand(schema_path: str) -> dict[str, Any]:
     """What each shorthand word of the setting at ``schema_path`` stands for (``x-shorthand``)."""
     return vocabulary().by_schema[schema_path].node.get("x-shorthand", {})
+
+
+def definition(name: str) -> dict:
+    """The schema's definition ``name`` (``seat``), with its words."""
+    return schema()["definitions"][name]

@@ -2,7 +2,7 @@
 
 :class:`AuctionRules` is the only code that reads the Ruleset's auction settings
 (``first_caller``, ``rounds``, ``passes_end``, ``if_all_pass``, ``dealer_may_take``,
-``redeal_cards``).  :class:`runtime.hand.HandState` keeps the auction's state
+``redeal_cards``, ``must_bid``).  :class:`runtime.hand.HandState` keeps the auction's state
 (calls, passes, the high bid) and asks this module what it means; bots, records
 and the terminal ask the hand (or these rules), never the settings.
 """
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .ruleset import Ruleset
+from .seats import describe, resolve
 
 
 class AuctionRules:
     """The auction settings of one ruleset, read once, with the questions asked of them."""
 
     __slots__ = ("rules", "first_caller", "once", "passes_end", "all_pass", "may_take",
-                 "redeal_cards")
+                 "redeal_cards", "must_bid")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
@@ -27,6 +28,8 @@ class AuctionRules:
         self.all_pass = rules.if_all_pass
         self.may_take = rules.dealer_may_take
         self.redeal_cards = rules.redeal_cards
+        # Seats named by role (from the dealer) whose first call may not be a pass.
+        self.must_bid = rules.must_bid
 
     # --------------------------------------------------------------- plain facts
     def first_seat(self, dealer: int) -> int:
@@ -76,7 +79,24 @@ class AuctionRules:
         if redeal_cards and rules.redeal_action not in legal and not any(s == seat for s, _ in state.calls):
             if not any(c in redeal_cards for c in state.hands[seat]):
                 legal.append(rules.redeal_action)
+        if self.must_bid and self._bound_to_bid(state) is not None and len(legal) > 1 \
+                and rules.pass_action in legal:
+            legal.remove(rules.pass_action)  # its first call must be another call (a bid, take or redeal)
         return legal
+
+    def _bound_to_bid(self, state):
+        """The rule (a SeatRef of ``must_bid``) that forbids the seat to act a pass now, or None.
+
+        Only a seat's first call is bound: once it has called, it may pass like anyone.
+        """
+        seat = state.seat
+        if any(s == seat for s, _ in state.calls):
+            return None
+        players = self.rules.players
+        for ref in self.must_bid:
+            if resolve(ref, state.dealer, -1, players) == seat:
+                return ref
+        return None
 
     def as_take(self, state, action: int) -> int:
         """``action`` as the auction means it: the bid matching the high bid is ``take`` where take is legal.
@@ -121,6 +141,10 @@ class AuctionRules:
         rules = self.rules
         seat = state.seat
         if action == rules.pass_action:
+            bound = self._bound_to_bid(state) if self.must_bid else None
+            if bound is not None and not (state.high_bid < 0 and _everyone_else_passed(state)):
+                role = "the first caller" if seat == self.first_seat(state.dealer) else describe(bound)
+                return IllegalAction(seat, "must-bid", f"seat {seat} is {role} and may not pass")
             return IllegalAction(seat, "dealer-must-bid",
                                  f"seat {seat} is the dealer and must bid: everyone else passed")
         if action == rules.take_action:

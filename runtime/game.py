@@ -32,6 +32,15 @@ def first_dealer(rules: Ruleset, rng: random.Random) -> int:
     return rng.randrange(rules.players)
 
 
+def next_dealer(rules: Ruleset, dealer: int, hands: int = 1) -> int:
+    """Who deals ``hands`` deals after ``dealer`` as the deal passes round the table (the variant's rotation).
+
+    The rotation alone: whether a thrown-in hand is dealt again by the same player is
+    :meth:`GameTally.next_dealer`'s to say.
+    """
+    return (dealer + hands * rules.rotation) % rules.players
+
+
 class GameTally:
     """Running totals of a game (or rubber) and its end test, shared by play and replay."""
 
@@ -56,7 +65,7 @@ class GameTally:
             called = bool(hand.calls) and hand.calls[-1][1] == rules.redeal_action
             if (rules.redeal_dealer if called else rules.all_pass_dealer) == "same":
                 return hand.dealer
-        return (hand.dealer + rules.rotation) % rules.players
+        return next_dealer(rules, hand.dealer)
 
     def add_hand(self, hand: HandState) -> None:
         """Add a finished hand's score and decide the game (and rubber) if it is over."""

@@ -188,19 +188,41 @@ class HandState:
             return False
         return self._kittyr.declares_before_taking(declaration(self.rules, self.bid).by_first_lead)
 
-    def declarer_took_kitty(self) -> bool:
-        """True once the declarer has picked up the kitty (and so knows it)."""
+    def kitty_taker(self) -> int:
+        """The seat that takes the kitty and lays cards away; -1 before a contract.
+
+        kitty.py says which: the declarer, or a seat the rules name by role.
+        """
+        if self.declarer < 0:
+            return -1
+        return self._kittyr.taker_seat(self.dealer, self.declarer)
+
+    def first_lead_seat(self) -> int:
+        """The seat that leads (or led) the first trick; -1 before a contract.
+
+        tricks.py says which: the declarer, or a seat the rules name by role.
+        """
+        if self.declarer < 0:
+            return -1
+        return self._tricksr.first_leader(self.dealer, self.declarer)
+
+    def kitty_taken(self) -> bool:
+        """True once the kitty's taker (:meth:`kitty_taker`) has picked it up (and so knows it)."""
         if self.declarer < 0 or not self.kitty:
             return False
         if self.phase in (DISCARD, PLAY, OVER):
             return True
         return self.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not self._kittyr.declare_first
 
+    def declarer_took_kitty(self) -> bool:
+        """True once the kitty has been picked up (:meth:`kitty_taken`; by the declarer unless the rules say)."""
+        return self.kitty_taken()
+
     def kitty_visible_to(self, seat: int) -> bool:
-        """Whether ``seat`` has seen the kitty by now: face up for all, or picked up as declarer."""
+        """Whether ``seat`` has seen the kitty by now: face up for all, or picked up as its taker."""
         if not self.kitty:
             return False
-        return self.kitty_seen or (seat == self.declarer and self.declarer_took_kitty())
+        return self.kitty_seen or (seat == self.kitty_taker() and self.kitty_taken())
 
     def discards_book_pending(self) -> bool:
         """True while the discards' book is still to be won with the first trick."""
@@ -381,14 +403,15 @@ class HandState:
         if not (rules.kitty_size and self.kitty):
             self._after_discards()
             return
-        hand = self.hands[self.declarer]
+        taker = self.kitty_taker()  # the declarer, or the seat the rules name (kitty.py)
+        hand = self.hands[taker]
         self._kittyr.pick_up(hand, self.kitty, self.table, self.out)
         self.discard_target = len(hand) - rules.hand_size
         if self.discard_target <= 0:
             self._after_discards()
             return
         self.phase = DISCARD
-        self.seat = self.declarer
+        self.seat = taker
 
     def _discard(self, card: int) -> None:
         self.hands[self.seat].remove(card)
@@ -408,7 +431,7 @@ class HandState:
 
     def _swap_out_extras(self) -> None:
         """Other players swap their cards of no suit for random face-down discards (kitty.py)."""
-        self._kittyr.swap_out(self.rules.players, self.declarer, self.hands, self.discards, self.table,
+        self._kittyr.swap_out(self.rules.players, self.kitty_taker(), self.hands, self.discards, self.table,
                               self.out, self.deal_key())
 
     def deal_key(self) -> str:
@@ -420,7 +443,7 @@ class HandState:
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.seat = self.leader = self._tricksr.first_leader(self.dealer, self.declarer)
+        self.seat = self.leader = self.first_lead_seat()
 
     def _play(self, card: int) -> None:
         seat = self.seat
@@ -533,7 +556,7 @@ class HandState:
             "kitty": [cards[c] for c in self.kitty] if self.kitty_seen else None,
             "out": [cards[c] for c in self.out],
         }
-        if seat == self.declarer:
+        if seat == self.kitty_taker():  # the seat that laid them away (the declarer unless the rules say)
             obs["discards"] = [cards[c] for c in self.discards]
         if self.phase == OVER:
             obs["books"] = list(self.books)

@@ -1,9 +1,10 @@
 """The kitty's one interpreter: who takes it, who sees it when, where its discards' book goes.
 
 :class:`KittyRules` is the only code that reads ``declare_before_kitty``,
-``discards_book`` and ``kitty_show``.  The hand asks it when the kitty is shown,
-whether the declarer declares before taking it, and which side the laid-away
-cards' book counts for; bots, the solver and ``analyze`` ask the hand
+``discards_book``, ``kitty_show`` and ``kitty_taken_by``.  The hand asks it when the
+kitty is shown, who takes it (the declarer, or another seat named by role), whether
+the declarer declares before it is taken, and which side the laid-away cards' book
+counts for; bots, the solver and ``analyze`` ask the hand
 (:meth:`runtime.hand.HandState.discards_book_pending` and friends).
 """
 
@@ -12,13 +13,14 @@ from __future__ import annotations
 import random
 
 from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
+from .seats import resolve
 
 
 class KittyRules:
     """The kitty settings of one ruleset, read once, with the questions asked of them."""
 
     __slots__ = ("rules", "size", "declare_first", "shown_at_deal", "shown_at_auction_end",
-                 "shown_once_declared_in", "book_to_declarer", "book_to_first_trick")
+                 "shown_once_declared_in", "book_to_declarer", "book_to_first_trick", "taker")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
@@ -36,6 +38,12 @@ class KittyRules:
         # The laid-away cards count as one book: of the declaring side, or of the first trick's winner.
         self.book_to_declarer = rules.discards_book == "declarer"
         self.book_to_first_trick = rules.discards_book == "first-trick"
+        # Who picks the kitty up and lays cards away: a seat named by role (runtime.seats).
+        self.taker = rules.kitty_taken_by
+
+    def taker_seat(self, dealer: int, declarer: int) -> int:
+        """The seat that takes the kitty and lays away as many cards, once ``declarer`` is known."""
+        return resolve(self.taker, dealer, declarer, self.rules.players)
 
     @property
     def has_discards_book(self) -> bool:
@@ -87,9 +95,9 @@ class KittyRules:
     # --------------------------------------------------------------- moving cards
     @staticmethod
     def pick_up(hand: list[int], kitty: list[int], table: PlayTable | None, out: list[int]) -> None:
-        """The declarer's ``hand`` takes ``kitty`` (sorted); where cards of no suit leave play, they go to ``out``."""
+        """The taker's ``hand`` takes ``kitty`` (sorted); where cards of no suit leave play, they go to ``out``."""
         if table is not None and table.no_suit_out:
-            # Extra cards leave play: the kitty's stay out, the declarer sets its own aside.
+            # Extra cards leave play: the kitty's stay out, the taker sets its own aside.
             suit_of = table.suit_of
             out.extend(c for c in kitty if suit_of[c] == NO_SUIT)
             hand.extend(c for c in kitty if suit_of[c] != NO_SUIT)
@@ -102,11 +110,11 @@ class KittyRules:
         hand.sort()
 
     @staticmethod
-    def swap_out(players: int, declarer: int, hands: list[list[int]], discards: list[int],
+    def swap_out(players: int, taker: int, hands: list[list[int]], discards: list[int],
                  table: PlayTable, out: list[int], key: str) -> None:
         """Other players swap their cards of no suit for random face-down discards.
 
-        ``discards`` keeps what the declarer laid away (records list it); the cards
+        ``discards`` keeps what the kitty's ``taker`` laid away (records list it); the cards
         drawn from it are moved into the drawers' hands and listed in ``out`` by the
         jokers they replaced.  ``key`` (the deal's text) seeds the draw, so a record
         replays it without saying more.
@@ -115,7 +123,7 @@ class KittyRules:
         rng = random.Random(key)
         pile = list(discards)
         for step in range(1, players):
-            seat = (declarer + step) % players
+            seat = (taker + step) % players
             hand = hands[seat]
             for card in [c for c in hand if suit_of[c] == NO_SUIT]:
                 if not pile:

@@ -148,7 +148,11 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
 
 
 def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
-    """Replay one hand record; RecordError at the first illegal entry."""
+    """Replay one hand record; RecordError at the first illegal entry.
+
+    The entries are checked here and applied by the engine's one replayer
+    (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
+    """
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
         raise RecordError(prefix + unknown[0], f"unknown field '{unknown[0]}' in a {HAND_FORMAT} record")
@@ -156,135 +160,188 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
     hands, kitty = check_deal(rules, record, prefix)
-    state = HandState(rules, dealer, hands, kitty)
-    _replay_auction(state, record.get("auction"), prefix)
-    if state.phase == OVER:
-        # An empty declare, discard or play says nothing and is let pass; any claim,
-        # even of 0, needs a trick played.
-        for key in ("declare", "discard", "play", "claim"):
-            if record.get(key) or (key == "claim" and record.get(key) is not None):
-                raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
-        return HandReplay(state)
-    # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.  Where the
-    # first lead names trump, the declarer says "notrump" (or leads) after any discard.
-    steps = ((_replay_declare, _replay_discard) if state.declares_before_kitty()
-             else (_replay_discard, _replay_declare))
-    if steps[0] is _replay_discard and state.phase == DISCARD:
-        # records.md checks `declare` before `discard` whatever order the game asks for
-        # them in; which cards are laid away never changes what may be declared, so
-        # try the declaration after any legal discard first.
-        trial = state.clone()
-        while trial.phase == DISCARD:
-            trial.apply_action(trial.legal_actions()[0])
-        _replay_declare(trial, record, prefix)
-    for step in steps:
-        step(state, record, prefix)
-    return _replay_play(state, record, prefix)
+    # The entry whose action the engine is applying: where an IllegalAction points (None: a card of play).
+    at: list[str | None] = [prefix]
+    built: list[HandState] = []
+
+    def entries(state: HandState):
+        """The record's entries as actions, each checked when the hand's phases ask for it."""
+        built.append(state)
+        yield from _auction_entries(state, record.get("auction"), prefix, at)
+        if state.phase == OVER:
+            # An empty declare, discard or play says nothing and is let pass; any claim,
+            # even of 0, needs a trick played.
+            for key in ("declare", "discard", "play", "claim"):
+                if record.get(key) or (key == "claim" and record.get(key) is not None):
+                    raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
+            return
+        # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.
+        # Where the first lead names trump, the declarer says "notrump" (or leads) after any discard.
+        steps = ((_declare_entries, _discard_entries) if state.declares_before_kitty()
+                 else (_discard_entries, _declare_entries))
+        if steps[0] is _discard_entries and state.phase == DISCARD:
+            # records.md checks `declare` before `discard` whatever order the game asks for
+            # them in; which cards are laid away never changes what may be declared, so
+            # try the declaration after any legal discard first.
+            trial = state.clone()
+            trial.replay(_any_discards(trial))
+            trial.replay(_declare_entries(trial, record, prefix, at))
+        for step in steps:
+            yield from step(state, record, prefix, at)
+        yield from _play_entries(state, record, prefix, at)
+
+    try:
+        state = HandState.from_actions(rules, dealer, hands, kitty, entries)
+    except IllegalAction as exc:
+        if at[0] is None:
+            raise _play_error(built[0], record["play"], prefix, exc.message) from None
+        raise RecordError(at[0], exc.message) from None
+    return _replay_claim(state, record, prefix)
 
 
-def _replay_auction(state: HandState, calls, prefix: str) -> None:
+def _auction_entries(state: HandState, calls, prefix: str, at: list[str]):
+    """The calls of a record as actions; RecordError where one is not a call here."""
     rules = state.rules
     if not isinstance(calls, list):
         raise RecordError(prefix + "auction", "auction must be a list of calls")
     for i, text in enumerate(calls):
-        at = f"{prefix}auction[{i}]"
         if state.phase != AUCTION:
             raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {text!r} follows it")
+        at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
-            raise RecordError(at, f"seat {state.current_player()}: {text!r} is not a call of this variant")
+            raise RecordError(at[0], f"seat {state.current_player()}: {text!r} is not a call of this variant")
         # records.md: the matching bid itself means the same as take (the engine says when).
-        _apply(state, state.call_meaning(action), at)
+        yield state.call_meaning(action)
     if state.phase == AUCTION:
         raise RecordError(prefix + "auction",
                           f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
 
 
-def _replay_declare(state: HandState, record: dict, prefix: str) -> None:
+def _any_discards(state: HandState):
+    """Legal discards, the first each time, until the discard is done (for trying what comes after)."""
+    while state.phase == DISCARD:
+        yield state.legal_actions()[0]
+
+
+def _declare_entries(state: HandState, record: dict, prefix: str, at: list[str]):
+    """The record's ``declare`` as the actions the hand asks for now; RecordError where it does not fit."""
     rules = state.rules
-    at = prefix + "declare"
+    where = prefix + "declare"
     declare = record.get("declare")
     needed = state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION)
     if declare is None:
         if needed:
             word = "trump" if state.phase == DECLARE_TRUMP else "a direction"
-            raise RecordError(at, f"seat {state.declarer} must declare {word}; the record has no declare")
+            raise RecordError(where, f"seat {state.declarer} must declare {word}; the record has no declare")
         return
     if not isinstance(declare, dict):
-        raise RecordError(at, "declare must be an object such as {\"trump\": \"H\"}")
+        raise RecordError(where, "declare must be an object such as {\"trump\": \"H\"}")
     extra = set(declare) - {"trump", "direction"}
     if extra:
-        raise RecordError(at, f"unknown key '{sorted(extra)[0]}' in declare")
+        raise RecordError(where, f"unknown key '{sorted(extra)[0]}' in declare")
+    at[0] = where
     if state.phase == PLAY and state.table is None:  # the first lead names trump, unless...
         if "trump" not in declare or declare["trump"] is not None:
-            raise RecordError(at, f"seat {state.declarer} names trump by the first card led: a hand played "
-                                  "with trump has no declare, and a declared notrump is {\"trump\": null}")
-        _apply(state, rules.no_trump_action, at)
+            raise RecordError(where, f"seat {state.declarer} names trump by the first card led: a hand played "
+                                     "with trump has no declare, and a declared notrump is {\"trump\": null}")
+        yield rules.no_trump_action
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
-                raise RecordError(at, f"seat {state.declarer} must name trump")
+                raise RecordError(where, f"seat {state.declarer} must name trump")
             value = declare["trump"]
             action = rules.no_trump_action if value is None else (
                 None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
             if action is None:
-                raise RecordError(at, f"trump {value!r} is not a suit of this deck")
+                raise RecordError(where, f"trump {value!r} is not a suit of this deck")
         else:
             if "direction" not in declare:
-                raise RecordError(at, f"seat {state.declarer} must name a direction")
+                raise RecordError(where, f"seat {state.declarer} must name a direction")
             d = parse_direction(rules, declare["direction"])
             if d is None:
-                raise RecordError(at, f"direction {declare['direction']!r} is not one of: {', '.join(rules.orders)}")
+                raise RecordError(where,
+                                  f"direction {declare['direction']!r} is not one of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
-        _apply(state, action, at)
+        yield action
     # What the bid already fixed may be restated, but not contradicted.
     if "trump" in declare:
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
         if given != state.trump:
-            raise RecordError(at, f"trump {value!r} contradicts the contract")
+            raise RecordError(where, f"trump {value!r} contradicts the contract")
     if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(at, f"direction {declare['direction']!r} contradicts the contract "
-                              f"({rules.orders[state.direction]})")
+        raise RecordError(where, f"direction {declare['direction']!r} contradicts the contract "
+                                 f"({rules.orders[state.direction]})")
 
 
-def _replay_discard(state: HandState, record: dict, prefix: str) -> None:
+def _discard_entries(state: HandState, record: dict, prefix: str, at: list[str]):
+    """The record's ``discard`` as actions, where the hand asks for a discard now."""
     rules = state.rules
-    at = prefix + "discard"
+    where = prefix + "discard"
     discard = record.get("discard", [])
     if state.phase != DISCARD:
         if discard:
-            raise RecordError(at, "this variant has no discard here")
+            raise RecordError(where, "this variant has no discard here")
         return
+    taker = state.current_player()  # the kitty's taker: the declarer unless the rules name another seat
     if not isinstance(discard, list) or len(discard) != state.discard_target:
         count = len(discard) if isinstance(discard, list) else "no list of"
-        raise RecordError(at, f"seat {state.declarer} must discard {state.discard_target} cards, "
-                              f"the record has {count}")
+        raise RecordError(where, f"seat {taker} must discard {state.discard_target} cards, "
+                                 f"the record has {count}")
     for card in discard:
         cid = parse_card(rules, card)
-        if cid is None or cid not in state.hands[state.declarer]:
-            raise RecordError(at, f"seat {state.declarer} discards {card!r}, which it does not hold")
-        _apply(state, cid, at)
+        if cid is None or cid not in state.hands[taker]:
+            raise RecordError(where, f"seat {taker} discards {card!r}, which it does not hold")
+        at[0] = where
+        yield cid
 
 
-def _replay_play(state: HandState, record: dict, prefix: str) -> HandReplay:
+def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | None]):
+    """The record's ``play`` as card actions; RecordError for a card after the end or not of the deck.
+
+    The cards up to the first that is not of the deck are handed over as one list (the
+    hot part of a replay); ``at`` is None while they are applied, for the caller to name
+    the card refused from the number played (:func:`_play_error`).
+    """
     rules = state.rules
     play = record.get("play", [])
     if not isinstance(play, list):
         raise RecordError(prefix + "play", "play must be a list of cards")
-    for i, card in enumerate(play):
-        at = f"{prefix}play[{i}]"
-        if state.phase != PLAY:
-            raise RecordError(at, f"the hand was over after {i} cards; {card!r} follows it")
+    ids = []
+    for card in play:
         cid = parse_card(rules, card)
         if cid is None:
-            raise RecordError(at, f"seat {state.current_player()} plays {card!r}, which is not a card of this deck")
-        _apply(state, cid, at)
+            break
+        ids.append(cid)
+    if play and state.phase != PLAY:
+        raise _play_error(state, play, prefix)
+    at[0] = None
+    yield from ids
+    if len(ids) < len(play):  # then a card that is not of the deck, unless the hand is over
+        i = len(ids)
+        if state.phase != PLAY:
+            raise _play_error(state, play, prefix)
+        raise RecordError(f"{prefix}play[{i}]", f"seat {state.current_player()} plays {play[i]!r}, "
+                                                "which is not a card of this deck")
+
+
+def _play_error(state: HandState, play: list, prefix: str, message: str = "") -> RecordError:
+    """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
+    i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
+    if state.phase != PLAY:
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; {play[i]!r} follows it")
+    return RecordError(f"{prefix}play[{i}]", message)
+
+
+def _replay_claim(state: HandState, record: dict, prefix: str) -> HandReplay:
+    """The end of a replayed hand: over by play, or ended by the record's claim."""
+    rules = state.rules
     claim = record.get("claim")
     if claim is None:
         if state.phase != OVER:
-            raise RecordError(prefix + "play",
-                              f"the play stops after {len(play)} cards; the hand is not over and nothing is claimed")
+            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards; "
+                                               "the hand is not over and nothing is claimed")
         return HandReplay(state)
     at = prefix + "claim"
     if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
@@ -319,13 +376,6 @@ def apply_claim(state: HandState, claim: int) -> None:
     state.phase = OVER
     state.seat = -1
     state._legal = None
-
-
-def _apply(state: HandState, action: int, at: str) -> None:
-    try:
-        state.apply_action(action)
-    except IllegalAction as exc:
-        raise RecordError(at, exc.message) from None
 
 
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .formula import Formula
+from .seats import SeatRef
 
 # The effective suit of a card that belongs to no suit (jokers in no trump).
 NO_SUIT = -2
@@ -132,7 +133,7 @@ class Ruleset:
     # "auction-end" (once the auction is won) or "declaration" (once declared), and
     # in which contracts ("suit", "notrump"; empty: all).
     kitty_show: str
-    first_leader: str  # "declarer" or "eldest" (left of the dealer)
+    first_leader: SeatRef  # who leads the first trick
     renege: str  # "refuse" or "penalty"
     renege_books: int
     tables: Mapping[tuple[int, int], PlayTable]
@@ -149,6 +150,10 @@ class Ruleset:
     undealt: int = 0
     # The contracts in which the kitty is shown (kitty_show): "suit", "notrump"; empty: all.
     kitty_show_contracts: tuple[str, ...] = ()
+    # Who takes the kitty and lays away as many cards (the declarer, or e.g. its partner).
+    kitty_taken_by: SeatRef = SeatRef("declarer")
+    # Seats (named from the dealer) whose first call may not be a pass.
+    must_bid: tuple[SeatRef, ...] = ()
 
     # --- derived action-id layout ------------------------------------------------
     @property

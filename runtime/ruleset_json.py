@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from .formula import Formula, FormulaError
 from .ruleset import Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names
+from .seats import SeatRef
 
 FORMAT = "bidwhist-ruleset/1"
 
@@ -24,7 +25,7 @@ class RulesetFormatError(ValueError):
 
 def _plain(obj: Any) -> Any:
     """A dataclass value as a dict of JSON-ready values (formulas as their JSON)."""
-    if isinstance(obj, Formula):
+    if isinstance(obj, (Formula, SeatRef)):
         return obj.to_json()
     if dataclasses.is_dataclass(obj):
         return {f.name: _plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
@@ -64,6 +65,14 @@ def _formula(data: Mapping, key: str, where: str) -> Formula:
         raise RulesetFormatError(f"{where}.{key}: {exc}") from None
 
 
+def _seat(data: Any, where: str) -> SeatRef:
+    """A seat of the document (runtime.seats' JSON form; a word such as ``"declarer"`` in older documents)."""
+    try:
+        return SeatRef.from_json(data)
+    except ValueError as exc:
+        raise RulesetFormatError(f"{where}: {exc}") from None
+
+
 def ruleset_from_json(data: Mapping) -> Ruleset:
     """The Ruleset that :func:`ruleset_to_json` described."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
@@ -93,6 +102,7 @@ def ruleset_from_json(data: Mapping) -> Ruleset:
             order_aliases=dict(fields["order_aliases"]),
             redeal_cards=frozenset(fields["redeal_cards"]),
             kitty_show_contracts=tuple(fields.get("kitty_show_contracts", ())),
+            first_leader=_seat(fields["first_leader"], "first_leader"),
             tables={(t["trump"], t["direction"]): PlayTable(
                 t["trump"], t["direction"], tuple(t["suit_of"]), tuple(t["power"]),
                 t.get("free_no_suit", False), t.get("no_suit_out", False)) for t in fields["tables"]},
@@ -108,6 +118,10 @@ def ruleset_from_json(data: Mapping) -> Ruleset:
                 lose=_formula(end_data, "lose", "game_end"),
                 floor=end_data.get("floor"), rubber=end_data.get("rubber", 1)),
         )
+        if "kitty_taken_by" in fields:
+            fields["kitty_taken_by"] = _seat(fields["kitty_taken_by"], "kitty_taken_by")
+        if "must_bid" in fields:
+            fields["must_bid"] = tuple(_seat(s, "must_bid") for s in fields["must_bid"])
     except (KeyError, TypeError, AttributeError) as exc:
         raise RulesetFormatError(f"malformed ruleset: {exc}") from None
     rules = Ruleset(**fields)

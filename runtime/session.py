@@ -394,7 +394,7 @@ class Session:
 
         Beyond :meth:`HandState.observation`: ``calls`` (who made each call),
         ``declared`` (trump and direction are settled), ``books`` so far, the kitty
-        the declarer took, the game's ``totals``, ``hand_number``, ``game_over``,
+        its taker took (shown to the taker), the game's ``totals``, ``hand_number``, ``game_over``,
         ``winner``; with ``open_hands`` every seat's cards as ``all_hands`` and the kitty.
         """
         hand = self.hand
@@ -404,7 +404,7 @@ class Session:
         obs["declared"] = hand.table is not None
         if hand.declarer >= 0 and "books" not in obs:
             obs["books"] = hand.books_so_far()
-        if seat == hand.declarer and kitty_taken(hand):
+        if seat == hand.kitty_taker() and kitty_taken(hand):
             obs["kitty_taken"] = [rules.cards[c] for c in hand.kitty]
         obs["totals"] = list(self.tally.totals)
         obs["hand_number"] = self.hand_index + 1
@@ -493,8 +493,8 @@ def check_settings(rules: Ruleset, settings: Settings) -> None:
 
 
 def kitty_taken(hand: HandState) -> bool:
-    """True once the declarer has picked up the kitty (and so knows it)."""
-    return hand.declarer_took_kitty()  # the engine knows when the kitty is picked up
+    """True once the kitty's taker (the declarer unless the rules name another seat) has picked it up."""
+    return hand.kitty_taken()  # the engine knows when the kitty is picked up
 
 
 def declared_so_far(rules: Ruleset, actions: list[int]) -> dict:

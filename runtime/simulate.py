@@ -38,7 +38,7 @@ from typing import Sequence
 from . import metrics, stats
 from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the driver's callers use them)
 from .bots import make_bot
-from .game import GameTally, deal, first_dealer
+from .game import GameTally, deal, first_dealer, next_dealer
 from .hand import HandState
 from .records import hand_record
 from .ruleset import Ruleset
@@ -87,8 +87,8 @@ def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = 
     bot draw from the hand's one generator, so a single kind plays exactly as it
     always has for a given seed.
     """
-    first = random.Random(f"bidwhist:{seed}:dealer").randrange(rules.players)
-    dealer = (first + index * rules.rotation) % rules.players
+    first = first_dealer(rules, random.Random(f"bidwhist:{seed}:dealer"))
+    dealer = next_dealer(rules, first, index)
     rng = hand_rng(seed, index)
     hands, kitty = deal(rules, rng)
     state = HandState(rules, dealer, hands, kitty)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .ruleset import NO_SUIT, TOP_SUIT, PlayTable, Ruleset
+from .seats import resolve
 
 # A trump outranks every card of the suit led: its power is lifted above any power a table gives.
 TRUMP_BONUS = 10000
@@ -99,11 +100,11 @@ def follow_cards(table: PlayTable, led: int, hand: list[int]) -> list[int] | Non
 class TrickRules:
     """The play settings of one ruleset: the first leader and what failing to follow does."""
 
-    __slots__ = ("players", "eldest_leads", "refuse", "renege_books")
+    __slots__ = ("players", "leader", "refuse", "renege_books")
 
     def __init__(self, rules: Ruleset):
         self.players = rules.players
-        self.eldest_leads = rules.first_leader == "eldest"
+        self.leader = rules.first_leader  # a seat named by role (runtime.seats)
         # "refuse": a card that does not follow when it could is illegal; else it is
         # played and the side pays renege_books at the end.
         self.refuse = rules.renege == "refuse"
@@ -111,7 +112,7 @@ class TrickRules:
 
     def first_leader(self, dealer: int, declarer: int) -> int:
         """The seat that leads the first trick."""
-        return (dealer + 1) % self.players if self.eldest_leads else declarer
+        return resolve(self.leader, dealer, declarer, self.players)
 
     @property
     def refuses_renege(self) -> bool:

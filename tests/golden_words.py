@@ -28,6 +28,8 @@ def _enum_sets(schema: dict) -> list[str]:
 
     def walk(node: dict, path: tuple) -> None:
         for key, sub in (node.get("properties") or {}).items():
+            if "$ref" in sub:  # a word list of its own (#/definitions/seat)
+                sub = {**schema["definitions"][sub["$ref"].rsplit("/", 1)[-1]], **sub}
             forms = [sub] + [b for b in sub.get("anyOf", ()) if isinstance(b, dict)]
             values = [v for form in forms for v in form.get("enum", ()) if isinstance(v, str)]
             out.extend(f"{'.'.join(path + (key,))}={v}" for v in values)

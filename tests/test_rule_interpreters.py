@@ -26,23 +26,20 @@ ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"rounds", "passes_end", "if_all_pass", "dealer_may_take", "redeal_cards", "redeal_dealer",
             "all_pass_dealer", "declare_before_kitty", "discards_book", "kitty_show", "kitty_show_contracts",
             "first_leader",
-            "first_caller", "renege", "renege_books", "tie_break", "first_dealer", "rotation"}
+            "first_caller", "renege", "renege_books", "tie_break", "first_dealer", "rotation",
+            "kitty_taken_by", "must_bid"}
 # A Strain's declaration settings: read only through runtime/contract.py's Declaration.
 STRAIN_SETTINGS = {"trump", "directions", "bare"}
 
-CHECKED = [ROOT / "runtime" / "bots", ROOT / "runtime" / "solver.py", ROOT / "runtime" / "records.py",
+CHECKED = [ROOT / "runtime" / "bots", ROOT / "runtime" / "solver.py", ROOT / "runtime" / "records.py", ROOT / "runtime" / "trickster.py",
            ROOT / "runtime" / "session.py", ROOT / "runtime" / "simulate.py", ROOT / "runtime" / "metrics.py",
            ROOT / "runtime" / "backends.py", ROOT / "bidcompiler" / "cli"]
 
-# Reads not yet moved, and names that only look like rule settings, each listed by
-# file and source text:
-# - simulate's hands-mode dealer reads rules.rotation; it should ask runtime/game.py
-#   (a helper such as ``next_dealer``): the one rule read left to move;
+# Names that only look like rule settings, each listed by file and source text:
 # - ``play.first_dealer`` is a played game's first dealer (GamePlay), not the setting;
 # - ``tricks.renege_books`` is the TrickRules interpreter's own answer;
 # - ``a.if_all_pass`` in render.py is the compiler's IR (the compile summary), not the Ruleset.
 ALLOWED = {
-    ("runtime/simulate.py", "rules.rotation"),
     ("runtime/metrics.py", "play.first_dealer"),
     ("bidcompiler/cli/hand_rules.py", "tricks.renege_books"),
     ("bidcompiler/cli/render.py", "a.if_all_pass"),
@@ -225,3 +222,17 @@ def test_from_actions_reports_the_index_of_an_illegal_action():
         assert type(exc).__name__ == "IllegalAction" and exc.index == 1
     else:
         raise AssertionError("take with no bid was accepted")
+
+
+# --------------------------------------------------------------------------- dealing order
+def test_next_dealer_follows_the_rotation_and_hands_mode_asks_it():
+    from runtime.game import next_dealer
+    from runtime.simulate import play_hand
+
+    left, right = load_ruleset("standard"), load_ruleset("standard+deal-right")
+    assert [next_dealer(left, d) for d in range(4)] == [1, 2, 3, 0]
+    assert [next_dealer(right, d) for d in range(4)] == [3, 0, 1, 2]
+    assert next_dealer(left, 2, 5) == 3 and next_dealer(right, 2, 5) == 1 and next_dealer(left, 1, 0) == 1
+    for rules in (left, right):
+        dealers = [play_hand(rules, 7, i, "random").dealer for i in range(6)]
+        assert all(b == next_dealer(rules, a) for a, b in zip(dealers, dealers[1:])), dealers

@@ -16,7 +16,10 @@
 * late in a hand, where every consistent deal can be listed, each of them comes up, and
   about equally often (a chi-square bound);
 * where reneges are penalised rather than refused, a void shown by a renege can be
-  false: the deal still comes out whole, setting aside no more voids than it must.
+  false: the deal still comes out whole, setting aside no more voids than it must;
+* where cards are set aside undealt (``two-handed``), the sampled deal sets aside as many,
+  drawn from every unseen card the seat cannot place (never a kitty it saw or its own
+  discards), and every consistent deal is still equally likely.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from runtime.ruleset import NO_SUIT
 
 
 # ---------------------------------------------------------------------------- helpers
-def rules_of(name: str):
-    return load_ruleset(name)
+def rules_of(name: str, sets: tuple = ()):
+    return load_ruleset(name, sets=sets)
 
 
 def replay(name: str, dealer: int, hands: list[str], kitty: str, actions: str) -> HandState:
@@ -108,43 +111,51 @@ def problems(state: HandState, seat: int, world: HandState, voids: bool = True) 
     placed = [c for h in world.hands for c in h] + played + list(state.out)
     if len(placed) != len(set(placed)):
         found.append("a card twice among the hands, the play and the cards out")
-    rest = set(range(rules.n_cards)) - set(placed)  # cards in no hand: the kitty or the pile
+    rest = set(range(rules.n_cards)) - set(placed)  # cards in no hand: the kitty or the pile, and the undealt
     taken = kitty_taken(state)
     if not taken:
-        if sorted(world.kitty) != sorted(rest):
-            found.append(f"the kitty {sorted(names[c] for c in world.kitty)} is not the cards in no hand")
+        kitty = set(world.kitty)
+        if len(kitty) != len(world.kitty) or len(kitty) != len(state.kitty) or not kitty <= rest:
+            found.append(f"the kitty {sorted(names[c] for c in world.kitty)} is not as many cards in no hand")
         if state.kitty_seen and sorted(world.kitty) != sorted(state.kitty):
             found.append("the kitty lying face up changed")
+        aside = rest - kitty
     else:
         d = world.discards
-        if len(d) != len(state.discards) or len(set(d)) != len(d) or not rest <= set(d):
+        aside = rest - set(d)
+        if len(d) != len(state.discards) or len(set(d)) != len(d):
             found.append("the discards are not the cards in no hand and as many drawn")
         if seat == declarer and (world.discards != state.discards or world.kitty != state.kitty):
             found.append("the declarer's own kitty or discards changed")
+    # What is left in no hand was set aside at the deal: as many as the variant sets aside.
+    if len(aside) != rules.undealt:
+        found.append(f"{len(aside)} cards in no hand, kitty or pile; the variant sets {rules.undealt} aside")
+    if (state.kitty_seen or (seat == declarer and taken)) and aside & set(state.kitty):
+        found.append("a kitty card the seat saw dealt is among the undealt")
     if voids and rules.renege == "refuse":
         for o, s in sorted(broken_voids(state, seat, world)):
             found.append(f"seat {o} showed out of {rules.suits[s]} but holds one")
-    if seat == declarer and taken and not rest <= set(state.discards):
+    if seat == declarer and taken and len(rest - set(state.discards)) != rules.undealt:
         found.append(f"{sorted(names[c] for c in rest - set(state.discards))}: not discarded, yet in no hand")
     if state.kitty_seen and state.kitty and taken and seat != declarer:
         kitty = set(state.kitty)
         drawers = [o for o in range(n) if o not in (seat, declarer)]
         held = {c for o in drawers for c in world.hands[o] + by[o]} & kitty
         own_drawn = (set(state.hands[seat]) | set(by[seat])) - set(state.dealt[seat])
-        drawn_by_drawers = len(state.discards) - len(rest) - len(own_drawn)
+        drawn_by_drawers = len(state.discards) - (len(rest) - rules.undealt) - len(own_drawn)
         if len(held) > max(0, drawn_by_drawers):
             found.append(f"{len(held)} shown kitty cards with players who drew {drawn_by_drawers} discards")
     if taken and state.out and table is not None and table.no_suit_out:
-        stray = [c for c in rest | (set(world.hands[declarer]) if declarer != seat else set())
+        stray = [c for c in (rest - aside) | (set(world.hands[declarer]) if declarer != seat else set())
                  if table.suit_of[c] == NO_SUIT]
         if stray:
             found.append("a card of no suit with the declarer or discarded after it set its own aside")
     return found
 
 
-def positions(name: str, kind: str, hands: int, seed: int, every: int = 1):
+def positions(name: str, kind: str, hands: int, seed: int, every: int = 1, sets: tuple = ()):
     """(state, seat) at every ``every``-th decision of a few hands, for every seat."""
-    rules = rules_of(name)
+    rules = rules_of(name, sets)
     rng = random.Random(seed)
     make = RandomBot if kind == "random" else HeuristicBot
     bots = [make(random.Random(seed * 10 + s)) for s in range(rules.players)]
@@ -278,33 +289,39 @@ def test_a_kitty_lying_face_up_stays_in_the_kitty_until_taken():
 # ---------------------------------------------------------------------------- over many positions
 PROPERTY_VARIANTS = ["standard", "standard+jokers-out-in-notrump", "cutthroat+jokers-out-in-notrump",
                      "standard+kitty-face-up+jokers-out-in-notrump", "standard+kitty-first",
-                     "oregon", "hawaii"]
+                     "oregon", "hawaii", "two-handed", "two-handed+kitty-face-up"]
+# Four hands of 11 and four cards set aside: undealt cards where players swap cards of
+# no suit for discards drawn from a kitty everyone saw.
+ASIDE = ("deal.hand=11", "deal.undealt=4")
+PROPERTY_CASES = [(name, ()) for name in PROPERTY_VARIANTS] + [
+    ("standard+kitty-face-up+jokers-out-in-notrump", ASIDE), ("standard+jokers-out-in-notrump", ASIDE)]
 
 
-@pytest.mark.parametrize("name", PROPERTY_VARIANTS)
-def test_sampled_deals_are_consistent(name):
+@pytest.mark.parametrize("name,sets", PROPERTY_CASES, ids=lambda v: "+".join(v) if isinstance(v, tuple) else v)
+def test_sampled_deals_are_consistent(name, sets):
     rng = random.Random(11)
     checked = drawn = 0
     for kind, hands, seed, every in (("random", 12, 31, 2), ("heuristic", 4, 32, 3)):
-        for state, seat in positions(name, kind, hands, seed, every):
+        for state, seat in positions(name, kind, hands, seed, every, sets):
             assert problems(state, seat, state) == [], "the check refuses the true deal"
             world = sample_deal(state, seat, rng)
             assert problems(state, seat, world) == [], (name, kind, seat, state.observation(seat))
             checked += 1
             drawn += kitty_taken(state) and len(state.discards) > len(
                 set(range(state.rules.n_cards)) - {c for h in state.hands for c in h}
-                - {c for cards in played_by(state) for c in cards} - set(state.out))
+                - {c for cards in played_by(state) for c in cards} - set(state.out)) - state.rules.undealt
     assert checked > 300
     if "jokers-out" in name:
         assert drawn > 0, "no position after a swap that drew discards: the test lost its point"
 
 
 @pytest.mark.parametrize("name", ["standard+jokers-out-in-notrump", "standard+kitty-face-up+jokers-out-in-notrump",
-                                  "standard+kitty-first", "hawaii"])
+                                  "standard+kitty-first", "hawaii", "two-handed"])
 def test_sampled_deals_read_nothing_the_seat_cannot_see(name):
     shuffle = random.Random(4)
     compared = 0
-    for state, seat in positions(name, "random", 3, 41, every=3):
+    hands = 12 // rules_of(name).players  # as many positions with two players as with four
+    for state, seat in positions(name, "random", hands, 41, every=3):
         other = shuffled_unseen(state, seat, shuffle)
         a = sample_deal(state, seat, random.Random(compared))
         b = sample_deal(other, seat, random.Random(compared))
@@ -339,9 +356,21 @@ def test_false_voids_from_reneges_are_set_aside_as_few_as_need_be():
     assert false_ones > 0
 
 
+def world_key(state: HandState, seat: int, world: HandState) -> tuple:
+    """A sampled deal as ``_all_worlds`` lists it: the other hands, the unseen cards in the
+    kitty or the pile, and the cards set aside undealt."""
+    others = [o for o in range(state.rules.players) if o != seat]
+    nohand = (set(range(state.rules.n_cards)) - {c for h in world.hands for c in h}
+              - {c for cards in played_by(state) for c in cards} - set(state.out))
+    pile = set(world.kitty) if not kitty_taken(state) else set(world.discards)
+    face_up = set(state.kitty) if state.kitty_seen and not kitty_taken(state) else set()
+    return (tuple(tuple(world.hands[o]) for o in others), tuple(sorted(nohand & pile - face_up)),
+            tuple(sorted(nohand - pile)))
+
+
 def _all_worlds(state: HandState, seat: int, limit: int = 3000) -> set | None:
-    """Every placement of the unseen cards (other hands and the pile) consistent with ``problems``;
-    None when there are more than ``limit`` placements to try."""
+    """Every placement of the unseen cards (other hands, the pile, the undealt cards) consistent
+    with ``problems``, as :func:`world_key`; None when there are more than ``limit`` placements to try."""
     rules = state.rules
     n = rules.players
     others = [o for o in range(n) if o != seat]
@@ -351,11 +380,13 @@ def _all_worlds(state: HandState, seat: int, limit: int = 3000) -> set | None:
         seen |= set(state.kitty)
     pool = sorted(set(range(rules.n_cards)) - seen)
     sizes = [len(state.hands[o]) for o in others]
-    pile = len(pool) - sum(sizes)
-    placements = math.factorial(len(pool)) // math.prod(math.factorial(k) for k in sizes + [pile])
+    undealt = rules.undealt
+    pile = len(pool) - sum(sizes) - undealt
+    placements = math.factorial(len(pool)) // math.prod(math.factorial(k) for k in sizes + [pile, undealt])
     if placements > limit:
         return None
     found = set()
+    aside: list[int] = []
 
     def place(i, hands, rest):
         if i == len(pool):
@@ -370,8 +401,10 @@ def _all_worlds(state: HandState, seat: int, limit: int = 3000) -> set | None:
                          for c in world.hands[o] + played_by(state)[o]] + sorted(
                     (set(state.hands[seat]) | set(played_by(state)[seat])) - set(state.dealt[seat]))
                 world.discards = list(rest) + spare[:need]
-            if not problems(state, seat, world):
-                found.add((tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest))))
+            key = (tuple(tuple(sorted(h)) for h in hands), tuple(sorted(rest)), tuple(sorted(aside)))
+            # The world must hold the placement as placed (the declarer's pile is its own discards).
+            if not problems(state, seat, world) and world_key(state, seat, world) == key:
+                found.add(key)
             return
         c = pool[i]
         for k, _o in enumerate(others):
@@ -383,9 +416,29 @@ def _all_worlds(state: HandState, seat: int, limit: int = 3000) -> set | None:
             rest.append(c)
             place(i + 1, hands, rest)
             rest.pop()
+        if len(aside) < undealt:
+            aside.append(c)
+            place(i + 1, hands, rest)
+            aside.pop()
 
     place(0, [[] for _ in others], [])
     return found
+
+
+def _evenly_sampled(state: HandState, seat: int, worlds: set, seed: int) -> None:
+    """Every deal of ``worlds`` comes up from ``sample_deal``, and about equally often (chi-square)."""
+    rng = random.Random(seed)
+    hits = dict.fromkeys(worlds, 0)
+    draws = 40 * len(worlds)
+    for _ in range(draws):
+        key = world_key(state, seat, sample_deal(state, seat, rng))
+        assert key in hits, "a sampled deal the check refuses"
+        hits[key] += 1
+    assert all(hits.values()), "a possible deal never sampled"
+    expected = draws / len(worlds)
+    chi2 = sum((h - expected) ** 2 / expected for h in hits.values())
+    df = len(worlds) - 1
+    assert chi2 < df + 5 * (2 * df) ** 0.5, (seat, chi2, df)
 
 
 def test_every_possible_deal_is_equally_likely():
@@ -398,25 +451,77 @@ def test_every_possible_deal_is_equally_likely():
             worlds = _all_worlds(state, seat)
             if worlds is None or not 4 <= len(worlds) <= 120:
                 continue
-            rng = random.Random(tested)
-            others = [o for o in range(state.rules.players) if o != seat]
-            hits = dict.fromkeys(worlds, 0)
-            draws = 40 * len(worlds)
-            for _ in range(draws):
-                world = sample_deal(state, seat, rng)
-                key = (tuple(tuple(world.hands[o]) for o in others),
-                       tuple(sorted(set(range(state.rules.n_cards)) - {c for h in world.hands for c in h}
-                                    - {c for cards in played_by(state) for c in cards} - set(state.out)
-                                    - (set(state.kitty) if state.kitty_seen and not kitty_taken(state)
-                                       else set()))))
-                assert key in hits, "a sampled deal the check refuses"
-                hits[key] += 1
-            assert all(hits.values()), "a possible deal never sampled"
-            expected = draws / len(worlds)
-            chi2 = sum((h - expected) ** 2 / expected for h in hits.values())
-            df = len(worlds) - 1
-            assert chi2 < df + 5 * (2 * df) ** 0.5, (name, seat, chi2, df)
+            _evenly_sampled(state, seat, worlds, tested)
             tested += 1
             if tested % 3 == 0:
                 break
     assert tested >= 6
+
+
+# ---------------------------------------------------------------------------- cards set aside undealt
+# Two-handed with a small remainder, so that late positions can be listed: 24 cards each,
+# a kitty of three, three cards set aside.
+SMALL_TWO = ("deal.hand=24", "deal.kitty=3", "deal.undealt=3")
+
+
+def test_two_handed_every_possible_deal_is_equally_likely():
+    """Which unseen cards the other player holds, which lie in the pile and which were never
+    dealt: every split consistent with the play comes up, evenly, for either player."""
+    seen_by = {"declarer": 0, "defender": 0}
+    tested = 0
+    for state, seat in positions("two-handed", "random", 6, 71, sets=SMALL_TWO):
+        if state.phase != PLAY or state.trick or state.declarer < 0:
+            continue
+        worlds = _all_worlds(state, seat)
+        if worlds is None or not 4 <= len(worlds) <= 150:
+            continue
+        # The undealt cards are sampled: some card is set aside in one listed deal and held in another.
+        assert len({w[2] for w in worlds}) > 1
+        _evenly_sampled(state, seat, worlds, tested)
+        seen_by["declarer" if seat == state.declarer else "defender"] += 1
+        tested += 1
+        if tested >= 6:
+            break
+    assert seen_by["declarer"] and seen_by["defender"], seen_by
+
+
+def test_two_handed_undealt_cards_are_sampled_and_the_counts_add_up():
+    rules = rules_of("two-handed")
+    hands, kitty = deal(rules, random.Random(5))
+    state = HandState(rules, 0, hands, kitty)
+    truly_aside = set(range(rules.n_cards)) - {c for h in hands for c in h} - set(kitty)
+    assert len(truly_aside) == rules.undealt == 24
+    rng = random.Random(0)
+    from_aside = []
+    for _ in range(300):
+        world = sample_deal(state, 0, rng)
+        assert problems(state, 0, world) == []
+        assert world.hands[0] == state.hands[0] and [len(h) for h in world.hands] == [12, 12]
+        assert len(world.kitty) == 6
+        placed = [c for h in world.hands for c in h] + world.kitty
+        assert len(set(placed)) == 30  # so 24 cards are left undealt
+        from_aside.append(sum(c in truly_aside for c in world.hands[1]))
+    # Seat 1's 12 cards come from the 42 seat 0 has not seen, 24 of them truly undealt: 12 * 24 / 42 on average.
+    mean = sum(from_aside) / len(from_aside)
+    assert abs(mean - 12 * 24 / 42) < 0.5, mean
+
+
+def test_two_handed_voids_hold_and_the_declarers_discards_are_never_undealt():
+    rules = rules_of("two-handed")
+    checked_voids = checked_declarer = 0
+    for state, seat in positions("two-handed", "random", 8, 81, every=2):
+        if state.phase != PLAY:
+            continue
+        other = 1 - seat
+        voids = shown_voids(state)[other]
+        rng = random.Random(checked_voids + checked_declarer)
+        for _ in range(20):
+            world = sample_deal(state, seat, rng)
+            assert problems(state, seat, world) == []
+            assert not {state.table.suit_of[c] for c in world.hands[other]} & voids
+            if seat == state.declarer:
+                assert world.discards == state.discards  # its own discards stay in the pile, not undealt
+        checked_voids += bool(voids)
+        checked_declarer += seat == state.declarer
+    assert checked_voids > 10 and checked_declarer > 10
+    assert rules.renege == "refuse"  # a shown void is certain

@@ -255,6 +255,8 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
     if [[names[c] for c in h] for h in state.dealt] != [sorted(h, key=cid.__getitem__) for h in record["hands"]]:
         problems.append("the state's dealt hands are not the record's")
 
+    if split(game)[1] == "first-caller-bids" and state.calls and state.calls[0][1] == rules.pass_action:
+        problems.append("the first caller passed")  # section 9: it may not
     if state.declarer < 0:  # no contract
         if any(state.score) or any(state.books) or len(state.score) != rules.sides:
             problems.append(f"no contract, but books {state.books} and score {state.score}")
@@ -304,10 +306,12 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
         problems.append("a trick without one card per player")
 
     kitty = {cid[c] for c in record["kitty"]}
+    # section 9 partner-takes-kitty: the declarer's partner takes the kitty and discards.
+    taker = (declarer + players // 2) % players if split(game)[1] == "partner-takes-kitty" else declarer
     holding = []
     for seat in range(players):
         held = {cid[c] for c in record["hands"][seat]}
-        if seat == declarer:
+        if seat == taker:
             held = (held | kitty) - discard_set
         else:
             held |= drawn & {c for l, t, _ in state.tricks for i, c in enumerate(t) if (l + i) % players == seat}
@@ -326,6 +330,8 @@ def check_hand(game: str, rules, record: dict, state, sim: dict) -> list[str]:
         problems.append("the declarer took the kitty but discarded nothing")
     eldest = split(game)[1] == "eldest-leads"
     expected_leader = (state.dealer + 1) % players if eldest else declarer
+    if split(game)[1] == "left-of-declarer-leads":  # section 9
+        expected_leader = (declarer + 1) % players
     hands_now = [set(h) for h in holding]
     reneges = []
     for n, (leader, trick, winner) in enumerate(state.tricks):

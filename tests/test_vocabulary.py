@@ -35,7 +35,9 @@ from bidcompiler.rulebook import rulebook  # noqa: E402
 # (the players and their sides; whose score a multiplier multiplies), not one per value.
 # kitty.show's when and contracts are said together, under kitty.show (its shorthand
 # word, else "when/contract").
-SAID_WITH_OTHERS = {"sides", "scoring.multiply[]", "kitty.show.when", "kitty.show.contracts[]"}
+# A seat (definitions.seat) is said in the rulebook by its noun, its x-words.
+SAID_WITH_OTHERS = {"sides", "scoring.multiply[]", "kitty.show.when", "kitty.show.contracts[]",
+                    "play.first_lead", "kitty.taker", "auction.must_bid[]"}
 # List items diff shows as written (suit letters; declarer, defenders): their words are the rulebook's.
 DIFF_SHOWS_AS_WRITTEN = {"deck.suits[]", "scoring.multiply[]", "kitty.show.contracts[]"}
 # Settings that describe a file, not the game: no default, no words.

@@ -81,19 +81,23 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
         previous = reach
         positions.append(entry)
 
+    def replayed():
+        # The cards replayed by the engine, a position recorded after each (or each trick).
+        for card in played:
+            seat = state.current_player()
+            tricks_before = len(state.tricks)
+            yield card
+            if every_card or len(state.tricks) > tricks_before:
+                if len(state.tricks) > tricks_before:
+                    leader, trick, winner = state.tricks[-1]
+                    last = {"seat": seat, "card": cards[card], "leader": leader,
+                            "trick": [cards[c] for c in trick], "winner": winner}
+                else:
+                    last = {"seat": seat, "card": cards[card]}
+                record(last)
+
     record(None)
-    for card in played:
-        seat = state.current_player()
-        tricks_before = len(state.tricks)
-        state.apply_action(card)
-        if every_card or len(state.tricks) > tricks_before:
-            if len(state.tricks) > tricks_before:
-                leader, trick, winner = state.tricks[-1]
-                last = {"seat": seat, "card": cards[card], "leader": leader,
-                        "trick": [cards[c] for c in trick], "winner": winner}
-            else:
-                last = {"seat": seat, "card": cards[card]}
-            record(last)
+    state.replay(replayed())
     return {
         "contract": final.contract,
         "declaring_side": side,

@@ -188,6 +188,13 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
         else:
             settled = "trump (or notrump) still to be declared"
         row("contract", f"{bid.text} by {who(hand.declarer)}: {settled}")
+        # Seats the rules name by role, where they are not the declarer (the engine says which).
+        taker = hand.kitty_taker()
+        if hand.kitty and taker != hand.declarer:
+            row("kitty", f"taken by {who(taker)}, who lays away as many cards")
+        leader = hand.first_lead_seat()
+        if leader != hand.declarer:
+            row("lead", f"to the first trick: {who(leader)}")
         if table is not None:
             row("ranks", _ranks_line(rules, table))
             for label, text in _trick_lines(rules, table):

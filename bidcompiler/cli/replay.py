@@ -180,10 +180,10 @@ def print_deal(console, state) -> None:
         _row(console, "contract", contract_text(rules, state.contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
-        taken = f", taken by seat {state.declarer}" if state.declarer >= 0 and state.kitty else ""
+        taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
         _row(console, "kitty", kitty + taken)
     if state.discards:
-        _row(console, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.declarer})")
+        _row(console, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
     if state.out:
         _row(console, "out", " ".join(cards[c] for c in state.out) + " (out of play)")
 

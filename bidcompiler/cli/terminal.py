@@ -281,6 +281,9 @@ class Terminal:
         elif phase == DISCARD:
             done = len(hand.discards)
             what = f"Discard ({done + 1} of {hand.discard_target})"
+            if seat != hand.declarer:  # the rules give the kitty to another seat than the declarer
+                what = (f"You took the kitty for the declarer ({self.who(hand.declarer, seat)}): "
+                        f"discard ({done + 1} of {hand.discard_target})")
         elif hand.table is None:
             what = "Lead (its suit is trump) or say notrump"
         else:

@@ -1,8 +1,8 @@
 """Dealing anew the cards a seat cannot see, consistently with everything it has seen.
 
 :func:`sample_deal` is the sampler's "possible world": the seat's own hand and every
-public fact stay, the unseen cards are shuffled among the places (other hands, and the
-kitty or the discards) that may hold them.
+public fact stay, the unseen cards are shuffled among the places (other hands, the
+kitty or the discards, and the cards a variant sets aside undealt) that may hold them.
 
 The deal is a small transportation problem: every unseen card has the set of places it
 may be in (what the seat knows narrows it), every place holds a known number of cards.
@@ -24,11 +24,20 @@ from .track import Track
 
 # The place of unseen cards in no hand: the kitty before it is taken, or the discards.
 HIDDEN = -1
+# The place of the cards set aside unseen at the deal (a variant's ``deal.undealt``):
+# nobody ever sees them, so any unseen card may be one, except those the seat knows
+# were dealt (a kitty it saw, its own discards).
+UNDEALT = -2
 
 
 def _drawn_part(seat: int) -> int:
     """The place standing for the part of ``seat``'s hand drawn from shown cards (see ``_View.cases``)."""
-    return -2 - seat
+    return -3 - seat
+
+
+def _owner(place: int) -> int:
+    """The seat (or HIDDEN, UNDEALT) a place's cards belong to: a drawer's split part goes back to its hand."""
+    return place if place >= UNDEALT else -3 - place
 
 
 def _public_voids(state: HandState) -> list[int]:
@@ -201,18 +210,21 @@ def _deal(problem: "_Problem", rng: random.Random) -> list[list[int]]:
 class _View:
     """What ``seat`` knows of the unseen cards' places, from its observation only.
 
-    ``pool``: the unseen cards; ``slots``: their places (the other seats, and HIDDEN for
-    cards in no hand) with ``cap`` cards each; ``base[c]``: the places (bits over
-    ``slots``) card c may be in, where the seat knows better than "anywhere";
-    ``shown``: for a seat other than the declarer, ``(cards, drawers, budget)`` when
+    ``pool``: the unseen cards; ``slots``: their places (the other seats, HIDDEN for the
+    kitty or the discards, UNDEALT for the cards set aside at the deal) with ``cap`` cards
+    each; ``base[c]``: the places (bits over ``slots``) card c may be in, where the seat
+    knows better than "anywhere";
+    ``shown``: for a seat other than the kitty's taker, ``(cards, drawers, budget)`` when
     kitty cards it saw may have been drawn by other players swapping their cards of no
-    suit for the declarer's discards — at most ``budget`` of them are in the drawers' hands.
+    suit for the taker's discards — at most ``budget`` of them are in the drawers' hands.
+    (The taker is the declarer unless the rules name another seat: what is said here of
+    the one who took the kitty holds for whoever did.)
     """
 
     def __init__(self, state: HandState, seat: int):
         rules = state.rules
         n = rules.players
-        declarer = state.declarer
+        taker = state.kitty_taker()  # who took the kitty and laid cards away (-1 before a contract)
         table = state.table
         kitty = list(state.kitty)
         self.seat = seat
@@ -231,9 +243,9 @@ class _View:
                 known[c] = 1
         for c in state.out:
             known[c] = 1
-        taken = bool(kitty) and declarer >= 0 and (
+        taken = bool(kitty) and taker >= 0 and (
             state.phase in (DISCARD, PLAY, OVER) or bool(state.discards))
-        kitty_known = bool(kitty) and (state.kitty_seen or (seat == declarer and taken))
+        kitty_known = bool(kitty) and (state.kitty_seen or (seat == taker and taken))
         if kitty_known and not taken:
             for c in kitty:
                 known[c] = 1  # it lies face up, in no hand
@@ -242,46 +254,51 @@ class _View:
         pool = [c for c in range(rules.n_cards) if not known[c]]
         others = [o for o in range(n) if o != seat]
         room = [len(state.hands[o]) for o in others]
-        hidden = len(pool) - sum(room)
+        undealt = rules.undealt  # never seen by anyone: all of them are unseen cards
+        hidden = len(pool) - sum(room) - undealt
         if hidden < 0:
             raise ValueError(f"the other hands hold {-hidden} more cards than seat {seat} has not seen")
-        slots = others + ([HIDDEN] if hidden else [])
-        cap = room + ([hidden] if hidden else [])
+        slots = others + ([HIDDEN] if hidden else []) + ([UNDEALT] if undealt else [])
+        cap = room + ([hidden] if hidden else []) + ([undealt] if undealt else [])
         index = {o: i for i, o in enumerate(slots)}
         full = (1 << len(slots)) - 1
         self.pool, self.others, self.slots, self.cap, self.index = pool, others, slots, cap, index
-        hands = full & ~(1 << index[HIDDEN]) if hidden else full
+        aside = 1 << index[UNDEALT] if undealt else 0  # the undealt cards' place, as a bit
+        hands = full & ~(1 << index[HIDDEN]) & ~aside if hidden else full & ~aside
         base: dict[int, int] = {}
-        if seat == declarer and taken:
+        if seat == taker and taken:
             # Its own discards not played are in the discards or were drawn by players who
-            # swapped cards of no suit for them; every other unseen card is in a hand.
+            # swapped cards of no suit for them (they were dealt: never among the undealt);
+            # every other unseen card is in a hand or undealt.
             mine = set(state.discards)
             for c in pool:
                 if c not in mine:
-                    base[c] = hands
+                    base[c] = hands | aside
+                elif aside:
+                    base[c] = full & ~aside
         if taken and state.out and table is not None and table.no_suit_out:
-            # Cards of no suit left play: the declarer set its own aside on taking the kitty
+            # Cards of no suit left play: the taker set its own aside on taking the kitty
             # (so discarded none); one still unseen is with a player who could not swap it.
             suit_of = table.suit_of
-            not_declarer = hands & ~(1 << index[declarer]) if declarer in index else hands
+            not_taker = (hands & ~(1 << index[taker]) if taker in index else hands) | aside
             for c in pool:
                 if suit_of[c] == NO_SUIT:
-                    base[c] = base.get(c, full) & not_declarer
+                    base[c] = base.get(c, full) & not_taker
         # The cards it drew itself, swapping cards of no suit for some of the discards.
         self.own_drawn = sorted(set(state.hands[seat]).union(played_by[seat]) - set(state.dealt[seat])) \
-            if taken and seat != declarer else []
+            if taken and seat != taker else []
         self.shown = None
-        if kitty_known and taken and seat != declarer:
-            # The kitty it saw went to the declarer: each card is there, in the discards,
-            # or drawn from them by a player swapping a card of no suit.  The discards not
-            # in the pile were drawn; less its own draws and the shown cards other drawers
-            # played, that is how many shown cards other drawers may hold.
+        if kitty_known and taken and seat != taker:
+            # The kitty it saw went to the taker: each card is there, in the discards,
+            # or drawn from them by a player swapping a card of no suit (never undealt).
+            # The discards not in the pile were drawn; less its own draws and the shown
+            # cards other drawers played, that is how many shown cards other drawers may hold.
             in_kitty = set(kitty)
             shown = [c for c in kitty if not known[c]]
-            keep = full & ~hands | 1 << index[declarer]
+            keep = full & ~hands & ~aside | 1 << index[taker]
             for c in shown:
                 base[c] = keep
-            drawers = [o for o in others if o != declarer]
+            drawers = [o for o in others if o != taker]
             drawn_by_others = len(state.discards) - hidden - len(self.own_drawn)
             budget = drawn_by_others - sum(1 for o in drawers for c in played_by[o] if c in in_kitty)
             if shown and drawers and budget > 0:
@@ -401,13 +418,13 @@ def _world_discards(state: HandState, view: _View, hands: list[list[int]], pile:
     """Another seat's discards in the world: the pile, and as many cards drawn from it.
 
     Drawn cards are the seat's own draws, shown kitty cards other players hold or
-    played, and then cards of the other players who are not the declarer, at random.
+    played, and then cards of the other players who are not the kitty's taker, at random.
     """
     need = len(state.discards) - len(pile)
     if need <= 0:
         return pile
     suit_of = view.suit_of
-    drawers = [o for o in view.others if o != state.declarer]
+    drawers = [o for o in view.others if o != state.kitty_taker()]
     in_kitty = set(state.kitty) if view.kitty_known else set()
     theirs = [c for o in drawers for c in hands[o] + view.played_by[o]
               if suit_of is None or suit_of[c] != NO_SUIT]
@@ -426,7 +443,7 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
 
     The deal keeps what ``seat`` knows: its own hand, the cards played, the cards out of
     play, each seat's number of cards, the suits each seat showed out of, the kitty when
-    it was shown (in the kitty while it is not taken; then with the declarer, among its
+    it was shown (in the kitty while it is not taken; then with its taker, among its
     discards, or — where players swapped cards of no suit for random discards — with
     as many of those players as could have drawn them), its own discards when it
     declared (in the pile, or drawn by those who swapped: exactly as many as the other
@@ -459,18 +476,18 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
     placed = _deal(problem, rng)
     dealt: dict[int, list[int]] = {}
     for o, cards in zip(problem.slots, placed):
-        owner = o if o >= HIDDEN else -2 - o  # a drawer's split part goes back to its hand
-        dealt.setdefault(owner, []).extend(cards)
+        dealt.setdefault(_owner(o), []).extend(cards)
     world = state.clone()
     for o in view.others:
         world.hands[o] = sorted(dealt.get(o, []))
     pile = dealt.get(HIDDEN, [])
     if not view.taken:
         world.kitty = list(state.kitty) if view.kitty_known else pile
-    elif seat != state.declarer:
+    elif seat != state.kitty_taker():
         world.kitty = list(state.kitty) if view.kitty_known else []
         world.discards = _world_discards(state, view, world.hands, pile, rng)
-    # (The declarer after the take knows its kitty and discards: they stay.)
+    # (The taker after the take knows its kitty and discards: they stay.)
+    # (The cards dealt to UNDEALT stay out of the world, as out of every hand.)
     world.reneges = [s for s in state.reneges if s == seat]
     # The deal as this seat imagines it (the engine seeds its own chance events from it).
     world.dealt = tuple(tuple(h) for h in world.hands)

@@ -221,13 +221,14 @@ class HeuristicBot:
 
     @staticmethod
     def _discards_drawn(state: HandState) -> bool:
-        """Whether others may hold some of the declarer's discards: where cards of no suit
-        leave play, a player who held one swapped it for a random discard.  The declarer
-        knows which of the cards set aside were its own or the kitty's; any other was
-        swapped, and it cannot tell which discards were drawn."""
+        """Whether others may hold some of the kitty taker's discards: where cards of no suit
+        leave play, a player who held one swapped it for a random discard.  The taker
+        (the declarer unless the rules name another seat) knows which of the cards set
+        aside were its own or the kitty's; any other was swapped, and it cannot tell
+        which discards were drawn."""
         if not state.out:
             return False
-        mine = set(state.dealt[state.declarer]) | set(state.kitty)
+        mine = set(state.dealt[state.kitty_taker()]) | set(state.kitty)
         return any(c not in mine for c in state.out)
 
     def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
@@ -478,7 +479,7 @@ class HeuristicBot:
         known = track.played | own | in_trick
         if state.out:
             known |= track.mask_of("out", state.out)
-        if seat == state.declarer and state.discards and not self._discards_drawn(state):
+        if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
             known |= track.mask_of("discards", state.discards)
         unseen = info.full_mask & ~known
         if trick and led != NO_SUIT:

@@ -16,8 +16,8 @@ class SamplerBot:
 
     For a decision it deals the cards it cannot see ``samples`` times, each deal
     consistent with what the seat knows — its hand, the cards played, the suits each
-    seat has shown out of, the kitty when it was shown (those cards are with the
-    declarer or among its discards), its own discards, cards out of play — and, for
+    seat has shown out of, the kitty when it was shown (those cards are with the kitty's
+    taker or among its discards), its own discards, cards out of play — and, for
     every distinct legal action, plays the deal out to the end of the hand with
     heuristic bots (``playout="heuristic"``), or asks the double-dummy solver for the
     books that follow (``playout="solver"``, which needs ``runtime.solver``).  The
@@ -117,7 +117,7 @@ class SamplerBot:
         """How many of the other players' calls the heuristic would not make with ``world``'s hands.
 
         Each player's hand at the auction is its hand in ``world`` with the cards it has
-        played (the declarer's kitty exchange is not undone: unknown to the others).
+        played (the kitty taker's exchange is not undone: unknown to the others).
         """
         rules = state.rules
         n = rules.players
@@ -139,13 +139,19 @@ class SamplerBot:
         replay.kitty_seen = state.kitty_seen and replay.kitty_seen
         judge = self._judge
         misses = 0
-        last = len(state.calls) - 1
-        for i, (who, action) in enumerate(state.calls):
-            if who != seat and replay.seat == who:
-                if judge.choose(replay) != action:
+
+        def calls():
+            # The calls replayed by the engine, each judged in the position it was made in
+            # (the last one judged only: nothing follows it).
+            nonlocal misses
+            last = len(state.calls) - 1
+            for i, (who, action) in enumerate(state.calls):
+                if who != seat and replay.seat == who and judge.choose(replay) != action:
                     misses += 1
-            if i < last:
-                replay.apply_action(action)
+                if i < last:
+                    yield action
+
+        replay.replay(calls())
         return misses
 
     def _candidates(self, state: HandState, legal: list[int]) -> list[int]:
