@@ -174,7 +174,9 @@ class _RecordFiles:
             message = _not_found(name, None, kind)
             if "+" in name:
                 message += "; a record names its house rules in `with`, not after `+`"
-            raise RefusedName(at, message)
+            # An unknown shipped name is the `with` list's fault, as it always was; `with[i]`
+            # points at a path, the entry records.md's rules refuse.
+            raise RefusedName("with" if at.startswith("with") else at, message)
         return load_layer(find_file(name, kind=kind))
 
     def load(self, name: str, at: str, kind: str) -> LoadedYaml:
