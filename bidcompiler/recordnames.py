@@ -66,22 +66,27 @@ def is_path_name(name: str) -> bool:
 
 
 # --------------------------------------------------------------------------- the path rules
-def _rule_broken(name: str, root: str, base: str) -> tuple[str | None, str]:
+def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tuple[str | None, str]:
     """The rule ``name`` (relative to folder ``base``, inside ``root``) breaks, or None; and its real path.
 
     The checks are made on the name before the file system is asked anything, and
     the real path (links followed) is compared with the folder before the file is
     looked at, so a record cannot learn whether a file outside its folder exists.
+    Where ``confined`` is false (a save its own player resumes) a name may lead
+    anywhere; it must still be a regular file of at most 1 MiB.
     """
     if "\0" in name:
         return "is not a valid path (it holds a NUL character)", ""
-    if os.path.isabs(name):
+    if not confined:
+        real = os.path.realpath(os.path.join(base, name))
+    elif os.path.isabs(name):
         return "is an absolute path; a record names files by paths relative to its own folder", ""
-    if ".." in name.split("/"):
+    elif ".." in name.split("/"):
         return "has a `..` part; a record may name only files inside its own folder", ""
-    real = os.path.realpath(os.path.join(base, name))
-    if os.path.commonpath([root, real]) != root:
-        return "leads outside the record's folder (through a symbolic link)", real
+    else:
+        real = os.path.realpath(os.path.join(base, name))
+        if os.path.commonpath([root, real]) != root:
+            return "leads outside the record's folder (through a symbolic link)", real
     try:
         info = os.stat(real)
     except (FileNotFoundError, NotADirectoryError):
@@ -149,8 +154,9 @@ _NOT_QUOTED = "its content is not quoted (run `bidwhist check` on the file to se
 class _RecordFiles:
     """Loads the files one record names, keeping to its folder; remembers who named each."""
 
-    def __init__(self, folder: str | os.PathLike):
+    def __init__(self, folder: str | os.PathLike, confined: bool = True):
         self.root = os.path.realpath(folder)
+        self.confined = confined  # false: the names may lead outside the folder (see record_ir)
         # real path of every file read for the record -> (at, how a message names it)
         self.origin: dict[str, tuple[str, str]] = {}
         self.current: LoadedYaml | None = None  # the file whose `extends` is resolved next
@@ -161,7 +167,7 @@ class _RecordFiles:
 
     def check(self, name: str, at: str) -> str:
         """The real path of the file the record's ``name`` (at ``at``) names; RefusedName if refused."""
-        broken, real = _rule_broken(name, self.root, self.root)
+        broken, real = _rule_broken(name, self.root, self.root, self.confined)
         if broken:
             hint = ("; a record names its house rules in `with`, not after `+`"
                     if "+" in name and broken.startswith("does not exist") else "")
@@ -235,7 +241,7 @@ class _RecordFiles:
                 raise RefusedName(at, f"{shown} extends no shipped variant and no file ({where}); {_NOT_QUOTED}")
             self.current = load_layer(find_file(name, kind="variant"))
             return self.current
-        broken, real = _rule_broken(name, self.root, here_real)
+        broken, real = _rule_broken(name, self.root, here_real, self.confined)
         if broken:
             # The name comes from the file: it is not quoted either.
             raise RefusedName(at, f"refused: {shown} extends a path that {broken} ({where})")
@@ -258,7 +264,7 @@ _cache: dict[tuple, Ruleset] = {}
 
 def _signature(files: _RecordFiles, variant: str, with_rules: tuple[str, ...]) -> tuple:
     """A cache key: the folder, the names, and the state of each file the names reach directly."""
-    parts: list = [files.root, variant, with_rules]
+    parts: list = [files.root, files.confined, variant, with_rules]
     for at, name in [("variant", variant)] + [(f"with[{i}]", w) for i, w in enumerate(with_rules)]:
         if is_path_name(name):
             real = files.check(name, at)
@@ -269,14 +275,18 @@ def _signature(files: _RecordFiles, variant: str, with_rules: tuple[str, ...]) -
     return tuple(parts)
 
 
-def record_ir(variant: str, with_rules, folder: str | os.PathLike) -> ir.Variant:
+def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: bool = True) -> ir.Variant:
     """The checked IR of the variant a record names, its paths relative to ``folder``.
 
     RefusedName (``at`` ``variant`` or ``with[i]``) for a path the rules refuse, an
-    unknown name, or a named file that does not make a variant.
+    unknown name, or a named file that does not make a variant.  ``confined=False``
+    is for a save resumed by the person who played it (``play --resume``): its names
+    were written by play from that person's own command line, and may lead outside
+    the save's folder (older saves name absolute paths); the files are still read
+    bounded and never quoted.
     """
     with_rules = tuple(with_rules)
-    files = _RecordFiles(folder)
+    files = _RecordFiles(folder, confined)
     if not is_path_name(variant) and not any(map(is_path_name, with_rules)):
         _signature(files, variant, with_rules)  # every name shipped (unknown ones refused)
         try:
@@ -315,10 +325,10 @@ def _shown(files: _RecordFiles, name: str, at: str) -> str:
     return f"{files.what(at)} '{name}' named at `{at}`" if is_path_name(name) else f"'{name}' (at `{at}`)"
 
 
-def record_ruleset(variant: str, with_rules, folder: str | os.PathLike) -> Ruleset:
+def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined: bool = True) -> Ruleset:
     """The runtime Ruleset of the variant a record names (see :func:`record_ir`), cached per file state."""
     with_rules = tuple(with_rules)
-    files = _RecordFiles(folder)
+    files = _RecordFiles(folder, confined)
     key = _signature(files, variant, with_rules)
     if not is_path_name(variant) and not any(map(is_path_name, with_rules)):
         try:
@@ -329,7 +339,7 @@ def record_ruleset(variant: str, with_rules, folder: str | os.PathLike) -> Rules
     if key not in _cache:
         if len(_cache) >= 64:
             _cache.pop(next(iter(_cache)))
-        _cache[key] = lower(record_ir(variant, with_rules, folder))
+        _cache[key] = lower(record_ir(variant, with_rules, folder, confined))
     return _cache[key]
 
 
@@ -365,7 +375,8 @@ def outside_warning(names: list[str], record_file: str | os.PathLike) -> str:
     these = ", ".join(names)
     return (f"note: {these} {'is' if len(names) == 1 else 'are'} not inside the folder of {record_file}; "
             "records.md lets a record name only files inside its own folder, so `bidwhist replay` "
-            "(and `play --resume`) will refuse the record; put the variant file(s) beside the record")
+            "will refuse the record (`play --resume` still continues it); put the variant file(s) "
+            "beside the record to replay it anywhere")
 
 
 def names_for_record(variant: str, with_rules, record_file: str | os.PathLike) -> tuple[str, list[str], list[str]]:

@@ -393,10 +393,32 @@ def test_a_played_game_is_saved_with_relative_names_and_resumes_from_anywhere(tm
     monkeypatch.chdir(elsewhere)
     resumed = run("play", "--resume", str(saves / "g.jsonl"), "--fast")
     assert resumed.exit_code == 0, resumed.stderr
-    # A save is a record: a refused name in it exits 1, saying where.
+    # A save that names a file which is no variant exits 1, saying where, quoting nothing of it.
     sidecar["with"] = ["/etc/passwd"]
     (saves / "g.jsonl.session.json").write_text(json.dumps(sidecar), encoding="utf-8")
     refused = run("play", "--resume", str(saves / "g.jsonl"), "--fast")
     assert refused.exit_code == 1
-    assert "with[0]: refused: '/etc/passwd' is an absolute path" in refused.stderr
+    assert "with[0]" in refused.stderr and "not a variant file" in refused.stderr
     assert "root:" not in refused.stdout + refused.stderr
+
+
+def test_a_save_naming_files_outside_its_folder_still_resumes(tmp_path, monkeypatch):
+    """A game in progress is never lost: play --resume continues a save whose files lie elsewhere
+    (an older save names them by absolute path), while replay keeps records.md's rule."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rules").mkdir()
+    shutil.copy(STANDARD_YAML, tmp_path / "rules" / "mine.yaml")
+    saves = tmp_path / "saves"
+    saves.mkdir()
+    result = run("play", "rules/mine.yaml", "--seed", "3", "--fast", "--save", "saves/g.jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert "not inside the folder" in result.stderr
+    sidecar_file = saves / "g.jsonl.session.json"
+    sidecar = json.loads(sidecar_file.read_text(encoding="utf-8"))
+    assert sidecar["variant"] == "../rules/mine.yaml"
+    monkeypatch.chdir(saves)
+    assert run("play", "--resume", "g.jsonl", "--fast").exit_code == 0
+    sidecar["variant"] = str(tmp_path / "rules" / "mine.yaml")  # as an older play wrote it
+    sidecar_file.write_text(json.dumps(sidecar), encoding="utf-8")
+    resumed = run("play", "--resume", "g.jsonl", "--fast")
+    assert resumed.exit_code == 0, resumed.stderr

@@ -120,7 +120,7 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
         if not resume:  # the variant as typed on the command line
             return rulebook(load_ir(variant, tuple(with_rules)))
         try:
-            return rulebook(record_ir(s.variant, tuple(s.with_rules), folder))
+            return rulebook(record_ir(s.variant, tuple(s.with_rules), folder, confined=False))
         except RefusedName as exc:
             return f"{exc.at}: {exc.message}"
 
@@ -181,9 +181,12 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots) -> Session:
     refused: list[RefusedName] = []
 
     def resolve(name: str, rules: list):
-        # The save is a record: its names are kept to its folder (records.md).
+        # The save names files relative to its folder, as records do; the person who
+        # played it resumes it from the command line, so a name may lead outside that
+        # folder (play warned when it wrote one; older saves name absolute paths): a
+        # game in progress is never lost.  Files are still read bounded and never quoted.
         try:
-            return resolve_for_records(name, rules, record_folder(resume))
+            return resolve_for_records(name, rules, record_folder(resume), confined=False)
         except RefusedName as exc:
             refused.append(exc)
             raise

@@ -68,11 +68,12 @@ def record_lines(text: str) -> list[int]:
     return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
 
 
-def resolve_for_records(variant: str, with_rules: list, folder: str = "."):
+def resolve_for_records(variant: str, with_rules: list, folder: str = ".", confined: bool = True):
     """Find a record's variant and house rules, its paths relative to ``folder``; LookupError with a
-    message when it cannot (a RefusedName, with its ``at``, for a path records.md refuses)."""
+    message when it cannot (a RefusedName, with its ``at``, for a path records.md refuses).
+    ``confined=False``: a save its own player resumes (see recordnames.record_ir)."""
     try:
-        return record_ruleset(variant, tuple(with_rules), folder)
+        return record_ruleset(variant, tuple(with_rules), folder, confined)
     except CompileError as exc:
         raise LookupError("; ".join(d.one_line() for d in exc.diagnostics)) from None
 
