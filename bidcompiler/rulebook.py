@@ -75,6 +75,13 @@ SHOW_WORDS = {
                                    "declarer takes it (once declared where the bid does not say); in a suit "
                                    "contract it is not shown.",
 }
+# kitty.show "once declared" where the kitty is taken before the declaration, per contracts.
+KITTY_FIRST_SHOW_WORDS: dict[tuple[str, ...], str] = {
+    ("suit",): "Where the bid says there will be a trump suit, the kitty is shown to all as soon as the "
+               "auction is won, before the declarer takes it; in no trump it is not shown.",
+    ("notrump",): "Where the bid says the contract is no trump, the kitty is shown to all as soon as the "
+                  "auction is won, before the declarer takes it; in a suit contract it is not shown.",
+}
 # Card roles (play.roles) in words: what the cards do.
 ROLE_WORDS = {
     "top": "the highest card of every trick it is played to: it follows no suit, may be led, and otherwise "
@@ -373,8 +380,15 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(DISCARDS_WORDS.get(v.kitty.discards, f"The discards: {v.kitty.discards}."))
-    lines.append(SHOW_WORDS.get((v.kitty.show, v.kitty.show_contracts),
-                                f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
+    show = (v.kitty.show, v.kitty.show_contracts)
+    if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
+        # The kitty is taken before the declaration: shown as the bid says the contract's kind (rules.md §8).
+        show = ("auction-end", v.kitty.show_contracts)
+        words = KITTY_FIRST_SHOW_WORDS.get(v.kitty.show_contracts)
+        if words:
+            lines.append(words)
+            return lines
+    lines.append(SHOW_WORDS.get(show, f"The kitty is shown: {show[0]} ({_join(show[1]) or 'all'})."))
     return lines
 
 
