@@ -36,7 +36,7 @@ class KittyRules:
         self.shown_at_deal = when == "deal"
         # Where the kitty is taken before the declaration, "once declared" comes too late:
         # it is shown when the auction is won, where the bid itself says the contract's kind
-        # (rules.md §8, sport-kitty with kitty-first; checks.py refuses the strains that do not).
+        # (rules.md §8; checks.py refuses the strains whose bid does not say it).
         shown_on_bid = when == "auction-end" or (when == "declaration" and not self.declare_first)
         self.shown_at_auction_end = kinds if shown_on_bid else frozenset()
         self.shown_once_declared_in = kinds if when == "declaration" and self.declare_first else frozenset()
