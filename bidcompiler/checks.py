@@ -482,9 +482,15 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                    f"kitty.show: contracts has no effect with when: {v.kitty.show} (the contract is not known "
                    "until the auction is won)",
                    hint="leave out contracts, or show the kitty later (when: auction-end or declaration)")
-    if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
+    # rules.md §8: with the kitty taken before the declaration, a kitty shown "once declared"
+    # in some contracts is shown when the bid itself says the contract's kind; a strain
+    # whose bid leaves notrump open (the declaration or the first lead decides) cannot say.
+    undecided = [s.name for s in v.auction.strains if s.trump in ("suit-or-none", "none-or-first-lead")]
+    if (v.kitty.show == "declaration" and v.declaration.when == "after-kitty"
+            and len(v.kitty.show_contracts) == 1 and undecided):
         said = "suit-contracts" if v.kitty.show_contracts == ("suit",) else "when: declaration"
-        conflict(sink, v, f"kitty.show: {said} needs the trump named before the kitty is taken",
+        conflict(sink, v, f"kitty.show: {said} needs the bid to say whether there is a trump suit when the "
+                          f"kitty is taken before trump is named, and a {undecided[0]} bid does not",
                  ("kitty", "show"), ("declaration", "when"),
                  fix=("name trump before the kitty (`declaration.when: before-kitty`)",
                       "show the kitty another way (kitty.show)"))

@@ -299,6 +299,13 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
     # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
     pair = (v.kitty.show, v.kitty.show_contracts)
+    if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
+        # The kitty is taken before the declaration: shown as the bid says the contract's kind (rules.md §8).
+        pair = ("auction-end", v.kitty.show_contracts)
+        words = rulebook_words("kitty.show").get("/".join(["declaration", *v.kitty.show_contracts, "kitty-first"]))
+        if words and v.kitty.show_contracts:
+            lines.append(words)
+            return lines
     key = {p: word for word, p in kitty_show_words().items()}.get(pair) or "/".join([pair[0], *pair[1]])
     lines.append(say("kitty.show", key,
                      f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))

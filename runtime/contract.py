@@ -98,6 +98,16 @@ class Declaration:
         """
         return not self.notrump_only and self.fixed_suit is None
 
+    @property
+    def kind(self) -> str | None:
+        """What the bid itself says about a trump suit: ``suit``, ``notrump``, or None where
+        the declaration (or the first lead) decides it (the words of kitty.show's contracts)."""
+        if self.notrump_only:
+            return "notrump"
+        if self.fixed_suit is not None or (self.names_suit and not self.may_notrump):
+            return "suit"
+        return None
+
     def trump_choices(self, n_suits: int) -> list[int]:
         """Every trump (suit index or NO_TRUMP) a contract of this strain may end up with."""
         if self.fixed_suit is not None:

@@ -5,8 +5,9 @@ The API follows OpenSpiel's games: ``current_player()``, ``legal_actions()``,
 scores.  The deal is given to the constructor (chance is explicit: the caller deals
 with a seeded generator, or replays a recorded deal), so a deal and a list of
 actions replay a hand exactly.  The one chance event inside a hand (players
-swapping jokers for random discards where jokers leave play) draws from a generator
-seeded by the deal itself, so a record replays it without saying more.
+swapping jokers for random discards where jokers leave play) is explicit too: a
+record says what was drawn (:attr:`HandState.swaps_given`); only when nobody says
+(live play) is it drawn from a generator seeded by the deal itself.
 
 Actions are small ints (see :class:`runtime.ruleset.Ruleset` for the layout):
 card ids for discards and play, then pass, the bids, trump and direction choices,
@@ -45,7 +46,7 @@ class HandState:
         "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
-        "led", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
+        "led", "swaps", "swaps_given", "renege_plays", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -86,6 +87,12 @@ class HandState:
         self.out: list[int] = []  # cards that left play (jokers out in notrump)
         self.kitty_seen = self._kittyr.shown_at_deal
         self.reneges: list[int] = []  # seats that reneged, in order (renege: penalty)
+        # Each renege that stood, as (index of the card in the play, seat, suit it failed to follow).
+        self.renege_plays: list[tuple[int, int, int]] = []
+        # The exchanges of cards that leave play, as (seat, card given, card drawn), once made;
+        # swaps_given: what a record says was drawn (None in live play: drawn at random).
+        self.swaps: list[tuple[int, int, int]] = []
+        self.swaps_given: list[tuple[int, int, int]] | None = None
         self.led = NO_SUIT  # the suit to follow in the current trick, once a card sets it
         self._refuse = self._tricksr.refuse  # read on every card: a plain bool
         self._legal: list[int] | None = None
@@ -356,8 +363,7 @@ class HandState:
         decl = declaration(rules, self.bid)
         if decl.fixed_suit is not None:  # the strain's trump is fixed: nobody names it
             self.trump = decl.fixed_suit
-        known = NO_TRUMP if decl.notrump_only else decl.fixed_suit  # the contract's kind, if the bid says it
-        if self._kittyr.shown_at_auction_won(known):
+        if self._kittyr.shown_at_auction_won(decl.kind):  # the contract's kind, if the bid says it
             self.kitty_seen = True
         pending = []
         if decl.names_suit:
@@ -430,9 +436,20 @@ class HandState:
             self._next_declaration()
 
     def _swap_out_extras(self) -> None:
-        """Other players swap their cards of no suit for random face-down discards (kitty.py)."""
-        self._kittyr.swap_out(self.rules.players, self.kitty_taker(), self.hands, self.discards, self.table,
-                              self.out, self.deal_key())
+        """Other players swap their cards of no suit for face-down discards: as given, else at random (kitty.py)."""
+        self.swaps = self._kittyr.swap_out(self.kitty_taker(), self.declarer, self.hands, self.discards,
+                                           self.table, self.out, self.deal_key(), self.swaps_given)
+
+    def laid_out(self) -> list[int]:
+        """The cards the kitty's taker laid away because they leave play (its jokers in notrump, say).
+
+        Records list them in ``discard`` with the cards it chose to lay away.
+        """
+        taker = self.kitty_taker()
+        if taker < 0:
+            return []
+        own = self.dealt[taker]
+        return [c for c in self.out if c in own]
 
     def deal_key(self) -> str:
         """A text naming the deal, seeding the hand's own chance events."""
@@ -453,6 +470,7 @@ class HandState:
             follow = follow_cards(self.table, self.led, hand)
             if follow is not None and card not in follow:
                 self.reneges.append(seat)
+                self.renege_plays.append((len(self.tricks) * self.rules.players + len(trick), seat, self.led))
         hand.remove(card)
         trick.append(card)
         if self.led == NO_SUIT:
@@ -527,6 +545,7 @@ class HandState:
         other.won = list(self.won)
         other.out = list(self.out)
         other.reneges = list(self.reneges)
+        other.renege_plays = list(self.renege_plays)
         other._steps = list(self._steps)
         other.books = None if self.books is None else list(self.books)
         other.score = None if self.score is None else list(self.score)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from .errors import IllegalAction
 from .ruleset import NO_SUIT, NO_TRUMP, PlayTable, Ruleset
 from .seats import resolve
 
@@ -33,8 +34,12 @@ class KittyRules:
         when = rules.kitty_show
         kinds = frozenset(rules.kitty_show_contracts or ("suit", "notrump"))
         self.shown_at_deal = when == "deal"
-        self.shown_at_auction_end = kinds if when == "auction-end" else frozenset()
-        self.shown_once_declared_in = kinds if when == "declaration" else frozenset()
+        # Where the kitty is taken before the declaration, "once declared" comes too late:
+        # it is shown when the auction is won, where the bid itself says the contract's kind
+        # (rules.md §8; checks.py refuses the strains whose bid does not say it).
+        shown_on_bid = when == "auction-end" or (when == "declaration" and not self.declare_first)
+        self.shown_at_auction_end = kinds if shown_on_bid else frozenset()
+        self.shown_once_declared_in = kinds if when == "declaration" and self.declare_first else frozenset()
         # The laid-away cards count as one book: of the declaring side, or of the first trick's winner.
         self.book_to_declarer = rules.discards_book == "declarer"
         self.book_to_first_trick = rules.discards_book == "first-trick"
@@ -63,11 +68,11 @@ class KittyRules:
         kind = _kind(table.trump)
         return kind in self.shown_once_declared_in or kind in self.shown_at_auction_end
 
-    def shown_at_auction_won(self, trump: int | None) -> bool:
+    def shown_at_auction_won(self, kind: str | None) -> bool:
         """Whether the kitty is turned face up as soon as the auction is won.
 
-        ``trump`` is what the contract's strain fixes by then: a suit, NO_TRUMP for a
-        strain played without trump, or None where the declarer has yet to choose.
+        ``kind`` is what the winning bid itself says of the contract (``suit``,
+        ``notrump``, or None where the declaration decides: :attr:`Declaration.kind`).
         Where the kitty is shown in only some contracts and the kind is not known yet,
         it is shown once the declaration says it (:meth:`shown_once_declared`).
         """
@@ -76,7 +81,7 @@ class KittyRules:
             return False
         if len(kinds) == 2:
             return True
-        return trump is not None and _kind(trump) in kinds
+        return kind in kinds
 
     def book_side(self, side_of, declarer: int, discards: list[int], tricks: list) -> int | None:
         """The side the discards' book counts for now, or None (no discards, no such book, or still pending)."""
@@ -110,29 +115,94 @@ class KittyRules:
         hand.sort()
 
     @staticmethod
-    def swap_out(players: int, taker: int, hands: list[list[int]], discards: list[int],
-                 table: PlayTable, out: list[int], key: str) -> None:
-        """Other players swap their cards of no suit for random face-down discards.
+    def swaps_due(players: int, taker: int, declarer: int, hands: list[list[int]],
+                  table: PlayTable) -> list[tuple[int, list[int]]]:
+        """Who must give up which cards of no suit, as (seat, cards), in records' order.
 
-        ``discards`` keeps what the kitty's ``taker`` laid away (records list it); the cards
-        drawn from it are moved into the drawers' hands and listed in ``out`` by the
-        jokers they replaced.  ``key`` (the deal's text) seeds the draw, so a record
-        replays it without saying more.
+        Every player but the kitty's ``taker`` holding cards of no suit swaps them;
+        records.md lists the exchanges from the declarer's left (the declarer is
+        the taker unless the rules name another seat, and comes last then).
         """
         suit_of = table.suit_of
-        rng = random.Random(key)
-        pile = list(discards)
-        for step in range(1, players):
-            seat = (taker + step) % players
+        due = []
+        for step in range(1, players + 1):
+            seat = (declarer + step) % players
+            extra = [c for c in hands[seat] if suit_of[c] == NO_SUIT]
+            if seat != taker and extra:
+                due.append((seat, extra))
+        return due
+
+    def swap_out(self, taker: int, declarer: int, hands: list[list[int]], discards: list[int],
+                 table: PlayTable, out: list[int], key: str,
+                 given: list[tuple[int, int, int]] | None = None) -> list[tuple[int, int, int]]:
+        """Other players swap their cards of no suit for face-down discards: the hand's one chance event.
+
+        ``given`` says what was drawn, as (seat, card given, card drawn) in records'
+        order (:meth:`swaps_due`); IllegalAction (rule ``swap``) where it is not the
+        exchange the rules make, checked before anything moves.  Without it (live
+        play) the cards are drawn at random from a generator seeded by ``key`` (the
+        deal's text), from the taker's left, as they always were.  ``discards`` keeps
+        what the taker laid away (records list it); the cards drawn move into the
+        drawers' hands and the cards given are listed in ``out``.  Returns the
+        exchanges made, in records' order.
+        """
+        players = self.rules.players
+        due = self.swaps_due(players, taker, declarer, hands, table)
+        if given is None:
+            rng = random.Random(key)
+            pile = list(discards)
+            drawn: dict[int, int] = {}
+            for step in range(1, players):
+                seat = (taker + step) % players
+                for card in [c for c in hands[seat] if table.suit_of[c] == NO_SUIT]:
+                    if not pile:
+                        break
+                    drawn[card] = pile.pop(rng.randrange(len(pile)))
+            made = [(seat, card, drawn[card]) for seat, cards in due for card in cards if card in drawn]
+        else:
+            made = self._check_swaps(due, discards, given)
+        for seat, card, draw in made:
             hand = hands[seat]
-            for card in [c for c in hand if suit_of[c] == NO_SUIT]:
-                if not pile:
-                    break
-                drawn = pile.pop(rng.randrange(len(pile)))
-                hand.remove(card)
-                hand.append(drawn)
-                out.append(card)
+            hand.remove(card)
+            hand.append(draw)
             hand.sort()
+            out.append(card)
+        return made
+
+    def _check_swaps(self, due: list[tuple[int, list[int]]], discards: list[int],
+                     given: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """``given`` if it is exactly the exchange due (a seat's cards in either order); else IllegalAction."""
+        names = self.rules.cards
+        expected = [(seat, card) for seat, cards in due for card in cards][:len(discards)]
+        pile = set(discards)
+        drawn: set[int] = set()
+        for i, (seat, gave, drew) in enumerate(given):
+            if i >= len(expected):
+                count = len(expected)
+                what = ("no other player holds a card that leaves play" if not count else
+                        f"only {count} exchange{'s are' if count > 1 else ' is'} due")
+                raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {seat} exchanges nothing here: {what}")
+            want_seat = expected[i][0]
+            if seat != want_seat:
+                raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {want_seat} exchanges next (the exchanges go "
+                                                  f"from the declarer's left), not seat {seat}")
+            owed = [c for s, c in expected if s == seat]
+            if gave not in owed or any(g == gave for s, g, _ in given[:i]):
+                held = ", ".join(names[c] for c in owed)
+                raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {seat} gives {names[gave]}, but what it must "
+                                                  f"give up is {held}")
+            if drew not in pile:
+                raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {seat} draws {names[drew]}, which is not one "
+                                                  "of the face-down discards it may draw from")
+            if drew in drawn:
+                raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {seat} draws {names[drew]}, which an earlier "
+                                                  "exchange drew")
+            drawn.add(drew)
+        if len(given) < len(expected):
+            seat, card = expected[len(given)]
+            raise IllegalAction(seat, "swap", f"seat {seat} holds {names[card]}, which leaves play: it exchanges it "
+                                              "for one of the discards, and the record does not say which")
+        return list(given)
 
 
 def _kind(trump: int) -> str:

@@ -3,7 +3,7 @@
 A record file is either one hand record (a JSON object) or a game record (JSON
 Lines, one hand record per line).  Replaying checks every entry against the rules in
 the order records.md gives — ``hands``/``kitty``, ``auction[i]``, ``declare``,
-``discard``, ``play[i]``, ``claim`` — and stops at the first illegal one: an illegal
+``discard``, ``swaps``, ``play[i]``, ``claim`` — and stops at the first illegal one: an illegal
 record is never scored.
 
 The runtime does not know how to find a variant by name, so callers pass a
@@ -21,10 +21,13 @@ from .game import GameTally
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
+from .scoring import renege_penalties
 
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
-               "discard", "play", "claim"}
+               "discard", "swaps", "play", "claim", "in_progress"}
+# The entries that come after the auction, in records.md's order of checking.
+LATER_KEYS = ("declare", "discard", "swaps", "play", "claim")
 
 Resolver = Callable[[str, list], Ruleset]
 
@@ -93,19 +96,54 @@ class HandReplay:
 
     state: HandState
     claimed: bool = False
+    in_progress: bool = False  # the record stops partway and says so (records.md ``in_progress``)
+    prefix: str = ""  # ``hand[3].`` in a game record: what ``at`` values start with
+    raw_books: list[int] | None = None  # the books before any renege penalty (a claimed hand's included)
 
     def as_json(self) -> dict:
         """The per-hand object of ``bidwhist replay --json``."""
         state = self.state
         cards = state.rules.cards
-        return {
+        tricks = [{"leader": l, "cards": [cards[c] for c in t], "winner": w} for l, t, w in state.tricks]
+        if self.in_progress and state.trick:  # the unfinished trick, winner not known yet
+            tricks.append({"leader": state.leader, "cards": [cards[c] for c in state.trick], "winner": None})
+        out = {
             "contract": state.contract if state.declarer >= 0 else None,
-            "tricks": [{"leader": l, "cards": [cards[c] for c in t], "winner": w}
-                       for l, t, w in state.tricks],
-            "books": list(state.books),
-            "score": list(state.score),
+            "tricks": tricks,
+            "books": state.books_so_far() if self.in_progress else list(state.books),
+            "score": None if self.in_progress else list(state.score),
             "error": None,
         }
+        if not state.refuses_renege():  # records.md: present whenever a renege may stand
+            suits = state.rules.suits
+            out["reneges"] = [{"at": f"{self.prefix}play[{i}]", "seat": seat, "suit": suits[suit]}
+                              for i, seat, suit in state.renege_plays]
+        if self.in_progress:
+            out["in_progress"] = True
+        return out
+
+    def renege_lines(self) -> list[str]:
+        """Each renege that stood, in words: who, where, and what the penalty moved (text output)."""
+        state = self.state
+        rules = state.rules
+        if not state.renege_plays:
+            return []
+        books = list(self.raw_books if self.raw_books is not None else state.books_so_far())
+        steps = renege_penalties(rules, books, [seat for _, seat, _ in state.renege_plays])
+        lines = []
+        for (i, seat, suit), (before, after, short) in zip(state.renege_plays, steps):
+            side = rules.side_of[seat]
+            other = next(s for s in range(rules.sides) if after[s] > before[s]) if after != before else 1 - side
+            text = (f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] "
+                    "and the renege stood: ")
+            if short:
+                text += (f"side {side} had only {before[side]} book{'s' if before[side] != 1 else ''}, so the "
+                         f"hand is scored as if side {other} took all {sum(before)}")
+            else:
+                moved = before[side] - after[side]
+                text += f"{moved} book{'s' if moved != 1 else ''} moved from side {side} to side {other}"
+            lines.append(text)
+        return lines
 
 
 def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
@@ -162,6 +200,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
     hands, kitty = check_deal(rules, record, prefix)
+    in_progress = _in_progress_flag(record, prefix)
     # The entry whose action the engine is applying: where an IllegalAction points (None: a card of play).
     at: list[str | None] = [prefix]
     built: list[HandState] = []
@@ -169,7 +208,14 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     def entries(state: HandState):
         """The record's entries as actions, each checked when the hand's phases ask for it."""
         built.append(state)
-        yield from _auction_entries(state, record.get("auction"), prefix, at)
+        try:
+            yield from _hand_entries(state, record, prefix, at, in_progress)
+        except _Stopped as stop:  # an in-progress record ends here: nothing after it may be given
+            _nothing_after(record, prefix, stop.field, stop.where)
+
+    def _hand_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool):
+        """Every entry of the record as actions, in the order the hand's phases ask for them."""
+        yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
             # An empty declare, discard or play says nothing and is let pass; any claim,
             # even of 0, needs a trick played.
@@ -186,22 +232,54 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
             # them in; which cards are laid away never changes what may be declared, so
             # try the declaration after any legal discard first.
             trial = state.clone()
-            trial.replay(_any_discards(trial))
-            trial.replay(_declare_entries(trial, record, prefix, at))
+            trial.swaps_given = []  # a trial: the exchange is not what it is about
+            try:
+                trial.replay(_any_discards(trial))
+                trial.replay(_declare_entries(trial, record, prefix, at, in_progress))
+            except (_Stopped, IllegalAction):
+                pass  # the declaration stops or fails in the real run too, and says where
         for step in steps:
-            yield from step(state, record, prefix, at)
+            yield from step(state, record, prefix, at, in_progress)
+        _check_swaps_made(state, record, prefix)
         yield from _play_entries(state, record, prefix, at)
 
     try:
         state = HandState.from_actions(rules, dealer, hands, kitty, entries)
     except IllegalAction as exc:
+        if exc.rule == "swap":  # the exchange after the discard (kitty.py checks it)
+            raise RecordError(prefix + "swaps", exc.message) from None
         if at[0] is None:
             raise _play_error(built[0], record["play"], prefix, exc.message) from None
         raise RecordError(at[0], exc.message) from None
-    return _replay_claim(state, record, prefix)
+    return _replay_claim(state, record, prefix, in_progress)
 
 
-def _auction_entries(state: HandState, calls, prefix: str, at: list[str]):
+class _Stopped(Exception):
+    """An in-progress record stops at ``field`` (``where`` says where, in words)."""
+
+    def __init__(self, field: str, where: str):
+        super().__init__(where)
+        self.field = field
+        self.where = where
+
+
+def _in_progress_flag(record: dict, prefix: str) -> bool:
+    """The record's ``in_progress`` flag (absent: False); RecordError where it is not a boolean."""
+    value = record.get("in_progress", False)
+    if not isinstance(value, bool):
+        raise RecordError(prefix + "in_progress", "in_progress must be true or false")
+    return value
+
+
+def _nothing_after(record: dict, prefix: str, field: str, where: str) -> None:
+    """An in-progress record stopped at ``field``: any entry that comes later is illegal."""
+    for key in LATER_KEYS[LATER_KEYS.index(field) + 1 if field in LATER_KEYS else 0:]:
+        value = record.get(key)
+        if value or (key == "claim" and value is not None):
+            raise RecordError(prefix + key, f"the hand stops {where}, so the record has no {key} yet")
+
+
+def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress: bool = False):
     """The calls of a record as actions; RecordError where one is not a call here."""
     rules = state.rules
     if not isinstance(calls, list):
@@ -216,6 +294,8 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list[str]):
         # records.md: the matching bid itself means the same as take (the engine says when).
         yield state.call_meaning(action)
     if state.phase == AUCTION:
+        if in_progress:
+            raise _Stopped("auction", "in the auction")
         raise RecordError(prefix + "auction",
                           f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
 
@@ -226,13 +306,15 @@ def _any_discards(state: HandState):
         yield state.legal_actions()[0]
 
 
-def _declare_entries(state: HandState, record: dict, prefix: str, at: list[str]):
+def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
     """The record's ``declare`` as the actions the hand asks for now; RecordError where it does not fit."""
     rules = state.rules
     where = prefix + "declare"
     declare = record.get("declare")
     needed = state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION)
     if declare is None:
+        if needed and in_progress:
+            raise _Stopped("declare", f"before seat {state.declarer} declares")
         if needed:
             word = "trump" if state.phase == DECLARE_TRUMP else "a direction"
             raise RecordError(where, f"seat {state.declarer} must declare {word}; the record has no declare")
@@ -251,6 +333,8 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list[str])
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
+                if in_progress:
+                    raise _Stopped("declare", f"before seat {state.declarer} names trump")
                 raise RecordError(where, f"seat {state.declarer} must name trump")
             value = declare["trump"]
             action = rules.no_trump_action if value is None else (
@@ -259,6 +343,8 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list[str])
                 raise RecordError(where, f"trump {value!r} is not a suit of this deck")
         else:
             if "direction" not in declare:
+                if in_progress:
+                    raise _Stopped("declare", f"before seat {state.declarer} names a direction")
                 raise RecordError(where, f"seat {state.declarer} must name a direction")
             d = parse_direction(rules, declare["direction"])
             if d is None:
@@ -277,8 +363,14 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list[str])
                                  f"({rules.orders[state.direction]})")
 
 
-def _discard_entries(state: HandState, record: dict, prefix: str, at: list[str]):
-    """The record's ``discard`` as actions, where the hand asks for a discard now."""
+def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
+    """The record's ``discard`` as actions, where the hand asks for a discard now.
+
+    records.md: ``discard`` lists every card laid away, the cards that must leave
+    play (:meth:`HandState.laid_out`, set apart by the rules themselves) included.
+    Before the last card is laid away the record's ``swaps`` are handed to the hand:
+    the exchange that follows draws what the record says.
+    """
     rules = state.rules
     where = prefix + "discard"
     discard = record.get("discard", [])
@@ -287,16 +379,70 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list[str])
             raise RecordError(where, "this variant has no discard here")
         return
     taker = state.current_player()  # the kitty's taker: the declarer unless the rules name another seat
-    if not isinstance(discard, list) or len(discard) != state.discard_target:
+    out = state.laid_out()
+    target = state.discard_target + len(out)
+    names = rules.cards
+    leaving = f" ({', '.join(names[c] for c in out)} among them: {'it leaves' if len(out) == 1 else 'they leave'} " \
+              "play)" if out else ""
+    short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
+    if not isinstance(discard, list) or (len(discard) != target and not short):
         count = len(discard) if isinstance(discard, list) else "no list of"
-        raise RecordError(where, f"seat {taker} must discard {state.discard_target} cards, "
-                                 f"the record has {count}")
+        raise RecordError(where, f"seat {taker} must discard {target} cards{leaving}, the record has {count}")
+    chosen = []
+    seen = set()
     for card in discard:
         cid = parse_card(rules, card)
-        if cid is None or cid not in state.hands[taker]:
-            raise RecordError(where, f"seat {taker} discards {card!r}, which it does not hold")
-        at[0] = where
-        yield cid
+        if cid is None or cid in seen or (cid not in state.hands[taker] and cid not in out):
+            twice = cid is not None and cid in seen
+            raise RecordError(where, f"seat {taker} discards {card!r}, which it does not hold"
+                                     + (" (any more: it is listed twice)" if twice else ""))
+        seen.add(cid)
+        if cid not in out:
+            chosen.append(cid)
+    if not short:
+        kept = [c for c in out if c not in seen]
+        if kept:
+            raise RecordError(where, f"seat {taker} keeps {names[kept[0]]}, which must leave play: it is laid "
+                                     "away with the discards")
+        state.swaps_given = parse_swaps(rules, record.get("swaps"), prefix)
+    at[0] = where
+    yield from chosen
+    if short:
+        raise _Stopped("discard", f"while seat {taker} discards")
+
+
+def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int, int]]:
+    """The record's ``swaps`` as (seat, card given, card drawn); absent or [] is no exchange."""
+    where = prefix + "swaps"
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RecordError(where, 'swaps must be a list such as [{"seat": 1, "gave": "LJ", "drew": "7C"}]')
+    swaps = []
+    for i, swap in enumerate(value):
+        if not isinstance(swap, dict) or set(swap) != {"seat", "gave", "drew"}:
+            raise RecordError(where, f'swaps[{i}] must be an object {{"seat": …, "gave": …, "drew": …}}')
+        seat = swap["seat"]
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+            raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}")
+        cards = []
+        for key in ("gave", "drew"):
+            cid = parse_card(rules, swap[key])
+            if cid is None:
+                raise RecordError(where, f"swaps[{i}].{key} is {swap[key]!r}, which is not a card of this deck")
+            cards.append(cid)
+        swaps.append((seat, cards[0], cards[1]))
+    return swaps
+
+
+def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:
+    """RecordError at ``swaps`` where the record names exchanges and none was due (kitty.py checked the others)."""
+    swaps = record.get("swaps")
+    if swaps and not state.swaps:
+        if not isinstance(swaps, list):
+            parse_swaps(state.rules, swaps, prefix)
+        raise RecordError(prefix + "swaps", "nobody exchanges cards in this hand (only where cards leave play, "
+                                            "such as jokers in notrump, and a player other than the taker holds one)")
 
 
 def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | None]):
@@ -336,48 +482,89 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     return RecordError(f"{prefix}play[{i}]", message)
 
 
-def _replay_claim(state: HandState, record: dict, prefix: str) -> HandReplay:
-    """The end of a replayed hand: over by play, or ended by the record's claim."""
-    rules = state.rules
+def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool = False) -> HandReplay:
+    """The end of a replayed hand: over by play, ended by the record's claim, or in progress."""
     claim = record.get("claim")
     if claim is None:
+        if in_progress:
+            if state.phase == OVER:
+                raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
+            return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
             raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards; "
                                                "the hand is not over and nothing is claimed")
-        return HandReplay(state)
+        return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())
     at = prefix + "claim"
-    if not isinstance(claim, int) or isinstance(claim, bool) or claim < 0:
-        raise RecordError(at, "claim must be a number of tricks (0 or more)")
-    if state.trick or not state.tricks:
-        raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
-    remaining = len(state.hands[0])
-    if claim > remaining:
-        raise RecordError(at, f"claim of {claim} tricks, but only {remaining} remain")
-    if rules.sides != 2:
-        raise RecordError(at, "claims are defined only for two sides")
-    apply_claim(state, claim)
-    return HandReplay(state, claimed=True)
+    shares = claim_shares(state, claim, at)
+    if in_progress:
+        raise RecordError(prefix + "in_progress", "a claimed hand is over, so it is not in progress")
+    raw = apply_claim(state, shares)
+    return HandReplay(state, claimed=True, prefix=prefix, raw_books=raw)
 
 
-def apply_claim(state: HandState, claim: int) -> None:
-    """End a hand by claim: the declaring side takes ``claim`` of the remaining tricks.
+def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
+    """The remaining tricks each side takes by ``claim`` (records.md); RecordError at ``at`` where it is illegal.
 
-    records.md defines a claim between two sides only (the other side takes the rest);
-    with more sides (each player alone) nobody could say which defender takes what.
+    A number is the declaring side's share, the other side taking the rest; with more
+    than two sides it is allowed only when it is every trick left.  A list gives each
+    side's share and must share out exactly the tricks left.
     """
     rules = state.rules
-    if rules.sides != 2:
-        raise ValueError(f"claims are defined only for two sides, not {rules.sides}")
-    remaining = len(state.hands[0])
+    sides = rules.sides
+    number = isinstance(claim, int) and not isinstance(claim, bool)
+    listed = isinstance(claim, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in claim)
+    if not (number or listed) or (number and claim < 0) or (listed and any(c < 0 for c in claim)):
+        raise RecordError(at, "claim must be a number of tricks (0 or more), or a list of each side's share")
+    if state.trick or not state.tricks:
+        raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
+    remaining = len(state.hands[0])  # at the end of a trick every hand holds as many
     side = rules.side_of[state.declarer]
+    if number:
+        if claim > remaining:
+            raise RecordError(at, f"claim of {claim} tricks, but only {remaining} remain")
+        if sides != 2 and claim != remaining:
+            raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
+                                  f"{remaining} tricks left (a number only when the declarer takes them all)")
+        shares = [0] * sides
+        shares[side] = claim
+        if sides == 2:
+            shares[1 - side] = remaining - claim
+        return shares
+    if len(claim) != sides:
+        raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
+    if sum(claim) != remaining:
+        raise RecordError(at, f"claim shares out {sum(claim)} tricks, but {remaining} remain")
+    return list(claim)
+
+
+def apply_claim(state: HandState, claim) -> list[int]:
+    """End a hand by claim and score it; returns the books before any renege penalty.
+
+    ``claim`` is the declaring side's share of the remaining tricks (two sides: the
+    other side takes the rest; more sides: only all of them), or a list of each
+    side's share (:func:`claim_shares` checks it; ValueError where it does not fit).
+    """
+    rules = state.rules
+    if not isinstance(claim, list):
+        remaining = len(state.hands[0])
+        side = rules.side_of[state.declarer]
+        if rules.sides != 2 and claim != remaining:
+            raise ValueError(f"with {rules.sides} sides a claim is a list of each side's share")
+        shares = [0] * rules.sides
+        shares[side] = claim
+        if rules.sides == 2:
+            shares[1 - side] = remaining - claim
+        claim = shares
     books = state.books_so_far()  # tricks taken and the discards' book, as the variant counts it
-    books[side] += claim
-    books[1 - side] += remaining - claim
+    for side, share in enumerate(claim):
+        books[side] += share
+    raw = list(books)
     state.books = books
     state.score = state.score_books(books)
     state.phase = OVER
     state.seat = -1
     state._legal = None
+    return raw
 
 
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
@@ -403,9 +590,13 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
                               f"dealer {dealer} does not follow the rotation "
                               f"(expected {tally.next_dealer(previous)})")
         replay = replay_hand(rules, record, prefix)
+        if replay.in_progress and i != len(records) - 1:  # a game in progress stops in its last hand
+            raise RecordError(prefix + "in_progress", "only the last hand of a game record may be in progress")
+        replays.append(replay)
+        if replay.in_progress:
+            break
         previous = replay.state
         tally.add_hand(replay.state)
-        replays.append(replay)
     return replays, tally
 
 
@@ -474,7 +665,11 @@ def hand_record(state: HandState, variant: str, with_rules: list[str] | tuple = 
         declare["direction"] = rules.orders[state.direction]
     if declare:
         record["declare"] = declare
-    if state.discards:
-        record["discard"] = [cards[c] for c in state.discards]
+    laid = state.laid_out() + state.discards  # records.md: the cards that leave play are listed too
+    if laid:
+        record["discard"] = [cards[c] for c in laid]
+    if state.swaps:  # the exchanges that happened, in records' order
+        record["swaps"] = [{"seat": seat, "gave": cards[gave], "drew": cards[drew]}
+                           for seat, gave, drew in state.swaps]
     record["play"] = [cards[c] for _, t, _ in state.tricks for c in t] + [cards[c] for c in state.trick]
     return record

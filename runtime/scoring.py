@@ -28,19 +28,32 @@ def penalised_books(rules: Ruleset, books: list[int], reneges: list[int]) -> lis
     A side that took fewer books than it owes is scored as if the other side took
     every book of the hand.
     """
+    steps = renege_penalties(rules, books, reneges)
+    return steps[-1][1] if steps else list(books)
+
+
+def renege_penalties(rules: Ruleset, books: list[int], reneges: list[int]) -> list[tuple[list[int], list[int], bool]]:
+    """Each renege's penalty in turn as (books before, books after, short): ``short`` when the
+    reneging side took fewer books than it owes, so that the hand is scored as if the
+    other side took them all (no later renege moves anything then)."""
     owed = rules.renege_books
     books = list(books)
     total = sum(books)
+    steps = []
     for seat in reneges:
         side = rules.side_of[seat]
         other = 1 - side
         if books[side] < owed:
-            books = [0] * rules.sides
-            books[other] = total
+            after = [0] * rules.sides
+            after[other] = total
+            steps.append((books, after, True))
             break
-        books[side] -= owed
-        books[other] += owed
-    return books
+        after = list(books)
+        after[side] -= owed
+        after[other] += owed
+        steps.append((books, after, False))
+        books = after
+    return steps
 
 
 def score_hand(rules: Ruleset, contract: Contract, books: list[int], reneges: list[int] = ()) -> HandScore:

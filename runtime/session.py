@@ -65,7 +65,7 @@ from .errors import IllegalAction
 from .game import GameTally, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import HAND_FORMAT, RecordError, check_deal, hand_record, read_record_file
+from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -562,7 +562,12 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
                             declare["direction"])
             elif state.phase == DISCARD and d < len(discards):
                 d += 1
-                yield named(parse_card(rules, discards[d - 1]), "discard", discards[d - 1])
+                card = parse_card(rules, discards[d - 1])
+                if card in state.laid_out() and card not in state.hands[state.current_player()]:
+                    continue  # set apart by the rules (it leaves play): records list it with the discards
+                if "swaps" in record and state.swaps_given is None:  # what was drawn, once the discard is done
+                    state.swaps_given = parse_swaps(rules, record["swaps"], prefix)
+                yield named(card, "discard", discards[d - 1])
             elif state.phase == PLAY and state.table is None and declare.get("trump", 0) is None \
                     and "trump" not in declared:
                 declared.add("trump")  # the first lead could have named trump; the declarer said notrump

@@ -252,6 +252,6 @@ def test_rules_command_unknown_variant_is_a_usage_error():
 
 
 def test_rules_command_bad_house_rule_combination_is_bad_content():
-    result = CliRunner().invoke(cli, ["rules", "standard+kitty-first+sport-kitty"])
+    result = CliRunner().invoke(cli, ["rules", "standard+kitty-first+jokers-out-in-notrump"])
     assert result.exit_code == 1
-    assert "suit-contracts" in result.stderr and result.stdout == ""
+    assert "notrump_extras" in result.stderr and result.stdout == ""

@@ -986,8 +986,9 @@ def test_cutthroat_declarer_alone_discards_one_book_18_in_all():
     assert len(state.tricks) == 17 and sum(state.books) == 18
     assert state.books == [1 + state.won[0], state.won[1], state.won[2]]
     assert_replays(state, "cutthroat")
-    # A claim (declarers' tricks, "the other side the rest") is defined for two sides only.
-    with pytest.raises(ValueError, match="two sides"):
+    # records.md: with more than two sides a claim is each side's share (a list); a
+    # number only when the declarer takes every trick left.
+    with pytest.raises(ValueError, match="list of each side's share"):
         apply_claim(cut_declared(), 10)
 
 

@@ -48,14 +48,27 @@ def _total_books(state: HandState) -> int:
     return sum(state.books_so_far()) + len(state.hands[state.seat]) + (1 if state.discards_book_pending() else 0)
 
 
-def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claimed: bool = False) -> dict:
-    """The analysis of one replayed hand as plain data (the JSON of one hand)."""
+def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claimed: bool = False,
+                 in_progress: bool = False) -> dict:
+    """The analysis of one replayed hand as plain data (the JSON of one hand).
+
+    A hand in progress (records.md ``in_progress``) is analysed up to where it stops,
+    the last position being the one it stops at (mid-trick too: the solver starts
+    from any position of the play); ``score`` is null and ``in_progress`` true.
+    """
     rules = final.rules
     cards = rules.cards
     if final.declarer < 0:
+        if in_progress:
+            return {"contract": None, "note": "in progress: the auction is still open", "declaring_side": None,
+                    "positions": [], "books": final.books_so_far(), "score": None, "claim": None,
+                    "in_progress": True}
         return {"contract": None, "note": "no contract: the hand was thrown in", "declaring_side": None,
                 "positions": [], "books": list(final.books), "score": list(final.score), "claim": None}
     side = rules.side_of[final.declarer]
+    if in_progress and final.phase != PLAY:
+        return {"contract": final.contract, "note": "in progress: the play has not begun", "declaring_side": side,
+                "positions": [], "books": final.books_so_far(), "score": None, "claim": None, "in_progress": True}
     state = play_start(final)
     total = _total_books(state)
     played = [c for _, trick, _ in final.tricks for c in trick] + list(final.trick)
@@ -98,6 +111,12 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
 
     record(None)
     state.replay(replayed())
+    if in_progress and state.trick and not every_card:  # the position the hand stops at, mid-trick
+        seat = (state.leader + len(state.trick) - 1) % rules.players
+        record({"seat": seat, "card": cards[state.trick[-1]]})
+    if in_progress:
+        return {"contract": final.contract, "declaring_side": side, "positions": positions,
+                "books": final.books_so_far(), "score": None, "claim": None, "in_progress": True}
     return {
         "contract": final.contract,
         "declaring_side": side,
@@ -128,7 +147,9 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     if title:
         console.print(Text(title, style="bold"))
     c = hand["contract"]
-    if c is None:
+    if c is None or not hand["positions"]:
+        if c is not None:
+            console.print(Text(f"  contract  {contract_text(rules, c)}"))
         console.print(f"  {hand['note']}")
         return
     side = hand["declaring_side"]
@@ -168,6 +189,9 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     console.print(table)
     claim = f", {hand['claim']} claimed" if hand["claim"] is not None else ""
     console.print(Text(f"  books     {by_side(rules, hand['books'], side)}{claim}"))
+    if hand.get("in_progress"):
+        console.print(Text("  score     none yet: the hand is in progress"))
+        return
     console.print(Text(f"  score     {by_side(rules, hand['score'], sign=True)}"))
 
 
@@ -191,7 +215,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
         replay = replayed_hands(one)[0]
-        hand = analyze_hand(replay.state, every_card, solver, replay.claimed)
+        hand = analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress)
         hands.append({"line": line, **hand, "error": None})
         if console is not None:
             print_hand(console, hand, replay.state.rules, every_card, title)
@@ -236,7 +260,7 @@ def analyze(file, as_json, every_card, each):
         sys.exit(1)
     solver = DoubleDummy()
     replays = replayed_hands(rf)
-    hands = [analyze_hand(r.state, every_card, solver, r.claimed) for r in replays]
+    hands = [analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress) for r in replays]
     if as_json:
         out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
         click.echo(json.dumps(out))

@@ -183,8 +183,10 @@ def print_deal(console, state) -> None:
     _row(console, "dealer", f"seat {state.dealer}")
     calls = ", ".join(f"seat {seat}: {names[action]}" for seat, action in state.calls)
     _row(console, "auction", calls or "no calls")
-    if state.declarer < 0:
+    if state.declarer < 0 and state.is_terminal():
         _row(console, "contract", "none: the hand was thrown in")
+    elif state.declarer < 0:
+        _row(console, "contract", "not yet: the auction is open")
     else:
         _row(console, "contract", contract_text(rules, state.contract))
     if rules.kitty_size:
@@ -195,6 +197,8 @@ def print_deal(console, state) -> None:
         _row(console, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
     if state.out:
         _row(console, "out", " ".join(cards[c] for c in state.out) + " (out of play)")
+    for seat, gave, drew in state.swaps:
+        _row(console, "swap", f"seat {seat} gave {cards[gave]} and drew {cards[drew]} from the discards")
 
 
 def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
@@ -205,8 +209,10 @@ def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
         console.print(Text(title, style="bold"))
     print_deal(console, state)
     if state.declarer < 0:
+        if replay.in_progress:
+            _row(console, "status", "in progress")
         return
-    if state.tricks:
+    if state.tricks or (replay.in_progress and state.trick):
         table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
         table.add_column("  trick", justify="right")
         table.add_column("leader")
@@ -214,10 +220,20 @@ def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
         table.add_column("winner")
         for i, (leader, trick, winner) in enumerate(state.tricks, 1):
             table.add_row(str(i), f"seat {leader}", " ".join(rules.cards[c] for c in trick), f"seat {winner}")
+        if replay.in_progress and state.trick:
+            table.add_row(str(len(state.tricks) + 1), f"seat {state.leader}",
+                          " ".join(rules.cards[c] for c in state.trick), "(unfinished)")
         console.print(table)
     side = rules.side_of[state.declarer]
+    if replay.in_progress:
+        _row(console, "books", by_side(rules, state.books_so_far(), side) + " so far")
+        _row(console, "status", "in progress: not scored")
+        return
+    for line in replay.renege_lines():
+        _row(console, "renege", line)
     claim = ", the rest by claim" if replay.claimed else ""
-    _row(console, "books", by_side(rules, state.books, side) + claim)
+    after = " (after the renege penalty)" if state.renege_plays else ""
+    _row(console, "books", by_side(rules, state.books, side) + claim + after)
     _row(console, "score", by_side(rules, state.score, sign=True))
     if state.made is not None:
         _row(console, "result", "made" if state.made else "set")
@@ -254,7 +270,7 @@ def replay_each(file: str, as_json: bool) -> int:
         click.echo(json.dumps({"hands": hands, "illegal": illegal}))
         return 1 if illegal else 0
     console = render.stdout()
-    made = set_ = thrown = 0
+    made = set_ = thrown = progress = 0
     for number, (line, record, r) in enumerate(zip(lines, rf.records, results), 1):
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
         if r["error"] is not None:
@@ -264,13 +280,17 @@ def replay_each(file: str, as_json: bool) -> int:
         replay = replayed_hands(RecordFile([record], False, rf.source))[0]
         print_hand(console, replay, title)
         state = replay.state
-        if state.declarer < 0:
+        if replay.in_progress:
+            progress += 1
+        elif state.declarer < 0:
             thrown += 1
         elif state.made:
             made += 1
         else:
             set_ += 1
     summary = f"{len(results)} hand{'s' if len(results) != 1 else ''}: {made} made, {set_} set, {thrown} thrown in"
+    if progress:
+        summary += f", {progress} in progress"
     if illegal:
         summary += f"; {len(illegal)} illegal, not scored (line{'s' if len(illegal) > 1 else ''} " \
                    f"{', '.join(map(str, illegal))})"

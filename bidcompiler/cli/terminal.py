@@ -28,6 +28,7 @@ from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
 from runtime.notation import parse_call, parse_card, parse_direction, parse_suit
+from runtime.records import HandReplay
 from runtime.session import Session, bot_rng
 
 from . import table as tableview
@@ -163,6 +164,7 @@ class Terminal:
         hand = session.hand
         seat = session.current_player()
         tricks_before = len(hand.tricks)
+        reneges_before = len(hand.renege_plays)
         line = self.describe(seat, action)
         discarding = hand.phase == DISCARD
         try:
@@ -175,6 +177,12 @@ class Terminal:
             self.console.print(line)
         if discarding:
             self.tell_laid_away(seat, action)
+            if hand.phase != DISCARD:
+                self.tell_swaps(hand)
+        if len(hand.renege_plays) > reneges_before:  # a renege the rules let stand: say so now
+            _, who, suit = hand.renege_plays[-1]
+            self.console.print(Text.assemble("  ", (f"{self.who(who)} did not follow {self.rules.suit_names[suit]}",
+                                                    "bold"), ": the renege stands, and is penalised at the end"))
         if len(hand.tricks) > tricks_before:
             leader, cards, winner = hand.tricks[-1]
             self.console.print(Text.assemble("  ", (f"trick {len(hand.tricks)}", "bold"),
@@ -583,6 +591,14 @@ class Terminal:
             text.append(": " + " ".join(self.rules.cards[c] for c in cards))
         self.console.print(text)
 
+    def tell_swaps(self, hand) -> None:
+        """Who exchanged a card that leaves play for one of the discards (the cards only with ``--open``)."""
+        for seat, gave, drew in hand.swaps:
+            text = f"{self.who(seat)} exchanges {self.rules.cards[gave]} for one of the face-down discards"
+            if self.open_hands or self.who(seat) == "you":
+                text += f" ({self.rules.cards[drew]})"
+            self.console.print(text)
+
     def describe(self, seat: int, action: int) -> Text | None:
         """One line for an action about to be taken, as everyone at the table sees it (None: told later)."""
         rules = self.rules
@@ -625,6 +641,8 @@ class Terminal:
             books = "   ".join(f"{tableview.side_label(rules, s, you)} {b}" for s, b in enumerate(hand.books))
             score = "   ".join(f"{tableview.side_label(rules, s, you)} {'+' if v > 0 else ''}{v}"
                                for s, v in enumerate(hand.score))
+            for text in HandReplay(hand).renege_lines():  # what each renege that stood moved
+                self.console.print(f"  renege  {text}")
             self.console.print(f"  books   {books}")
             self.console.print(f"  score   {score}")
         totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"

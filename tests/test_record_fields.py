@@ -1,0 +1,459 @@
+"""The hand-record fields records.md added in issue 13: ``swaps``, ``reneges``, claims of
+three or more sides, ``in_progress``; and sport-kitty with kitty-first (rules.md §8).
+
+Every record here is a hand-made deal whose outcome the rule decides, fed to the real
+``bidwhist replay`` / ``analyze`` commands; expected books and scores are worked out
+by hand in the comments (standard scoring: books over six, doubled in notrump).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from bidcompiler.errors import CompileError
+from bidcompiler.pipeline import load_ruleset
+from clirun import run
+from runtime.records import RecordFile, hand_record, replay_file
+from runtime.simulate import play_hand
+
+# Dealer 3, seat 0 bids 4 notrump uptown and takes every trick but the second (seat 1's AS).
+BASE = {
+    "format": "bidwhist-hand/1",
+    "variant": "standard",
+    "with": [],
+    "dealer": 3,
+    "hands": [
+        "AH KH QH JH TH 9H 8H KS QS JS TS 9S".split(),
+        "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S".split(),
+        "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D".split(),
+        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C".split(),
+    ],
+    "kitty": "2S 3D 2D 2C BJ LJ".split(),
+    "auction": ["4 notrump", "pass", "pass", "pass"],
+    "declare": {"trump": None, "direction": "uptown"},
+    "discard": "BJ LJ 2S 3D 2D 2C".split(),
+    "play": ("AH 2H 7H 4C  KS AS 4D 3C  3H 5D 5C 8H  9S 3S 6D 6C  TS 4S 7D 7C  JS 5S 8D 8C  "
+             "QS 6S 9D 9C  9H 4H TD TC  TH 5H JD JC  JH 6H QD QC  QH 7S KD KC  KH 8S AD AC").split(),
+}
+BASE_TRICKS = [
+    (0, "AH 2H 7H 4C", 0), (0, "KS AS 4D 3C", 1), (1, "3H 5D 5C 8H", 0), (0, "9S 3S 6D 6C", 0),
+    (0, "TS 4S 7D 7C", 0), (0, "JS 5S 8D 8C", 0), (0, "QS 6S 9D 9C", 0), (0, "9H 4H TD TC", 0),
+    (0, "TH 5H JD JC", 0), (0, "JH 6H QD QC", 0), (0, "QH 7S KD KC", 0), (0, "KH 8S AD AC", 0),
+]
+TRICKS_JSON = [{"leader": l, "cards": c.split(), "winner": w} for l, c, w in BASE_TRICKS]
+CONTRACT = {"declarer": 0, "side": 0, "bid": 4, "strain": "notrump", "trump": None, "direction": "uptown"}
+
+
+def record(base: dict = BASE, **changes) -> dict:
+    """A copy of ``base`` with fields replaced (``...`` removes one)."""
+    out = copy.deepcopy(base)
+    for key, value in changes.items():
+        if value is ...:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def replay(tmp_path, data, *args: str):
+    """``bidwhist replay FILE --json`` (or the text with ``text=True``): click's Result."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return run("replay", str(path), *args)
+
+
+def replay_ok(tmp_path, data) -> dict:
+    result = replay(tmp_path, data, "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    out = json.loads(result.stdout)
+    assert out["error"] is None
+    return out
+
+
+def replay_illegal(tmp_path, data, at: str, *fragments: str) -> str:
+    result = replay(tmp_path, data, "--json")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    err = json.loads(result.stdout)["error"]
+    assert err["at"] == at, err
+    for fragment in fragments:
+        assert fragment in err["message"], err
+    return err["message"]
+
+
+# ============================================================================ swaps
+# jokers-out-in-notrump: seat 1 holds both jokers (instead of 2H and 3H, which lie in the
+# kitty).  Seat 0 lays away 2S 3D 2D 2C 2H 3H; seat 1 swaps its jokers for 2H and 3H and
+# so holds exactly BASE's hand again: the play is BASE's, 12 books to 1, +12.
+TWO_JOKERS = record(
+    hands=[BASE["hands"][0], "6H 5H 4H BJ LJ AS 8S 7S 6S 5S 4S 3S".split(), BASE["hands"][2], BASE["hands"][3]],
+    kitty="2S 3D 2D 2C 2H 3H".split(),
+    discard="2S 3D 2D 2C 2H 3H".split(),
+    swaps=[{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 1, "gave": "LJ", "drew": "3H"}],
+    **{"with": ["jokers-out-in-notrump"]},
+)
+# Seat 0 holds LJ (instead of 8H, now in the kitty) and seat 1 BJ (instead of 2H, in the
+# kitty): seat 0 lays away LJ with five cards it chooses, seat 1 draws 2H for BJ.
+ONE_EACH = record(
+    hands=["AH KH QH JH TH 9H LJ KS QS JS TS 9S".split(), "6H 5H 4H 3H BJ AS 8S 7S 6S 5S 4S 3S".split(),
+           BASE["hands"][2], BASE["hands"][3]],
+    kitty="2S 3D 2D 2C 8H 2H".split(),
+    discard="LJ 2S 3D 2D 2C 2H".split(),
+    swaps=[{"seat": 1, "gave": "BJ", "drew": "2H"}],
+    **{"with": ["jokers-out-in-notrump"]},
+)
+
+
+@pytest.mark.parametrize("swaps", [
+    [{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 1, "gave": "LJ", "drew": "3H"}],
+    [{"seat": 1, "gave": "LJ", "drew": "3H"}, {"seat": 1, "gave": "BJ", "drew": "2H"}],
+    [{"seat": 1, "gave": "lj", "drew": "2h"}, {"seat": 1, "gave": "BJ", "drew": "3♥"}],
+], ids=["big-first", "little-first", "other-draw-lenient-spelling"])
+def test_a_seat_giving_two_jokers_lists_them_in_either_order(tmp_path, swaps):
+    out = replay_ok(tmp_path, record(TWO_JOKERS, swaps=swaps))
+    assert out["contract"] == CONTRACT and out["tricks"] == TRICKS_JSON
+    assert out["books"] == [12, 1] and out["score"] == [12, 0]
+
+
+def test_discards_in_any_order_and_the_declarers_joker_among_them(tmp_path):
+    """records.md: the order of discards says nothing (a sorted list replays), and a joker
+    that must leave play is listed with them."""
+    for discard in (ONE_EACH["discard"], sorted(ONE_EACH["discard"]), ONE_EACH["discard"][::-1]):
+        out = replay_ok(tmp_path, record(ONE_EACH, discard=discard))
+        assert out["tricks"] == TRICKS_JSON and out["books"] == [12, 1] and out["score"] == [12, 0]
+
+
+@pytest.mark.parametrize("swaps,fragment", [
+    (..., "BJ"),                                                        # needed, absent
+    ([], "does not say"),                                               # needed, empty
+    ([{"seat": 1, "gave": "BJ", "drew": "8H"}], "not one of the face-down discards"),  # a card seat 0 kept
+    ([{"seat": 1, "gave": "BJ", "drew": "LJ"}], "not one of the face-down discards"),  # leaves play itself
+    ([{"seat": 1, "gave": "LJ", "drew": "2H"}], "must give up is BJ"),  # not seat 1's joker
+    ([{"seat": 2, "gave": "BJ", "drew": "2H"}], "seat 1 exchanges next"),
+    ([{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 2, "gave": "7H", "drew": "2S"}], "exchanges nothing"),
+    ([{"seat": 1, "gave": "BJ"}], "must be an object"),
+    ({"seat": 1}, "must be a list"),
+    ([{"seat": 9, "gave": "BJ", "drew": "2H"}], "seat"),
+    ([{"seat": 1, "gave": "XX", "drew": "2H"}], "not a card"),
+], ids=["absent", "empty", "kept-card", "joker-drawn", "wrong-joker", "wrong-seat", "extra", "no-drew",
+        "not-list", "bad-seat", "bad-card"])
+def test_a_missing_or_illegal_swap_is_illegal_at_swaps(tmp_path, swaps, fragment):
+    replay_illegal(tmp_path, record(ONE_EACH, swaps=swaps), "swaps", fragment)
+
+
+def test_two_swaps_may_not_draw_the_same_discard(tmp_path):
+    swaps = [{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 1, "gave": "LJ", "drew": "2H"}]
+    replay_illegal(tmp_path, record(TWO_JOKERS, swaps=swaps), "swaps", "earlier exchange")
+
+
+def test_discard_is_checked_before_swaps_and_must_list_the_joker(tmp_path):
+    # The old form, without the joker laid away: the wrong number of cards.
+    replay_illegal(tmp_path, record(ONE_EACH, discard="2S 3D 2D 2C 2H".split(), swaps=...), "discard",
+                   "must discard 6 cards", "LJ")
+    # Six cards, but the joker kept: it must leave play.
+    replay_illegal(tmp_path, record(ONE_EACH, discard="8H 2S 3D 2D 2C 2H".split()), "discard", "keeps LJ")
+    replay_illegal(tmp_path, record(ONE_EACH, discard="LJ LJ 2S 3D 2D 2C".split()), "discard", "twice")
+
+
+def test_swaps_where_nobody_exchanges_are_illegal_and_empty_swaps_are_nothing(tmp_path):
+    assert replay_ok(tmp_path, record(BASE, swaps=[]))["score"] == [12, 0]
+    replay_illegal(tmp_path, record(BASE, swaps=[{"seat": 1, "gave": "2H", "drew": "2S"}]), "swaps", "nobody")
+    # jokers-out, but both jokers in the kitty: they stay out, nobody swaps.
+    plain = record(BASE, **{"with": ["jokers-out-in-notrump"]}, discard="2S 3D 2D 2C".split(),
+                   play=...)
+    replay_illegal(tmp_path, record(plain, swaps=[{"seat": 1, "gave": "BJ", "drew": "2S"}]), "swaps",
+                   "exchanges nothing")
+
+
+def test_writers_write_the_swaps_that_happened_and_they_replay():
+    """simulate writes jokers laid away in discard and the swaps drawn at random; with the
+    kitty taken by the declarer's partner the swaps still go from the declarer's left."""
+    def resolve(variant, with_rules):
+        return load_ruleset(variant, tuple(with_rules))
+
+    for with_rules in (["jokers-out-in-notrump"], ["partner-takes-kitty", "jokers-out-in-notrump"]):
+        rules = resolve("standard", with_rules)
+        swapped = 0
+        for i in range(80):
+            state = play_hand(rules, 7, i)
+            rec = json.loads(json.dumps(hand_record(state, "standard", with_rules)))
+            if rec.get("swaps"):
+                swapped += 1
+                n = rules.players
+                order = [(s["seat"] - state.declarer - 1) % n for s in rec["swaps"]]
+                assert order == sorted(order)
+                assert all(s["drew"] in rec["discard"] for s in rec["swaps"])
+            out = replay_file(RecordFile([rec], False), resolve)
+            assert out["error"] is None, (with_rules, i, out["error"])
+            assert out["score"] == list(state.score)
+            if rec.get("swaps"):  # the discards in another order replay the same
+                again = replay_file(RecordFile([dict(rec, discard=sorted(rec["discard"]))], False), resolve)
+                assert again == out
+        assert swapped
+
+
+def test_replay_text_says_who_swapped(tmp_path):
+    result = replay(tmp_path, TWO_JOKERS)
+    assert result.exit_code == 0
+    assert "seat 1 gave BJ and drew 2H" in result.stdout and "seat 1 gave LJ and drew 3H" in result.stdout
+
+
+# ============================================================================ reneges
+# renege-penalty: in trick 1 seat 2 (declaring side) plays 4D though it holds 7H; it
+# plays 7H on the spade of trick 2 instead.  The tricks go as in BASE: 12 books to 1 by
+# play, then 3 of side 0's books go to side 1: 9 to 4, and 4 notrump is set: -8.
+RENEGE = record(BASE, play=["AH", "2H", "4D", "4C", "KS", "AS", "7H", "3C"] + BASE["play"][8:],
+                **{"with": ["renege-penalty"]})
+
+
+def test_a_renege_that_stood_is_listed_and_books_are_as_scored(tmp_path):
+    out = replay_ok(tmp_path, RENEGE)
+    assert out["reneges"] == [{"at": "play[2]", "seat": 2, "suit": "H"}]
+    assert out["books"] == [9, 4] and out["score"] == [-8, 0]
+    assert out["tricks"][0] == {"leader": 0, "cards": ["AH", "2H", "4D", "4C"], "winner": 0}
+
+
+def test_reneges_is_present_and_empty_where_one_may_stand_and_absent_elsewhere(tmp_path):
+    out = replay_ok(tmp_path, record(BASE, **{"with": ["renege-penalty"]}))
+    assert out["reneges"] == [] and out["books"] == [12, 1]
+    assert "reneges" not in replay_ok(tmp_path, BASE)
+    replay_illegal(tmp_path, record(RENEGE, **{"with": []}), "play[2]", "must follow hearts")
+
+
+def test_replay_text_says_what_the_renege_moved(tmp_path):
+    result = replay(tmp_path, RENEGE)
+    assert result.exit_code == 0
+    assert "seat 2 did not follow hearts at play[2]" in result.stdout
+    assert "3 books moved from side 0 to side 1" in result.stdout
+
+
+def test_terminal_play_says_a_renege_stood():
+    """bidwhist play narrates the renege as it stands, and what it moved when the hand ends
+    (the terminal driven through a stand-in session holding RENEGE's hand)."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from bidcompiler.cli.terminal import Terminal
+    from runtime.hand import HandState
+    from runtime.notation import parse_call, parse_card
+
+    rules = load_ruleset("standard", ("renege-penalty",))
+    state = HandState(rules, 3, [[parse_card(rules, c) for c in h] for h in RENEGE["hands"]],
+                      [parse_card(rules, c) for c in RENEGE["kitty"]])
+    finished: list = []
+
+    def apply(action):
+        state.apply_action(action)
+        if state.is_terminal():
+            finished.append(state)
+
+    session = SimpleNamespace(rules=rules, hand=state, hands=finished, settings=SimpleNamespace(seats=(0,)),
+                              current_player=state.current_player, apply=apply, is_over=lambda: False,
+                              tally=SimpleNamespace(totals=[0, 0]))
+    console = Console(record=True, width=200)
+    terminal = Terminal(session, console, fast=True, open_hands=False)
+    actions = [parse_call(rules, c) for c in RENEGE["auction"]] + [rules.action_names.index("direction uptown")]
+    actions += [parse_card(rules, c) for c in RENEGE["discard"] + RENEGE["play"]]
+    for action in actions:
+        terminal.apply(action)
+    text = console.export_text()
+    assert "did not follow hearts: the renege stands" in text
+    assert "seat 2 did not follow hearts at play[2] and the renege stood: 3 books moved from side 0 to side 1" \
+        in text
+    assert state.books == [9, 4]
+
+
+# ============================================================================ claims of 3+ sides
+# Cutthroat, dealer 2: seat 0 holds every spade and AH-JH, seat 1 every diamond and TH-7H,
+# seat 2 every club and 6H-3H; the kitty 2H BJ LJ.  Seat 0 bids 10 notrump, chooses
+# uptown, lays the kitty away (one book) and wins the first trick with AS.
+def _run(suit: str) -> list[str]:
+    return [r + suit for r in "AKQJT98765432"]
+
+
+CUT = {
+    "format": "bidwhist-hand/1", "variant": "cutthroat", "with": [], "dealer": 2,
+    "hands": [_run("S") + ["AH", "KH", "QH", "JH"], _run("D") + ["TH", "9H", "8H", "7H"],
+              _run("C") + ["6H", "5H", "4H", "3H"]],
+    "kitty": ["2H", "BJ", "LJ"],
+    "auction": ["10 notrump", "pass", "pass"],
+    "declare": {"direction": "uptown"},
+    "discard": ["2H", "BJ", "LJ"],
+    "play": ["AS", "2D", "2C"],
+}
+
+
+def test_a_three_side_claim_shares_the_remaining_tricks(tmp_path):
+    # 16 tricks remain: seat 0 takes 12 (14 books with the discards and trick 1), seats 1
+    # and 2 two each.  Made: 14 books, doubled in notrump: 28; defenders their own books.
+    out = replay_ok(tmp_path, record(CUT, claim=[12, 2, 2]))
+    assert out["books"] == [14, 2, 2] and out["score"] == [28, 2, 2]
+    # A number is all the tricks left, to the declarer.
+    out = replay_ok(tmp_path, record(CUT, claim=16))
+    assert out["books"] == [18, 0, 0] and out["score"] == [36, 0, 0]
+
+
+@pytest.mark.parametrize("claim,fragment", [
+    (12, "list of each side's share"),
+    ([12, 2, 3], "17 tricks, but 16 remain"),
+    ([12, 2, 1], "15 tricks, but 16 remain"),
+    ([14, 2], "2 shares; there are 3 sides"),
+    ([12, -2, 6], "number of tricks"),
+    (17, "only 16 remain"),
+])
+def test_illegal_claims_of_three_sides(tmp_path, claim, fragment):
+    replay_illegal(tmp_path, record(CUT, claim=claim), "claim", fragment)
+
+
+def test_a_claim_comes_at_the_end_of_a_trick(tmp_path):
+    replay_illegal(tmp_path, record(CUT, play=["AS", "2D"], claim=[12, 3, 2]), "claim", "end of a trick")
+    replay_illegal(tmp_path, record(CUT, play=[], claim=17), "claim", "at least one trick")
+
+
+# ============================================================================ in_progress
+def _in_progress(tmp_path, **changes) -> dict:
+    out = replay_ok(tmp_path, record(BASE, in_progress=True, **changes))
+    assert out["score"] is None and out["in_progress"] is True
+    return out
+
+
+def test_in_progress_mid_auction(tmp_path):
+    out = _in_progress(tmp_path, auction=["4 notrump", "pass"], declare=..., discard=..., play=...)
+    assert out["contract"] is None and out["tricks"] == [] and out["books"] == [0, 0]
+
+
+def test_in_progress_before_and_after_declaring(tmp_path):
+    out = _in_progress(tmp_path, declare=..., discard=..., play=...)
+    assert out["contract"] == dict(CONTRACT, direction=None) and out["tricks"] == [] and out["books"] == [0, 0]
+    out = _in_progress(tmp_path, discard=..., play=...)
+    assert out["contract"] == CONTRACT and out["tricks"] == [] and out["books"] == [0, 0]
+    # The discards laid away are the declaring side's first book.
+    out = _in_progress(tmp_path, play=...)
+    assert out["contract"] == CONTRACT and out["books"] == [1, 0]
+
+
+def test_in_progress_mid_trick(tmp_path):
+    out = _in_progress(tmp_path, play=BASE["play"][:6])
+    assert out["tricks"] == [TRICKS_JSON[0], {"leader": 0, "cards": ["KS", "AS"], "winner": None}]
+    assert out["books"] == [2, 0]
+    # At the end of a trick there is no unfinished one.
+    out = _in_progress(tmp_path, play=BASE["play"][:8])
+    assert out["tricks"] == TRICKS_JSON[:2] and out["books"] == [2, 1]
+
+
+def test_in_progress_entries_after_the_stop_are_illegal(tmp_path):
+    replay_illegal(tmp_path, record(BASE, in_progress=True, auction=["4 notrump"]), "declare", "stops")
+    replay_illegal(tmp_path, record(BASE, in_progress=True, declare=...), "discard", "stops")
+    # Everything the record holds is still checked.
+    replay_illegal(tmp_path, record(BASE, in_progress=True, play=["AH", "2H", "AD"]), "play[2]",
+                   "must follow hearts")
+
+
+def test_the_flag_on_a_hand_that_is_over_is_illegal(tmp_path):
+    replay_illegal(tmp_path, record(BASE, in_progress=True), "in_progress", "over")
+    replay_illegal(tmp_path, record(BASE, in_progress=True, play=BASE["play"][:8], claim=10), "in_progress")
+    thrown = record(BASE, **{"with": ["all-pass-redeal"]}, auction=["pass"] * 4, declare=..., discard=...,
+                    play=..., in_progress=True)
+    replay_illegal(tmp_path, thrown, "in_progress", "over")
+    replay_illegal(tmp_path, record(BASE, in_progress="yes"), "in_progress", "true or false")
+    # Without the flag a stopped hand stays illegal; false is the same as no flag.
+    replay_illegal(tmp_path, record(BASE, play=BASE["play"][:6]), "play", "not over")
+    replay_illegal(tmp_path, record(BASE, play=BASE["play"][:6], in_progress=False), "play", "not over")
+
+
+def test_in_progress_text_output(tmp_path):
+    result = replay(tmp_path, record(BASE, in_progress=True, play=BASE["play"][:6]))
+    assert result.exit_code == 0
+    assert "in progress" in result.stdout and "KS AS" in result.stdout and "(unfinished)" in result.stdout
+
+
+def test_analyze_an_in_progress_hand_from_where_it_stops(tmp_path):
+    """After KS AS of trick 2 seat 1's ace wins it; side 0 (two books: the discards and
+    trick 1) then takes every trick left with its top hearts and spades: 12 in all."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record(BASE, in_progress=True, play=BASE["play"][:6])), encoding="utf-8")
+    result = run("analyze", str(path), "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    out = json.loads(result.stdout)
+    assert out["error"] is None and out["in_progress"] is True and out["score"] is None
+    last = out["positions"][-1]
+    assert (last["trick"], last["cards"], last["to_play"]) == (1, 2, 2)
+    assert last["books"] == [2, 0] and last["dd_declaring_books"] == 12
+    text = run("analyze", str(path))
+    assert text.exit_code == 0 and "in progress" in text.stdout
+    # At the first lead: one position, side 0 can reach 12 (the discards and 11 tricks).
+    path.write_text(json.dumps(record(BASE, in_progress=True, play=...)), encoding="utf-8")
+    out = json.loads(run("analyze", str(path), "--json").stdout)
+    assert [p["dd_declaring_books"] for p in out["positions"]] == [12] and out["in_progress"] is True
+    # Before the play begins there is nothing to analyse yet, and that is said.
+    path.write_text(json.dumps(record(BASE, in_progress=True, discard=..., play=...)), encoding="utf-8")
+    out = json.loads(run("analyze", str(path), "--json").stdout)
+    assert out["positions"] == [] and out["in_progress"] is True and out["contract"] == CONTRACT
+    assert "not begun" in run("analyze", str(path)).stdout
+
+
+# ============================================================================ sport-kitty + kitty-first
+def test_sport_kitty_with_kitty_first_shows_the_kitty_when_the_bid_says_suit():
+    """rules.md §8: the declarer takes the kitty before naming trump; an uptown or downtown
+    bid says there will be a trump suit, so the kitty is shown to all as the auction is
+    won; a notrump bid says there will not, so it is not."""
+    from runtime.hand import HandState
+    from runtime.notation import parse_card
+
+    rules = load_ruleset("standard", ("kitty-first", "sport-kitty"))
+    ids = [[parse_card(rules, c) for c in h] for h in BASE["hands"]]
+    kitty = [parse_card(rules, c) for c in BASE["kitty"]]
+    for bid, shown in (("4 uptown", True), ("4 downtown", True), ("4 notrump", False)):
+        state = HandState(rules, 3, ids, kitty)
+        for name in (bid, "pass", "pass", "pass"):
+            state.apply_action(rules.action_names.index(name))
+        assert state.phase_name == "discard"  # the kitty comes first
+        assert state.observation(1)["kitty"] == (BASE["kitty"] if shown else None), bid
+    # Without kitty-first the kitty is shown once trump is named, as before.
+    plain = load_ruleset("standard", ("sport-kitty",))
+    state = HandState(plain, 3, ids, kitty)
+    for name in ("4 uptown", "pass", "pass", "pass"):
+        state.apply_action(plain.action_names.index(name))
+    assert state.observation(1)["kitty"] is None
+    state.apply_action(plain.action_names.index("trump S"))
+    assert state.observation(1)["kitty"] == BASE["kitty"]
+
+
+def test_sport_kitty_with_kitty_first_plays_and_replays():
+    def resolve(variant, with_rules):
+        return load_ruleset(variant, tuple(with_rules))
+
+    with_rules = ["kitty-first", "sport-kitty"]
+    rules = resolve("standard", with_rules)
+    for i in range(20):
+        state = play_hand(rules, 3, i)
+        assert state.is_terminal()
+        out = replay_file(RecordFile([hand_record(state, "standard", with_rules)], False), resolve)
+        assert out["error"] is None and out["score"] == list(state.score)
+
+
+def test_sport_kitty_with_kitty_first_is_refused_where_the_bid_does_not_say(tmp_path):
+    """A bare-number strain leaves notrump to the declaration: with the kitty taken first
+    nobody knows at the auction's end whether to show it."""
+    variant = tmp_path / "bare.yaml"
+    variant.write_text("""name: bare
+title: t
+extends: standard
+auction:
+  strains:
+    - {name: uptown, remove: true}
+    - {name: downtown, remove: true}
+    - {name: notrump, remove: true}
+    - name: number
+      bare: true
+      trump: suit-or-none
+      direction: [uptown, downtown]
+  ranking: [[number]]
+""", encoding="utf-8")
+    load_ruleset(str(variant), ("kitty-first",))
+    with pytest.raises(CompileError) as info:
+        load_ruleset(str(variant), ("kitty-first", "sport-kitty"))
+    assert "number" in str(info.value.diagnostics[0])
