@@ -47,6 +47,7 @@ class HandState:
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
         "led", "swaps", "swaps_given", "renege_plays", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
+        "_taker",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -69,6 +70,7 @@ class HandState:
         self.high_seat = -1
         self.passed = [False] * n
         self.declarer = -1
+        self._taker = -1  # the kitty's taker, once the declarer is known (asked often by bots)
         self.bid = -1
         self.trump = NO_TRUMP
         self.direction = -1
@@ -200,9 +202,7 @@ class HandState:
 
         kitty.py says which: the declarer, or a seat the rules name by role.
         """
-        if self.declarer < 0:
-            return -1
-        return self._kittyr.taker_seat(self.dealer, self.declarer)
+        return self._taker
 
     def first_lead_seat(self) -> int:
         """The seat that leads (or led) the first trick; -1 before a contract.
@@ -359,6 +359,7 @@ class HandState:
     def _end_auction(self) -> None:
         rules = self.rules
         self.declarer = self.seat = self.high_seat
+        self._taker = self._kittyr.taker_seat(self.dealer, self.declarer)
         self.bid = self.high_bid
         decl = declaration(rules, self.bid)
         if decl.fixed_suit is not None:  # the strain's trump is fixed: nobody names it
