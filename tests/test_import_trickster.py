@@ -140,6 +140,16 @@ def test_a_truncated_hand_imports_as_in_progress(tmp_path):
     assert record["in_progress"] is True
     assert record["play"] == ["BJ", "6D", "7D", "3D", "LJ", "9D", "8D", "TD", "2D", "AD", "3H", "KD", "AS"]
     assert "imported as in progress" in result.stderr
+    # records.md: replay reports the hand so far, the fourth trick unfinished, no score.
+    out = tmp_path / "stopped.json"
+    out.write_text(result.stdout)
+    replayed = run("replay", str(out), "--json")
+    assert replayed.exit_code == 0, replayed.stdout + replayed.stderr
+    report = json.loads(replayed.stdout)
+    assert report["in_progress"] is True and report["score"] is None
+    assert len(report["tricks"]) == 4 and report["tricks"][-1] == {"leader": 0, "cards": ["AS"], "winner": None}
+    analysed = run("analyze", str(out), "--json")
+    assert analysed.exit_code == 0, analysed.stdout + analysed.stderr
 
 
 def test_a_hand_stopped_in_the_auction_is_in_progress(tmp_path):
@@ -149,6 +159,10 @@ def test_a_hand_stopped_in_the_auction_is_in_progress(tmp_path):
     record = json.loads(run("import", str(src)).stdout)
     assert record["in_progress"] is True and record["auction"] == ["pass", "pass"]
     assert "declare" not in record and "play" not in record
+    out = tmp_path / "auction.json"
+    out.write_text(json.dumps(record))
+    report = json.loads(run("replay", str(out), "--json").stdout)
+    assert report["in_progress"] is True and report["contract"] is None and report["score"] is None
 
 
 # --------------------------------------------------------------------------- options
