@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
 
+from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
 from . import ir
@@ -48,6 +49,10 @@ REQUIRED_LEVELS = ("from", "to")
 REQUIRED_STRAIN = ("trump", "direction")
 # Top-level settings (a variant may extend a file that lacks them, such as a house rule).
 REQUIRED_TOP = ("players", "sides")
+
+
+# game.target when no file sets one: the standard game's 7.
+DEFAULT_TARGET = 7
 
 
 def normalise_rank(rank) -> str:
@@ -309,7 +314,8 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     game = ir.Game(
         win=formula("game", "win"),
         lose=formula("game", "lose"),
-        tie=g.get("tie", "declarer"),
+        target=g.get("target", DEFAULT_TARGET),
+        tie=tie_breaks(g.get("tie", "declarer")),
         floor=g.get("floor"),
         rubber=g.get("rubber", 1),
         pos=pos("game"),

@@ -82,6 +82,7 @@ LABELS = {
     "scoring.multiply": "multiplier applies to",
     "game.win": "game won when",
     "game.lose": "game lost when",
+    "game.target": "game target",
     "game.tie": "tie goes to",
     "game.floor": "score floor",
     "game.rubber": "games in a rubber",
@@ -114,7 +115,8 @@ VALUE_WORDS = {
     "play.notrump_extras": {"no-suit": "no suit, playable when void", "free": "no suit, playable any time",
                             "out": "out of play", "none": "none"},
     "play.renege": {"refuse": "refused", "penalty": "stands, with a penalty"},
-    "game.tie": {"declarer": "the declaring side", "higher": "the higher score"},
+    "game.tie": {"declarer": "the declaring side", "higher": "the higher score",
+                 "first-from-dealers-left": "the first from the dealer's left"},
 }
 
 

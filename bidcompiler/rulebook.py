@@ -12,6 +12,8 @@ or an unordered mapping), so it is pinned by golden files in ``tests/golden/rule
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
 
 from . import ir
@@ -90,11 +92,11 @@ NOTRUMP_EXTRAS_WORDS = {
            "it holds, and each other player swaps each one it holds for a random card of the declarer's "
            "discards.",
 }
-TIE_WORDS = {
-    "declarer": "If more than one side meets the winning condition on the same hand, the declaring side wins "
-                "if it is one of them, otherwise the one with the highest score.",
-    "higher": "If more than one side meets the winning condition on the same hand, the one with the highest "
-              "score wins.",
+# game.tie's tie-breaks in words: the first that applies, then each "otherwise".
+TIE_BREAK_WORDS = {
+    "declarer": "the declaring side wins if it is one of them",
+    "higher": "the one with the highest score",
+    "first-from-dealers-left": "the first of them from the dealer's left",
 }
 FIRST_DEALER_WORDS = {"random": "The first dealer is chosen at random"}
 ROTATION_WORDS = {"left": "the deal passes to the left after each hand",
@@ -479,7 +481,7 @@ def _scoring_section(v: ir.Variant) -> list[str]:
 def _game_section(v: ir.Variant) -> list[str]:
     g = v.game
     lines = ["## Game end", ""]
-    plain = _wording(v)
+    plain = replace(_wording(v), target=g.target)
     lines.append(f"- **A side wins** when: {_with_words(g.win, plain)}.")
     if _shown(g.lose) == "false":
         lines.append("- **A side loses** only when another wins.")
@@ -487,7 +489,7 @@ def _game_section(v: ir.Variant) -> list[str]:
         others = "the other side then wins" if len(_sides(v)) == 2 else \
             "the side still in with the highest score then wins"
         lines.append(f"- **A side loses** when: {_with_words(g.lose, plain)}; {others}.")
-    lines.append(f"- **Tie**: {TIE_WORDS.get(g.tie, g.tie)}")
+    lines.append(f"- **Tie**: {tie_words(g.tie, len(_sides(v)))}")
     if g.floor is not None:
         lines.append(f"- **Floor**: no side's total goes below {g.floor}.")
     if g.rubber > 1:
@@ -498,12 +500,29 @@ def _game_section(v: ir.Variant) -> list[str]:
     return lines
 
 
+def tie_words(breaks: tuple[str, ...], sides: int) -> str:
+    """game.tie's tie-breaks as a sentence, each after the one before it.
+
+    With two sides the closing dealer's-left rule is left unsaid after another rule:
+    two sides both winning on one hand include the declaring side, and the words of
+    the two-sided games stay as they were.
+    """
+    shown = list(breaks)
+    if sides == 2 and len(shown) > 1 and shown[-1] == "first-from-dealers-left":
+        shown.pop()
+    text = TIE_BREAK_WORDS[shown[0]] + ("" if shown[0] == "declarer" else " wins")
+    for before, rule in zip(shown, shown[1:]):
+        text += (", otherwise " if before == "declarer" else "; on a tie, ") + TIE_BREAK_WORDS[rule]
+    return f"If more than one side meets the winning condition on the same hand, {text}."
+
+
 def _glossary_section(v: ir.Variant) -> list[str]:
     used = set()
     for f in (v.scoring.made, v.scoring.declarer, v.scoring.defender, v.scoring.multiplier, v.game.win, v.game.lose):
         used |= _names_in(simplified(_tree(f)))
     table = {**HAND_VARIABLES, MADE_VARIABLE[0]: MADE_VARIABLE[1], **GAME_VARIABLES}
-    names = [n for n in table if n in used]  # the tables' own order: hand, made, game
+    # The tables' own order: hand, made, game; the game section says what `target` is.
+    names = [n for n in table if n in used and n != "target"]
     if not names:
         return []
     lines = ["## Words used in the formulas", ""]

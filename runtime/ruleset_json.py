@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from .formula import Formula, FormulaError
+from .game import tie_breaks
 from .ruleset import Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names
 from .seats import SeatRef
 
@@ -116,7 +117,9 @@ def ruleset_from_json(data: Mapping) -> Ruleset:
             game_end=GameEnd(
                 win=_formula(end_data, "win", "game_end"),
                 lose=_formula(end_data, "lose", "game_end"),
+                target=end_data.get("target", 7),
                 floor=end_data.get("floor"), rubber=end_data.get("rubber", 1)),
+            tie_break=tie_breaks(fields["tie_break"]),
         )
         if "kitty_taken_by" in fields:
             fields["kitty_taken_by"] = _seat(fields["kitty_taken_by"], "kitty_taken_by")
