@@ -89,6 +89,11 @@ class GameTally:
         self.game_winners: list[int] = []
         self.winner: int | None = None  # of the game, or of the rubber
 
+    @property
+    def plays_rubber(self) -> bool:
+        """True where the variant plays a rubber (best of several games), not one game."""
+        return self.rules.game_end.rubber > 1
+
     def next_dealer(self, hand: HandState) -> int:
         """Who deals after ``hand``: the same dealer again after a throw-in where the variant says so.
 
