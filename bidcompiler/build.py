@@ -14,7 +14,7 @@ from dataclasses import fields, is_dataclass, replace
 from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
-from . import ir
+from . import ir, vocabulary
 from .compose import ComposedDocument
 from .errors import CompileError, DiagnosticSink
 from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
@@ -32,7 +32,9 @@ FORMULA_CONTEXTS = {
     ("game", "win"): (GAME_TYPES, "bool"),
     ("game", "lose"): (GAME_TYPES, "bool"),
 }
-FORMULA_DEFAULTS = {("scoring", "multiplier"): "1", ("game", "lose"): "false"}
+# A formula no file writes: the schema's default (``base`` in a house rule over none: 0).
+FORMULA_DEFAULTS = {path: str(vocabulary.default(".".join(path))).lower()
+                    for path in FORMULA_CONTEXTS if "default" in vocabulary.vocabulary().by_schema[".".join(path)].node}
 
 # What a complete variant must say after every layer is merged (section -> keys).
 REQUIRED = {
@@ -51,8 +53,11 @@ REQUIRED_STRAIN = ("trump", "direction")
 REQUIRED_TOP = ("players", "sides")
 
 
-# game.target when no file sets one: the standard game's 7.
-DEFAULT_TARGET = 7
+
+
+def _tie_list(value) -> list[str]:
+    """game.tie as a list of tie-breaks: a shorthand word stands for the list the schema gives it."""
+    return vocabulary.shorthand("game.tie")[value] if isinstance(value, str) else list(value)
 
 
 def normalise_rank(rank) -> str:
@@ -67,23 +72,24 @@ def normalise_card(card) -> str:
     return "T" + text[2:] if text.startswith("10") else text
 
 
-# kitty.show's words, each shorthand for a (when, contracts) pair; contracts () = every contract.
-KITTY_SHOW_WORDS = {
-    "never": ("never", ()),
-    "auction": ("deal", ()),                   # face up from the deal, through the auction
-    "suit-contracts": ("declaration", ("suit",)),  # shown once a suit contract is declared
-}
-CONTRACT_KINDS = ("notrump", "suit")
+def kitty_show_words() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """kitty.show's shorthand words (the schema's ``x-shorthand``), each as its (when, contracts) pair."""
+    return {word: kitty_show(meaning) for word, meaning in vocabulary.shorthand("kitty.show").items()}
+
+
+def contract_kinds() -> tuple[str, ...]:
+    """The kinds of contract kitty.show may name, sorted (its default: every one)."""
+    return tuple(sorted(vocabulary.default("kitty.show.contracts")))
 
 
 def kitty_show(value) -> tuple[str, tuple[str, ...]]:
     """kitty.show (a word, or ``{when, contracts}``) as (when, contracts), contracts sorted; () = every contract."""
-    if not value:
-        return "never", ()
+    value = value or vocabulary.default("kitty.show")
     if isinstance(value, str):
-        return KITTY_SHOW_WORDS[value]
-    contracts = tuple(sorted(set(value.get("contracts") or CONTRACT_KINDS)))
-    return value["when"], (() if contracts == CONTRACT_KINDS else contracts)
+        value = vocabulary.shorthand("kitty.show")[value]
+    kinds = contract_kinds()
+    contracts = tuple(sorted(set(value.get("contracts") or kinds)))
+    return value["when"], (() if contracts == kinds else contracts)
 
 
 def card_roles(value) -> tuple:
@@ -185,6 +191,14 @@ def _substitute(expr, name: str, replacement):
     return _map_children(expr, lambda child: _substitute(child, name, replacement))
 
 
+default = vocabulary.default  # a setting's default lives in the schema (``default``)
+
+# The defaults worked out from other settings, here in build_variant; the schema marks
+# each with ``x-default-derived`` (saying how, for editors), and a test checks the two agree.
+DERIVED_DEFAULTS = ("title", "auction.passes_end", "auction.strains[*].levels", "kitty.discards",
+                    "play.notrump_extras")
+
+
 def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     """Turn a composed document into an IR ``Variant`` (errors go to ``sink``)."""
     check_complete(doc, sink)
@@ -229,20 +243,20 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     deck = ir.Deck(
         suits=tuple(deck_data["suits"]),
         ranks=tuple(normalise_rank(r) for r in deck_data["ranks"]),
-        extra=tuple(deck_data.get("extra") or ()),
-        without=tuple(normalise_card(c) for c in (deck_data.get("without") or ())),
+        extra=tuple(deck_data.get("extra") or default("deck.extra")),
+        without=tuple(normalise_card(c) for c in (deck_data.get("without") or default("deck.without"))),
         pos=pos("deck"),
     )
     deal_data = section("deal")
     deal = ir.Deal(
         hand=deal_data["hand"],
         kitty=deal_data["kitty"],
-        first_dealer=deal_data.get("first_dealer", "random"),
-        rotation=deal_data.get("rotation", "left"),
-        undealt=deal_data.get("undealt", 0),
+        first_dealer=deal_data.get("first_dealer", default("deal.first_dealer")),
+        rotation=deal_data.get("rotation", default("deal.rotation")),
+        undealt=deal_data.get("undealt", default("deal.undealt")),
         pos=pos("deal"),
     )
-    aliases = data.get("order_aliases") or {}
+    aliases = data.get("order_aliases") or default("order_aliases")
     orders = tuple(
         ir.Order(name=name, ranks=tuple(normalise_rank(r) for r in ranks), aliases=tuple(aliases.get(name) or ()),
                  pos=pos("orders", name))
@@ -257,8 +271,8 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         levels = None if own is None else (own.get("from", a["levels"]["from"]), own.get("to", a["levels"]["to"]))
         strains.append(ir.Strain(
             name=s["name"],
-            aliases=tuple(x.lower() for x in s.get("aliases", ())),
-            bare=s.get("bare", False),
+            aliases=tuple(x.lower() for x in s.get("aliases", default("auction.strains[*].aliases"))),
+            bare=s.get("bare", default("auction.strains[*].bare")),
             trump=s["trump"],
             directions=(direction,) if isinstance(direction, str) else tuple(direction),
             levels=levels,
@@ -266,40 +280,41 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         ))
     players = data["players"]
     auction = ir.Auction(
-        first_caller=a.get("first_caller", "left-of-dealer"),
-        rounds=a.get("rounds", "once"),
+        first_caller=a.get("first_caller", default("auction.first_caller")),
+        rounds=a.get("rounds", default("auction.rounds")),
         # Only an auction that goes round until enough have passed counts passes.
         passes_end=a.get("passes_end", players - 1) if a.get("rounds") == "until-passed" else 0,
-        if_all_pass=a.get("if_all_pass", "redeal"),
-        dealer_may_take=a.get("dealer_may_take", False),
-        redeal_without=tuple(normalise_rank(r) for r in (a.get("redeal_without") or ())),
-        redeal_dealer=a.get("redeal_dealer", "next"),
-        all_pass_dealer=a.get("all_pass_dealer", "next"),
+        if_all_pass=a.get("if_all_pass", default("auction.if_all_pass")),
+        dealer_may_take=a.get("dealer_may_take", default("auction.dealer_may_take")),
+        redeal_without=tuple(normalise_rank(r) for r in (a.get("redeal_without") or default("auction.redeal_without"))),
+        redeal_dealer=a.get("redeal_dealer", default("auction.redeal_dealer")),
+        all_pass_dealer=a.get("all_pass_dealer", default("auction.all_pass_dealer")),
         min_level=a["levels"]["from"],
         max_level=a["levels"]["to"],
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
-        must_bid=tuple(a.get("must_bid") or ()),
+        must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
         pos=pos("auction"),
     )
-    declaration = ir.Declaration(when=section("declaration").get("when", "before-kitty"), pos=pos("declaration"))
+    declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),
+                                 pos=pos("declaration"))
     k = section("kitty")
     show_when, show_contracts = kitty_show(k.get("show"))
     kitty = ir.Kitty(
         discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
         show=show_when,
         show_contracts=show_contracts,
-        taker=k.get("taker") or "declarer",
+        taker=k.get("taker") or default("kitty.taker"),
         pos=pos("kitty"),
     )
     p = section("play")
     play = ir.Play(
-        first_lead=p.get("first_lead", "declarer"),
-        trumps_above=tuple(p.get("trumps_above") or ()),
+        first_lead=p.get("first_lead", default("play.first_lead")),
+        trumps_above=tuple(p.get("trumps_above") or default("play.trumps_above")),
         notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
-        renege=p.get("renege", "refuse"),
-        renege_books=p.get("renege_books", 3),
-        roles=card_roles(p.get("roles")),
+        renege=p.get("renege", default("play.renege")),
+        renege_books=p.get("renege_books", default("play.renege_books")),
+        roles=card_roles(p.get("roles") or default("play.roles")),
         pos=pos("play"),
     )
     scoring = ir.Scoring(
@@ -307,23 +322,23 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         declarer=formula("scoring", "declarer"),
         defender=formula("scoring", "defender"),
         multiplier=formula("scoring", "multiplier"),
-        multiply=tuple(section("scoring").get("multiply", ("declarer", "defenders"))),
+        multiply=tuple(section("scoring").get("multiply", default("scoring.multiply"))),
         pos=pos("scoring"),
     )
     g = section("game")
     game = ir.Game(
         win=formula("game", "win"),
         lose=formula("game", "lose"),
-        target=g.get("target", DEFAULT_TARGET),
-        tie=tie_breaks(g.get("tie", "declarer")),
-        floor=g.get("floor"),
-        rubber=g.get("rubber", 1),
+        target=g.get("target", default("game.target")),
+        tie=tie_breaks(_tie_list(g.get("tie", default("game.tie")))),
+        floor=g.get("floor", default("game.floor")),
+        rubber=g.get("rubber", default("game.rubber")),
         pos=pos("game"),
     )
     return ir.Variant(
         name=data["name"],
         title=data.get("title", data["name"]),
-        source=data.get("source", ""),
+        source=data.get("source", default("source")),
         house_rules=tuple(doc.house_rules),
         players=players,
         sides=data["sides"],

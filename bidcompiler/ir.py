@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import SourcePos
+from .vocabulary import default
 
 
 def _pos() -> SourcePos | None:
@@ -46,7 +47,7 @@ class Deck:
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
     extra: tuple[str, ...]
-    without: tuple[str, ...] = ()  # cards taken out of the deck (deck.without)
+    without: tuple[str, ...] = default("deck.without")  # cards taken out of the deck
 
     def cards(self) -> tuple[str, ...]:
         """Every card of the deck, in order: each suit's ranks, then the extra cards."""
@@ -64,7 +65,7 @@ class Deal:
     kitty: int
     first_dealer: str
     rotation: str
-    undealt: int = 0  # cards set aside unseen after the deal
+    undealt: int = default("deal.undealt")  # cards set aside unseen after the deal
     pos: SourcePos | None = _pos()
 
 
@@ -109,7 +110,7 @@ class Auction:
     strains: tuple[Strain, ...]
     ranking: tuple[tuple[str, ...], ...]
     # Seats (words of the schema's ``seat``) whose first call may not be a pass.
-    must_bid: tuple[str, ...] = ()
+    must_bid: tuple[str, ...] = default("auction.must_bid")
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:
@@ -136,7 +137,7 @@ class Kitty:
     # ... and in which contracts (suit, notrump; empty: every contract).
     show_contracts: tuple[str, ...] = _later(())
     # Who takes the kitty and lays cards away (a word of the schema's ``seat``).
-    taker: str = "declarer"
+    taker: str = default("kitty.taker")
     pos: SourcePos | None = _pos()
 
 

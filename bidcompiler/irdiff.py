@@ -3,9 +3,9 @@
 The walk is generic: it follows the IR's dataclass fields recursively, comparing
 only the fields that take part in equality (positions, origins and compiled code
 are ``compare=False`` and never differ in meaning).  Each difference is a path
-(``auction.min_level``), the two values, and a human label from a small table
-keyed by the path with element names wildcarded; a field without a label falls
-back to its dotted path, so a new IR field shows up without touching this module.
+(``auction.min_level``), the two values, and a human label the schema gives the
+setting (:mod:`bidcompiler.vocabulary`, by the path with element names wildcarded);
+a field without a label falls back to its dotted path, so a new IR field shows up without touching this module.
 
 Tuples of named nodes (orders, strains) are matched by name, not by position: a
 variant that adds an order at the end must not show every later order as changed.
@@ -17,129 +17,38 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from . import ir
-from .build import CONTRACT_KINDS, KITTY_SHOW_WORDS
+from . import ir, vocabulary
+from .build import contract_kinds, kitty_show_words
 from .expressions import parse_expression
 from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
-from .seatwords import NOUNS as SEAT_NOUNS
 
 # Fields that describe the file rather than the game: two variants that play the
 # same differ in none of these, so ``diff`` leaves them out.
 META_FIELDS = {"name", "title", "source", "house_rules"}
 
-# Human labels; ``*`` stands for the name of an order or strain ({name} in the label).
-LABELS = {
-    "players": "players",
-    "sides": "sides",
-    "deck": "deck",
-    "deck.suits": "suits",
-    "deck.ranks": "ranks",
-    "deck.extra": "extra cards (jokers)",
-    "deck.without": "cards taken out of the deck",
-    "deal.hand": "cards per player",
-    "deal.kitty": "kitty",
-    "deal.first_dealer": "first dealer",
-    "deal.rotation": "deal passes",
-    "deal.undealt": "cards set aside unseen",
-    "orders": "rank orders",
-    "orders[*].aliases": "other words for order {name}",
-    "orders[*]": "order {name}",
-    "orders[*].ranks": "order {name}",
-    "auction.first_caller": "first to call",
-    "auction.rounds": "auction",
-    "auction.passes_end": "passes that end the auction",
-    "auction.if_all_pass": "if all pass",
-    "auction.dealer_may_take": "dealer may take by matching",
-    "auction.redeal_without": "redeal allowed holding none of",
-    "auction.redeal_dealer": "after a call of redeal",
-    "auction.all_pass_dealer": "after all pass and the hand is thrown in",
-    "auction.min_level": "lowest bid",
-    "auction.max_level": "highest bid",
-    "auction.strains": "strains",
-    "auction.strains[*]": "strain {name}",
-    "auction.strains[*].aliases": "strain {name} also said as",
-    "auction.strains[*].bare": "strain {name} said as the bare number",
-    "auction.strains[*].trump": "strain {name} trump",
-    "auction.strains[*].directions": "strain {name} orders",
-    "auction.strains[*].levels": "strain {name} bid at",
-    "auction.ranking": "bid ranking at one number",
-    "declaration.when": "trump named",
-    "kitty.discards": "kitty discards",
-    "kitty.show": "kitty shown",
-    "kitty.taker": "kitty taken by",
-    "auction.must_bid": "may not pass on the first call",
-    "play.first_lead": "first lead",
-    "play.trumps_above": "trumps above the trump suit",
-    "play.notrump_extras": "jokers in notrump",
-    "play.roles": "card roles",
-    "play.renege": "renege",
-    "play.renege_books": "renege penalty (books)",
-    "scoring.made": "contract made when",
-    "scoring.declarer": "declarers score",
-    "scoring.defender": "defenders score",
-    "scoring.multiplier": "multiplier",
-    "scoring.multiply": "multiplier applies to",
-    "game.win": "game won when",
-    "game.lose": "game lost when",
-    "game.target": "game target",
-    "game.tie": "tie goes to",
-    "game.floor": "score floor",
-    "game.rubber": "games in a rubber",
-}
-
-# Enumerated values in words, per path (wildcarded as in LABELS).
-VALUE_WORDS = {
-    "sides": {"partners": "partnerships", "individual": "each alone"},
-    "deal.rotation": {"left": "to the left", "right": "to the right"},
-    "auction.rounds": {"once": "once around", "until-passed": "round until enough have passed"},
-    "auction.if_all_pass": {"dealer-must-bid": "the dealer must bid",
-                            "dealer-bids-lowest": "the dealer must bid the lowest bid",
-                            "dealer-bids-or-redeal": "the dealer bids or calls redeal",
-                            "redeal": "the hand is thrown in"},
-    "auction.redeal_dealer": {"same": "the same dealer deals again", "next": "the next dealer deals"},
-    "auction.all_pass_dealer": {"same": "the same dealer deals again", "next": "the next dealer deals"},
-    "auction.strains[*].trump": {"suit": "a trump suit", "none": "no trump", "suit-or-none": "a suit or no trump",
-                                 "none-or-first-lead": "no trump or the suit of the first lead",
-                                 "S": "spades, fixed", "H": "hearts, fixed", "D": "diamonds, fixed",
-                                 "C": "clubs, fixed"},
-    "declaration.when": {"before-kitty": "before taking the kitty", "after-kitty": "after taking the kitty"},
-    "kitty.discards": {"declarer-book": "a book of the declaring side",
-                       "first-trick": "to the winner of the first trick", "none": "no one's book"},
-    "kitty.show": {"never": "never", "auction": "face up through the auction",
-                   "suit-contracts": "in suit contracts"},
-    "play.roles": {"top": "the highest card of every trick"},
-    "play.first_lead": {**SEAT_NOUNS, "eldest": "the player left of the dealer"},
-    "kitty.taker": SEAT_NOUNS,
-    "auction.must_bid": SEAT_NOUNS,
-    "play.notrump_extras": {"no-suit": "no suit, playable when void", "free": "no suit, playable any time",
-                            "out": "out of play", "none": "none"},
-    "play.renege": {"refuse": "refused", "penalty": "stands, with a penalty"},
-    "game.tie": {"declarer": "the declaring side", "higher": "the higher score",
-                 "first-from-dealers-left": "the first from the dealer's left"},
-}
+# Each setting's label, value words and unit live in the schema beside the setting
+# (x-label, x-words, x-unit; see bidcompiler.vocabulary), keyed here by IR path with
+# element names wildcarded (``auction.strains[*].trump``).
 
 
-# kitty.show's (when, contracts) pairs that a shorthand word says (build.KITTY_SHOW_WORDS).
-SHOW_SHORTHAND = {pair: word for word, pair in KITTY_SHOW_WORDS.items()}
-SHOW_WHEN_WORDS = {"deal": "face up through the auction", "auction-end": "after the auction",
-                   "declaration": "once declared"}
 
 
 def kitty_show_value(kitty: ir.Kitty):
     """kitty.show as one value for ``diff``: its shorthand word where it has one, else ``{when, contracts}``."""
     pair = (kitty.show, kitty.show_contracts)
-    if pair in SHOW_SHORTHAND:
-        return SHOW_SHORTHAND[pair]
-    return {"when": kitty.show, "contracts": list(kitty.show_contracts or CONTRACT_KINDS)}
+    shorthand = {p: word for word, p in kitty_show_words().items()}  # the (when, contracts) a word says
+    if pair in shorthand:
+        return shorthand[pair]
+    return {"when": kitty.show, "contracts": list(kitty.show_contracts or contract_kinds())}
 
 
 def _show_words(value) -> str:
     if isinstance(value, str):
-        return VALUE_WORDS["kitty.show"].get(value, value)
+        return vocabulary.value_words("kitty.show").get(value, value)
     kinds = value["contracts"]
-    where = "in every contract" if len(kinds) == len(CONTRACT_KINDS) else f"in {_join_kinds(kinds)} contracts"
-    return f"{SHOW_WHEN_WORDS.get(value['when'], value['when'])}, {where}"
+    where = "in every contract" if len(kinds) == len(contract_kinds()) else f"in {_join_kinds(kinds)} contracts"
+    return f"{vocabulary.value_words('kitty.show.when').get(value['when'], value['when'])}, {where}"
 
 
 def _join_kinds(kinds) -> str:
@@ -149,13 +58,9 @@ def _join_kinds(kinds) -> str:
 def _roles_words(roles) -> str:
     if not roles:
         return "none"
-    role_words = VALUE_WORDS["play.roles"]
+    role_words = vocabulary.value_words("play.roles[*]")
     return "; ".join(f"in {kind}: " + ", ".join(f"{card} {role_words.get(role, role)}" for card, role in pairs)
                      for kind, pairs in roles)
-
-
-# Numbers with a unit, so that "kitty: 6 -> 4" reads "kitty: 6 cards -> 4 cards".
-UNITS = {"deal.hand": "cards", "deal.kitty": "cards", "deal.undealt": "cards", "play.renege_books": "books"}
 
 
 @dataclass(frozen=True)
@@ -208,7 +113,7 @@ def _pattern(path: str) -> str:
 
 def label_of(path: str) -> str:
     """The human label of a path, or the dotted path itself when the table has none."""
-    template = LABELS.get(_pattern(path))
+    template = vocabulary.label(_pattern(path))
     if template is None:
         return path
     names = re.findall(r"\[([^\]]*)\]", path)
@@ -235,7 +140,7 @@ def format_value(path: str, value) -> str:
     if isinstance(value, ir.Order):
         return " ".join(value.ranks)
     if isinstance(value, ir.Strain):
-        trump = VALUE_WORDS["auction.strains[*].trump"].get(value.trump, value.trump)
+        trump = vocabulary.value_words("auction.strains[*].trump").get(value.trump, value.trump)
         said = "bare number" if value.bare else value.name
         levels = f", bid {value.levels[0]} to {value.levels[1]}" if value.levels is not None else ""
         return f"{said}, {trump}, {' or '.join(value.directions)}{levels}"
@@ -246,9 +151,11 @@ def format_value(path: str, value) -> str:
             return " < ".join(" = ".join(group) for group in value)
         return ", ".join(format_value(path, v) for v in value) if not _pattern(path).endswith("ranks") \
             else " ".join(value)
-    if isinstance(value, int) and _pattern(path) in UNITS:
-        return f"{value} {UNITS[_pattern(path)]}"
-    words = VALUE_WORDS.get(_pattern(path), {})
+    unit = vocabulary.unit(_pattern(path))
+    if isinstance(value, int) and unit is not None:
+        return f"{value} {unit}"
+    # An item of a list of words (auction.must_bid's seats) has the items' words.
+    words = vocabulary.value_words(_pattern(path)) or vocabulary.value_words(_pattern(path) + "[]")
     return words.get(value, str(value))
 
 

@@ -12,7 +12,6 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from runtime.ruleset import Ruleset
 
 from .resources import file_kind, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
-from . import ir, resources
+from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
@@ -139,10 +138,9 @@ def _newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-@lru_cache(maxsize=1)
 def variant_schema() -> dict:
-    """The JSON Schema of the YAML surface."""
-    return json.loads(resources.schema_path().read_text(encoding="utf-8"))
+    """The JSON Schema of the YAML surface (loaded once, by :mod:`bidcompiler.vocabulary`)."""
+    return vocabulary.schema()
 
 
 def load_layer_text(text: str, filename: str) -> LoadedYaml:
@@ -173,10 +171,20 @@ def _layer_kind(doc: LoadedYaml) -> str:
     return doc.data.get("kind", "variant")
 
 
-def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
-    """Compose a variant file (and what it extends) with house rules and --set changes."""
+def load_named(name: str, here: Path | None, kind: str) -> LoadedYaml:
+    """Load the file a name refers to (a shipped name, or a path, also tried relative to ``here``)."""
+    return load_layer(find_file(name, here, kind))
+
+
+def compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
+    """Compose a variant file (and what it extends) with house rules and --set changes.
+
+    ``load(name, here, kind)`` loads what ``extends`` (kind ``variant``, ``here`` the
+    folder of the file that names it) and each house rule (kind ``house-rule``, no
+    ``here``) name; records pass one that keeps to the record's folder.
+    """
     try:
-        return _compile_layers(top, with_rules, sets)
+        return _compile_layers(top, with_rules, sets, load)
     except CompileError as exc:
         # A --set change is one line of the command, not a file: its line and
         # column in the text made for it would only confuse.
@@ -186,16 +194,16 @@ def compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
         raise
 
 
-def _compile_layers(top: LoadedYaml, with_rules=(), sets=()) -> ir.Variant:
+def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
     if _layer_kind(top) == "house-rule":
         raise CompileError([Diagnostic(top.pos(("kind",)),
                                        f"'{top.data.get('name')}' is a house rule, not a variant: "
                                        "lay it over a variant with --with or NAME+RULE")])
-    chain = resolve_extends(lambda name, here: load_layer(find_file(name, here)), top)
+    chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
     for rule in with_rules:
-        layer = load_layer(find_file(rule, kind="house-rule"))
+        layer = load(rule, None, "house-rule")
         if _layer_kind(layer) != "house-rule":
             raise CompileError([Diagnostic(layer.pos(()),
                                            f"'{rule}' is a variant, not a house rule (give it `kind: house-rule`)")])

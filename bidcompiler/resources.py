@@ -90,6 +90,14 @@ def schema_path() -> Traversable:
     )
 
 
+def data_path(name: str) -> Traversable:
+    """A data file shipped with the compiler (``bidcompiler/data/<name>``), such as an import's mapping table.
+
+    It lives inside the package in both layouts, like the schema.
+    """
+    return _packaged("data", name) or Path(__file__).resolve().parent / "data" / name
+
+
 def is_shipped(filename: str) -> bool:
     """True if ``filename`` is one of the shipped variant files, not a file of the user's.
 

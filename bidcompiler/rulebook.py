@@ -20,89 +20,20 @@ from . import ir
 from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
+from .build import kitty_show_words
 from .formula_text import Wording, formula_code, reading, simplified
+from .vocabulary import rulebook_words, said as say
 from .seatwords import capital, noun
 
-SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-CARD_WORDS = {"BJ": "big joker", "LJ": "little joker"}
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                 8: "eight", 9: "nine", 10: "ten"}
 
-# Strain settings in words: what the declarer names, per ``Strain.trump``.
-TRUMP_WORDS = {
-    "suit": "the declarer names a trump suit",
-    "none": "no trump",
-    "suit-or-none": "the declarer names a trump suit or no trump",
-    "none-or-first-lead": "the declarer either declares no trump or leads the first card, "
-                          "whose suit becomes trump",
-}
-# A strain's trump fixed to a suit (trump: S).
-FIXED_TRUMP_WORDS = "{suit} are always trump (the declarer names no suit)"
-IF_ALL_PASS_WORDS = {
-    "dealer-must-bid": "If everyone before the dealer passes, the dealer must bid.",
-    "dealer-bids-lowest": "If everyone before the dealer passes, the dealer must bid exactly the lowest bid "
-                          "({lowest}).",
-    "dealer-bids-or-redeal": "If everyone before the dealer passes, the dealer must bid or call `redeal`, "
-                             "which throws the hand in.",
-    "redeal": "If everyone passes, the hand is thrown in.",
-}
-REDEAL_DEALER_WORDS = {
-    "same": "After a call of `redeal`, the same dealer deals again.",
-    "next": "After a call of `redeal`, the next dealer deals.",
-}
-ALL_PASS_DEALER_WORDS = {
-    "same": "After a hand where all pass, the same dealer deals again.",
-    "next": "After a hand where all pass, the next dealer deals.",
-}
-DISCARDS_WORDS = {
-    "declarer-book": "The discards count as the declaring side's first book.",
-    "first-trick": "The discards go to whoever wins the first trick: that trick is worth 2 books.",
-    "none": "The discards count as no one's book.",
-}
-# kitty.show in words, per (when, contracts); contracts () = every contract.
-SHOW_WORDS = {
-    ("never", ()): "The other players do not see the kitty.",
-    ("deal", ()): "The kitty lies face up for all to see through the auction.",
-    ("declaration", ("suit",)): "In a suit contract the kitty is shown to all once trump is named, before the "
-                                "declarer takes it; in no trump it is not shown.",
-    ("declaration", ("notrump",)): "In no trump the kitty is shown to all once the contract is declared, before "
-                                   "the declarer takes it; in a suit contract it is not shown.",
-    ("declaration", ()): "The kitty is shown to all once the contract is declared, before the declarer takes it.",
-    ("auction-end", ()): "After the auction the kitty is shown to all, in every contract (no trump included), "
-                         "before the declarer takes it.",
-    ("auction-end", ("suit",)): "After the auction, in a suit contract, the kitty is shown to all before the "
-                                "declarer takes it (once trump is named where the bid does not say); in no "
-                                "trump it is not shown.",
-    ("auction-end", ("notrump",)): "After the auction, in no trump, the kitty is shown to all before the "
-                                   "declarer takes it (once declared where the bid does not say); in a suit "
-                                   "contract it is not shown.",
-}
-# Card roles (play.roles) in words: what the cards do.
-ROLE_WORDS = {
-    "top": "the highest card of every trick it is played to: it follows no suit, may be led, and otherwise "
-           "may be played only by a player who cannot follow the suit led{free}; it wins the trick",
-}
-NOTRUMP_EXTRAS_WORDS = {
-    "no-suit": "In no trump {cards} {belong} to no suit and never {win}. {one} may be played only by a player "
-               "who cannot follow the suit led. {one} may be led: the next player may then play any card, and "
-               "the first card of a suit played sets the suit to follow.",
-    "free": "In no trump {cards} {belong} to no suit and never {win}, but {one_lower} may be played at any "
-            "time, even by a player who could follow suit.",
-    "out": "In no trump {cards} {leave} play: {one_lower} in the kitty stays out, the declarer sets aside any "
-           "it holds, and each other player swaps each one it holds for a random card of the declarer's "
-           "discards.",
-}
-# game.tie's tie-breaks in words: the first that applies, then each "otherwise".
-TIE_BREAK_WORDS = {
-    "declarer": "the declaring side wins if it is one of them",
-    "higher": "the one with the highest score",
-    "first-from-dealers-left": "the first of them from the dealer's left",
-}
-FIRST_DEALER_WORDS = {"random": "The first dealer is chosen at random"}
-ROTATION_WORDS = {"left": "the deal passes to the left after each hand",
-                  "right": "the deal passes to the right after each hand (the calls and the play still go "
-                           "to the left)"}
-FIRST_CALLER_WORDS = {"left-of-dealer": "The player on the dealer's left calls first, and the calls pass to the left"}
+# Every setting's words (one sentence or phrase per value) live in the schema, beside
+# the setting (``x-rulebook``); see bidcompiler.vocabulary.
+
+def _card_words() -> dict[str, str]:
+    """Named extra cards in words (BJ: big joker), from the schema's card definition."""
+    return rulebook_words("deck.extra[]")
 
 
 def _number(n: int) -> str:
@@ -198,7 +129,7 @@ def _deck_size(v: ir.Variant) -> int:
 
 def _extras_noun(cards) -> str:
     """``the jokers BJ, LJ`` or ``the extra cards X1`` (a card not known as a joker)."""
-    jokers = all(c in CARD_WORDS for c in cards)
+    jokers = all(c in _card_words() for c in cards)
     noun = ("the joker" if jokers else "the extra card") + ("s" if len(cards) > 1 else "")
     return f"{noun} {', '.join(cards)}"
 
@@ -266,15 +197,16 @@ def _players_section(v: ir.Variant) -> list[str]:
     if v.deck.extra:
         deck += f" and {_extras_noun(v.deck.extra)} ({_deck_size(v)} cards)"
     lines.append(deck + ".")
-    suits = _join([SUIT_WORDS.get(s, s) for s in v.deck.suits])
+    suits = _join([say("deck.suits[]", s, s) for s in v.deck.suits])
     ranks = " ".join(v.deck.ranks)
     lines.append(f"Suits: {suits}; ranks {ranks}" + (" (T is the ten)" if "T" in v.deck.ranks else "") + ".")
     if v.deck.without:
         lines.append(f"Taken out of the deck: {_join(v.deck.without)}.")
-    if v.deck.extra and any(c in CARD_WORDS for c in v.deck.extra):
-        lines.append(", ".join(f"{c} is the {CARD_WORDS[c]}" for c in v.deck.extra if c in CARD_WORDS) + ".")
-    dealer = FIRST_DEALER_WORDS.get(v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
-    rotation = ROTATION_WORDS.get(v.deal.rotation, f"the deal passes: {v.deal.rotation}")
+    card_words = _card_words()
+    if v.deck.extra and any(c in card_words for c in v.deck.extra):
+        lines.append(", ".join(f"{c} is the {card_words[c]}" for c in v.deck.extra if c in card_words) + ".")
+    dealer = say("deal.first_dealer", v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
+    rotation = say("deal.rotation", v.deal.rotation, f"the deal passes: {v.deal.rotation}")
     lines.append(f"{dealer}; {rotation}.")
     if v.deal.kitty:
         face = "up" if v.kitty.show == "deal" else "down"
@@ -314,17 +246,13 @@ def _auction_section(v: ir.Variant) -> list[str]:
     if len(a.ranking) == 1 and len(a.ranking[0]) > 1:
         lines.append("All bids of one number are equal: only a higher number overcalls.")
     lines.append(f"The bids, lowest first: {_ladder(v)}.")
-    first = FIRST_CALLER_WORDS.get(a.first_caller, f"First to call: {a.first_caller}")
-    if a.rounds == "once":
-        lines.append(f"{first}; each player calls once, the dealer last: pass, or a bid higher than "
-                     "the highest so far.")
-    else:
-        lines.append(f"{first}; the calls go round until {a.passes_end} players have passed, and a player who "
-                     "has passed is out of the auction. Each call is pass or a bid higher than the highest so far.")
+    first = say("auction.first_caller", a.first_caller, f"First to call: {a.first_caller}")
+    lines.append(say("auction.rounds", a.rounds, "{first}; the calls: " + a.rounds + ".")
+                 .format(first=first, passes_end=a.passes_end))
     if a.dealer_may_take:
         partner = ", even a partner's" if v.sides == "partners" else ""
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
-    lines.append(IF_ALL_PASS_WORDS.get(a.if_all_pass, f"If all pass: {a.if_all_pass}.")
+    lines.append(say("auction.if_all_pass", a.if_all_pass, f"If all pass: {a.if_all_pass}.")
                  .format(lowest=_lowest_bids(v)))
     if a.must_bid:
         who = _join(tuple(noun(word, a.first_caller) for word in a.must_bid), "and")
@@ -334,9 +262,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
         lines.append(f"A player holding no {ranks} may call `redeal` instead of their first call; the hand "
                      "is thrown in.")
     if a.if_all_pass == "dealer-bids-or-redeal" or a.redeal_without:
-        lines.append(REDEAL_DEALER_WORDS.get(a.redeal_dealer, f"After a call of redeal: {a.redeal_dealer}."))
+        lines.append(say("auction.redeal_dealer", a.redeal_dealer, f"After a call of redeal: {a.redeal_dealer}."))
     if a.if_all_pass == "redeal":
-        lines.append(ALL_PASS_DEALER_WORDS.get(a.all_pass_dealer, f"After all pass: {a.all_pass_dealer}."))
+        lines.append(say("auction.all_pass_dealer", a.all_pass_dealer, f"After all pass: {a.all_pass_dealer}."))
     lines.append("The highest bidder becomes the declarer.")
     return lines
 
@@ -349,20 +277,16 @@ def _declaration_section(v: ir.Variant) -> list[str]:
         else:
             order = f"the declarer chooses the order: {_join(s.directions, 'or')}"
         said = "bare numbers" if s.bare and len(v.auction.strains) == 1 else s.name
-        trump = FIXED_TRUMP_WORDS.format(suit=SUIT_WORDS[s.trump]) if s.trump in SUIT_WORDS \
-            else TRUMP_WORDS.get(s.trump, s.trump)
+        trump = say("auction.strains[*].trump", s.trump, s.trump)
         lines.append(f"- **{said}**: {trump}; {order}.")
     chooses = [s for s in v.auction.strains if s.trump in ("suit", "suit-or-none") or len(s.directions) > 1]
     if v.deal.kitty and chooses:
         lines.append("")
-        taker = v.kitty.taker
-        if v.declaration.when == "before-kitty":
-            lines.append("The declarer makes these choices before taking the kitty." if taker == "declarer" else
-                         f"The declarer makes these choices before {noun(taker)} takes the kitty.")
-        else:
-            lines.append(f"{capital(noun(taker))} takes the kitty and discards first, and only then the declarer "
-                         "makes these choices." if taker != "declarer" else
-                         "The declarer takes the kitty and discards first, and only then makes these choices.")
+        when, taker = v.declaration.when, v.kitty.taker
+        # Another seat than the declarer's taking the kitty is named in the sentence.
+        key = when if taker == "declarer" else f"{when}/taker"
+        lines.append(say("declaration.when", key, f"The declarer makes these choices: {when}.")
+                     .format(taker=noun(taker), Taker=capital(noun(taker))))
     return lines
 
 
@@ -374,9 +298,12 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     taker = "The declarer" if v.kitty.taker == "declarer" else f"{capital(noun(v.kitty.taker))}, not the declarer,"
     lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
-    lines.append(DISCARDS_WORDS.get(v.kitty.discards, f"The discards: {v.kitty.discards}."))
-    lines.append(SHOW_WORDS.get((v.kitty.show, v.kitty.show_contracts),
-                                f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
+    lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
+    # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
+    pair = (v.kitty.show, v.kitty.show_contracts)
+    key = {p: word for word, p in kitty_show_words().items()}.get(pair) or "/".join([pair[0], *pair[1]])
+    lines.append(say("kitty.show", key,
+                     f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
     return lines
 
 
@@ -395,13 +322,7 @@ def _play_section(v: ir.Variant) -> list[str]:
         lines.append(f"There are {v.deal.hand} tricks; with the discards, {books} books in all.")
     else:
         lines.append(f"There are {v.deal.hand} tricks, one book each.")
-    if p.renege == "refuse":
-        lines.append("Players must follow suit when able; a player who cannot may play any card.")
-    else:
-        lines.append(f"Players must follow suit when able, but a renege (not following when able) stands: at "
-                     f"the end of the hand the reneging side gives {p.renege_books} of its books to the other "
-                     f"side, and if it took fewer than {p.renege_books}, the other side is scored as taking "
-                     "every book.")
+    lines.append(say("play.renege", p.renege, f"Reneges: {p.renege}.").format(books=p.renege_books))
     lines.append("A trick is won by the highest trump in it, or else by the highest card of the suit led, "
                  "in the contract's rank order.")
     suit_contracts = any(s.trump != "none" for s in v.auction.strains)
@@ -413,9 +334,10 @@ def _play_section(v: ir.Variant) -> list[str]:
             # Extra cards first, in deck order (BJ before LJ), as they rank among top cards.
             with_role = sorted((c for c in roles if roles[c] == role),
                                key=lambda c: (0, v.deck.extra.index(c)) if c in v.deck.extra else (1, 0))
-            named = _join([f"{c} (the {CARD_WORDS[c]})" if c in CARD_WORDS else c for c in with_role])
+            card_words = _card_words()
+            named = _join([f"{c} (the {card_words[c]})" if c in card_words else c for c in with_role])
             free = ", or at any time" if where == "In no trump" and p.notrump_extras == "free" else ""
-            words = ROLE_WORDS.get(role, f"of the role {role}").format(free=free)
+            words = say("play.roles[*]", role, f"of the role {role}").format(free=free)
             lines.append(f"{where} {named} {'is' if len(with_role) == 1 else 'are each'} {words}.")
         if len(roles) > 1 and "top" in roles.values():
             lines.append(f"{where}, of several such cards in one trick, the one named first wins (cards of a suit "
@@ -438,11 +360,12 @@ def _play_section(v: ir.Variant) -> list[str]:
         lines.append(f"In a suit contract {_join(loose)} {verbs}; such a card may be played only by a player "
                      "who cannot follow the suit led.")
     nt_extras = [c for c in v.deck.extra if c not in in_nt]
-    if nt_extras and notrump and p.notrump_extras in NOTRUMP_EXTRAS_WORDS:
+    extras_words = rulebook_words("play.notrump_extras")
+    if nt_extras and notrump and p.notrump_extras in extras_words:
         cards = _extras_noun(nt_extras)
-        one = "A joker" if all(c in CARD_WORDS for c in nt_extras) else "An extra card"
+        one = "A joker" if all(c in _card_words() for c in nt_extras) else "An extra card"
         single = len(nt_extras) == 1
-        lines.append(NOTRUMP_EXTRAS_WORDS[p.notrump_extras].format(
+        lines.append(extras_words[p.notrump_extras].format(
             cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
             win="wins" if single else "win", leave="leaves" if single else "leave"))
     # Enough cards that can never win for a whole trick of them: say who takes it.
@@ -510,9 +433,10 @@ def tie_words(breaks: tuple[str, ...], sides: int) -> str:
     shown = list(breaks)
     if sides == 2 and len(shown) > 1 and shown[-1] == "first-from-dealers-left":
         shown.pop()
-    text = TIE_BREAK_WORDS[shown[0]] + ("" if shown[0] == "declarer" else " wins")
+    words = rulebook_words("game.tie")  # each tie-break's phrase, from the schema
+    text = words[shown[0]] + ("" if shown[0] == "declarer" else " wins")
     for before, rule in zip(shown, shown[1:]):
-        text += (", otherwise " if before == "declarer" else "; on a tie, ") + TIE_BREAK_WORDS[rule]
+        text += (", otherwise " if before == "declarer" else "; on a tie, ") + words[rule]
     return f"If more than one side meets the winning condition on the same hand, {text}."
 
 

@@ -11,8 +11,8 @@ rules file needs on top of that:
   offending key, one diagnostic per key;
 * for ``oneOf``/``anyOf``, the errors of the alternative the value came closest to;
 * schema-directed string coercion: ``10`` where the schema wants a string becomes
-  ``"10"`` (YAML had already read it as an integer), found by validating, coercing
-  and validating again.
+  ``"10"`` (YAML had already read it as an integer), found by one walk down the
+  data guided by the schema, before the one validation.
 
 The module is generic: it knows nothing of the variant schema's content.
 """
@@ -22,7 +22,6 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from collections.abc import Iterable
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
@@ -33,11 +32,6 @@ from .errors import Diagnostic, SourcePos
 from .yamlload import LoadedYaml, coerce_to_schema_strings
 
 __all__ = ["validate"]
-
-# Each round can only turn values into strings, so this bounds the work; more than a
-# couple of rounds happens only when a coercion makes a oneOf branch viable and that
-# branch then wants further strings deeper down.
-_MAX_COERCION_ROUNDS = 20
 
 _COMBINATORS = ("oneOf", "anyOf")
 
@@ -73,14 +67,13 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     a string are replaced in ``loaded.data`` by their source text (see
     :func:`~bidcompiler.yamlload.coerce_to_schema_strings`), so callers must use
     ``loaded.data`` after validating.
+
+    One pass: the schema guides the walk that coerces (:func:`coerce_guided`), and
+    the coerced data is validated once.
     """
     validator = _Validator(schema)
+    coerce_guided(loaded, schema, validator)
     errors = list(validator.iter_errors(loaded.data))
-    for _ in range(_MAX_COERCION_ROUNDS):
-        wanted = _string_wanted_paths(loaded, errors)
-        if not wanted or not coerce_to_schema_strings(loaded, wanted):
-            break
-        errors = list(validator.iter_errors(loaded.data))
 
     diagnostics: dict[tuple, Diagnostic] = {}
     for error in errors:
@@ -93,47 +86,114 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
 # -- string coercion ---------------------------------------------------------------
 
 
-def _wants_string(error: ValidationError) -> bool:
-    """Whether ``error`` says a non-string value should have been a string."""
-    if isinstance(error.instance, str):
+def _resolve(root: dict, schema: Any) -> Any:
+    """``schema`` with local ``$ref``s followed; keywords beside a ``$ref`` are kept (draft 2020-12)."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#"):
+        target: Any = root
+        for part in schema["$ref"].removeprefix("#").strip("/").split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")] if part else target
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}} if isinstance(target, dict) \
+            else target
+    return schema
+
+
+def _accepts_type(validator, schema: dict, value: Any) -> bool:
+    """Whether ``schema``'s ``type`` (if any) takes ``value`` as it is."""
+    wanted = schema.get("type")
+    if wanted is None:
+        return True
+    return any(validator.is_type(value, t) for t in ([wanted] if isinstance(wanted, str) else wanted))
+
+
+def _wants_string(schema: dict) -> bool:
+    wanted = schema.get("type")
+    return wanted == "string" or (isinstance(wanted, list) and "string" in wanted)
+
+
+def _string_wanted(loaded: LoadedYaml, root: dict, schema: dict, value: Any, path: tuple, validator) -> bool:
+    """Whether the plain scalar ``value`` at ``path`` is one the schema wants as its text.
+
+    The cases a validation would report and the text would mend: a ``type`` that
+    takes a string but not this value; an ``enum``/``const`` of strings holding the
+    value's source text (``enum: ["1", "2"]`` and a plain ``1``); an ``anyOf``/``oneOf``
+    none of whose alternatives takes this kind of value, where one takes a string.
+    """
+    if isinstance(value, str) or isinstance(value, (dict, list)):
         return False
-    if error.validator == "type":
-        wanted = error.validator_value
-        return wanted == "string" or (isinstance(wanted, list) and "string" in wanted)
+    if _wants_string(schema) and not _accepts_type(validator, schema, value):
+        return True
+    if "enum" in schema or "const" in schema:
+        allowed = schema["enum"] if "enum" in schema else [schema["const"]]
+        node = loaded.node(path)
+        if isinstance(allowed, list) and value not in allowed and isinstance(node, ScalarNode) \
+                and node.style is None and node.value in allowed:
+            return True
+    for keyword in _COMBINATORS:
+        branches = [_resolve(root, b) for b in schema.get(keyword, ())]
+        if branches and not any(_accepts_type(validator, b, value) for b in branches if isinstance(b, dict)):
+            if any(isinstance(b, dict) and _wants_string(b) for b in branches):
+                return True
     return False
 
 
-def _text_in_allowed_strings(loaded: LoadedYaml, error: ValidationError) -> bool:
-    """An ``enum``/``const`` error that the value's source text would satisfy.
+def coerce_guided(loaded: LoadedYaml, schema: dict, validator=None) -> int:
+    """Turn plain scalars the schema wants as strings into their source text, in one walk.
 
-    ``enum: ["1", "2"]`` wants strings even without ``type: string``; a plain
-    ``1`` should match it.
+    The walk follows the data down the schema (``properties``, ``patternProperties``,
+    ``additionalProperties``, ``items``, ``allOf``, local ``$ref``s) and coerces a value
+    before looking inside it, so what the coerced value is goes on guiding the walk.
+    For an ``anyOf``/``oneOf`` it goes into the alternatives that take the value's
+    kind; when more than one does and none matches, into the one a validation would
+    report (:func:`_closest_branch`), as :func:`_diagnose` reports it.  Returns how many
+    values changed.
     """
-    if error.validator not in ("enum", "const") or isinstance(error.instance, str):
-        return False
-    allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
-    if not isinstance(allowed, list):
-        return False
-    node = loaded.node(error.absolute_path)
-    return isinstance(node, ScalarNode) and node.style is None and node.value in allowed
+    validator = validator or _Validator(schema)
+    changed = 0
+
+    def walk(sub: Any, value: Any, path: tuple) -> Any:
+        nonlocal changed
+        sub = _resolve(schema, sub)
+        if not isinstance(sub, dict):
+            return value
+        if _string_wanted(loaded, schema, sub, value, path, validator) and coerce_to_schema_strings(loaded, [path]):
+            changed += 1
+            value = _at(loaded.data, path)
+        if isinstance(value, dict):
+            properties = sub.get("properties") or {}
+            patterns = sub.get("patternProperties") or {}
+            extra = sub.get("additionalProperties")
+            for key in list(value):
+                matched = [p for p in patterns if re.search(p, str(key))]
+                for child in ([properties[key]] if key in properties else []) + [patterns[p] for p in matched]:
+                    walk(child, value[key], path + (key,))
+                if key not in properties and not matched and isinstance(extra, dict):
+                    walk(extra, value[key], path + (key,))
+        elif isinstance(value, list) and isinstance(sub.get("items"), dict):
+            for i in range(len(value)):
+                walk(sub["items"], value[i], path + (i,))
+        for branch in sub.get("allOf", ()):
+            value = walk(branch, value, path)
+        for keyword in _COMBINATORS:
+            branches = [(i, _resolve(schema, b)) for i, b in enumerate(sub.get(keyword, ()))]
+            viable = [(i, b) for i, b in branches if isinstance(b, dict) and _accepts_type(validator, b, value)]
+            if len(viable) > 1:
+                if any(validator.evolve(schema=b).is_valid(value) for _, b in viable):
+                    continue  # an alternative matches: nothing in it wants mending
+                errors = {i: list(validator.evolve(schema=b).iter_errors(value)) for i, b in viable}
+                viable = [(i, b) for i, b in viable if i == _closest_branch(errors)]
+            for _, branch in viable:
+                value = walk(branch, value, path)
+        return _at(loaded.data, path)
+
+    if loaded.data is not None:
+        walk(schema, loaded.data, ())
+    return changed
 
 
-def _string_wanted_paths(loaded: LoadedYaml, errors: Iterable[ValidationError]) -> list[tuple]:
-    """Paths of values the schema wants as strings, following only the
-    alternative of a ``oneOf``/``anyOf`` that would be reported."""
-    paths: list[tuple] = []
-    for error in errors:
-        if _wants_string(error) or _text_in_allowed_strings(loaded, error):
-            paths.append(tuple(error.absolute_path))
-        elif error.validator in _COMBINATORS and error.context:
-            branches = _branches(error)
-            viable = {i: errs for i, errs in branches.items() if not _type_mismatch(errs)}
-            if viable:
-                paths.extend(_string_wanted_paths(loaded, viable[_closest_branch(viable)]))
-            elif any(_wants_string(e) for errs in branches.values() for e in errs if not e.relative_path):
-                # No alternative accepts this kind of value, but one takes a string.
-                paths.append(tuple(error.absolute_path))
-    return paths
+def _at(data: Any, path: tuple) -> Any:
+    for element in path:
+        data = data[element]
+    return data
 
 
 # -- oneOf / anyOf -----------------------------------------------------------------

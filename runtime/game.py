@@ -13,16 +13,14 @@ from dataclasses import dataclass, field, replace
 from .hand import HandState
 from .ruleset import Ruleset
 
-# game.tie's words, each shorthand for its list of tie-breaks.
-TIE_WORDS = {"declarer": ("declarer", "higher"), "higher": ("higher",)}
 # The tie-break that always decides last: the first of the tied sides from the dealer's
 # left leaves no tie, so the game always has one winner.
 LAST_TIE_BREAK = "first-from-dealers-left"
 
 
 def tie_breaks(value) -> tuple[str, ...]:
-    """game.tie (a word or a list of tie-breaks) as its tie-breaks in order, ending with the one that decides."""
-    breaks = TIE_WORDS[value] if isinstance(value, str) else tuple(value)
+    """game.tie's list of tie-breaks in order, ending with the one that always decides."""
+    breaks = tuple(value)
     if LAST_TIE_BREAK in breaks:  # nothing after it is ever reached
         return breaks[:breaks.index(LAST_TIE_BREAK) + 1]
     return breaks + (LAST_TIE_BREAK,)

@@ -52,6 +52,8 @@ class RecordFile:
 
     records: list[dict]
     is_game: bool
+    # The file the records were read from: paths in them are relative to its folder.
+    source: str | None = None
 
 
 def read_record_file(text: str, filename: str) -> RecordFile:
@@ -81,7 +83,7 @@ def read_record_file(text: str, filename: str) -> RecordFile:
             shown = "missing" if fmt is None else f"'{fmt}'"
             raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
         records.append(value)
-    return RecordFile(records, is_game)
+    return RecordFile(records, is_game, filename)
 
 
 # --------------------------------------------------------------------------- replay
@@ -437,7 +439,9 @@ def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
         try:
             rules = resolve(variant, rules_with)
         except LookupError as exc:
-            raise RecordError(prefix + field, str(exc.args[0] if exc.args else exc)) from None
+            # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
+            where = getattr(exc, "at", None) or field
+            raise RecordError(prefix + where, str(exc.args[0] if exc.args else exc)) from None
     return rules
 
 

@@ -49,6 +49,7 @@ def test_wheel_contains_grammar_variants_and_schema(unpacked_wheel):
     assert "bidcompiler/grammar/expr.lark" in names
     assert "bidcompiler/variants/standard.yaml" in names
     assert "bidcompiler/schema/variant.schema.json" in names
+    assert "bidcompiler/data/trickster-options.yaml" in names  # bidwhist import's options table
     assert any(n.startswith("runtime/") for n in names)
     assert not any(n.startswith(("tests/", "examples/")) for n in names)
 

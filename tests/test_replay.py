@@ -324,7 +324,8 @@ def test_hand_without_a_contract(tmp_path):
     lines[n] = "  if_all_pass: redeal"
     variant = tmp_path / "thrown-in.yaml"
     variant.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    record = with_(NT_RECORD, variant=str(variant), auction=["pass"] * 4, declare=..., discard=..., play=...)
+    # records.md: a path in a record is relative to the record's folder (tmp_path).
+    record = with_(NT_RECORD, variant=variant.name, auction=["pass"] * 4, declare=..., discard=..., play=...)
     out = replay_ok(tmp_path, record)
     assert out == {"contract": None, "tricks": [], "books": [0, 0], "score": [0, 0], "error": None}
     # Such a hand has no declare, discard or play.
@@ -755,7 +756,7 @@ def test_unreadable_paths_exit_2(tmp_path):
 def _variant(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
-    return str(path)
+    return path.name  # records.md: relative to the record's folder, where the records are written
 
 
 # Oregon's trump by the first lead, with named rather than bare bids ("4 tricks").
@@ -803,7 +804,7 @@ def test_trump_named_by_the_first_lead(tmp_path):
 
 def test_simulated_first_lead_records_have_no_declare_for_trump_hands(tmp_path):
     variant = _variant(tmp_path, "lead", LEAD_VARIANT)
-    rules = load_ruleset(variant)
+    rules = load_ruleset(str(tmp_path / variant))
     seen = set()
     for i in range(12):
         state = play_hand(rules, 8, i)

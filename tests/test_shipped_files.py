@@ -42,6 +42,10 @@ DRAFT7_KEYWORDS = {
 def _keywords(node, found):
     if isinstance(node, dict):
         for key, value in node.items():
+            if key.startswith("x-"):
+                # The rule vocabulary's annotations (bidcompiler.vocabulary): words and
+                # defaults as data, which validators and editors of every draft ignore.
+                continue
             found.add(key)
             if key in ("properties", "definitions", "patternProperties"):
                 for sub in value.values():
@@ -58,3 +62,17 @@ def test_schema_uses_only_keywords_draft7_also_knows():
     found = set()
     _keywords(schema, found)
     assert found <= DRAFT7_KEYWORDS, found - DRAFT7_KEYWORDS
+
+
+def test_the_schemas_annotations_are_only_x_keywords_and_defaults():
+    # What the vocabulary adds must not be taken for a keyword by an editor's draft-7
+    # validator: its own keywords start with x-, and a default never constrains.
+    from jsonschema import Draft7Validator
+
+    schema = json.loads((ROOT / "bidcompiler" / "schema" / "variant.schema.json").read_text(encoding="utf-8"))
+    Draft7Validator.check_schema(schema)
+    from bidcompiler.pipeline import load_layer_text
+
+    for path in sorted((ROOT / "variants").glob("*.yaml")):
+        data = load_layer_text(path.read_text(encoding="utf-8"), path.name).data  # ranks read as text
+        assert not list(Draft7Validator(schema).iter_errors(data)), path.name

@@ -9,7 +9,7 @@ Conventions every command follows:
 
 One module per group of commands: ``listing`` (variants), ``authoring`` (check,
 compile, convert, schema), ``explain`` (rules, diff), ``replay``, ``simulate``, ``play``,
-``compare``, ``analyze``.  Beside them the presentation: ``render`` (text
+``compare``, ``analyze``, ``importing`` (import).  Beside them the presentation: ``render`` (text
 reports), ``report`` (the words of simulation reports), ``plots``, ``table`` (the
 table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
 ``terminal`` (the terminal program of ``play``).
@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play:play", "Play a whole game of VARIANT at the terminal against bots."),
     "compare": ("compare:compare", "Play the same deals under A and B and report what differs."),
     "analyze": ("analyze:analyze", "Double-dummy analysis of a hand record or a game record."),
+    "import": ("importing:import_cmd", "Import hands exported by the Trickster Cards app (PTN) as hand records."),
 }
 
 

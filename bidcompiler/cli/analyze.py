@@ -31,7 +31,7 @@ from .replay import (
     read_record_text,
     record_lines,
     replayed_hands,
-    resolve_for_records,
+    records_resolver,
 )
 from .table import side_label
 
@@ -180,8 +180,8 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
     console = None if as_json else render.stdout()
     hands, illegal = [], []
     for number, (line, record) in enumerate(zip(lines, rf.records), 1):
-        one = RecordFile([record], False)
-        err = replay_file(one, resolve_for_records)["error"]
+        one = RecordFile([record], False, rf.source)
+        err = replay_file(one, records_resolver(rf))["error"]
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
         if err is not None:
             illegal.append(line)

@@ -29,9 +29,9 @@ from runtime import bots as bot_registry
 from runtime.records import NotARecord
 from runtime.session import Session, SessionError, Settings, sidecar_path
 
-from ..pipeline import shipped_variants
+from ..recordnames import RefusedName, names_for_record, outside_warning, record_folder, record_ir
 from ..rulebook import rulebook
-from .common import load_ir, load_rules, spec_text
+from .common import BadContent, load_ir, load_rules, spec_text
 from .replay import resolve_for_records
 from .terminal import Terminal
 
@@ -59,13 +59,15 @@ def default_save_path(now: datetime | None = None) -> Path:
     return path
 
 
-def resolve_spec(variant: str, with_rules) -> tuple[str, list[str]]:
-    """The (variant, with) a record names; a variant file is named by its absolute path so that
-    the game can be resumed and replayed from any folder."""
+def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str, list[str], list[str]]:
+    """The (variant, with) the game record at ``save`` names, and the files it cannot name.
+
+    records.md: a file is named by its path relative to the record's folder (so the
+    game can be resumed and replayed from any folder, and moved with its files); a
+    file outside that folder cannot be named so, and replay would refuse the record.
+    """
     base, rules = spec_text(variant, with_rules)
-    if base not in shipped_variants() and Path(base).is_file():
-        base = str(Path(base).resolve())
-    return base, rules
+    return names_for_record(base, rules, save)
 
 
 # --------------------------------------------------------------------------- the command
@@ -106,6 +108,7 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
     else:
         session = _start(variant, with_rules, seats, bots, seed, save, err)
     s = session.settings
+    folder = record_folder(session.path)
     who = ", ".join(str(x) for x in s.seats)
     err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
               f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
@@ -114,7 +117,12 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
     err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
-        return rulebook(load_ir(s.variant, tuple(s.with_rules)))
+        if not resume:  # the variant as typed on the command line
+            return rulebook(load_ir(variant, tuple(with_rules)))
+        try:
+            return rulebook(record_ir(s.variant, tuple(s.with_rules), folder))
+        except RefusedName as exc:
+            return f"{exc.at}: {exc.message}"
 
     terminal = Terminal(session, console, fast=fast, open_hands=open_hands, rulebook=rulebook_text, err=err)
     sys.exit(terminal.run())
@@ -138,7 +146,6 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Sessio
     if variant is None:
         raise click.UsageError("name a VARIANT to play (see `bidwhist variants`), or --resume FILE")
     rules = load_rules(variant, with_rules)
-    record_variant, record_with = resolve_spec(variant, with_rules)
     seats = sorted(set(seats)) or [0]
     for seat in seats:
         if not 0 <= seat < rules.players:
@@ -153,6 +160,9 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Sessio
     if path.exists():
         raise click.BadParameter(f"{path} already exists: continue it with --resume {path}, "
                                  "or name a new file", param_hint="--save")
+    record_variant, record_with, outside = resolve_spec(variant, with_rules, path)
+    if outside:
+        err.print(outside_warning(outside, path), markup=False)
     settings = Settings(record_variant, record_with, seed, seats, bots)
     try:
         return Session.new(rules, settings, path)
@@ -168,9 +178,21 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots) -> Session:
     if clashes:
         raise click.UsageError(f"--resume continues a saved game as it was: {', '.join(clashes)} "
                                "cannot be given with it")
+    refused: list[RefusedName] = []
+
+    def resolve(name: str, rules: list):
+        # The save is a record: its names are kept to its folder (records.md).
+        try:
+            return resolve_for_records(name, rules, record_folder(resume))
+        except RefusedName as exc:
+            refused.append(exc)
+            raise
+
     try:
-        session = Session.load(resume, resolve_for_records, seats=list(seats), bots=bots)
+        session = Session.load(resume, resolve, seats=list(seats), bots=bots)
     except (SessionError, NotARecord) as exc:
+        if refused:  # records.md: a refused path exits with status 1
+            raise BadContent(f"{sidecar_path(resume)}: {refused[0].at}: {refused[0].message}") from None
         raise click.BadParameter(str(exc), param_hint="--resume") from None
     if session.settings_changed:
         try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from functools import partial
 from pathlib import Path
 
 import click
@@ -32,7 +33,7 @@ from runtime.records import (
 from runtime.ruleset import Ruleset
 
 from ..errors import CompileError
-from ..pipeline import load_ruleset
+from ..recordnames import record_folder, record_ruleset
 from . import render
 from .table import side_label
 
@@ -67,20 +68,27 @@ def record_lines(text: str) -> list[int]:
     return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
 
 
-def resolve_for_records(variant: str, with_rules: list):
-    """Find a record's variant and house rules; LookupError with a message when it cannot."""
+def resolve_for_records(variant: str, with_rules: list, folder: str = "."):
+    """Find a record's variant and house rules, its paths relative to ``folder``; LookupError with a
+    message when it cannot (a RefusedName, with its ``at``, for a path records.md refuses)."""
     try:
-        return load_ruleset(variant, tuple(with_rules))
+        return record_ruleset(variant, tuple(with_rules), folder)
     except CompileError as exc:
         raise LookupError("; ".join(d.one_line() for d in exc.diagnostics)) from None
 
 
+def records_resolver(rf: RecordFile):
+    """The resolver of the records of ``rf``: their paths are relative to the folder of its file."""
+    return partial(resolve_for_records, folder=record_folder(rf.source or ""))
+
+
 def replayed_hands(rf: RecordFile) -> list[HandReplay]:
     """The replayed hands of a record file already checked legal by ``replay_file``."""
+    resolve = records_resolver(rf)
     if rf.is_game:
-        return replay_game(rf.records, resolve_for_records)[0]
+        return replay_game(rf.records, resolve)[0]
     record = rf.records[0]
-    return [replay_hand(resolve_for_records(record["variant"], record.get("with", [])), record)]
+    return [replay_hand(resolve(record["variant"], record.get("with", [])), record)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -100,7 +108,7 @@ def independent_hands_hint(rf: RecordFile, error: dict, file: str, command: str 
     match = _HAND_AT.match(error["at"])
     if not rf.is_game or match is None or int(match.group(1)) == 0 or match.group(2) not in _GAME_CHECKS:
         return None
-    alone = replay_file(RecordFile([rf.records[int(match.group(1))]], False), resolve_for_records)
+    alone = replay_file(RecordFile([rf.records[int(match.group(1))]], False, rf.source), records_resolver(rf))
     if alone["error"] is not None:
         return None
     return ("this hand is legal on its own: if the lines are independent hands (as "
@@ -109,7 +117,7 @@ def independent_hands_hint(rf: RecordFile, error: dict, file: str, command: str 
 
 def checked(rf: RecordFile, file: str, command: str = "replay") -> dict:
     """``replay_file``'s result, the error's message saying so when ``COMMAND --each`` is what was meant."""
-    result = replay_file(rf, resolve_for_records)
+    result = replay_file(rf, records_resolver(rf))
     err = result["error"]
     if err is not None:
         hint = independent_hands_hint(rf, err, file, command)
@@ -282,7 +290,7 @@ def replay_each(file: str, as_json: bool) -> int:
     lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
     results = []
     for record in rf.records:
-        results.append(replay_file(RecordFile([record], False), resolve_for_records))
+        results.append(replay_file(RecordFile([record], False, rf.source), records_resolver(rf)))
     illegal = [line for line, r in zip(lines, results) if r["error"] is not None]
     if as_json:
         hands = [{"line": line, **r} for line, r in zip(lines, results)]
@@ -296,7 +304,7 @@ def replay_each(file: str, as_json: bool) -> int:
             click.echo(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", err=True)
             console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
             continue
-        replay = replayed_hands(RecordFile([record], False))[0]
+        replay = replayed_hands(RecordFile([record], False, rf.source))[0]
         print_hand(console, replay, title)
         state = replay.state
         if state.declarer < 0:

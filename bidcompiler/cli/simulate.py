@@ -24,6 +24,7 @@ from runtime.backends import BackendError, run_chunks
 from runtime.simulate import MAX_HANDS, RunSpec, combine, run_chunk
 
 from ..pipeline import VariantSpec
+from ..recordnames import names_for_record, outside_warning
 from . import render
 from .common import load_rules, spec_text, variant_options
 from .report import simulation_summary
@@ -268,6 +269,15 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
                                "and house rules, not one-off settings; write the change as a house rule")
     kinds = choose_bots(bots, [rules.sides])
     record_variant, record_with = spec_text(variant, with_rules)
+    if records:
+        # records.md: a record names a file by its path relative to the record's folder.
+        try:
+            where = game_path(records, 0) if has_game_field(records) else records
+        except ValueError:  # a bad {game} field: RecordWriter below says so
+            where = records
+        record_variant, record_with, outside = names_for_record(record_variant, record_with, where)
+        if outside:
+            click.echo(outside_warning(outside, records), err=True)
     seed = draw_seed(seed)
     spec = RunSpec(mode, count, seed, kinds, max_hands,
                    records=(record_variant, tuple(record_with)) if records else None)

@@ -1,0 +1,149 @@
+"""``bidwhist import``: hands exported by the Trickster Cards app (PTN) as hand or game records.
+
+The reading is runtime/trickster.py's (the engine replays each hand as it is read);
+the game options' meaning is the table of bidcompiler/trickster_options.py.  Here:
+the file, the choice of rules, the messages, and where the records go.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from runtime.records import RecordFile, replay_file
+from runtime.trickster import PtnError, hand_to_record, read_ptn
+
+from ..errors import CompileError
+from ..pipeline import load_ruleset
+from ..trickster_options import map_options
+from .replay import resolve_for_records
+
+
+def _fail(file: str, line: int | None, message: str) -> None:
+    click.echo(f"{file}:{line}: {message}" if line else f"{file}: {message}", err=True)
+    sys.exit(1)
+
+
+def _game_check(records: list[dict]) -> str | None:
+    """None when the finished hands are one game in order; else why they are not.
+
+    A hand still in progress can only be the last of a game, and takes no part in the
+    check (replaying a record in progress is another part's work).
+    """
+    done = [r for r in records if not r.get("in_progress")]
+    if any(r.get("in_progress") for r in records[:-1]):
+        index = next(i for i, r in enumerate(records[:-1]) if r.get("in_progress"))
+        return f"hand {index + 1} stops before its end, and more hands follow it"
+    if len(done) < 2:
+        return None
+    result = replay_file(RecordFile(done, True), resolve_for_records)
+    error = result["error"]
+    if error is None:
+        return None
+    return f"{error['at']}: {error['message']}"
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+              help="Write the records to OUT (default: stdout).")
+@click.option("--nearest", is_flag=True,
+              help="Import even when a game option has no house rule here, under the rules of the "
+                   "options that do; the ignored options are named on stderr.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON summary on stdout: the records, the rules of each hand, the ignored "
+                   "options and whether the hands are one game.")
+def import_cmd(file, out, nearest, as_json):
+    """Import hands exported by the Trickster Cards app (PTN) as hand records.
+
+    FILE holds one or more hands as Trickster exports them: tags such as [Deal "N:…"]
+    (the fifth group of a hand holds the jokers), [Undealt "…"] (the kitty),
+    [Auction "E"] with its calls, [Contract "4♠↑"], [CardsAdded]/[CardsRemoved]
+    (kitty taken, discards) and [Play "E"] with one line per trick.  Each hand is
+    replayed by the rules as it is read: the calls, the declaration, the discards, and
+    each trick from its leader (the previous trick's winner), the line's cards being
+    listed in fixed seat order from the first leader.
+
+    The game options (GameOptions, GameOptionsJson) choose the rules by the shipped
+    table bidcompiler/data/trickster-options.yaml, which says which phrase means
+    which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option
+    with no house rule stops the import and is named; --nearest imports under the rules of the other options instead.
+
+    One hand is written as one hand record; several as JSON Lines, one record per
+    line: a game record when they are one game (dealers in rotation, the game not
+    decided before the last), else the lines are independent hands, as stderr says
+    (score them with `bidwhist replay --each OUT`).  A hand that stops before its end
+    is written with "in_progress": true.
+
+    Exit status 0 when every hand is imported, 1 for a PTN that is malformed or breaks
+    the rules (FILE:LINE: message) or an unknown option without --nearest, 2 for bad
+    usage or an unreadable FILE.
+    """
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+        sys.exit(2)
+    try:
+        hands = read_ptn(text)
+    except PtnError as exc:
+        _fail(file, exc.line, exc.message)
+    records = []
+    rules_of = []
+    for number, hand in enumerate(hands, 1):
+        try:
+            phrases, line = hand.options()
+            mapped = map_options(phrases)
+        except PtnError as exc:
+            _fail(file, exc.line, exc.message)
+        except ValueError as exc:
+            _fail(file, hand.line, str(exc))
+        if mapped.unknown and not nearest:
+            names = ", ".join(repr(p) for p in mapped.unknown)
+            _fail(file, line, f"hand {number}: game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
+                              f"rule here: {names}; --nearest imports the hand under {mapped.name}, ignoring "
+                              f"{'them' if len(mapped.unknown) > 1 else 'it'}")
+        if mapped.unknown:
+            click.echo(f"{file}:{line}: hand {number}: ignored game option"
+                       f"{'s' if len(mapped.unknown) > 1 else ''} {', '.join(repr(p) for p in mapped.unknown)}; "
+                       f"imported under {mapped.name}", err=True)
+        elif not phrases:
+            click.echo(f"{file}:{hand.line}: hand {number}: no game options; imported under {mapped.name}", err=True)
+        try:
+            rules = load_ruleset(mapped.variant, tuple(mapped.with_rules))
+        except CompileError as exc:  # the shipped table names a rule that does not compose
+            _fail(file, line, "; ".join(d.one_line() for d in exc.diagnostics))
+        try:
+            records.append(hand_to_record(hand, rules, mapped.variant, mapped.with_rules))
+        except PtnError as exc:
+            _fail(file, exc.line, f"hand {number}: {exc.message}" if len(hands) > 1 else exc.message)
+        rules_of.append({"variant": mapped.variant, "with": mapped.with_rules, "ignored": mapped.unknown})
+        if records[-1].get("in_progress"):
+            click.echo(f"{file}:{hand.line}: hand {number} stops before its end: imported as in progress", err=True)
+
+    not_a_game = _game_check(records) if len(records) > 1 else None
+    if not_a_game:
+        target = out or "OUT"
+        click.echo(f"{file}: the {len(records)} hands are not one game ({not_a_game}); they are written one "
+                   f"per line as independent hands: score them with `bidwhist replay --each {target}`", err=True)
+    lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    if out:
+        try:
+            Path(out).write_text(lines, encoding="utf-8")
+        except OSError as exc:
+            click.echo(f"{out}: cannot write: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+    if as_json:
+        click.echo(json.dumps({"records": records, "rules": rules_of,
+                               "game": len(records) > 1 and not_a_game is None,
+                               "in_progress": [i for i, r in enumerate(records) if r.get("in_progress")]},
+                              ensure_ascii=False))
+    elif not out:
+        click.echo(lines, nl=False)
+    else:
+        kind = "a hand record" if len(records) == 1 else (
+            "a game record" if not_a_game is None else "independent hand records")
+        click.echo(f"{out}: {len(records)} hand{'s' if len(records) != 1 else ''} as {kind}", err=True)

@@ -1,0 +1,479 @@
+"""Hands exported by the Trickster Cards app (PTN, a PBN-like tag format) as hand records.
+
+PTN as Trickster writes it (learnt from the public examples in the app's bot
+repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader):
+
+* tag lines ``[Name "value"]``; the lines after a tag that are not tags are its data
+  (the calls of ``Auction``, the tricks of ``Play``); lines starting with ``%`` are
+  comments.  A hand begins at ``[Event …]`` (or where a tag already seen repeats).
+* seats are ``S W N E`` for four players, in the order of play (each one's left is the
+  next): here seat 0 is S, 1 W, 2 N, 3 E, so partners are S+N and W+E.
+* ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
+  clockwise; a hand is its suits ``S.H.D.C`` by rank letters (``T`` or ``10``), and a
+  fifth group holds the jokers (``H`` or ``B`` the big one, ``L`` the little one).
+  ``[Undealt "…"]`` is the kitty in the same spelling.
+* ``[Auction "E"]``: the first caller; its lines hold the calls in fixed seat order from
+  that seat, ``-`` where a seat made none: ``Pass``, ``4`` (a bare number), ``4↑``
+  (uptown), ``4↓`` (downtown), ``4NT``.  A call naming a suit after the auction
+  (``4♠↑``, as the examples write the declarer's choice) is the declaration.
+* ``[Declarer "E"]``, ``[Contract "4♠↑"]`` (level, then a suit or ``NT``, then ``↑`` or
+  ``↓``), ``[CardsAdded "…"]`` (the kitty taken) and ``[CardsRemoved "…"]`` (the discards).
+* ``[Play "E"]``: the first leader; one line per trick, each card under its seat in fixed
+  seat order from that first leader (not in the order of play), suit first: ``D9``,
+  ``♠A``, ``H10``, jokers ``JH``/``JB`` (big) and ``JL`` (little); ``-`` for a card not
+  played.
+
+The hand is replayed by the engine as it is read: who calls, who leads each trick
+(the previous trick's winner) and whether a card may be played are the rules' answer,
+and each trick's cards are taken from its line in the order of play from that leader.
+A hand that stops early (an open auction, no discards yet, tricks missing) becomes a
+record with ``in_progress: true``.  Every fault is a :class:`PtnError` naming the line.
+
+This module is runtime only: the caller resolves the rules (the game options' mapping
+lives with the compiler) and passes the Ruleset.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from .errors import IllegalAction
+from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from .notation import parse_call, parse_card, parse_direction, parse_suit
+from .records import RecordError, check_deal, hand_record
+from .ruleset import Ruleset
+
+# Trickster's seat letters for four players, in the order of play (left is next).
+SEATS = ("S", "W", "N", "E")
+_SUITS = "SHDC"
+_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_RANKS = "23456789TJQKA"
+# Jokers: in a deal's fifth group by one letter, in play as J + that letter.
+_JOKER_LETTERS = {"H": "BJ", "B": "BJ", "L": "LJ"}
+# Trickster's marks for a call's strain, as the words the variants' calls understand.
+_ARROWS = {"↑": "uptown", "↓": "downtown"}
+_NOTRUMP = "notrump"
+
+# The tags followed by lines of their own (calls, tricks).
+_SECTIONS = {"auction": "Auction", "play": "Play"}
+_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_CALL = re.compile(r"^(\d+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
+
+
+class PtnError(Exception):
+    """A fault in a PTN file: the line (from 1) and what is wrong there."""
+
+    def __init__(self, line: int, message: str):
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}")
+
+
+@dataclass
+class Tag:
+    """One tag: its value, the line it is on, and its data lines as (line, text)."""
+
+    name: str
+    value: str
+    line: int
+    data: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class PtnHand:
+    """The tags of one hand, by name, and the line where the hand begins."""
+
+    line: int
+    tags: dict[str, Tag] = field(default_factory=dict)
+
+    def get(self, name: str) -> Tag | None:
+        """The tag ``name`` (tag names are matched without regard to case), or None."""
+        return self.tags.get(name.lower())
+
+    def options(self) -> tuple[list[str], int]:
+        """The game options as phrases, and the line they are on (the hand's first line if none).
+
+        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases;
+        ``[GameOptionsJson "{…}"]`` (the Euchre examples' spelling) gives ``key=value``.
+        """
+        phrases: list[str] = []
+        line = self.line
+        text_tag = self.get("GameOptions")
+        if text_tag is not None:
+            line = text_tag.line
+            phrases += [p.strip() for p in text_tag.value.split(",") if p.strip()]
+        json_tag = self.get("GameOptionsJson")
+        if json_tag is not None:
+            line = json_tag.line if text_tag is None else line
+            try:
+                value = json.loads(json_tag.value)
+            except (ValueError, RecursionError) as exc:
+                raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {exc}") from None
+            if not isinstance(value, dict):
+                raise PtnError(json_tag.line, "GameOptionsJson must be a JSON object")
+            phrases += [f"{k}={json.dumps(v)}" for k, v in value.items()]
+        return phrases, line
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", r"\1", value)
+
+
+def read_ptn(text: str) -> list[PtnHand]:
+    """The hands of a PTN text, tag by tag; PtnError at the first line that is not PTN."""
+    hands: list[PtnHand] = []
+    current: PtnHand | None = None
+    last: Tag | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith("%"):
+            continue
+        if line.startswith("["):
+            match = _TAG.match(line)
+            if match is None:
+                raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
+            name, value = match.group(1), _unescape(match.group(2))
+            key = name.lower()
+            if current is None or key == "event" or key in current.tags:
+                current = PtnHand(number)
+                hands.append(current)
+            last = current.tags[key] = Tag(name, value, number)
+            continue
+        if last is None:
+            raise PtnError(number, f"{line[:60]!r} comes before any tag")
+        if last.name.lower() not in _SECTIONS:
+            raise PtnError(number, f"{line[:60]!r} is not a tag, and {last.name} takes no lines after it "
+                                   f"(only {' and '.join(sorted(_SECTIONS.values()))} do)")
+        last.data.append((number, line))
+    if not hands:
+        raise PtnError(1, "no PTN tags found (expected [Event …], [Deal …], …)")
+    return hands
+
+
+# --------------------------------------------------------------------------- cards and seats
+def _seat(tag: Tag, text: str, players: int) -> int:
+    if players != len(SEATS):
+        raise PtnError(tag.line, f"PTN seats are read for {len(SEATS)} players; these rules have {players}")
+    letter = text.strip().upper()
+    if letter not in SEATS:
+        raise PtnError(tag.line, f"{tag.name}: {text!r} is not a seat (one of {', '.join(SEATS)})")
+    return SEATS.index(letter)
+
+
+def _hand_cards(tag: Tag, text: str, what: str) -> list[str]:
+    """The cards of one hand written by suits, ``AK.QJ.T9.8765.HL``, as records spell them."""
+    text = text.strip()
+    if text == "-":
+        raise PtnError(tag.line, f"{what} is not shown ('-'); a record needs every card of the deal")
+    groups = text.split(".")
+    if len(groups) not in (4, 5):
+        raise PtnError(tag.line, f"{what} {text!r}: expected the suits S.H.D.C and maybe a fifth group of "
+                                 f"jokers, separated by dots; found {len(groups)} groups")
+    cards = []
+    for index, group in enumerate(groups):
+        letters = group.upper().replace("10", "T")
+        for letter in letters:
+            if index == 4:
+                card = _JOKER_LETTERS.get(letter)
+                if card is None:
+                    raise PtnError(tag.line, f"{what}: {letter!r} in the jokers' group is not H, B or L")
+            elif letter in _RANKS:
+                card = letter + _SUITS[index]
+            else:
+                raise PtnError(tag.line, f"{what}: {letter!r} is not a rank (2-9, T or 10, J, Q, K, A)")
+            if card in cards:
+                raise PtnError(tag.line, f"{what} holds {card} twice")
+            cards.append(card)
+    return cards
+
+
+def _play_card(line: int, token: str) -> str:
+    """A card as the play lines spell it (suit first: ``D9``, ``♠A``, ``H10``, ``JH``) as records spell it."""
+    text = token.upper()
+    if text in ("BJ", "LJ"):
+        return text
+    suit, rank = _SYMBOLS.get(text[:1], text[:1]), text[1:].replace("10", "T")
+    if suit == "J" and rank in _JOKER_LETTERS:
+        return _JOKER_LETTERS[rank]
+    if suit in _SUITS and len(rank) == 1 and rank in _RANKS:
+        return rank + suit
+    raise PtnError(line, f"{token!r} is not a card (suit then rank, such as D9, ♠A, H10; jokers JH and JL)")
+
+
+@dataclass
+class _Call:
+    """A Trickster call read as the record's words: the call, or a declaration after the auction."""
+
+    text: str | None  # "pass", "4", "4 uptown" … (None: a declaration only)
+    level: int | None = None
+    trump: str | None = None  # a suit letter; "" for notrump; None when not said
+    direction: str | None = None
+
+
+def _read_call(line: int, token: str) -> _Call:
+    if token.lower() in ("pass", "p"):
+        return _Call("pass")
+    match = _CALL.match(token)
+    if match is None:
+        raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)")
+    level, strain, arrow = int(match.group(1)), match.group(2), match.group(3)
+    direction = _ARROWS[arrow] if arrow else None
+    if strain is None:
+        return _Call(f"{level} {direction}" if direction else str(level), level, None, direction)
+    if strain.upper() == "NT":
+        return _Call(f"{level} {_NOTRUMP}", level, "", direction)
+    return _Call(None, level, _SYMBOLS.get(strain, strain.upper()), direction)
+
+
+# --------------------------------------------------------------------------- the hand
+def _apply(state: HandState, action: int, line: int, who: str) -> None:
+    try:
+        state.apply_action(action)
+    except IllegalAction as exc:
+        raise PtnError(line, f"{who}: {exc.message}") from None
+
+
+def _who(seat: int) -> str:
+    return f"{SEATS[seat]} (seat {seat})"
+
+
+def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list[str]) -> dict:
+    """The hand record (records.md) of one PTN hand played under ``rules``; PtnError where it is wrong.
+
+    The record has ``in_progress: true`` when the PTN stops before the hand is over.
+    """
+    n = rules.players
+    deal = hand.get("Deal")
+    if deal is None:
+        raise PtnError(hand.line, "the hand has no [Deal \"…\"] tag")
+    first, sep, rest = deal.value.partition(":")
+    if not sep:
+        raise PtnError(deal.line, "Deal must start with the dealer's seat and a colon, such as \"N:…\"")
+    dealer = _seat(deal, first, n)
+    groups = rest.split()
+    if len(groups) != n:
+        raise PtnError(deal.line, f"Deal holds {len(groups)} hands; these rules have {n} players")
+    hands: list[list[str]] = [[] for _ in range(n)]
+    for i, group in enumerate(groups):
+        seat = (dealer + i) % n
+        hands[seat] = _hand_cards(deal, group, f"{SEATS[seat]}'s hand")
+    dealer_tag = hand.get("Dealer")
+    if dealer_tag is not None and _seat(dealer_tag, dealer_tag.value, n) != dealer:
+        raise PtnError(dealer_tag.line, f"Dealer {dealer_tag.value!r} is not the Deal's first seat ({SEATS[dealer]})")
+    undealt, added = hand.get("Undealt"), hand.get("CardsAdded")
+    kitty_tag = undealt or added
+    kitty = [] if kitty_tag is None else _hand_cards(kitty_tag, _drop_seat(kitty_tag.value), kitty_tag.name)
+    try:
+        ids, kitty_ids = check_deal(rules, {"hands": hands, "kitty": kitty})
+    except RecordError as exc:
+        line = kitty_tag.line if exc.at == "kitty" and kitty_tag is not None else deal.line
+        raise PtnError(line, exc.message.replace("hands[", "the hand of seat ").replace("]", "")) from None
+    if undealt is not None and added is not None:
+        taken = _hand_cards(added, _drop_seat(added.value), "CardsAdded")
+        if sorted(taken) != sorted(kitty):
+            raise PtnError(added.line, "CardsAdded is not the kitty (the Undealt cards)")
+    state = HandState(rules, dealer, ids, kitty_ids)
+
+    later = [t for t in ("Contract", "Declarer", "CardsRemoved", "Play") if hand.get(t) is not None]
+    declaration = _auction(hand, state, later)
+    if state.phase == AUCTION or state.phase == OVER:
+        return _record(state, variant, with_rules)
+    _check_declarer(hand, state)
+    contract = hand.get("Contract")
+    if contract is not None:
+        said = _read_call(contract.line, contract.value.strip())
+        declaration = _merge(contract.line, declaration, said)
+    if declaration is not None and declaration.level is not None and declaration.level != rules.bids[state.bid].level:
+        raise PtnError(contract.line if contract else hand.line,
+                       f"the contract's level {declaration.level} is not the winning bid's "
+                       f"({rules.bids[state.bid].level})")
+    if not _declare_and_discard(hand, state, declaration):
+        return _record(state, variant, with_rules)
+    _play(hand, state)
+    return _record(state, variant, with_rules)
+
+
+def _drop_seat(value: str) -> str:
+    """``CardsAdded`` may say whose cards they are (``E:…``); the seat is the declarer's anyway."""
+    head, sep, tail = value.partition(":")
+    return tail if sep and head.strip().upper() in SEATS else value
+
+
+def _record(state: HandState, variant: str, with_rules: list[str]) -> dict:
+    record = hand_record(state, variant, with_rules)
+    if state.phase != OVER:
+        record["in_progress"] = True
+    return record
+
+
+def _merge(line: int, a: _Call | None, b: _Call) -> _Call:
+    """Two statements of the contract (a call after the auction, the Contract tag) as one; they must agree."""
+    if a is None:
+        return b
+    for name in ("level", "trump", "direction"):
+        x, y = getattr(a, name), getattr(b, name)
+        if x is not None and y is not None and x != y:
+            raise PtnError(line, f"Contract {name} {y or 'NT'!r} contradicts the declarer's call ({x or 'NT'!r})")
+        if x is None:
+            setattr(a, name, y)
+    return a
+
+
+def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
+    """Apply the calls; the declaration written after them, if any."""
+    n = state.rules.players
+    tag = hand.get("Auction")
+    if tag is None:
+        if later:
+            raise PtnError(hand.get(later[0]).line, f"{later[0]} comes without an [Auction …] tag")  # type: ignore[union-attr]
+        return None
+    first = _seat(tag, tag.value, n)
+    if first != state.current_player():
+        raise PtnError(tag.line, f"the auction starts with {_who(first)}, but under these rules "
+                                 f"{_who(state.current_player())} calls first")
+    declaration = None
+    index = 0
+    for line, text in tag.data:
+        for token in text.split():
+            seat = (first + index) % n
+            index += 1
+            if token == "-":
+                continue
+            call = _read_call(line, token)
+            if state.phase != AUCTION:
+                if seat != state.declarer or call.text == "pass":
+                    raise PtnError(line, f"{token!r} by {_who(seat)} follows the end of the auction")
+                declaration = _merge(line, declaration, call)
+                continue
+            if seat != state.current_player():
+                raise PtnError(line, f"{token!r} is {_who(seat)}'s call, but {_who(state.current_player())} "
+                                     "is to call (calls are in seat order from the first caller)")
+            if call.text is None:
+                raise PtnError(line, f"{token!r} names a suit during the auction")
+            action = parse_call(state.rules, call.text)
+            if action is None:
+                raise PtnError(line, f"{_who(seat)}: {token!r} ({call.text}) is not a call of these rules")
+            _apply(state, state.call_meaning(action), line, _who(seat))
+            if call.text.split()[-1] == _NOTRUMP and call.direction:  # "4NT↓": the direction comes with it
+                declaration = _Call(None, call.level, "", call.direction)
+    if state.phase == AUCTION and later:
+        raise PtnError(hand.get(later[0]).line,  # type: ignore[union-attr]
+                       f"{later[0]} comes, but the auction is not over: {_who(state.current_player())} is to call")
+    return declaration
+
+
+def _check_declarer(hand: PtnHand, state: HandState) -> None:
+    tag = hand.get("Declarer")
+    if tag is not None and _seat(tag, tag.value, state.rules.players) != state.declarer:
+        raise PtnError(tag.line, f"Declarer {tag.value!r}, but the auction was won by {_who(state.declarer)}")
+
+
+def _declare_and_discard(hand: PtnHand, state: HandState, said: _Call | None) -> bool:
+    """Declare and discard as the rules ask; False when the PTN stops before that is done."""
+    rules = state.rules
+    contract = hand.get("Contract")
+    line = contract.line if contract is not None else hand.line
+    removed = hand.get("CardsRemoved")
+    play = hand.get("Play")
+    discards = None if removed is None else _hand_cards(removed, _drop_seat(removed.value), "CardsRemoved")
+    while True:
+        if state.phase == DECLARE_TRUMP:
+            if said is None or said.trump is None:
+                if play is None and removed is None:
+                    return False
+                raise PtnError(line, f"{_who(state.declarer)} must name trump; the PTN has no Contract naming it")
+            suit = None if said.trump == "" else parse_suit(rules, said.trump)
+            if said.trump and suit is None:
+                raise PtnError(line, f"trump {said.trump!r} is not a suit of these rules")
+            _apply(state, rules.no_trump_action if suit is None else rules.first_trump_action + suit,
+                   line, _who(state.declarer))
+        elif state.phase == DECLARE_DIRECTION:
+            if said is None or said.direction is None:
+                if play is None and removed is None:
+                    return False
+                raise PtnError(line, f"{_who(state.declarer)} must choose a direction (↑ or ↓); "
+                                     "the PTN's Contract does not say")
+            d = parse_direction(rules, said.direction)
+            if d is None:
+                raise PtnError(line, f"direction {said.direction} is not one of these rules'")
+            _apply(state, rules.first_direction_action + d, line, _who(state.declarer))
+        elif state.phase == DISCARD:
+            if discards is None:
+                if play is None:
+                    return False
+                raise PtnError(play.line, f"{_who(state.declarer)} must discard; the PTN has no CardsRemoved")
+            assert removed is not None
+            if len(discards) != state.discard_target:
+                raise PtnError(removed.line, f"{_who(state.declarer)} must discard {state.discard_target} cards; "
+                                             f"CardsRemoved holds {len(discards)}")
+            for card in discards:
+                cid = parse_card(rules, card)
+                if cid is None:
+                    raise PtnError(removed.line, f"CardsRemoved: {card} is not a card of these rules' deck")
+                _apply(state, cid, removed.line, _who(state.declarer))
+        elif state.phase == PLAY and state.table is None and said is not None and said.trump == "":
+            _apply(state, rules.no_trump_action, line, _who(state.declarer))  # a declared notrump
+        else:
+            break
+    if state.phase == PLAY and state.table is not None and said is not None:
+        _check_contract(state, said, line)
+    return True
+
+
+def _check_contract(state: HandState, said: _Call, line: int) -> None:
+    """What the PTN says of the contract agrees with the contract the rules made of it."""
+    contract = state.contract or {}
+    trump = contract.get("trump")
+    if said.trump is not None and (said.trump or None) != trump:
+        raise PtnError(line, f"the PTN says trump {said.trump or 'none'}, but the contract's trump is "
+                             f"{trump or 'none'}")
+    if said.direction is not None and contract.get("direction") not in (None, said.direction):
+        raise PtnError(line, f"the PTN says {said.direction}, but the contract plays {contract.get('direction')}")
+
+
+def _play(hand: PtnHand, state: HandState) -> None:
+    rules = state.rules
+    n = rules.players
+    tag = hand.get("Play")
+    if tag is None:
+        return
+    first = _seat(tag, tag.value, n)
+    if state.phase != PLAY:
+        raise PtnError(tag.line, "Play comes before the declaration and discards are complete")
+    if first != state.current_player():
+        raise PtnError(tag.line, f"Play says {_who(first)} leads the first trick, but under these rules "
+                                 f"{_who(state.current_player())} leads it")
+    stopped = False
+    for line, text in tag.data:
+        tokens = text.split()
+        if len(tokens) != n:
+            raise PtnError(line, f"a trick line holds {n} cards, one per seat from {SEATS[first]} "
+                                 f"({' '.join(SEATS[(first + i) % n] for i in range(n))}); found {len(tokens)}")
+        if stopped or state.phase != PLAY:
+            if all(t == "-" for t in tokens):
+                continue
+            raise PtnError(line, "a trick follows the end of the play" if not stopped
+                           else "a card follows a card not played ('-')")
+        leader = state.current_player()
+        for k in range(n):  # in the order of play, from the trick's leader
+            seat = (leader + k) % n
+            token = tokens[(seat - first) % n]
+            if token == "-":
+                stopped = True
+                continue
+            if stopped:
+                raise PtnError(line, f"{_who(seat)} plays {token} after a seat that has not played; "
+                                     f"{_who(leader)} leads this trick")
+            card = _play_card(line, token)
+            cid = parse_card(rules, card)
+            if cid is None:
+                raise PtnError(line, f"{card} is not a card of these rules' deck")
+            if cid not in state.hands[seat]:
+                holder = next((s for s in range(n) if cid in state.hands[s]), None)
+                hint = "" if holder is None else (
+                    f"; {_who(holder)} holds it (each line lists the cards under their seats, "
+                    f"{' '.join(SEATS[(first + i) % n] for i in range(n))})")
+                raise PtnError(line, f"{_who(seat)} plays {card}, which it does not hold{hint}")
+            _apply(state, cid, line, _who(seat))
