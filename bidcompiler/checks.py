@@ -467,9 +467,9 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if v.play.renege != "penalty":
         idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"),
              "penalise reneges (`play.renege: penalty`)")
-    # A target laid over a variant (to-5, to-9, --set) changes the game only where its
-    # formulas say `target`; a variant's own target may lie unused under a house rule
-    # that ends the game another way (cutthroat with ten-hands).
+    # A target laid over a variant (by a house rule or --set) changes the game only
+    # where its formulas say `target`; a variant's own target may lie unused under a
+    # house rule that ends the game another way (a fixed number of hands).
     if _set_by_overlay(v, ("game", "target")) and \
             not any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose)):
         idle(("game", "target"), "the game's end (game.win, game.lose) does not use `target`", ("game", "win"),
