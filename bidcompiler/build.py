@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import fields, is_dataclass, replace
 
+from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
@@ -50,6 +51,13 @@ REQUIRED_LEVELS = ("from", "to")
 REQUIRED_STRAIN = ("trump", "direction")
 # Top-level settings (a variant may extend a file that lacks them, such as a house rule).
 REQUIRED_TOP = ("players", "sides")
+
+
+
+
+def _tie_list(value) -> list[str]:
+    """game.tie as a list of tie-breaks: a shorthand word stands for the list the schema gives it."""
+    return vocabulary.shorthand("game.tie")[value] if isinstance(value, str) else list(value)
 
 
 def normalise_rank(rank) -> str:
@@ -321,7 +329,8 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     game = ir.Game(
         win=formula("game", "win"),
         lose=formula("game", "lose"),
-        tie=g.get("tie", default("game.tie")),
+        target=g.get("target", default("game.target")),
+        tie=tie_breaks(_tie_list(g.get("tie", default("game.tie")))),
         floor=g.get("floor", default("game.floor")),
         rubber=g.get("rubber", default("game.rubber")),
         pos=pos("game"),

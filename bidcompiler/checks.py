@@ -7,6 +7,7 @@ never changes the IR.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -466,6 +467,13 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if v.play.renege != "penalty":
         idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"),
              "penalise reneges (`play.renege: penalty`)")
+    # A target laid over a variant (by a house rule or --set) changes the game only
+    # where its formulas say `target`; a variant's own target may lie unused under a
+    # house rule that ends the game another way (a fixed number of hands).
+    if _set_by_overlay(v, ("game", "target")) and \
+            not any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose)):
+        idle(("game", "target"), "the game's end (game.win, game.lose) does not use `target`", ("game", "win"),
+             "say `target` in game.win or game.lose")
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),
@@ -507,6 +515,16 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                  ("play", "notrump_extras"), ("declaration", "when"),
                  fix=("declare before the kitty (`declaration.when: before-kitty`)",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))
+
+
+def _set_by_overlay(v: ir.Variant, path: tuple) -> bool:
+    """True if a house rule or a ``--set`` (not the variant's own files) set ``path`` last."""
+    origin = v.origin
+    if origin is None or not origin.is_set(path):
+        return False
+    layer = origin.layers[max(origin.newest_layer(path), 0)]
+    return layer.filename.startswith(SET_PREFIX) or (
+        isinstance(layer.data, dict) and layer.data.get("kind") == "house-rule")
 
 
 def _layer_index(v: ir.Variant, path: tuple) -> int:

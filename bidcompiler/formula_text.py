@@ -30,11 +30,13 @@ class Wording:
     """How the reading names the players: ``the declarers`` (partnerships) or ``the declarer``.
 
     ``points`` says that a bare number in the formula is a score ("14 points",
-    "nothing" for 0); a multiplier's or a count's numbers stay plain.
+    "nothing" for 0); a multiplier's or a count's numbers stay plain.  ``target``, where
+    known, is said for the game's ``target`` (the code beside the words names it).
     """
 
     declarers: str = "the declarers"
     points: bool = False
+    target: int | None = None
 
     @property
     def declarers_own(self) -> str:
@@ -57,6 +59,7 @@ NOUNS = {
     "sets": ("the times the side has been set", True),
     "hands": ("the hands played", True),
     "games": ("the games the side has won", True),
+    "target": ("the target", False),
     "played": ("the hands played with a contract", True),
     "last_bid": ("the bid of the hand just played", False),
 }
@@ -191,6 +194,10 @@ class _Reader:
         if c is not None:
             return str(c), False
         match e:
+            case Name(name="target") if self.w.target is not None:
+                return str(self.w.target), False
+            case Unary(operand=Name(name="target")) if self.w.target is not None:
+                return str(-self.w.target), False  # read as the number it is: -7
             case Name(name=name):
                 if name in NOUNS:
                     text, plural = NOUNS[name]

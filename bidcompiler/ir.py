@@ -174,11 +174,12 @@ class Scoring:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Game:
-    """Game-end conditions and the tie-break."""
+    """Game-end conditions, the target they may name, and the tie-breaks."""
 
     win: Formula
     lose: Formula
-    tie: str
+    target: int  # the formulas' ``target``
+    tie: tuple[str, ...]  # tie-breaks in order; the first from the dealer's left decides last
     floor: int | None
     rubber: int
     pos: SourcePos | None = _pos()

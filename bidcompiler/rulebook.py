@@ -12,6 +12,8 @@ or an unordered mapping), so it is pinned by golden files in ``tests/golden/rule
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
 
 from . import ir
@@ -302,7 +304,7 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
         # The kitty is taken before the declaration: shown as the bid says the contract's kind (rules.md §8).
         pair = ("auction-end", v.kitty.show_contracts)
-        words = rulebook_words("kitty.show").get("/".join(["declaration", *v.kitty.show_contracts, "kitty-first"]))
+        words = rulebook_words("kitty.show").get("/".join(["declaration", *v.kitty.show_contracts, "after-kitty"]))
         if words and v.kitty.show_contracts:
             lines.append(words)
             return lines
@@ -409,7 +411,7 @@ def _scoring_section(v: ir.Variant) -> list[str]:
 def _game_section(v: ir.Variant) -> list[str]:
     g = v.game
     lines = ["## Game end", ""]
-    plain = _wording(v)
+    plain = replace(_wording(v), target=g.target)
     lines.append(f"- **A side wins** when: {_with_words(g.win, plain)}.")
     if _shown(g.lose) == "false":
         lines.append("- **A side loses** only when another wins.")
@@ -417,7 +419,7 @@ def _game_section(v: ir.Variant) -> list[str]:
         others = "the other side then wins" if len(_sides(v)) == 2 else \
             "the side still in with the highest score then wins"
         lines.append(f"- **A side loses** when: {_with_words(g.lose, plain)}; {others}.")
-    lines.append(f"- **Tie**: {say('game.tie', g.tie, g.tie)}")
+    lines.append(f"- **Tie**: {tie_words(g.tie, len(_sides(v)))}")
     if g.floor is not None:
         lines.append(f"- **Floor**: no side's total goes below {g.floor}.")
     if g.rubber > 1:
@@ -428,12 +430,30 @@ def _game_section(v: ir.Variant) -> list[str]:
     return lines
 
 
+def tie_words(breaks: tuple[str, ...], sides: int) -> str:
+    """game.tie's tie-breaks as a sentence, each after the one before it.
+
+    With two sides the closing dealer's-left rule is left unsaid after another rule:
+    two sides both winning on one hand include the declaring side, and the words of
+    the two-sided games stay as they were.
+    """
+    shown = list(breaks)
+    if sides == 2 and len(shown) > 1 and shown[-1] == "first-from-dealers-left":
+        shown.pop()
+    words = rulebook_words("game.tie")  # each tie-break's phrase, from the schema
+    text = words[shown[0]] + ("" if shown[0] == "declarer" else " wins")
+    for before, rule in zip(shown, shown[1:]):
+        text += (", otherwise " if before == "declarer" else "; on a tie, ") + words[rule]
+    return f"If more than one side meets the winning condition on the same hand, {text}."
+
+
 def _glossary_section(v: ir.Variant) -> list[str]:
     used = set()
     for f in (v.scoring.made, v.scoring.declarer, v.scoring.defender, v.scoring.multiplier, v.game.win, v.game.lose):
         used |= _names_in(simplified(_tree(f)))
     table = {**HAND_VARIABLES, MADE_VARIABLE[0]: MADE_VARIABLE[1], **GAME_VARIABLES}
-    names = [n for n in table if n in used]  # the tables' own order: hand, made, game
+    # The tables' own order: hand, made, game; the game section says what `target` is.
+    names = [n for n in table if n in used and n != "target"]
     if not names:
         return []
     lines = ["## Words used in the formulas", ""]

@@ -8,9 +8,22 @@ hand itself, so a seed and the list of players' actions replay a whole game.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field, replace
 
 from .hand import HandState
 from .ruleset import Ruleset
+
+# The tie-break that always decides last: the first of the tied sides from the dealer's
+# left leaves no tie, so the game always has one winner.
+LAST_TIE_BREAK = "first-from-dealers-left"
+
+
+def tie_breaks(value) -> tuple[str, ...]:
+    """game.tie's list of tie-breaks in order, ending with the one that always decides."""
+    breaks = tuple(value)
+    if LAST_TIE_BREAK in breaks:  # nothing after it is ever reached
+        return breaks[:breaks.index(LAST_TIE_BREAK) + 1]
+    return breaks + (LAST_TIE_BREAK,)
 
 
 def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]]:
@@ -41,11 +54,31 @@ def next_dealer(rules: Ruleset, dealer: int, hands: int = 1) -> int:
     return (dealer + hands * rules.rotation) % rules.players
 
 
+@dataclass
+class GameResult:
+    """One game of a match as records.md's ``games`` lists it: where it began, its hands, totals and winner."""
+
+    first_hand: int  # the match's hand (from 0) that began this game
+    hands: int = 0
+    totals: list[int] = field(default_factory=list)
+    winner: int | None = None  # None while the game is in progress
+
+    def as_json(self) -> dict:
+        """The entry of replay's ``games`` list."""
+        return {"first_hand": self.first_hand, "hands": self.hands, "totals": list(self.totals),
+                "winner": self.winner}
+
+
 class GameTally:
-    """Running totals of a game (or rubber) and its end test, shared by play and replay."""
+    """Running totals of a game (or rubber) and its end test, shared by play and replay.
+
+    ``totals`` are the current game's, from zero again as soon as a game of a rubber is
+    won; ``games`` keeps every game begun, each with its final totals and winner.
+    """
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
+        self.games: list[GameResult] = []
         self.totals = [0] * rules.sides
         self.sets = [0] * rules.sides
         self.hands_played = 0  # in the current game
@@ -53,6 +86,11 @@ class GameTally:
         self.games_won = [0] * rules.sides  # in a rubber
         self.game_winners: list[int] = []
         self.winner: int | None = None  # of the game, or of the rubber
+
+    @property
+    def plays_rubber(self) -> bool:
+        """True where the variant plays a rubber (best of several games), not one game."""
+        return self.rules.game_end.rubber > 1
 
     def next_dealer(self, hand: HandState) -> int:
         """Who deals after ``hand``: the same dealer again after a throw-in where the variant says so.
@@ -70,6 +108,10 @@ class GameTally:
     def add_hand(self, hand: HandState) -> None:
         """Add a finished hand's score and decide the game (and rubber) if it is over."""
         rules = self.rules
+        if not self.games or self.games[-1].winner is not None:  # this hand begins a game
+            self.games.append(GameResult(first_hand=sum(g.hands for g in self.games)))
+        game = self.games[-1]
+        game.hands += 1
         self.hands_played += 1
         if hand.declarer >= 0:
             self.played += 1
@@ -81,8 +123,10 @@ class GameTally:
             self.sets[rules.side_of[hand.declarer]] += 1
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
         game_winner = self._decide(declaring_side, hand)
+        game.totals = list(self.totals)
         if game_winner is None:
             return
+        game.winner = game_winner
         self.game_winners.append(game_winner)
         self.games_won[game_winner] += 1
         if self.games_won[game_winner] * 2 > rules.game_end.rubber:
@@ -109,6 +153,7 @@ class GameTally:
                 "hands": self.hands_played,
                 "swept": bool(total_books) and hand.books[side] == total_books,
                 "games": self.games_won[side],
+                "target": rules.game_end.target,
                 "played": self.played,
                 "last_bid": last_bid,
                 "last_declarer": side == declaring_side,
@@ -118,17 +163,38 @@ class GameTally:
                 winners.append(side)
             if rules.game_end.lose(env):
                 losers.append(side)
-        if len(winners) == 1:
-            return winners[0]
         if winners:
-            if rules.tie_break == "declarer" and declaring_side in winners:
-                return declaring_side
-            return max(winners, key=lambda s: self.totals[s])
+            return self.break_tie(winners, rules.tie_break, declaring_side, hand.dealer)
         if losers:
             standing = [s for s in range(rules.sides) if s not in losers]
-            if standing:
-                return max(standing, key=lambda s: self.totals[s])
+            if standing:  # the side still in with the highest score wins
+                return self.break_tie(standing, ("higher",), None, hand.dealer)
         return None
+
+    def break_tie(self, sides: list[int], breaks: tuple[str, ...], declaring_side: int | None,
+                  dealer: int) -> int:
+        """The one of ``sides`` that wins, by the tie-breaks in order (game.tie).
+
+        ``declarer``: the declaring side, if it is one of them; ``higher``: those with the
+        highest total; and last, whatever the list says, the first of them from the
+        dealer's left (the side of the first seat from ``dealer + 1`` round the table).
+        """
+        for rule in breaks:
+            if len(sides) == 1:
+                break
+            if rule == "declarer" and declaring_side in sides:
+                sides = [declaring_side]
+            elif rule == "higher":
+                best = max(self.totals[s] for s in sides)
+                sides = [s for s in sides if self.totals[s] == best]
+        if len(sides) == 1:
+            return sides[0]
+        players = self.rules.players
+        for step in range(1, players + 1):
+            side = self.rules.side_of[(dealer + step) % players]
+            if side in sides:
+                return side
+        return sides[0]
 
 
 class GameState:
@@ -189,6 +255,7 @@ class GameState:
         other.tally = GameTally(self.rules)
         other.tally.__dict__.update({k: (list(v) if isinstance(v, list) else v)
                                      for k, v in self.tally.__dict__.items()})
+        other.tally.games = [replace(g, totals=list(g.totals)) for g in self.tally.games]
         other.max_hands = self.max_hands
         other.history = list(self.history)
         other.hand = self.hand.clone()

@@ -580,7 +580,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
         if tally.winner is not None:
-            raise RecordError(f"hand[{i}]", "the game was decided by the hand before this one; no hand may follow")
+            raise RecordError(f"hand[{i}]", match_over_message(tally))
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")
@@ -598,6 +598,21 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         previous = replay.state
         tally.add_hand(replay.state)
     return replays, tally
+
+
+def match_over_message(tally: GameTally) -> str:
+    """Why no hand may follow: the match (the game, or the rubber) is won."""
+    assert tally.winner is not None
+    won = tally.games_won[tally.winner]
+    match = f"rubber ({won} games to {sum(tally.games_won) - won})" if tally.plays_rubber else "game"
+    return (f"the {match} was decided by the hand before this one (side {tally.winner} won it); "
+            "a game record may not go on after the match is decided")
+
+
+def game_summary(tally: GameTally) -> dict:
+    """A replayed game record's figures (records.md): the last game's totals, the match winner, every game."""
+    last = tally.games[-1].totals if tally.games else tally.totals
+    return {"totals": list(last), "winner": tally.winner, "games": [g.as_json() for g in tally.games]}
 
 
 def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
@@ -627,9 +642,8 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         try:
             replays, tally = replay_game(rf.records, resolve)
         except RecordError as exc:
-            return {"hands": None, "totals": None, "winner": None, "error": exc.as_json()}
-        return {"hands": [r.as_json() for r in replays], "totals": list(tally.totals),
-                "winner": tally.winner, "error": None}
+            return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
+        return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
     record = rf.records[0]
     try:
         rules = _resolve(record, resolve, "")

@@ -94,6 +94,7 @@ class GameEnd:
 
     win: Formula
     lose: Formula
+    target: int = 7  # the formulas' ``target``
     floor: int | None = None  # no side's total goes below this
     rubber: int = 1  # games in a rubber: best of this many
 
@@ -140,7 +141,9 @@ class Ruleset:
     # Scoring and game end.
     scoring: Scoring
     game_end: GameEnd
-    tie_break: str  # "declarer": both sides reach the target on one hand
+    # Who wins when several sides meet the winning condition on one hand, tie-breaks in
+    # order: "declarer", "higher", "first-from-dealers-left" (always last, it decides).
+    tie_break: tuple[str, ...]
     first_dealer: str  # "random"
     rotation: int  # +1: the deal passes to the left
     source: str = ""

@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any, Mapping
 
 from .formula import Formula, FormulaError
+from .game import tie_breaks
 from .ruleset import Bid, GameEnd, PlayTable, Ruleset, Scoring, Strain, build_action_names
 from .seats import SeatRef
 
@@ -73,6 +74,13 @@ def _seat(data: Any, where: str) -> SeatRef:
         raise RulesetFormatError(f"{where}: {exc}") from None
 
 
+def _tie_list(value: Any) -> list[str]:
+    """tie_break as written: a list of tie-breaks (game.tie, its shorthand words expanded)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RulesetFormatError("tie_break: expected a list of tie-breaks")
+    return value
+
+
 def ruleset_from_json(data: Mapping) -> Ruleset:
     """The Ruleset that :func:`ruleset_to_json` described."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
@@ -116,7 +124,9 @@ def ruleset_from_json(data: Mapping) -> Ruleset:
             game_end=GameEnd(
                 win=_formula(end_data, "win", "game_end"),
                 lose=_formula(end_data, "lose", "game_end"),
+                target=end_data.get("target", 7),
                 floor=end_data.get("floor"), rubber=end_data.get("rubber", 1)),
+            tie_break=tie_breaks(_tie_list(fields["tie_break"])),
         )
         if "kitty_taken_by" in fields:
             fields["kitty_taken_by"] = _seat(fields["kitty_taken_by"], "kitty_taken_by")

@@ -32,6 +32,7 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "hands": (INT, "hands played in this game"),
     "swept": (BOOL, "this side took every book of the hand just played"),
     "games": (INT, "games this side has won in the rubber"),
+    "target": (INT, "the game's target score (game.target)"),
     "played": (INT, "hands played with a contract in this game (thrown-in hands do not count)"),
     # The hand just played, seen from the side being judged (0 / false after a throw-in).
     "last_bid": (INT, "the number bid in the hand just played (0 if it was thrown in)"),

@@ -41,10 +41,28 @@ def test_the_corpus_covers_every_shipped_variant_and_house_rule():
 def test_records_replay_to_the_kept_output(path):
     case = load(path)
     for i, hand in enumerate(case["hands"]):
-        assert make_corpus.replay_text(json.dumps(hand["record"]), RESOLVE) == hand["replay"], f"hand {i}"
+        assert kept(make_corpus.replay_text(json.dumps(hand["record"]), RESOLVE), 1) == hand["replay"], f"hand {i}"
     for g, game in enumerate(case["games"]):
         text = "\n".join(json.dumps(r) for r in game["records"]) + "\n"
-        assert make_corpus.replay_text(text, RESOLVE) == game["replay"], f"game {g}"
+        assert kept(make_corpus.replay_text(text, RESOLVE), len(game["records"])) == game["replay"], f"game {g}"
+
+
+def kept(out: dict, hands: int) -> dict:
+    """Replay's output as the corpus kept it: a game record's ``games`` list came after (issue 13).
+
+    The list is checked to agree with what was kept: its games hold every hand, and
+    its last game has the record's totals and, where the match is decided, its winner.
+    One bug is fixed on purpose: a record stopping just after a game of a rubber was won
+    reported the next game's totals, all zero; now they are the totals of the game just
+    won (records.md), so those are given back as zeros to compare with the corpus.
+    """
+    games = out.pop("games")
+    assert sum(entry["hands"] for entry in games) == hands
+    assert games[-1]["totals"] == out["totals"]
+    assert out["winner"] is None or games[-1]["winner"] == out["winner"]
+    if out["winner"] is None and games[-1]["winner"] is not None:  # the rubber goes on
+        out["totals"] = [0] * len(out["totals"])
+    return out
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name.removesuffix(".json.gz"))

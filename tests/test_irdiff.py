@@ -70,7 +70,7 @@ def test_standard_against_northeast52():
         "  before: made: the declarers' books over six; set: minus the bid",
         "  after:  made: the declarers' books over six; set: nothing",
         "multiplier: `if notrump then 2 else 1` -> `1`",
-        "game won when: `score >= 7` -> `score >= 21`",
+        "game target: 7 -> 21",
         "score floor: none -> 0",
     ):
         assert expected in lines, expected
@@ -126,9 +126,9 @@ def test_formulas_written_differently_but_equal_once_simplified_are_no_differenc
 
 def test_game_formulas_read_in_words():
     assert run("standard", "standard+two-sets").stdout == (
-        "game lost when: `score <= -7` -> `score <= -7 or sets >= 3`\n"
-        "  before: the side's score is at most -7\n"
-        "  after:  the side's score is at most -7 or the side has been set at least 3 times\n")
+        "game lost when: `score <= -target` -> `score <= -target or sets >= 3`\n"
+        "  before: the side's score is at most minus the target\n"
+        "  after:  the side's score is at most minus the target or the side has been set at least 3 times\n")
 
 
 def test_with_applies_to_both_sides():
@@ -141,11 +141,11 @@ def test_a_path_names_a_variant(tmp_path):
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8")
     path = tmp_path / "mine.yaml"
-    path.write_text(text.replace("name: standard", "name: mine").replace("win: score >= 7", "win: score >= 8"),
+    path.write_text(text.replace("name: standard", "name: mine").replace("win: score >= target", "win: score >= 8"),
                     encoding="utf-8")
     assert run("standard", str(path)).stdout == (
-        "game won when: `score >= 7` -> `score >= 8`\n"
-        "  before: the side's score is at least 7\n"
+        "game won when: `score >= target` -> `score >= 8`\n"
+        "  before: the side's score is at least the target\n"
         "  after:  the side's score is at least 8\n")
 
 

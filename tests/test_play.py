@@ -800,7 +800,7 @@ def test_rules_at_the_prompt_shows_the_hand_in_play_in_a_screenful(tmp_path):
     assert "need 9 of the 13 books" in joined  # 6 + the bid of 3, the discards counting as a book
     assert re.search(r"if made +9 books \+3 · 10 \+4 · 11 \+5 · 12 \+6 · 13 \+7", joined)
     assert re.search(r"if set +0-8 books -3\b", joined)
-    assert "Game end" in shown and "score >= 7" in joined
+    assert "Game end" in shown and "score >= target" in joined
     assert "Players and cards" not in joined  # the rest of the rulebook is for `rules all`
     assert len(shown) <= 23, joined  # with the prompt, a terminal of 24 lines
     # `rules all`: the whole rulebook (not at a terminal here, so not paged).

@@ -67,8 +67,8 @@ def replay_illegal(tmp_path: Path, data, at: str, *fragments: str, name: str = "
     for fragment in fragments:
         assert fragment in err["message"], err
     if "hands" in out:  # a game record
-        assert set(out) == {"hands", "totals", "winner", "error"}
-        assert out["hands"] is None and out["totals"] is None and out["winner"] is None
+        assert set(out) == {"hands", "totals", "winner", "games", "error"}
+        assert out["hands"] is None and out["totals"] is None and out["winner"] is None and out["games"] is None
     else:
         assert set(out) == HAND_KEYS
         assert out["score"] is None and out["books"] is None
@@ -576,9 +576,10 @@ def test_game_in_progress_totals_and_no_winner(tmp_path):
     hands, totals, _ = build_game(4)
     for name in ("game.jsonl", "game.json"):   # more than one line: a game record either way
         out = replay_ok(tmp_path, [h.record() for h in hands], name)
-        assert set(out) == {"hands", "totals", "winner", "error"}
+        assert set(out) == {"hands", "totals", "winner", "games", "error"}
         assert out["winner"] is None
         assert out["totals"] == totals
+        assert out["games"] == [{"first_hand": 0, "hands": 4, "totals": totals, "winner": None}]
         assert len(out["hands"]) == 4
         for got, hand in zip(out["hands"], hands):
             check_hand_shape(got)

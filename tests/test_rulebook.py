@@ -85,7 +85,7 @@ def test_standard_says_the_key_rules():
         "The discards count as the declaring side's first book.",
         "In a suit contract BJ and LJ are the highest trumps",
         "- **Declarers score**: `if made then over else -bid`",
-        "- **A side wins** when: `score >= 7`",
+        "- **A side wins** when: `score >= target`",
         "- House rules: none.",
     ):
         assert sentence in text, sentence
@@ -115,7 +115,7 @@ def test_min_bid_4_changes_the_bid_lines_and_the_header_only():
      "The player on the dealer's left leads to the first trick"),
     ("plain-notrump", "Scoring", "`if notrump then 2 else 1`", "- **Multiplier**: none"),
     ("boston-x4", "Scoring", "`if made then over else -bid`", "quadrupled on a bid of 7"),
-    ("to-9", "Game end", "`score >= 7`", "`score >= 9`"),
+    ("to-9", "Game end", "score is at least 7", "score is at least 9"),
     ("level-only", "The auction", "3 uptown = 3 downtown < 3 notrump",
      "3 uptown = 3 downtown = 3 notrump < 4 uptown"),
     ("low-beats-high", "The auction", "3 uptown = 3 downtown", "3 uptown < 3 downtown < 3 notrump"),

@@ -168,6 +168,9 @@ def test_the_builders_defaults_are_the_schemas(tmp_path):
             if isinstance(got, ir.Formula):
                 got = got.text
                 want = str(want).lower()
+            if isinstance(got, tuple) and isinstance(want, str) \
+                    and isinstance(setting.node.get("x-shorthand", {}).get(want), list):
+                want = setting.node["x-shorthand"][want]  # a shorthand word for a list (game.tie)
             assert got == (tuple(want) if isinstance(want, list) else want), path
             checked += 1
     assert checked >= len(defaults)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -31,6 +32,8 @@ def variant_summary(v: ir.Variant) -> None:
     size = len(v.deck.cards())
     a = v.auction
     ladder = " < ".join(" = ".join(group) for group in a.ranking)
+    uses_target = any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose))
+    target = f"target {v.game.target}; " if uses_target else ""
     lines = [
         f"[bold]{v.name}[/bold] — {v.title}",
         f"  players   {v.players} ({v.sides})",
@@ -43,7 +46,7 @@ def variant_summary(v: ir.Variant) -> None:
         "  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
         f"  scoring   made when {v.scoring.made.text}; declarers {v.scoring.declarer.text}; "
         f"defenders {v.scoring.defender.text}; times {v.scoring.multiplier.text}",
-        f"  game      won when {v.game.win.text}; lost when {v.game.lose.text}",
+        f"  game      {target}won when {v.game.win.text}; lost when {v.game.lose.text}",
         "  (use --json for the full intermediate form)",
     ]
     for line in lines:

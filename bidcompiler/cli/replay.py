@@ -240,19 +240,63 @@ def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
 
 
 def print_replay(rf: RecordFile, result: dict) -> None:
-    """A legal hand or game record for people, trick by trick, with books and scores."""
+    """A legal hand or game record for people, trick by trick, with books and scores.
+
+    A game record says each game's result as it ends (and, in a rubber, the standing
+    in games), then the last game's totals and who won the match.
+    """
     console = render.stdout()
-    replays = replayed_hands(rf)
     if not rf.is_game:
-        print_hand(console, replays[0])
+        print_hand(console, replayed_hands(rf)[0])
         return
-    for i, replay in enumerate(replays, 1):
-        print_hand(console, replay, f"hand {i}")
+    replays, tally = replay_game(rf.records, resolve_for_records)
     rules = replays[0].state.rules
+    games = result["games"]
+    ends = {g["first_hand"] + g["hands"] - 1: (n, g) for n, g in enumerate(games, 1) if g["winner"] is not None}
+    won = [0] * len(result["totals"])
+    for i, replay in enumerate(replays):
+        print_hand(console, replay, f"hand {i + 1}")
+        if i in ends:
+            n, game = ends[i]
+            won[game["winner"]] += 1
+            console.print(Text(game_result_line(rules, n, game, tally.plays_rubber), style="bold"))
+            if tally.plays_rubber:
+                console.print(Text(f"rubber    {standing_text(rules, won)}"))
     console.print(Text("totals    ", style="bold").append(by_side(rules, result["totals"]), style=None))
+    console.print(match_line(rules, result, tally.plays_rubber))
+
+
+def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> str:
+    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends."""
+    scores = " to ".join(str(t) for t in sorted(game["totals"], reverse=True)) if len(game["totals"]) == 2 \
+        else by_side(rules, game["totals"])
+    hands = f"hands {game['first_hand'] + 1}-{game['first_hand'] + game['hands']}" if game["hands"] > 1 \
+        else f"hand {game['first_hand'] + 1}"
+    title = f"game {number}" if rubber else "game"
+    return f"{title} won by {side_label(rules, game['winner'], None)}, {scores} ({hands})"
+
+
+def standing_text(rules: Ruleset, won: list[int]) -> str:
+    """The rubber's standing in games: ``side 0+2 1 game   side 1+3 0 games``."""
+    return "   ".join(f"{side_label(rules, s, None)} {n} game{'' if n == 1 else 's'}" for s, n in enumerate(won))
+
+
+def match_line(rules: Ruleset, result: dict, rubber: bool) -> Text:
+    """The last line of a game record: who won the match, or that it goes on."""
     winner = result["winner"]
-    console.print("game in progress" if winner is None
-                  else Text(f"{side_label(rules, winner, None)} wins", style="bold"))
+    games = result["games"]
+    if winner is None:
+        if not rubber:
+            return Text("game in progress")
+        done = sum(1 for g in games if g["winner"] is not None)
+        going = games and games[-1]["winner"] is None
+        if going:
+            return Text(f"rubber in progress: game {len(games)} under way, {done} won so far")
+        return Text(f"rubber in progress: {done} game{'' if done == 1 else 's'} won, game {done + 1} still to play")
+    if not rubber:
+        return Text(f"{side_label(rules, winner, None)} wins the game", style="bold")
+    won = sum(1 for g in games if g["winner"] == winner)
+    return Text(f"{side_label(rules, winner, None)} wins the rubber, {won} games to {len(games) - won}", style="bold")
 
 
 # --------------------------------------------------------------------------- --each
