@@ -86,6 +86,7 @@ def regular_file(ctx, param, value):
     if value is None:
         return value
     problem = regular_file_problem(value)
-    if problem is not None:
+    # A missing or unreadable file is left to the command, which says so in its own words.
+    if problem is not None and problem.startswith("not a regular file"):
         raise click.BadParameter(f"{value}: {problem}", ctx=ctx, param=param)
     return value
