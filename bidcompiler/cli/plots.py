@@ -139,8 +139,7 @@ def _draw(series, mode: str, heading: str, path: str) -> None:
         labels = ["made", "set", "sweep", "thrown in"]
         _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
     fig.suptitle(heading)
-    # The format is said outright: a name without an extension is written as given (PNG),
-    # where matplotlib would otherwise add ".png" to it.
+    # The format is said outright (check_path made sure the name has an extension).
     ext = os.path.splitext(path)[1][1:].lower()
     fig.savefig(path, format=ext or "png")
 
