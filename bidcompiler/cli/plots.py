@@ -31,16 +31,18 @@ def check_path(path: str) -> None:
     """Raise ValueError, in words, when a picture could not be saved to ``path``.
 
     Checked before a run starts, so a long simulation is never thrown away at the end
-    for a misspelt file name: the format (from the extension; none means PNG) must be
+    for a misspelt file name: the format (from the extension, which must be there) must be
     one matplotlib writes, and the folder must exist and be writable.
     """
     from matplotlib.backend_bases import FigureCanvasBase
 
     formats = FigureCanvasBase.get_supported_filetypes()
     ext = os.path.splitext(path)[1][1:].lower()
-    if ext and ext not in formats:
+    if not ext:  # the format is never guessed: `--plot results` is more likely a slip than a PNG
+        raise ValueError(f"{path} has no extension: give a name ending in one of .{', .'.join(sorted(formats))}")
+    if ext not in formats:
         raise ValueError(f"cannot draw a {ext!r} file: give a name ending in one of "
-                         f".{', .'.join(sorted(formats))} (PNG if there is no extension)")
+                         f".{', .'.join(sorted(formats))}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"cannot write {path}: folder {folder} does not exist")
@@ -137,8 +139,7 @@ def _draw(series, mode: str, heading: str, path: str) -> None:
         labels = ["made", "set", "sweep", "thrown in"]
         _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
     fig.suptitle(heading)
-    # The format is said outright: a name without an extension is written as given (PNG),
-    # where matplotlib would otherwise add ".png" to it.
+    # The format is said outright (check_path made sure the name has an extension).
     ext = os.path.splitext(path)[1][1:].lower()
     fig.savefig(path, format=ext or "png")
 
