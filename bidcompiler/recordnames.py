@@ -26,6 +26,7 @@ import os
 import stat
 from pathlib import Path
 
+from runtime.files import FileRefused, read_regular
 from runtime.ruleset import Ruleset
 
 from . import ir
@@ -103,33 +104,19 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
 def _read_bounded(real: str) -> tuple[str | None, bytes]:
     """The bytes of the regular file at ``real``, reading at most 1 MiB and one byte; or why not.
 
-    The file was checked by :func:`_rule_broken`, but it is checked again on the open
-    descriptor (it may have been replaced since), and it is opened without blocking
-    and without following a link, so a FIFO put in its place cannot hang the tool.
+    The file was checked by :func:`_rule_broken`, but the one reader of the tool
+    (runtime.files) checks it again on the open descriptor (it may have been replaced
+    since), opening it without blocking and without following a link, so a FIFO or a
+    link put in its place cannot hang the tool or lead it elsewhere.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(real, flags)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})", b""
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
+        return None, read_regular(real, MAX_BYTES, follow_links=False)
+    except FileRefused as exc:
+        if exc.reason.startswith("file too large"):
+            return "is larger than 1 MiB, the most a record may make the tool read", b""
+        if exc.reason.startswith("not a regular file"):
             return "is not a regular file", b""
-        chunks, size = [], 0
-        while size <= MAX_BYTES:
-            chunk = os.read(fd, MAX_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})", b""
-    finally:
-        os.close(fd)
-    if size > MAX_BYTES:
-        return "is larger than 1 MiB, the most a record may make the tool read", b""
-    return None, b"".join(chunks)
+        return f"cannot be read ({exc.reason.removeprefix('cannot read: ')})", b""
 
 
 def _positions(diagnostics, files: set[str]) -> str:

@@ -54,19 +54,24 @@ def regular_file_problem(path: str | Path) -> str | None:
     return None
 
 
-def read_regular(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_regular(path: str | Path, limit: int = MAX_FILE_BYTES, follow_links: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
     Raises :class:`FileRefused` (its message names the limit when that is the reason).
     The file is opened without blocking (``O_NONBLOCK``: were it swapped for a FIFO
     between the ``stat`` and the ``open``, the open still returns at once) and its
-    type is checked again on the open descriptor.
+    type is checked again on the open descriptor.  ``follow_links=False`` refuses a
+    link at ``path`` itself (for a path already resolved and checked, so a link put in
+    its place since cannot lead elsewhere).
     """
     problem = regular_file_problem(path)
     if problem is not None:
         raise FileRefused(problem)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, flags)
     except OSError as exc:
         raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
     with os.fdopen(fd, "rb") as f:
