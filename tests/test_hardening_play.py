@@ -144,8 +144,6 @@ def test_a_locked_save_is_refused_by_play_naming_the_holder(tmp_path):
     assert "--take-over" in result.stderr
     assert (path.read_bytes(), sidecar_path(path).read_bytes()) == before
     assert json.loads(lock_path(path).read_text()) == other  # the other's lock is left alone
-    fresh = CliRunner().invoke(cli, ["play", "standard", "--save", str(tmp_path / "new.jsonl")])
-    assert fresh.exit_code == 0 or "in use by another play" not in fresh.stderr
 
 
 def test_a_second_play_on_a_running_save_is_refused(terminals, tmp_path):  # noqa: F811
