@@ -15,10 +15,20 @@ import os
 import stat
 from pathlib import Path
 
-# The largest file the tool reads: far above any real variant file (the shipped ones
-# are under 3 KB) or record (a game of hands is tens of KB), and small enough that
-# loading one stays well under a second.
-MAX_FILE_BYTES = 1 << 20
+MIB = 1 << 20
+# The default limit: far above any real variant file (the shipped ones are under 3 KB),
+# and small enough that loading one stays well under a second.
+MAX_FILE_BYTES = MIB
+# A record file (a hand record, a game record, `simulate --records` lines for
+# `replay --each`, play's save FILE).  A hand record is about 1 KB, a game of 20
+# hands ~20 KB, a game stopped at simulate's 1,000-hand cap about 1 MB: 16 MiB holds
+# some 15,000 hands.  Replaying reads the whole file and keeps each hand's parsed
+# record, about 30 times the file's size in memory (~500 MB at the limit).
+MAX_RECORD_BYTES = 16 * MIB
+# play's sidecar FILE.session.json: settings and one hand in progress, a few KB.
+MAX_SIDECAR_BYTES = 1 * MIB
+# The lock file beside a save: one small JSON object.
+MAX_LOCK_BYTES = 4096
 
 
 class FileRefused(OSError):
@@ -101,3 +111,36 @@ def size_words(size: int) -> str:
 def too_large(size: int, limit: int = MAX_FILE_BYTES) -> str:
     """The message for a file of ``size`` bytes over ``limit``."""
     return f"file too large: {size:,} bytes (the limit is {size_words(limit)})"
+
+
+def size_text(limit: int) -> str:
+    """A limit as people say it: ``16 MiB``, ``4 KiB`` (see :func:`size_words`)."""
+    return size_words(limit)
+
+
+def read_bounded_bytes(path: str | os.PathLike, limit: int, what: str = "file") -> bytes:
+    """:func:`read_regular` with messages that name the file and what it is for (``record``, ``session file``).
+
+    FileRefused's message starts with the path: callers print it as it is.
+    """
+    try:
+        return read_regular(path, limit)
+    except FileRefused as exc:
+        reason = exc.reason
+        if reason.startswith("not a regular file"):
+            raise FileRefused(f"{path}: {reason}; a {what} must be a regular file") from None
+        if reason.startswith("file too large"):
+            raise FileRefused(f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}") from None
+        if reason == "no such file":
+            reason = "cannot read: No such file or directory"
+        raise FileRefused(f"{path}: {reason}") from None
+
+
+def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str:
+    """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes; FileRefused if not."""
+    data = read_bounded_bytes(path, limit, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileRefused(f"{path}:{line}: not UTF-8 text (byte {exc.start + 1})") from None
