@@ -92,7 +92,7 @@ def play_hands(rules, bots, hands: int, seed: int) -> list[HandState]:
 
 # ---------------------------------------------------------------------------- registry
 def test_registry_and_interface():
-    assert set(BOTS) == {"random", "heuristic", "sampler"}
+    assert set(BOTS) == {"random", "heuristic", "baseline", "sampler"}
     for name in BOTS:
         bot = make_bot(name, random.Random(1))
         assert bot.name == name and callable(bot.choose)
