@@ -22,7 +22,7 @@ import random
 import pytest
 
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
-from runtime.bots import BOTS, HeuristicBot, RandomBot, SamplerBot, make_bot, sample_deal
+from runtime.bots import BOTS, BaselineBot, HeuristicBot, RandomBot, SamplerBot, make_bot, sample_deal
 from runtime.bots.knowledge import rules_info as _info
 from runtime.game import GameState, deal
 from runtime.hand import AUCTION, DISCARD, PLAY, HandState
@@ -144,6 +144,21 @@ def test_strong_notrump_hand_bids_high_notrump():
     assert call.endswith("notrump"), call
     assert int(call.split()[0]) >= 5, call
     assert "books expected in notrump" in reason and "worth +" in reason
+
+
+def test_partners_suit_bid_does_not_carry_our_notrump():
+    """Partner opened 3 uptown (its strength: trumps and jokers); with two aces and no
+    long suit our notrump is no better for it.  The baseline (the heuristic before
+    issue 14) counted partner's bid towards notrump too and overcalled 3 notrump."""
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {0: "3H 2S TD 6C TS JC QS JH 6H 8H 4D 5H",
+                                  1: "JS LJ 7H 2D KS AS TC JD 3C KD 9C 7D",
+                                  2: "QH 7C AH KC 2H 6S 3D 5S 2C BJ 9D 8S",
+                                  3: "9H 6D AC KH 4H 5D AD 8D 9S QC 4S 5C"}, "QD 7S TH 4C 3S 8C")
+    act(state, "3 uptown", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "pass" and "with partner's contract" in reason, (call, reason)
+    assert name_of(state, BaselineBot().choose(state)) == "3 notrump"
 
 
 def test_weak_hand_passes():
