@@ -28,6 +28,9 @@ _REDEAL_MARGIN = 0.1
 # average partner's cards.  Measured with bench/strength.py against the baseline:
 # +0.38 points a hand at 0.3, +0.44 at 0, +0.48 at -0.4 (seed 1, 4,000 deals).
 _OTHER_STRAIN_SUPPORT = -0.4
+# A partner who bid expects to take more than its contract needs (it bid only when the
+# bid beat passing): the books above "needed" we credit its contract with when we pass.
+_PARTNER_MARGIN = 0.5
 
 
 class HeuristicBot:
@@ -267,7 +270,7 @@ class HeuristicBot:
             # Partner declares: our books from its bid (its estimate assumed an average
             # partner; ours is what we really hold).
             needed = info.needed[high][0]
-            books = needed + 0.8 * (own - share)
+            books = needed + _PARTNER_MARGIN + 0.8 * (own - share)
             nt = 1 if declaration(rules, high).notrump_only else 0
             return info.expected(0, high, nt, books), "with partner's contract"
         opp_value = info.expected(1, lowest, 0, theirs)
