@@ -83,16 +83,23 @@ def job_random(hands: int, seed: int) -> tuple[float, str, str]:
 
 
 def job_heuristic(hands: int, seed: int) -> tuple[float, str, str]:
-    """Heuristic bots at every seat, as ``simulate --hands`` plays hand ``i`` of seed ``seed``."""
+    """Heuristic bots at every seat, as ``simulate --hands`` plays hand ``i`` of seed ``seed``.
+
+    Where the tree has the frozen ``baseline`` (the heuristic as it was before issue 14
+    began to change it), that plays: it decides as the old trees' heuristic does, so
+    the digests still compare the engines and not the bots.
+    """
     import runtime.simulate
     from bidcompiler.pipeline import load_ruleset
+    from runtime.bots import BOTS
     from runtime.simulate import play_hand
 
+    kind = "baseline" if "baseline" in BOTS else "heuristic"
     rules = load_ruleset("standard")
     results = []
     start = time.process_time()
     for i in range(hands):
-        state = play_hand(rules, seed, i, "heuristic")
+        state = play_hand(rules, seed, i, kind)
         results.append((state.score, state.books))
     return time.process_time() - start, _digest(results), runtime.simulate.__file__
 

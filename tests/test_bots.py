@@ -22,7 +22,8 @@ import random
 import pytest
 
 from bidcompiler.pipeline import load_ruleset, shipped_house_rules, shipped_variants
-from runtime.bots import BOTS, HeuristicBot, RandomBot, SamplerBot, make_bot, sample_deal
+from runtime.bots import BOTS, BaselineBot, HeuristicBot, RandomBot, SamplerBot, make_bot, sample_deal
+from runtime.bots import heuristic as heuristic_module
 from runtime.bots.knowledge import rules_info as _info
 from runtime.game import GameState, deal
 from runtime.hand import AUCTION, DISCARD, PLAY, HandState
@@ -92,7 +93,7 @@ def play_hands(rules, bots, hands: int, seed: int) -> list[HandState]:
 
 # ---------------------------------------------------------------------------- registry
 def test_registry_and_interface():
-    assert set(BOTS) == {"random", "heuristic", "sampler"}
+    assert set(BOTS) == {"random", "heuristic", "baseline", "sampler"}
     for name in BOTS:
         bot = make_bot(name, random.Random(1))
         assert bot.name == name and callable(bot.choose)
@@ -144,6 +145,35 @@ def test_strong_notrump_hand_bids_high_notrump():
     assert call.endswith("notrump"), call
     assert int(call.split()[0]) >= 5, call
     assert "books expected in notrump" in reason and "worth +" in reason
+
+
+def test_partners_suit_bid_does_not_carry_our_notrump():
+    """Partner opened 3 uptown (its strength: trumps and jokers); with two aces and no
+    long suit our notrump is no better for it.  The baseline (the heuristic before
+    issue 14) counted partner's bid towards notrump too and overcalled 3 notrump."""
+    rules = rules_of("standard")
+    state = hand_state(rules, 0, {0: "3H 2S TD 6C TS JC QS JH 6H 8H 4D 5H",
+                                  1: "JS LJ 7H 2D KS AS TC JD 3C KD 9C 7D",
+                                  2: "QH 7C AH KC 2H 6S 3D 5S 2C BJ 9D 8S",
+                                  3: "9H 6D AC KH 4H 5D AD 8D 9S QC 4S 5C"}, "QD 7S TH 4C 3S 8C")
+    act(state, "3 uptown", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "pass" and "with partner's contract" in reason, (call, reason)
+    assert name_of(state, BaselineBot().choose(state)) == "3 notrump"
+
+
+def test_partners_contract_is_valued_above_a_coin_flip(monkeypatch):
+    """Partner bid 3 downtown only because it expects more books than the bid needs;
+    passing it is worth that.  Valued as exactly the books needed (a coin flip on
+    making it, as before issue 14), the bot raised partner to 4 downtown."""
+    rules = rules_of("standard")
+    deal_ = {0: "7H 3C KS 4C 2S 9C 6H KD KC JD QC 4H", 1: "6D 8S 2H 6S 9D AD TC 2C TS 7C BJ 9S",
+             2: "5S 4S TD JS 8H 5H JC KH QD 4D 5D 6C", 3: "3S QH 7S 9H JH AS 2D TH LJ 8D 3D 8C"}
+    state = act(hand_state(rules, 0, deal_, "AC 3H 5C QS 7D AH"), "3 downtown", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "pass" and "with partner's contract" in reason, (call, reason)
+    monkeypatch.setattr(heuristic_module, "_PARTNER_MARGIN", 0.0)
+    assert name_of(state, HeuristicBot().choose(state)) == "4 downtown"
 
 
 def test_weak_hand_passes():

@@ -1,8 +1,9 @@
 """Behaviour kept exactly: the corpus of records made before a change still simulates and replays the same.
 
 tests/data/corpus/ holds, for every shipped variant and house rule, hands and games
-played by the heuristic bots from fixed seeds, with ``replay --json``'s output for
-each (written by tests/corpus/make_corpus.py from the engine of 2026-12-01, before
+played by the heuristic bots from fixed seeds (re-simulated now with the baseline
+bot, that heuristic frozen: see ``make_corpus.corpus_bots``), with ``replay --json``'s
+output for each (written by tests/corpus/make_corpus.py from the engine of 2026-12-01, before
 the rule-model redesign).  A change to the engine, the bots or records must keep
 both: the same seeds simulate the same records, and every record replays to the
 same output.  Where a change fixes a bug on purpose, regenerate the corpus and
@@ -30,6 +31,13 @@ RESOLVE = make_corpus.resolver()
 def load(path: Path) -> dict:
     """One corpus case."""
     return json.loads(gzip.decompress(path.read_bytes()))
+
+
+def test_the_corpus_re_simulates_with_the_frozen_baseline():
+    """The corpus files name the heuristic they were recorded with; the baseline, not
+    the improving heuristic, plays them again, and new files are written with it."""
+    assert make_corpus.BOTS == "baseline"
+    assert {make_corpus.corpus_bots(load(path)["bots"]) for path in FILES} == {"baseline"}
 
 
 def test_the_corpus_covers_every_shipped_variant_and_house_rule():
@@ -69,9 +77,10 @@ def kept(out: dict, hands: int) -> dict:
 def test_the_same_seeds_simulate_the_same_records(path):
     case = load(path)
     rules = RESOLVE(case["variant"], case["with"])
+    bots = make_corpus.corpus_bots(case["bots"])
     for i, hand in enumerate(case["hands"]):
-        state = play_hand(rules, case["seed"], i, case["bots"])
+        state = play_hand(rules, case["seed"], i, bots)
         assert hand_record(state, case["variant"], case["with"]) == hand["record"], f"hand {i}"
     for g, game in enumerate(case["games"]):
-        played = play_game(rules, case["seed"], g, case["bots"])
+        played = play_game(rules, case["seed"], g, bots)
         assert [hand_record(s, case["variant"], case["with"]) for s in played.hands] == game["records"], f"game {g}"

@@ -80,7 +80,7 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.option("--seat", "seats", type=int, multiple=True, metavar="N",
               help="The seat you play (default 0); repeat for several people at one keyboard.")
 @click.option("--bots", default=None, metavar="KIND",
-              help="The bots in the other seats: heuristic (default), sampler, random.")
+              help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
 @click.option("--seed", type=int, default=None, help="Seed of the deals and the bots (drawn if omitted).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Where to save, after every move: FILE is the game record of the hands finished, "

@@ -59,8 +59,9 @@ def run_options(command):
         click.option("--hands", type=click.IntRange(min=1, max=MAX_RUN),
                      help=f"Play this many independent hands, the deal rotating; at most {MAX_RUN:,}."),
         click.option("--bots", default=None, metavar="KIND[,KIND...]",
-                     help="Bots for every seat (random, heuristic, sampler), or one per side, "
-                          "e.g. heuristic,random.  Default: heuristic.  The report's header says which played."),
+                     help="Bots for every seat (random, heuristic, baseline, sampler), or one per side, "
+                          "e.g. heuristic,baseline (baseline: the heuristic of 2026-12, frozen).  "
+                          "Default: heuristic.  The report's header says which played."),
         click.option("--seed", type=SEED_RANGE, default=None,
                      help="Seed of the run, a 64-bit signed integer (drawn and shown on stderr if omitted)."),
         click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,

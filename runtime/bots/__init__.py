@@ -11,6 +11,10 @@ of them.  ``make_bot(name, rng)`` builds one from the registry ``BOTS``:
     (from the variant's play tables alone), values each bid with the variant's own
     scoring formulas, and plays by rules of thumb that track the cards played
     (:mod:`.heuristic`, :mod:`.cardplay`).
+``baseline``
+    the heuristic as it was before issue 14 began to improve it, frozen: the fixed
+    opponent of the strength bench and the bot the behaviour corpus was recorded
+    with (:mod:`.baseline`).
 ``sampler``
     determinised Monte Carlo: deals the unseen cards in ways consistent with what
     the seat has seen (:mod:`.dealing`), plays every candidate action out in each
@@ -30,14 +34,15 @@ from __future__ import annotations
 
 import random
 
+from .baseline import BaselineBot
 from .dealing import sample_deal
 from .heuristic import HeuristicBot
 from .sampler import SamplerBot
 from .uniform import RandomBot
 
-__all__ = ["BOTS", "HeuristicBot", "RandomBot", "SamplerBot", "make_bot", "sample_deal"]
+__all__ = ["BOTS", "BaselineBot", "HeuristicBot", "RandomBot", "SamplerBot", "make_bot", "sample_deal"]
 
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "sampler": SamplerBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "baseline": BaselineBot, "sampler": SamplerBot}
 
 
 def make_bot(name: str, rng: random.Random):

@@ -3,7 +3,8 @@
 Run from the repository root: ``python tests/corpus/make_corpus.py [--hands 300] [--games 20]``.
 For every shipped variant, and every shipped house rule over the first variant it
 fits (``standard`` for most), it plays ``--hands`` hands and ``--games`` games with
-the heuristic bots from fixed seeds and stores, in ``tests/data/corpus/NAME.json.gz``:
+the baseline bots (the heuristic of 2026-12, frozen: ``runtime/bots/baseline``) from
+fixed seeds and stores, in ``tests/data/corpus/NAME.json.gz``:
 each hand record and game record exactly as ``simulate --records`` writes them, and
 ``bidwhist replay --json``'s output for each.  ``tests/test_corpus.py`` then checks
 that the engine still simulates the same records from the same seeds and replays
@@ -22,7 +23,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "data" / "corpus"
 SEED = 20261201
-BOTS = "heuristic"
+# The bots the corpus plays with: the frozen baseline, so the corpus keeps proving the
+# engine unchanged while the heuristic improves.
+BOTS = "baseline"
+# The files written before the baseline existed name the heuristic of their day,
+# which the baseline keeps unchanged: they re-simulate with the baseline.
+RECORDED_AS = {"heuristic": "baseline"}
+
+
+def corpus_bots(recorded: str) -> str:
+    """The bot that re-simulates a case whose file names ``recorded`` as its bots."""
+    return RECORDED_AS.get(recorded, recorded)
 
 sys.path.insert(0, str(ROOT))
 

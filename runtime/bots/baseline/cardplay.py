@@ -1,0 +1,324 @@
+"""The heuristic's card play: which card to lead, and which to play to a trick already led.
+
+:func:`lead` and :func:`follow` choose a card (with a reason in words when asked) from
+the play table's view of the hand, the cards the seat cannot place and the voids
+shown; :func:`suit_word` names a suit in those reasons.  Whether a card will hold a
+trick is the chance, from those alone, that an opponent still to play beats it
+(:func:`_risk`): a card is played to win when that chance is small, and a partner's
+winning card is overtaken only when it is likely to be beaten.
+"""
+
+from __future__ import annotations
+
+from ...ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .knowledge import BIT, TableInfo
+
+
+def suit_word(rules: Ruleset, suit: int) -> str:
+    """The suit (or notrump) as a word of a reason: ``hearts``, ``notrump``."""
+    return "notrump" if suit == NO_TRUMP else rules.suit_names[suit].lower()
+
+
+def _out_trumps(ti: TableInfo, unseen: int) -> int:
+    """Trumps the seat cannot place (0 in notrump)."""
+    if ti.trump == NO_TRUMP:
+        return 0
+    return (ti.suit_mask[ti.trump] & unseen).bit_count()
+
+
+# A card is played to win when the chance that an opponent still to play beats it is
+# at most this; partner's winning card is overtaken only when its chance of being
+# beaten is at least _LIKELY (and the overtaking card's is at most _GOOD).
+_GOOD = 0.25
+_LIKELY = 0.5
+
+
+def _miss(state, info, unseen: int) -> float:
+    """The chance that a given unseen card is not in the hand of a player still to play.
+
+    That player holds as many cards as there are tricks left; the cards the seat cannot
+    place are spread over the other hands (and any discards it has not seen).
+    """
+    n = unseen.bit_count()
+    left = info.tricks - len(state.tricks)
+    return 1.0 - left / n if n > left else 0.0
+
+
+def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss: float) -> float:
+    """The chance that an opponent still to play beats ``card`` in a trick of suit ``led``.
+
+    From what the seat knows: an opponent that may still hold the suit led can beat a
+    card of that suit only with a higher one of it, and cannot ruff; one that is out of
+    the suit led (shown, or every card of it is placed) can ruff (or overruff a trump)
+    unless it has shown out of trumps too.  The chances that an opponent holds one of
+    ``k`` unseen cards, or none of the suit led, are ``1 - miss**k`` and ``miss**k``.
+    """
+    higher = (ti.above[card] & unseen).bit_count()
+    trump = ti.trump
+    lbit = 1 << led
+    keep = 1.0
+    if trump == NO_TRUMP or led == trump:  # no ruffs: only a higher card of the suit led
+        if higher:
+            p = 1.0 - miss ** higher
+            for o in later:
+                if not void[o] & lbit:
+                    keep *= 1.0 - p
+        return 1.0 - keep
+    tbit = 1 << trump
+    if ti.suit_of[card] == trump:  # a ruff: beaten only by an overruff
+        if higher:
+            p = 1.0 - miss ** higher
+            p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()  # out of the suit led
+            for o in later:
+                vo = void[o]
+                if not vo & tbit:
+                    keep *= 1.0 - (p if vo & lbit else p_void * p)
+        return 1.0 - keep
+    p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()
+    p_trump = 1.0 - miss ** (ti.suit_mask[trump] & unseen).bit_count()
+    p_high = 1.0 - miss ** higher
+    for o in later:
+        vo = void[o]
+        ruff = 0.0 if vo & tbit else p_trump
+        if vo & lbit:
+            keep *= 1.0 - ruff
+        else:
+            beat = p_high + p_void * ruff
+            keep *= 1.0 - beat if beat < 1.0 else 0.0
+    return 1.0 - keep
+
+
+def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
+    """A card to give up: no-suit cards, then the small cards of weak side suits.
+
+    Per suit only its lowest card is a candidate; side suits whose lowest card is not
+    a winner go first, shortest first (a void can ruff later); trumps go last.
+    """
+    suit_of = ti.suit_of
+    rank = ti.rank
+    trump = ti.trump
+    lowest: dict = {}
+    win_key = ti.win_key
+    for c in cand:
+        s = suit_of[c]
+        if s == NO_SUIT:
+            if win_key[c] < 0:
+                return c
+            continue  # a top card (it wins whenever played): the last card to give up
+        low = lowest.get(s)
+        if low is None or rank[c] > rank[low]:
+            lowest[s] = c
+    if not lowest:  # only top cards
+        return cand[0]
+    if len(lowest) == 1:
+        return next(iter(lowest.values()))
+    above = ti.above
+    best, best_key = cand[0], None
+    for s, c in lowest.items():
+        if s == trump:
+            key = (3, 0, -rank[c])
+        elif not above[c] & unseen:
+            key = (2, 0, -rank[c])
+        else:
+            key = (1, (ti.suit_mask[s] & held).bit_count(), -rank[c])
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
+    """Play to a trick already led."""
+    suit_of = ti.suit_of
+    trump = ti.trump
+    cards = rules.cards
+    trick = state.trick
+    led = state.led
+    partners = info.partners[seat]
+    win_key = ti.wk_led[led]
+    best_i, best_key = -1, -1
+    for i, c in enumerate(trick):
+        k = win_key[c]
+        if k > best_key:
+            best_key, best_i = k, i
+    # Follow suit when able, even where a renege would stand.
+    same = [c for c in legal if suit_of[c] == led]
+    following = bool(same)
+    if following:
+        cand = same
+        if ti.free and len(same) != len(legal):
+            cand = same + [c for c in legal if suit_of[c] == NO_SUIT]
+    else:
+        cand = legal
+    winners = [c for c in cand if win_key[c] > best_key]
+    n = rules.players
+    partner_winning = (state.leader + best_i) % n in partners
+    later = info.later[seat][len(trick)]
+
+    def lowest():
+        if following:
+            if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
+                free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
+                if free:
+                    return free[0]
+            return min(same, key=win_key.__getitem__)
+        return _throw(ti, unseen, held, cand)
+
+    if partner_winning:
+        pcard = trick[best_i]
+        if not later:
+            card = lowest()
+            return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
+                          if why else "")
+        miss = _miss(state, info, unseen)
+        prisk = _risk(ti, void, unseen, pcard, led, later, miss)
+        if prisk < _LIKELY:
+            card = lowest()
+            return card, (f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
+                          if why else "")
+        for c in sorted(winners, key=win_key.__getitem__):
+            r = _risk(ti, void, unseen, c, led, later, miss)
+            if r <= _GOOD:
+                return c, (f"play {cards[c]}: partner's {cards[pcard]} is likely to be beaten; this "
+                           f"{'cannot' if not r else 'probably will not'}" if why else "")
+        card = lowest()
+        return card, (f"play {cards[card]}: leave the trick to partner's {cards[pcard]}" if why else "")
+    if winners:
+        beaten = cards[trick[best_i]]
+        winners.sort(key=win_key.__getitem__)
+        if not later:
+            card = winners[0]
+            return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
+                          if why else "")
+        miss = _miss(state, info, unseen)
+        for c in winners:
+            r = _risk(ti, void, unseen, c, led, later, miss)
+            if r <= _GOOD:
+                if not why:
+                    return c, ""
+                if suit_of[c] == trump and led != trump:
+                    return c, (f"play {cards[c]}: ruff the {beaten} with the cheapest trump that "
+                               f"{'cannot' if not r else 'probably will not'} be overruffed")
+                if not r:
+                    return c, f"play {cards[c]}: cheapest sure winner over the {beaten}"
+                return c, f"play {cards[c]}: cheapest card likely to win over the {beaten}"
+        if not following and trump != NO_TRUMP:
+            card = winners[0]
+            return card, (f"play {cards[card]}: ruff the {beaten} with the cheapest trump that wins"
+                          if why else "")
+        if len(trick) >= 2 or not partners:
+            card = winners[-1]
+            return card, (f"play {cards[card]}: highest card, to beat the {beaten} before the last "
+                          "player" if why else "")
+        card = lowest()
+        return card, (f"play {cards[card]}: second hand low; partner plays later" if why else "")
+    card = lowest()
+    if not why:
+        return card, ""
+    if following and suit_of[card] == led:
+        return card, f"play {cards[card]}: cannot win the trick; lowest card of the suit"
+    return card, f"play {cards[card]}: cannot win the trick; throw the least useful card"
+
+
+def lead(state, rules, info, ti, void, unseen, seat, legal, why):
+    """Lead to a new trick (or play the first suited card after cards of no suit)."""
+    suit_of = ti.suit_of
+    rank = ti.rank
+    trump = ti.trump
+    cards = rules.cards
+    above = ti.above
+    # One pass over the hand: each suit's top card, bottom card and length.
+    top, low, count = {}, {}, {}
+    for c in legal:
+        s = suit_of[c]
+        if s == NO_SUIT:
+            continue
+        t = top.get(s)
+        if t is None:
+            top[s] = low[s] = c
+            count[s] = 1
+        else:
+            count[s] += 1
+            if rank[c] < rank[t]:
+                top[s] = c
+            elif rank[c] > rank[low[s]]:
+                low[s] = c
+    if not top:
+        c = legal[0]
+        return c, (f"lead {cards[c]}: nothing else left" if why else "")
+    opponents = info.opponents[seat]
+    partners = info.partners[seat]
+    out_trumps = _out_trumps(ti, unseen)
+    tbit = 1 << trump if trump != NO_TRUMP else 0
+    opp_trumps = False
+    if out_trumps:
+        for o in opponents:
+            if not void[o] & tbit:
+                opp_trumps = True
+                break
+    if trump in top and opp_trumps and (state.declarer == seat or state.declarer in partners):
+        # Draw trumps: with the best one left, with more of them than are still out, or
+        # when the side holds most of them and high enough ones to get the lead back.
+        t = top[trump]
+        if not above[t] & unseen:
+            return t, (f"lead {cards[t]}: the best trump left, drawing the opponents' trumps"
+                       if why else "")
+        m = count[trump]
+        if m > out_trumps:
+            c = low[trump]
+            return c, (f"lead {cards[c]}: long in trumps ({m} against {out_trumps} out), "
+                       "drawing them" if why else "")
+        higher = (above[t] & unseen).bit_count()
+        if 2 * higher < m:
+            # The opponents' share of the trumps out: each other hand holds a card per
+            # trick left; hands shown out of trumps hold none (unseen discards may).
+            left = info.tricks - len(state.tricks)
+            theirs = 0
+            holders = unseen.bit_count()
+            for o in range(rules.players):
+                if o != seat:
+                    if void[o] & tbit:
+                        holders -= left
+                    elif o in opponents:
+                        theirs += left
+            expected = out_trumps * theirs / holders if holders > 0 else 0.0
+            if m > expected:
+                return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
+                           "the opponents), drawing them before cashing side winners" if why else "")
+    # Cash a sure winner no opponent can ruff, from the longest such suit.
+    cash = None
+    for s, c in top.items():
+        if s != trump and not above[c] & unseen:
+            if opp_trumps:
+                bit = 1 << s
+                if any(void[o] & bit and not void[o] & tbit for o in opponents):
+                    continue
+            if cash is None or count[s] > count[suit_of[cash]]:
+                cash = c
+    if cash is not None:
+        return cash, (f"lead {cards[cash]}: a sure winner" if why else "")
+    # Give partner a ruff: a suit partner is out of while it may still hold trumps.
+    if out_trumps:
+        for p in partners:
+            vp = void[p]
+            if vp and not vp & tbit:
+                for s, c in low.items():
+                    if s != trump and vp & (1 << s):
+                        return c, (f"lead {cards[c]}: partner is out of {suit_word(rules, s)} "
+                                   "and can ruff" if why else "")
+    # Otherwise the longest side suit: the top of a sequence of honours, else a small card.
+    best = None
+    for s in top:
+        if s != trump and (best is None or count[s] > count[best]
+                           or (count[s] == count[best] and rank[top[s]] < rank[top[best]])):
+            best = s
+    if best is not None:
+        t = top[best]
+        r = rank[t]
+        desc = ti.desc[best]
+        if count[best] >= 2 and r <= 2 and r + 1 < len(desc) and not unseen & BIT[desc[r + 1]]:
+            return t, (f"lead {cards[t]}: top of a sequence in the longest suit" if why else "")
+        c = low[best]
+        return c, (f"lead {cards[c]}: a small card from the longest suit" if why else "")
+    t = top[trump]
+    c = t if not above[t] & unseen else low[trump]
+    return c, (f"lead {cards[c]}: only trumps left" if why else "")

@@ -1,0 +1,538 @@
+"""The baseline bot: the heuristic bot frozen as it was on 2026-12 (before issue 14).
+
+Every improvement of the heuristic is measured against this same opponent
+(bench/strength.py), and the behaviour corpus (tests/test_corpus.py) re-simulates its
+records with it, so the corpus keeps proving the engine unchanged while the heuristic
+changes.  Do not change how it decides; only keep it running on the engine's
+interface (its card play is in :mod:`.cardplay`, its tables in :mod:`.knowledge`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...auction import auction_rules
+from ...contract import declaration
+from ...hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
+from ...kitty import kitty_rules
+from ...ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .cardplay import follow, lead, suit_word
+from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, rules_info
+from .track import Track
+
+# The margin by which a bid must beat passing: bidding is the riskier call.
+_BID_MARGIN = 0.3
+# A hand whose every other call is worth less than this calls a redeal where it may
+# (a redeal is worth nothing either way).
+_REDEAL_MARGIN = 0.1
+
+
+class BaselineBot:
+    """The heuristic of 2026-12, frozen: rules of thumb driven by the variant's tables and scoring.
+
+    *Bidding*: for every contract the ladder offers (each trump and direction a
+    strain lets the declarer name) it estimates the books its side takes — its own
+    hand's tricks from the play table's powers (top cards, length, trumps, ruffs),
+    an average share of its partners' tricks, the kitty and the discards' book —
+    and values each legal bid by the variant's scoring formulas over a spread of
+    book counts.  It bids the best one when that beats passing (the opponents
+    declaring against it, or the hand falling to a forced dealer), takes or calls a
+    redeal the same way.
+    *Declaring*: the trump and direction with the best expected score; a trump by
+    first lead is named by leading its top card.
+    *Discards*: cards that cannot win first, then the small cards of short side suits
+    (voids to ruff with), keeping trumps and winners.
+    *Play*: cashes sure winners, draws trumps when strong, wins as cheaply as it can,
+    does not overtake a partner who is winning safely, ruffs when void, and throws
+    its least useful card otherwise; it tracks the cards played and the voids shown.
+
+    Deterministic: the generator is kept for the registry's interface only.
+    ``explain(state)`` gives the action with a one-line reason; ``choose`` is its first half.
+    """
+
+    name = "baseline"
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng
+        self._track = Track()
+        self._est_dealt: Any = None
+        self._est: dict = {}
+        self._plan: Any = None
+        self._table: Any = None  # (play table, rules, their info, the table's info) of the last play
+
+    def choose(self, state: HandState) -> int:
+        """The action the heuristic takes in ``state`` (for the seat to move)."""
+        if state.phase == PLAY and state.table is not None:  # the hot path
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                return legal[0]
+            return self._play(state, legal, False)[0]
+        return self._decide(state, False)[0]
+
+    def explain(self, state: HandState) -> tuple[int, str]:
+        """The action and a one-line reason in words, e.g. ``play QH: cheapest card that beats the JH``."""
+        return self._decide(state, True)
+
+    # ------------------------------------------------------------------ dispatch
+    def _decide(self, state: HandState, why: bool):
+        legal = state.legal_actions()
+        phase = state.phase
+        rules = state.rules
+        if len(legal) == 1 and phase == PLAY:
+            return legal[0], (f"play {rules.cards[legal[0]]}: the only legal card" if why else "")
+        if phase == PLAY:
+            if state.table is None:
+                return self._declare_by_lead(state, legal, why)
+            return self._play(state, legal, why)
+        if phase == AUCTION:
+            return self._call(state, legal, why)
+        if phase == DISCARD:
+            return self._discard(state, legal, why)
+        if phase == DECLARE_TRUMP:
+            return self._declare_trump(state, legal, why)
+        if phase == DECLARE_DIRECTION:
+            return self._declare_direction(state, legal, why)
+        return legal[0], "the only action"
+
+    # ------------------------------------------------------------------ estimates
+    def _estimates(self, state: HandState, seat: int, info: RulesInfo):
+        """(own tricks per table, own tricks with a kitty shown face up or None).
+
+        Both lists follow ``info.table_list``; cached per seat and hand for the deal.
+        """
+        hand = state.hands[seat]
+        # A kitty lying face up during the auction is part of what a bidder knows.
+        kitty_known = state.kitty_seen and bool(state.kitty) and state.phase == AUCTION
+        key = (seat, tuple(hand), kitty_known)
+        if self._est_dealt is not state.dealt:
+            self._est_dealt = state.dealt
+            self._est = {}
+        est = self._est.get(key)
+        if est is not None:
+            return est
+        plain = info.estimate_all(hand)
+        with_kitty = self._with_kitty(info, hand, state.kitty, plain) if kitty_known else None
+        est = self._est[key] = (plain, with_kitty)
+        return est
+
+    @staticmethod
+    def _with_kitty(info: RulesInfo, hand, kitty, plain: list[float]) -> list[float]:
+        """What a hand would keep from a kitty it has seen, as declarer: the estimate of
+        all the cards, scaled back to a hand's length (per table, as ``plain``)."""
+        both = info.estimate_all(sorted(set(hand) | set(kitty)))
+        scale = len(hand) / (len(hand) + len(kitty))
+        return [max(e, w * scale + 0.3) for e, w in zip(plain, both)]
+
+    def _declarer_books(self, info: RulesInfo, own: float, seat_partners: int, partner_bonus: float,
+                        kitty: bool, own_with_kitty: float | None = None) -> float:
+        """Expected books of a side that declares, from its declarer's own estimate."""
+        rules = info.rules
+        if kitty and own_with_kitty is not None:
+            base = own_with_kitty
+        else:
+            base = own + (info.kitty_bonus if kitty else 0.0)
+        share = max(0.0, info.tricks - base) / (rules.players - 1)
+        return base + seat_partners * (0.85 * share + partner_bonus) + (info.declarer_book if kitty else 0.0)
+
+    # ------------------------------------------------------------------ auction
+    def _call(self, state: HandState, legal: list[int], why: bool):
+        rules = state.rules
+        info = rules_info(rules)
+        info.ensure_util(state)
+        seat = state.seat
+        est = self._estimates(state, seat, info)
+        partners = info.partners[seat]
+        npart = len(partners)
+        first_bid = info.first_bid
+        n_bids = info.n_bids
+        # What partners said: a partner who bid is strong, one who passed is not.
+        bonus = 0.0
+        if npart:
+            for s, a in state.calls:
+                if s in partners:
+                    if first_bid <= a < first_bid + n_bids or a == info.take_action:
+                        bonus += 1.0
+                    elif a == info.pass_action:
+                        bonus -= 0.3
+            bonus = min(bonus, 1.5)  # bidding again says little more
+        # Best contract per strain, notrump and suit contracts apart (they score apart);
+        # the books grow with the hand's own tricks, so the best hand estimate is enough.
+        plain, with_kitty = est
+        if with_kitty is None:
+            bonus_k = info.kitty_bonus
+            own_list = plain
+        else:
+            bonus_k = 0.0
+            own_list = with_kitty
+        get = own_list.__getitem__
+        share_div = rules.players - 1
+        tricks = info.tricks
+        decl_book = info.declarer_book
+        allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
+        # Bidding higher than needed to shut others out only pays if someone could still
+        # overcall: not for the last call of the auction (a forced dealer, say).
+        tolerance = PREEMPT_TOLERANCE if allowed and not state.ends_auction(first_bid + min(allowed)) else 0.0
+        take = state.high_bid if info.take_action in legal else -1
+        best_bid = None  # (value, action, books, table index, bid index)
+        best_of = info.best_of
+        bid_rank = info.bid_rank
+        for s, nt, idx in info.strain_nt_tables:
+            i = max(idx, key=get)
+            base = own_list[i] + bonus_k
+            share = tricks - base
+            books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + bonus) + decl_book
+            b, v = best_of(nt, books, s, allowed, tolerance)
+            if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
+                           or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
+                best_bid = (v, first_bid + b, books, i, b)
+            if take >= 0 and info.bid_strain[take] == s:
+                v = info.eu_row(0, nt, books)[take]
+                if best_bid is None or v > best_bid[0]:
+                    best_bid = (v, info.take_action, books, i, take)
+        pass_value, pass_words = self._pass_value(state, info, est, npart, bonus)
+        can_pass = info.pass_action in legal
+        alternatives = []
+        if can_pass:
+            alternatives.append(pass_value)
+        if best_bid is not None:
+            alternatives.append(best_bid[0])
+        if info.redeal_action in legal and (not alternatives or max(alternatives) < -_REDEAL_MARGIN):
+            return info.redeal_action, (
+                f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
+                if why and alternatives else "redeal: nothing better" if why else "")
+        if best_bid is not None and (not can_pass or best_bid[0] > pass_value + _BID_MARGIN):
+            value, action, books, i, b = best_bid
+            key = info.table_list[i].key
+            if not why:
+                return action, ""
+            text = rules.bids[b].text
+            if action == info.take_action:
+                text = f"take {text}"
+            else:
+                text = f"bid {text}"
+            forced = "" if can_pass else " (must bid)"
+            return action, (f"{text}{forced}: about {books:.1f} books expected "
+                            f"{self._contract_words(rules, key)}, worth {value:+.1f}")
+        if can_pass:
+            if not why:
+                return info.pass_action, ""
+            if best_bid is None:
+                return info.pass_action, "pass: no bid is left that outranks the high bid"
+            return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
+                                      f"{best_bid[0]:+.1f} against {pass_value:+.1f} {pass_words}")
+        return legal[0], "the only call left"
+
+    @staticmethod
+    def _discards_drawn(state: HandState) -> bool:
+        """Whether others may hold some of the kitty taker's discards: where cards of no suit
+        leave play, a player who held one swapped it for a random discard.  The taker
+        (the declarer unless the rules name another seat) knows which of the cards set
+        aside were its own or the kitty's; any other was swapped, and it cannot tell
+        which discards were drawn."""
+        if not state.out:
+            return False
+        mine = set(state.dealt[state.kitty_taker()]) | set(state.kitty)
+        return any(c not in mine for c in state.out)
+
+    def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
+        """What passing is worth: partner's contract, the opponents', or a forced dealer's."""
+        rules = state.rules
+        seat = state.seat
+        partners = info.partners[seat]
+        # Our books if the opponents declare: own tricks in an average contract + partners'.
+        plain = est[0]
+        own = sum(map(plain.__getitem__, info.suit_tables)) / len(info.suit_tables)
+        share = max(0.0, info.tricks - own) / (rules.players - 1)
+        ours = own + npart * share
+        theirs = info.total_books - ours
+        high = state.high_bid
+        if high >= 0:
+            lowest = high
+        else:
+            lowest = 0
+        if high >= 0 and state.high_seat in partners:
+            # Partner declares: our books from its bid (its estimate assumed an average
+            # partner; ours is what we really hold).
+            needed = info.needed[high][0]
+            books = needed + 0.8 * (own - share)
+            nt = 1 if declaration(rules, high).notrump_only else 0
+            return info.expected(0, high, nt, books), "with partner's contract"
+        opp_value = info.expected(1, lowest, 0, theirs)
+        if high >= 0:
+            return opp_value, "defending the opponents' contract"
+        if opp_value < 0:
+            return opp_value, "if the opponents declare"
+        # Nobody has bid and the opponents would not want it: the hand may pass out.
+        if auction_rules(rules).all_pass_may_throw_in:
+            return 0.0, "if the hand is thrown in"
+        dealer = state.dealer
+        if dealer == seat or dealer in partners:
+            books = self._declarer_books(info, own, npart, bonus, True)
+            return 0.5 * info.expected(0, 0, 0, books), "if our dealer is forced to bid"
+        return 0.5 * opp_value, "if their dealer is forced to bid"
+
+    @staticmethod
+    def _contract_words(rules: Ruleset, key) -> str:
+        trump, direction = key
+        where = "in notrump" if trump == NO_TRUMP else f"with {rules.suit_names[trump].lower()} trump"
+        if len(rules.orders) > 1:
+            where += f" {rules.orders[direction]}"
+        return where
+
+    # ------------------------------------------------------------------ declaring
+    def _contract_choice(self, state: HandState, keys, kitty: bool):
+        """(value, books, key) of the best contract among ``keys`` for the declarer's hand."""
+        rules = state.rules
+        info = rules_info(rules)
+        info.ensure_util(state)
+        seat = state.declarer if state.declarer >= 0 else state.seat
+        npart = len(info.partners[seat])
+        best = None
+        plain = self._estimates(state, seat, info)[0]
+        # Declaring before taking a kitty that lies face up: what it holds is known.
+        shown = (self._with_kitty(info, state.hands[seat], state.kitty, plain)
+                 if kitty and state.kitty_seen and state.kitty else None)
+        index = info.table_index
+        for key in keys:
+            own = plain[index[key]]
+            books = self._declarer_books(info, own, npart, 0.0, kitty,
+                                         shown[index[key]] if shown is not None else None)
+            if not kitty and state.discards and info.declarer_book:
+                books += info.declarer_book  # the discards already made
+            nt = 1 if key[0] == NO_TRUMP else 0
+            v = info.expected(0, state.bid, nt, books)
+            if best is None or (v, books) > best[:2]:  # equal values: the more books
+                best = (v, books, key)
+        return best
+
+    def _declare_trump(self, state: HandState, legal: list[int], why: bool):
+        rules = state.rules
+        kitty = kitty_rules(rules).declare_first and bool(rules.kitty_size)
+        dirs = [state.direction] if state.direction >= 0 else list(state.declaration.directions)  # type: ignore[union-attr]
+        keys = []
+        for a in legal:
+            t = NO_TRUMP if a == rules.no_trump_action else a - rules.first_trump_action
+            keys += [(t, d) for d in dirs if (t, d) in rules.tables]
+        value, books, key = self._contract_choice(state, keys, kitty)
+        action = rules.no_trump_action if key[0] == NO_TRUMP else rules.first_trump_action + key[0]
+        if action not in legal:
+            action = legal[0]
+        return action, (f"{rules.action_names[action]}: about {books:.1f} books expected "
+                        f"{self._contract_words(rules, key)}, worth {value:+.1f}" if why else "")
+
+    def _declare_direction(self, state: HandState, legal: list[int], why: bool):
+        rules = state.rules
+        kitty = kitty_rules(rules).declare_first and bool(rules.kitty_size) and not state.discards
+        keys = [(state.trump, a - rules.first_direction_action) for a in legal]
+        value, books, key = self._contract_choice(state, keys, kitty)
+        action = rules.first_direction_action + key[1]
+        return action, (f"{rules.action_names[action]}: about {books:.1f} books expected "
+                        f"{self._contract_words(rules, key)}, worth {value:+.1f}" if why else "")
+
+    def _declare_by_lead(self, state: HandState, legal: list[int], why: bool):
+        """Notrump, or name trump by leading: lead the top card of the best suit."""
+        rules = state.rules
+        info = rules_info(rules)
+        hand = state.hands[state.seat]
+        held = {rules.card_suit[c] for c in hand if rules.card_suit[c] >= 0}
+        keys = [(t, state.direction) for t in sorted(held)]
+        if rules.no_trump_action in legal:
+            keys.append((NO_TRUMP, state.direction))
+        keys = [k for k in keys if k in rules.tables]
+        value, books, key = self._contract_choice(state, keys, False)
+        if key[0] == NO_TRUMP:
+            return rules.no_trump_action, (f"notrump: about {books:.1f} books expected in notrump, "
+                                           f"worth {value:+.1f}" if why else "")
+        ti = info.tables[key]
+        cards = [c for c in legal if c < rules.n_cards and ti.suit_of[c] == key[0]]
+        card = min(cards, key=lambda c: ti.rank[c])
+        return card, (f"lead {rules.cards[card]}: makes {suit_word(rules, key[0])} trump, about "
+                      f"{books:.1f} books expected, worth {value:+.1f}" if why else "")
+
+    # ------------------------------------------------------------------ discards
+    def _discard_table(self, state: HandState) -> TableInfo:
+        """The contract the discards are for: the one declared, or the one planned."""
+        rules = state.rules
+        info = rules_info(rules)
+        if state.table is not None:
+            return info.tables[(state.trump, state.direction)]
+        keys = info.strain_keys[rules.bids[state.bid].strain]
+        if state.trump != NO_TRUMP or state.declaration.notrump_only:  # type: ignore[union-attr]
+            keys = [k for k in keys if k[0] == state.trump] or keys
+        if state.direction >= 0:
+            keys = [k for k in keys if k[1] == state.direction] or keys
+        # The declaration comes after the discards: plan each candidate contract's
+        # discards, and keep the contract whose remaining hand is worth most.
+        info.ensure_util(state)
+        seat = state.seat
+        hand = state.hands[seat]
+        lay = state.discard_target - len(state.discards)
+        npart = len(info.partners[seat])
+        best = None
+        for key in keys:
+            ti = info.tables[key]
+            away = set(discard_order(ti, hand, hand)[:lay])
+            kept = [c for c in hand if c not in away]
+            own = info.estimate_all(kept)[info.table_index[key]]
+            books = self._declarer_books(info, own, npart, 0.0, False) + info.declarer_book
+            v = info.expected(0, state.bid, 1 if key[0] == NO_TRUMP else 0, books)
+            if best is None or (v, books) > best[:2]:
+                best = (v, books, key)
+        return info.tables[best[2]]  # type: ignore[index]
+
+    def _discard(self, state: HandState, legal: list[int], why: bool):
+        rules = state.rules
+        seat = state.seat
+        hand = state.hands[seat]
+        plan = self._plan
+        discards = state.discards
+        # The plan serves only the position it was made for, followed card by card:
+        # the same deal and seat, the same discards before it and the planned ones since
+        # (a sampler replays many positions of one deal through the same bot).
+        k = len(discards) - plan[2] if plan is not None else -1
+        if (plan is None or plan[0] is not state.dealt or plan[1] != seat or not 0 <= k < len(plan[4])
+                or tuple(discards[:plan[2]]) != plan[5] or list(discards[plan[2]:]) != plan[4][:k]):
+            # Plan all the discards at once: the order of the whole hand, worst first.
+            ti = self._discard_table(state)
+            order = discard_order(ti, hand, legal)
+            plan = self._plan = (state.dealt, seat, len(discards), ti, order, tuple(discards))
+            k = 0
+        ti, order = plan[3], plan[4]
+        card = order[k]
+        if card not in legal:  # the hand is not the one planned for: plan again
+            self._plan = None
+            order = discard_order(ti, hand, legal)
+            card = order[0]
+        if not why:
+            return card, ""
+        s = ti.suit_of[card]
+        if s == NO_SUIT and ti.win_key[card] >= 0:
+            reason = "only cards that win every trick are left"
+        elif s == NO_SUIT:
+            reason = "it cannot win a trick in this contract"
+        elif s == ti.trump:
+            reason = "only trumps and winners are left; the smallest trump"
+        elif _is_top(ti, hand, card):
+            reason = "a winner, but the rest are worth more"
+        else:
+            reason = f"a small {suit_word(rules, s)}, from the weakest suit to keep"
+        return card, f"discard {rules.cards[card]}: {reason} (planning {self._contract_words(rules, ti.key)})"
+
+    # ------------------------------------------------------------------ play
+    def _play(self, state: HandState, legal: list[int], why: bool):
+        table = state.table
+        cache = self._table
+        if cache is None or cache[0] is not table:
+            rules = state.rules
+            info = rules_info(rules)
+            ti = info.tables.get((state.trump, state.direction))
+            if ti is None or ti.table is not table:
+                ti = TableInfo((state.trump, state.direction), table)
+            cache = self._table = (table, rules, info, ti)
+        _, rules, info, ti = cache
+        trick = state.trick
+        led = state.led
+        if trick and led != NO_SUIT:
+            suit_of = ti.suit_of
+            wk = ti.wk_led[led]
+            get = wk.__getitem__
+            # The common case first: following suit with no card that can win.  (Where
+            # reneges are refused, a legal list that follows is all of the suit led.)
+            if info.refuse and not ti.free:
+                same = legal if suit_of[legal[0]] == led else None
+            else:
+                same = [c for c in legal if suit_of[c] == led]
+                if ti.free and len(same) != len(legal):
+                    same = None  # free cards of no suit too: the general case below
+            if same and max(map(get, same)) < max(map(get, trick)):
+                card = min(same, key=get)
+                return card, (f"play {rules.cards[card]}: cannot win the trick; lowest card of the suit"
+                              if why else "")
+            # The last to play, against an opponent's card, needs no inference: win as
+            # cheaply as possible.
+            n = rules.players
+            if len(trick) == n - 1:
+                best_i, best_key = -1, -1
+                for i, c in enumerate(trick):
+                    k = wk[c]
+                    if k > best_key:
+                        best_key, best_i = k, i
+                if (state.leader + best_i) % n not in info.partners[state.seat]:
+                    winners = [c for c in (same or legal) if wk[c] > best_key]
+                    if winners:
+                        card = min(winners, key=get)
+                        return card, (f"play {rules.cards[card]}: cheapest card that beats the "
+                                      f"{rules.cards[trick[best_i]]} on the table" if why else "")
+        seat = state.seat
+        track = self._track.sync(state, rules.players)
+        # The cards this seat cannot place: not played, not in the trick, not its own,
+        # not laid away by it, not out of play.  Its own are those it held when play
+        # began (the rest of them are played since).
+        own = track.own.get(seat)
+        if own is None:
+            own = track.own[seat] = card_mask(state.hands[seat]) | card_mask(
+                c for t in state.tricks for i, c in enumerate(t[1]) if (t[0] + i) % rules.players == seat)
+            for i, c in enumerate(trick):
+                if (state.leader + i) % rules.players == seat:
+                    own |= BIT[c]
+            track.own[seat] = own
+        in_trick = 0
+        for c in trick:
+            in_trick |= BIT[c]
+        known = track.played | own | in_trick
+        if state.out:
+            known |= track.mask_of("out", state.out)
+        if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
+            known |= track.mask_of("discards", state.discards)
+        unseen = info.full_mask & ~known
+        if trick and led != NO_SUIT:
+            held = own & ~(track.played | in_trick)  # the seat's hand, as a mask
+            return follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+        return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
+
+
+def _is_top(ti: TableInfo, hand, card: int) -> bool:
+    """True when ``card`` and every card above it in its suit are in ``hand``."""
+    return not ti.above[card] & ~card_mask(hand)
+
+
+def discard_order(ti: TableInfo, hand, legal) -> list[int]:
+    """The legal cards of ``hand`` in the order to lay them away, the most useless first.
+
+    Cards that cannot win; then the small cards of short side suits (a void lets trumps
+    ruff; in notrump the long suits are kept instead); then side winners; trumps last.
+    """
+    suit_of = ti.suit_of
+    rank = ti.rank
+    trump = ti.trump
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        by_suit.setdefault(suit_of[c], []).append(c)
+    allowed = set(legal)
+    keyed: list[tuple[tuple, int]] = []
+    for s, cards in by_suit.items():
+        if s == NO_SUIT:
+            # Cards that never win go first; a top card (it wins every trick) is kept to the last.
+            keyed += [((0,) if ti.win_key[c] < 0 else (9,), c) for c in cards if c in allowed]
+            continue
+        cards.sort(key=rank.__getitem__)
+        top = 0  # sure winners: the unbroken top of the suit
+        while top < len(cards) and rank[cards[top]] == top:
+            top += 1
+        losers = len(cards) - top
+        for i, c in enumerate(cards):
+            if c not in allowed:
+                continue
+            key: tuple
+            if s == trump:
+                key = (3, -rank[c])
+            elif i < top:
+                key = (2, -rank[c])
+            elif trump == NO_TRUMP:
+                key = (1, len(cards) + 2 * top, -rank[c])
+            else:
+                key = (1, losers + 2 * top, -rank[c])
+            keyed.append((key, c))
+    keyed.sort()
+    return [c for _, c in keyed] or list(legal)
