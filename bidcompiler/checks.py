@@ -11,11 +11,15 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import ir, resources
+from runtime.variables import HAND_VARIABLES
+
+from . import expressions, ir, resources
 from .compose import SET_PREFIX, set_layer
 from .errors import DiagnosticSink, SourcePos
 from .schemacheck import validate
 from .seatwords import DECLARER_SEATS, PARTNER_SEATS
+
+HAND_NAMES = tuple(HAND_VARIABLES)
 
 
 def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
@@ -517,8 +521,70 @@ def _layer_index(v: ir.Variant, path: tuple) -> int:
     return max(origin.newest_layer(path), 0)
 
 
+# The most a hand's score formulas can give a side (formula results times the
+# multiplier), checked for every possible hand: with it, a side's total over any
+# simulation stays far inside what a float holds exactly enough for averages, and its
+# decimal text is short (the fuzzing saw 310-digit scores overflow a float, and
+# 3,000-digit products pass the limit of 4,300 digits Python converts).
+MAX_HAND_SCORE = 10**12
+
+
+def _magnitude(node, names: dict[str, int]) -> int:
+    """An upper bound of ``abs(value)`` of an integer formula, each name at most ``names[name]``.
+
+    Recursive, but formulas are at most expressions.MAX_DEPTH levels deep.
+    """
+    match node:
+        case expressions.Num(value=value):
+            return abs(value)
+        case expressions.Name(name=name):
+            return names.get(name, 1)
+        case expressions.Unary(operand=operand):
+            return _magnitude(operand, names)
+        case expressions.Binary(op=op, left=left, right=right):
+            a, b = _magnitude(left, names), _magnitude(right, names)
+            if op in "+-":
+                return a + b
+            return a * b if op == "*" else a  # `/` floors, and x / 0 is 0: never above |x|
+        case expressions.IfElse(then=then, orelse=orelse):
+            return max(_magnitude(then, names), _magnitude(orelse, names))
+        case expressions.Call(args=args):
+            return max((_magnitude(a, names) for a in args), default=0)
+    return 1  # true/false, comparisons
+
+
+def check_score_bounds(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """A hand's score can never pass MAX_HAND_SCORE, whatever the hand.
+
+    Every number a hand-scoring formula reads (the bid, books, books over six, ...)
+    is at most the deck's size plus the highest level plus six; the bound of each
+    formula follows from its literals and operators (see ``_magnitude``).
+    """
+    scoring = v.scoring
+    formulas = (scoring.declarer, scoring.defender, scoring.multiplier)
+    if any(f.ast is None for f in formulas):
+        return  # a formula already reported as wrong
+    top = max([v.auction.max_level] + [v.auction.levels_of(s)[1] for s in v.auction.strains])
+    each = deck_size(v) + abs(top) + 6
+    names = dict.fromkeys(HAND_NAMES, each)
+    multiplier = _magnitude(scoring.multiplier.ast.ast, names)
+    for key, formula in (("declarer", scoring.declarer), ("defender", scoring.defender)):
+        bound = _magnitude(formula.ast.ast, names) * max(multiplier, 1)
+        if bound > MAX_HAND_SCORE:
+            sink.error(formula.pos or SourcePos("<variant>"),
+                       f"scoring.{key}: a hand could score up to {_big(bound)} (times the multiplier), "
+                       f"more than the limit of {MAX_HAND_SCORE:,} points a hand",
+                       hint="use smaller numbers; every number a formula reads is at most "
+                            f"{each:,} here (the deck's size plus the highest level plus six)")
+
+
+def _big(n: int) -> str:
+    """A bound in words: the number itself, or its number of digits when it is long."""
+    return f"{n:,}" if n < 10**15 else f"a number of {len(str(n)) if n < 10**4000 else 'over 4,000'} digits"
+
+
 CHECKS = (check_deck, check_deal, check_sides, check_seats, check_orders, check_auction, check_play,
-          check_auction_rules, check_settings_take_effect)
+          check_auction_rules, check_settings_take_effect, check_score_bounds)
 
 
 def run_checks(v: ir.Variant, sink: DiagnosticSink) -> None:

@@ -50,6 +50,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .errors import CompileError, Diagnostic, SourcePos
 from .resources import grammar_text
+from .yamlload import MAX_NUMBER, number_message
 
 __all__ = [
     "Type",
@@ -251,8 +252,11 @@ class ExprTransformer(Transformer):
     """
 
     def number(self, meta, children):
-        """An integer literal."""
-        return Num(int(children[0]), _pos(meta))
+        """An integer literal (at most MAX_NUMBER: ValueError, reported by parse_expression, past it)."""
+        text = str(children[0])
+        if len(text) > 12 or int(text) > MAX_NUMBER:
+            raise ValueError(number_message(text))
+        return Num(int(text), _pos(meta))
 
     def true(self, meta, children):
         """The literal ``true``."""
@@ -457,10 +461,10 @@ def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
     except VisitError as err:
         if not isinstance(err.orig_exc, ValueError):
             raise
-        # int() refuses literals longer than sys.get_int_max_str_digits().
+        # A literal past MAX_NUMBER (ExprTransformer.number).
         meta = getattr(err.obj, "meta", None)
         where = origin.shifted(meta.line, meta.column) if meta is not None and not meta.empty else origin
-        raise CompileError([Diagnostic(where, "number too long")]) from None
+        raise CompileError([Diagnostic(where, str(err.orig_exc))]) from None
     except RecursionError:
         raise CompileError([Diagnostic(origin, _TOO_DEEP)]) from None
     _check_depth(expr, origin)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from runtime.files import FileRefused, read_regular, regular_file_problem
 from runtime.ruleset import Ruleset
 
 from .resources import file_kind, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
@@ -30,6 +31,11 @@ from .whist import load_whist
 from .yamlload import LoadedYaml, load_yaml
 
 SOURCE_SUFFIXES = (".yaml", ".yml", ".whist")
+
+# The largest variant or house-rule file read: about 90 times the largest shipped file
+# (under 3 KB), and small enough that even a file PyYAML reads slowest (a long text of
+# one-letter words) loads in well under a second.  Below the 1 MiB of every other file.
+MAX_VARIANT_BYTES = 256 << 10
 
 
 class VariantNotFound(CompileError):
@@ -71,8 +77,12 @@ def find_file(name: str, relative_to: Path | None = None, kind: str = "variant")
         try:
             if candidate.is_file():
                 return candidate
+            exists = candidate.exists()
         except OSError:  # e.g. a name too long for the file system: no such file
             continue
+        if exists:  # a directory, a FIFO, a device: never opened (a FIFO would block)
+            problem = regular_file_problem(candidate) or "not a regular file"
+            raise VariantNotFound([Diagnostic(SourcePos(name), f"{problem}; give the path of a variant file")])
     raise VariantNotFound([Diagnostic(SourcePos(name), _not_found(name, relative_to, kind))])
 
 
@@ -116,11 +126,15 @@ def find_variant(spec: str) -> Path:
 
 
 def read_text(path: Path) -> str:
-    """A source file's text; unreadable or undecodable files become a CompileError."""
+    """A source file's text; unreadable or undecodable files become a CompileError.
+
+    Read by the one bounded reader (runtime.files): only a regular file of at most
+    :data:`MAX_VARIANT_BYTES` is read.
+    """
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise CompileError([Diagnostic(SourcePos(str(path)), f"cannot read: {exc.strerror or exc}")]) from None
+        data = read_regular(path, MAX_VARIANT_BYTES)
+    except FileRefused as exc:
+        raise CompileError([Diagnostic(SourcePos(str(path)), str(exc))]) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -157,6 +171,13 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
     if not isinstance(doc.data, dict):
         raise CompileError([Diagnostic(doc.pos(()), "expected a mapping of variant settings at the top level")])
     problems = validate(doc, variant_schema())
+    if doc.data.get("kind") == "house-rule" and "extends" in doc.data:
+        # Composition never reads a house rule's `extends`: a setting that can never
+        # take effect is an error, not silently ignored.
+        problems.append(Diagnostic(doc.key_pos(("extends",)),
+                                   "a house rule cannot extend; it is laid over a variant",
+                                   hint="remove `extends` and name the variant when you use the rule "
+                                        "(VARIANT+RULE, --with RULE, or `check --on VARIANT`)"))
     if problems:
         raise CompileError(problems)
     return doc

@@ -21,6 +21,8 @@ from __future__ import annotations
 import importlib.resources
 from functools import lru_cache
 from importlib.resources.abc import Traversable
+import os
+import stat
 from pathlib import Path
 
 # The repository root when running from a checkout: bidcompiler/resources.py -> ../
@@ -127,7 +129,17 @@ def shipped_files(kind: str | None = None) -> dict[str, Path]:
 
 @lru_cache(maxsize=256)
 def _kind_of(path: str, mtime: float) -> str:
-    text = "\n" + Path(path).read_text(encoding="utf-8")
+    # A quick look, not the reading of the file: a file that is no regular file, cannot
+    # be read or is not UTF-8 is taken as a variant here, and compiling it (through the
+    # bounded reader, runtime.files) then reports why, with a position, as `compile`
+    # does.  (runtime.files is not imported: `bidwhist variants` loads no runtime.)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return "variant"
+        with open(path, "rb") as f:
+            text = "\n" + f.read(1 << 20).decode("utf-8", errors="replace")
+    except OSError:
+        return "variant"
     return "house-rule" if "\nkind: house-rule" in text or "\nhouse-rule " in text else "variant"
 
 

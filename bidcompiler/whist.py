@@ -32,7 +32,18 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import resources
 from .errors import CompileError, Diagnostic, SourcePos
-from .yamlload import INT_TAG, MAP_TAG, SEQ_TAG, STR_TAG, BOOL_TAG, Comment, LoadedYaml, loaded_from_node
+from .yamlload import (
+    BOOL_TAG,
+    INT_TAG,
+    MAP_TAG,
+    MAX_NESTING,
+    SEQ_TAG,
+    STR_TAG,
+    Comment,
+    LoadedYaml,
+    loaded_from_node,
+    nesting_message,
+)
 
 _INT = re.compile(r"^[-+]?[0-9]+$")
 
@@ -105,7 +116,11 @@ class _NodeMaker:
         if tag is None:
             tag = INT_TAG if _INT.match(value) else BOOL_TAG if value in ("true", "false") else STR_TAG
         start = self.mark(token)
-        return ScalarNode(tag, value, start, start, style=style)
+        # The end too: positions inside a quoted text (content_pos) are measured
+        # between the two marks.
+        end = _mark(self.filename, self.text, token.end_line or token.line, token.end_column or token.column,
+                    token.end_pos if token.end_pos is not None else token.start_pos)
+        return ScalarNode(tag, value, start, end, style=style)
 
     # -- schema look-ups ---------------------------------------------------
     def _resolve(self, node: dict) -> dict:
@@ -348,10 +363,38 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
     return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
 
 
+# What the nesting check looks at: quoted texts and comments (skipped whole), and brackets.
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[\[\]{}]')
+
+
+def _check_nesting(text: str, filename: str) -> None:
+    """Refuse blocks and lists nested deeper than MAX_NESTING, before parsing.
+
+    One pass over the text, without recursion, so the tree walks after the parse
+    (which recurse once a level) stay far from Python's recursion limit.
+    """
+    depth = 0
+    for match in _NESTING_TOKENS.finditer(text):
+        token = match.group()
+        if token in "{[":
+            depth += 1
+            if depth > MAX_NESTING:
+                at = match.start()
+                line = text.count("\n", 0, at) + 1
+                col = at - (text.rfind("\n", 0, at) + 1) + 1
+                lines = text.splitlines()
+                source = lines[line - 1] if 0 < line <= len(lines) else None
+                raise CompileError([Diagnostic(SourcePos(filename, line, col), nesting_message(),
+                                               source_line=source)])
+        elif token in "}]":
+            depth = max(depth - 1, 0)
+
+
 def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
     """Parse ``.whist`` text into a loaded document (data plus positions)."""
     if not text.strip():
         return LoadedYaml(data=None, text=text, filename=filename)
+    _check_nesting(text, filename)
     _comments.found = found = []
     try:
         tree = _parser().parse(text)

@@ -786,13 +786,16 @@ def test_regression_extends_an_unknown_variant_is_placed_on_the_extends_line():
 def test_regression_yaml_integer_too_long_to_convert():
     # Was: ValueError (Exceeds the limit (4300 digits) for integer string conversion).
     text = standard_with("players: 4", "players: " + "9" * 5000)
-    assert compile_error(text) == [f"v.yaml:{line_of(text, 'players:')}:10: number too long (5000 characters)"]
+    # Now (issue 15) every number of a variant file is bounded, and the bound is said.
+    assert compile_error(text) == [f"v.yaml:{line_of(text, 'players:')}:10: number too large: a number of 5000 "
+                                   "digits (numbers in a variant file are at most 1,000,000 in absolute value)"]
 
 
 def test_regression_formula_literal_too_long_to_convert():
     # Was: lark.exceptions.VisitError wrapping the same ValueError.
     text = standard_with("defender: 0", 'defender: "1 + ' + "9" * 5000 + '"')
-    assert compile_error(text) == [f"v.yaml:{line_of(text, 'defender:')}:18: number too long"]
+    assert compile_error(text) == [f"v.yaml:{line_of(text, 'defender:')}:18: number too large: a number of 5000 "
+                                   "digits (numbers in a variant file are at most 1,000,000 in absolute value)"]
 
 
 @pytest.mark.parametrize("old, new, col, found", [
@@ -838,9 +841,9 @@ def test_regression_null_inside_a_new_mapping_removes_the_setting():
 
 def test_regression_levels_beyond_the_books_of_a_hand():
     # Was: a hang (and unbounded memory) building a bid ladder of 10**8 levels.
-    text = standard_with("{from: 3, to: 7}", "{from: 3, to: 100000000}")
+    text = standard_with("{from: 3, to: 7}", "{from: 3, to: 1000000}")
     assert compile_error(text) == [
-        f"v.yaml:{line_of(text, 'levels:')}:25: levels: to 100000000 is more than the 13 books of a hand"]
+        f"v.yaml:{line_of(text, 'levels:')}:25: levels: to 1000000 is more than the 13 books of a hand"]
     # The books of a hand: 12 tricks and the discards' book.
     compile_text(standard_with("{from: 3, to: 7}", "{from: 3, to: 13}"), "v.yaml")
     assert "more than the 13 books" in compile_error(standard_with("{from: 3, to: 7}", "{from: 3, to: 14}"))[0]

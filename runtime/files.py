@@ -1,0 +1,98 @@
+"""The one reader of files the tool is given: regular files only, of bounded size.
+
+Every file ``bidwhist`` reads on a user's behalf (variant files, house rules, records
+and the files a record names, play saves and their sidecars) goes through
+:func:`read_regular`, so each is refused the same way and none can block or exhaust
+memory: the path is ``stat``-ed before it is opened, so a FIFO, a device such as
+``/dev/zero`` or a directory is refused without being opened ("not a regular file"),
+and a file larger than the limit is refused before it is read (the limit is checked
+again on what is actually read, in case the file grows meanwhile).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+# The largest file the tool reads: far above any real variant file (the shipped ones
+# are under 3 KB) or record (a game of hands is tens of KB), and small enough that
+# loading one stays well under a second.
+MAX_FILE_BYTES = 1 << 20
+
+
+class FileRefused(OSError):
+    """A file that is not read: missing, unreadable, not a regular file, or too large.
+
+    ``str()`` is the reason in words, without the path (callers place it).
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+def regular_file_problem(path: str | Path) -> str | None:
+    """Why ``path`` is not an existing regular file, in words; None when it is one.
+
+    Only ``stat`` is called (it follows symbolic links), never ``open``: asking about a
+    FIFO or a device must not block.
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISDIR(info.st_mode):
+        return "not a regular file (a directory)"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    return None
+
+
+def read_regular(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises :class:`FileRefused` (its message names the limit when that is the reason).
+    The file is opened without blocking (``O_NONBLOCK``: were it swapped for a FIFO
+    between the ``stat`` and the ``open``, the open still returns at once) and its
+    type is checked again on the open descriptor.
+    """
+    problem = regular_file_problem(path)
+    if problem is not None:
+        raise FileRefused(problem)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused("not a regular file")
+        if info.st_size > limit:
+            raise FileRefused(too_large(info.st_size, limit))
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise FileRefused(too_large(len(data), limit))
+    return data
+
+
+def size_words(size: int) -> str:
+    """A size in bytes as people say it: ``1 MiB``, ``256 KiB``, ``1,000 bytes``."""
+    if size and size % (1 << 20) == 0:
+        return f"{size >> 20} MiB"
+    if size and size % (1 << 10) == 0:
+        return f"{size >> 10} KiB"
+    return f"{size:,} bytes"
+
+
+def too_large(size: int, limit: int = MAX_FILE_BYTES) -> str:
+    """The message for a file of ``size`` bytes over ``limit``."""
+    return f"file too large: {size:,} bytes (the limit is {size_words(limit)})"

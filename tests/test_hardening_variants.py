@@ -1,0 +1,193 @@
+"""Issue 15, variant files: every defect the fuzzing run saw, kept as a regression test.
+
+Each ends in one clear, positioned message (exit status 1, or 2 for a path that is not
+a regular file), never an internal error, in bounded time and memory.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from clirun import script
+
+from bidcompiler.errors import CompileError
+from bidcompiler.pipeline import MAX_VARIANT_BYTES, compile_file, load_layer
+from bidcompiler.yamlload import MAX_NESTING, MAX_NUMBER
+from runtime.files import FileRefused, read_regular
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def messages(path: Path) -> list[str]:
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    return [d.one_line() for d in info.value.diagnostics]
+
+
+NESTED = f"nested too deeply: at most {MAX_NESTING} blocks, lists and mappings may be inside one another"
+
+
+def test_whist_blocks_nested_330_deep(tmp_path):
+    # Was: RecursionError in whist.py (_mark) -> internal error.
+    blocks = "".join(f"s{i} {{ " for i in range(330)) + "}" * 330
+    path = write(tmp_path, "deep.whist", f"variant x\nextends standard\nauction {{\n strains {{\n{blocks}\n}}}}\n")
+    [message] = messages(path)
+    # The 65th `{` of the file: two opened on lines 3 and 4, then the 63rd label's.
+    col = len("".join(f"s{i} {{ " for i in range(62))) + len("s62 ") + 1
+    assert message == f"{path}:5:{col}: {NESTED}"
+
+
+def test_whist_lists_nested_500_deep(tmp_path):
+    # Was: RecursionError in whist.py (value) -> internal error.
+    path = write(tmp_path, "deep.whist", "variant x\nextends standard\nauction { ranking " + "[" * 500 + "]" * 500 + " }\n")
+    [message] = messages(path)
+    assert message == f"{path}:3:{len('auction { ranking ') + MAX_NESTING}: {NESTED}"
+
+
+def test_whist_brackets_in_strings_and_comments_do_not_count(tmp_path):
+    text = ('variant x\nextends standard\ntitle "' + "[" * 100 + '"  # ' + "{" * 100 + "\n")
+    assert compile_file(write(tmp_path, "ok.whist", text)).name == "x"
+
+
+@pytest.mark.parametrize("opening, closing", [("[", "]"), ("{a: ", "}")])
+def test_yaml_nested_2000_deep(tmp_path, opening, closing):
+    # Was: "YAML nested too deeply" with no position (a RecursionError caught late).
+    path = write(tmp_path, "deep.yaml", "name: x\nextends: standard\nplay: " + opening * 2000 + "1" + closing * 2000 + "\n")
+    [message] = messages(path)
+    assert message == f"{path}:3:{len('play: ') + 1 + (MAX_NESTING - 1) * len(opening)}: {NESTED}"
+
+
+def test_yaml_block_nesting_is_limited_too(tmp_path):
+    text = "name: x\nextends: standard\nplay:\n" + "".join("  " * i + "- \n" for i in range(1, 100))
+    [message] = messages(write(tmp_path, "deep.yaml", text))
+    assert message.endswith(NESTED)
+
+
+def test_nesting_at_the_limit_is_not_refused_for_depth(tmp_path):
+    text = "name: x\nextends: standard\nsource: " + "[" * (MAX_NESTING - 1) + "]" * (MAX_NESTING - 1) + "\n"
+    [message] = messages(write(tmp_path, "ok.yaml", text))
+    assert "nested too deeply" not in message  # the schema's complaint about `source`, not the depth
+
+
+def test_quoted_extends_of_a_missing_variant(tmp_path):
+    # Was: IndexError in yamlload (content_pos -> _layout) -> internal error.
+    path = write(tmp_path, "x.whist", 'variant x\nextends "nonexistent"\n')
+    [message] = messages(path)
+    assert message.startswith(f"{path}:2:10: unknown variant 'nonexistent' (shipped: ")
+    escaped = write(tmp_path, "y.whist", 'variant y\nextends "nonexist\\u0065nt"\n')
+    [message] = messages(escaped)
+    assert message.startswith(f"{escaped}:2:10: unknown variant 'nonexistent'")
+
+
+def test_check_on_a_file_that_is_not_utf8(tmp_path):
+    # Was: UnicodeDecodeError in the quick look at the file's kind -> internal error.
+    path = write(tmp_path, "bad.yaml", b'name: x\nextends: standard\ntitle: "\xff\xfe"\n')
+    proc = script("check", str(path))
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines()[0] == f"{path}:3:9: not UTF-8 text (invalid start byte at byte 34)"
+
+
+@pytest.mark.parametrize("literal", ["9" * 310, str(MAX_NUMBER + 1)])
+def test_score_literal_beyond_the_bound(tmp_path, literal):
+    # Was: a 310-digit literal compiled, then OverflowError in simulate and the heuristic bot.
+    path = write(tmp_path, "big.whist", f"house-rule big\nscoring {{ declarer = if made then {literal} else -bid }}\n")
+    proc = script("check", f"standard+{path}")
+    assert proc.returncode == 1
+    shown = literal if len(literal) < 20 else "a number of 310 digits"
+    assert proc.stderr.splitlines()[0] == (
+        f"{path}:2:35: number too large: {shown} (numbers in a variant file are at most 1,000,000 in absolute value)")
+
+
+def test_setting_beyond_the_bound(tmp_path):
+    path = write(tmp_path, "v.yaml", "name: x\nextends: standard\ngame: {floor: -2000000}\n")
+    assert messages(path) == [f"{path}:3:15: number too large: -2000000 (numbers in a variant file are at most "
+                              "1,000,000 in absolute value)"]
+
+
+def test_products_of_bounded_literals_are_bounded_too(tmp_path):
+    # Was: 3,000-digit products -> "Exceeds the limit (4300 digits)" in replay.
+    # 512 factors as a balanced tree: 9 levels deep, within the depth limit.
+    product = "999999"
+    for _ in range(9):
+        product = f"({product}) * ({product})"
+    path = write(tmp_path, "big.whist", f"house-rule big\nscoring {{ declarer = if made then {product} else 0 }}\n")
+    proc = script("check", f"standard+{path}")
+    assert proc.returncode == 1
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:2:22: scoring.declarer: a hand could score up to a number of "
+                             f"{len(str(2 * 999999 ** 512))} digits")  # standard doubles notrump: x2
+    assert "more than the limit of 1,000,000,000,000 points a hand" in first
+
+
+def test_a_large_score_within_the_bound_plays(tmp_path):
+    # 1,000,000 * bid * books is at most 10^6 * 7 * 13 per hand: allowed, and simulated cleanly.
+    path = write(tmp_path, "big.whist", "house-rule big\nscoring { declarer = if made then 1000000 * bid * books "
+                                        "else 0 - 1000000 * bid }\n")
+    proc = script("simulate", f"standard+{path}", "--hands", "3", "--seed", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "hr.yaml", "standard"])
+def test_a_house_rule_cannot_extend(tmp_path, target):
+    # Was: silently ignored.
+    path = write(tmp_path, "hr.yaml", f"kind: house-rule\nname: hr\nextends: {target}\nscoring: {{declarer: 2 * base}}\n")
+    for args in (("check", str(path)), ("check", f"standard+{path}")):
+        proc = script(*args)
+        assert proc.returncode == 1
+        assert proc.stderr.splitlines()[0] == f"{path}:3:1: a house rule cannot extend; it is laid over a variant"
+
+
+def test_variant_file_size_limit(tmp_path):
+    # Was: no limit, and a 2 MB comment line took 3 s to load.
+    path = write(tmp_path, "big.yaml", "name: x\nextends: standard\n#" + "x" * 2_000_000 + "\n")
+    start = time.perf_counter()
+    assert messages(path) == [f"{path}: file too large: 2,000,028 bytes (the limit is 256 KiB)"]
+    assert time.perf_counter() - start < 1  # refused before reading
+
+
+@pytest.mark.parametrize("name, filler", [
+    ("comments.yaml", "# " + "x" * 60 + "\n"),
+    ("comment-line.yaml", None),
+    ("comments.whist", "# " + "x" * 60 + "\n"),
+    ("words.yaml", None),
+])
+def test_a_file_at_the_size_limit_loads_quickly(tmp_path, name, filler):
+    head = "name: x\nextends: standard\n" if name.endswith(".yaml") else "variant x\nextends standard\n"
+    room = MAX_VARIANT_BYTES - len(head) - 1
+    if name == "comment-line.yaml":
+        body = "#" + "x" * (room - 1)
+    elif name == "words.yaml":  # the slowest text for PyYAML: one-letter words
+        body = "title: " + "x " * ((room - 8) // 2)
+    else:
+        body = filler * (room // len(filler))
+    path = write(tmp_path, name, head + body + "\n")
+    assert os.path.getsize(path) <= MAX_VARIANT_BYTES
+    start = time.perf_counter()
+    load_layer(path)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 2.0, f"{name}: {elapsed:.2f} s"  # typically well under a second
+
+
+def test_the_reader_refuses_what_is_not_a_regular_file(tmp_path):
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    for path, reason in ((fifo, "not a regular file"), (tmp_path, "not a regular file (a directory)"),
+                         ("/dev/zero", "not a regular file"), (tmp_path / "missing", "no such file")):
+        with pytest.raises(FileRefused) as info:
+            read_regular(path)
+        assert str(info.value) == reason
+    small = write(tmp_path, "small.txt", "abc")
+    assert read_regular(small) == b"abc"
+    with pytest.raises(FileRefused) as info:
+        read_regular(small, limit=2)
+    assert str(info.value) == "file too large: 3 bytes (the limit is 2 bytes)"
