@@ -13,7 +13,7 @@ import hashlib
 import multiprocessing
 import pickle
 import signal
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from typing import Callable, Sequence
 
 from .ruleset import Ruleset
@@ -80,7 +80,7 @@ def _stop_pool(pool: ProcessPoolExecutor) -> None:
 def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, backend: str = "local",
                scheduler: str | None = None, on_result: Callable[[int, object], None] | None = None,
                on_progress: Callable[[int, object], None] | None = None,
-               preload: Sequence[str] = ()) -> list:
+               preload: Sequence[str] = (), keep: bool = True) -> list:
     """Run ``fn(*args, i)`` for every chunk ``i`` and return the results by chunk index.
 
     ``backend="local"`` runs the chunks in this process (``workers=1``) or on a local
@@ -90,6 +90,12 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
     ``on_result(i, result)`` sees them in chunk order (later ones wait), so it can
     write records in order.  ``preload`` names modules a pool's server process
     imports once, so that workers start warm (those needed to unpickle ``args``).
+
+    ``keep=False`` lets each result go once ``on_result`` has seen it (the list
+    returned then holds None): a caller that folds the results as they arrive keeps
+    memory flat however many chunks a run has.  A pool then also keeps only a window
+    of chunks in flight ahead of the next one due, so finished chunks waiting for an
+    earlier one stay few.
     """
     results: list = [None] * n_chunks
     done = [False] * n_chunks
@@ -104,7 +110,13 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
         while next_in_order < n_chunks and done[next_in_order]:
             if on_result is not None:
                 on_result(next_in_order, results[next_in_order])
+            if not keep:
+                results[next_in_order] = None
             next_in_order += 1
+
+    def due() -> int:
+        """The first chunk not yet handed to ``on_result``: the pool's window starts there."""
+        return next_in_order
 
     if backend == "dask":
         _run_dask(fn, args, n_chunks, scheduler, deliver)
@@ -121,14 +133,39 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
                                    initializer=_worker_ignores_interrupts)
         try:
             shipped = tuple(_Shipped(a) if isinstance(a, Ruleset) else a for a in args)
-            futures = {pool.submit(fn, *shipped, i): i for i in range(n_chunks)}
-            for future in as_completed(futures):
-                deliver(futures[future], future.result())
+            if keep:
+                futures = {pool.submit(fn, *shipped, i): i for i in range(n_chunks)}
+                for future in as_completed(futures):
+                    deliver(futures[future], future.result())
+            else:
+                _run_windowed(pool, fn, shipped, n_chunks, min(workers, n_chunks) * WINDOW_PER_WORKER,
+                              deliver, due)
         except BaseException:  # an interrupt, or a chunk that failed: stop the others now
             _stop_pool(pool)
             raise
         pool.shutdown()
     return results
+
+
+# Chunks a pool may hold submitted or finished-but-not-yet-due per worker, with keep=False:
+# enough to keep every worker busy while one chunk runs long, few enough that results
+# waiting for an earlier chunk take little memory.
+WINDOW_PER_WORKER = 4
+
+
+def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks: int, window: int,
+                  deliver: Callable[[int, object], None], due: Callable[[], int]) -> None:
+    """Submit chunks to ``pool`` no further than ``window`` ahead of the chunk due next; deliver
+    each as it finishes and drop its future, so no finished result is held by the pool."""
+    pending: dict = {}
+    submitted = 0
+    while submitted < n_chunks or pending:
+        while submitted < n_chunks and submitted < due() + window:
+            pending[pool.submit(fn, *args, submitted)] = submitted
+            submitted += 1
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            deliver(pending.pop(future), future.result())
 
 
 def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
@@ -158,9 +195,11 @@ def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
         # its tasks), not with each task: see _Shipped for why one copy matters.
         shipped = tuple(client.scatter(a, broadcast=True, hash=False) if isinstance(a, Ruleset) else a
                         for a in args)
-        futures = [client.submit(fn, *shipped, i, pure=False) for i in range(n_chunks)]
+        futures: list = [client.submit(fn, *shipped, i, pure=False) for i in range(n_chunks)]
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures, loop=client.loop):
-            deliver(index[future.key], future.result())
+            i = index[future.key]
+            deliver(i, future.result())
+            futures[i] = None  # the last reference here: Dask may release the result
     finally:
         client.close()

@@ -18,9 +18,12 @@ def normalise_card_text(text: str) -> str:
     is not checked against any deck; callers look it up in their variant's cards.
     """
     t = text.strip()
+    if any(ch.isspace() for ch in t):
+        # records.md allows case, ``10`` and the suit symbols: ``A S`` is no spelling of AS.
+        return t
     for symbol, letter in SUIT_SYMBOLS.items():
         t = t.replace(symbol, letter)
-    t = t.upper().replace(" ", "")
+    t = t.upper()
     if t.startswith("10") and len(t) == 3:
         t = "T" + t[2:]
     return t

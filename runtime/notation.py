@@ -11,6 +11,10 @@ from __future__ import annotations
 from .cards import normalise_card_text
 from .ruleset import Ruleset
 
+# The most digits a bid level may have: no variant bids beyond two digits, and a number
+# of thousands of digits must not reach int() (which refuses more than 4,300 digits).
+MAX_CALL_DIGITS = 6
+
 
 def parse_card(rules: Ruleset, text: str) -> int | None:
     """The card id of ``text`` (``as``, ``10h``, ``A♠``, ``bj``), or None."""
@@ -36,7 +40,7 @@ def parse_call(rules: Ruleset, text: str) -> int | None:
     if len(words) == 1 and words[0] in ("pass", "take", "redeal"):
         return {"pass": rules.pass_action, "take": rules.take_action,
                 "redeal": rules.redeal_action}[words[0]]
-    if not words or not (words[0].isascii() and words[0].isdigit()):
+    if not words or not (words[0].isascii() and words[0].isdigit()) or len(words[0]) > MAX_CALL_DIGITS:
         return None
     level = int(words[0])
     if len(words) > 1:

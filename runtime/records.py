@@ -29,7 +29,22 @@ RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction
 # The entries that come after the auction, in records.md's order of checking.
 LATER_KEYS = ("declare", "discard", "swaps", "play", "claim")
 
+# The most house rules a record may lay on its variant (`with`): each costs a compile, and
+# no table plays with more than a handful.
+MAX_WITH = 32
+
 Resolver = Callable[[str, list], Ruleset]
+# The most characters of a record's own text a message quotes: a "call" of thousands of
+# digits is shown by its start and its length, not in full.
+_SHOWN_CHARS = 40
+
+
+def shown(value) -> str:
+    """``repr(value)`` for a message, cut to :data:`_SHOWN_CHARS` characters (saying how long it was)."""
+    text = repr(value)
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
 
 
 class NotARecord(Exception):
@@ -153,7 +168,7 @@ def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
     for card in value:
         cid = parse_card(rules, card)
         if cid is None:
-            raise RecordError(at, f"{what} holds {card!r}, which is not a card of this deck")
+            raise RecordError(at, f"{what} holds {shown(card)}, which is not a card of this deck")
         ids.append(cid)
     return ids
 
@@ -286,11 +301,11 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         raise RecordError(prefix + "auction", "auction must be a list of calls")
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
-            raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {text!r} follows it")
+            raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {shown(text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
-            raise RecordError(at[0], f"seat {state.current_player()}: {text!r} is not a call of this variant")
+            raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant")
         # records.md: the matching bid itself means the same as take (the engine says when).
         yield state.call_meaning(action)
     if state.phase == AUCTION:
@@ -323,7 +338,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         raise RecordError(where, "declare must be an object such as {\"trump\": \"H\"}")
     extra = set(declare) - {"trump", "direction"}
     if extra:
-        raise RecordError(where, f"unknown key '{sorted(extra)[0]}' in declare")
+        raise RecordError(where, f"unknown key {shown(sorted(extra)[0])} in declare")
     at[0] = where
     if state.phase == PLAY and state.table is None:  # the first lead names trump, unless...
         if "trump" not in declare or declare["trump"] is not None:
@@ -340,7 +355,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             action = rules.no_trump_action if value is None else (
                 None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
             if action is None:
-                raise RecordError(where, f"trump {value!r} is not a suit of this deck")
+                raise RecordError(where, f"trump {shown(value)} is not a suit of this deck")
         else:
             if "direction" not in declare:
                 if in_progress:
@@ -349,7 +364,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             d = parse_direction(rules, declare["direction"])
             if d is None:
                 raise RecordError(where,
-                                  f"direction {declare['direction']!r} is not one of: {', '.join(rules.orders)}")
+                                  f"direction {shown(declare['direction'])} is not one of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
     # What the bid already fixed may be restated, but not contradicted.
@@ -357,9 +372,9 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
         if given != state.trump:
-            raise RecordError(where, f"trump {value!r} contradicts the contract")
+            raise RecordError(where, f"trump {shown(value)} contradicts the contract")
     if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(where, f"direction {declare['direction']!r} contradicts the contract "
+        raise RecordError(where, f"direction {shown(declare['direction'])} contradicts the contract "
                                  f"({rules.orders[state.direction]})")
 
 
@@ -394,7 +409,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         cid = parse_card(rules, card)
         if cid is None or cid in seen or (cid not in state.hands[taker] and cid not in out):
             twice = cid is not None and cid in seen
-            raise RecordError(where, f"seat {taker} discards {card!r}, which it does not hold"
+            raise RecordError(where, f"seat {taker} discards {shown(card)}, which it does not hold"
                                      + (" (any more: it is listed twice)" if twice else ""))
         seen.add(cid)
         if cid not in out:
@@ -470,7 +485,7 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
         i = len(ids)
         if state.phase != PLAY:
             raise _play_error(state, play, prefix)
-        raise RecordError(f"{prefix}play[{i}]", f"seat {state.current_player()} plays {play[i]!r}, "
+        raise RecordError(f"{prefix}play[{i}]", f"seat {state.current_player()} plays {shown(play[i])}, "
                                                 "which is not a card of this deck")
 
 
@@ -478,7 +493,7 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; {play[i]!r} follows it")
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; {shown(play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 
 
@@ -607,6 +622,9 @@ def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
     if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
+    if len(with_rules) > MAX_WITH:
+        raise RecordError(prefix + "with", f"with lists {len(with_rules)} house rules; a record may lay "
+                                           f"at most {MAX_WITH} on its variant")
     # The variant alone first, so a bad house rule (or one that does not fit the
     # variant) is reported at `with`, not at `variant`.
     for field, rules_with in (("variant", []), ("with", with_rules)):

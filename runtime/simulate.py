@@ -275,31 +275,52 @@ class Totals:
     moments: dict[str, stats.Moments] = field(default_factory=dict)
     histograms: dict[str, Counter] = field(default_factory=dict)
 
+    def add(self, r: ChunkResult) -> None:
+        """Fold one chunk's result in (chunks are added in chunk-index order, as they are delivered,
+        so keys first appear in the same order as when every result was kept and added at the end)."""
+        self.units += r.units
+        self.hands = tuple(a + b for a, b in zip(self.hands, r.hands)) if self.hands else tuple(r.hands)
+        for key, m in r.moments.items():
+            if key in self.moments:
+                self.moments[key].merge(m)
+            else:
+                self.moments[key] = stats.Moments(m.k, m.sums)
+        for key, hist in r.histograms.items():
+            self.histograms.setdefault(key, Counter()).update(hist)
+
 
 def combine(results: Sequence[ChunkResult]) -> Totals:
     """Add up chunk results (given in chunk-index order; integer sums, so any order agrees)."""
     total = Totals()
     for r in results:
-        total.units += r.units
-        total.hands = tuple(a + b for a, b in zip(total.hands, r.hands)) if total.hands else tuple(r.hands)
-        for key, m in r.moments.items():
-            if key in total.moments:
-                total.moments[key].merge(m)
-            else:
-                total.moments[key] = stats.Moments(m.k, m.sums)
-        for key, hist in r.histograms.items():
-            total.histograms.setdefault(key, Counter()).update(hist)
+        total.add(r)
     return total
 
 
 # --------------------------------------------------------------------------- running a simulation
-def simulate(rules: Ruleset, spec: RunSpec, **options) -> tuple[Totals, list[ChunkResult]]:
-    """Run a simulation of ``rules``; ``options`` are those of :func:`run_chunks`."""
-    results = run_chunks(run_chunk, (rules, spec), spec.chunks, **options)
-    return combine(results), results
+def folded(fn, args: tuple, n_chunks: int, on_result=None, **options) -> Totals:
+    """Run chunks and fold each result into the totals as it is due, keeping none of them.
+
+    Memory stays flat however many chunks a run has: a result is added to the totals
+    (after ``on_result``, if given, has seen it, e.g. to write its records) and let go.
+    ``options`` are those of :func:`run_chunks`.
+    """
+    total = Totals()
+
+    def fold(i: int, result: ChunkResult) -> None:
+        if on_result is not None:
+            on_result(i, result)
+        total.add(result)
+
+    run_chunks(fn, args, n_chunks, on_result=fold, keep=False, **options)
+    return total
+
+
+def simulate(rules: Ruleset, spec: RunSpec, **options) -> Totals:
+    """Run a simulation of ``rules``, folding chunks as they come; ``options`` are those of :func:`folded`."""
+    return folded(run_chunk, (rules, spec), spec.chunks, **options)
 
 
 def compare(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, **options) -> Totals:
     """Play the same units under two variants; paired sums (see :func:`run_compare_chunk`)."""
-    results = run_chunks(run_compare_chunk, (rules_a, rules_b, spec), spec.chunks, **options)
-    return combine(results)
+    return folded(run_compare_chunk, (rules_a, rules_b, spec), spec.chunks, **options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from runtime.simulate import RunSpec, combine, run_compare_chunk
+from runtime.simulate import RunSpec, run_compare_chunk
 
 from . import render
 from .common import load_rules
@@ -35,6 +35,6 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     kinds = choose_bots(bots, [rules_a.sides, rules_b.sides])
     seed = draw_seed(seed)
     spec = RunSpec(mode, count, seed, kinds, max_hands)
-    results = execute(run_compare_chunk, (rules_a, rules_b, spec), spec, workers, backend, scheduler)
-    data = comparison_summary(rules_a, rules_b, spec, combine(results), (describe_variant(a), describe_variant(b)))
+    totals = execute(run_compare_chunk, (rules_a, rules_b, spec), spec, workers, backend, scheduler)
+    data = comparison_summary(rules_a, rules_b, spec, totals, (describe_variant(a), describe_variant(b)))
     show_report(data, as_json, plot, "plot_comparison", render.comparison_report)

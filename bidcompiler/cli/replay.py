@@ -15,12 +15,12 @@ import json
 import re
 import sys
 from functools import partial
-from pathlib import Path
 
 import click
 from rich.table import Table
 from rich.text import Text
 
+from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
 from runtime.records import (
     HandReplay,
     NotARecord,
@@ -40,11 +40,16 @@ from .table import side_label
 
 # --------------------------------------------------------------------------- reading
 def read_record_text(file: str) -> str:
-    """The text of a record file; one line on stderr and exit 2 when it cannot be read."""
+    """The text of a record file; one line on stderr and exit 2 when it cannot be read.
+
+    Only a regular file of at most :data:`runtime.files.MAX_RECORD_BYTES` is read (a
+    FIFO, a device such as ``/dev/zero`` or a huge file would hang the tool or fill
+    its memory).
+    """
     try:
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+        return read_bounded(file, MAX_RECORD_BYTES, "record")
+    except FileRefused as exc:
+        click.echo(str(exc), err=True)
         sys.exit(2)
 
 
@@ -76,6 +81,10 @@ def resolve_for_records(variant: str, with_rules: list, folder: str = ".", confi
         return record_ruleset(variant, tuple(with_rules), folder, confined)
     except CompileError as exc:
         raise LookupError("; ".join(d.one_line() for d in exc.diagnostics)) from None
+    except RecursionError:
+        # A file nested deeper than the compiler's own limit should say so itself; should
+        # one still run out of stack, the record's entry is at fault, not the tool.
+        raise LookupError("a file it names is nested too deeply to be read") from None
 
 
 def records_resolver(rf: RecordFile):

@@ -20,8 +20,8 @@ from contextlib import ExitStack
 import click
 
 from runtime import bots as bot_registry
-from runtime.backends import BackendError, run_chunks
-from runtime.simulate import MAX_HANDS, RunSpec, combine, run_chunk
+from runtime.backends import BackendError
+from runtime.simulate import MAX_HANDS, RunSpec, Totals, folded, run_chunk
 
 from ..pipeline import VariantSpec
 from ..recordnames import names_for_record, outside_warning
@@ -137,15 +137,16 @@ def draw_seed(seed):
     return seed
 
 
-def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None):
-    """Run a spec's chunks with a progress bar on stderr; the results by chunk index."""
+def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None) -> Totals:
+    """Run a spec's chunks with a progress bar on stderr; their totals, each chunk folded in as it
+    is due (``on_result`` sees it first) and then let go, so memory stays flat."""
     with render.progress(spec.count, "simulating" if fn is run_chunk else "comparing") as advance:
         def on_progress(i, result):
             for _ in range(result.units):
                 advance()
         try:
-            return run_chunks(fn, args, spec.chunks, workers=workers or 1, backend=backend, scheduler=scheduler,
-                              on_result=on_result, on_progress=on_progress, preload=POOL_PRELOAD)
+            return folded(fn, args, spec.chunks, on_result=on_result, workers=workers or 1, backend=backend,
+                          scheduler=scheduler, on_progress=on_progress, preload=POOL_PRELOAD)
         except BackendError as exc:
             raise click.UsageError(str(exc)) from None
 
@@ -286,6 +287,6 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
         if writer and mode == "games" and count > 1 and not writer.per_game:
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)
-        results = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
-    data = simulation_summary(rules, spec, combine(results), describe_variant(variant, with_rules, sets))
+        totals = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
+    data = simulation_summary(rules, spec, totals, describe_variant(variant, with_rules, sets))
     show_report(data, as_json, plot, "plot_simulation", render.simulation_report)

@@ -1,0 +1,179 @@
+"""Records against hostile input (issue 15): every defect the fuzzing run found, kept as a test.
+
+Each case is a record (or a file in a record's place) that once ended in an internal
+error, a hang or a memory blow-up; each must now end in one clear message, exit 1
+for an illegal record and 2 for a file that is not a record, in bounded time and
+memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from bidcompiler.pipeline import load_ruleset
+from clirun import run, script
+from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded, read_bounded_bytes, size_text
+from runtime.notation import MAX_CALL_DIGITS, parse_call, parse_card
+from runtime.records import MAX_WITH, hand_record
+from runtime.simulate import play_hand
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load_ruleset("standard")
+
+
+@pytest.fixture(scope="module")
+def record(standard) -> dict:
+    """A legal, finished hand record of the standard game."""
+    return hand_record(play_hand(standard, 5, 0, "random"), "standard")
+
+
+def replay_json(path: Path):
+    result = run("replay", str(path), "--json")
+    return result, (json.loads(result.stdout) if result.stdout.strip() else None)
+
+
+def write(tmp_path: Path, data: dict, name: str = "hand.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+# --------------------------------------------------------------------------- calls
+def test_a_call_of_4301_digits_is_not_a_call(tmp_path, record):
+    """int() of more than 4,300 digits raised ValueError inside parse_call: an internal error."""
+    bad = dict(record, auction=["9" * 4301] + record["auction"][1:])
+    result, out = replay_json(write(tmp_path, bad))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "auction[0]"
+    assert "is not a call of this variant" in out["error"]["message"]
+    # the message shows a bounded piece of the call, not all of it
+    assert len(out["error"]["message"]) < 200, out["error"]["message"]
+
+
+def test_parse_call_bounds_the_digits(standard):
+    assert parse_call(standard, "4 nt") is not None
+    assert parse_call(standard, "0004 nt") == parse_call(standard, "4 nt")
+    assert parse_call(standard, "9" * (MAX_CALL_DIGITS + 1)) is None
+    assert parse_call(standard, "1" + "0" * 10_000 + " nt") is None
+
+
+# --------------------------------------------------------------------------- cards
+def test_a_space_inside_a_card_is_refused(tmp_path, record):
+    """``A S`` was read as ``AS``: records.md allows case, 10 for T and suit symbols, not spaces inside."""
+    first = record["hands"][0][0]
+    spaced = first[0] + " " + first[1]
+    bad = dict(record, hands=[[spaced] + record["hands"][0][1:]] + record["hands"][1:])
+    result, out = replay_json(write(tmp_path, bad))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "hands"
+    assert repr(spaced) in out["error"]["message"]
+
+
+def test_the_forgiving_card_spellings_stay(standard):
+    ace = parse_card(standard, "AS")
+    assert ace is not None
+    for text in ("as", "aS", "A♠", "a♤", " AS ", "AS\n"):
+        assert parse_card(standard, text) == ace, text
+    assert parse_card(standard, "10h") == parse_card(standard, "TH") is not None
+    assert parse_card(standard, "bj") == parse_card(standard, "BJ") is not None
+    for text in ("A S", "1 0H", "10 H", "A\tS", "B J", "A♠ "[:1] + " ♠"):
+        assert parse_card(standard, text) is None, text
+
+
+# --------------------------------------------------------------------------- size and kind of file
+def test_a_record_over_the_limit_is_refused_naming_it(tmp_path):
+    """A 24 MB record peaked at 781 MB; now no record above the limit is read at all."""
+    path = tmp_path / "big.jsonl"
+    with open(path, "wb") as f:  # sparse: the size is there without writing it
+        f.truncate(MAX_RECORD_BYTES + 1)
+    result = run("replay", str(path))
+    assert result.exit_code == 2
+    assert size_text(MAX_RECORD_BYTES) in result.stderr, result.stderr
+    assert "16 MiB" in result.stderr
+    each = run("replay", "--each", str(path), "--json")
+    assert each.exit_code == 2 and "16 MiB" in each.stderr
+
+
+def test_the_limit_leaves_room_for_long_games(standard):
+    """A game stopped at simulate's 1,000-hand cap is a small fraction of the limit."""
+    rng = random.Random(3)
+    lines = [json.dumps(hand_record(play_hand(standard, rng.randrange(10**6), i, "random"), "standard"))
+             for i in range(50)]
+    per_hand = sum(len(line) + 1 for line in lines) / len(lines)
+    assert 1000 * per_hand * 8 < MAX_RECORD_BYTES, per_hand
+
+
+def test_the_reader_reads_no_more_than_its_limit(tmp_path):
+    path = tmp_path / "f.txt"
+    path.write_bytes(b"x" * 100)
+    assert read_bounded(path, 100) == "x" * 100
+    with pytest.raises(FileRefused, match="larger than 99 bytes"):
+        read_bounded_bytes(path, 99, "record")
+    path.write_bytes(b"ok\n\xff")
+    with pytest.raises(FileRefused, match="not UTF-8"):
+        read_bounded(path, 100)
+    with pytest.raises(FileRefused, match="cannot read"):
+        read_bounded(tmp_path / "missing", 100)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_not_a_regular_file(tmp_path):
+    """replay on a FIFO blocked forever waiting for a writer."""
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for args in (("replay", str(fifo)), ("replay", "--each", str(fifo))):
+        proc = script(*args)
+        assert proc.returncode == 2
+        assert "not a regular file" in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_dev_zero_is_not_read():
+    """replay /dev/zero reached 18 GB in 30 s."""
+    proc = script("replay", "/dev/zero")
+    assert proc.returncode == 2
+    assert "not a regular file" in proc.stderr
+
+
+def test_a_folder_is_refused(tmp_path):
+    result = run("replay", str(tmp_path))
+    assert result.exit_code == 2
+    assert "directory" in result.stderr or "not a regular file" in result.stderr
+
+
+# --------------------------------------------------------------------------- with
+def test_a_long_with_is_refused_naming_the_bound(tmp_path, record):
+    """``with`` of 2,000 entries took 10 s (about 5 ms an entry) before anything was checked."""
+    bad = dict(record, **{"with": ["boston-wins"] * 2000})
+    result, out = replay_json(write(tmp_path, bad))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "with"
+    assert f"at most {MAX_WITH}" in out["error"]["message"]
+
+
+def test_a_with_at_the_bound_is_still_read(tmp_path, record):
+    """The bound refuses only lists longer than it: an unknown name at the bound is an ordinary error."""
+    bad = dict(record, **{"with": ["no-such-rule"] * MAX_WITH})
+    result, out = replay_json(write(tmp_path, bad))
+    assert result.exit_code == 1
+    assert out["error"]["at"] == "with"
+    assert f"at most {MAX_WITH}" not in out["error"]["message"]
+
+
+def test_a_record_naming_a_deeply_nested_file_is_an_error(tmp_path, record, monkeypatch):
+    """A ``with`` naming a .whist nested 600 lists deep raised RecursionError."""
+    (tmp_path / "deep.whist").write_text("house-rule deep\nauction { ranking " + "[" * 600 + "]" * 600 + " }\n",
+                                         encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # the name is relative: to the record's folder, which is the working one
+    bad = dict(record, **{"with": ["deep.whist"]})
+    result, out = replay_json(write(tmp_path, bad))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "with"
+    assert "internal error" not in result.stderr
