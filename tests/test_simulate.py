@@ -450,11 +450,13 @@ def test_plot_path_is_checked_before_the_run(tmp_path, name, words):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_plot_without_extension_is_a_png_of_that_name(tmp_path):
+def test_plot_without_extension_is_refused_before_the_run(tmp_path):
+    # Issue 15: the format is never guessed (it was PNG); the usage error names the formats.
     path = tmp_path / "picture"
-    assert run("simulate", "standard", "--hands", "20", "--seed", "3", "--plot", str(path)).exit_code == 0
-    assert path.read_bytes()[:8] == PNG
-    assert [p.name for p in tmp_path.iterdir()] == ["picture"]
+    result = run("simulate", "standard", "--hands", "20", "--seed", "3", "--plot", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"{path} has no extension: give a name ending in one of " in result.stderr and ".png" in result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_plot_that_fails_at_the_end_keeps_the_report(monkeypatch, tmp_path):

@@ -22,6 +22,7 @@ from runtime.ruleset import Ruleset
 from runtime.solver import DoubleDummy
 
 from . import render
+from .common import regular_file
 from .replay import (
     by_side,
     checked,
@@ -226,7 +227,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
 
 # --------------------------------------------------------------------------- the command
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--every-card", is_flag=True, help="Analyse the position before every card, not only every trick.")
 @click.option("--each", is_flag=True,

@@ -23,7 +23,7 @@ from ..pipeline import (
     variant_schema,
 )
 from . import render
-from .common import BadContent, fail_compile, load_ir, variant_not_found, variant_options
+from .common import BadContent, fail_compile, load_ir, regular_file, variant_not_found, variant_options
 
 
 def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
@@ -165,7 +165,7 @@ def _relative(target: Path, folder: Path) -> str:
 
 
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False), callback=regular_file)
 @click.option("--to", "target", type=click.Choice(["whist", "yaml"]), required=True,
               help="The syntax to write.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import click
 
+from runtime.files import regular_file_problem
+
 from ..errors import CompileError
 from ..pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
 
@@ -72,3 +74,18 @@ def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
     """The (variant, with) pair a record carries for a variant named on the command line."""
     parsed = VariantSpec.parse(spec, with_rules)
     return parsed.base, list(parsed.with_rules)
+
+
+def regular_file(ctx, param, value):
+    """A click callback: a FILE argument must name a regular file (exit 2 otherwise).
+
+    Asked with ``stat`` only, before anything opens the path, so a FIFO, a device such
+    as ``/dev/zero`` or a directory is refused at once instead of blocking or being read
+    without end.
+    """
+    if value is None:
+        return value
+    problem = regular_file_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"{value}: {problem}", ctx=ctx, param=param)
+    return value

@@ -19,6 +19,7 @@ from runtime.trickster import PtnError, hand_to_record, read_ptn
 from ..errors import CompileError
 from ..pipeline import load_ruleset
 from ..trickster_options import map_options
+from .common import regular_file
 from .replay import resolve_for_records
 
 
@@ -47,7 +48,7 @@ def _game_check(records: list[dict]) -> str | None:
 
 
 @click.command("import")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
               help="Write the records to OUT (default: stdout).")
 @click.option("--nearest", is_flag=True,

@@ -31,16 +31,18 @@ def check_path(path: str) -> None:
     """Raise ValueError, in words, when a picture could not be saved to ``path``.
 
     Checked before a run starts, so a long simulation is never thrown away at the end
-    for a misspelt file name: the format (from the extension; none means PNG) must be
+    for a misspelt file name: the format (from the extension, which must be there) must be
     one matplotlib writes, and the folder must exist and be writable.
     """
     from matplotlib.backend_bases import FigureCanvasBase
 
     formats = FigureCanvasBase.get_supported_filetypes()
     ext = os.path.splitext(path)[1][1:].lower()
-    if ext and ext not in formats:
+    if not ext:  # the format is never guessed: `--plot results` is more likely a slip than a PNG
+        raise ValueError(f"{path} has no extension: give a name ending in one of .{', .'.join(sorted(formats))}")
+    if ext not in formats:
         raise ValueError(f"cannot draw a {ext!r} file: give a name ending in one of "
-                         f".{', .'.join(sorted(formats))} (PNG if there is no extension)")
+                         f".{', .'.join(sorted(formats))}")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"cannot write {path}: folder {folder} does not exist")

@@ -35,6 +35,7 @@ from runtime.ruleset import Ruleset
 from ..errors import CompileError
 from ..recordnames import record_folder, record_ruleset
 from . import render
+from .common import regular_file
 from .table import side_label
 
 
@@ -309,7 +310,7 @@ def replay_each(file: str, as_json: bool) -> int:
 
 # --------------------------------------------------------------------------- the command
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (records.md).")
 @click.option("--each", is_flag=True,
               help="Score each line as an independent hand record (a file written by "

@@ -38,29 +38,45 @@ DEFAULT_BOTS = "heuristic"
 POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions")
 
 
+# Bounds of the numeric options (issue 15), each said in --help and in the usage error
+# (click's IntRange names the range): a run of more than a billion games or hands would
+# take years; more local workers than this only compete for the same cores; a game
+# undecided after a million hands is stopped anyway; seeds are 64-bit so that records
+# and JSON carry them exactly everywhere.
+MAX_RUN = 10**9
+MAX_WORKERS = 64
+MAX_GAME_HANDS = 10**6
+SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
+# The widest number a --records name's {game:FORMAT} field may ask for.
+MAX_GAME_WIDTH = 20
+
+
 def run_options(command):
     """Add the options shared by ``simulate`` and ``compare``."""
     options = [
-        click.option("--games", type=click.IntRange(min=1),
-                     help="Play this many whole games (rubbers where the variant plays them)."),
-        click.option("--hands", type=click.IntRange(min=1),
-                     help="Play this many independent hands, the deal rotating."),
+        click.option("--games", type=click.IntRange(min=1, max=MAX_RUN),
+                     help=f"Play this many whole games (rubbers where the variant plays them); at most {MAX_RUN:,}."),
+        click.option("--hands", type=click.IntRange(min=1, max=MAX_RUN),
+                     help=f"Play this many independent hands, the deal rotating; at most {MAX_RUN:,}."),
         click.option("--bots", default=None, metavar="KIND[,KIND...]",
                      help="Bots for every seat (random, heuristic, sampler), or one per side, "
                           "e.g. heuristic,random.  Default: heuristic.  The report's header says which played."),
-        click.option("--seed", type=int, default=None, help="Seed of the run (drawn and shown on stderr if omitted)."),
-        click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Local worker processes (default 1).  Results do not depend on it."),
+        click.option("--seed", type=SEED_RANGE, default=None,
+                     help="Seed of the run, a 64-bit signed integer (drawn and shown on stderr if omitted)."),
+        click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
+                     help=f"Local worker processes (default 1, at most {MAX_WORKERS}).  Results do not depend on it."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="Where chunks run: this machine, or an existing Dask cluster (--scheduler)."),
         click.option("--scheduler", metavar="ADDRESS",
                      help="Address of the Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786."),
-        click.option("--max-hands", type=click.IntRange(min=1), default=MAX_HANDS, show_default=True,
-                     help="With --games: stop a game that is still undecided after this many hands."),
+        click.option("--max-hands", type=click.IntRange(min=1, max=MAX_GAME_HANDS), default=MAX_HANDS,
+                     show_default=True, help="With --games: stop a game that is still undecided after this "
+                                             f"many hands (at most {MAX_GAME_HANDS:,})."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
         click.option("--plot", type=click.Path(dir_okay=False),
-                     help="Draw the distributions to this file: PNG, or SVG, PDF... by its extension "
-                          "(needs the 'plot' extra: matplotlib).  Checked before the run starts."),
+                     help="Draw the distributions to this file, in the format its extension names (.png, .svg, "
+                          ".pdf...; needs the 'plot' extra: matplotlib).  Checked before the run starts.  "
+                          "With --json both are made: the JSON on stdout, the picture in the file."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -187,8 +203,17 @@ def has_game_field(path: str) -> bool:
 
 
 def game_path(path: str, game: int) -> str:
-    """The record file of game ``game`` for a name holding ``{game}`` or ``{game:FORMAT}``."""
-    return _GAME_FIELD.sub(lambda m: format(game, (m.group(1) or ":")[1:]), path)
+    """The record file of game ``game`` for a name holding ``{game}`` or ``{game:FORMAT}``.
+
+    ValueError for a format wider than :data:`MAX_GAME_WIDTH` (``{game:99999999999d}``
+    would ask for a name of that many characters) or one ``format`` refuses.
+    """
+    def field(match) -> str:
+        spec = (match.group(1) or ":")[1:]
+        if any(int(n) > MAX_GAME_WIDTH for n in re.findall(r"\d+", spec)):
+            raise ValueError(f"a width of at most {MAX_GAME_WIDTH}")
+        return format(game, spec)
+    return _GAME_FIELD.sub(field, path)
 
 
 class RecordWriter:

@@ -1,0 +1,98 @@
+"""Issue 15, command lines: every numeric option bounded, FILE arguments regular files only.
+
+Each case runs the installed script, as a user would, and asserts the exit status (2:
+bad usage) and the message; ``script`` checks that no traceback and no internal error
+appear.  The subprocess timeout in ``script`` is only a safety net against a hang.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from clirun import script
+
+RANGE = "is not in the range"
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--hands", "99999999999999999999999"), f"'--hands': 99999999999999999999999 {RANGE} 1<=x<=1000000000"),
+    (("--games", "0"), f"'--games': 0 {RANGE} 1<=x<=1000000000"),
+    (("--hands", "1", "--workers", "1000"), f"'--workers': 1000 {RANGE} 1<=x<=64"),
+    (("--hands", "1", "--seed", "99999999999999999999999"), f"'--seed': 99999999999999999999999 {RANGE}"),
+    (("--games", "1", "--max-hands", "99999999999"), f"'--max-hands': 99999999999 {RANGE} 1<=x<=1000000"),
+])
+def test_numeric_options_are_bounded(args, words):
+    # Was: OverflowError (internal error) for --hands; --workers 1000 accepted silently.
+    proc = script("simulate", "standard", *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert words in proc.stderr
+
+
+def test_compare_shares_the_bounds():
+    proc = script("compare", "standard", "cincinnati", "--hands", "99999999999999999999999")
+    assert proc.returncode == 2 and f"'--hands': 99999999999999999999999 {RANGE}" in proc.stderr
+
+
+def test_records_game_field_width_is_bounded(tmp_path):
+    # Was: MemoryError formatting a name 99,999,999,999 characters wide.
+    proc = script("simulate", "standard", "--games", "2", "--records", str(tmp_path / "{game:99999999999d}.jsonl"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "the {game} field cannot be filled in (a width of at most 20)" in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plot_without_an_extension_is_a_usage_error(tmp_path):
+    pytest.importorskip("matplotlib")
+    proc = script("simulate", "standard", "--hands", "2", "--plot", str(tmp_path / "x"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"{tmp_path / 'x'} has no extension: give a name ending in one of " in proc.stderr
+    assert ".png" in proc.stderr and ".svg" in proc.stderr
+
+
+def test_plot_with_json_is_documented():
+    proc = script("simulate", "--help")
+    assert proc.returncode == 0
+    assert "With --json both are made: the JSON on stdout, the picture in the file." in " ".join(proc.stdout.split())
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "fifo.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("command", [("replay",), ("replay", "--each"), ("analyze",), ("import",), ("convert", "--to", "yaml")])
+def test_file_arguments_must_be_regular_files(command, fifo, tmp_path):
+    # Was: replay, check, convert blocked forever on a FIFO; replay /dev/zero grew to 18 GB.
+    for path, reason in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                         (tmp_path, None)):
+        proc = script(*command, str(path))
+        assert proc.returncode == 2, (command, path, proc.stderr)
+        assert proc.stdout == ""
+        if reason:
+            assert f"{path}: {reason}" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [("check",), ("compile",), ("rules",), ("simulate", "--hands", "1"),
+                                     ("compile", "standard", "--with")])
+def test_variant_paths_must_be_regular_files(command, fifo):
+    for path in (fifo, "/dev/zero"):
+        if command[-1] == "--with":
+            args = (*command, str(path))
+        else:
+            args = (command[0], str(path), *command[1:])
+        proc = script(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert f"{path}: not a regular file" in proc.stderr
+
+
+def test_a_record_naming_a_fifo_is_an_illegal_record(tmp_path):
+    # A record's named file is content, not usage: exit 1, at `variant`.
+    os.mkfifo(tmp_path / "v.yaml")
+    record = '{"format": "bidwhist-hand/1", "variant": "v.yaml", "dealer": 0, "hands": [[], [], [], []]}'
+    (tmp_path / "r.json").write_text(record + "\n", encoding="utf-8")
+    proc = script("replay", "--json", "r.json", cwd=tmp_path)
+    assert proc.returncode == 1
+    assert '"at": "variant"' in proc.stdout and "not a regular file" in proc.stdout
