@@ -55,13 +55,16 @@ from __future__ import annotations
 import json
 import os
 import random
+import socket
 import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 from .bots import BOTS, make_bot
 from .errors import IllegalAction
+from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefused, read_bounded
 from .game import GameTally, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
@@ -77,6 +80,18 @@ Resolver = Callable[[str, list], Ruleset]
 
 class SessionError(Exception):
     """A session that cannot be loaded (no sidecar, a record that does not fit it), said in words."""
+
+
+class SessionDamaged(SessionError):
+    """A session file that is not what play writes (damaged on disk): the save itself is left as it is."""
+
+
+def damaged(side: Path, path: Path, why: str) -> str:
+    """The message for a damaged session file: what is wrong, that the save is kept, and what to do."""
+    return (f"{why}\nThe session file {side} is damaged, so the game cannot go on from it. {path} is "
+            "untouched and keeps every finished hand (`bidwhist replay " + str(path) + "` scores them). "
+            "To go on, put back a copy of the session file; to keep the hands and play anew, move both "
+            "files aside and start a new game.")
 
 
 @dataclass
@@ -205,23 +220,29 @@ class Session:
         """
         path = Path(path)
         side = sidecar_path(path)
-        try:
-            side_text = side.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not os.path.lexists(side):
             raise SessionError(f"{side}: missing; a game record can be resumed only with the session file "
-                               "written beside it") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SessionError(f"{side}: cannot read: {exc}") from None
+                               "written beside it")
+        # Read nothing of either file before both are known readable: a damaged session file
+        # must leave the save exactly as it is.
+        try:
+            side_text = read_bounded(side, MAX_SIDECAR_BYTES, "session file")
+        except FileRefused as exc:
+            raise SessionDamaged(damaged(side, path, str(exc))) from None
         try:
             side_data = json.loads(side_text)
         except json.JSONDecodeError as exc:
-            raise SessionError(f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+            raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
+                                                     f"{exc.msg}")) from None
+        except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
+            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
         settings = Settings.from_json(side_data, str(side))
         pending = in_progress_from_json(side_data, str(side))
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SessionError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+            text = read_bounded(path, MAX_RECORD_BYTES, "game record")
+        except FileRefused as exc:
+            raise SessionError(str(exc)) from None
         # No line yet (no hand finished): an empty record, which read_record_file would call no record.
         records = read_record_file(text, str(path)).records if text.strip() else []
         try:
@@ -589,3 +610,115 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
         raise RecordError(prefix + f"play[{p}]", f"{plays[p]!r} comes where no card is due")
     return state, actions
 
+
+
+# --------------------------------------------------------------------------- the lock on a save
+LOCK_SUFFIX = ".lock"
+
+
+def lock_path(path: str | os.PathLike) -> Path:
+    """Where the lock of the save at ``path`` lives: ``FILE.lock``, beside it."""
+    path = Path(path)
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+class SaveLocked(SessionError):
+    """The save is in use by another ``play`` (or its lock cannot be taken): the message says by whom."""
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this machine (one we may not signal exists too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
+
+
+class SaveLock:
+    """One ``play`` at a time on a save: ``FILE.lock``, made with O_CREAT|O_EXCL, holding
+    ``{"pid", "host", "since"}`` of its holder, removed when that ``play`` ends.
+
+    Two processes playing one save would each overwrite the other's moves.  The lock is
+    created atomically, so of two at once only one gets it.  A process that is killed
+    (SIGKILL, a power cut) leaves its lock behind; such a lock is *stale* when it names
+    this host and a process that no longer runs, and is then taken over without asking.
+    A lock of another host (a save on a shared folder), or one that cannot be read,
+    cannot be judged from here: ``take_over=True`` (``play --take-over``) takes it
+    anyway, for the user who knows that the other ``play`` is gone.
+    """
+
+    def __init__(self, save: str | os.PathLike):
+        self.path = lock_path(save)
+        self.held = False
+        self.took_over: dict | None = None  # the stale holder replaced, if any
+
+    def holder(self) -> dict | None:
+        """The lock's holder as written, or None when the lock cannot be read as one."""
+        try:
+            data = json.loads(read_bounded(self.path, MAX_LOCK_BYTES, "lock file"))
+        except (FileRefused, ValueError, RecursionError):
+            return None
+        if not (isinstance(data, dict) and isinstance(data.get("pid"), int) and isinstance(data.get("host"), str)
+                and isinstance(data.get("since"), str)):
+            return None
+        return data
+
+    @staticmethod
+    def stale(holder: dict | None) -> bool:
+        """Whether ``holder``'s process is known to be gone: on this host, and not running."""
+        return holder is not None and holder["host"] == socket.gethostname() and not _alive(holder["pid"])
+
+    def acquire(self, take_over: bool = False) -> "SaveLock":
+        """Take the lock; SaveLocked naming the holder when another ``play`` has it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(3):  # a stale lock removed, another process may create one first
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                holder = self.holder()
+                if not (take_over or self.stale(holder)):
+                    raise SaveLocked(self.refusal(holder)) from None
+                self.took_over = holder or {}
+                try:
+                    os.unlink(self.path)
+                except FileNotFoundError:
+                    pass
+                continue
+            except OSError as exc:
+                raise SaveLocked(f"{self.path}: cannot create the lock of the save: {exc.strerror or exc}") from None
+            me = {"pid": os.getpid(), "host": socket.gethostname(),
+                  "since": time.strftime("%Y-%m-%d %H:%M:%S %z")}
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(json.dumps(me) + "\n")
+            self.held = True
+            return self
+        raise SaveLocked(f"{self.path}: the lock of the save keeps being taken by another process")
+
+    def refusal(self, holder: dict | None) -> str:
+        """Why the lock is refused, by whom, and how to take it over."""
+        save = self.path.name[:-len(LOCK_SUFFIX)]
+        if holder is None:
+            who = f"its lock {self.path} cannot be read (a play killed as it started?)"
+        else:
+            here = holder["host"] == socket.gethostname()
+            who = (f"it is in use by another play: process {holder['pid']} on "
+                   f"{'this host' if here else 'host'} {holder['host']}, since {holder['since']}")
+        return (f"{save}: {who}.  Two plays on one save would lose moves.  If that play is gone "
+                f"(a lock of this host whose process has ended is taken over by itself), take the save "
+                f"over with --take-over.")
+
+    def release(self) -> None:
+        """Remove the lock if this process still holds it (not one that took it over since)."""
+        if not self.held:
+            return
+        self.held = False
+        holder = self.holder()
+        if holder is not None and (holder["pid"], holder["host"]) != (os.getpid(), socket.gethostname()):
+            return
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass

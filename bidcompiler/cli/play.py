@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 
@@ -27,7 +29,7 @@ from rich.console import Console
 
 from runtime import bots as bot_registry
 from runtime.records import NotARecord
-from runtime.session import Session, SessionError, Settings, sidecar_path
+from runtime.session import SaveLock, SaveLocked, Session, SessionDamaged, SessionError, Settings, sidecar_path
 
 from ..recordnames import RefusedName, names_for_record, outside_warning, record_folder, record_ir
 from ..rulebook import rulebook
@@ -89,7 +91,10 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
               help="Show the bots' moves at once (also BIDWHIST_FAST=1).")
-def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast):
+@click.option("--take-over", is_flag=True,
+              help="Take the save over even though its lock (FILE.lock) names another play: for a play "
+                   "that is gone but could not be seen to be (on another host, or a lock left unreadable).")
+def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast, take_over):
     """Play a whole game of VARIANT at the terminal against bots.
 
     Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4 low; or the
@@ -100,13 +105,30 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
     hand in play and the settings.  `bidwhist play --resume FILE` goes on exactly
     from there.  Ctrl-C saves and exits with status 130; quit and end of input save
     and exit 0.
+
+    One play at a time on a save: while it runs, FILE.lock names its process, host and
+    start, and a second play on FILE is refused, saying so.  The lock goes when play
+    ends (also on Ctrl-C, or when it is terminated); a lock left by a killed play is
+    stale when it names this host and a process that no longer runs, and is then taken
+    over by itself; --take-over takes any lock.
     """
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
-    if resume:
-        session = _resume(variant, with_rules, seed, save, resume, seats, bots)
-    else:
-        session = _start(variant, with_rules, seats, bots, seed, save, err)
+    with ExitStack() as held:
+        _ends_cleanly_on_signals(held)
+        if resume:
+            session = _resume(variant, with_rules, seed, save, resume, seats, bots, take_over, held, err)
+        else:
+            session = _start(variant, with_rules, seats, bots, seed, save, err, take_over, held)
+        status = _play(session, console, err, fast, open_hands, None if resume else (variant, with_rules))
+    sys.exit(status)
+
+
+def _play(session: Session, console: Console, err: Console, fast: bool, open_hands: bool, typed) -> int:
+    """Announce the game and run it at the terminal; the exit status.
+
+    ``typed``: the variant and house rules as typed on the command line (None when resuming).
+    """
     s = session.settings
     folder = record_folder(session.path)
     who = ", ".join(str(x) for x in s.seats)
@@ -117,15 +139,43 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast)
     err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
-        if not resume:  # the variant as typed on the command line
-            return rulebook(load_ir(variant, tuple(with_rules)))
+        if typed is not None:  # the variant as typed on the command line
+            return rulebook(load_ir(typed[0], tuple(typed[1])))
         try:
             return rulebook(record_ir(s.variant, tuple(s.with_rules), folder, confined=False))
         except RefusedName as exc:
             return f"{exc.at}: {exc.message}"
 
     terminal = Terminal(session, console, fast=fast, open_hands=open_hands, rulebook=rulebook_text, err=err)
-    sys.exit(terminal.run())
+    return terminal.run()
+
+
+def _ends_cleanly_on_signals(held: ExitStack) -> None:
+    """SIGTERM and SIGHUP (a closed terminal) end play as an exception would: the lock is removed.
+
+    Every move is on disk already (the session saves after each), so nothing is lost.
+    """
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None:
+            held.callback(signal.signal, number, signal.signal(number, stop))
+
+
+def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
+    """Take the lock of the save at ``path`` for as long as ``held`` lasts; exit 1 naming its holder."""
+    lock = SaveLock(path)
+    try:
+        lock.acquire(take_over)
+    except SaveLocked as exc:
+        raise click.ClickException(str(exc)) from None
+    held.callback(lock.release)
+    if lock.took_over is not None:
+        old = lock.took_over
+        whose = f"of process {old['pid']} on {old['host']}, since {old['since']}" if old else "(unreadable)"
+        err.print(f"note: took over the lock {whose} of {path}", markup=False)
 
 
 def _default_bots(err: Console) -> str:
@@ -142,7 +192,8 @@ def _check_bots(name: str) -> str:
     return name
 
 
-def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Session:
+def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
+           held: ExitStack) -> Session:
     if variant is None:
         raise click.UsageError("name a VARIANT to play (see `bidwhist variants`), or --resume FILE")
     rules = load_rules(variant, with_rules)
@@ -157,6 +208,9 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Sessio
     path = Path(save) if save else default_save_path()
     if not path.name.endswith(".jsonl"):
         raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
+    # The lock first: of two plays starting on one new file, the second must not find it
+    # free between the first's check and its first write.
+    _lock(path, take_over, held, err)
     if path.exists():
         raise click.BadParameter(f"{path} already exists: continue it with --resume {path}, "
                                  "or name a new file", param_hint="--save")
@@ -172,12 +226,14 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console) -> Sessio
         raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--save") from None
 
 
-def _resume(variant, with_rules, seed, save, resume, seats, bots) -> Session:
+def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
+            err: Console) -> Session:
     clashes = [name for name, value in (("VARIANT", variant), ("--with", with_rules), ("--seed", seed),
                                         ("--save", save)) if value]
     if clashes:
         raise click.UsageError(f"--resume continues a saved game as it was: {', '.join(clashes)} "
                                "cannot be given with it")
+    _lock(Path(resume), take_over, held, err)
     refused: list[RefusedName] = []
 
     def resolve(name: str, rules: list):
@@ -193,6 +249,8 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots) -> Session:
 
     try:
         session = Session.load(resume, resolve, seats=list(seats), bots=bots)
+    except SessionDamaged as exc:  # a file damaged on disk, not a wrong argument: exit 1
+        raise click.ClickException(str(exc)) from None
     except (SessionError, NotARecord) as exc:
         if refused:  # records.md: a refused path exits with status 1
             raise BadContent(f"{sidecar_path(resume)}: {refused[0].at}: {refused[0].message}") from None

@@ -1,0 +1,193 @@
+"""Terminal play against damaged saves and a second play on one save (issue 15).
+
+A session file of 100,000 ``[`` crashed ``--resume`` (RecursionError in json); two
+``play`` processes on one save lost moves silently.  Now a damaged session file is
+one message naming it and what to do (exit 1, the save untouched), and a save is
+locked while a play runs on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bidcompiler.cli import cli
+from bidcompiler.pipeline import load_ruleset
+from runtime.session import SaveLock, SaveLocked, Session, Settings, lock_path, sidecar_path
+from test_play import BOT, PROGRAM, PROMPT, terminals  # noqa: F401  (terminals: the pty fixture)
+
+
+def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
+    """A save with a finished hand in FILE and a hand in progress in the sidecar."""
+    rules = load_ruleset("standard")
+    path = tmp_path / name
+    session = Session.new(rules, Settings("standard", [], 3, [], "heuristic"), path)
+    while not session.hands:
+        session.apply(session.bot_choice())
+    for _ in range(3):
+        session.apply(session.bot_choice())
+    assert not session.is_over() and session.actions  # a hand in progress in the sidecar
+    return path
+
+
+def resume(path: Path, *more: str):
+    return CliRunner().invoke(cli, ["play", "--resume", str(path), *more])
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+# --------------------------------------------------------------------------- a damaged session file
+@pytest.mark.parametrize("damage", [
+    "[" * 100_000,  # json's recursion: RecursionError
+    '{"format": "bidwhist-session/1", "seed": ' + "9" * 5000 + "}",  # int() of more than 4,300 digits
+    "{not json",
+    b"\xff\xfe not text",
+], ids=["deep", "long-number", "not-json", "not-utf8"])
+def test_a_damaged_session_file_is_named_and_the_save_kept(tmp_path, damage):
+    path = a_save(tmp_path)
+    side = sidecar_path(path)
+    (side.write_bytes if isinstance(damage, bytes) else side.write_text)(damage)
+    before = path.read_bytes(), side.read_bytes()
+    result = resume(path)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.stderr
+    assert f"The session file {side} is damaged" in result.stderr
+    assert "keeps every finished hand" in result.stderr and "bidwhist replay" in result.stderr
+    assert (path.read_bytes(), side.read_bytes()) == before  # nothing written over
+    assert not lock_path(path).exists()  # the lock taken to resume is gone again
+    replay = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert replay.exit_code == 0 and len(json.loads(replay.stdout)["hands"]) == 1
+
+
+def test_a_session_file_that_is_not_a_regular_file_is_refused(tmp_path):
+    path = a_save(tmp_path)
+    side = sidecar_path(path)
+    side.unlink()
+    os.mkfifo(side)
+    result = resume(path)
+    assert result.exit_code == 1
+    assert "not a regular file" in result.stderr
+
+
+def test_a_huge_session_file_is_refused_naming_the_limit(tmp_path):
+    path = a_save(tmp_path)
+    with open(sidecar_path(path), "r+b") as f:
+        f.truncate(2 << 20)
+    result = resume(path)
+    assert result.exit_code == 1
+    assert "larger than 1 MiB" in result.stderr
+
+
+# --------------------------------------------------------------------------- the lock
+def test_the_lock_names_its_holder_and_refuses_a_second_taker(tmp_path):
+    save = tmp_path / "s.jsonl"
+    first = SaveLock(save).acquire()
+    holder = json.loads(lock_path(save).read_text())
+    assert holder["pid"] == os.getpid() and holder["host"] == socket.gethostname() and holder["since"]
+    with pytest.raises(SaveLocked) as refused:
+        SaveLock(save).acquire()
+    message = str(refused.value)
+    assert f"process {os.getpid()}" in message and socket.gethostname() in message
+    assert holder["since"] in message and "--take-over" in message
+    first.release()
+    assert not lock_path(save).exists()
+    SaveLock(save).acquire().release()  # free again
+
+
+def test_a_stale_lock_of_this_host_is_taken_over_and_others_are_not(tmp_path):
+    save = tmp_path / "s.jsonl"
+    stale = {"pid": dead_pid(), "host": socket.gethostname(), "since": "2026-01-01 00:00:00 +0000"}
+    lock_path(save).write_text(json.dumps(stale))
+    lock = SaveLock(save).acquire()
+    assert lock.took_over == stale
+    assert json.loads(lock_path(save).read_text())["pid"] == os.getpid()
+    lock.release()
+    # Another host's lock, or an unreadable one, cannot be judged here: refused without --take-over.
+    for content in (json.dumps({**stale, "host": "elsewhere.example"}), "", "{"):
+        lock_path(save).write_text(content)
+        with pytest.raises(SaveLocked, match="--take-over"):
+            SaveLock(save).acquire()
+        SaveLock(save).acquire(take_over=True).release()
+        assert not lock_path(save).exists()
+
+
+def test_release_leaves_a_lock_taken_over_by_another(tmp_path):
+    save = tmp_path / "s.jsonl"
+    mine = SaveLock(save).acquire()
+    other = {"pid": os.getpid() + 1, "host": "elsewhere.example", "since": "now"}
+    lock_path(save).write_text(json.dumps(other))  # taken over with --take-over meanwhile
+    mine.release()
+    assert json.loads(lock_path(save).read_text()) == other
+
+
+def test_a_locked_save_is_refused_by_play_naming_the_holder(tmp_path):
+    path = a_save(tmp_path)
+    other = {"pid": os.getpid(), "host": "elsewhere.example", "since": "2026-12-01 10:00:00 +0000"}
+    lock_path(path).write_text(json.dumps(other))
+    before = path.read_bytes(), sidecar_path(path).read_bytes()
+    result = resume(path)
+    assert result.exit_code == 1, result.output
+    assert f"process {os.getpid()} on host elsewhere.example, since 2026-12-01 10:00:00" in result.stderr
+    assert "--take-over" in result.stderr
+    assert (path.read_bytes(), sidecar_path(path).read_bytes()) == before
+    assert json.loads(lock_path(path).read_text()) == other  # the other's lock is left alone
+
+
+def test_a_second_play_on_a_running_save_is_refused(terminals, tmp_path):  # noqa: F811
+    save = tmp_path / "live.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(PROMPT)
+    for args in (["play", "--resume", str(save)], ["play", "standard", "--save", str(save)]):
+        second = subprocess.run(PROGRAM + args, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert second.returncode == 1, second.stderr
+        assert f"in use by another play: process {t.pid} on this host" in second.stderr
+        assert "Traceback" not in second.stderr
+    t.line("quit")
+    assert t.wait() == 0
+    assert not lock_path(save).exists()  # quit removes the lock
+
+
+def test_the_lock_goes_on_ctrl_c_and_on_sigterm(terminals, tmp_path):  # noqa: F811
+    save = tmp_path / "c.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(PROMPT)
+    assert lock_path(save).exists()
+    t.wait_until_reading()
+    t.send("\x03")
+    assert t.wait() == 130
+    assert not lock_path(save).exists()
+    r = terminals("play", "--resume", str(save), "--fast")
+    r.expect(PROMPT)
+    r.wait_until_reading()
+    r.kill(signal.SIGTERM)
+    assert r.wait() == 128 + signal.SIGTERM
+    assert not lock_path(save).exists()
+    assert "Traceback" not in r.text
+
+
+def test_a_killed_play_leaves_a_stale_lock_that_resume_takes_over(terminals, tmp_path):  # noqa: F811
+    save = tmp_path / "k.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    first = t.expect(PROMPT)
+    t.kill(signal.SIGKILL)
+    t.wait()
+    assert json.loads(lock_path(save).read_text())["pid"] == t.pid  # SIGKILL leaves it
+    r = terminals("play", "--resume", str(save), "--fast")
+    r.expect(f"took over the lock of process {t.pid}")
+    assert r.expect(PROMPT).group(0) == first.group(0)
+    r.line("quit")
+    assert r.wait() == 0
+    assert not lock_path(save).exists()
