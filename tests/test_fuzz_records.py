@@ -430,7 +430,7 @@ pool = st.sampled_from(HANDS + [(r, None) for r in DERIVED]).map(lambda t: t[0])
 # ============================================================ the tests
 
 
-@settings(FUZZ, max_examples=scaled(900))
+@settings(FUZZ, max_examples=scaled(600))
 @given(st.data(), pool, st.sampled_from(MODES))
 def test_mutated_hand_records(folder, data, record, mode):
     mutant = data.draw(mutated_record(record), label="record")
@@ -461,7 +461,7 @@ def mutated_game(draw, records: list) -> list:
     return records
 
 
-@settings(FUZZ, max_examples=scaled(300))
+@settings(FUZZ, max_examples=scaled(250))
 @given(st.data(), st.sampled_from(GAMES), st.sampled_from(MODES))
 def test_mutated_game_records(folder, data, game, mode):
     records = data.draw(mutated_game(game[0]), label="game")
@@ -469,7 +469,7 @@ def test_mutated_game_records(folder, data, game, mode):
 
 
 
-@settings(FUZZ, max_examples=scaled(600))
+@settings(FUZZ, max_examples=scaled(400))
 @given(st.data(), st.booleans(), st.sampled_from(MODES))
 def test_byte_mutations_of_records(folder, data, game, mode):
     if game:
@@ -481,7 +481,7 @@ def test_byte_mutations_of_records(folder, data, game, mode):
 
 
 
-@settings(FUZZ, max_examples=scaled(200))
+@settings(FUZZ, max_examples=scaled(150))
 @given(st.data(), pool)
 def test_records_written_strangely(folder, data, record):
     """Valid JSON written oddly: indented, one key per line, a BOM, CRLF, keys repeated, deep values."""
