@@ -547,3 +547,24 @@ def test_a_record_read_from_special_files_is_refused(folder):
             assert "not a regular file" in result.stderr or "is a directory" in result.stderr
     result = run("replay", "--json", "/dev/zero")
     assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+# ============================================================ regressions found by these fuzzers
+
+
+@pytest.mark.parametrize("key, at", [("Play", "Play"), ("a\nb", "'a\\nb'"), ("\x1b[31m", "'\\x1b[31m'"),
+                                     ("x" * 5000, None)])
+def test_regression_an_unknown_field_is_named_on_one_line(folder, key, at):
+    # Was: the field's name raw in `at` and in the message, so a name holding a line
+    # break split replay's one error line in two (and a terminal escape reached the terminal).
+    record = dict(HANDS[0][0], **{key: 1})
+    path = write_record(folder, dumps(record), game=False)
+    status, out = replay_checked(path)
+    error = json.loads(out)["error"]
+    assert status == 1 and error["message"].startswith("unknown field ")
+    if at is not None:
+        assert error["at"] == at
+    else:  # thousands of characters: cut, saying how long it was
+        assert error["at"].endswith("(5002 characters)") and len(error["at"]) < 100
+    text = run("replay", str(path))
+    assert text.exit_code == 1 and len(text.stderr.splitlines()) == 1 and "\x1b" not in text.stderr
