@@ -308,6 +308,11 @@ def _card_slots(record: dict) -> list[tuple]:
     return slots
 
 
+def _list(value) -> list:
+    """``value`` where it is a list (an earlier edit may have made it anything), else []."""
+    return value if isinstance(value, list) else []
+
+
 def _get(node, path):
     for key in path:
         node = node[key]
@@ -381,7 +386,8 @@ def mutated_record(draw, record: dict, extra_ops: int = 3) -> dict:
         elif op == "discard":
             record["discard"] = draw(st.one_of(
                 st.lists(st.one_of(st.sampled_from(CARD_SPELLINGS), st.sampled_from(
-                    [c for h in record.get("hands", []) if isinstance(h, list) for c in h] or ["AS"])), max_size=8),
+                    [c for h in _list(record.get("hands")) if isinstance(h, list) for c in h] or ["AS"])),
+                    max_size=8),
                 other_values))
         elif op == "swaps":
             card = st.one_of(st.sampled_from(["LJ", "BJ", "7C", "2S", "AS"]), st.sampled_from(CARD_SPELLINGS),
