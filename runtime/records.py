@@ -13,6 +13,7 @@ The runtime does not know how to find a variant by name, so callers pass a
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -37,6 +38,10 @@ Resolver = Callable[[str, list], Ruleset]
 # The most characters of a record's own text a message quotes: a "call" of thousands of
 # digits is shown by its start and its length, not in full.
 _SHOWN_CHARS = 40
+
+
+# A field name that can be written in `at` as it is: anything else is quoted there.
+_PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def shown(value) -> str:
@@ -210,7 +215,13 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     """
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
-        raise RecordError(prefix + unknown[0], f"unknown field '{unknown[0]}' in a {HAND_FORMAT} record")
+        # Reported at its own name (records.md), but a name is the record's own text: one
+        # with line breaks, control characters or thousands of characters is shown quoted
+        # and cut, so the error stays one line (the fuzz suite found a raw newline).
+        name = unknown[0]
+        plain = _PLAIN_FIELD.fullmatch(name) is not None
+        raise RecordError(prefix + (name if plain else shown(name)),
+                          f"unknown field {shown(name)} in a {HAND_FORMAT} record")
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")

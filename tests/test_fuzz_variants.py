@@ -35,12 +35,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, event, given, settings
+from fuzzing import FUZZ, byte_mutations, huge_numbers, strange_text
+from fuzzing import scaled as fuzz_scaled
+from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
 
 from bidcompiler.errors import CompileError
 from bidcompiler.lower import lower
-from bidcompiler.pipeline import compile_file, compile_text, file_kind
+from bidcompiler.convert import schema_shape, to_whist
+from bidcompiler.pipeline import compile_file, compile_text, file_kind, load_layer_text, variant_schema
 from bidcompiler.rulebook import rulebook
 from runtime.game import GameTally, deal
 from runtime.hand import PLAY, HandState
@@ -53,19 +56,11 @@ SHIPPED_RULES = [p for p in SHIPPED if file_kind(p) == "house-rule"]
 TEXTS = {p: p.read_text(encoding="utf-8") for p in SHIPPED}
 DATA = {p: yaml.safe_load(TEXTS[p]) for p in SHIPPED}
 
-# About 2,200 examples in all by default (a minute or so on 2 cores); FUZZ_SCALE=10
-# runs ten times as many (for a longer bug hunt).
-SCALE = 0.6 * float(os.environ.get("FUZZ_SCALE", "1"))
-
-
+# About 3,200 examples in all by default (a couple of minutes on 2 cores);
+# BIDWHIST_FUZZ_SCALE=N runs N times as many, drawing new ones each run (tests/fuzzing.py).
 def scaled(n: int) -> int:
-    return max(1, int(n * SCALE))
-
-
-# The same examples on every run (CI must not be flaky); a bug hunt with FUZZ_SCALE draws new ones.
-FUZZ = settings(deadline=None, database=None, derandomize="FUZZ_SCALE" not in os.environ,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much, HealthCheck.large_base_example])
+    """This module's share of ``n`` examples at scale 1, times the scale."""
+    return fuzz_scaled(max(1, int(n * 0.6)))
 
 
 # ============================================================ the property
@@ -97,12 +92,15 @@ def check_diagnostics(exc: CompileError, files: dict[str, str | None]) -> None:
         if d.pos.file.startswith("--set ") and "--set" in files:
             continue  # a --set change is one command-line argument: named whole, no line or column
         assert _same(d.pos.file) in files, f"diagnostic names no input file: {d}"
+        if (d.pos.line, d.pos.col) == (0, 0):  # about the whole file: it cannot be read
+            assert re.match(r"file too large|not a regular file|cannot read|no such file", d.message), d
+            continue
         assert d.pos.line >= 1 and d.pos.col >= 1, f"no line/column inside {d.pos.file}: {d}"
         text = files[_same(d.pos.file)]
         if text is None:
             text = _read(d.pos.file)
-        if text is not None:
-            lines = YAML_LINE_BREAK.split(text)
+        if text is not None:  # each syntax counts lines as its parser does
+            lines = text.split("\n") if d.pos.file.endswith(".whist") else YAML_LINE_BREAK.split(text)
             assert d.pos.line <= len(lines), f"line beyond the end of the file: {d}"
             assert d.pos.col <= len(lines[d.pos.line - 1]) + 1, f"column beyond the end of the line: {d}"
         for related in d.related:
@@ -197,8 +195,9 @@ def workdir(tmp_path_factory):
 _counter = itertools.count()
 
 
-def write_file(folder: Path, content: str | bytes, stem: str = "overlay") -> Path:
-    path = folder / f"{stem}-{next(_counter)}.yaml"
+def write_file(folder: Path, content: str | bytes, stem: str = "overlay", ext: str = ".yaml") -> Path:
+    """A new file in ``folder`` holding ``content``."""
+    path = folder / f"{stem}-{next(_counter)}{ext}"
     if isinstance(content, bytes):
         path.write_bytes(content)
     else:
@@ -223,8 +222,8 @@ insertions = st.one_of(st.sampled_from(YAML_BITS), unicode_text)
 
 
 @st.composite
-def mutated_text(draw, text: str) -> str:
-    """``text`` after 1-4 random edits."""
+def mutated_text(draw, text: str, insertions=insertions) -> str:
+    """``text`` after 1-4 random edits (``insertions``: the snippets it may insert)."""
     for _ in range(draw(st.integers(1, 4))):
         lines = text.split("\n")
         op = draw(st.sampled_from(["replace", "insert", "delete", "truncate", "del-line", "dup-line",
@@ -305,8 +304,10 @@ def test_mutated_bytes(workdir, data, path, base, seed):
             variant = compile_file(base, with_rules=(str(mutant),))
         except CompileError as exc:
             check_diagnostics(exc, _known_files(str(base), (mutant,)))
+            event("CompileError")
         else:
             play_hands(lower(variant), seed)
+            event("compiled and played")
     else:
         compile_file_and_play(mutant, seed)
 
@@ -733,6 +734,142 @@ def test_random_variants_extending_shipped_ones(workdir, data, base, seed):
 @given(valid_variants(), st.lists(shipped_rule, min_size=1, max_size=2), seeds)
 def test_shipped_house_rules_over_random_variants(variant, rules, seed):
     compile_and_play(dump(variant), "random-variant.yaml", seed, overlays=rules)
+
+
+# ============================================================ 4. the .whist syntax, bytes and extremes
+
+SHAPE = schema_shape(variant_schema())
+
+
+def to_whist_text(text: str, filename: str) -> str:
+    """A YAML file's text in the .whist syntax, as ``bidwhist convert --to whist`` writes it."""
+    doc = load_layer_text(text, filename)
+    return to_whist(doc.data, SHAPE, doc.comments())
+
+
+WHIST = {p: to_whist_text(TEXTS[p], str(p)) for p in SHIPPED}
+WHIST_BITS = ["{", "}", "[", "]", "=", "<", ";", "\n", "remove ", "remove", '"', "\\\n", "#", ",", "==", "= =",
+              "variant x\n", "house-rule y\n", "extends standard\n", 'extends "nonexistent"\n', "extends\n",
+              "a { b { c {", "} } }", "[[[", "]]]", "x [a, [b, [c]]]\n", "9" * 30, "-1", "1e999", "\t", "\r",
+              "\ufeff", "\u2028", '"\\u0000"', '"\\"', "players 4\n", "players\n", "deal { hand }\n",
+              "auction { strains { remove uptown } }\n", "scoring { declarer = }\n", "game { win = score >= }\n",
+              "orders { uptown }\n", "deck { suits }\n", "kind variant\n", "kind house-rule\n"]
+whist_insertions = st.one_of(st.sampled_from(WHIST_BITS), unicode_text)
+
+
+@settings(FUZZ, max_examples=scaled(500))
+@given(st.data(), shipped_variant, seeds)
+def test_malformed_whist_variant_text(data, path, seed):
+    text = data.draw(mutated_text(WHIST[path], whist_insertions))
+    compile_and_play(text, str(path.parent / "mutant.whist"), seed)
+
+
+@settings(FUZZ, max_examples=scaled(200))
+@given(st.data(), shipped_variant, shipped_rule, seeds)
+def test_malformed_whist_house_rule_text(workdir, data, base, rule, seed):
+    overlay = write_file(workdir, data.draw(mutated_text(WHIST[rule], whist_insertions)), stem="overlay", ext=".whist")
+    compile_and_play(TEXTS[base], str(base), seed, overlays=(overlay,))
+
+
+@settings(FUZZ, max_examples=scaled(300))
+@given(st.data(), shipped_variant, seeds)
+def test_structured_mutations_of_whist_variants(data, path, seed):
+    mutant = data.draw(mutated_data(DATA[path]))
+    try:
+        text = to_whist(mutant, SHAPE)
+    except Exception:  # the converter writes valid documents; a few mutants have no .whist spelling
+        reject()
+    compile_and_play(text, str(path.parent / "mutant.whist"), seed)
+
+
+@settings(FUZZ, max_examples=scaled(300))
+@given(st.data(), shipped_file, shipped_variant, st.booleans(), seeds)
+def test_byte_mutations_of_both_syntaxes(workdir, data, path, base, whist, seed):
+    """Bit flips, truncation, NULs, invalid UTF-8 and repeated runs in a file read from disk."""
+    text = WHIST[path] if whist else TEXTS[path]
+    ext = ".whist" if whist else ".yaml"
+    mutant = write_file(workdir, data.draw(byte_mutations(text.encode("utf-8"))), stem="bytes", ext=ext)
+    if file_kind(path) == "house-rule":
+        try:
+            variant = compile_file(base, with_rules=(str(mutant),))
+        except CompileError as exc:
+            check_diagnostics(exc, _known_files(str(base), (mutant,)))
+            event("CompileError")
+        else:
+            play_hands(lower(variant), seed)
+            event("compiled and played")
+    else:
+        compile_file_and_play(mutant, seed)
+
+
+def _deep(kind: str, depth: int, whist: bool) -> str:
+    """A value (YAML) or statement (.whist) nested ``depth`` deep."""
+    if kind == "list":
+        return "[" * depth + "1" + "]" * depth
+    if kind == "map":
+        return "{a: " * depth + "1" + "}" * depth if not whist else "a {\n" * depth + "b 1\n" + "}\n" * depth
+    depth = min(depth, 300)  # (indented lines: the text grows as depth squared)
+    return ("\n" + "".join("  " * i + "a:\n" for i in range(depth)) + "  " * depth + "1") if not whist \
+        else "a { " * depth + "}" * depth
+
+
+@st.composite
+def extreme_edit(draw, text: str, whist: bool) -> str:
+    """``text`` with one extreme: deep nesting, a huge number, strange unicode, a long line, a key repeated."""
+    lines = text.split("\n")
+    k = draw(st.integers(0, len(lines) - 1))
+    op = draw(st.sampled_from(["deep", "deep", "number", "number", "unicode", "long", "repeat-key"]))
+    if op == "deep":
+        depth = draw(st.sampled_from([10, 63, 64, 65, 100, 330, 500, 2000]))
+        kind = draw(st.sampled_from(["list", "map", "block"]))
+        indent = re.match(r"[ ]*", lines[k]).group(0)
+        key = draw(st.sampled_from(["extra", "ranking", "x", "play", "deal", "hand"]))
+        sep = " " if whist else ": "
+        lines.insert(k, f"{indent}{key}{sep}{_deep(kind, depth, whist)}")
+    elif op == "number":
+        numbers = [(m.start(), m.end()) for m in re.finditer(r"(?<![A-Za-z])\d+", lines[k])]
+        if not numbers:
+            return text
+        a, b = draw(st.sampled_from(numbers))
+        lines[k] = lines[k][:a] + draw(huge_numbers) + lines[k][b:]
+    elif op == "unicode":
+        i = draw(st.integers(0, len(lines[k])))
+        lines[k] = lines[k][:i] + draw(strange_text) + lines[k][i:]
+    elif op == "long":
+        char = draw(st.sampled_from(["x", "é", "\u2028"]))  # (YAML counts each \u2028 as a line)
+        lines.insert(k, "# " + char * draw(st.sampled_from([1000, 30000] if char != "\u2028" else [10, 1000])))
+    else:
+        lines.insert(k, lines[k])
+    return "\n".join(lines)
+
+
+@settings(FUZZ, max_examples=scaled(300))
+@given(st.data(), shipped_file, shipped_variant, st.booleans(), seeds)
+def test_extreme_values_in_both_syntaxes(workdir, data, path, base, whist, seed):
+    text = data.draw(extreme_edit(WHIST[path] if whist else TEXTS[path], whist), label="text")
+    mutant = write_file(workdir, text, stem="extreme", ext=".whist" if whist else ".yaml")
+    if file_kind(path) == "house-rule":
+        try:
+            variant = compile_file(base, with_rules=(str(mutant),))
+        except CompileError as exc:
+            check_diagnostics(exc, _known_files(str(base), (mutant,)))
+            event("CompileError")
+        else:
+            play_hands(lower(variant), seed)
+            event("compiled and played")
+    else:
+        compile_file_and_play(mutant, seed)
+
+
+def test_a_file_over_the_size_limit_is_refused_by_name(tmp_path):
+    """One limit for a variant file, said with its size, in both syntaxes."""
+    for ext, head in ((".yaml", "name: x\n"), (".whist", "variant x\n")):
+        path = tmp_path / f"big{ext}"
+        path.write_text(head + "#" + "x" * (300 << 10) + "\n", encoding="utf-8")
+        with pytest.raises(CompileError) as info:
+            compile_file(path)
+        [d] = info.value.diagnostics
+        assert d.pos.file == str(path) and "file too large" in d.message and "256 KiB" in d.message
 
 
 # ============================================================ regressions found by the fuzzers

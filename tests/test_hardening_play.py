@@ -28,13 +28,20 @@ def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
     """A save with a finished hand in FILE and a hand in progress in the sidecar."""
     rules = load_ruleset("standard")
     path = tmp_path / name
-    session = Session.new(rules, Settings("standard", [], 3, [], "heuristic"), path)
-    while not session.hands:
-        session.apply(session.bot_choice())
-    for _ in range(3):
-        session.apply(session.bot_choice())
-    assert not session.is_over() and session.actions  # a hand in progress in the sidecar
-    return path
+    # The first seed whose game goes on after its first hand (the bots decide how it goes).
+    for seed in range(3, 40):
+        for stale in (path, sidecar_path(path), lock_path(path)):
+            stale.unlink(missing_ok=True)
+        session = Session.new(rules, Settings("standard", [], seed, [], "heuristic"), path)
+        while not session.hands and not session.is_over():
+            session.apply(session.bot_choice())
+        if session.is_over():
+            continue
+        for _ in range(3):
+            session.apply(session.bot_choice())
+        assert not session.is_over() and session.actions  # a hand in progress in the sidecar
+        return path
+    raise AssertionError("no seed left a game going after its first hand")
 
 
 def resume(path: Path, *more: str):
