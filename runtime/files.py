@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
 
 MIB = 1 << 20
 # The default limit: far above any real variant file (the shipped ones are under 3 KB),
@@ -45,7 +44,7 @@ class FileRefused(OSError):
         return self.reason
 
 
-def regular_file_problem(path: str | Path) -> str | None:
+def regular_file_problem(path: str | os.PathLike) -> str | None:
     """Why ``path`` is not an existing regular file, in words; None when it is one.
 
     Only ``stat`` is called (it follows symbolic links), never ``open``: asking about a
@@ -64,7 +63,7 @@ def regular_file_problem(path: str | Path) -> str | None:
     return None
 
 
-def read_regular(path: str | Path, limit: int = MAX_FILE_BYTES, follow_links: bool = True) -> bytes:
+def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_links: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
     Raises :class:`FileRefused` (its message names the limit when that is the reason).
