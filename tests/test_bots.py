@@ -176,6 +176,27 @@ def test_partners_contract_is_valued_above_a_coin_flip(monkeypatch):
     assert name_of(state, HeuristicBot().choose(state)) == "4 downtown"
 
 
+def test_competes_when_declaring_beats_defending_their_contract():
+    """The opponents opened 3 notrump; passing is worth what their notrump contract is
+    expected to score by the variant's own scoring (at least the books their bid
+    needs), not an average suit contract.  With the big joker, the ace of spades and
+    four diamonds (and the kitty to come) the bot overcalls 4 uptown, diamonds trump,
+    and makes it.  The baseline (the heuristic before
+    the fix) valued defending as an average suit contract and passed."""
+    rules = rules_of("standard")
+    deal_ = {0: "JH JC 3H 5C JD 9S 5H KH LJ 2S KC 8H", 1: "2H AH 3S KS AC TH 4S 8C AD KD TD 7S",
+             2: "8D BJ 6C 6S 4D AS 4H 4C 6H 6D 9H 7D", 3: "2C 9D TC 5D 7C 7H QC 5S JS QH 3D QS"}
+    state = act(hand_state(rules, 0, deal_, "8S 2D 3C TS QD 9C"), "3 notrump")
+    assert name_of(state, BaselineBot().choose(state)) == "pass"
+    call, reason = heuristic_says(state)
+    assert call == "4 uptown" and "diamonds trump" in reason, (call, reason)
+    bots = [HeuristicBot(random.Random(0)) for _ in range(rules.players)]
+    act(state, call)
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].choose(state))
+    assert state.declarer == 2 and state.made
+
+
 def test_weak_hand_passes():
     rules = rules_of("standard")
     state = hand_state(rules, 0, {1: "2S 3S 4S 5H 6H 7H 2D 3D 4D 2C 3C 4C"})

@@ -31,6 +31,9 @@ _OTHER_STRAIN_SUPPORT = -0.4
 # A partner who bid expects to take more than its contract needs (it bid only when the
 # bid beat passing): the books above "needed" we credit its contract with when we pass.
 _PARTNER_MARGIN = 0.5
+# The same for an opponent who holds the high bid: the books above its contract's needs
+# we expect its side to take when we pass.
+_OPPONENT_MARGIN = 0.5
 
 
 class HeuristicBot:
@@ -273,9 +276,9 @@ class HeuristicBot:
             books = needed + _PARTNER_MARGIN + 0.8 * (own - share)
             nt = 1 if declaration(rules, high).notrump_only else 0
             return info.expected(0, high, nt, books), "with partner's contract"
-        opp_value = info.expected(1, lowest, 0, theirs)
         if high >= 0:
-            return opp_value, "defending the opponents' contract"
+            return self._defend_value(info, high, plain, npart), "defending the opponents' contract"
+        opp_value = info.expected(1, lowest, 0, theirs)
         if opp_value < 0:
             return opp_value, "if the opponents declare"
         # Nobody has bid and the opponents would not want it: the hand may pass out.
@@ -286,6 +289,23 @@ class HeuristicBot:
             books = self._declarer_books(info, own, npart, bonus, True)
             return 0.5 * info.expected(0, 0, 0, books), "if our dealer is forced to bid"
         return 0.5 * opp_value, "if their dealer is forced to bid"
+
+    def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+        """What defending the opponents' high bid is worth to us, by the variant's scoring of it.
+
+        Our books are our hand's tricks in the contracts their bid's strain may become
+        (the engine's declarations say which) and our partners' share of the rest; theirs
+        are the rest, but at least what their bid needs and a margin (they bid it only
+        when it beat passing).  A strain played only without trumps is scored as notrump.
+        """
+        suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
+        idx = suit_idx or nt_idx
+        nt = 0 if suit_idx else 1
+        own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
+        share = max(0.0, info.tricks - own) / (info.rules.players - 1)
+        theirs = info.total_books - (own + npart * share)
+        theirs = max(theirs, info.needed[high][nt] + _OPPONENT_MARGIN)
+        return info.expected(1, high, nt, theirs)
 
     @staticmethod
     def _contract_words(rules: Ruleset, key) -> str:
