@@ -15,8 +15,8 @@ from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
-from .compose import ORDINARY, ComposedDocument
-from .errors import CompileError, DiagnosticSink
+from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
+from .errors import CompileError, Diagnostic, DiagnosticSink
 from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
 
 HAND_TYPES = types_of(HAND_VARIABLES)
@@ -145,6 +145,9 @@ def check_layer_formulas(doc) -> list:
             if isinstance(value, dict) else {(section, key): (value, {**variables, "base": expected})}
         for path, (text, names) in written.items():
             text = str(text).lower() if isinstance(text, bool) else str(text)
+            if len(path) == 3 and _BASE_RE.search(text):
+                problems.append(Diagnostic(doc.content_pos(path), base_in_condition(path[2], path[:2])))
+                continue
             try:
                 compile_expression(text, names, expected, doc.content_pos(path))
             except CompileError as exc:

@@ -181,12 +181,12 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
                     problems.append(Diagnostic(doc.pos(q), _no_such_condition(key, path, list(into))))
                     continue
                 if isinstance(value, str) and _BASE_RE.search(value):
-                    problems.append(Diagnostic(doc.content_pos(q), _base_in_condition(key, path)))
+                    problems.append(Diagnostic(doc.content_pos(q), base_in_condition(key, path)))
                     continue
             if p in GAME_ENDS and isinstance(value, dict):
                 for name, text in value.items():  # a first mapping is not walked condition by condition
                     if key not in into and isinstance(text, str) and _BASE_RE.search(text):
-                        problems.append(Diagnostic(doc.content_pos(q + (name,)), _base_in_condition(name, p)))
+                        problems.append(Diagnostic(doc.content_pos(q + (name,)), base_in_condition(name, p)))
                 if key in into and not isinstance(into[key], dict):
                     _name_the_formula(target, into, key, p)
             if value is None:  # null removes the setting
@@ -324,7 +324,7 @@ def _no_such_condition(name: str, path: tuple, names: list) -> str:
     return f"{_dotted(path)}: cannot remove the condition '{name}': no layer below has it ({there})"
 
 
-def _base_in_condition(name: str, path: tuple) -> str:
+def base_in_condition(name: str, path: tuple) -> str:
     """The message for ``base`` in a named condition."""
     return (f"{_dotted(path)}.{name}: a named condition is written whole and cannot say `base`; "
             f"to add a way the game ends, add a condition of its own name beside '{name}'")
