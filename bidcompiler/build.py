@@ -15,8 +15,8 @@ from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
-from .compose import ComposedDocument
-from .errors import CompileError, DiagnosticSink
+from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
+from .errors import CompileError, Diagnostic, DiagnosticSink
 from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
 
 HAND_TYPES = types_of(HAND_VARIABLES)
@@ -140,11 +140,18 @@ def check_layer_formulas(doc) -> list:
         value = (doc.data.get(section) or {}).get(key) if isinstance(doc.data.get(section), dict) else None
         if value is None:
             continue
-        text = str(value).lower() if isinstance(value, bool) else str(value)
-        try:
-            compile_expression(text, {**variables, "base": expected}, expected, doc.content_pos((section, key)))
-        except CompileError as exc:
-            problems.extend(exc.diagnostics)
+        # Named conditions (game.win: {sweep: swept}) are each a formula, without `base`.
+        written = {(section, key, name): (text, variables) for name, text in value.items() if text is not None} \
+            if isinstance(value, dict) else {(section, key): (value, {**variables, "base": expected})}
+        for path, (text, names) in written.items():
+            text = str(text).lower() if isinstance(text, bool) else str(text)
+            if len(path) == 3 and _BASE_RE.search(text):
+                problems.append(Diagnostic(doc.content_pos(path), base_in_condition(path[2], path[:2])))
+                continue
+            try:
+                compile_expression(text, names, expected, doc.content_pos(path))
+            except CompileError as exc:
+                problems.extend(exc.diagnostics)
     return problems
 
 
@@ -211,10 +218,12 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     def section(name: str) -> dict:
         return data.get(name) or {}
 
-    def formula(sec: str, key: str) -> ir.Formula:
+    def formula(sec: str, key: str, *condition: str) -> ir.Formula:
+        # ``condition``: the name of one named condition of a game end (game.win.sweep).
         variables, expected = FORMULA_CONTEXTS[(sec, key)]
-        stack = doc.formula_stack.get((sec, key))
-        origin = doc.content_pos((sec, key)) if key in section(sec) else doc.pos((sec,))
+        path = (sec, key, *condition)
+        stack = doc.formula_stack.get(path)
+        origin = doc.content_pos(path) if key in section(sec) else doc.pos((sec,))
         try:
             if stack:  # house rules that build on the formula they replace
                 lowest = stack[0]
@@ -230,6 +239,8 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                 compiled = compile_ast(simplify(tree), variables, expected, origin)
             else:
                 raw = section(sec).get(key, FORMULA_DEFAULTS.get((sec, key)))
+                if condition:
+                    raw = raw[condition[0]]
                 # YAML may have read ``0`` or ``true`` as a number or boolean: a
                 # formula is text either way.
                 text = str(raw).lower() if isinstance(raw, bool) else str(raw)
@@ -238,6 +249,18 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type=expected, ast=None, pos=origin)
         return ir.Formula(text=compiled.text, type=expected, ast=compiled, pos=origin)
+
+    def game_end(key: str) -> tuple[ir.Formula, tuple[ir.Condition, ...]]:
+        """game.win or game.lose: the ``or`` of its named conditions, and the conditions."""
+        value = section("game").get(key)
+        if not isinstance(value, dict):  # one plain formula: the ordinary end
+            whole = formula("game", key)
+            return whole, (ir.Condition(name=ORDINARY, formula=whole),)
+        when = tuple(ir.Condition(name=name, formula=formula("game", key, name)) for name in value)
+        if not when and key == "win":
+            sink.error(doc.pos(("game", key)), "game.win: every condition is removed, so no side could ever win",
+                       hint="keep or add one condition (e.g. `target: score >= target`)")
+        return or_of(tuple(c.formula for c in when), doc.content_pos(("game", key))), when
 
     deck_data = section("deck")
     deck = ir.Deck(
@@ -326,9 +349,13 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         pos=pos("scoring"),
     )
     g = section("game")
+    win, win_when = game_end("win")
+    lose, lose_when = game_end("lose")
     game = ir.Game(
-        win=formula("game", "win"),
-        lose=formula("game", "lose"),
+        win=win,
+        lose=lose,
+        win_when=win_when,
+        lose_when=lose_when,
         target=g.get("target", default("game.target")),
         tie=tie_breaks(_tie_list(g.get("tie", default("game.tie")))),
         floor=g.get("floor", default("game.floor")),
@@ -354,6 +381,24 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         pos=pos(),
         origin=doc,
     )
+
+
+def or_of(formulas: tuple[ir.Formula, ...], pos) -> ir.Formula:
+    """One condition that holds when any of ``formulas`` does (the engine reads one formula).
+
+    A condition that is plainly ``false`` adds nothing and is left out (ten-hands'
+    ``lose: {target: false}`` beside two-sets' ``sets >= 3`` is ``sets >= 3``); one
+    condition is itself, so a variant with one condition compiles as before.
+    """
+    if any(not f.text for f in formulas):  # a condition had an error, reported already
+        return ir.Formula(text="", type="bool", ast=None, pos=pos)
+    kept = [f for f in formulas if f.text != "false"] or list(formulas[:1])
+    if not kept:
+        kept = [ir.Formula(text="false", type="bool", ast=None, pos=pos)]
+    if len(kept) == 1 and kept[0].ast is not None:
+        return kept[0]
+    compiled = compile_expression(" or ".join(f"({f.text})" for f in kept), GAME_TYPES, "bool", pos)
+    return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
 
 
 def _names(tree):

@@ -22,6 +22,19 @@ what it names.  Layers merge like this:
 Every value remembers the layer and position that set it, so a later check can
 name both files when an overlay does not fit its base.  A formula in a later layer
 may say ``base`` for the formula it replaces: ``if sweep then 2 * base else base``.
+
+The game's ends (``game.win``, ``game.lose``) are one formula or a mapping of named
+conditions, any of which ends the game.  Named conditions merge key by key like any
+mapping, so a house rule adds (``win: {sweep: swept}``), replaces or removes
+(``{sweep: ~}``) one condition and house rules combine in any order.  Besides:
+
+* a plain formula laid over named conditions replaces them all; its ``base`` is
+  their ``or``;
+* named conditions laid over a plain formula keep that formula as the condition
+  named ``target`` (:data:`ORDINARY`, the ordinary end): a rule naming ``target``
+  replaces it, a rule naming another condition adds beside it;
+* a named condition is written whole: it may not say ``base``; removing a name no
+  layer below has is an error.
 """
 
 from __future__ import annotations
@@ -44,6 +57,21 @@ FORMULA_PATHS = {
     ("game", "win"), ("game", "lose"),
 }
 _BASE_RE = re.compile(r"\bbase\b")
+# The settings that may be a mapping of named conditions, any of which ends the game.
+GAME_ENDS = (("game", "win"), ("game", "lose"))
+# The name a plain formula takes when named conditions are laid over it: the ordinary end.
+ORDINARY = "target"
+
+
+def is_formula_path(path: tuple) -> bool:
+    """Whether the value at ``path`` is a formula: a formula setting or one named game-end condition."""
+    return path in FORMULA_PATHS or (len(path) == 3 and path[:2] in GAME_ENDS)
+
+
+def combined_text(conditions: dict) -> str:
+    """The ``or`` of named conditions as one formula's text (``false`` when there are none)."""
+    texts = [_text(t) for t in conditions.values()]
+    return " or ".join(f"({t})" for t in texts) if texts else "false"
 # The file name a ``--set`` change is loaded under: one argument of the command, not a file.
 SET_PREFIX = "--set "
 # In a list of named items, ``{name: X, remove: true}`` takes item X away.
@@ -148,8 +176,22 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
             if not path and key in LAYER_KEYS:
                 continue
             p, q = path + (key,), at + (key,)
+            if path in GAME_ENDS:  # one named condition of game.win or game.lose
+                if value is None and key not in into:
+                    problems.append(Diagnostic(doc.pos(q), _no_such_condition(key, path, list(into))))
+                    continue
+                if isinstance(value, str) and _BASE_RE.search(value):
+                    problems.append(Diagnostic(doc.content_pos(q), base_in_condition(key, path)))
+                    continue
+            if p in GAME_ENDS and isinstance(value, dict):
+                for name, text in value.items():  # a first mapping is not walked condition by condition
+                    if key not in into and isinstance(text, str) and _BASE_RE.search(text):
+                        problems.append(Diagnostic(doc.content_pos(q + (name,)), base_in_condition(name, p)))
+                if key in into and not isinstance(into[key], dict):
+                    _name_the_formula(target, into, key, p)
             if value is None:  # null removes the setting
                 into.pop(key, None)
+                _forget_stacks(target, p)
                 _forget(target, p)
                 target.origins[p] = (doc, q)
                 continue
@@ -160,13 +202,15 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
                 merge_named(into[key], value, p, q)
                 continue
             if p in FORMULA_PATHS and isinstance(value, str) and _BASE_RE.search(value):
+                if isinstance(into.get(key), dict):  # over named conditions: base is their `or`
+                    _stack_over_conditions(target, into[key], p)
                 stack = target.formula_stack.setdefault(p, [])
                 if not stack and key in into:
                     previous = target._origin(p)[0]
                     stack.append(FormulaLayer(_text(into[key]), previous.content_pos(p)))
                 stack.append(FormulaLayer(value, doc.content_pos(q)))
-            elif p in FORMULA_PATHS:
-                target.formula_stack.pop(p, None)
+            elif is_formula_path(p):
+                _forget_stacks(target, p)
             _forget(target, p)
             into[key] = _without_nulls(value)
             target.origins[p] = (doc, q)
@@ -229,6 +273,61 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
     if problems:
         raise CompileError(problems)
     target.layers.append(doc)
+
+
+def _name_the_formula(target: ComposedDocument, into: dict, key: str, path: tuple) -> None:
+    """Turn the plain formula at ``into[key]`` into the named condition :data:`ORDINARY`.
+
+    Named conditions are about to be laid over it; it keeps its origin and, if it
+    builds on a formula below (``base``), the layers it builds on.
+    """
+    origin = target._origin(path)
+    into[key] = {ORDINARY: into[key]}
+    _forget(target, path)
+    target.origins[path + (ORDINARY,)] = origin
+    stack = target.formula_stack.pop(path, None)
+    if stack:
+        target.formula_stack[path + (ORDINARY,)] = stack
+
+
+def _stack_over_conditions(target: ComposedDocument, conditions: dict, path: tuple) -> None:
+    """Start the formula stack at ``path`` with the ``or`` of the named ``conditions`` below it.
+
+    A plain formula saying ``base`` replaces them; the condition :data:`ORDINARY` may
+    itself build on a formula below (the only one that can), whose layers come first.
+    """
+    stack: list[FormulaLayer] = []
+    texts = []
+    for name, text in conditions.items():
+        lower = target.formula_stack.get(path + (name,))
+        if lower:
+            stack = list(lower)
+            texts.append("(base)")
+        else:
+            texts.append(f"({_text(text)})")
+    where = target.content_pos(path + (next(iter(conditions)),)) if conditions else target.pos(path)
+    combined = " or ".join(texts) if texts else "false"
+    target.formula_stack[path] = stack + [FormulaLayer(combined, where)]
+    _forget_stacks(target, path, keep_own=True)
+
+
+def _forget_stacks(target: ComposedDocument, path: tuple, keep_own: bool = False) -> None:
+    """Drop the formula stacks at ``path`` (unless ``keep_own``) and below it: the value is replaced."""
+    for p in [p for p in target.formula_stack if p[:len(path)] == path and (len(p) > len(path) or not keep_own)]:
+        del target.formula_stack[p]
+
+
+def _no_such_condition(name: str, path: tuple, names: list) -> str:
+    """The message for removing condition ``name`` that no layer below has (``names``: what it has)."""
+    close = difflib.get_close_matches(name, names, n=1)
+    there = f"did you mean '{close[0]}'?" if close else ("there: " + ", ".join(names) if names else "it has none")
+    return f"{_dotted(path)}: cannot remove the condition '{name}': no layer below has it ({there})"
+
+
+def base_in_condition(name: str, path: tuple) -> str:
+    """The message for ``base`` in a named condition."""
+    return (f"{_dotted(path)}.{name}: a named condition is written whole and cannot say `base`; "
+            f"to add a way the game ends, add a condition of its own name beside '{name}'")
 
 
 def _merges_by_name(below: Any, value: Any) -> bool:

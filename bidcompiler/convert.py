@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable
 
-from .compose import FORMULA_PATHS, REMOVE_KEY
+from .compose import FORMULA_PATHS, GAME_ENDS, REMOVE_KEY, is_formula_path
 from .yamlload import CommentSlots
 
 # The schema modeline YAML output starts with: editors that read it check the file as
@@ -50,7 +50,7 @@ _YAML_COMMENT_UNSAFE = re.compile("[\x85\u2028\u2029\r]|[^\x09\x20-\x7E\xA0-\uD7
 # Trailing comments of neighbouring lines line up, unless a line is longer than this.
 _ALIGN_WIDTH = 48
 # Formulas are never written in flow style, where `,` would end them.
-_FORMULA_SECTIONS = {p[:-1] for p in FORMULA_PATHS}
+_FORMULA_SECTIONS = {p[:-1] for p in FORMULA_PATHS} | set(GAME_ENDS)  # game.win: {sweep: swept}
 
 
 # --------------------------------------------------------------------------- both
@@ -194,7 +194,7 @@ def _whist_lines(out: _Out, data: dict, path: tuple, shape, indent: str, notes: 
         before, trailing = notes.take(p, "before"), notes.take(p, "trailing")
         if value is None:
             out.line(indent, f"remove {key}", before, trailing)
-        elif p in FORMULA_PATHS and not isinstance(value, (dict, list)):
+        elif is_formula_path(p) and not isinstance(value, (dict, list)):
             text = value if isinstance(value, str) else _whist_scalar(value)
             out.line(indent, f"{key} = {' '.join(str(text).split())}", before, trailing)
         elif isinstance(value, dict):
@@ -314,7 +314,7 @@ def _yaml_lines(out: _Out, data: dict, indent: str, path: tuple, notes: _Notes,
             before, trailing, here, first = item_before + before, item_trailing + trailing, dash, None
             out.comments(here, before)
             before, here = [], here + "- "
-        if p in FORMULA_PATHS and value is not None and not isinstance(value, (dict, list)):
+        if is_formula_path(p) and value is not None and not isinstance(value, (dict, list)):
             out.line(here, f"{key}: {_yaml_formula(value)}", before, trailing)
         elif isinstance(value, dict) and value and (p in _FORMULA_SECTIONS or notes.inside(p)
                                                     or not (_flat(value) and len(_yaml_flow(value)) < 40)):

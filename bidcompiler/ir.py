@@ -173,11 +173,27 @@ class Scoring:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Condition:
+    """One named way the game ends (a named condition of game.win or game.lose)."""
+
+    name: str
+    formula: Formula
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Game:
-    """Game-end conditions, the target they may name, and the tie-breaks."""
+    """Game-end conditions, the target they may name, and the tie-breaks.
+
+    ``win`` and ``lose`` are each the ``or`` of their named conditions, one formula
+    as the engine reads it; ``win_when`` and ``lose_when`` keep the conditions by
+    name for the rulebook and ``diff`` (a plain formula is the one condition
+    ``target``).  They are not compared: the formulas say what the game means.
+    """
 
     win: Formula
     lose: Formula
+    win_when: tuple[Condition, ...] = field(default=(), compare=False)
+    lose_when: tuple[Condition, ...] = field(default=(), compare=False)
     target: int  # the formulas' ``target``
     tie: tuple[str, ...]  # tie-breaks in order; the first from the dealer's left decides last
     floor: int | None

@@ -228,6 +228,13 @@ def _walk(path: str, a, b, out: list[Difference]) -> None:
                 _walk(f"{path}.show", kitty_show_value(a), kitty_show_value(b), out)
             elif f.compare and f.name != "show_contracts":
                 _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
+    elif isinstance(a, ir.Game) and isinstance(b, ir.Game):
+        # A game end of several named conditions: one row per condition that changed.
+        for f in dataclasses.fields(a):
+            if f.name in ("win", "lose") and max(len(_conditions(a, f.name)), len(_conditions(b, f.name))) > 1:
+                _walk_conditions(f"{path}.{f.name}", _conditions(a, f.name), _conditions(b, f.name), out)
+            elif f.compare:
+                _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
     elif dataclasses.is_dataclass(a) and type(a) is type(b):
         for f in dataclasses.fields(a):
             if not f.compare or (not path and f.name in META_FIELDS):
@@ -249,6 +256,21 @@ def _walk(path: str, a, b, out: list[Difference]) -> None:
                 out.append(Difference(element, label_of(element), by_a.get(name), by_b.get(name)))
     else:
         out.append(Difference(path, label_of(path), a, b))
+
+
+def _conditions(game: ir.Game, end: str) -> dict[str, ir.Formula]:
+    """The named conditions of game.win or game.lose (``end``), name -> formula."""
+    return {c.name: c.formula for c in getattr(game, f"{end}_when")}
+
+
+def _walk_conditions(path: str, a: dict, b: dict, out: list[Difference]) -> None:
+    """Rows for the named conditions added, removed or changed (``game.win[sweep]``)."""
+    for name in list(a) + [n for n in b if n not in a]:
+        element = f"{path}[{name}]"
+        if name in a and name in b:
+            _walk(element, a[name], b[name], out)
+        else:
+            out.append(Difference(element, label_of(element), a.get(name), b.get(name)))
 
 
 def diff(a: ir.Variant, b: ir.Variant) -> list[Difference]:

@@ -93,6 +93,17 @@ def _shown(f: ir.Formula) -> str:
     return formula_code(_tree(f))
 
 
+def _listed(ways: list[tuple[str, ir.Formula]], wording: Wording) -> list[str]:
+    """The ways a game ends, one indented item each, named: ``  - sweep: `swept` — ...;``."""
+    return [f"  - {name}: {_with_words(f, wording)}{'.' if i == len(ways) - 1 else ';'}"
+            for i, (name, f) in enumerate(ways)]
+
+
+def _ways(conditions: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
+    """The named conditions of a game end that can hold (one plainly ``false`` adds nothing)."""
+    return [(c.name, c.formula) for c in conditions if c.formula.text and _shown(c.formula) != "false"]
+
+
 def _with_words(f: ir.Formula, wording: Wording) -> str:
     """``code`` — words, or just ``code`` when the words would add nothing (a bare number)."""
     tree = simplified(_tree(f))
@@ -412,12 +423,21 @@ def _game_section(v: ir.Variant) -> list[str]:
     g = v.game
     lines = ["## Game end", ""]
     plain = replace(_wording(v), target=g.target)
-    lines.append(f"- **A side wins** when: {_with_words(g.win, plain)}.")
+    wins = _ways(g.win_when)
+    if len(wins) > 1:
+        lines.append("- **A side wins** when any of these holds:")
+        lines.extend(_listed(wins, plain))
+    else:
+        lines.append(f"- **A side wins** when: {_with_words(g.win, plain)}.")
+    others = "the other side then wins" if len(_sides(v)) == 2 else \
+        "the side still in with the highest score then wins"
+    loses = _ways(g.lose_when)
     if _shown(g.lose) == "false":
         lines.append("- **A side loses** only when another wins.")
+    elif len(loses) > 1:
+        lines.append(f"- **A side loses** when any of these holds ({others}):")
+        lines.extend(_listed(loses, plain))
     else:
-        others = "the other side then wins" if len(_sides(v)) == 2 else \
-            "the side still in with the highest score then wins"
         lines.append(f"- **A side loses** when: {_with_words(g.lose, plain)}; {others}.")
     lines.append(f"- **Tie**: {tie_words(g.tie, len(_sides(v)))}")
     if g.floor is not None:

@@ -119,6 +119,12 @@ def index(root: dict) -> Vocabulary:
             branch = resolve(root, branch)
             for key, sub in (branch.get("properties") or {}).items():
                 walk(sub, join(schema_path, key), join(ir_base, key))
+        for branch in node.get("oneOf", ()):
+            # A setting that is one value or a mapping of named ones (game.win): the
+            # named ones are its elements.
+            extra = resolve(root, branch).get("additionalProperties")
+            if isinstance(extra, dict):
+                walk(extra, join(schema_path, "[*]"), join(ir_base, "[*]"))
 
     walk(root, "", "")
     return Vocabulary(by_schema, by_ir)

@@ -1056,7 +1056,7 @@ def test_regression_errors_in_multi_line_formulas_point_at_their_line_and_column
         "double-quoted": '"(score >= 7 and opponent_score == 0)\n    or (score >= 21 and scor - opponent_score >= 2)"',
         "escaped": '"score >= 7 \\t and scor > 0"',
     }[style]
-    text = standard_with("  win: score >= target\n", f"  win: {formula}\n")
+    text = standard_with("  win:\n    target: score >= target\n", f"  win: {formula}\n")
     line = line_of(text, "scor ")
     col = text.splitlines()[line - 1].index("scor ") + 1
     assert compile_error(text) == [f"v.yaml:{line}:{col}: unknown name `scor`; did you mean `score`?"]

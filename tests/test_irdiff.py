@@ -125,10 +125,18 @@ def test_formulas_written_differently_but_equal_once_simplified_are_no_differenc
 
 
 def test_game_formulas_read_in_words():
+    # two-sets adds the named condition `sets` to game.lose: the row names it.
     assert run("standard", "standard+two-sets").stdout == (
-        "game lost when: `score <= -target` -> `score <= -target or sets >= 3`\n"
+        "game lost when (sets): none -> `sets >= 3`\n"
+        "  after:  the side has been set at least 3 times\n")
+    assert run("standard+two-sets", "standard+two-sets+ten-hands").stdout == (
+        "game won when: `score >= target` -> `played >= 10 and score > opponent_score`\n"
+        "  before: the side's score is at least the target\n"
+        "  after:  at least 10 hands have been played with a contract and the side's score is more than the best "
+        "other score\n"
+        "game lost when (target): `score <= -target` -> `false`\n"
         "  before: the side's score is at most minus the target\n"
-        "  after:  the side's score is at most minus the target or the side has been set at least 3 times\n")
+        "  after:  never\n")
 
 
 def test_with_applies_to_both_sides():
@@ -141,7 +149,7 @@ def test_a_path_names_a_variant(tmp_path):
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8")
     path = tmp_path / "mine.yaml"
-    path.write_text(text.replace("name: standard", "name: mine").replace("win: score >= target", "win: score >= 8"),
+    path.write_text(text.replace("name: standard", "name: mine").replace("target: score >= target", "target: score >= 8"),
                     encoding="utf-8")
     assert run("standard", str(path)).stdout == (
         "game won when: `score >= target` -> `score >= 8`\n"
