@@ -331,7 +331,8 @@ def test_two_handed_cards_set_aside_must_make_up_the_deck():
                                  "The bids, lowest first: 3 uptown = 3 downtown < 4 uptown = 4 downtown < 4 notrump"]),
     ("standard+deal-right", ["the deal passes to the right after each hand (the calls and the play still go to "
                              "the left)."]),
-    ("standard+seven-set-loses", ["`score <= -target or last_declarer and last_bid == 7 and not last_made`",
+    ("standard+seven-set-loses", ["- **A side loses** when any of these holds (the other side then wins):",
+                                  "  - set-on-seven: `last_declarer and last_bid == 7 and not last_made`",
                                   "- `last_bid`: the number bid in the hand just played"]),
     ("standard+ten-hands", ["`played >= 10 and score > opponent_score`", "- **A side loses** only when another wins.",
                             "- `played`: hands played with a contract in this game"]),
@@ -350,8 +351,8 @@ def test_rulebook_says_the_rule(spec, lines):
                                 "cards taken out of the deck: none -> 2H, 2D", "kitty: 6 cards -> 4 cards"]),
     ("standard+notrump-from-4", ["strain notrump bid at: the auction's levels -> 4 to 7"]),
     ("standard+deal-right", ["deal passes: to the left -> to the right"]),
-    ("standard+seven-set-loses", ["game lost when: `score <= -target` -> "
-                                  "`score <= -target or last_declarer and last_bid == 7 and not last_made`"]),
+    ("standard+seven-set-loses", ["game lost when (set-on-seven): none -> "
+                                  "`last_declarer and last_bid == 7 and not last_made`"]),
     ("standard+ten-hands", ["game won when: `score >= target` -> `played >= 10 and score > opponent_score`",
                             "game lost when: `score <= -target` -> `false`"]),
     ("two-handed", ["players: 4 -> 2", "sides: partnerships -> each alone",
