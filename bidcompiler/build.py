@@ -386,9 +386,9 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
 def or_of(formulas: tuple[ir.Formula, ...], pos) -> ir.Formula:
     """One condition that holds when any of ``formulas`` does (the engine reads one formula).
 
-    A condition that is plainly ``false`` adds nothing and is left out (ten-hands'
-    ``lose: {target: false}`` beside two-sets' ``sets >= 3`` is ``sets >= 3``); one
-    condition is itself, so a variant with one condition compiles as before.
+    A condition that is plainly ``false`` adds nothing and is left out
+    (``lose: {target: false, sets: sets >= 3}`` is ``sets >= 3``); one condition is
+    itself, so a variant with one condition compiles as before.
     """
     if any(not f.text for f in formulas):  # a condition had an error, reported already
         return ir.Formula(text="", type="bool", ast=None, pos=pos)

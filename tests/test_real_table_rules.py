@@ -331,8 +331,8 @@ def test_two_handed_cards_set_aside_must_make_up_the_deck():
                                  "The bids, lowest first: 3 uptown = 3 downtown < 4 uptown = 4 downtown < 4 notrump"]),
     ("standard+deal-right", ["the deal passes to the right after each hand (the calls and the play still go to "
                              "the left)."]),
-    ("standard+seven-set-loses", ["set-on-seven: `last_declarer and last_bid == 7 and not last_made`",
-                                  "target: `score <= -target`",
+    ("standard+seven-set-loses", ["- **A side loses** when any of these holds (the other side then wins):",
+                                  "  - set-on-seven: `last_declarer and last_bid == 7 and not last_made`",
                                   "- `last_bid`: the number bid in the hand just played"]),
     ("standard+ten-hands", ["`played >= 10 and score > opponent_score`", "- **A side loses** only when another wins.",
                             "- `played`: hands played with a contract in this game"]),
