@@ -34,6 +34,20 @@ def test_compare_shares_the_bounds():
     assert proc.returncode == 2 and f"'--hands': 99999999999999999999999 {RANGE}" in proc.stderr
 
 
+@pytest.mark.parametrize("args, words", [
+    (("--seed", "9" * 30), f"'--seed': {'9' * 30} {RANGE}"),
+    (("--seed", "9" * 5000), "is not a valid integer"),  # beyond what int() reads: still a usage error
+    (("--seat", "99999999999999999999999"), "seat 99999999999999999999999 is not at this table (seats 0 to 3)"),
+])
+def test_play_bounds_its_numbers(tmp_path, args, words):
+    # A 5,000-digit seed was saved, and its save could then not be read back (int() of
+    # more than 4,300 digits); no play starts and nothing is written.
+    proc = script("play", "standard", "--save", str(tmp_path / "g.jsonl"), *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert words in proc.stderr
+    assert not (tmp_path / "g.jsonl").exists()
+
+
 def test_records_game_field_width_is_bounded(tmp_path):
     # Was: MemoryError formatting a name 99,999,999,999 characters wide.
     proc = script("simulate", "standard", "--games", "2", "--records", str(tmp_path / "{game:99999999999d}.jsonl"))

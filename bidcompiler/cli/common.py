@@ -14,6 +14,11 @@ from runtime.files import regular_file_problem
 from ..errors import CompileError
 from ..pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
 
+# Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
+# everywhere (a longer one could not even be read back: Python refuses int() of more
+# than 4,300 digits).  simulate, compare and play all take seeds in this range.
+SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
+
 
 class BadContent(click.ClickException):
     """Bad content (exit 1): the message is printed as is, without click's "Error:"."""

@@ -33,7 +33,7 @@ from runtime.session import SaveLock, SaveLocked, Session, SessionDamaged, Sessi
 
 from ..recordnames import RefusedName, names_for_record, outside_warning, record_folder, record_ir
 from ..rulebook import rulebook
-from .common import BadContent, load_rules, spec_text
+from .common import SEED_RANGE, BadContent, load_rules, spec_text
 from .replay import resolve_for_records
 from .terminal import Terminal
 
@@ -81,7 +81,8 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
               help="The seat you play (default 0); repeat for several people at one keyboard.")
 @click.option("--bots", default=None, metavar="KIND",
               help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
-@click.option("--seed", type=int, default=None, help="Seed of the deals and the bots (drawn if omitted).")
+@click.option("--seed", type=SEED_RANGE, default=None,
+              help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Where to save, after every move: FILE is the game record of the hands finished, "
                    "FILE.session.json beside it holds the hand in play and the settings (a new file under "

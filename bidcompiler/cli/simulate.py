@@ -26,7 +26,7 @@ from runtime.simulate import MAX_HANDS, RunSpec, Totals, folded, run_chunk
 from ..pipeline import VariantSpec
 from ..recordnames import names_for_record, outside_warning
 from . import render
-from .common import load_rules, spec_text, variant_options
+from .common import SEED_RANGE, load_rules, spec_text, variant_options
 from .report import simulation_summary
 
 # The bots a run plays with when --bots is not given: the strongest kind that runs at
@@ -41,12 +41,10 @@ POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions")
 # Bounds of the numeric options (issue 15), each said in --help and in the usage error
 # (click's IntRange names the range): a run of more than a billion games or hands would
 # take years; more local workers than this only compete for the same cores; a game
-# undecided after a million hands is stopped anyway; seeds are 64-bit so that records
-# and JSON carry them exactly everywhere.
+# undecided after a million hands is stopped anyway; seeds are 64-bit (common.SEED_RANGE).
 MAX_RUN = 10**9
 MAX_WORKERS = 64
 MAX_GAME_HANDS = 10**6
-SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
 # The widest number a --records name's {game:FORMAT} field may ask for.
 MAX_GAME_WIDTH = 20
 
