@@ -22,6 +22,7 @@ from clirun import run, script
 from plain_standard import PlainHand, deal as plain_deal, play_random_hand
 from runtime.records import hand_record
 from runtime.simulate import play_hand
+from worked_hands import NT_RECORD, NT_TRICKS
 
 REPO = Path(__file__).resolve().parent.parent
 STANDARD_YAML = REPO / "variants" / "standard.yaml"
@@ -100,32 +101,8 @@ def standard_score(contract: dict, books: list[int]) -> list[int]:
 
 
 # --------------------------------------------------------------------------- a worked deal
-# Dealer 3, so seat 0 calls first.  Seat 0 bids 4 notrump, chooses uptown, lays away the
-# kitty (the jokers and four deuces/treys), and takes every trick but one: seat 1's AS
-# wins the second trick and seat 1 then leads a heart.
-NT_RECORD = {
-    "format": "bidwhist-hand/1",
-    "variant": "standard",
-    "with": [],
-    "dealer": 3,
-    "hands": [
-        "AH KH QH JH TH 9H 8H KS QS JS TS 9S".split(),
-        "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S".split(),
-        "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D".split(),
-        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C".split(),
-    ],
-    "kitty": "2S 3D 2D 2C BJ LJ".split(),
-    "auction": ["4 notrump", "pass", "pass", "pass"],
-    "declare": {"trump": None, "direction": "uptown"},
-    "discard": "BJ LJ 2S 3D 2D 2C".split(),
-    "play": ("AH 2H 7H 4C  KS AS 4D 3C  3H 5D 5C 8H  9S 3S 6D 6C  TS 4S 7D 7C  JS 5S 8D 8C  "
-             "QS 6S 9D 9C  9H 4H TD TC  TH 5H JD JC  JH 6H QD QC  QH 7S KD KC  KH 8S AD AC").split(),
-}
-NT_TRICKS = [
-    (0, "AH 2H 7H 4C", 0), (0, "KS AS 4D 3C", 1), (1, "3H 5D 5C 8H", 0), (0, "9S 3S 6D 6C", 0),
-    (0, "TS 4S 7D 7C", 0), (0, "JS 5S 8D 8C", 0), (0, "QS 6S 9D 9C", 0), (0, "9H 4H TD TC", 0),
-    (0, "TH 5H JD JC", 0), (0, "JH 6H QD QC", 0), (0, "QH 7S KD KC", 0), (0, "KH 8S AD AC", 0),
-]
+# NT_RECORD and NT_TRICKS (tests/worked_hands.py): seat 0 bids 4 notrump and takes every
+# trick but the second.
 NT_EXPECTED = {
     "contract": {"declarer": 0, "side": 0, "bid": 4, "strain": "notrump", "trump": None,
                  "direction": "uptown"},

@@ -23,27 +23,10 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.records import hand_record
 from runtime.simulate import play_hand
+from worked_hands import NT_RECORD
 
-# A whole standard hand worked by hand (the worked notrump hand of test_replay.py):
-# seat 0 bids 4 notrump, takes the kitty, lays it away and takes 12 books.
-NT_RECORD = {
-    "format": "bidwhist-hand/1",
-    "variant": "standard",
-    "with": [],
-    "dealer": 3,
-    "hands": [
-        "AH KH QH JH TH 9H 8H KS QS JS TS 9S".split(),
-        "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S".split(),
-        "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D".split(),
-        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C".split(),
-    ],
-    "kitty": "2S 3D 2D 2C BJ LJ".split(),
-    "auction": ["4 notrump", "pass", "pass", "pass"],
-    "declare": {"trump": None, "direction": "uptown"},
-    "discard": "BJ LJ 2S 3D 2D 2C".split(),
-    "play": ("AH 2H 7H 4C  KS AS 4D 3C  3H 5D 5C 8H  9S 3S 6D 6C  TS 4S 7D 7C  JS 5S 8D 8C  "
-             "QS 6S 9D 9C  9H 4H TD TC  TH 5H JD JC  JH 6H QD QC  QH 7S KD KC  KH 8S AD AC").split(),
-}
+# NT_RECORD (tests/worked_hands.py): seat 0 bids 4 notrump, takes the kitty, lays it
+# away and takes 12 books.
 
 
 def write(tmp_path: Path, data, name: str = "hand.json") -> Path:
