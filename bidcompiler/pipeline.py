@@ -136,14 +136,29 @@ def read_text(path: Path) -> str:
     except FileRefused as exc:
         raise CompileError([Diagnostic(SourcePos(str(path)), str(exc))]) from None
     try:
+        return decode_source(data)
+    except NotUtf8 as exc:
+        raise CompileError([Diagnostic(SourcePos(str(path), exc.line, exc.col),
+                                       f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+
+
+class NotUtf8(ValueError):
+    """Bytes that are not UTF-8 text: where the first bad byte is (``line``, ``col`` in characters)."""
+
+    def __init__(self, exc: UnicodeDecodeError, line: int, col: int):
+        super().__init__(exc.reason)
+        self.reason, self.start, self.line, self.col = exc.reason, exc.start, line, col
+
+
+def decode_source(data: bytes) -> str:
+    """The text of a source file's bytes, line breaks as text mode reads them; NotUtf8 if they are not text."""
+    try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         # Point at the first bad byte: its line, and its column counted in characters.
         before = _newlines(data[:exc.start].decode("utf-8"))
         line = before.count("\n") + 1
-        col = len(before) - before.rfind("\n")
-        raise CompileError([Diagnostic(SourcePos(str(path), line, col),
-                                       f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+        raise NotUtf8(exc, line, len(before) - before.rfind("\n")) from None
     return _newlines(text)
 
 

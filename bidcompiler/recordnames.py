@@ -33,12 +33,13 @@ from . import ir
 from .errors import CompileError
 from .lower import lower
 from .pipeline import (
+    NotUtf8,
     VariantSpec,
     _cached_ruleset,
-    _newlines,
     _not_found,
     compile_layers,
     compile_spec,
+    decode_source,
     find_file,
     load_layer,
     shipped_files,
@@ -185,13 +186,9 @@ class _RecordFiles:
             raise RefusedName(at, f"refused: {shown} {broken}")
         self.origin[real] = (at, shown)
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            before = _newlines(data[:exc.start].decode("utf-8"))
-            line = before.count("\n") + 1
-            col = len(before) - before.rfind("\n")
-            raise RefusedName(at, f"{shown} is not UTF-8 text (line {line}, column {col})") from None
-        text = _newlines(text)
+            text = decode_source(data)
+        except NotUtf8 as exc:
+            raise RefusedName(at, f"{shown} is not UTF-8 text (line {exc.line}, column {exc.col})") from None
         try:
             if name.endswith(".whist"):
                 doc = load_whist(text, real, variant_schema())
