@@ -221,10 +221,6 @@ class HandState:
             return True
         return self.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not self._kittyr.declare_first
 
-    def declarer_took_kitty(self) -> bool:
-        """True once the kitty has been picked up (:meth:`kitty_taken`; by the declarer unless the rules say)."""
-        return self.kitty_taken()
-
     def kitty_visible_to(self, seat: int) -> bool:
         """Whether ``seat`` has seen the kitty by now: face up for all, or picked up as its taker."""
         if not self.kitty:

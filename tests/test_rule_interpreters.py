@@ -140,7 +140,7 @@ def test_kitty_visibility_and_the_discards_book():
     state = _play_until(rules, 5, lambda s: s.phase == PLAY)
     if state.declarer < 0:
         return
-    assert state.declarer_took_kitty()
+    assert state.kitty_taken()
     assert state.kitty_visible_to(state.declarer)
     others = [s for s in range(rules.players) if s != state.declarer]
     assert all(state.kitty_visible_to(s) == kr.shown_at_deal or state.kitty_seen for s in others)
