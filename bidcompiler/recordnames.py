@@ -113,9 +113,9 @@ def _read_bounded(real: str) -> tuple[str | None, bytes]:
     try:
         return None, read_regular(real, MAX_BYTES, follow_links=False)
     except FileRefused as exc:
-        if exc.reason.startswith("file too large"):
+        if exc.kind == "too-large":
             return "is larger than 1 MiB, the most a record may make the tool read", b""
-        if exc.reason.startswith("not a regular file"):
+        if exc.kind == "not-regular":
             return "is not a regular file", b""
         return f"cannot be read ({exc.reason.removeprefix('cannot read: ')})", b""
 

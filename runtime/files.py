@@ -33,12 +33,15 @@ MAX_LOCK_BYTES = 4096
 class FileRefused(OSError):
     """A file that is not read: missing, unreadable, not a regular file, or too large.
 
-    ``str()`` is the reason in words, without the path (callers place it).
+    ``str()`` is the reason in words, without the path (callers place it); ``kind`` says
+    which it is, for callers that word it their own way: ``missing``, ``unreadable``,
+    ``not-regular`` or ``too-large``.
     """
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, kind: str = "unreadable"):
         super().__init__(reason)
         self.reason = reason
+        self.kind = kind
 
     def __str__(self) -> str:
         return self.reason
@@ -50,16 +53,22 @@ def regular_file_problem(path: str | os.PathLike) -> str | None:
     Only ``stat`` is called (it follows symbolic links), never ``open``: asking about a
     FIFO or a device must not block.
     """
+    problem = _stat_problem(path)
+    return None if problem is None else problem.reason
+
+
+def _stat_problem(path: str | os.PathLike) -> FileRefused | None:
+    """:func:`regular_file_problem` as the FileRefused it makes, with its kind."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        return "no such file"
+        return FileRefused("no such file", "missing")
     except OSError as exc:
-        return f"cannot read: {exc.strerror or exc}"
+        return FileRefused(f"cannot read: {exc.strerror or exc}")
     if stat.S_ISDIR(info.st_mode):
-        return "not a regular file (a directory)"
+        return FileRefused("not a regular file (a directory)", "not-regular")
     if not stat.S_ISREG(info.st_mode):
-        return "not a regular file"
+        return FileRefused("not a regular file", "not-regular")
     return None
 
 
@@ -73,9 +82,9 @@ def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_li
     link at ``path`` itself (for a path already resolved and checked, so a link put in
     its place since cannot lead elsewhere).
     """
-    problem = regular_file_problem(path)
+    problem = _stat_problem(path)
     if problem is not None:
-        raise FileRefused(problem)
+        raise problem
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     if not follow_links:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -86,15 +95,15 @@ def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_li
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(f.fileno())
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused("not a regular file")
+            raise FileRefused("not a regular file", "not-regular")
         if info.st_size > limit:
-            raise FileRefused(too_large(info.st_size, limit))
+            raise FileRefused(too_large(info.st_size, limit), "too-large")
         try:
             data = f.read(limit + 1)
         except OSError as exc:
             raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:
-        raise FileRefused(too_large(len(data), limit))
+        raise FileRefused(too_large(len(data), limit), "too-large")
     return data
 
 
@@ -126,13 +135,14 @@ def read_bounded_bytes(path: str | os.PathLike, limit: int, what: str = "file") 
         return read_regular(path, limit)
     except FileRefused as exc:
         reason = exc.reason
-        if reason.startswith("not a regular file"):
-            raise FileRefused(f"{path}: {reason}; a {what} must be a regular file") from None
-        if reason.startswith("file too large"):
-            raise FileRefused(f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}") from None
-        if reason == "no such file":
+        if exc.kind == "not-regular":
+            raise FileRefused(f"{path}: {reason}; a {what} must be a regular file", exc.kind) from None
+        if exc.kind == "too-large":
+            raise FileRefused(f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}",
+                              exc.kind) from None
+        if exc.kind == "missing":
             reason = "cannot read: No such file or directory"
-        raise FileRefused(f"{path}: {reason}") from None
+        raise FileRefused(f"{path}: {reason}", exc.kind) from None
 
 
 def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str:
