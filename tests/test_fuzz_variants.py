@@ -295,10 +295,9 @@ def test_malformed_house_rule_text(workdir, data, base, rule, seed):
     compile_and_play(TEXTS[base], str(base), seed, overlays=(overlay,))
 
 
-@settings(FUZZ, max_examples=scaled(250))
-@given(st.data(), shipped_file, shipped_variant, seeds)
-def test_mutated_bytes(workdir, data, path, base, seed):
-    mutant = write_file(workdir, data.draw(mutated_bytes(TEXTS[path].encode("utf-8"))), stem="bytes")
+def compile_mutant_and_play(mutant, path, base, seed) -> None:
+    """A mutated copy of shipped ``path``: a house rule is laid over ``base``, a variant compiled
+    alone; either a positioned error naming the files, or a ruleset that plays."""
     if file_kind(path) == "house-rule":
         try:
             variant = compile_file(base, with_rules=(str(mutant),))
@@ -310,6 +309,13 @@ def test_mutated_bytes(workdir, data, path, base, seed):
             event("compiled and played")
     else:
         compile_file_and_play(mutant, seed)
+
+
+@settings(FUZZ, max_examples=scaled(250))
+@given(st.data(), shipped_file, shipped_variant, seeds)
+def test_mutated_bytes(workdir, data, path, base, seed):
+    mutant = write_file(workdir, data.draw(mutated_bytes(TEXTS[path].encode("utf-8"))), stem="bytes")
+    compile_mutant_and_play(mutant, path, base, seed)
 
 
 # ============================================================ 2. structured mutations
@@ -789,17 +795,7 @@ def test_byte_mutations_of_both_syntaxes(workdir, data, path, base, whist, seed)
     text = WHIST[path] if whist else TEXTS[path]
     ext = ".whist" if whist else ".yaml"
     mutant = write_file(workdir, data.draw(byte_mutations(text.encode("utf-8"))), stem="bytes", ext=ext)
-    if file_kind(path) == "house-rule":
-        try:
-            variant = compile_file(base, with_rules=(str(mutant),))
-        except CompileError as exc:
-            check_diagnostics(exc, _known_files(str(base), (mutant,)))
-            event("CompileError")
-        else:
-            play_hands(lower(variant), seed)
-            event("compiled and played")
-    else:
-        compile_file_and_play(mutant, seed)
+    compile_mutant_and_play(mutant, path, base, seed)
 
 
 def _deep(kind: str, depth: int, whist: bool) -> str:
@@ -848,17 +844,7 @@ def extreme_edit(draw, text: str, whist: bool) -> str:
 def test_extreme_values_in_both_syntaxes(workdir, data, path, base, whist, seed):
     text = data.draw(extreme_edit(WHIST[path] if whist else TEXTS[path], whist), label="text")
     mutant = write_file(workdir, text, stem="extreme", ext=".whist" if whist else ".yaml")
-    if file_kind(path) == "house-rule":
-        try:
-            variant = compile_file(base, with_rules=(str(mutant),))
-        except CompileError as exc:
-            check_diagnostics(exc, _known_files(str(base), (mutant,)))
-            event("CompileError")
-        else:
-            play_hands(lower(variant), seed)
-            event("compiled and played")
-    else:
-        compile_file_and_play(mutant, seed)
+    compile_mutant_and_play(mutant, path, base, seed)
 
 
 def test_a_file_over_the_size_limit_is_refused_by_name(tmp_path):
