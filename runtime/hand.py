@@ -24,6 +24,7 @@ reading the Ruleset's settings.
 
 from __future__ import annotations
 
+from . import draws
 from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
@@ -487,6 +488,82 @@ class HandState:
             self.seat = self.leader = winner
         else:
             self._finish()
+
+    # ------------------------------------------------------------------ random play
+    def play_random(self, rng) -> None:
+        """Play the hand to its end, every action drawn uniformly among the legal ones with ``rng``.
+
+        The same hand, draw for draw, as ``while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))`` (what the ``random``
+        bot does at every seat), only faster: the tricks of a contract that refuses
+        reneges are played in one loop (the legal cards as :meth:`legal_actions`
+        lists them, the draw as :mod:`runtime.draws` makes it, the winner by
+        :func:`runtime.tricks.winning_index`); every other action goes through
+        :meth:`apply_action`.
+        """
+        fast = draws.exact(rng)
+        choice = rng.choice
+        while self.phase != OVER:
+            if fast and self.phase == PLAY and self.table is not None and self._refuse:
+                self._random_tricks(rng.getrandbits)
+            else:
+                self.apply_action(choice(self.legal_actions()))
+
+    def _random_tricks(self, getrandbits) -> None:
+        """The rest of the hand's play with random legal cards: :meth:`_compute_legal` and :meth:`_play` fused
+        (renege refused, the contract declared); the state ends as they would leave it."""
+        table = self.table
+        suit_of = table.suit_of
+        free = table.free_no_suit
+        hands = self.hands
+        n = self.rules.players
+        tricks = self.tricks
+        won = self.won
+        seat = self.seat
+        leader = self.leader
+        led = self.led
+        trick = self.trick
+        bits = draws.BITS
+        self._legal = None
+        while True:
+            hand = hands[seat]
+            legal = hand
+            if led != NO_SUIT:
+                follow = [c for c in hand if suit_of[c] == led]
+                if follow:
+                    if free:  # cards of no suit, and top cards (tricks.follow_cards)
+                        follow.extend(c for c in hand if suit_of[c] < 0)
+                        follow.sort()
+                    legal = follow
+            k = len(legal)
+            if not k:
+                raise IndexError("Cannot choose from an empty sequence")
+            b = bits[k]  # draws.below, written out: the hot loop of random play
+            r = getrandbits(b)
+            while r >= k:
+                r = getrandbits(b)
+            card = legal[r]
+            hand.remove(card)
+            trick.append(card)
+            if led == NO_SUIT:
+                suit = suit_of[card]
+                if suit >= 0:  # tricks.sets_led
+                    led = suit
+            if len(trick) < n:
+                seat = (seat + 1) % n
+                continue
+            winner = (leader + winning_index(table, led, trick)) % n
+            tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
+            won[winner] += 1
+            trick = []
+            led = NO_SUIT
+            if not hands[winner]:
+                break
+            seat = leader = winner
+        self.trick = trick
+        self.led = led
+        self.leader = leader
+        self._finish()
 
     # ------------------------------------------------------------------ scoring
     def _finish_without_contract(self) -> None:

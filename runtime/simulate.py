@@ -95,6 +95,9 @@ def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = 
     kinds = seat_bots(rules, bot)
     if len(set(kinds)) == 1:
         player = make_bot(kinds[0], rng)
+        if hasattr(player, "play_to_end"):  # a bot that plays a whole hand at once (random: a fused loop)
+            player.play_to_end(state)
+            return state
         while not state.is_terminal():
             state.apply_action(player.choose(state))
         return state
