@@ -31,7 +31,7 @@ from .errors import IllegalAction
 from .kitty import kitty_rules
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .scoring import penalised_books, score_hand
-from .tricks import Trick, follow_cards, trick_rules, winning_index
+from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
@@ -498,14 +498,23 @@ class HandState:
         bot does at every seat), only faster: the tricks of a contract that refuses
         reneges are played in one loop (the legal cards as :meth:`legal_actions`
         lists them, the draw as :mod:`runtime.draws` makes it, the winner by
-        :func:`runtime.tricks.winning_index`); every other action goes through
-        :meth:`apply_action`.
+        :func:`runtime.tricks.led_keys`, :func:`runtime.tricks.winning_index`'s order),
+        and so are the discards; every other action goes through :meth:`apply_action`.
         """
         fast = draws.exact(rng)
         choice = rng.choice
+        getrandbits = rng.getrandbits
         while self.phase != OVER:
-            if fast and self.phase == PLAY and self.table is not None and self._refuse:
-                self._random_tricks(rng.getrandbits)
+            phase = self.phase
+            if fast and phase == PLAY and self.table is not None and self._refuse:
+                self._random_tricks(getrandbits)
+            elif fast and phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
+                self._legal = None
+                seat = self.seat
+                hand = self.hands[seat]
+                card = hand[draws.below(getrandbits, len(hand))]
+                self._steps.append((seat, card))
+                self._discard(card)
             else:
                 self.apply_action(choice(self.legal_actions()))
 
@@ -524,6 +533,7 @@ class HandState:
         led = self.led
         trick = self.trick
         bits = draws.BITS
+        led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
         self._legal = None
         while True:
             hand = hands[seat]
@@ -552,7 +562,15 @@ class HandState:
             if len(trick) < n:
                 seat = (seat + 1) % n
                 continue
-            winner = (leader + winning_index(table, led, trick)) % n
+            keys = led_keys[led]  # winning_index, by looking the keys up
+            best = 0
+            best_key = -1
+            for i, card in enumerate(trick):
+                key = keys[card]
+                if key > best_key:
+                    best_key = key
+                    best = i
+            winner = (leader + best) % n
             tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
             won[winner] += 1
             trick = []

@@ -114,3 +114,24 @@ def test_simulate_random_bots_play_as_choose_does():
         while not slow.is_terminal():
             slow.apply_action(bot.choose(slow))
         same_state(slow, fast)
+
+
+@pytest.mark.parametrize("spec", ["standard", "cincinnati", "oregon", "hawaii", "standard+jokers-free-in-notrump"])
+def test_led_keys_pick_winning_index_s_winner(spec):
+    """The playout's key tables name the same winner as tricks.winning_index, whatever the cards and the suit led."""
+    from runtime.ruleset import NO_SUIT
+    from runtime.tricks import rules_led_keys, winning_index
+
+    rules = load_ruleset(spec)
+    rng = random.Random(3)
+    for key, table in rules.tables.items():
+        by_led = rules_led_keys(rules)[key]
+        for _ in range(400):
+            trick = rng.sample(range(len(rules.cards)), rules.players)
+            for led in [*range(len(rules.suits)), NO_SUIT]:
+                keys = by_led[led]
+                best, best_key = 0, -1
+                for i, card in enumerate(trick):
+                    if keys[card] > best_key:
+                        best, best_key = i, keys[card]
+                assert best == winning_index(table, led, trick)
