@@ -249,6 +249,9 @@ def main() -> None:
         return
     print(f"standard, {args.rounds} interleaved rounds, CPU time; {os.cpu_count()} CPUs, load average "
           f"{load:.1f} before and {os.getloadavg()[0]:.1f} after; Python {sys.version.split()[0]}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") or sys.dont_write_bytecode:
+        # Every whole process then compiles the package's sources again (~0.2 s CPU of simulate's start-up here).
+        print("note: PYTHONDONTWRITEBYTECODE is set: whole processes run without cached bytecode")
     print(f"{'row':<64}{'min':>7}{'median':>8}{'max':>7}  goal")
     for r in result:
         ratio = r["ratio"]
