@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
+from . import draws
 from .hand import HandState
 from .ruleset import Ruleset
 
@@ -33,7 +34,10 @@ def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]
     aside) stay undealt: no hand, kitty or record holds them.
     """
     deck = rules.deck()
-    rng.shuffle(deck)
+    if draws.exact(rng):  # the same permutation, drawn without random.shuffle's call layers
+        draws.shuffle(rng, deck)
+    else:
+        rng.shuffle(deck)
     size = rules.hand_size
     hands = [deck[i * size:(i + 1) * size] for i in range(rules.players)]
     kitty = deck[rules.players * size:rules.players * size + rules.kitty_size]

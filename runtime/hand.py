@@ -24,13 +24,14 @@ reading the Ruleset's settings.
 
 from __future__ import annotations
 
+from . import draws
 from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
 from .kitty import kitty_rules
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .scoring import penalised_books, score_hand
-from .tricks import Trick, follow_cards, trick_rules, winning_index
+from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
@@ -487,6 +488,100 @@ class HandState:
             self.seat = self.leader = winner
         else:
             self._finish()
+
+    # ------------------------------------------------------------------ random play
+    def play_random(self, rng) -> None:
+        """Play the hand to its end, every action drawn uniformly among the legal ones with ``rng``.
+
+        The same hand, draw for draw, as ``while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))`` (what the ``random``
+        bot does at every seat), only faster: the tricks of a contract that refuses
+        reneges are played in one loop (the legal cards as :meth:`legal_actions`
+        lists them, the draw as :mod:`runtime.draws` makes it, the winner by
+        :func:`runtime.tricks.led_keys`, :func:`runtime.tricks.winning_index`'s order),
+        and so are the discards; every other action goes through :meth:`apply_action`.
+        """
+        fast = draws.exact(rng)
+        choice = rng.choice
+        getrandbits = rng.getrandbits
+        while self.phase != OVER:
+            phase = self.phase
+            if fast and phase == PLAY and self.table is not None and self._refuse:
+                self._random_tricks(getrandbits)
+            elif fast and phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
+                self._legal = None
+                seat = self.seat
+                hand = self.hands[seat]
+                card = hand[draws.below(getrandbits, len(hand))]
+                self._steps.append((seat, card))
+                self._discard(card)
+            else:
+                self.apply_action(choice(self.legal_actions()))
+
+    def _random_tricks(self, getrandbits) -> None:
+        """The rest of the hand's play with random legal cards: :meth:`_compute_legal` and :meth:`_play` fused
+        (renege refused, the contract declared); the state ends as they would leave it."""
+        table = self.table
+        suit_of = table.suit_of
+        free = table.free_no_suit
+        hands = self.hands
+        n = self.rules.players
+        tricks = self.tricks
+        won = self.won
+        seat = self.seat
+        leader = self.leader
+        led = self.led
+        trick = self.trick
+        bits = draws.BITS
+        led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
+        self._legal = None
+        while True:
+            hand = hands[seat]
+            legal = hand
+            if led != NO_SUIT:
+                follow = [c for c in hand if suit_of[c] == led]
+                if follow:
+                    if free:  # cards of no suit, and top cards (tricks.follow_cards)
+                        follow.extend(c for c in hand if suit_of[c] < 0)
+                        follow.sort()
+                    legal = follow
+            k = len(legal)
+            if not k:
+                raise IndexError("Cannot choose from an empty sequence")
+            b = bits[k]  # draws.below, written out: the hot loop of random play
+            r = getrandbits(b)
+            while r >= k:
+                r = getrandbits(b)
+            card = legal[r]
+            hand.remove(card)
+            trick.append(card)
+            if led == NO_SUIT:
+                suit = suit_of[card]
+                if suit >= 0:  # tricks.sets_led
+                    led = suit
+            if len(trick) < n:
+                seat = (seat + 1) % n
+                continue
+            keys = led_keys[led]  # winning_index, by looking the keys up
+            best = 0
+            best_key = -1
+            for i, card in enumerate(trick):
+                key = keys[card]
+                if key > best_key:
+                    best_key = key
+                    best = i
+            winner = (leader + best) % n
+            tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
+            won[winner] += 1
+            trick = []
+            led = NO_SUIT
+            if not hands[winner]:
+                break
+            seat = leader = winner
+        self.trick = trick
+        self.led = led
+        self.leader = leader
+        self._finish()
 
     # ------------------------------------------------------------------ scoring
     def _finish_without_contract(self) -> None:

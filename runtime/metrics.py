@@ -80,24 +80,38 @@ def _count(obs: dict, key: str, y: int) -> None:
 
 def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequence[str]) -> None:
     """Add the hand-level figures of one unit's hands to ``obs`` (key -> [y, n])."""
-    counts = Counter()
+    # _count written out: this runs for every hand of a simulation, a dozen figures each.
+    counts: Counter = Counter()
     thrown_in = 0
     rules = states[0].rules if states else None
+    get = obs.get
     for state in states:
-        for side, points in enumerate(state.score):
-            _count(obs, f"points:{side}", points)
+        score = state.score
+        for side, points in enumerate(score):
+            key = f"points:{side}"
+            entry = get(key)
+            if entry is None:
+                obs[key] = [points, 1]
+            else:
+                entry[0] += points
+                entry[1] += 1
         if state.declarer < 0:
             thrown_in += 1
             continue
         name = rules.bids[state.bid].text
         counts[name] += 1
         made = 1 if state.made else 0
-        _count(obs, f"made:{name}", made)
-        _count(obs, "made", made)
-        _count(obs, "set", 1 - made)
         books = state.books
-        _count(obs, "sweep", 1 if sum(books) and max(books) == sum(books) else 0)
-        _count(obs, "declarer-points", state.score[rules.side_of[state.declarer]])
+        total = sum(books)
+        for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made),
+                       ("sweep", 1 if total and max(books) == total else 0),
+                       ("declarer-points", score[rules.side_of[state.declarer]])):
+            entry = get(key)
+            if entry is None:
+                obs[key] = [y, 1]
+            else:
+                entry[0] += y
+                entry[1] += 1
     hands = len(states)
     # Every contract of the ladder gets its share, bid or not: a share of zero is a figure.
     for name in contracts:

@@ -12,6 +12,7 @@ or unpickled in a worker process.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Mapping
 
 from .formula import Formula
@@ -159,47 +160,50 @@ class Ruleset:
     must_bid: tuple[SeatRef, ...] = ()
 
     # --- derived action-id layout ------------------------------------------------
-    @property
+    # Cached on first read (the engine reads them on every call; each was a chain of up to
+    # six properties): a cached_property writes the instance's __dict__, which a frozen
+    # dataclass allows, and they are not fields, so equality and hashing ignore them.
+    @cached_property
     def n_cards(self) -> int:
         """How many distinct cards the deck has."""
         return len(self.cards)
 
-    @property
+    @cached_property
     def pass_action(self) -> int:
         """The action id of ``pass``."""
         return len(self.cards)
 
-    @property
+    @cached_property
     def first_bid_action(self) -> int:
         """The action id of the lowest bid; bid ``i`` of the ladder is this + i."""
         return len(self.cards) + 1
 
-    @property
+    @cached_property
     def first_trump_action(self) -> int:
         """Action ids naming trump: one per suit, then one for no trump."""
         return self.first_bid_action + len(self.bids)
 
-    @property
+    @cached_property
     def no_trump_action(self) -> int:
         """The action id of declaring no trump where a strain lets the declarer choose."""
         return self.first_trump_action + len(self.suits)
 
-    @property
+    @cached_property
     def first_direction_action(self) -> int:
         """Action ids naming a rank order (direction), one per order."""
         return self.no_trump_action + 1
 
-    @property
+    @cached_property
     def take_action(self) -> int:
         """The action id of ``take``: the dealer takes the high bid by matching it."""
         return self.first_direction_action + len(self.orders)
 
-    @property
+    @cached_property
     def redeal_action(self) -> int:
         """The action id of ``redeal``: the hand is thrown in."""
         return self.take_action + 1
 
-    @property
+    @cached_property
     def n_actions(self) -> int:
         """Size of the whole action space."""
         return self.redeal_action + 1
@@ -233,7 +237,13 @@ class Ruleset:
     def __getstate__(self):
         state = dict(self.__dict__)
         state.pop("_derived", None)
+        for name in _CACHED:  # recomputed on first use on the other side
+            state.pop(name, None)
         return state
+
+
+# The cached action ids, left out of pickles with the derived values.
+_CACHED = tuple(name for name, value in vars(Ruleset).items() if isinstance(value, cached_property))
 
 
 def build_action_names(rules: Ruleset) -> tuple[str, ...]:

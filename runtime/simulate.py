@@ -80,6 +80,24 @@ def seat_bots(rules: Ruleset, bots: str | Sequence[str]) -> tuple[str, ...]:
     raise ValueError(f"give one bot kind, or one per side ({rules.sides} sides), not {len(bots)}")
 
 
+# (id of the rules, seed) -> (the rules, the first dealer of a hands-mode run): the same for every
+# hand of a run, and a string-seeded generator costs several microseconds to build.
+_FIRST_DEALERS: dict[tuple[int, int], tuple[Ruleset, int]] = {}
+
+
+def _hands_first_dealer(rules: Ruleset, seed: int) -> int:
+    """The first dealer of a hands-mode run seeded with ``seed`` (drawn once, then remembered)."""
+    key = (id(rules), seed)
+    known = _FIRST_DEALERS.get(key)
+    if known is not None and known[0] is rules:  # the very rules (an id may be reused once they are gone)
+        return known[1]
+    if len(_FIRST_DEALERS) >= 64:
+        _FIRST_DEALERS.clear()
+    dealer = first_dealer(rules, random.Random(f"bidwhist:{seed}:dealer"))
+    _FIRST_DEALERS[key] = (rules, dealer)
+    return dealer
+
+
 def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = "random") -> HandState:
     """Deal and play hand ``index`` of a hands-mode run: the dealer rotates from a seeded first dealer.
 
@@ -87,14 +105,16 @@ def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = 
     bot draw from the hand's one generator, so a single kind plays exactly as it
     always has for a given seed.
     """
-    first = first_dealer(rules, random.Random(f"bidwhist:{seed}:dealer"))
-    dealer = next_dealer(rules, first, index)
+    dealer = next_dealer(rules, _hands_first_dealer(rules, seed), index)
     rng = hand_rng(seed, index)
     hands, kitty = deal(rules, rng)
     state = HandState(rules, dealer, hands, kitty)
     kinds = seat_bots(rules, bot)
     if len(set(kinds)) == 1:
         player = make_bot(kinds[0], rng)
+        if hasattr(player, "play_to_end"):  # a bot that plays a whole hand at once (random: a fused loop)
+            player.play_to_end(state)
+            return state
         while not state.is_terminal():
             state.apply_action(player.choose(state))
         return state
@@ -235,8 +255,16 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     for unit in units:
         obs, states = _observe_unit(rules, spec, unit, contracts, histograms)
         hands += len(states)
-        for key, (y, n) in obs.items():
-            metrics.add_moments(moments, key, (y, n))
+        for key, (y, n) in obs.items():  # metrics.add_moments and Moments.add written out: ~25 a hand
+            m = moments.get(key)
+            if m is None:
+                m = moments[key] = stats.Moments(2)
+            sums = m.sums
+            sums[0] += y
+            sums[1] += n
+            sums[2] += y * y
+            sums[3] += y * n
+            sums[4] += n * n
         if records is not None:
             variant, with_rules = spec.records
             records.append([_record_line(s, variant, with_rules) for s in states])

@@ -60,6 +60,39 @@ def winning_index(table: PlayTable, led: int, trick) -> int:
     return best
 
 
+def led_keys(table: PlayTable, suits: int) -> dict[int, tuple[int, ...]]:
+    """For each suit that can be led (``0 .. suits - 1``, and NO_SUIT), every card's key in a trick.
+
+    The key :func:`winning_index` gives the card when that suit is led, -1 for a
+    card it skips (neither trump, nor of the suit led, nor top): the trick goes to
+    the first card whose key exceeds every earlier one and -1.  Precomputed for
+    the engine's random playout, which finds each trick's winner by looking keys up.
+    """
+    suit_of = table.suit_of
+    power = table.power
+    trump = table.trump
+    out = {}
+    for led in [*range(suits), NO_SUIT]:
+        keys = []
+        for card, suit in enumerate(suit_of):
+            if suit == trump:
+                keys.append(power[card] + TRUMP_BONUS)
+            elif suit == led:
+                keys.append(power[card])
+            elif suit == TOP_SUIT:
+                keys.append(power[card] + TOP_BONUS)
+            else:
+                keys.append(-1)
+        out[led] = tuple(keys)
+    return out
+
+
+def rules_led_keys(rules: Ruleset) -> dict[tuple[int, int], dict[int, tuple[int, ...]]]:
+    """:func:`led_keys` of every play table of ``rules``, by the table's (trump, direction); built once."""
+    return rules.derived("led_keys", lambda r: {key: led_keys(table, len(r.suits))
+                                                for key, table in r.tables.items()})
+
+
 def strength_keys(table: PlayTable) -> list[int]:
     """Each card's strength in a trick once a suit is led: top cards above all, then trumps, -1 for a card of no suit.
 

@@ -16,3 +16,8 @@ class RandomBot:
     def choose(self, state) -> int:
         """A uniformly random legal action of ``state``."""
         return self.rng.choice(state.legal_actions())
+
+    def play_to_end(self, state) -> None:
+        """Play ``state`` to its end with this bot at every seat: the same actions as calling
+        :meth:`choose` for each, drawn in the engine's fused loop (:meth:`HandState.play_random`)."""
+        state.play_random(self.rng)

@@ -1,0 +1,71 @@
+"""Random draws written out: the same numbers as ``random.Random``'s, without its call layers.
+
+A seed's hands are promised to stay the same (records, the behaviour corpus), so the
+engine's hot loops may not draw differently; they may only draw the same way faster.
+``random.Random.choice(seq)`` is ``seq[_randbelow(len(seq))]`` and ``shuffle`` swaps
+``x[i]`` with ``x[_randbelow(i + 1)]`` from the end, where ``_randbelow(n)`` takes
+``getrandbits(n.bit_length())`` until it is below ``n``: three Python calls a draw.
+:func:`below` and :func:`shuffle` do the same with one C call a draw.
+
+They are used only where :func:`exact` says so: a plain ``random.Random`` (not a
+subclass, which may draw otherwise) on an interpreter whose ``random`` module draws
+as described — checked once, on first use, against the module itself, so a future
+Python that changed its algorithm would simply get the slower, always-right path.
+"""
+
+from __future__ import annotations
+
+import random
+
+# BITS[n] is n.bit_length(): the bits getrandbits draws for a number below n.
+BITS = tuple(n.bit_length() for n in range(4096))
+
+_checked: bool | None = None
+
+
+def below(getrandbits, n: int) -> int:
+    """A number in ``range(n)``, as ``Random._randbelow(n)`` draws it (``getrandbits`` is the generator's)."""
+    k = BITS[n] if n < 4096 else n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` would (call only where :func:`exact` is true)."""
+    getrandbits = rng.getrandbits
+    bits = BITS
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = bits[n] if n < 4096 else n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _agrees() -> bool:
+    """Whether this interpreter's ``random.Random`` draws as :func:`below` and :func:`shuffle` do."""
+    for seed in (0, 1, "bidwhist:1:0", 2**70 + 3):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in list(range(1, 70)) * 3 + [4095, 4096, 5000]:
+            seq = range(n)
+            if seq[below(ours.getrandbits, n)] != theirs.choice(seq) or ours.randrange(n) != theirs.randrange(n):
+                return False
+        a, b = list(range(54)), list(range(54))
+        shuffle(ours, a)
+        theirs.shuffle(b)
+        if a != b or ours.random() != theirs.random():
+            return False
+    return True
+
+
+def exact(rng) -> bool:
+    """True where :func:`below` and :func:`shuffle` draw exactly what ``rng``'s own methods would."""
+    global _checked
+    if type(rng) is not random.Random:
+        return False
+    if _checked is None:
+        _checked = _agrees()
+    return _checked

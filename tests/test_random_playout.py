@@ -1,0 +1,137 @@
+"""The fast paths of random play draw exactly what the slow ones draw.
+
+A seed's hands must not change (records, the behaviour corpus), so
+:mod:`runtime.draws` and :meth:`HandState.play_random` are only allowed to be
+faster, never different: these tests play the same seeds both ways, in every
+shipped variant and the house rules that change how tricks are played, and
+compare every field of the finished hands and the generators' next draw.
+"""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bidcompiler.pipeline import load_ruleset
+from runtime import draws
+from runtime.bots import make_bot
+from runtime.game import deal
+from runtime.hand import HandState
+from runtime.simulate import hand_rng, play_hand
+
+VARIANTS = Path(__file__).resolve().parents[1] / "variants"
+# Every variant (not house rule), and house rules that change the play: a renege played
+# and penalised (the slow path), jokers free or out in notrump, the kitty before declaring.
+SPECS = sorted(p.stem for p in VARIANTS.glob("*.yaml") if "\nkind: house" not in p.read_text()) + [
+    "standard+renege-penalty", "standard+jokers-free-in-notrump", "standard+jokers-out-in-notrump",
+    "standard+kitty-first", "standard+low-beats-high"]
+
+
+class OtherRandom(random.Random):
+    """A generator that draws its own way: the fast paths must leave it to its own methods."""
+
+    def _randbelow(self, n):
+        return int(self.random() * n)
+
+
+def loop_hand(rules, rng) -> HandState:
+    """A hand played the slow way: the API loop of bench/throughput.py."""
+    dealt, kitty = deal(rules, rng)
+    state = HandState(rules, rng.randrange(rules.players), dealt, kitty)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def playout_hand(rules, rng) -> HandState:
+    """The same hand played by the fused random playout."""
+    dealt, kitty = deal(rules, rng)
+    state = HandState(rules, rng.randrange(rules.players), dealt, kitty)
+    state.play_random(rng)
+    return state
+
+
+def same_state(a: HandState, b: HandState) -> None:
+    for slot in HandState.__slots__:
+        if slot != "_legal":
+            assert getattr(a, slot) == getattr(b, slot), slot
+
+
+def test_draws_agree_with_random():
+    for seed in range(20):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 7, 12, 13, 54, 63, 64, 65, 100):
+            assert draws.below(ours.getrandbits, n) == theirs.randrange(n)
+        a, b = list(range(52)), list(range(52))
+        draws.shuffle(ours, a)
+        theirs.shuffle(b)
+        assert a == b
+        assert ours.random() == theirs.random()
+
+
+def test_draws_are_exact_only_for_a_plain_generator():
+    assert draws.exact(random.Random(1))
+    assert not draws.exact(OtherRandom(1))
+    assert not draws.exact(random.SystemRandom())
+
+
+def test_deal_shuffles_as_random_does():
+    rules = load_ruleset("standard")
+    rng = random.Random(5)
+    deck = rules.deck()
+    random.Random(5).shuffle(deck)
+    hands, kitty = deal(rules, rng)
+    assert [c for h in hands for c in h] + kitty == deck[:54]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_playout_plays_the_loops_hands(spec):
+    rules = load_ruleset(spec)
+    for seed in range(60):
+        slow, fast = random.Random(seed), random.Random(seed)
+        a, b = loop_hand(rules, slow), playout_hand(rules, fast)
+        same_state(a, b)
+        assert a.history == b.history and a.score == b.score
+        assert slow.random() == fast.random()  # and both generators drew as much
+
+
+def test_a_generator_of_its_own_keeps_its_own_draws():
+    rules = load_ruleset("standard")
+    for seed in range(20):
+        a, b = loop_hand(rules, OtherRandom(seed)), playout_hand(rules, OtherRandom(seed))
+        same_state(a, b)
+
+
+def test_simulate_random_bots_play_as_choose_does():
+    """``simulate --bots random`` plays a hand at once; each seat choosing in turn gives the same hand."""
+    rules = load_ruleset("standard")
+    for index in range(30):
+        fast = play_hand(rules, 11, index, "random")
+        rng = hand_rng(11, index)
+        dealt, kitty = deal(rules, rng)
+        slow = HandState(rules, fast.dealer, dealt, kitty)
+        bot = make_bot("random", rng)
+        while not slow.is_terminal():
+            slow.apply_action(bot.choose(slow))
+        same_state(slow, fast)
+
+
+@pytest.mark.parametrize("spec", ["standard", "cincinnati", "oregon", "hawaii", "standard+jokers-free-in-notrump"])
+def test_led_keys_pick_winning_index_s_winner(spec):
+    """The playout's key tables name the same winner as tricks.winning_index, whatever the cards and the suit led."""
+    from runtime.ruleset import NO_SUIT
+    from runtime.tricks import rules_led_keys, winning_index
+
+    rules = load_ruleset(spec)
+    rng = random.Random(3)
+    for key, table in rules.tables.items():
+        by_led = rules_led_keys(rules)[key]
+        for _ in range(400):
+            trick = rng.sample(range(len(rules.cards)), rules.players)
+            for led in [*range(len(rules.suits)), NO_SUIT]:
+                keys = by_led[led]
+                best, best_key = 0, -1
+                for i, card in enumerate(trick):
+                    if keys[card] > best_key:
+                        best, best_key = i, keys[card]
+                assert best == winning_index(table, led, trick)
