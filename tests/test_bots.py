@@ -165,7 +165,9 @@ def test_partners_suit_bid_does_not_carry_our_notrump():
 def test_partners_contract_is_valued_above_a_coin_flip(monkeypatch):
     """Partner bid 3 downtown only because it expects more books than the bid needs;
     passing it is worth that.  Valued as exactly the books needed (a coin flip on
-    making it, as before issue 14), the bot raised partner to 4 downtown."""
+    making it, as before issue 14) and with the kitty valued as it was then (0.3 books a
+    card, 1.8 for six; double dummy measures about 1.0), the bot raised partner to 4
+    downtown.  (With the kitty valued as measured, the coin flip alone no longer raises.)"""
     rules = rules_of("standard")
     deal_ = {0: "7H 3C KS 4C 2S 9C 6H KD KC JD QC 4H", 1: "6D 8S 2H 6S 9D AD TC 2C TS 7C BJ 9S",
              2: "5S 4S TD JS 8H 5H JC KH QD 4D 5D 6C", 3: "3S QH 7S 9H JH AS 2D TH LJ 8D 3D 8C"}
@@ -173,6 +175,7 @@ def test_partners_contract_is_valued_above_a_coin_flip(monkeypatch):
     call, reason = heuristic_says(state)
     assert call == "pass" and "with partner's contract" in reason, (call, reason)
     monkeypatch.setattr(heuristic_module, "_PARTNER_MARGIN", 0.0)
+    monkeypatch.setattr(_info(rules), "kitty_bonus", 0.3 * 6)
     assert name_of(state, HeuristicBot().choose(state)) == "4 downtown"
 
 
