@@ -18,7 +18,7 @@ from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, 
 from .track import Track
 
 # The margin by which a bid must beat passing: bidding is the riskier call.  With the
-# kitty valued as measured (knowledge._KITTY_BOOK_PER_CARD), bench/strength.py against the
+# kitty valued as measured (knowledge._KITTY_BOOK_SHARE), bench/strength.py against the
 # baseline, 4,000 deals: +0.91 points a hand at 0.3, +1.03 at 0.15 (contracts made
 # 71.2% and 68.8% in ``bidwhist simulate standard --hands 4000 --seed 1``).
 _BID_MARGIN = 0.15

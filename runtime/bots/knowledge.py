@@ -65,9 +65,13 @@ _FIT_SD = (1.84, 2.22)
 # as a side's even share + SLOPE * (own - even share) + OFFSET, by kind.
 _FIT_DEFENCE_SLOPE = (1.324, 0.690)
 _FIT_DEFENCE_OFFSET = (-1.875, -1.21)
-# A kitty's worth to the declarer before it is seen, per card: double dummy measured about
-# one book for standard's six cards (issue 14).
-_KITTY_BOOK_PER_CARD = 1.0 / 6
+# A kitty's worth to the declarer before it is seen, per card, as a share of what an
+# average card held is worth (the tricks over the cards dealt to hands): double dummy
+# measured about one book for standard's six cards (issue 14), 1/6 a card against 1/4
+# for a card held.  Where fewer players share the tricks a kitty card is worth more
+# (two players: 2.0 books for six; valued at standard's 1.0, the bot lost to the
+# baseline there, -0.12 points a hand).
+_KITTY_BOOK_SHARE = 2 / 3
 # Bids worth this little less than the best are as good: the highest of them is bid.
 PREEMPT_TOLERANCE = 0.15
 
@@ -217,7 +221,7 @@ class RulesInfo:
         self.total_books = self.tricks + book_of_discards
         # What the kitty is worth to the declarer before it is seen: more cards to pick
         # from, short suits to void, and (where it says so) the discards' book.
-        self.kitty_bonus = _KITTY_BOOK_PER_CARD * rules.kitty_size
+        self.kitty_bonus = _KITTY_BOOK_SHARE * rules.kitty_size * self.tricks / (n * rules.hand_size)
         if rules.kitty_size and kitty.book_to_declarer:
             self.declarer_book = 1.0
         elif rules.kitty_size and kitty.book_to_first_trick:
