@@ -70,6 +70,7 @@ class Outlook:
     """
 
     def __init__(self, info: RulesInfo, defend, declare_values):
+        self.info = info
         rules = info.rules
         rng = random.Random(_SEED)
         deck = list(range(rules.n_cards))
@@ -119,7 +120,6 @@ def outlook(info: RulesInfo, defend, declare_values) -> Outlook:
     out = _OUTLOOKS.get(id(info))
     if out is None or out.info is not info:
         out = Outlook(info, defend, declare_values)
-        out.info = info
         _OUTLOOKS[id(info)] = out
     return out
 
