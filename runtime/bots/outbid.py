@@ -48,7 +48,9 @@ def bid_margin(info: RulesInfo) -> float:
     The unit is the swing of the lowest suit contract between made exactly and set by
     one book (the scoring tables say it): standard 6, a game scoring 1 or 2 a hand 3.
     """
-    decl = info.util[0]
+    util = info.util
+    assert util is not None, "ensure_util first"
+    decl = util[0]
     k = info.needed[0][0]
     if 0 < k <= info.total_books:
         swing = abs(decl[0][0][k] - decl[0][0][k - 1])
