@@ -14,11 +14,12 @@ from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, Han
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
-from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, rules_info
+from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
+from .outbid import bid_margin, outlook, standing_values
 from .track import Track
 
-# The margin by which a bid must beat passing: bidding is the riskier call.
-_BID_MARGIN = 0.3
+# The margin by which a bid must beat passing (bidding is the riskier call) is in
+# .outbid.bid_margin, in the variant's own score unit.
 # A hand whose every other call is worth less than this calls a redeal where it may
 # (a redeal is worth nothing either way).
 _REDEAL_MARGIN = 0.1
@@ -34,6 +35,9 @@ _PARTNER_MARGIN = 0.5
 # The same for an opponent who holds the high bid: the books above its contract's needs
 # we expect its side to take when we pass.
 _OPPONENT_MARGIN = 0.5
+# The same for an opponent who would outbid our bid (a bid not yet made): what it
+# needs, less this many books (it is pushed there, not choosing freely).
+_OUTBID_BOOKS = 0.5
 
 
 class HeuristicBot:
@@ -188,19 +192,19 @@ class HeuristicBot:
         tricks = info.tricks
         decl_book = info.declarer_book
         allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
-        # Bidding higher than needed to shut others out only pays if someone could still
-        # overcall: not for the last call of the auction (a forced dealer, say).
-        tolerance = PREEMPT_TOLERANCE if allowed and not state.ends_auction(first_bid + min(allowed)) else 0.0
+        # Each bid is worth its contract only if it stands: the chance that a later
+        # opponent outbids it, and what we then defend, come from the auction model.
+        stands = self._standing(state, info, plain, npart) if allowed else None
+        tolerance = 0.0
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index)
-        best_of = info.best_of
         bid_rank = info.bid_rank
         for s, nt, idx in info.strain_nt_tables:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
             books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
-            b, v = best_of(nt, books, s, allowed, tolerance)
+            b, v = self._best_standing_bid(info, nt, books, s, allowed, stands)
             if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
                 best_bid = (v, first_bid + b, books, i, b)
@@ -209,6 +213,8 @@ class HeuristicBot:
                 if best_bid is None or v > best_bid[0]:
                     best_bid = (v, info.take_action, books, i, take)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus)
+        if stands is not None:
+            pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
         can_pass = info.pass_action in legal
         alternatives = []
         if can_pass:
@@ -219,7 +225,7 @@ class HeuristicBot:
             return info.redeal_action, (
                 f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
                 if why and alternatives else "redeal: nothing better" if why else "")
-        if best_bid is not None and (not can_pass or best_bid[0] > pass_value + _BID_MARGIN):
+        if best_bid is not None and (not can_pass or best_bid[0] > pass_value + bid_margin(info)):
             value, action, books, i, b = best_bid
             key = info.table_list[i].key
             if not why:
@@ -240,6 +246,93 @@ class HeuristicBot:
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
                                       f"{best_bid[0]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
+
+    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
+        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
+        look = outlook(info, lambda b, hand: self._defend_value(info, b, hand, npart),
+                       lambda hand: self._declare_values(info, hand, npart))
+        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart))
+
+    @staticmethod
+    def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+        """What defending a bid an opponent would outbid us with is worth to us: as
+        :meth:`_defend_value`, but their books only ``_OUTBID_BOOKS`` above what their
+        bid needs at least (a bid made over ours is pushed, not chosen freely)."""
+        suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
+        idx = suit_idx or nt_idx
+        nt = 0 if suit_idx else 1
+        own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
+        share = max(0.0, info.tricks - own) / (info.rules.players - 1)
+        theirs = info.total_books - (own + npart * share)
+        theirs = max(theirs, info.needed[high][nt] + _OUTBID_BOOKS)
+        return info.expected(1, high, nt, theirs)
+
+    def _pass_standing(self, state: HandState, info: RulesInfo, stands, value: float, words: str):
+        """A pass's value with the rest of the auction counted, as bids are counted.
+
+        Partner holds the high bid: it stands unless a later opponent outbids it.
+        Nothing bid yet: a later opponent may open (we then defend its bid); if none
+        does, the hand is thrown in or falls to a forced dealer, worth on average what
+        a hand dealt at random makes of the lowest bid, to its side.  The opponents'
+        high bid: defending it, as :meth:`_pass_value` says.
+        """
+        high = state.high_bid
+        if high >= 0 and state.high_seat in info.partners[state.seat]:
+            p, out = stands[high]
+            return p * value + (1.0 - p) * out, words
+        if high >= 0:
+            return value, words
+        p, out = stands[info.n_bids]
+        look = outlook(info, None, None)
+        if auction_rules(state.rules).all_pass_may_throw_in:
+            rest, words = 0.0, "if the hand is thrown in"
+        elif state.dealer in info.partners[state.seat]:
+            rest, words = look.forced, "if our dealer is forced to bid"
+        else:
+            # The less favourable of two views of their forced contract: an average
+            # hand forced to bid (the Outlook), and the books our hand leaves them
+            # (``value``, from :meth:`_pass_value`).  Where cards are dealt to no one
+            # (two players, say) the hand estimates, made as if every card were held,
+            # undervalue a forced hand (an average one "goes down" though forced
+            # dealers make 72% there), and passing on the Outlook alone lost to the
+            # baseline (-0.85 points a hand); in standard the Outlook's view is the lower.
+            rest = min(value, -look.forced / max(1, info.rules.sides - 1))
+            words = "if their dealer is forced to bid"
+        if p < 1.0:
+            words += " or the opponents bid"
+        return p * rest + (1.0 - p) * out, words
+
+    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int) -> list[float]:
+        """Per bid: what declaring it is worth to a hand's side, valued as :meth:`_call` values
+        its own bids (the kitty unseen, nothing known of partners)."""
+        tricks = info.tricks
+        share_div = info.rules.players - 1
+        out = [float("-inf")] * info.n_bids
+        for s, nt, idx in info.strain_nt_tables:
+            base = max(plain[i] for i in idx) + info.kitty_bonus
+            share = tricks - base
+            books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
+            row = info.eu_row(0, nt, books)
+            for b in info.strain_bids[s]:
+                if row[b] > out[b]:
+                    out[b] = row[b]
+        return out
+
+    @staticmethod
+    def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands):
+        """(bid, value) of the best legal bid of ``strain`` counting the rest of the auction,
+        or (-1, 0.0): each bid's contract value if it stands, the defence of the bid
+        that outbids it if not.  Equal values: the higher bid (it is outbid less)."""
+        row = info.eu_row(0, nt, books)
+        best_b, best_v = -1, 0.0
+        for b in info.strain_bids[strain]:
+            if b not in allowed:
+                continue
+            p, out = stands[b]
+            v = p * row[b] + (1.0 - p) * out
+            if best_b < 0 or v >= best_v:
+                best_b, best_v = b, v
+        return best_b, best_v
 
     @staticmethod
     def _discards_drawn(state: HandState) -> bool:

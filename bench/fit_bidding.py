@@ -1,0 +1,170 @@
+"""Fit the heuristic bot's bidding estimates to the books its side really takes.
+
+Run from the repository root::
+
+    python bench/fit_bidding.py [--variant standard] [--hands 6000] [--seed 1]
+
+1. *Forced contracts*: deal ``i``'s seat ``i % players`` declares its best suit contract
+   (even ``i``) or its best notrump one (odd ``i``) by its own hand estimate
+   (``RulesInfo.estimate_all``), the others pass; the heuristic discards and plays it
+   out.  A least-squares line ``books = a + b * own`` per kind (suit, notrump), with the
+   residual spread, is what a declaring side takes with an unknown partner and the
+   kitty still to come (the kitty and discards' book are inside ``a``).
+2. *Self-play*: the heuristic bids too.  The declarer's residual against that line,
+   averaged by what its partner called before it (bid the declared strain, bid another,
+   passed, had not called) and by how many opponents bid: what the calls are worth.
+   And the defenders' side: the declaring side's books against the opponents' bid, by
+   the mean own estimate of a defender (``books = a + b * own``).
+
+The figures printed are the constants of runtime/bots/knowledge.py (``_FIT_*``).
+This is a measurement: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bidcompiler.pipeline import load_ruleset  # noqa: E402
+from runtime.bots.heuristic import HeuristicBot  # noqa: E402
+from runtime.bots.knowledge import rules_info  # noqa: E402
+from runtime.game import deal  # noqa: E402
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, HandState  # noqa: E402
+from runtime.ruleset import NO_TRUMP  # noqa: E402
+
+
+def line(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+    """(a, b, residual sd) of the least-squares line ``y = a + b x``."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    sd = statistics.pstdev([y - a - b * x for x, y in zip(xs, ys)])
+    return a, b, sd
+
+
+def forced(rules, info, i: int):
+    """Deal ``i`` declared by seat ``i % players`` in its best contract of one kind: (kind, own, books)."""
+    hands, kitty = deal(rules, random.Random(f"fit:{i}"))
+    seat = i % rules.players
+    nt = i % 2
+    est = info.estimate_all(hands[seat])
+    keys = [k for k in info.table_keys if (k[0] == NO_TRUMP) == bool(nt)]
+    if not keys:
+        return None
+    key = max(keys, key=lambda k: est[info.table_index[k]])
+    strain = next(s for s, ks in enumerate(info.strain_keys) if key in ks)
+    state = HandState(rules, (seat - 1) % rules.players, hands, kitty)
+    bot = HeuristicBot()
+    while state.phase == AUCTION:
+        if state.seat == seat and state.high_bid < 0:
+            bid = min(info.strain_bids[strain], key=lambda b: info.bid_rank[b])
+            state.apply_action(info.first_bid + bid)
+        else:
+            state.apply_action(info.pass_action)
+    if state.declarer != seat:
+        return None
+    while not state.is_terminal():
+        if state.phase == DECLARE_TRUMP:
+            state.apply_action(rules.no_trump_action if key[0] == NO_TRUMP else rules.first_trump_action + key[0])
+        elif state.phase == DECLARE_DIRECTION:
+            state.apply_action(rules.first_direction_action + key[1])
+        else:
+            state.apply_action(bot.choose(state))
+    if (state.trump, state.direction) != key:
+        return None
+    return nt, est[info.table_index[key]], state.books[rules.side_of[seat]]
+
+
+def self_play(rules, info, i: int, fits):
+    """Deal ``i`` bid and played by the heuristic: the declarer's residual by calls, and the defence's."""
+    hands, kitty = deal(rules, random.Random(f"selfplay:{i}"))
+    state = HandState(rules, i % rules.players, hands, kitty)
+    bot = HeuristicBot()
+    while not state.is_terminal():
+        state.apply_action(bot.choose(state))
+    d = state.declarer
+    if d < 0 or state.books is None:
+        return None
+    key = (state.trump, state.direction)
+    nt = 1 if state.trump == NO_TRUMP else 0
+    strain = rules.bids[state.bid].strain
+    own = info.estimate_all(state.dealt[d])[info.table_index[key]]
+    a, b, _ = fits[nt]
+    books = state.books[rules.side_of[d]]
+    residual = books - (a + b * own)
+    # What the declarer had heard when it made its last bid.
+    last = max(j for j, (s, _) in enumerate(state.calls) if s == d)
+    heard = state.calls[:last]
+    partner = "none"
+    opp_bids = 0
+    for s, act in heard:
+        is_bid = info.first_bid <= act < info.first_bid + info.n_bids
+        if s in info.partners[d]:
+            if is_bid:
+                partner = "same" if info.bid_strain[act - info.first_bid] == strain else "other"
+            elif act == info.pass_action and partner == "none":
+                partner = "passed"
+        elif is_bid:
+            opp_bids += 1
+    # The defence: a defender's mean own estimate over the strain's contracts of this kind.
+    suit_idx, nt_idx = info.strain_tables[strain]
+    idx = nt_idx if nt else suit_idx
+    defenders = info.opponents[d]
+    own_def = [sum(info.estimate_all(state.dealt[s])[j] for j in idx) / len(idx) for s in defenders]
+    return nt, partner, min(opp_bids, 2), residual, statistics.fmean(own_def), books
+
+
+def main() -> None:
+    """Run both fits and print the constants."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--hands", type=int, default=6000)
+    args = parser.parse_args()
+    rules = load_ruleset(args.variant)
+    info = rules_info(rules)
+    data = defaultdict(lambda: ([], []))
+    for i in range(args.hands):
+        got = forced(rules, info, i)
+        if got:
+            data[got[0]][0].append(got[1])
+            data[got[0]][1].append(got[2])
+    fits = {}
+    for nt in sorted(data):
+        xs, ys = data[nt]
+        fits[nt] = line(xs, ys)
+        a, b, sd = fits[nt]
+        print(f"forced {'notrump' if nt else 'suit'}: n={len(xs)} books = {a:.3f} + {b:.3f} * own, sd {sd:.2f}; "
+              f"mean own {statistics.fmean(xs):.2f}, mean books {statistics.fmean(ys):.2f}")
+    by_call = defaultdict(list)
+    by_opp = defaultdict(list)
+    defence = defaultdict(lambda: ([], []))
+    for i in range(args.hands):
+        got = self_play(rules, info, i, fits)
+        if got is None:
+            continue
+        nt, partner, opp, residual, own_def, books = got
+        by_call[partner].append(residual)
+        by_opp[opp].append(residual)
+        defence[nt][0].append(own_def)
+        defence[nt][1].append(books)
+    for k, v in sorted(by_call.items()):
+        print(f"partner {k:<7} n={len(v):5d} residual {statistics.fmean(v):+.2f}")
+    for k, v in sorted(by_opp.items()):
+        print(f"opponent bids {k} n={len(v):5d} residual {statistics.fmean(v):+.2f}")
+    for nt in sorted(defence):
+        xs, ys = defence[nt]
+        a, b, sd = line(xs, ys)
+        print(f"defence {'notrump' if nt else 'suit'}: n={len(xs)} their books = {a:.3f} + {b:.3f} * own, sd {sd:.2f}")
+
+
+if __name__ == "__main__":
+    main()

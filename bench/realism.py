@@ -1,0 +1,138 @@
+"""How realistic a bot's auctions are: contract shares, made rate, and overbids against double dummy.
+
+Run from the repository root::
+
+    python bench/realism.py [--variant standard] [--bots heuristic] [--hands 4000]
+                            [--dd 150] [--seed 1]
+
+Every seat plays ``--bots``.  Over ``--hands`` hands (dealt as ``bidwhist simulate``
+deals them for the seed) it reports the notrump share of contracts, the made rate and
+the share of each bid level.  The first ``--dd`` of those hands are also solved double
+dummy (runtime/solver.py) from the first card of the play, after the declarer's own
+discards: an *overbid* is a contract the declaring side cannot make even with perfect
+play by everyone, and "books minus double dummy" is what the bots' card play gives
+away as declarer (negative: the declaring side took fewer books than double dummy).
+The solver takes a second or two a hand, so ``--dd`` is kept small.
+
+Proportions carry Wilson 95% intervals and means normal 95% intervals.  This is a
+measurement, not a test: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bidcompiler.pipeline import load_ruleset  # noqa: E402
+from runtime.bots import make_bot  # noqa: E402
+from runtime.game import deal, first_dealer, next_dealer  # noqa: E402
+from runtime.hand import PLAY, HandState  # noqa: E402
+from runtime.simulate import hand_rng  # noqa: E402
+from runtime.solver import DoubleDummy  # noqa: E402
+
+Z95 = 1.959964
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of the proportion ``k / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    z = Z95
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def share(k: int, n: int) -> str:
+    """``k / n`` as a percentage with its interval."""
+    lo, hi = wilson(k, n)
+    return f"{100 * k / max(n, 1):5.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, {k}/{n})"
+
+
+def play(rules, seed: int, index: int, bot: str):
+    """Hand ``index`` as ``bidwhist simulate`` deals it, played by ``bot`` in every seat.
+
+    Returns the finished hand and a copy of it at the first card of the play (None
+    if the hand never reached the play).
+    """
+    first = first_dealer(rules, __import__("random").Random(f"bidwhist:{seed}:dealer"))
+    rng = hand_rng(seed, index)
+    hands, kitty = deal(rules, rng)
+    state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
+    player = make_bot(bot, rng)
+    at_play = None
+    while not state.is_terminal():
+        if at_play is None and state.phase == PLAY and state.table is not None and not state.tricks \
+                and not state.trick:
+            at_play = state.clone()
+        state.apply_action(player.choose(state))
+    return state, at_play
+
+
+def dd_books(solver: DoubleDummy, at_play: HandState) -> tuple[int, bool]:
+    """(the declaring side's books with perfect play from ``at_play``, whether that makes the contract)."""
+    side = at_play.rules.side_of[at_play.declarer]
+    books = at_play.books_so_far()[side] + solver.solve(at_play)
+    scratch = at_play.clone()
+    total = [0] * at_play.rules.sides
+    total[side] = books
+    scratch.score_books(total)  # the variant's own test of "made", through the engine
+    return books, bool(scratch.made)
+
+
+def main() -> None:
+    """Play the hands, solve the first few double dummy, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default="standard", help="variant (default standard)")
+    parser.add_argument("--bots", default="heuristic", help="bot in every seat (default heuristic)")
+    parser.add_argument("--hands", type=int, default=4000, help="hands for the shares (default 4000)")
+    parser.add_argument("--dd", type=int, default=150, help="of those, hands solved double dummy (default 150)")
+    parser.add_argument("--seed", type=int, default=1, help="seed, as simulate's (default 1)")
+    args = parser.parse_args()
+    rules = load_ruleset(args.variant)
+    solver = DoubleDummy()
+    contracts = notrump = made = 0
+    levels: Counter = Counter()
+    over = solved = 0
+    given: list[int] = []
+    start = time.perf_counter()
+    for i in range(args.hands):
+        state, at_play = play(rules, args.seed, i, args.bots)
+        if state.declarer < 0 or state.made is None:
+            continue
+        contracts += 1
+        notrump += state.trump < 0
+        made += bool(state.made)
+        levels[rules.bids[state.bid].text.split()[0]] += 1
+        if i < args.dd and at_play is not None:
+            books, makeable = dd_books(solver, at_play)
+            solved += 1
+            over += not makeable
+            given.append(state.books[rules.side_of[state.declarer]] - books)
+    print(f"{args.variant}: {args.bots} in every seat, {args.hands} hands (seed {args.seed}), "
+          f"{time.perf_counter() - start:.0f} s")
+    print(f"  contracts        {contracts}")
+    print(f"  notrump          {share(notrump, contracts)}")
+    print(f"  made             {share(made, contracts)}")
+    for level in sorted(levels, key=lambda x: (len(x), x)):
+        print(f"  level {level:<10} {share(levels[level], contracts)}")
+    if solved:
+        print(f"  double dummy, first {args.dd} hands ({solved} contracts):")
+        print(f"  overbids         {share(over, solved)}  (not makeable double dummy)")
+        m = statistics.fmean(given)
+        half = Z95 * statistics.stdev(given) / math.sqrt(len(given)) if len(given) > 1 else float("inf")
+        print(f"  declaring side's books minus double dummy {m:+.2f} (95% CI {m - half:+.2f} .. {m + half:+.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,188 @@
+"""The rest of the auction, for a bidder: how likely a call is to stand, and what follows if not.
+
+A bid is only worth its contract's score if the auction ends with it.  This module
+gives the heuristic the other half of the picture:
+
+* which seats still speak after a call (the engine's own order of calls,
+  :meth:`runtime.auction.AuctionRules.next_caller`, asked as if every later seat passed),
+  and whether one of them is a dealer who may take the high bid by matching it
+  (:attr:`runtime.auction.AuctionRules.offers_take`);
+* for an opponent still to speak, the chance that it outbids a call at each rung of
+  the ladder (or takes it), and the bids it would outbid with: read from a fixed set of
+  sampled hands valued exactly as the heuristic values its own (:class:`Outlook`,
+  built once per ruleset) — an opponent calls over us when declaring beats defending
+  our contract by the bidding margin;
+* the value of a bid: P(it stands) x E[score | we declare it] + P(outbid) x E[score |
+  they declare the bid they outbid with].  A higher bid is outbid less often, so
+  pre-empting is worth what it saves, and no more;
+* the bidding margin in the variant's own score unit (:func:`bid_margin`).
+
+No variant is known by name: the order of calls, the take and the scores all come
+from the engine and the variant's scoring tables (:mod:`.knowledge`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..auction import auction_rules, first_above
+from ..hand import HandState
+from .knowledge import RulesInfo
+
+# Sampled hands per ruleset for the opponents' strength (built once per process).
+_SAMPLES = 400
+_SEED = 14
+# The bidding margin as a share of the variant's swing between making its lowest
+# contract and going down one (standard: 3 - -3 = 6 points; 0.025 of it = 0.15, the
+# margin measured best there before this model).
+_MARGIN_OF_SWING = 0.025
+
+_CALIBRATION = 0.25
+
+_OUTLOOKS: dict[int, "Outlook"] = {}
+
+
+def bid_margin(info: RulesInfo) -> float:
+    """By how much a bid must beat passing, in the variant's own points.
+
+    The unit is the swing of the lowest suit contract between made exactly and set by
+    one book (the scoring tables say it): standard 6, a game scoring 1 or 2 a hand 3.
+    """
+    util = info.util
+    assert util is not None, "ensure_util first"
+    decl = util[0]
+    k = info.needed[0][0]
+    if 0 < k <= info.total_books:
+        swing = abs(decl[0][0][k] - decl[0][0][k - 1])
+    else:
+        swing = 6.0
+    return _MARGIN_OF_SWING * (swing or 6.0)
+
+
+class Outlook:
+    """Per ruleset: how a hand dealt at random answers a high bid, from sampled hands.
+
+    ``p_over[b]``: the share of sampled hands that would outbid bid ``b`` (a bid of
+    higher rank worth more to them than defending ``b`` by the margin); ``over_to[b]``:
+    the bids they would outbid with, as (bid, share of those hands).  ``p_take[b]`` and
+    ``take_to[b]``: the same for a dealer who may also take ``b`` by matching it
+    (``take_to`` gives ``b`` itself for a take).  Index ``n_bids`` (one past the ladder)
+    stands for "nothing bid yet": the share of hands that open, and with what.
+    ``forced``: what a dealer forced to bid the lowest rung is worth to its side, on average.
+    """
+
+    def __init__(self, info: RulesInfo, defend, declare_values):
+        self.info = info
+        rules = info.rules
+        rng = random.Random(_SEED)
+        deck = list(range(rules.n_cards))
+        n_bids = info.n_bids
+        margin = bid_margin(info)
+        above = [first_above(rules, b) for b in range(n_bids)] + [0]
+        over_count = [[0] * n_bids for _ in range(n_bids + 1)]
+        take_count = [[0] * n_bids for _ in range(n_bids + 1)]
+        lowest = [b for b in range(n_bids) if info.bid_rank[b] == info.bid_rank[0]]
+        forced = 0.0
+        for _ in range(_SAMPLES):
+            hand = sorted(rng.sample(deck, rules.hand_size))
+            plain = info.estimate_all(hand)
+            eu = declare_values(plain)  # per bid: what declaring it is worth to this hand's side
+            forced += max(eu[b] for b in lowest)
+            for b in range(n_bids + 1):
+                # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
+                guard = (defend(b, plain) if b < n_bids else 0.0) + margin
+                best, arg = guard, -1
+                for c in range(above[b], n_bids):
+                    if eu[c] > best:
+                        best, arg = eu[c], c
+                if arg >= 0:
+                    over_count[b][arg] += 1
+                if b < n_bids and eu[b] > best:
+                    arg = b  # a dealer who may take prefers matching to outbidding
+                if arg >= 0:
+                    take_count[b][arg] += 1
+        self.p_over, self.over_to = _shares(over_count)
+        self.p_take, self.take_to = _shares(take_count)
+        self.forced = forced / _SAMPLES
+
+
+def _shares(counts: list[list[int]]):
+    """(share of hands that call at all, [(bid, share among them)]) per high bid."""
+    p, to = [], []
+    for row in counts:
+        n = sum(row)
+        p.append(n / _SAMPLES)
+        to.append([(c, k / n) for c, k in enumerate(row) if k] if n else [])
+    return p, to
+
+
+def outlook(info: RulesInfo, defend, declare_values) -> Outlook:
+    """The :class:`Outlook` of ``info``'s ruleset, built on first use (``defend(bid, plain)``
+    and ``declare_values(plain)`` value a sampled hand as the bot values its own)."""
+    out = _OUTLOOKS.get(id(info))
+    if out is None or out.info is not info:
+        out = Outlook(info, defend, declare_values)
+        _OUTLOOKS[id(info)] = out
+    return out
+
+
+def later_opponents(state: HandState, info: RulesInfo) -> list[tuple[int, bool]]:
+    """The opponents who still speak after the seat to act bids, in order, each with
+    whether it may take the bid by matching it (a dealer where the variant lets it).
+
+    Asked of the engine's order of calls as if every later seat passed.
+    """
+    rules = state.rules
+    auction = auction_rules(rules)
+    seat = state.seat
+    passed = list(state.passed)
+    n_calls = len(state.calls) + 1
+    high = max(state.high_bid, 0)
+    opponents = info.opponents[seat]
+    out = []
+    nxt = auction.next_caller(seat, passed, high, seat, n_calls)
+    while nxt is not None and nxt != seat:
+        if nxt in opponents:
+            out.append((nxt, auction.offers_take and nxt == state.dealer))
+        passed[nxt] = True
+        n_calls += 1
+        nxt = auction.next_caller(nxt, passed, high, seat, n_calls)
+    return out
+
+
+def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at) -> list[tuple[float, float]]:
+    """Per bid of the ladder, and last for a pass with nothing bid: (P(the auction ends
+    with our bid, or no opponent opens), our value if outbid).
+
+    ``defend_at(b)``: what defending the opponents' bid ``b`` is worth to us.  Later
+    opponents outbid independently; the value if outbid is the mean over the bids they
+    would outbid (or take) with, weighted by how likely each is.
+    """
+    seats = later_opponents(state, info)
+    n_bids = info.n_bids
+    if not seats:
+        return [(1.0, 0.0)] * (n_bids + 1)
+    cache: dict[int, float] = {}
+    out = []
+    for b in range(n_bids + 1):
+        stand = 1.0
+        weight = 0.0
+        value = 0.0
+        for _, may_take in seats:
+            p = (look.p_take[b] if may_take else look.p_over[b]) * _CALIBRATION
+            if p <= 0.0:
+                continue
+            to = look.take_to[b] if may_take else look.over_to[b]
+            # This seat outbids only if the seats before it did not.
+            reach = stand * p
+            v = 0.0
+            for c, share in to:
+                d = cache.get(c)
+                if d is None:
+                    d = cache[c] = defend_at(c)
+                v += share * d
+            value += reach * v
+            weight += reach
+            stand *= 1.0 - p
+        out.append((stand, value / weight if weight else 0.0))
+    return out
