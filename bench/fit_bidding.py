@@ -16,6 +16,10 @@ Run from the repository root::
    And the defenders' side: the declaring side's books against the opponents' bid, by
    the mean own estimate of a defender (``books = a + b * own``).
 
+3. *Parts*: the forced suit contracts' books regressed on the suit estimate's parts
+   (side tricks, trump top tricks, trump length, short side suits): ``_TRUMP_TOP`` and
+   ``_TRUMP_LONG`` are the trump's worth in side tricks.
+
 The figures printed are the constants of runtime/bots/knowledge.py (``_FIT_*``).
 This is a measurement: it asserts nothing.
 """
@@ -35,7 +39,7 @@ if str(ROOT) not in sys.path:
 
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
 from runtime.bots.heuristic import HeuristicBot  # noqa: E402
-from runtime.bots.knowledge import rules_info  # noqa: E402
+from runtime.bots.knowledge import _SIDE, _TRUMP, _canonical, rules_info, suit_parts  # noqa: E402
 from runtime.game import deal  # noqa: E402
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, HandState  # noqa: E402
 from runtime.ruleset import NO_TRUMP  # noqa: E402
@@ -82,6 +86,37 @@ def forced(rules, info, i: int):
     if (state.trump, state.direction) != key:
         return None
     return nt, est[info.table_index[key]], state.books[rules.side_of[seat]]
+
+
+def solve(rows: list[list[float]], ys: list[float]) -> list[float]:
+    """Least-squares coefficients of ``y = sum(c_j x_j)`` (normal equations, Gauss-Jordan)."""
+    k = len(rows[0])
+    m = [[sum(r[i] * r[j] for r in rows) for j in range(k)] + [sum(r[i] * y for r, y in zip(rows, ys))]
+         for i in range(k)]
+    for i in range(k):
+        piv = max(range(i, k), key=lambda r: abs(m[r][i]))
+        m[i], m[piv] = m[piv], m[i]
+        for r in range(k):
+            if r != i and m[i][i]:
+                f = m[r][i] / m[i][i]
+                m[r] = [a - f * b for a, b in zip(m[r], m[i])]
+    return [m[i][k] / m[i][i] if m[i][i] else 0.0 for i in range(k)]
+
+
+def parts(info, hand, key) -> list[float]:
+    """The suit estimate's parts of ``hand`` under contract ``key``: [1, side tricks,
+    trump top tricks, trump length, short side suits (voids 2, singletons 1)]."""
+    ti = info.tables[key]
+    masks = [0] * len(ti.suits)
+    for c in hand:
+        if ti.sidx[c] >= 0:
+            masks[ti.sidx[c]] |= ti.bit[c]
+    t = ti.trump_idx
+    side = sum(sum(suit_parts(ti.size[j], _canonical(m), _SIDE, info.inplay))
+               for j, m in enumerate(masks) if j != t)
+    top = suit_parts(ti.size[t], _canonical(masks[t]), _TRUMP, info.inplay)[0]
+    short = sum(max(0, 2 - m.bit_count()) for j, m in enumerate(masks) if j != t)
+    return [1.0, side, top, float(masks[t].bit_count()), float(short)]
 
 
 def self_play(rules, info, i: int, fits):
@@ -137,6 +172,23 @@ def main() -> None:
         if got:
             data[got[0]][0].append(got[1])
             data[got[0]][1].append(got[2])
+    # The suit estimate's parts against the books taken (forced suit contracts): the
+    # worth of a trump and of trump top tricks against a side suit's top tricks.
+    rows, ys = [], []
+    for i in range(0, args.hands, 2):
+        hands, _ = deal(rules, random.Random(f"fit:{i}"))
+        got = forced(rules, info, i)
+        if got and got[0] == 0:
+            hand = hands[i % rules.players]
+            est = info.estimate_all(hand)
+            key = max((k for k in info.table_keys if k[0] != NO_TRUMP), key=lambda k: est[info.table_index[k]])
+            rows.append(parts(info, hand, key))
+            ys.append(got[2])
+    if len(rows) > 10:
+        c = solve(rows, ys)
+        print(f"parts (suit): n={len(rows)} books = {c[0]:.2f} + {c[1]:.3f} side + {c[2]:.3f} trump top "
+              f"+ {c[3]:.3f} a trump + {c[4]:.3f} short; a trump = {c[3] / c[1]:.2f} side tricks, "
+              f"trump top = {c[2] / c[1]:.2f}")
     fits = {}
     for nt in sorted(data):
         xs, ys = data[nt]
