@@ -198,3 +198,29 @@ def test_discard_keeps_the_guard_of_a_king():
     assert state.seat == 1
     card, reason = says(state)
     assert card == "3C", (card, reason)
+
+
+def test_declarer_long_in_trumps_leads_the_top_of_its_sequence():
+    # Eight spades from the king down against seven trumps out (both jokers and the
+    # ace among them): the KS forces out a higher trump; a small one could lose to a
+    # trump the king would have beaten.
+    state = _spades_by_seat_0({0: "KS QS JS TS 9S 8S 7S 6S AH AD AC KC"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KS", (card, reason)
+    assert "long in trumps" in reason
+
+
+def test_notrump_declarer_sets_up_its_long_suit_before_cashing():
+    # K-Q-J-9-8 of hearts and A-K-Q of clubs in notrump: drive out the AH while the
+    # clubs, spades and diamonds are still stopped, rather than cash the clubs first.
+    kitty = "BJ LJ 9D 8D 7D 6D"
+    state = hand_state(RULES, 3, {0: "KH QH JH 9H 8H AS AD AC KC QC 2S 2D"}, kitty=kitty)
+    act(state, "4 notrump", "pass", "pass", "pass")
+    while state.phase != PLAY:
+        act(state, "direction uptown" if "direction uptown" in
+            [state.rules.action_names[a] for a in state.legal_actions()] else kitty.split()[len(state.discards)])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KH", (card, reason)
+    assert "setting up the long hearts" in reason

@@ -264,6 +264,7 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
         return c, (f"lead {cards[c]}: nothing else left" if why else "")
     opponents = info.opponents[seat]
     partners = info.partners[seat]
+    defending = state.declarer != seat and state.declarer not in partners
     out_trumps = _out_trumps(ti, unseen)
     tbit = 1 << trump if trump != NO_TRUMP else 0
     opp_trumps = False
@@ -281,7 +282,9 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                        if why else "")
         m = count[trump]
         if m > out_trumps:
-            c = low[trump]
+            # The top of a sequence forces out the higher ones; a small card could lose
+            # to a trump the leader's top would have beaten.
+            c = t if _heads_sequence(ti, unseen, t) else low[trump]
             return c, (f"lead {cards[c]}: long in trumps ({m} against {out_trumps} out), "
                        "drawing them" if why else "")
         higher = (above[t] & unseen).bit_count()
@@ -301,6 +304,14 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             if m > expected:
                 return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
                            "the opponents), drawing them before cashing side winners" if why else "")
+    # Notrump, declaring side: set up a long suit while the other suits are still
+    # stopped (cashing their winners first would set up the opponents' cards instead).
+    if trump == NO_TRUMP and not defending:
+        s = max(count, key=count.__getitem__)
+        t = top[s]
+        if count[s] >= _LONG and above[t] & unseen:
+            c = t if _heads_sequence(ti, unseen, t) else low[s]
+            return c, (f"lead {cards[c]}: setting up the long {suit_word(rules, s)}" if why else "")
     # Cash a sure winner no opponent can ruff, from the longest such suit.
     cash = None
     for s, c in top.items():
@@ -322,7 +333,6 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                     if s != trump and vp & (1 << s):
                         return c, (f"lead {cards[c]}: partner is out of {suit_word(rules, s)} "
                                    "and can ruff" if why else "")
-    defending = state.declarer != seat and state.declarer not in partners
     if defending:
         got = _defence_lead(state, rules, info, ti, unseen, partners, top, low, count, why)
         if got is not None:
@@ -344,6 +354,17 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
     t = top[trump]
     c = t if not above[t] & unseen else low[trump]
     return c, (f"lead {cards[c]}: only trumps left" if why else "")
+
+
+# A suit this long is set up first in notrump by the declaring side.
+_LONG = 4
+
+
+def _heads_sequence(ti: TableInfo, unseen: int, card: int) -> bool:
+    """Whether ``card`` and the next card of its suit are equals (the next one is not unseen)."""
+    desc = ti.desc[ti.suit_of[card]]
+    r = ti.rank[card] + 1
+    return r < len(desc) and not unseen & BIT[desc[r]]
 
 
 def _partner_suit(state, info, ti, partners, top) -> int:
