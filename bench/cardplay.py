@@ -16,6 +16,10 @@ gave books away on balance (the declaring side's mistakes less the defenders').
 Mixing bots splits the two: ``--decl heuristic --defence baseline`` against
 ``--decl baseline --defence baseline`` shows what a new declarer play gains.
 
+``--against BOT`` plays each hand a second time with BOT declaring (the same
+defence) and reports the paired difference in books, far tighter than the two gaps;
+with ``--no-dd`` nothing is solved, so it runs on thousands of hands.
+
 Reported per variant: the mean gap with a 95% normal interval, split by the table's
 strain (notrump or a trump suit), and the share of contracts made.
 
@@ -94,24 +98,26 @@ def play_out(state: HandState, decl: str, defence: str, seed: int, index: int) -
 
 def one_hand(job: tuple):
     """(key, strain word, dd books or None, books taken, made) of one hand; None if it was not played."""
-    variant, seed, index, bid_bot, decl, defence, cached = job
+    variant, seed, index, bid_bot, decl, defence, against, solve, cached = job
     state = to_first_card(variant, seed, index, bid_bot)
     if state is None:
         return None
     key = position_key(variant, state)
     side = state.rules.side_of[state.declarer]
     dd = cached.get(key)
-    if dd is None:
+    if dd is None and solve:
         dd = state.books_so_far()[side] + DoubleDummy().solve(state)
     end = play_out(state, decl, defence, seed, index)
     strain = "notrump" if state.trump == NO_TRUMP else "trump"
-    return key, strain, dd, end.books[side], bool(end.made)
+    other = play_out(state, against, defence, seed, index).books[side] if against else None
+    return key, strain, dd, end.books[side], bool(end.made), other
 
 
 def run(variant: str, args, cache: dict) -> None:
     """Measure one variant and print its figures."""
     start = time.perf_counter()
-    jobs = [(variant, args.seed, i, args.bid_bot, args.decl, args.defence, cache) for i in range(args.hands)]
+    jobs = [(variant, args.seed, i, args.bid_bot, args.decl, args.defence, args.against, not args.no_dd, cache)
+            for i in range(args.hands)]
     if args.workers > 1:
         with Pool(args.workers) as pool:
             results = pool.map(one_hand, jobs, chunksize=1)
@@ -119,23 +125,33 @@ def run(variant: str, args, cache: dict) -> None:
         results = [one_hand(j) for j in jobs]
     gaps: dict[str, list[float]] = {"all": [], "trump": [], "notrump": []}
     made = 0
+    paired: dict[str, list[float]] = {"all": [], "trump": [], "notrump": []}
     for r in results:
         if r is None:
             continue
-        key, strain, dd, books, ok = r
-        cache[key] = dd
-        gaps["all"].append(books - dd)
-        gaps[strain].append(books - dd)
+        key, strain, dd, books, ok, other = r
+        if other is not None:
+            paired["all"].append(books - other)
+            paired[strain].append(books - other)
+        if dd is not None:
+            cache[key] = dd
+            gaps["all"].append(books - dd)
+            gaps[strain].append(books - dd)
         made += ok
-    n = len(gaps["all"])
+    n = sum(r is not None for r in results)
     print(f"{variant}: declaring side {args.decl}, defence {args.defence}, bidding {args.bid_bot}; "
           f"{n} played hands of {args.hands}, {time.perf_counter() - start:.0f} s")
-    for name, values in gaps.items():
+    for name, values in gaps.items() if not args.no_dd else ():
         m, h = mean_ci(values)
         print(f"  {name:<8} books - double dummy: {m:+.2f}  (95% CI {m - h:+.2f} .. {m + h:+.2f}; "
               f"{len(values)} hands)")
     if n:
         print(f"  contracts made: {made / n:.1%}")
+    if args.against:
+        for name, values in paired.items():
+            m, h = mean_ci(values)
+            print(f"  {name:<8} books, {args.decl} - {args.against} declaring (same hands): {m:+.2f}  "
+                  f"(95% CI {m - h:+.2f} .. {m + h:+.2f})")
 
 
 def main() -> None:
@@ -146,6 +162,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=150, help="hands dealt per variant (default 150)")
     parser.add_argument("--decl", default="heuristic", help="the declaring side's play bot (default heuristic)")
     parser.add_argument("--defence", default="heuristic", help="the defenders' play bot (default heuristic)")
+    parser.add_argument("--against", default="",
+                        help="also play each hand with this bot declaring: the paired difference in books")
+    parser.add_argument("--no-dd", action="store_true",
+                        help="skip double dummy (for --against on many hands: only the paired difference)")
     parser.add_argument("--bid-bot", default="heuristic",
                         help="the bot that bids, takes the kitty and discards in every seat (default heuristic)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
