@@ -224,3 +224,21 @@ def test_notrump_declarer_sets_up_its_long_suit_before_cashing():
     card, reason = says(state)
     assert card == "KH", (card, reason)
     assert "setting up the long hearts" in reason
+
+
+def test_notrump_declarers_partner_returns_the_declarers_suit():
+    # The declarer led the KH to set up its hearts; its partner won with the AH and
+    # leads hearts back (the top of the two it has left) rather than its own suits.
+    kitty = "BJ LJ 9D 8D 7D 6D"
+    state = hand_state(RULES, 3, {0: "KH QH JH 9H 8H AS AD AC KC QC 2S 2D",
+                                  1: "2H 3H TS 9S 8S 7S 6S 5S 4S 3S TD 5D",
+                                  2: "AH 5H 4H KS QS JS KD QD JD 3C 4C 5C"}, kitty=kitty)
+    act(state, "4 notrump", "pass", "pass", "pass")
+    while state.phase != PLAY:
+        act(state, "direction uptown" if "direction uptown" in
+            [state.rules.action_names[a] for a in state.legal_actions()] else kitty.split()[len(state.discards)])
+    act(state, "KH", "2H", "AH", "6H")
+    assert state.seat == 2
+    card, reason = says(state)
+    assert card == "5H", (card, reason)
+    assert "back to partner's hearts" in reason

@@ -304,6 +304,11 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             if m > expected:
                 return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
                            "the opponents), drawing them before cashing side winners" if why else "")
+    if not defending and trump == NO_TRUMP and partners:
+        s = _partner_suit(state, info, ti, partners, top)
+        if s != NO_SUIT:
+            c = top[s] if count[s] <= 2 else low[s]
+            return c, (f"lead {cards[c]}: back to partner's {suit_word(rules, s)}" if why else "")
     # Notrump, declaring side: set up a long suit while the other suits are still
     # stopped (cashing their winners first would set up the opponents' cards instead).
     if trump == NO_TRUMP and not defending:
