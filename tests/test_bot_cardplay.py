@@ -242,3 +242,13 @@ def test_notrump_declarers_partner_returns_the_declarers_suit():
     card, reason = says(state)
     assert card == "5H", (card, reason)
     assert "back to partner's hearts" in reason
+
+
+def test_declarer_with_four_trumps_headed_by_a_sequence_leads_trumps_first():
+    # K-Q-J-2 of spades against eleven trumps out (the jokers and the ace above them):
+    # the KS starts drawing trumps before the side aces are cashed into a ruff.
+    state = _spades_by_seat_0({0: "KS QS JS 2S AH AD AC KC QC 2H 3H 4D"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KS", (card, reason)
+    assert "top of a sequence in 4 trumps" in reason

@@ -304,6 +304,11 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             if m > expected:
                 return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
                            "the opponents), drawing them before cashing side winners" if why else "")
+        if m >= _LONG and _heads_sequence(ti, unseen, t):
+            # Four or more trumps headed by a sequence: force out the higher ones
+            # while the side still has trumps to spare.
+            return t, (f"lead {cards[t]}: top of a sequence in {m} trumps, forcing out the higher "
+                       "ones" if why else "")
     if not defending and trump == NO_TRUMP and partners:
         s = _partner_suit(state, info, ti, partners, top)
         if s != NO_SUIT:
