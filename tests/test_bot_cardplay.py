@@ -143,3 +143,112 @@ def test_the_chance_of_being_beaten_follows_what_is_known():
     assert _risk(ti, out_of_both, unseen, card["AH"], hearts, later, miss) == 0
     # No opponent left to play: nothing beats it.
     assert _risk(ti, out_of_hearts, unseen, card["2H"], hearts, [], miss) == 0
+
+
+def _spades_by_seat_0(hands: dict[int, str], tricks: list[str]) -> HandState:
+    """Seat 0 declares 4 uptown in spades, lays the kitty away, then ``tricks`` are played."""
+    kitty = "4C 5C 6C 7C 8C 6D"
+    state = hand_state(RULES, 3, hands, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", *kitty.split())
+    act(state, *tricks)
+    assert state.phase == PLAY
+    return state
+
+
+def test_defender_returns_partners_suit():
+    # Seat 3 won a diamond and led hearts; seat 1 (its partner) won with the AH and has
+    # nothing sure to cash: it returns hearts (the top of its two left) rather than
+    # opening diamonds from Q-J or a new suit.
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 9S 2D 3H AC KC QC JC",
+                               1: "AH 8H 9H 4D QD JD TC 9C 8S 7S 2C 3C",
+                               3: "AD 2H 6H 7H TH JH 5S 4S 3S 7D 8D 9D"},
+                              ["2D", "4D", "5D", "AD", "2H", "3H", "AH", "4H"])
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "9H", (card, reason)
+    assert "return partner's hearts" in reason
+
+
+def test_defender_leads_top_of_a_sequence_not_away_from_a_king():
+    # Seat 1 won the first trick with the AD.  Hearts (K-5-4-3) are its longest suit,
+    # but a small heart would lead away from the king; the QC heads Q-J-10.
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 9S 2D AH AC KC 2C 3C",
+                               1: "AD 9D KH 5H 4H 3H QC JC TC 8S 7S 6S",
+                               2: "BJ LJ 5S 4S QH JH TH KD QD JD 9C 2H",
+                               3: "3S 2S 9H 8H 7H 6H TD 8D 7D 5D 4D 3D"},
+                              ["2D", "AD", "JD", "3D"])
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "QC", (card, reason)
+    assert "top of a sequence" in reason
+
+
+def test_discard_keeps_the_guard_of_a_king():
+    # Notrump: seat 1, out of diamonds, throws a card on the declarer's AD.  Its K-2 of
+    # hearts guards the king against the unseen ace; a small club (from 5-4-3) gives up
+    # nothing, though hearts are the shorter suit.
+    kitty = "BJ LJ 9D 8D 7D 6D"
+    state = hand_state(RULES, 3, {0: "AD KD QD JD TD AS KS QS AC KC QC JC",
+                                  1: "KH 2H 3C 4C 5C 2S 3S 4S 5S 6S 7S 8S"}, kitty=kitty)
+    act(state, "4 notrump", "pass", "pass", "pass")
+    while state.phase != PLAY:
+        act(state, "direction uptown" if "direction uptown" in
+            [state.rules.action_names[a] for a in state.legal_actions()] else kitty.split()[len(state.discards)])
+    act(state, "AD")
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "3C", (card, reason)
+
+
+def test_declarer_long_in_trumps_leads_the_top_of_its_sequence():
+    # Eight spades from the king down against seven trumps out (both jokers and the
+    # ace among them): the KS forces out a higher trump; a small one could lose to a
+    # trump the king would have beaten.
+    state = _spades_by_seat_0({0: "KS QS JS TS 9S 8S 7S 6S AH AD AC KC"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KS", (card, reason)
+    assert "long in trumps" in reason
+
+
+def test_notrump_declarer_sets_up_its_long_suit_before_cashing():
+    # K-Q-J-9-8 of hearts and A-K-Q of clubs in notrump: drive out the AH while the
+    # clubs, spades and diamonds are still stopped, rather than cash the clubs first.
+    kitty = "BJ LJ 9D 8D 7D 6D"
+    state = hand_state(RULES, 3, {0: "KH QH JH 9H 8H AS AD AC KC QC 2S 2D"}, kitty=kitty)
+    act(state, "4 notrump", "pass", "pass", "pass")
+    while state.phase != PLAY:
+        act(state, "direction uptown" if "direction uptown" in
+            [state.rules.action_names[a] for a in state.legal_actions()] else kitty.split()[len(state.discards)])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KH", (card, reason)
+    assert "setting up the long hearts" in reason
+
+
+def test_notrump_declarers_partner_returns_the_declarers_suit():
+    # The declarer led the KH to set up its hearts; its partner won with the AH and
+    # leads hearts back (the top of the two it has left) rather than its own suits.
+    kitty = "BJ LJ 9D 8D 7D 6D"
+    state = hand_state(RULES, 3, {0: "KH QH JH 9H 8H AS AD AC KC QC 2S 2D",
+                                  1: "2H 3H TS 9S 8S 7S 6S 5S 4S 3S TD 5D",
+                                  2: "AH 5H 4H KS QS JS KD QD JD 3C 4C 5C"}, kitty=kitty)
+    act(state, "4 notrump", "pass", "pass", "pass")
+    while state.phase != PLAY:
+        act(state, "direction uptown" if "direction uptown" in
+            [state.rules.action_names[a] for a in state.legal_actions()] else kitty.split()[len(state.discards)])
+    act(state, "KH", "2H", "AH", "6H")
+    assert state.seat == 2
+    card, reason = says(state)
+    assert card == "5H", (card, reason)
+    assert "back to partner's hearts" in reason
+
+
+def test_declarer_with_four_trumps_headed_by_a_sequence_leads_trumps_first():
+    # K-Q-J-2 of spades against eleven trumps out (the jokers and the ace above them):
+    # the KS starts drawing trumps before the side aces are cashed into a ruff.
+    state = _spades_by_seat_0({0: "KS QS JS 2S AH AD AC KC QC 2H 3H 4D"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "KS", (card, reason)
+    assert "top of a sequence in 4 trumps" in reason

@@ -6,6 +6,14 @@ shown; :func:`suit_word` names a suit in those reasons.  Whether a card will hol
 trick is the chance, from those alone, that an opponent still to play beats it
 (:func:`_risk`): a card is played to win when that chance is small, and a partner's
 winning card is overtaken only when it is likely to be beaten.
+
+The plan of a lead: the declaring side draws trumps (from the top of a sequence); in
+notrump the declarer's partner returns the declarer's suit and the side sets up a
+long suit before cashing the others; then sure winners; defenders return partner's
+suit and, against trumps, lead the top of a sequence or a suit with nothing to lose
+before leading away from an honour.  Discards keep an honour guarded.  Each rule was
+kept only when bench/cardplay.py (books against the baseline declaring the same
+hands) or bench/strength.py measured it a gain.
 """
 
 from __future__ import annotations
@@ -88,11 +96,28 @@ def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss: fl
     return 1.0 - keep
 
 
+def _unguards(ti: TableInfo, unseen: int, held: int, s: int) -> bool:
+    """Whether giving up the lowest card of suit ``s`` bares an honour: a card of ours
+    with one or two higher cards unseen needs as many smaller cards to wait with."""
+    mine = ti.suit_mask[s] & held
+    n = mine.bit_count()
+    above = ti.above
+    for c in ti.desc[s]:
+        if mine >> c & 1:
+            k = (above[c] & unseen).bit_count()
+            if 0 < k <= 2 and n <= k + 1:
+                return True
+            if k > 2:
+                break
+    return False
+
+
 def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     """A card to give up: no-suit cards, then the small cards of weak side suits.
 
     Per suit only its lowest card is a candidate; side suits whose lowest card is not
-    a winner go first, shortest first (a void can ruff later); trumps go last.
+    a winner go first, those whose honours stay guarded first, shortest first (a void
+    can ruff later); trumps go last.
     """
     suit_of = ti.suit_of
     rank = ti.rank
@@ -116,11 +141,11 @@ def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     best, best_key = cand[0], None
     for s, c in lowest.items():
         if s == trump:
-            key = (3, 0, -rank[c])
+            key = (3, 0, 0, -rank[c])
         elif not above[c] & unseen:
-            key = (2, 0, -rank[c])
+            key = (2, 0, 0, -rank[c])
         else:
-            key = (1, (ti.suit_mask[s] & held).bit_count(), -rank[c])
+            key = (1, _unguards(ti, unseen, held, s), (ti.suit_mask[s] & held).bit_count(), -rank[c])
         if best_key is None or key < best_key:
             best, best_key = c, key
     return best
@@ -247,6 +272,7 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
         return c, (f"lead {cards[c]}: nothing else left" if why else "")
     opponents = info.opponents[seat]
     partners = info.partners[seat]
+    defending = state.declarer != seat and state.declarer not in partners
     out_trumps = _out_trumps(ti, unseen)
     tbit = 1 << trump if trump != NO_TRUMP else 0
     opp_trumps = False
@@ -264,7 +290,9 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                        if why else "")
         m = count[trump]
         if m > out_trumps:
-            c = low[trump]
+            # The top of a sequence forces out the higher ones; a small card could lose
+            # to a trump the leader's top would have beaten.
+            c = t if _heads_sequence(ti, unseen, t) else low[trump]
             return c, (f"lead {cards[c]}: long in trumps ({m} against {out_trumps} out), "
                        "drawing them" if why else "")
         higher = (above[t] & unseen).bit_count()
@@ -284,6 +312,24 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             if m > expected:
                 return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
                            "the opponents), drawing them before cashing side winners" if why else "")
+        if m >= _LONG and _heads_sequence(ti, unseen, t):
+            # Four or more trumps headed by a sequence: force out the higher ones
+            # while the side still has trumps to spare.
+            return t, (f"lead {cards[t]}: top of a sequence in {m} trumps, forcing out the higher "
+                       "ones" if why else "")
+    if not defending and trump == NO_TRUMP and partners:
+        s = _partner_suit(state, info, ti, partners, top)
+        if s != NO_SUIT:
+            c = top[s] if count[s] <= 2 else low[s]
+            return c, (f"lead {cards[c]}: back to partner's {suit_word(rules, s)}" if why else "")
+    # Notrump, declaring side: set up a long suit while the other suits are still
+    # stopped (cashing their winners first would set up the opponents' cards instead).
+    if trump == NO_TRUMP and not defending:
+        s = max(count, key=count.__getitem__)
+        t = top[s]
+        if count[s] >= _LONG and above[t] & unseen:
+            c = t if _heads_sequence(ti, unseen, t) else low[s]
+            return c, (f"lead {cards[c]}: setting up the long {suit_word(rules, s)}" if why else "")
     # Cash a sure winner no opponent can ruff, from the longest such suit.
     cash = None
     for s, c in top.items():
@@ -305,6 +351,10 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                     if s != trump and vp & (1 << s):
                         return c, (f"lead {cards[c]}: partner is out of {suit_word(rules, s)} "
                                    "and can ruff" if why else "")
+    if defending:
+        got = _defence_lead(state, rules, info, ti, unseen, partners, top, low, count, why)
+        if got is not None:
+            return got
     # Otherwise the longest side suit: the top of a sequence of honours, else a small card.
     best = None
     for s in top:
@@ -322,3 +372,75 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
     t = top[trump]
     c = t if not above[t] & unseen else low[trump]
     return c, (f"lead {cards[c]}: only trumps left" if why else "")
+
+
+# A suit this long is set up first in notrump by the declaring side.
+_LONG = 4
+
+
+def _heads_sequence(ti: TableInfo, unseen: int, card: int) -> bool:
+    """Whether ``card`` and the next card of its suit are equals (the next one is not unseen)."""
+    desc = ti.desc[ti.suit_of[card]]
+    r = ti.rank[card] + 1
+    return r < len(desc) and not unseen & BIT[desc[r]]
+
+
+def _partner_suit(state, info, ti, partners, top) -> int:
+    """The first side suit a partner led that this seat still holds, or NO_SUIT."""
+    suit_of = ti.suit_of
+    trump = ti.trump
+    for leader, cards, _ in state.tricks:
+        if leader in partners:
+            for c in cards:
+                s = suit_of[c]
+                if s >= 0:
+                    if s != trump and s in top:
+                        return s
+                    break
+    return NO_SUIT
+
+
+def _defence_lead(state, rules, info, ti, unseen, partners, top, low, count, why):
+    """A defender's lead when there is nothing to cash and no ruff to give: (card, reason) or None.
+
+    Return the suit partner led (the top card of a doubleton, else a small one); in a
+    trump contract, the top of a sequence, else a suit with no honour to lose, shortest
+    first; leading away from an unguarded honour (a card with one or two higher ones
+    unseen) and leading trumps come last.  In notrump the longest suit (None: the
+    general rule) unless partner has led one.
+    """
+    cards = rules.cards
+    trump = ti.trump
+    s = _partner_suit(state, info, ti, partners, top)
+    if s != NO_SUIT:
+        c = top[s] if count[s] <= 2 else low[s]
+        return c, (f"lead {cards[c]}: return partner's {suit_word(rules, s)}" if why else "")
+    if trump == NO_TRUMP:
+        return None
+    above = ti.above
+    rank = ti.rank
+    best, best_key = None, None
+    for s, t in top.items():
+        if s == trump:
+            continue
+        r = rank[t]
+        desc = ti.desc[s]
+        k = (above[t] & unseen).bit_count()
+        if count[s] >= 2 and r + 1 < len(desc) and not unseen & BIT[desc[r + 1]] and k <= 2:
+            key = (0, -count[s])  # top of a sequence
+        elif k >= 3:
+            key = (1, count[s])  # nothing to lose; a short suit may give a ruff later
+        else:
+            key = (2, -count[s])  # away from an honour
+        if best_key is None or key < best_key:
+            best, best_key = s, key
+    if best is None:
+        return None
+    t = top[best]
+    if best_key[0] == 0:
+        return t, (f"lead {cards[t]}: top of a sequence" if why else "")
+    if best_key[0] == 1:
+        c = t if count[best] <= 2 else low[best]
+        return c, (f"lead {cards[c]}: a suit with no honour to lose" if why else "")
+    c = low[best]
+    return c, (f"lead {cards[c]}: a small card from the longest suit" if why else "")
