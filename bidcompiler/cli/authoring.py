@@ -9,21 +9,11 @@ from pathlib import Path
 import click
 
 from .. import resources
-from ..build import check_layer_formulas
-from ..convert import SCHEMA_FILE, schema_shape, to_whist, to_yaml
-from ..errors import CompileError
-from ..irjson import to_json
-from ..pipeline import (
-    VariantNotFound,
-    VariantSpec,
-    compile_file,
-    file_kind,
-    find_file,
-    load_layer,
-    variant_schema,
-)
-from . import render
+from ..resources import SCHEMA_FILE
 from .common import BadContent, fail_compile, load_ir, regular_file, variant_not_found, variant_options
+
+# The compiler, the converter and rich are imported inside the commands, so that
+# `bidwhist check --help` and the like start at once (tests/test_startup.py).
 
 
 def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
@@ -33,6 +23,8 @@ def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
     every other command: a shipped name, or NAME+RULE+RULE.  An unknown name or a
     missing file is a usage error (exit 2), reported before anything is checked.
     """
+    from ..pipeline import VariantNotFound, VariantSpec, find_file
+
     given = Path(name)
     if given.is_dir():
         raise click.BadParameter(f"{name} is a directory; give the variant or house-rule files in it",
@@ -61,6 +53,10 @@ def check(files, bases):
     compiled completely.  A house rule is checked on its own, and laid over each
     --on VARIANT (a house rule may not fit every game).
     """
+    from ..build import check_layer_formulas
+    from ..errors import CompileError
+    from ..pipeline import compile_file, file_kind, load_layer
+
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0
     for name, path, rules in targets:
@@ -95,6 +91,9 @@ def check(files, bases):
 @click.option("--json", "as_json", is_flag=True, help="Print the normalised IR as JSON.")
 def compile_cmd(variant, with_rules, sets, as_json):
     """Compile VARIANT (a name, NAME+RULE..., or a file) and show its intermediate form."""
+    from ..irjson import to_json
+    from . import render
+
     v = load_ir(variant, with_rules, sets)
     if as_json:
         click.echo(to_json(v), nl=False)
@@ -104,6 +103,8 @@ def compile_cmd(variant, with_rules, sets, as_json):
 
 def _schema_text() -> str:
     """The JSON Schema of variant files as `bidwhist schema` prints and writes it."""
+    from ..pipeline import variant_schema
+
     return json.dumps(variant_schema(), indent=2) + "\n"
 
 
@@ -185,6 +186,10 @@ def convert(file, target, output):
     at variant.schema.json in the same folder: create it there with
     `bidwhist schema --write DIR`.
     """
+    from ..convert import schema_shape, to_whist, to_yaml
+    from ..errors import CompileError
+    from ..pipeline import load_layer, variant_schema
+
     try:
         doc = load_layer(Path(file))
     except CompileError as exc:

@@ -7,12 +7,17 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from runtime.files import regular_file_problem
+if TYPE_CHECKING:
+    from ..errors import CompileError
+    from ..pipeline import VariantNotFound
 
-from ..errors import CompileError
-from ..pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
+# This module is imported by every command's module when `bidwhist CMD --help` builds
+# the command, so it imports only click at the top: the compiler and the runtime are
+# imported inside the functions that use them (tests/test_startup.py checks it).
 
 # Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
 # everywhere (a longer one could not even be read back: Python refuses int() of more
@@ -54,6 +59,9 @@ def variant_options(command):
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
+    from ..errors import CompileError
+    from ..pipeline import VariantNotFound
+
     try:
         return load(spec, tuple(with_rules), tuple(sets))
     except VariantNotFound as exc:
@@ -67,16 +75,22 @@ def _guarded(load, spec: str, with_rules, sets, param: str):
 
 def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
     """The compiled IR of a variant named on the command line (usage errors exit 2, bad content 1)."""
+    from ..pipeline import compile_variant
+
     return _guarded(compile_variant, spec, with_rules, sets, param)
 
 
 def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
     """The runtime Ruleset of a variant named on the command line."""
+    from ..pipeline import load_ruleset
+
     return _guarded(load_ruleset, spec, with_rules, sets, param)
 
 
 def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
     """The (variant, with) pair a record carries for a variant named on the command line."""
+    from ..pipeline import VariantSpec
+
     parsed = VariantSpec.parse(spec, with_rules)
     return parsed.base, list(parsed.with_rules)
 
@@ -90,6 +104,8 @@ def regular_file(ctx, param, value):
     """
     if value is None:
         return value
+    from runtime.files import regular_file_problem
+
     problem = regular_file_problem(value)
     # A missing or unreadable file is left to the command, which says so in its own words.
     if problem is not None and problem.startswith("not a regular file"):

@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import click
 
-from runtime.simulate import RunSpec, run_compare_chunk
-
-from . import render
 from .common import load_rules
-from .report import comparison_summary
 from .simulate import check_run, choose_bots, describe_variant, draw_seed, execute, run_options, show_report
 
 
@@ -29,6 +25,11 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     percentage points.  The first line names A and B as given, the seed and the
     bots (heuristic unless --bots says otherwise).
     """
+    from runtime.simulate import RunSpec, run_compare_chunk  # here: `compare --help` needs no engine
+
+    from . import render
+    from .report import comparison_summary
+
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     rules_a = load_rules(a, param="A")
     rules_b = load_rules(b, param="B")

@@ -23,19 +23,19 @@ import sys
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
-from runtime import bots as bot_registry
-from runtime.records import NotARecord
-from runtime.session import SaveLock, SaveLocked, Session, SessionDamaged, SessionError, Settings, sidecar_path
-
-from ..recordnames import RefusedName, names_for_record, outside_warning, record_folder, record_ir
-from ..rulebook import rulebook
 from .common import SEED_RANGE, BadContent, load_rules, spec_text
-from .replay import resolve_for_records
-from .terminal import Terminal
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from runtime.session import Session
+
+# rich, the engine, the session and the compiler are imported inside the functions
+# that use them, so that `bidwhist play --help` starts at once (tests/test_startup.py).
 
 
 # --------------------------------------------------------------------------- helpers
@@ -68,6 +68,8 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
     game can be resumed and replayed from any folder, and moved with its files); a
     file outside that folder cannot be named so, and replay would refuse the record.
     """
+    from ..recordnames import names_for_record
+
     base, rules = spec_text(variant, with_rules)
     return names_for_record(base, rules, save)
 
@@ -113,6 +115,8 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     stale when it names this host and a process that no longer runs, and is then taken
     over by itself; --take-over takes any lock.
     """
+    from rich.console import Console
+
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
     with ExitStack() as held:
@@ -127,6 +131,10 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
 
 def _play(session: Session, console: Console, err: Console, fast: bool, open_hands: bool) -> int:
     """Announce the game and run it at the terminal; the exit status."""
+    from ..recordnames import RefusedName, record_folder, record_ir
+    from ..rulebook import rulebook
+    from .terminal import Terminal
+
     s = session.settings
     folder = record_folder(session.path)
     who = ", ".join(str(x) for x in s.seats)
@@ -163,6 +171,8 @@ def _ends_cleanly_on_signals(held: ExitStack) -> None:
 
 def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
     """Take the lock of the save at ``path`` for as long as ``held`` lasts; exit 1 naming its holder."""
+    from runtime.session import SaveLock, SaveLocked
+
     lock = SaveLock(path)
     try:
         lock.acquire(take_over)
@@ -176,6 +186,8 @@ def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
 
 
 def _default_bots(err: Console) -> str:
+    from runtime import bots as bot_registry
+
     if "heuristic" in bot_registry.BOTS:
         return "heuristic"
     err.print("note: the heuristic bot is not available; the bots play random legal moves")
@@ -183,6 +195,8 @@ def _default_bots(err: Console) -> str:
 
 
 def _check_bots(name: str) -> str:
+    from runtime import bots as bot_registry
+
     if name not in bot_registry.BOTS:
         raise click.BadParameter(f"unknown bot '{name}' (known: {', '.join(sorted(bot_registry.BOTS))})",
                                  param_hint="--bots")
@@ -191,6 +205,10 @@ def _check_bots(name: str) -> str:
 
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
            held: ExitStack) -> Session:
+    from runtime.session import Session, SessionError, Settings
+
+    from ..recordnames import outside_warning
+
     if variant is None:
         raise click.UsageError("name a VARIANT to play (see `bidwhist variants`), or --resume FILE")
     rules = load_rules(variant, with_rules)
@@ -225,6 +243,12 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
 
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
             err: Console) -> Session:
+    from runtime.records import NotARecord
+    from runtime.session import Session, SessionDamaged, SessionError, sidecar_path
+
+    from ..recordnames import RefusedName, record_folder
+    from .replay import resolve_for_records
+
     clashes = [name for name, value in (("VARIANT", variant), ("--with", with_rules), ("--seed", seed),
                                         ("--save", save)) if value]
     if clashes:
