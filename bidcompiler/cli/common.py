@@ -25,6 +25,20 @@ if TYPE_CHECKING:
 SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
 
 
+class FilePath(click.Path):
+    """A ``click.Path`` that refuses an empty name (exit 2, naming the option).
+
+    ``--plot ''`` or ``-o ''`` would otherwise read as "not given" (the command went on
+    without a plot, or wrote to stdout), and ``--write ''`` as the current folder.
+    """
+
+    def convert(self, value, param, ctx):
+        """The path, checked by ``click.Path``; an empty one is a usage error."""
+        if isinstance(value, str) and value == "":
+            self.fail("an empty name: give a path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class BadContent(click.ClickException):
     """Bad content (exit 1): the message is printed as is, without click's "Error:"."""
 
@@ -47,15 +61,65 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     return click.BadParameter(message, param_hint=param)
 
 
+def set_expressions(ctx, param, values):
+    """A click callback for ``--set``: each value must read as one change (exit 2 otherwise).
+
+    The form is checked here, where the option is named: PATH=VALUE with a dotted path
+    of setting names and a value YAML reads, a named list item set only to ``~``.  What
+    the change then says about the rules is checked with the variant, as the settings
+    of a house-rule file are (exit 1).
+    """
+    if not values:
+        return values
+    from ..compose import set_layer
+    from ..errors import CompileError
+
+    for value in values:
+        try:
+            set_layer(value)
+        except CompileError as exc:
+            raise click.BadParameter("; ".join(f"{value}: {d.message}" for d in exc.diagnostics), ctx=ctx,
+                                     param=param) from None
+    return values
+
+
+def with_rules_option(command):
+    """Add ``--with RULE`` (repeatable) to a command that names a variant."""
+    return click.option(
+        "--with", "with_rules", multiple=True, metavar="RULE", callback=nonempty_names,
+        help="Lay a house rule over the variant (repeatable, applied in order)."
+    )(command)
+
+
 def variant_options(command):
     """Add ``--with RULE`` and ``--set PATH=VALUE`` to a command that names a variant."""
     command = click.option(
-        "--set", "sets", multiple=True, metavar="PATH=VALUE",
-        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).")(command)
-    command = click.option(
-        "--with", "with_rules", multiple=True, metavar="RULE",
-        help="Lay a house rule over the variant (repeatable, applied in order).")(command)
-    return command
+        "--set", "sets", multiple=True, metavar="PATH=VALUE", callback=set_expressions,
+        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).  A change "
+             "that cannot be read is a usage error (status 2); one that breaks the rules is reported as "
+             "a file's error is (status 1).")(command)
+    return with_rules_option(command)
+
+
+def nonempty_names(ctx, param, values):
+    """A click callback: no empty name in a variant argument or ``--with`` (exit 2).
+
+    ``standard+`` or ``--with ''`` would otherwise be looked for as a file named "",
+    i.e. the current folder.
+    """
+    for value in values if isinstance(values, tuple) else (values,):
+        if value is None:
+            continue
+        if value == "":
+            raise click.BadParameter("an empty name: give a shipped name (see `bidwhist variants`) or a file",
+                                     ctx=ctx, param=param)
+        from ..pipeline import VariantSpec
+
+        parsed = VariantSpec.parse(value)
+        if any(part == "" for part in (parsed.base, *parsed.with_rules)):
+            raise click.BadParameter(f"{value!r} has an empty name before or after '+': write NAME+RULE+RULE",
+                                     ctx=ctx, param=param)
+    return values
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
@@ -104,6 +168,8 @@ def regular_file(ctx, param, value):
     """
     if value is None:
         return value
+    if value == "":
+        raise click.BadParameter("an empty name: give a file name", ctx=ctx, param=param)
     from runtime.files import regular_file_problem
 
     problem = regular_file_problem(value)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from .common import load_rules
+from .common import load_rules, nonempty_names
 from .simulate import check_run, choose_bots, describe_variant, draw_seed, execute, run_options, show_report
 
 
 @click.command()
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", callback=nonempty_names)
+@click.argument("b", callback=nonempty_names)
 @run_options
 def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_hands, as_json, plot):
     """Play the same deals under variants A and B and report what differs.

@@ -11,11 +11,11 @@ import json
 
 import click
 
-from .common import load_ir, variant_options
+from .common import load_ir, nonempty_names, variant_options
 
 
 @click.command("rules")
-@click.argument("variant")
+@click.argument("variant", callback=nonempty_names)
 @variant_options
 def rules_command(variant, with_rules, sets):
     """Print the compiled rules of VARIANT as a Markdown rulebook.
@@ -31,8 +31,8 @@ def rules_command(variant, with_rules, sets):
 
 
 @click.command("diff")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", callback=nonempty_names)
+@click.argument("b", metavar="B", callback=nonempty_names)
 @variant_options
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words.")

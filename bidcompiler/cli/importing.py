@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .common import regular_file
+from .common import FilePath, regular_file
 
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
@@ -48,7 +48,7 @@ def _game_check(records: list[dict]) -> str | None:
 
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", type=FilePath(dir_okay=False),
               help="Write the records to OUT (default: stdout).")
 @click.option("--nearest", is_flag=True,
               help="Import even when a game option has no house rule here, under the rules of the "

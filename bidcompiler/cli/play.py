@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import SEED_RANGE, BadContent, load_rules, spec_text
+from .common import SEED_RANGE, BadContent, FilePath, load_rules, nonempty_names, spec_text, with_rules_option
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -76,20 +76,19 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 
 # --------------------------------------------------------------------------- the command
 @click.command("play")
-@click.argument("variant", required=False)
-@click.option("--with", "with_rules", multiple=True, metavar="RULE",
-              help="Lay a house rule over the variant (repeatable, applied in order).")
+@click.argument("variant", required=False, callback=nonempty_names)
+@with_rules_option
 @click.option("--seat", "seats", type=int, multiple=True, metavar="N",
               help="The seat you play (default 0); repeat for several people at one keyboard.")
-@click.option("--bots", default=None, metavar="KIND",
+@click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
               help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
 @click.option("--seed", type=SEED_RANGE, default=None,
               help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
+@click.option("--save", type=FilePath(dir_okay=False), default=None,
               help="Where to save, after every move: FILE is the game record of the hands finished, "
                    "FILE.session.json beside it holds the hand in play and the settings (a new file under "
                    "your data folder if omitted).")
-@click.option("--resume", type=click.Path(dir_okay=False), default=None,
+@click.option("--resume", type=FilePath(dir_okay=False), default=None,
               help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
@@ -117,6 +116,8 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     """
     from rich.console import Console
 
+    if take_over and not (save or resume):
+        raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
     with ExitStack() as held:
@@ -194,7 +195,10 @@ def _default_bots(err: Console) -> str:
     return "random"
 
 
-def _check_bots(name: str) -> str:
+def _check_bots(name: str | None) -> str | None:
+    """``--bots`` as given (None when not given); an unknown kind, or "", is a usage error (exit 2)."""
+    if name is None:
+        return None
     from runtime import bots as bot_registry
 
     if name not in bot_registry.BOTS:
@@ -217,7 +221,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         if not 0 <= seat < rules.players:
             raise click.BadParameter(f"seat {seat} is not at this table (seats 0 to {rules.players - 1})",
                                      param_hint="--seat")
-    bots = _check_bots(bots) if bots else _default_bots(err)
+    bots = bots if bots is not None else _default_bots(err)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     path = Path(save) if save else default_save_path()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import SEED_RANGE, load_rules, spec_text, variant_options
+from .common import SEED_RANGE, FilePath, load_rules, nonempty_names, spec_text, variant_options
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -74,7 +74,7 @@ def run_options(command):
                      show_default=True, help="With --games: stop a game that is still undecided after this "
                                              f"many hands (at most {MAX_GAME_HANDS:,})."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
-        click.option("--plot", type=click.Path(dir_okay=False),
+        click.option("--plot", type=FilePath(dir_okay=False),
                      help="Draw the distributions to this file, in the format its extension names (.png, .svg, "
                           ".pdf...; needs the 'plot' extra: matplotlib).  Checked before the run starts.  "
                           "With --json both are made: the JSON on stdout, the picture in the file."),
@@ -90,6 +90,10 @@ def check_run(games, hands, workers, backend, scheduler, plot):
         raise click.UsageError("give --games or --hands, not both")
     if not games and not hands:
         raise click.UsageError("say how much to play: --games N or --hands N")
+    ctx = click.get_current_context(silent=True)
+    if hands and ctx is not None and ctx.get_parameter_source("max_hands") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--max-hands is for --games (it stops a game that goes on too long); "
+                               "--hands plays exactly the hands asked for")
     if backend == "dask":
         if workers is not None:
             raise click.UsageError("--workers counts local processes; with --backend dask the cluster's "
@@ -122,6 +126,9 @@ def choose_bots(text: str | None, sides: list[int]) -> tuple[str, ...]:
         click.echo(f"note: {DEFAULT_BOTS} bots are not available; playing with random bots", err=True)
         return ("random",)
     kinds = tuple(k.strip() for k in text.split(","))
+    if "" in kinds:
+        raise click.BadParameter(f"{text!r} has an empty kind: write KIND, or KIND,KIND (one per side); "
+                                 f"kinds: {', '.join(available)}", param_hint="--bots")
     for kind in kinds:
         if kind not in available:
             raise click.BadParameter(f"unknown bot {kind!r}; choose from {', '.join(available)}",
@@ -269,10 +276,10 @@ class RecordWriter:
 
 
 @click.command()
-@click.argument("variant")
+@click.argument("variant", callback=nonempty_names)
 @variant_options
 @run_options
-@click.option("--records", type=click.Path(dir_okay=False),
+@click.option("--records", type=FilePath(dir_okay=False),
               help="Write every hand as a hand record, one per line; with --games, a name holding "
                    "{game} (or {game:04d}) gives each game its own file, a game record.")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
@@ -305,6 +312,9 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
+    if records and mode == "hands" and has_game_field(records):
+        raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
+                                 "every hand goes to one file: name it without {game}", param_hint="--records")
     rules = load_rules(variant, with_rules, sets)
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "
