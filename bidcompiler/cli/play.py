@@ -79,7 +79,8 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.argument("variant", required=False, callback=nonempty_names)
 @with_rules_option
 @click.option("--seat", "seats", type=int, multiple=True, metavar="N",
-              help="The seat you play (default 0); repeat for several people at one keyboard.")
+              help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
+                   "several people at one keyboard.")
 @click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
               help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
 @click.option("--seed", type=SEED_RANGE, default=None,
