@@ -141,16 +141,3 @@ def test_the_max_hands_default_is_the_engines():
     from runtime.simulate import MAX_HANDS
 
     assert DEFAULT_GAME_HANDS == MAX_HANDS
-
-
-@pytest.mark.parametrize("address, words", [
-    ("nonsense", "nonsense is not a Dask scheduler address: missing port number"),
-    ("tcp://somehost", "tcp://somehost is not a Dask scheduler address: missing port number"),
-    ("inproc://x", "inproc://x is not a Dask scheduler address: no scheduler of this process listens there"),
-])
-def test_a_dask_address_that_cannot_work_is_refused_at_once(address, words):
-    # Was: a Client half built, its __del__ printing a traceback after a 20 s timeout.
-    pytest.importorskip("dask.distributed")
-    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--backend", "dask", "--scheduler", address)
-    assert result.exit_code == 2 and result.stdout == ""
-    assert words in result.stderr
