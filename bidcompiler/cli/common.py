@@ -104,7 +104,7 @@ def variant_options(command):
 def nonempty_names(ctx, param, values):
     """A click callback: no empty name in a variant argument or ``--with`` (exit 2).
 
-    ``standard+`` or ``--with ''`` would otherwise be looked for as a file named "",
+    ``NAME+`` or ``--with ''`` would otherwise be looked for as a file named "",
     i.e. the current folder.
     """
     for value in values if isinstance(values, tuple) else (values,):
