@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable
 
 from .compose import FORMULA_PATHS, GAME_ENDS, REMOVE_KEY, is_formula_path
+from .resources import SCHEMA_FILE
 from .yamlload import CommentSlots
 
 # The schema modeline YAML output starts with: editors that read it check the file as
 # it is typed.  The path is relative to the file's own folder, so the caller says
 # where the schema is (``bidwhist schema --write DIR`` puts one there).
-SCHEMA_FILE = "variant.schema.json"
 MODELINE_PREFIX = "# yaml-language-server: $schema="
 
 

@@ -80,6 +80,11 @@ def variants_dir() -> Traversable:
     return _packaged("variants") or _CHECKOUT_ROOT / "variants"
 
 
+# The file name of the JSON Schema of variant files, in the package and wherever
+# `bidwhist schema --write DIR` puts a copy (the name YAML modelines point at).
+SCHEMA_FILE = "variant.schema.json"
+
+
 def schema_path() -> Traversable:
     """The JSON Schema for the YAML surface syntax.
 
@@ -87,8 +92,8 @@ def schema_path() -> Traversable:
     still looked up through ``importlib.resources`` first so that installs from
     zip files or other loaders keep working; the file-system path is the fallback.
     """
-    return _packaged("schema", "variant.schema.json") or (
-        Path(__file__).resolve().parent / "schema" / "variant.schema.json"
+    return _packaged("schema", SCHEMA_FILE) or (
+        Path(__file__).resolve().parent / "schema" / SCHEMA_FILE
     )
 
 

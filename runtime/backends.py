@@ -179,9 +179,20 @@ def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
     try:
         # An address Dask cannot even parse is refused before a Client exists: a
         # half-built Client spends 20 s trying to close itself on the way out.
-        from distributed.comm import parse_address
+        from distributed.comm import parse_address, parse_host_port
         from distributed.comm.registry import get_backend
-        get_backend(parse_address(scheduler)[0])
+        protocol, location = parse_address(scheduler)
+        get_backend(protocol)
+        if protocol in ("tcp", "tls"):  # a host without a port passes parse_address but not Client
+            parse_host_port(location)
+        if protocol == "inproc":  # a scheduler inside this very process (tests start one): is there one?
+            from distributed.comm.inproc import global_manager
+            try:
+                listening = global_manager.get_listener_for(location)
+            except (ValueError, TypeError):  # validate_address's own complaint about the form
+                listening = None
+            if listening is None:
+                raise ValueError("no scheduler of this process listens there")
     except (ValueError, TypeError) as exc:
         raise BackendError(f"{scheduler} is not a Dask scheduler address: {exc}") from None
     try:

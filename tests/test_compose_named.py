@@ -338,8 +338,10 @@ def test_set_removes_a_strain_by_name_and_refuses_a_whole_item():
     assert errors("standard", sets=("auction.strains.notrump=4",)) == [
         "--set auction.strains.notrump=4: 'auction.strains.notrump' is an item of auction.strains: set one of its "
         "settings (auction.strains.notrump.SETTING=VALUE), or remove it with auction.strains.notrump=~"]
+    # On the command line a change that cannot be formed is bad usage (exit 2), named by its option.
     result = run("compile", "standard", "--set", "auction.strains.notrump=4")
-    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert "Invalid value for '--set': auction.strains.notrump=4: 'auction.strains.notrump' is an item" in result.stderr
 
 
 # --------------------------------------------------------------------------- orders

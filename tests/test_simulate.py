@@ -341,6 +341,22 @@ def test_dask_backend_gives_the_same_result(dask_cluster, tmp_path):
         run(*cmp_args, "--workers", "2").stdout
 
 
+@pytest.mark.parametrize("address, words", [
+    ("nonsense", "nonsense is not a Dask scheduler address: missing port number"),
+    ("tcp://somehost", "tcp://somehost is not a Dask scheduler address: missing port number"),
+    ("inproc://x", "inproc://x is not a Dask scheduler address: no scheduler of this process listens there"),
+])
+def test_a_dask_address_that_cannot_work_is_refused_at_once(address, words):
+    # Was: a Client half built, its __del__ printing a traceback after a 20 s timeout.
+    # (Here, beside the other Dask tests, not in test_cli_usage.py: importing distributed
+    # installs tblib's exception pickling for the whole process, after which a CompileError
+    # no longer pickles, and tests/test_expressions.py, run later, checks that it does.)
+    pytest.importorskip("dask.distributed")
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--backend", "dask", "--scheduler", address)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert words in result.stderr
+
+
 def test_dask_backend_without_the_extra_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "dask.distributed", None)
     result = run("simulate", "standard", "--games", "2", "--seed", "1", "--backend", "dask",

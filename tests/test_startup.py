@@ -40,6 +40,47 @@ def test_help_imports_no_command_module():
     assert heavy == []
 
 
+# What `import bidcompiler.cli` must never pull in: the terminal renderer, the parsers,
+# the schema validator and the simulation driver (issue 16: `bidwhist --help` at the
+# price of `import click`).
+NEVER_AT_IMPORT = ("rich", "lark", "jsonschema", "yaml", "runtime.simulate")
+
+
+def test_importing_the_cli_loads_none_of_the_heavy_modules():
+    done = subprocess.run([sys.executable, "-c", "import json, sys, bidcompiler.cli; "
+                           "print(json.dumps(sorted(sys.modules)))"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = json.loads(done.stdout)
+    assert "bidcompiler.cli" in loaded and "click" in loaded
+    assert [m for m in loaded if m in NEVER_AT_IMPORT or m.split(".")[0] in NEVER_AT_IMPORT] == []
+
+
+# A command's own --help builds the command (its module is imported) but runs nothing:
+# its options and text only.  `replay` is left out: cli/replay.py still imports its
+# record reader at the top (see the report of the session that made the others lazy).
+@pytest.mark.parametrize("name", [name for name in COMMANDS if name != "replay"])
+def test_a_commands_help_loads_no_heavy_module(name):
+    loaded = modules_loaded_by(name, "--help")
+    assert f"bidcompiler.cli.{COMMANDS[name][0].split(':')[0]}" in loaded
+    libraries = ("runtime", "lark", "yaml", "jsonschema", "rich", "bidcompiler.pipeline", "bidcompiler.compose")
+    assert [m for m in loaded if m.split(".")[0] in libraries or m in libraries] == []
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_a_commands_help_is_complete(name):
+    # Loading lazily must not cost the help anything: usage, the docstring and every option.
+    done = subprocess.run([sys.executable, "-c", "from bidcompiler.cli import main; main()", name, "--help"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    command = cli.get_command(click.Context(cli), name)
+    assert done.stdout.startswith(f"Usage: bidwhist {name} ")
+    assert command.help.split("\n")[0].split()[0] in done.stdout
+    for param in command.params:
+        for opt in getattr(param, "opts", []):
+            if opt.startswith("-"):
+                assert opt in done.stdout, (name, opt)
+
+
 def test_a_command_imports_only_what_it_needs():
     loaded = modules_loaded_by("schema", "--help")
     assert "bidcompiler.cli.authoring" in loaded

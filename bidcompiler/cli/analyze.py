@@ -11,34 +11,25 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
-from rich.text import Text
 
-from runtime.hand import PLAY, HandState
-from runtime.records import RecordFile, replay_file
-from runtime.ruleset import Ruleset
-from runtime.solver import DoubleDummy
-
-from . import render
 from .common import regular_file
-from .replay import (
-    by_side,
-    checked,
-    contract_text,
-    error_line,
-    parse_record_text,
-    read_record_text,
-    record_lines,
-    replayed_hands,
-    records_resolver,
-)
-from .table import side_label
+
+if TYPE_CHECKING:
+    from runtime.hand import HandState
+    from runtime.ruleset import Ruleset
+    from runtime.solver import DoubleDummy
+
+# rich, the engine, the solver and the record reader are imported inside the functions
+# that use them, so that `bidwhist analyze --help` starts at once (tests/test_startup.py).
 
 
 def play_start(final: HandState) -> HandState:
     """The hand of ``final`` again, at its first card: deal, calls, declaration and discards replayed."""
+    from runtime.hand import HandState
+
     # The hand's history up to its first card (a declared notrump included), replayed by the engine.
     return HandState.from_actions(final.rules, final.dealer, [list(h) for h in final.dealt], list(final.kitty),
                                   final.history_before_play())
@@ -57,6 +48,8 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
     the last position being the one it stops at (mid-trick too: the solver starts
     from any position of the play); ``score`` is null and ``in_progress`` true.
     """
+    from runtime.hand import PLAY
+
     rules = final.rules
     cards = rules.cards
     if final.declarer < 0:
@@ -145,6 +138,12 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     side order (the line above the table names the sides); "can reach" is what the
     declaring side can still reach with perfect play.
     """
+    from rich.table import Table
+    from rich.text import Text
+
+    from .replay import by_side, contract_text
+    from .table import side_label
+
     if title:
         console.print(Text(title, style="bold"))
     c = hand["contract"]
@@ -198,6 +197,14 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
 
 def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
     """Analyse every line of ``file`` as an independent hand record; the exit status."""
+    from rich.text import Text
+
+    from runtime.records import RecordFile, replay_file
+    from runtime.solver import DoubleDummy
+
+    from . import render
+    from .replay import parse_record_text, read_record_text, record_lines, records_resolver, replayed_hands
+
     text = read_record_text(file)
     rf = parse_record_text(text, file)
     lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
@@ -246,6 +253,11 @@ def analyze(file, as_json, every_card, each):
     record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
     --each, when any hand is illegal), 2 for a file that is not a record.
     """
+    from runtime.solver import DoubleDummy
+
+    from . import render
+    from .replay import checked, error_line, parse_record_text, read_record_text, record_lines, replayed_hands
+
     if each:
         sys.exit(analyze_each(file, as_json, every_card))
     text = read_record_text(file)

@@ -9,34 +9,35 @@ from pathlib import Path
 import click
 
 from .. import resources
-from ..build import check_layer_formulas
-from ..convert import SCHEMA_FILE, schema_shape, to_whist, to_yaml
-from ..errors import CompileError
-from ..irjson import to_json
-from ..pipeline import (
-    VariantNotFound,
-    VariantSpec,
-    compile_file,
-    file_kind,
-    find_file,
-    load_layer,
-    variant_schema,
+from ..resources import SCHEMA_FILE
+from .common import (
+    BadContent,
+    FilePath,
+    fail_compile,
+    load_ir,
+    nonempty_names,
+    regular_file,
+    variant_not_found,
+    variant_options,
 )
-from . import render
-from .common import BadContent, fail_compile, load_ir, regular_file, variant_not_found, variant_options
+
+# The compiler, the converter and rich are imported inside the commands, so that
+# `bidwhist check --help` and the like start at once (tests/test_startup.py).
 
 
-def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
+def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...]]:
     """The file a `check` argument names, and the house rules laid over it.
 
     An existing file is taken as it is; otherwise the argument is named as in
     every other command: a shipped name, or NAME+RULE+RULE.  An unknown name or a
     missing file is a usage error (exit 2), reported before anything is checked.
     """
+    from ..pipeline import VariantNotFound, VariantSpec, find_file
+
     given = Path(name)
     if given.is_dir():
         raise click.BadParameter(f"{name} is a directory; give the variant or house-rule files in it",
-                                 param_hint="FILES")
+                                 param_hint=param)
     if given.is_file():
         return given, ()
     spec = VariantSpec.parse(name)
@@ -45,13 +46,13 @@ def _check_target(name: str) -> tuple[Path, tuple[str, ...]]:
         for rule in spec.with_rules:
             find_file(rule, kind="house-rule")
     except VariantNotFound as exc:
-        raise variant_not_found(exc, name, "FILES") from None
+        raise variant_not_found(exc, name, param) from None
     return path, spec.with_rules
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILES...")
-@click.option("--on", "bases", multiple=True, metavar="VARIANT",
+@click.option("--on", "bases", multiple=True, metavar="VARIANT", callback=nonempty_names,
               help="Also lay each house-rule file over this variant and check the result (repeatable).")
 def check(files, bases):
     """Check variant and house-rule files: every error of every file, as file:line:col: message.
@@ -61,6 +62,12 @@ def check(files, bases):
     compiled completely.  A house rule is checked on its own, and laid over each
     --on VARIANT (a house rule may not fit every game).
     """
+    from ..build import check_layer_formulas
+    from ..errors import CompileError
+    from ..pipeline import compile_file, file_kind, load_layer
+
+    for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
+        _check_target(base, "--on")
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0
     for name, path, rules in targets:
@@ -90,11 +97,14 @@ def check(files, bases):
 
 
 @click.command("compile")
-@click.argument("variant")
+@click.argument("variant", callback=nonempty_names)
 @variant_options
 @click.option("--json", "as_json", is_flag=True, help="Print the normalised IR as JSON.")
 def compile_cmd(variant, with_rules, sets, as_json):
     """Compile VARIANT (a name, NAME+RULE..., or a file) and show its intermediate form."""
+    from ..irjson import to_json
+    from . import render
+
     v = load_ir(variant, with_rules, sets)
     if as_json:
         click.echo(to_json(v), nl=False)
@@ -104,6 +114,8 @@ def compile_cmd(variant, with_rules, sets, as_json):
 
 def _schema_text() -> str:
     """The JSON Schema of variant files as `bidwhist schema` prints and writes it."""
+    from ..pipeline import variant_schema
+
     return json.dumps(variant_schema(), indent=2) + "\n"
 
 
@@ -122,7 +134,7 @@ def write_schema(folder: Path) -> Path:
 
 
 @click.command()
-@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR",
+@click.option("--write", "folder", type=FilePath(file_okay=False), metavar="DIR",
               help=f"Write the schema to DIR/{SCHEMA_FILE} (DIR is made if missing) instead of printing it.")
 def schema(folder):
     """Print the JSON Schema of variant files (for editors and other tools).
@@ -164,12 +176,28 @@ def _relative(target: Path, folder: Path) -> str:
         return target.as_uri()
 
 
+# The endings a file of each syntax is read by (a .whist name is read as .whist, any
+# other as YAML): the output of `convert` must have one of its target's.
+OUTPUT_SUFFIXES = {"whist": (".whist",), "yaml": (".yaml", ".yml")}
+
+
+def _check_output(source: Path, output: Path, target: str) -> None:
+    """Refuse (exit 2) an ``-o`` that is FILE itself, or whose ending would read it in the other syntax."""
+    if output.exists() and source.exists() and output.resolve() == source.resolve():
+        raise click.BadParameter(f"{output} is FILE itself: write the converted file under a new name",
+                                 param_hint="--output")
+    if output.suffix not in OUTPUT_SUFFIXES[target]:
+        raise click.BadParameter(f"{output}: a {target} file's name ends in {' or '.join(OUTPUT_SUFFIXES[target])}"
+                                 " (the ending says how the file is read)", param_hint="--output")
+
+
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False), callback=regular_file)
 @click.option("--to", "target", type=click.Choice(["whist", "yaml"]), required=True,
               help="The syntax to write.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write to this file instead of stdout.")
+@click.option("-o", "--output", type=FilePath(dir_okay=False, writable=True),
+              help="Write to this file instead of stdout: a new name (not FILE itself) ending in .whist for "
+                   "--to whist, in .yaml or .yml for --to yaml.")
 def convert(file, target, output):
     """Convert a variant or house-rule file between YAML and the .whist syntax.
 
@@ -185,6 +213,12 @@ def convert(file, target, output):
     at variant.schema.json in the same folder: create it there with
     `bidwhist schema --write DIR`.
     """
+    from ..convert import schema_shape, to_whist, to_yaml
+    from ..errors import CompileError
+    from ..pipeline import load_layer, variant_schema
+
+    if output:
+        _check_output(Path(file), Path(output), target)
     try:
         doc = load_layer(Path(file))
     except CompileError as exc:

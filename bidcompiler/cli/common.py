@@ -7,17 +7,36 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from runtime.files import regular_file_problem
+if TYPE_CHECKING:
+    from ..errors import CompileError
+    from ..pipeline import VariantNotFound
 
-from ..errors import CompileError
-from ..pipeline import VariantNotFound, VariantSpec, compile_variant, load_ruleset
+# This module is imported by every command's module when `bidwhist CMD --help` builds
+# the command, so it imports only click at the top: the compiler and the runtime are
+# imported inside the functions that use them (tests/test_startup.py checks it).
 
 # Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
 # everywhere (a longer one could not even be read back: Python refuses int() of more
 # than 4,300 digits).  simulate, compare and play all take seeds in this range.
 SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
+
+
+class FilePath(click.Path):
+    """A ``click.Path`` that refuses an empty name (exit 2, naming the option).
+
+    ``--plot ''`` or ``-o ''`` would otherwise read as "not given" (the command went on
+    without a plot, or wrote to stdout), and ``--write ''`` as the current folder.
+    """
+
+    def convert(self, value, param, ctx):
+        """The path, checked by ``click.Path``; an empty one is a usage error."""
+        if isinstance(value, str) and value == "":
+            self.fail("an empty name: give a path", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class BadContent(click.ClickException):
@@ -42,18 +61,71 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     return click.BadParameter(message, param_hint=param)
 
 
+def set_expressions(ctx, param, values):
+    """A click callback for ``--set``: each value must read as one change (exit 2 otherwise).
+
+    The form is checked here, where the option is named: PATH=VALUE with a dotted path
+    of setting names and a value YAML reads, a named list item set only to ``~``.  What
+    the change then says about the rules is checked with the variant, as the settings
+    of a house-rule file are (exit 1).
+    """
+    if not values:
+        return values
+    from ..compose import set_layer
+    from ..errors import CompileError
+
+    for value in values:
+        try:
+            set_layer(value)
+        except CompileError as exc:
+            raise click.BadParameter("; ".join(f"{value}: {d.message}" for d in exc.diagnostics), ctx=ctx,
+                                     param=param) from None
+    return values
+
+
+def with_rules_option(command):
+    """Add ``--with RULE`` (repeatable) to a command that names a variant."""
+    return click.option(
+        "--with", "with_rules", multiple=True, metavar="RULE", callback=nonempty_names,
+        help="Lay a house rule over the variant (repeatable, applied in order)."
+    )(command)
+
+
 def variant_options(command):
     """Add ``--with RULE`` and ``--set PATH=VALUE`` to a command that names a variant."""
     command = click.option(
-        "--set", "sets", multiple=True, metavar="PATH=VALUE",
-        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).")(command)
-    command = click.option(
-        "--with", "with_rules", multiple=True, metavar="RULE",
-        help="Lay a house rule over the variant (repeatable, applied in order).")(command)
-    return command
+        "--set", "sets", multiple=True, metavar="PATH=VALUE", callback=set_expressions,
+        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).  A change "
+             "that cannot be read is a usage error (status 2); one that breaks the rules is reported as "
+             "a file's error is (status 1).")(command)
+    return with_rules_option(command)
+
+
+def nonempty_names(ctx, param, values):
+    """A click callback: no empty name in a variant argument or ``--with`` (exit 2).
+
+    ``NAME+`` or ``--with ''`` would otherwise be looked for as a file named "",
+    i.e. the current folder.
+    """
+    for value in values if isinstance(values, tuple) else (values,):
+        if value is None:
+            continue
+        if value == "":
+            raise click.BadParameter("an empty name: give a shipped name (see `bidwhist variants`) or a file",
+                                     ctx=ctx, param=param)
+        from ..pipeline import VariantSpec
+
+        parsed = VariantSpec.parse(value)
+        if any(part == "" for part in (parsed.base, *parsed.with_rules)):
+            raise click.BadParameter(f"{value!r} has an empty name before or after '+': write NAME+RULE+RULE",
+                                     ctx=ctx, param=param)
+    return values
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
+    from ..errors import CompileError
+    from ..pipeline import VariantNotFound
+
     try:
         return load(spec, tuple(with_rules), tuple(sets))
     except VariantNotFound as exc:
@@ -67,16 +139,22 @@ def _guarded(load, spec: str, with_rules, sets, param: str):
 
 def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
     """The compiled IR of a variant named on the command line (usage errors exit 2, bad content 1)."""
+    from ..pipeline import compile_variant
+
     return _guarded(compile_variant, spec, with_rules, sets, param)
 
 
 def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
     """The runtime Ruleset of a variant named on the command line."""
+    from ..pipeline import load_ruleset
+
     return _guarded(load_ruleset, spec, with_rules, sets, param)
 
 
 def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
     """The (variant, with) pair a record carries for a variant named on the command line."""
+    from ..pipeline import VariantSpec
+
     parsed = VariantSpec.parse(spec, with_rules)
     return parsed.base, list(parsed.with_rules)
 
@@ -90,6 +168,10 @@ def regular_file(ctx, param, value):
     """
     if value is None:
         return value
+    if value == "":
+        raise click.BadParameter("an empty name: give a file name", ctx=ctx, param=param)
+    from runtime.files import regular_file_problem
+
     problem = regular_file_problem(value)
     # A missing or unreadable file is left to the command, which says so in its own words.
     if problem is not None and problem.startswith("not a regular file"):

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import click
 
-from runtime.simulate import RunSpec, run_compare_chunk
-
-from . import render
-from .common import load_rules
-from .report import comparison_summary
+from .common import load_rules, nonempty_names
 from .simulate import check_run, choose_bots, describe_variant, draw_seed, execute, run_options, show_report
 
 
 @click.command()
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", callback=nonempty_names)
+@click.argument("b", callback=nonempty_names)
 @run_options
 def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_hands, as_json, plot):
     """Play the same deals under variants A and B and report what differs.
@@ -29,6 +25,11 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     percentage points.  The first line names A and B as given, the seed and the
     bots (heuristic unless --bots says otherwise).
     """
+    from runtime.simulate import RunSpec, run_compare_chunk  # here: `compare --help` needs no engine
+
+    from . import render
+    from .report import comparison_summary
+
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     rules_a = load_rules(a, param="A")
     rules_b = load_rules(b, param="B")

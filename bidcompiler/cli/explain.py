@@ -11,13 +11,11 @@ import json
 
 import click
 
-from ..irdiff import diff
-from ..rulebook import rulebook
-from .common import load_ir, variant_options
+from .common import load_ir, nonempty_names, variant_options
 
 
 @click.command("rules")
-@click.argument("variant")
+@click.argument("variant", callback=nonempty_names)
 @variant_options
 def rules_command(variant, with_rules, sets):
     """Print the compiled rules of VARIANT as a Markdown rulebook.
@@ -25,14 +23,16 @@ def rules_command(variant, with_rules, sets):
     House rules (--with, NAME+RULE) and --set changes are included, so a table can
     print the rules it will play by and agree on them before play.
     """
+    from ..rulebook import rulebook  # here, not at the top: `rules --help` need not load the compiler
+
     v = load_ir(variant, with_rules, sets)
     # Plain click.echo: rich would read "[...]" in the Markdown as markup.
     click.echo(rulebook(v), nl=False)
 
 
 @click.command("diff")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", callback=nonempty_names)
+@click.argument("b", metavar="B", callback=nonempty_names)
 @variant_options
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words.")
@@ -44,6 +44,8 @@ def diff_command(a, b, with_rules, sets, as_json):
     formulas in plain English ("before:", "after:").  The exit status is 0 whether
     or not they differ: this is a report.
     """
+    from ..irdiff import diff
+
     va = load_ir(a, with_rules, sets, param="A")
     vb = load_ir(b, with_rules, sets, param="B")
     found = diff(va, vb)

@@ -13,15 +13,10 @@ from pathlib import Path
 
 import click
 
-from runtime.records import RecordFile, replay_file
-from runtime.trickster import PtnError, hand_to_record, read_ptn
+from .common import FilePath, regular_file
 
-from ..errors import CompileError
-from ..pipeline import load_ruleset
-from ..trickster_options import map_options
-from .common import regular_file
-from .replay import resolve_for_records
-
+# The reader, the engine and the compiler are imported inside the functions that use
+# them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
 
 def _fail(file: str, line: int | None, message: str) -> None:
     click.echo(f"{file}:{line}: {message}" if line else f"{file}: {message}", err=True)
@@ -34,6 +29,10 @@ def _game_check(records: list[dict]) -> str | None:
     A hand still in progress can only be the last of a game, and takes no part in the
     check (replaying a record in progress is another part's work).
     """
+    from runtime.records import RecordFile, replay_file
+
+    from .replay import resolve_for_records
+
     done = [r for r in records if not r.get("in_progress")]
     if any(r.get("in_progress") for r in records[:-1]):
         index = next(i for i, r in enumerate(records[:-1]) if r.get("in_progress"))
@@ -49,7 +48,7 @@ def _game_check(records: list[dict]) -> str | None:
 
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", type=FilePath(dir_okay=False),
               help="Write the records to OUT (default: stdout).")
 @click.option("--nearest", is_flag=True,
               help="Import even when a game option has no house rule here, under the rules of the "
@@ -83,6 +82,12 @@ def import_cmd(file, out, nearest, as_json):
     the rules (FILE:LINE: message) or an unknown option without --nearest, 2 for bad
     usage or an unreadable FILE.
     """
+    from runtime.trickster import PtnError, hand_to_record, read_ptn
+
+    from ..errors import CompileError
+    from ..pipeline import load_ruleset
+    from ..trickster_options import map_options
+
     try:
         text = Path(file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -23,19 +23,19 @@ import sys
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
 
-from runtime import bots as bot_registry
-from runtime.records import NotARecord
-from runtime.session import SaveLock, SaveLocked, Session, SessionDamaged, SessionError, Settings, sidecar_path
+from .common import SEED_RANGE, BadContent, FilePath, load_rules, nonempty_names, spec_text, with_rules_option
 
-from ..recordnames import RefusedName, names_for_record, outside_warning, record_folder, record_ir
-from ..rulebook import rulebook
-from .common import SEED_RANGE, BadContent, load_rules, spec_text
-from .replay import resolve_for_records
-from .terminal import Terminal
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from runtime.session import Session
+
+# rich, the engine, the session and the compiler are imported inside the functions
+# that use them, so that `bidwhist play --help` starts at once (tests/test_startup.py).
 
 
 # --------------------------------------------------------------------------- helpers
@@ -68,26 +68,28 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
     game can be resumed and replayed from any folder, and moved with its files); a
     file outside that folder cannot be named so, and replay would refuse the record.
     """
+    from ..recordnames import names_for_record
+
     base, rules = spec_text(variant, with_rules)
     return names_for_record(base, rules, save)
 
 
 # --------------------------------------------------------------------------- the command
 @click.command("play")
-@click.argument("variant", required=False)
-@click.option("--with", "with_rules", multiple=True, metavar="RULE",
-              help="Lay a house rule over the variant (repeatable, applied in order).")
+@click.argument("variant", required=False, callback=nonempty_names)
+@with_rules_option
 @click.option("--seat", "seats", type=int, multiple=True, metavar="N",
-              help="The seat you play (default 0); repeat for several people at one keyboard.")
-@click.option("--bots", default=None, metavar="KIND",
+              help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
+                   "several people at one keyboard.")
+@click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
               help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
 @click.option("--seed", type=SEED_RANGE, default=None,
               help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
-@click.option("--save", type=click.Path(dir_okay=False), default=None,
+@click.option("--save", type=FilePath(dir_okay=False), default=None,
               help="Where to save, after every move: FILE is the game record of the hands finished, "
                    "FILE.session.json beside it holds the hand in play and the settings (a new file under "
                    "your data folder if omitted).")
-@click.option("--resume", type=click.Path(dir_okay=False), default=None,
+@click.option("--resume", type=FilePath(dir_okay=False), default=None,
               help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
@@ -113,6 +115,10 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     stale when it names this host and a process that no longer runs, and is then taken
     over by itself; --take-over takes any lock.
     """
+    from rich.console import Console
+
+    if take_over and not (save or resume):
+        raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
     with ExitStack() as held:
@@ -127,6 +133,10 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
 
 def _play(session: Session, console: Console, err: Console, fast: bool, open_hands: bool) -> int:
     """Announce the game and run it at the terminal; the exit status."""
+    from ..recordnames import RefusedName, record_folder, record_ir
+    from ..rulebook import rulebook
+    from .terminal import Terminal
+
     s = session.settings
     folder = record_folder(session.path)
     who = ", ".join(str(x) for x in s.seats)
@@ -163,6 +173,8 @@ def _ends_cleanly_on_signals(held: ExitStack) -> None:
 
 def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
     """Take the lock of the save at ``path`` for as long as ``held`` lasts; exit 1 naming its holder."""
+    from runtime.session import SaveLock, SaveLocked
+
     lock = SaveLock(path)
     try:
         lock.acquire(take_over)
@@ -176,13 +188,20 @@ def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
 
 
 def _default_bots(err: Console) -> str:
+    from runtime import bots as bot_registry
+
     if "heuristic" in bot_registry.BOTS:
         return "heuristic"
     err.print("note: the heuristic bot is not available; the bots play random legal moves")
     return "random"
 
 
-def _check_bots(name: str) -> str:
+def _check_bots(name: str | None) -> str | None:
+    """``--bots`` as given (None when not given); an unknown kind, or "", is a usage error (exit 2)."""
+    if name is None:
+        return None
+    from runtime import bots as bot_registry
+
     if name not in bot_registry.BOTS:
         raise click.BadParameter(f"unknown bot '{name}' (known: {', '.join(sorted(bot_registry.BOTS))})",
                                  param_hint="--bots")
@@ -191,6 +210,10 @@ def _check_bots(name: str) -> str:
 
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
            held: ExitStack) -> Session:
+    from runtime.session import Session, SessionError, Settings
+
+    from ..recordnames import outside_warning
+
     if variant is None:
         raise click.UsageError("name a VARIANT to play (see `bidwhist variants`), or --resume FILE")
     rules = load_rules(variant, with_rules)
@@ -199,7 +222,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         if not 0 <= seat < rules.players:
             raise click.BadParameter(f"seat {seat} is not at this table (seats 0 to {rules.players - 1})",
                                      param_hint="--seat")
-    bots = _check_bots(bots) if bots else _default_bots(err)
+    bots = bots if bots is not None else _default_bots(err)
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     path = Path(save) if save else default_save_path()
@@ -225,6 +248,12 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
 
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
             err: Console) -> Session:
+    from runtime.records import NotARecord
+    from runtime.session import Session, SessionDamaged, SessionError, sidecar_path
+
+    from ..recordnames import RefusedName, record_folder
+    from .replay import resolve_for_records
+
     clashes = [name for name, value in (("VARIANT", variant), ("--with", with_rules), ("--seed", seed),
                                         ("--save", save)) if value]
     if clashes:

@@ -16,18 +16,17 @@ import random
 import re
 import shlex
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 import click
 
-from runtime import bots as bot_registry
-from runtime.backends import BackendError
-from runtime.simulate import MAX_HANDS, RunSpec, Totals, folded, run_chunk
+from .common import SEED_RANGE, FilePath, load_rules, nonempty_names, spec_text, variant_options
 
-from ..pipeline import VariantSpec
-from ..recordnames import names_for_record, outside_warning
-from . import render
-from .common import SEED_RANGE, load_rules, spec_text, variant_options
-from .report import simulation_summary
+if TYPE_CHECKING:
+    from runtime.simulate import RunSpec, Totals
+
+# The engine, the compiler and rich are imported inside the functions that use them,
+# so that `bidwhist simulate --help` (and compare's) start at once (tests/test_startup.py).
 
 # The bots a run plays with when --bots is not given: the strongest kind that runs at
 # simulation speed (sampler plays better but is two orders of magnitude slower).
@@ -45,6 +44,9 @@ POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions")
 MAX_RUN = 10**9
 MAX_WORKERS = 64
 MAX_GAME_HANDS = 10**6
+# --max-hands when not given: runtime.simulate.MAX_HANDS, written out here so that the
+# option's help needs no engine (tests/test_cli_usage.py checks the two agree).
+DEFAULT_GAME_HANDS = 1000
 # The widest number a --records name's {game:FORMAT} field may ask for.
 MAX_GAME_WIDTH = 20
 
@@ -68,11 +70,11 @@ def run_options(command):
                      help="Where chunks run: this machine, or an existing Dask cluster (--scheduler)."),
         click.option("--scheduler", metavar="ADDRESS",
                      help="Address of the Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786."),
-        click.option("--max-hands", type=click.IntRange(min=1, max=MAX_GAME_HANDS), default=MAX_HANDS,
+        click.option("--max-hands", type=click.IntRange(min=1, max=MAX_GAME_HANDS), default=DEFAULT_GAME_HANDS,
                      show_default=True, help="With --games: stop a game that is still undecided after this "
                                              f"many hands (at most {MAX_GAME_HANDS:,})."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
-        click.option("--plot", type=click.Path(dir_okay=False),
+        click.option("--plot", type=FilePath(dir_okay=False),
                      help="Draw the distributions to this file, in the format its extension names (.png, .svg, "
                           ".pdf...; needs the 'plot' extra: matplotlib).  Checked before the run starts.  "
                           "With --json both are made: the JSON on stdout, the picture in the file."),
@@ -88,6 +90,10 @@ def check_run(games, hands, workers, backend, scheduler, plot):
         raise click.UsageError("give --games or --hands, not both")
     if not games and not hands:
         raise click.UsageError("say how much to play: --games N or --hands N")
+    ctx = click.get_current_context(silent=True)
+    if hands and ctx is not None and ctx.get_parameter_source("max_hands") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--max-hands is for --games (it stops a game that goes on too long); "
+                               "--hands plays exactly the hands asked for")
     if backend == "dask":
         if workers is not None:
             raise click.UsageError("--workers counts local processes; with --backend dask the cluster's "
@@ -111,6 +117,8 @@ def check_run(games, hands, workers, backend, scheduler, plot):
 def choose_bots(text: str | None, sides: list[int]) -> tuple[str, ...]:
     """The bot kinds of a run: as given, or :data:`DEFAULT_BOTS`, for --games and --hands alike
     (random, with a note on stderr, should the default kind not be available)."""
+    from runtime import bots as bot_registry
+
     available = bot_registry.BOTS
     if text is None:
         if DEFAULT_BOTS in available:
@@ -118,6 +126,9 @@ def choose_bots(text: str | None, sides: list[int]) -> tuple[str, ...]:
         click.echo(f"note: {DEFAULT_BOTS} bots are not available; playing with random bots", err=True)
         return ("random",)
     kinds = tuple(k.strip() for k in text.split(","))
+    if "" in kinds:
+        raise click.BadParameter(f"{text!r} has an empty kind: write KIND, or KIND,KIND (one per side); "
+                                 f"kinds: {', '.join(available)}", param_hint="--bots")
     for kind in kinds:
         if kind not in available:
             raise click.BadParameter(f"unknown bot {kind!r}; choose from {', '.join(available)}",
@@ -139,6 +150,8 @@ def describe_variant(spec: str, with_rules=(), sets=()) -> dict:
     as given, e.g. ``NAME+mine.whist+RULE --set auction.levels.from=4``.
     ``base``, ``with`` and ``set`` are its parts, for programs.
     """
+    from ..pipeline import VariantSpec
+
     parsed = VariantSpec.parse(spec, with_rules, sets)
     text = " ".join([str(parsed), *(f"--set {shlex.quote(item)}" for item in parsed.sets)])
     return {"variant": text, "base": parsed.base, "with": list(parsed.with_rules), "set": list(parsed.sets)}
@@ -155,6 +168,11 @@ def draw_seed(seed):
 def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None) -> Totals:
     """Run a spec's chunks with a progress bar on stderr; their totals, each chunk folded in as it
     is due (``on_result`` sees it first) and then let go, so memory stays flat."""
+    from runtime.backends import BackendError
+    from runtime.simulate import folded, run_chunk
+
+    from . import render
+
     with render.progress(spec.count, "simulating" if fn is run_chunk else "comparing") as advance:
         def on_progress(i, result):
             for _ in range(result.units):
@@ -258,10 +276,10 @@ class RecordWriter:
 
 
 @click.command()
-@click.argument("variant")
+@click.argument("variant", callback=nonempty_names)
 @variant_options
 @run_options
-@click.option("--records", type=click.Path(dir_okay=False),
+@click.option("--records", type=FilePath(dir_okay=False),
               help="Write every hand as a hand record, one per line; with --games, a name holding "
                    "{game} (or {game:04d}) gives each game its own file, a game record.")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
@@ -287,7 +305,16 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     {game} (out/game-{game}.jsonl, or {game:04d}) to get one game record per
     file, games numbered from 0.
     """
+    from runtime.simulate import RunSpec, run_chunk
+
+    from ..recordnames import names_for_record, outside_warning
+    from . import render
+    from .report import simulation_summary
+
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
+    if records and mode == "hands" and has_game_field(records):
+        raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
+                                 "every hand goes to one file: name it without {game}", param_hint="--records")
     rules = load_rules(variant, with_rules, sets)
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "

@@ -1,0 +1,143 @@
+"""Issue 15, command lines: every bad argument ends in one clear usage message.
+
+A systematic pass over every command and option (wrong type, negative, zero, huge,
+empty, NaN/inf, missing paths, a folder for a file, options that clash or need each
+other, unknown names, bad ``--set`` and ``--bots``) found the cases below; each was
+accepted silently, read "" as the current folder, or named nothing.  One row per case:
+the command line, the exit status (2: bad usage; 1: bad content) and words of the
+message, which name the option.  ``run`` (tests/clirun.py) also checks that no
+exception escapes and no traceback is shown.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from clirun import run
+
+from bidcompiler.cli.simulate import DEFAULT_GAME_HANDS
+from bidcompiler.resources import shipped_files
+
+STANDARD = Path(str(shipped_files()["standard"]))
+EMPTY = "an empty name"
+
+# {dir} is a folder, {file} a copy of standard.yaml, both in a fresh temporary folder.
+CASES = [
+    # An empty name: was read as the current folder, or as "not given".
+    (("compile", ""), 2, f"Invalid value for 'VARIANT': {EMPTY}"),
+    (("compile", "standard+"), 2, "Invalid value for 'VARIANT': 'standard+' has an empty name before or after '+'"),
+    (("compile", "+"), 2, "has an empty name before or after '+'"),
+    (("compile", "standard", "--with", ""), 2, f"Invalid value for '--with': {EMPTY}"),
+    (("rules", ""), 2, f"Invalid value for 'VARIANT': {EMPTY}"),
+    (("diff", "standard", ""), 2, f"Invalid value for 'B': {EMPTY}"),
+    (("compare", "", "standard", "--hands", "1"), 2, f"Invalid value for 'A': {EMPTY}"),
+    (("simulate", "standard", "--hands", "1", "--plot", ""), 2, f"Invalid value for '--plot': {EMPTY}"),
+    (("simulate", "standard", "--hands", "1", "--records", ""), 2, f"Invalid value for '--records': {EMPTY}"),
+    (("schema", "--write", ""), 2, f"Invalid value for '--write': {EMPTY}"),
+    (("convert", "--to", "whist", "-o", "", "{file}"), 2, f"Invalid value for '-o' / '--output': {EMPTY}"),
+    (("import", "-o", "", "{file}"), 2, f"Invalid value for '-o' / '--output': {EMPTY}"),
+    (("replay", ""), 2, f"Invalid value for 'FILE': {EMPTY}"),
+    (("analyze", ""), 2, f"Invalid value for 'FILE': {EMPTY}"),
+    (("import", ""), 2, f"Invalid value for 'FILE': {EMPTY}"),
+    (("play", ""), 2, f"Invalid value for '[VARIANT]': {EMPTY}"),
+    (("play", "standard", "--with", ""), 2, f"Invalid value for '--with': {EMPTY}"),
+    (("play", "standard", "--save", ""), 2, f"Invalid value for '--save': {EMPTY}"),
+    (("play", "--resume", ""), 2, f"Invalid value for '--resume': {EMPTY}"),
+    # check --on: was not looked at unless a house rule was among FILES.
+    (("check", "--on", "nosuch", "standard"), 2, "Invalid value for --on: unknown variant 'nosuch'"),
+    (("check", "--on", "", "standard"), 2, f"Invalid value for '--on': {EMPTY}"),
+    (("check", "--on", "{dir}", "standard"), 2, "Invalid value for --on: {dir} is a directory"),
+    # --set that cannot be read as a change: was exit 1, as if a file were bad.
+    (("compile", "standard", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
+    (("compile", "standard", "--set", ""), 2, "Invalid value for '--set': : expected PATH=VALUE"),
+    (("compile", "standard", "--set", "=1"), 2, "Invalid value for '--set': =1: '' is not a dotted path"),
+    (("compile", "standard", "--set", "a..b=1"), 2, "Invalid value for '--set': a..b=1: 'a..b' is not a dotted path"),
+    (("rules", "standard", "--set", "auction.levels.from=["), 2,
+     "Invalid value for '--set': auction.levels.from=[: expected the node content"),
+    (("compile", "standard", "--set", "auction.levels.from=" + "9" * 30), 2,
+     "Invalid value for '--set': auction.levels.from=" + "9" * 30 + ": number too large: a number of 30 digits"),
+    (("diff", "standard", "cincinnati", "--set", "bogus"), 2, "Invalid value for '--set': bogus: expected PATH=VALUE"),
+    (("simulate", "standard", "--hands", "1", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
+    # ... while one that reads but breaks the rules stays a content error, as in a house-rule file.
+    (("compile", "standard", "--set", "auction.levels.from=abc"), 1,
+     "--set auction.levels.from=abc: expected an integer, found 'abc'"),
+    (("compile", "standard", "--set", "auction.levels.from=nan"), 1, "expected an integer, found 'nan'"),
+    (("compile", "standard", "--set", "nosuch.path=1"), 1, "--set nosuch.path=1: unknown key 'nosuch'"),
+    # convert -o: overwrote FILE itself; wrote .whist text under a name read as YAML.
+    (("convert", "--to", "whist", "-o", "{file}", "{file}"), 2,
+     "Invalid value for --output: {file} is FILE itself"),
+    (("convert", "--to", "whist", "-o", "{dir}/x.yaml", "{file}"), 2,
+     "Invalid value for --output: {dir}/x.yaml: a whist file's name ends in .whist"),
+    (("convert", "--to", "yaml", "-o", "{dir}/x.whist", "{file}"), 2,
+     "a yaml file's name ends in .yaml or .yml"),
+    # Options that only make sense together.
+    (("simulate", "standard", "--hands", "1", "--max-hands", "5"), 2, "--max-hands is for --games"),
+    (("compare", "standard", "cincinnati", "--hands", "1", "--max-hands", "5"), 2, "--max-hands is for --games"),
+    (("simulate", "standard", "--hands", "2", "--records", "{dir}/{game}.jsonl"), 2,
+     "Invalid value for --records: {dir}/{game}.jsonl: a {game} field numbers the files of --games"),
+    (("play", "standard", "--take-over"), 2, "--take-over is for the lock of a save"),
+    (("simulate", "standard", "--hands", "1", "--games", "1"), 2, "give --games or --hands, not both"),
+    (("simulate", "standard", "--hands", "1", "--scheduler", "tcp://127.0.0.1:1"), 2,
+     "--scheduler is for --backend dask"),
+    (("simulate", "standard", "--hands", "1", "--backend", "dask", "--workers", "2"), 2,
+     "--workers counts local processes"),
+    # --bots: an empty kind was reported as an unknown bot ''; play took '' for "not given".
+    (("simulate", "standard", "--hands", "1", "--bots", "heuristic,"), 2,
+     "Invalid value for --bots: 'heuristic,' has an empty kind"),
+    (("compare", "standard", "cincinnati", "--hands", "1", "--bots", ","), 2, "',' has an empty kind"),
+    (("simulate", "standard", "--hands", "1", "--bots", "heuristic,heuristic,heuristic"), 2,
+     "Invalid value for --bots: give one bot kind, or one per side (2 sides), not 3"),
+    (("simulate", "standard", "--hands", "1", "--bots", "HEURISTIC"), 2, "Invalid value for --bots: unknown bot"),
+    (("play", "standard", "--bots", ""), 2, "Invalid value for --bots: unknown bot ''"),
+    (("play", "standard", "--bots", "heuristic,random"), 2, "Invalid value for --bots: unknown bot 'heuristic,random'"),
+    # Numbers: wrong type, NaN/inf, float, negative, zero, huge (the bounds said in --help).
+    (("simulate", "standard", "--hands", "nan"), 2, "Invalid value for '--hands': 'nan' is not a valid integer"),
+    (("simulate", "standard", "--hands", "inf"), 2, "Invalid value for '--hands': 'inf' is not a valid integer"),
+    (("simulate", "standard", "--hands", "1.5"), 2, "Invalid value for '--hands': '1.5' is not a valid integer"),
+    (("simulate", "standard", "--hands", ""), 2, "Invalid value for '--hands': '' is not a valid integer"),
+    (("simulate", "standard", "--games", "-1"), 2, "Invalid value for '--games': -1 is not in the range 1<=x<="),
+    (("simulate", "standard", "--hands", "1", "--workers", "0"), 2, "'--workers': 0 is not in the range 1<=x<=64"),
+    (("simulate", "standard", "--games", "1", "--max-hands", "0"), 2, "'--max-hands': 0 is not in the range"),
+    (("compare", "standard", "cincinnati", "--hands", "1", "--seed", "-" + "9" * 30), 2,
+     "'--seed': -" + "9" * 30 + " is not in the range"),
+    (("play", "standard", "--seat", "-1"), 2, "Invalid value for --seat: seat -1 is not at this table"),
+    (("play", "standard", "--seat", "nan"), 2, "Invalid value for '--seat': 'nan' is not a valid integer"),
+    # Paths: a folder where a file is wanted, a file where a folder is, a missing folder.
+    (("simulate", "standard", "--hands", "1", "--records", "{dir}"), 2, "Invalid value for '--records'"),
+    (("simulate", "standard", "--hands", "1", "--plot", "{dir}/none/x.png"), 2, "Invalid value for --plot"),
+    (("schema", "--write", "{file}"), 2, "Invalid value for '--write'"),
+    (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),
+    (("play", "standard", "--save", "{dir}"), 2, "Invalid value for '--save'"),
+    (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
+    # Unknown names.
+    (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
+    (("simulate", "standard", "--hands", "1", "--with", "nosuch"), 2, "Invalid value for --with: unknown house rule"),
+    (("simulate", "standard", "--hands", "1", "--backend", "nosuch"), 2, "Invalid value for '--backend'"),
+    (("convert", "--to", "nosuch", "{file}"), 2, "Invalid value for '--to'"),
+]
+
+
+def _filled(text: str, folder: Path) -> str:
+    return text.replace("{dir}", str(folder)).replace("{file}", str(folder / "standard.yaml"))
+
+
+@pytest.mark.parametrize("args, status, words", CASES, ids=[" ".join(c[0]) or "''" for c in CASES])
+def test_bad_command_lines_are_refused_naming_the_option(tmp_path, args, status, words):
+    shutil.copy(STANDARD, tmp_path / "standard.yaml")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = run(*(_filled(a, tmp_path) for a in args))
+    assert result.exit_code == status, result.stderr
+    assert _filled(words, tmp_path) in " ".join(result.stderr.split())
+    assert result.stdout == ""
+    # Nothing written, and FILE itself untouched.
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert (tmp_path / "standard.yaml").read_bytes() == STANDARD.read_bytes()
+
+
+def test_the_max_hands_default_is_the_engines():
+    # --max-hands's default is written out in cli/simulate.py so that its --help needs no engine.
+    from runtime.simulate import MAX_HANDS
+
+    assert DEFAULT_GAME_HANDS == MAX_HANDS
