@@ -40,16 +40,13 @@ def cpu_seconds(argv: list[str]) -> float:
     return (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
-def main() -> None:
-    """Measure every command ``--rounds`` times, interleaved, and print medians and ratios."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15, help="runs of each command (default 15)")
-    args = parser.parse_args()
-    if args.rounds < 1:
-        parser.error("--rounds must be at least 1")
-    # The figure is that of an installed program, whose modules are compiled to bytecode
-    # once: compile them now, so that a checkout run with PYTHONDONTWRITEBYTECODE=1 (or
-    # never run before) does not measure the compiling of its sources every time.
+def compile_packages() -> None:
+    """Compile the packages to bytecode, as an install does.
+
+    The figure is that of an installed program, whose modules are compiled once: a
+    checkout run with PYTHONDONTWRITEBYTECODE=1 (or never run before) would otherwise
+    measure the compiling of its sources every time.
+    """
     import compileall
 
     import bidcompiler
@@ -57,15 +54,30 @@ def main() -> None:
 
     for package in (bidcompiler, runtime):
         compileall.compile_dir(os.path.dirname(package.__file__), quiet=1)
+
+
+def measure(rounds: int = 15) -> dict[str, float]:
+    """Median CPU seconds of each command in :func:`commands`, ``rounds`` interleaved runs each."""
+    compile_packages()
     lines = commands()
     times: dict[str, list[float]] = {label: [] for label in lines}
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for label, argv in lines.items():
             times[label].append(cpu_seconds(argv))
-    floor = statistics.median(times["python -c 'import click'"])
+    return {label: statistics.median(values) for label, values in times.items()}
+
+
+def main() -> None:
+    """Measure every command ``--rounds`` times, interleaved, and print medians and ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15, help="runs of each command (default 15)")
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    medians = measure(args.rounds)
+    floor = medians["python -c 'import click'"]
     print(f"CPU time per run, median of {args.rounds} interleaved runs:")
-    for label, values in times.items():
-        median = statistics.median(values)
+    for label, median in medians.items():
         print(f"  {label:<28} {median * 1000:6.0f} ms   {median / floor:4.2f}x import click")
 
 

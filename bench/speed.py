@@ -1,0 +1,119 @@
+"""Every row of issue 16's speed table in one command.
+
+Run from the repository root: ``python bench/speed.py [--rounds R] [--deals N] [--standard M] [--json]``.
+
+It runs the three benches that own the rows and prints one table:
+
+* bench/engine.py — the engine loop with random legal hands (through the per-action
+  API and through the fused random playout), ``bidwhist simulate standard --hands N
+  --bots random`` as a whole process, each against the hand-coded reference
+  ``../shared/perf/bidwhist_v2.py`` measured in the same rounds, and the heuristic
+  bots' rate against the random bots';
+* bench/dds.py — our double-dummy solver against DDS (the ``endplay`` package, the
+  ``dds`` extra) on the same 52-card deals, and whole ``standard`` hands from the first
+  card (DDS cannot play jokers, so those are ours alone);
+* bench/startup.py — ``bidwhist --help`` as a whole process against
+  ``python -c "import click"``.
+
+Everything is CPU time measured side by side in one run, so the load of a shared
+machine falls on both sides of a ratio alike; absolute times (the double-dummy
+seconds) do move with the load.  A row whose tool is missing (the reference file, the
+``endplay`` package) is printed as not measured.  This is a measurement, not a test:
+it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import engine  # noqa: E402
+import startup  # noqa: E402
+
+
+def engine_rows(rounds: int, hands: int, process_hands: int) -> list[dict]:
+    """The engine, simulate and bots rows (bench/engine.py), each a ratio with its spread over rounds."""
+    out = []
+    for r in engine.rows(rounds=rounds, hands=hands, heuristic_hands=max(50, hands // 10),
+                         process_hands=process_hands):
+        ratio = r["ratio"]
+        out.append({"row": r["row"], "measured": r["measured"], "value": ratio["median"],
+                    "spread": f"{ratio['min']:.2f}-{ratio['max']:.2f} over {rounds} rounds",
+                    "unit": "x", "goal": f">= {r['goal']}x", "met": ratio["median"] >= r["goal"]})
+    return out
+
+
+def solver_rows(deals: int, standard: int) -> list[dict]:
+    """The double-dummy rows (bench/dds.py): median ratio to DDS, and whole standard hands."""
+    try:
+        import dds
+    except ImportError as exc:  # endplay missing: the bench cannot import
+        return [{"row": "double dummy vs DDS", "measured": f"not measured: {exc}", "value": None,
+                 "spread": "", "unit": "", "goal": "", "met": False}]
+    figures = dds.rows(deals=deals, standard=standard)
+    ratio = figures.get("dd_ratio_vs_dds_median")
+    median = figures.get("dd_standard_median_s")
+    worst = figures.get("dd_standard_worst_s")
+    return [
+        {"row": "double dummy, median of per-deal ratios vs DDS, 52-card deals",
+         "measured": f"our solver / DDS (endplay), {deals} deals", "value": ratio, "spread": "",
+         "unit": "x", "goal": "<= 20x", "met": ratio is not None and ratio <= 20},
+        {"row": "double dummy, full standard hand from the first card, median",
+         "measured": f"our solver, {standard} hands", "value": median, "spread": "",
+         "unit": " s", "goal": "<= 0.3 s", "met": median is not None and median <= 0.3},
+        {"row": "double dummy, full standard hand from the first card, worst",
+         "measured": f"our solver, {standard} hands", "value": worst, "spread": "",
+         "unit": " s", "goal": "<= 2 s", "met": worst is not None and worst <= 2},
+    ]
+
+
+def startup_rows(rounds: int) -> list[dict]:
+    """`bidwhist --help` against `python -c "import click"` (bench/startup.py)."""
+    medians = startup.measure(rounds)
+    floor = medians["python -c 'import click'"]
+    ratio = medians["bidwhist --help"] / floor
+    return [{"row": "bidwhist --help", "measured": f"CPU time / python -c 'import click' ({floor * 1000:.0f} ms), "
+             f"median of {rounds} runs", "value": ratio, "spread": "", "unit": "x", "goal": "<= 2x",
+             "met": ratio <= 2}]
+
+
+def main() -> None:
+    """Run the three benches and print the table (or its JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the engine rows (default 5)")
+    parser.add_argument("--hands", type=int, default=2000, help="random hands per engine round (default 2000)")
+    parser.add_argument("--process-hands", type=int, default=20000,
+                        help="hands of each whole simulate process (default 20000)")
+    parser.add_argument("--deals", type=int, default=30, help="52-card deals solved by ours and DDS (default 30)")
+    parser.add_argument("--standard", type=int, default=10, help="whole standard hands solved (default 10)")
+    parser.add_argument("--startup-rounds", type=int, default=15, help="runs of each start-up command (default 15)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    if min(args.rounds, args.hands, args.process_hands, args.deals, args.standard, args.startup_rounds) < 1:
+        parser.error("every count must be at least 1")
+    load = os.getloadavg()[0]
+    startup.compile_packages()  # whole processes run as installed: with bytecode
+    rows = engine_rows(args.rounds, args.hands, args.process_hands)
+    rows += solver_rows(args.deals, args.standard)
+    rows += startup_rows(args.startup_rounds)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print(f"issue 16's rows, CPU time side by side; {os.cpu_count()} CPUs, load average {load:.1f} before and "
+          f"{os.getloadavg()[0]:.1f} after; Python {sys.version.split()[0]}")
+    for r in rows:
+        value = "not measured" if r["value"] is None else f"{r['value']:.2f}{r['unit']}"
+        verdict = "met" if r["met"] else "NOT met"
+        print(f"{r['row']:<66} {value:>12}  goal {r['goal']:<9} {verdict}")
+        print(f"    {r['measured']}{'; ' + r['spread'] if r['spread'] else ''}")
+
+
+if __name__ == "__main__":
+    main()
