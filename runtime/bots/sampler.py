@@ -47,13 +47,21 @@ class SamplerBot:
     for the calls and the declaration) one whose paired mean falls clearly below the
     leader's is dropped, and the race stops when one is left, when all left did
     equally well in every deal, or after ``samples`` (``contract_samples``) deals.
-    The heuristic's own choice is the first candidate and wins ties.
+    The heuristic's own choice is the first candidate and wins ties; another wins only
+    when its paired mean beats the heuristic's by more than ``keep_z`` standard errors
+    (a few deals' noise must not undo a sound rule of thumb).
 
     Calls (``bidding=True``): the candidates are the heuristic's call, passing,
     taking the bid, and the lowest legal bid of the ``bid_strains`` strains the hand's
     trick estimate likes best (and of the heuristic's strain); each deal's playout
     lets the heuristic finish the auction, declare, discard and play, so a call is
-    valued by the score it leads to, against defending or letting partner play.
+    valued by the score it leads to, against defending or letting partner play
+    (``bid_from_pass=False``: only when the heuristic would bid, to pull back from an
+    overbid).  Off by default: measured against the frozen baseline (standard, seed 1,
+    400 paired deals) the sampler scored +1.16 points a hand (95% CI +0.79..+1.53)
+    bidding as the heuristic, +0.71..+0.97 bidding by playouts, though bidding by
+    playouts beat the heuristic head to head (+0.30, CI -0.06..+0.66): the playouts
+    model the other players as the heuristic.
     Deterministic for a given generator.
     """
 
@@ -61,9 +69,9 @@ class SamplerBot:
 
     def __init__(self, rng: random.Random, samples: int = 6, playout: str = "heuristic",
                  max_candidates: int = 3, auction_tries: int = 3, min_samples: int = 2,
-                 bidding: bool = True, auction_tricks: int = 2, bid_strains: int = 2,
+                 bidding: bool = False, auction_tricks: int = 2, bid_strains: int = 2,
                  contract_samples: int = 8, contract_min_samples: int = 3, play_tricks: int | None = None,
-                 discard_race: bool = False):
+                 discard_race: bool = False, keep_z: float = 1.0, bid_from_pass: bool = True):
         if playout not in ("heuristic", "solver"):
             raise ValueError(f"playout must be 'heuristic' or 'solver', not {playout!r}")
         self.rng = rng
@@ -82,6 +90,8 @@ class SamplerBot:
         # rarely beaten (with a solver's playouts, sampled to the end: solving is cheap late).
         self.play_tricks = play_tricks if play_tricks is not None else (8 if playout == "heuristic" else 99)
         self.discard_race = discard_race
+        self.keep_z = keep_z
+        self.bid_from_pass = bid_from_pass
         self._dealer = None  # the dealer of the position being decided
         self.heuristic = HeuristicBot(rng)
         self._player = HeuristicBot(rng)  # plays every seat in the playouts
@@ -177,6 +187,14 @@ class SamplerBot:
                 break
         means = {candidates[i]: sum(vals[i][-n:]) / n for i in alive}
         best = max(alive, key=lambda i: (means[candidates[i]], -i))
+        if best != 0 and 0 in alive and self.keep_z > 0 and n > 1:
+            # The heuristic's choice stands unless another is better beyond doubt: a
+            # few deals' noise must not undo a sound rule of thumb.
+            d = [a - b for a, b in zip(vals[best][-n:], vals[0][-n:])]
+            m = sum(d) / n
+            se = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1) / n)
+            if m - self.keep_z * se <= 0:
+                best = 0
         return candidates[best], means, n
 
     def _value(self, world: HandState, action: int, seat: int) -> float:
@@ -196,6 +214,8 @@ class SamplerBot:
         """
         info = rules_info(state.rules)
         candidates = [hint]
+        if hint == info.pass_action and not self.bid_from_pass:
+            return candidates
         for a in (info.pass_action, info.take_action):
             if a in legal and a not in candidates:
                 candidates.append(a)
