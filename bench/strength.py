@@ -220,7 +220,7 @@ def main() -> None:
     if args.speed_hands:
         rates = speed(variants[0], (a, b) if a != b else (a,), args.speed_hands, args.speed_rounds, args.samples)
         print(f"speed ({variants[0]}, CPU time, {args.speed_hands} hands each, interleaved): "
-              + ", ".join(f"{n} {r:,.0f} hands/s" for n, r in rates.items())
+              + ", ".join(f"{n} {r:,.0f} hands/s ({1000 / r:.1f} ms/hand)" for n, r in rates.items())
               + (f"; ratio A/B {rates[a] / rates[b]:.2f}" if a != b else ""))
 
 
