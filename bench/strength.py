@@ -69,8 +69,8 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, float]:
 
 
 def make(name: str, rng: random.Random, samples: int):
-    """A bot by name; the sampler with the requested number of sampled deals."""
-    if name == "sampler":
+    """A bot by name; the sampler with the requested number of sampled deals (its default if None)."""
+    if name == "sampler" and samples is not None:
         return SamplerBot(rng, samples=samples)
     return make_bot(name, rng)
 
@@ -194,7 +194,8 @@ def main() -> None:
                         help="a variant, a comma list, or 'all' for every shipped variant (default standard)")
     parser.add_argument("--deals", type=int, default=2000, help="paired deals per variant (default 2000)")
     parser.add_argument("--games", type=int, default=0, help="whole games per variant too (default 0)")
-    parser.add_argument("--samples", type=int, default=16, help="deals the sampler draws per decision (default 16)")
+    parser.add_argument("--samples", type=int, default=None,
+                        help="most deals the sampler draws per decision (default: the bot's own)")
     parser.add_argument("--speed-hands", type=int, default=2000,
                         help="hands per bot for the speed figures, 0 to skip (default 2000)")
     parser.add_argument("--speed-rounds", type=int, default=20,
@@ -219,7 +220,7 @@ def main() -> None:
     if args.speed_hands:
         rates = speed(variants[0], (a, b) if a != b else (a,), args.speed_hands, args.speed_rounds, args.samples)
         print(f"speed ({variants[0]}, CPU time, {args.speed_hands} hands each, interleaved): "
-              + ", ".join(f"{n} {r:,.0f} hands/s" for n, r in rates.items())
+              + ", ".join(f"{n} {r:,.0f} hands/s ({1000 / r:.1f} ms/hand)" for n, r in rates.items())
               + (f"; ratio A/B {rates[a] / rates[b]:.2f}" if a != b else ""))
 
 

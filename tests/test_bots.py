@@ -552,12 +552,14 @@ def test_sampler_is_deterministic_for_a_seed():
     assert run() == run()
 
 
-def test_sampler_explains_and_delegates_the_auction():
+def test_sampler_explains_its_calls_and_play():
     rules = rules_of("standard")
-    state = hand_state(rules, 0, {1: "2S 3S 4S 5H 6H 7H 2D 3D 4D 2C 3C 4C"})
+    state = hand_state(rules, 0, {1: "7S 8S 9S 6H 8H 9H 7D 8D 9D 7C 8C 6C"})
+    action, reason = SamplerBot(random.Random(1), samples=2, bidding=True).explain(state)
+    assert name_of(state, action) == "pass" and "sampled deals" in reason
     action, reason = SamplerBot(random.Random(1), samples=2).explain(state)
     assert name_of(state, action) == "pass" and reason.endswith("(heuristic)")
-    state = act(_no_kitty_deal(), "AS", "4S")
+    state = _no_kitty_deal()
     action, reason = SamplerBot(random.Random(1), samples=4).explain(state)
     assert action in state.legal_actions() and "sampled deals" in reason
 

@@ -16,9 +16,11 @@ of them.  ``make_bot(name, rng)`` builds one from the registry ``BOTS``:
     opponent of the strength bench and the bot the behaviour corpus was recorded
     with (:mod:`.baseline`).
 ``sampler``
-    determinised Monte Carlo: deals the unseen cards in ways consistent with what
-    the seat has seen (:mod:`.dealing`), plays every candidate action out in each
-    deal and takes the best on average (:mod:`.sampler`).
+    determinised Monte Carlo for the calls, the declaration and the play: deals the
+    unseen cards in ways consistent with what the seat has seen and the calls made
+    (:mod:`.dealing`), plays the candidate actions out in each deal with the
+    heuristic, scored by the variant's own scoring, and takes the best on average,
+    racing the candidates so that clear decisions cost few deals (:mod:`.sampler`).
 
 What the bots precompute per ruleset is in :mod:`.knowledge`, what the play so far
 has shown in :mod:`.track`.

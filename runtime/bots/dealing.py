@@ -454,42 +454,60 @@ def sample_deal(state: HandState, seat: int, rng: random.Random) -> HandState:
     be false (a renege that stood, where reneges are penalised rather than refused);
     then as few as need be are set aside (:func:`_relaxed`).  Deterministic for ``rng``.
     """
-    view = _View(state, seat)
-    key = view.key()
-    cases = _CASES.get(key)
-    if cases is None:
-        cases = view.cases(view.facts)
-        if cases:
-            if len(_CASES) >= 64:
-                _CASES.clear()
-            _CASES[key] = cases
-        else:
-            cases = _relaxed(view, rng)
-    problem = cases[0]
-    if len(cases) > 1:  # each in proportion to its deals: every possible deal equally likely
-        counts = [p.count() for p in cases]
-        x = rng.randrange(sum(counts))
-        for problem, k in zip(cases, counts):  # noqa: B007 -- the chosen problem is used after the break
-            x -= k
-            if x < 0:
-                break
-    placed = _deal(problem, rng)
-    dealt: dict[int, list[int]] = {}
-    for o, cards in zip(problem.slots, placed):
-        dealt.setdefault(_owner(o), []).extend(cards)
-    world = state.clone()
-    for o in view.others:
-        world.hands[o] = sorted(dealt.get(o, []))
-    pile = dealt.get(HIDDEN, [])
-    if not view.taken:
-        world.kitty = list(state.kitty) if view.kitty_known else pile
-    elif seat != state.kitty_taker():
-        world.kitty = list(state.kitty) if view.kitty_known else []
-        world.discards = _world_discards(state, view, world.hands, pile, rng)
-    # (The taker after the take knows its kitty and discards: they stay.)
-    # (The cards dealt to UNDEALT stay out of the world, as out of every hand.)
-    world.reneges = [s for s in state.reneges if s == seat]
-    # The deal as this seat imagines it (the engine seeds its own chance events from it).
-    world.dealt = tuple(tuple(h) for h in world.hands)
-    world._legal = None
-    return world
+    return Dealer(state, seat, rng).deal(rng)
+
+
+class Dealer:
+    """Deals for one position: what the seat knows is worked out once, each :meth:`deal` is cheap.
+
+    ``Dealer(state, seat, rng).deal(rng)`` is :func:`sample_deal`; the sampler draws
+    many deals of one position from one dealer.  ``state`` must not change meanwhile.
+    """
+
+    __slots__ = ("state", "seat", "view", "cases", "counts")
+
+    def __init__(self, state: HandState, seat: int, rng: random.Random):
+        view = _View(state, seat)
+        key = view.key()
+        cases = _CASES.get(key)
+        if cases is None:
+            cases = view.cases(view.facts)
+            if cases:
+                if len(_CASES) >= 64:
+                    _CASES.clear()
+                _CASES[key] = cases
+            else:
+                cases = _relaxed(view, rng)
+        self.state, self.seat, self.view, self.cases = state, seat, view, cases
+        self.counts = [p.count() for p in cases] if len(cases) > 1 else None
+
+    def deal(self, rng: random.Random) -> HandState:
+        """One deal, every deal consistent with what the seat knows equally likely (see :func:`sample_deal`)."""
+        state, seat, view, cases = self.state, self.seat, self.view, self.cases
+        problem = cases[0]
+        if self.counts is not None:  # each case in proportion to its deals
+            x = rng.randrange(sum(self.counts))
+            for problem, k in zip(cases, self.counts):  # noqa: B007 -- the chosen problem is used after the break
+                x -= k
+                if x < 0:
+                    break
+        placed = _deal(problem, rng)
+        dealt: dict[int, list[int]] = {}
+        for o, cards in zip(problem.slots, placed):
+            dealt.setdefault(_owner(o), []).extend(cards)
+        world = state.clone()
+        for o in view.others:
+            world.hands[o] = sorted(dealt.get(o, []))
+        pile = dealt.get(HIDDEN, [])
+        if not view.taken:
+            world.kitty = list(state.kitty) if view.kitty_known else pile
+        elif seat != state.kitty_taker():
+            world.kitty = list(state.kitty) if view.kitty_known else []
+            world.discards = _world_discards(state, view, world.hands, pile, rng)
+        # (The taker after the take knows its kitty and discards: they stay.)
+        # (The cards dealt to UNDEALT stay out of the world, as out of every hand.)
+        world.reneges = [s for s in state.reneges if s == seat]
+        # The deal as this seat imagines it (the engine seeds its own chance events from it).
+        world.dealt = tuple(tuple(h) for h in world.hands)
+        world._legal = None
+        return world
