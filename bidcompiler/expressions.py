@@ -454,8 +454,14 @@ def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
-        # `from None`: the Lark exception carries parser state and is noise to users.
-        raise CompileError([_syntax_diagnostic(err, text, origin)]) from None
+        problem = _syntax_diagnostic(err, text, origin)
+    else:
+        problem = None
+    if problem is not None:
+        # Raised outside the handler, so the Lark exception (parser state, lexer, modules)
+        # is not its __context__: noise to users, and unpicklable once tblib (which
+        # dask.distributed installs) pickles exceptions with their contexts.
+        raise CompileError([problem])
     try:
         expr = ExprTransformer().transform(tree)
     except VisitError as err:

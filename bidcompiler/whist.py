@@ -399,9 +399,15 @@ def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, filename) from None
+        error = _syntax_error(exc, text, filename)
+    else:
+        error = None
     finally:
         _comments.found = None
+    if error is not None:
+        # Raised outside the handler: the Lark exception must not ride along as its
+        # __context__ (parser state; unpicklable once tblib pickles contexts, as with dask).
+        raise error
     maker = _NodeMaker(text, filename, schema)
     root = maker.document(tree)
     loaded = loaded_from_node(root, text, filename)

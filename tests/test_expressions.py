@@ -668,3 +668,20 @@ def test_simplified_formula_evaluates_the_same_as_the_original(kind, data, envs,
 def test_simplify_never_makes_a_formula_longer(kind, data):
     tree = data.draw(small_typed(kind, 4))
     assert len(unparse(simplify(tree, factor=False))) <= len(unparse(tree)) + 2  # `-2 * x` for `2 * -x`
+
+
+def test_syntax_errors_carry_no_parser_exception():
+    # A CompileError must pickle with nothing of Lark's inside (parser state, lexer,
+    # modules): tblib, which dask.distributed installs, pickles an exception's
+    # __context__ too, and a syntax error raised inside the parser's handler would
+    # drag the parser along (seen: "cannot pickle 'module' object" after the Dask tests).
+    from bidcompiler.whist import load_whist
+
+    with pytest.raises(CompileError) as formula:
+        parse_expression("1 +", SourcePos("x.whist", 3, 7))
+    with pytest.raises(CompileError) as document:
+        load_whist("game {\n  target = \n", "bad.whist", {})
+    for info in (formula, document):
+        assert info.value.__context__ is None and info.value.__cause__ is None
+        clone = pickle.loads(pickle.dumps(info.value))
+        assert [str(d) for d in clone.diagnostics] == [str(d) for d in info.value.diagnostics]
