@@ -43,8 +43,10 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     bit = ti.bit
     size = ti.size[i]
     full = 0
+    height = 0  # the tie-break: the kept cards' height (a card ranked r adds size - r)
     for c in cards:
         full |= bit[c]
+        height += size - rank[c]
     tops = [c for c in cards if rank[c] < _EXACT_TOP and c in allowed]
     smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
     best: dict[int, tuple[float, tuple[int, ...]]] = {}
@@ -56,11 +58,11 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
                     break
                 away = away_top + tuple(smalls[:ns])
                 mask = full
+                kept_height = height
                 for c in away:
                     mask &= ~bit[c]
-                v = _holding_value(info, ti, i, slot, mask)
-                # The tie-break: the kept cards' height (a card ranked r adds size - r).
-                v += _TIE * sum(size - rank[c] for c in cards if mask & bit[c])
+                    kept_height -= size - rank[c]
+                v = _holding_value(info, ti, i, slot, mask) + _TIE * kept_height
                 old = best.get(k)
                 if old is None or v > old[0]:
                     best[k] = (v, away)
