@@ -252,3 +252,33 @@ def test_declarer_with_four_trumps_headed_by_a_sequence_leads_trumps_first():
     card, reason = says(state)
     assert card == "KS", (card, reason)
     assert "top of a sequence in 4 trumps" in reason
+
+
+def _discards_after(state: HandState) -> tuple[list[str], list[str]]:
+    """The declarer's discards, made by the heuristic, and the hand it keeps (card names)."""
+    names = state.rules.cards
+    while state.phase != PLAY:
+        state.apply_action(HeuristicBot(random.Random(0)).choose(state))
+    return [names[c] for c in state.discards], [names[c] for c in state.hands[state.declarer]]
+
+
+def test_discards_void_the_long_weak_side_suit_and_keep_a_guarded_king():
+    # Spades trump with seven trumps: the six small clubs are laid away (a void to ruff
+    # with), not the KH's guard (the old order threw 2H and KH first, the shortest suit).
+    state = hand_state(RULES, 3, {0: "BJ LJ AS KS QS JS TS AD KD QD KH 2H"}, kitty="9C 7C 5C 4C 3C 2C")
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S")
+    away, kept = _discards_after(state)
+    assert sorted(away) == sorted("9C 7C 5C 4C 3C 2C".split()), away
+    assert "KH" in kept and "2H" in kept
+
+
+def test_notrump_discards_keep_the_long_suit_and_a_stopper():
+    # Notrump uptown: the jokers cannot win and the small diamonds take nothing; the KH
+    # with a guard is a stopper and the long spades are the tricks (the old order laid
+    # away the QC, 2C, then both hearts under the king: a bare king and no stopper).
+    state = hand_state(RULES, 3, {0: "AS KS QS JS 9S 8S 7S KH 3H 2H QC 2C"}, kitty="BJ LJ 5D 4D 3D 2D")
+    act(state, "3 notrump", "pass", "pass", "pass", "direction uptown")
+    away, kept = _discards_after(state)
+    assert {"BJ", "LJ"} <= set(away), away
+    assert "KH" in kept and ("3H" in kept or "2H" in kept), kept
+    assert {"AS", "KS", "QS", "JS", "9S", "8S", "7S"} <= set(kept), kept

@@ -14,6 +14,7 @@ from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, Han
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
+from .discards import plan_discards
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
 from .outbid import bid_margin, outlook, standing_values
 from .track import Track
@@ -481,33 +482,47 @@ class HeuristicBot:
     # ------------------------------------------------------------------ discards
     def _discard_table(self, state: HandState) -> TableInfo:
         """The contract the discards are for: the one declared, or the one planned."""
+        return self._discard_plan(state, state.legal_actions())[0]
+
+    def _discard_plan(self, state: HandState, legal) -> tuple[TableInfo, list[int] | None]:
+        """(contract, the cards to lay away or None) for the discards still to make.
+
+        The cards come from :func:`.discards.plan_discards` (the set that leaves the
+        hand's estimate highest).  Where the declaration comes after the discards, each
+        contract the bid may become is planned, and the one whose kept hand is worth
+        most (by the variant's scoring) is kept.
+        """
         rules = state.rules
         info = rules_info(rules)
+        seat = state.seat
+        hand = state.hands[seat]
+        lay = state.discard_target - len(state.discards)
         if state.table is not None:
-            return info.tables[(state.trump, state.direction)]
+            ti = info.tables[(state.trump, state.direction)]
+            plan = plan_discards(info, ti, hand, lay, legal)
+            return ti, plan[0] if plan is not None else None
         keys = info.strain_keys[rules.bids[state.bid].strain]
         if state.trump != NO_TRUMP or state.declaration.notrump_only:
             keys = [k for k in keys if k[0] == state.trump] or keys
         if state.direction >= 0:
             keys = [k for k in keys if k[1] == state.direction] or keys
-        # The declaration comes after the discards: plan each candidate contract's
-        # discards, and keep the contract whose remaining hand is worth most.
         info.ensure_util(state)
-        seat = state.seat
-        hand = state.hands[seat]
-        lay = state.discard_target - len(state.discards)
         npart = len(info.partners[seat])
         best = None
         for key in keys:
             ti = info.tables[key]
-            away = set(discard_order(ti, hand, hand)[:lay])
-            kept = [c for c in hand if c not in away]
-            own = info.estimate_all(kept)[info.table_index[key]]
+            plan = plan_discards(info, ti, hand, lay, legal)
+            if plan is not None:
+                away, own = plan[0], plan[1]
+            else:
+                away = discard_order(ti, hand, legal)[:lay]
+                kept = [c for c in hand if c not in set(away)]
+                own = info.estimate_all(kept)[info.table_index[key]]
             books = self._declarer_books(info, own, npart, 0.0, False) + info.declarer_book
             v = info.expected(0, state.bid, 1 if key[0] == NO_TRUMP else 0, books)
             if best is None or (v, books) > best[:2]:
-                best = (v, books, key)
-        return info.tables[best[2]]
+                best = (v, books, key, away)
+        return info.tables[best[2]], best[3]
 
     def _discard(self, state: HandState, legal: list[int], why: bool):
         rules = state.rules
@@ -522,8 +537,11 @@ class HeuristicBot:
         if (plan is None or plan[0] is not state.dealt or plan[1] != seat or not 0 <= k < len(plan[4])
                 or tuple(discards[:plan[2]]) != plan[5] or list(discards[plan[2]:]) != plan[4][:k]):
             # Plan all the discards at once: the order of the whole hand, worst first.
-            ti = self._discard_table(state)
+            ti, away = self._discard_plan(state, legal)
             order = discard_order(ti, hand, legal)
+            if away is not None:  # the planned cards first, in the old order among themselves
+                chosen = set(away)
+                order = [c for c in order if c in chosen] + [c for c in order if c not in chosen]
             plan = self._plan = (state.dealt, seat, len(discards), ti, order, tuple(discards))
             k = 0
         ti, order = plan[3], plan[4]

@@ -1,0 +1,135 @@
+"""The declarer's discards planned as a whole: the cards whose loss costs the hand least.
+
+The hand estimate (:mod:`.knowledge`) values each suit holding on its own (top cards
+with the small cards that guard them, long cards in notrump and in trumps) and adds
+ruffs for short side suits where trumps are to spare.  So the best set of cards to lay
+away is found suit by suit: per suit, the best holding left after laying away each
+number of its cards; then the numbers per suit are combined (a small dynamic program
+over the cards laid away and the shortness made) to the total that leaves the most
+tricks.  What that keeps, by the estimate's own terms: trumps (a trump is worth more
+than any side card), winners, guards of honours (a king with a small card, a queen
+with two), the long suit and its stoppers in notrump; what it lays away: cards that
+cannot win, the small cards of short side suits — the whole suit when a void gives
+ruffs.  Among equal plans the higher cards are kept.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..ruleset import NO_SUIT, NO_TRUMP
+from .knowledge import _EXACT_TOP, _RUFF, _RUFF_KEEP, RulesInfo, TableInfo, _canonical, _suit_value
+
+# Among plans the estimate values alike, keep the higher cards: a tie-break this small
+# a rank point never outweighs a real difference in the estimate.
+_TIE = 1e-5
+
+
+def _holding_value(info: RulesInfo, ti: TableInfo, i: int, slot: int, mask: int) -> float:
+    """The estimate's tricks for the holding ``mask`` (bits by rank) of suit index ``i``."""
+    values = info.slot_values
+    if values is not None:
+        return values[slot][mask]
+    return _suit_value(ti.size[i], _canonical(mask), ti.kinds[i], info.inplay)
+
+
+def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list[int], allowed, most: int):
+    """Per number ``k`` of the suit's cards laid away (0..most): (value left, cards laid away).
+
+    The estimate tells small cards (ranked ``_EXACT_TOP`` or lower) apart only by their
+    number, so those go lowest first; each subset of the top cards is tried.
+    """
+    rank = ti.rank
+    bit = ti.bit
+    size = ti.size[i]
+    full = 0
+    height = 0  # the tie-break: the kept cards' height (a card ranked r adds size - r)
+    for c in cards:
+        full |= bit[c]
+        height += size - rank[c]
+    tops = [c for c in cards if rank[c] < _EXACT_TOP and c in allowed]
+    smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
+    best: dict[int, tuple[float, tuple[int, ...]]] = {}
+    for nt in range(len(tops) + 1):
+        for away_top in combinations(tops, nt):
+            for ns in range(len(smalls) + 1):
+                k = nt + ns
+                if k > most:
+                    break
+                away = away_top + tuple(smalls[:ns])
+                mask = full
+                kept_height = height
+                for c in away:
+                    mask &= ~bit[c]
+                    kept_height -= size - rank[c]
+                v = _holding_value(info, ti, i, slot, mask) + _TIE * kept_height
+                old = best.get(k)
+                if old is None or v > old[0]:
+                    best[k] = (v, away)
+    return best
+
+
+def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tuple[list[int], float] | None:
+    """The ``lay`` cards of ``hand`` (among ``legal``) to lay away under the table ``ti``,
+    and the estimate of the hand left; None when the legal cards do not allow it."""
+    allowed = set(legal)
+    slots = info.table_slots[info.table_index[ti.key]][0] if ti.key in info.table_index else None
+    if slots is None or lay <= 0:
+        return None
+    sidx = ti.sidx
+    by_suit: dict[int, list[int]] = {}
+    loose = []  # cards of no suit: worthless, or top cards that win every trick
+    for c in hand:
+        s = sidx[c]
+        if s < 0:
+            loose.append(c)
+        else:
+            by_suit.setdefault(s, []).append(c)
+    trump_i = ti.trump_idx if ti.trump != NO_TRUMP else -1
+    # Cards of no suit: those that cannot win go first, winners count a trick each.
+    loose_opts: dict[int, tuple[float, tuple[int, ...]]] = {}
+    loose_sorted = sorted((c for c in loose if c in allowed), key=lambda c: ti.win_key[c])
+    loose_value = sum(1.0 for c in loose if ti.suit_of[c] == NO_SUIT and ti.win_key[c] >= 0)
+    for k in range(min(lay, len(loose_sorted)) + 1):
+        away = tuple(loose_sorted[:k])
+        loose_opts[k] = (loose_value - sum(1.0 for c in away if ti.win_key[c] >= 0), away)
+    # DP over the side suits: (cards laid away, short count) -> (value, cards laid away).
+    states: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {
+        (k, 0): opt for k, opt in loose_opts.items()}
+    for i, slot in enumerate(slots):
+        if i == trump_i:
+            continue
+        cards = by_suit.get(i, [])
+        opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
+        nxt: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
+        for (k0, short0), (v0, away0) in states.items():
+            for k, (v, away) in opts.items():
+                if k0 + k > lay:
+                    continue
+                left = len(cards) - k
+                key = (k0 + k, short0 + (2 - left if left < 2 else 0))
+                cand = (v0 + v, away0 + away)
+                old = nxt.get(key)
+                if old is None or cand[0] > old[0]:
+                    nxt[key] = cand
+        states = nxt
+    if trump_i >= 0:
+        cards = by_suit.get(trump_i, [])
+        trump_opts = _suit_options(info, ti, trump_i, slots[trump_i], cards, allowed, lay)
+    else:
+        cards = []
+        trump_opts = {0: (0.0, ())}
+    best = None
+    for (k0, short), (v0, away0) in states.items():
+        need = lay - k0
+        opt = trump_opts.get(need)
+        if opt is None:
+            continue
+        v = v0 + opt[0]
+        if trump_i >= 0:
+            spare = len(cards) - need - _RUFF_KEEP
+            if spare > 0:
+                v += _RUFF * min(short, spare)
+        if best is None or v > best[1]:
+            best = (list(away0 + opt[1]), v)
+    return best
