@@ -179,6 +179,19 @@ def test_a_record_naming_a_deeply_nested_file_is_an_error(tmp_path, record, monk
     assert "internal error" not in result.stderr
 
 
+def test_a_record_whose_variant_is_a_deeply_nested_file_is_an_error(tmp_path, record, monkeypatch):
+    """The same for the record's ``variant``: a .whist variant nested 600 blocks deep."""
+    (tmp_path / "deep.whist").write_text("variant deep\nextends standard\n" + "x { " * 600 + "}" * 600 + "\n",
+                                         encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result, out = replay_json(write(tmp_path, dict(record, variant="deep.whist")))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "variant"  # records.md: the file's own problems are not quoted, only placed
+    assert "'deep.whist' named at `variant` is not a valid variant file" in out["error"]["message"]
+    assert "(line 3, column 259)" in out["error"]["message"]  # the 65th block: one past MAX_NESTING
+    assert "internal error" not in result.stderr
+
+
 # --------------------------------------------------------------------------- replay --each streams
 def hand_lines(standard, n: int) -> list[str]:
     """``n`` legal hand records of the standard game, one JSON line each (as simulate writes them)."""
