@@ -16,7 +16,7 @@ from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, typ
 
 from . import ir, vocabulary
 from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
-from .errors import CompileError, Diagnostic, DiagnosticSink
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
 
 HAND_TYPES = types_of(HAND_VARIABLES)
@@ -258,9 +258,14 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
             return whole, (ir.Condition(name=ORDINARY, formula=whole),)
         when = tuple(ir.Condition(name=name, formula=formula("game", key, name)) for name in value)
         if not when and key == "win":
-            sink.error(doc.pos(("game", key)), "game.win: every condition is removed, so no side could ever win",
-                       hint="keep or add one condition (e.g. `target: score >= target`)")
-        return or_of(tuple(c.formula for c in when), doc.content_pos(("game", key))), when
+            # The layer that removed the last condition, not the one that first wrote game.win.
+            sink.error(doc.newest_pos(("game", key)), "game.win: every condition is removed, so no side "
+                       "could ever win", hint="keep or add one condition (e.g. `target: score >= target`)")
+        try:
+            return or_of(when, doc.content_pos(("game", key)), f"game.{key}"), when
+        except CompileError as exc:
+            sink.extend(exc.diagnostics)
+            return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
 
     deck_data = section("deck")
     deck = ir.Deck(
@@ -383,22 +388,48 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     )
 
 
-def or_of(formulas: tuple[ir.Formula, ...], pos) -> ir.Formula:
-    """One condition that holds when any of ``formulas`` does (the engine reads one formula).
+def or_of(conditions: tuple[ir.Condition, ...], pos, path: str = "game.win") -> ir.Formula:
+    """One condition that holds when any of ``conditions`` does (the engine reads one formula).
 
     A condition that is plainly ``false`` adds nothing and is left out
     (``lose: {target: false, sets: sets >= 3}`` is ``sets >= 3``); one condition is
     itself, so a variant with one condition compiles as before.
+
+    Each condition was checked alone; joined, one may still be refused (nested one
+    level too deep under the ``or``).  The error then names that condition at its own
+    place (``path``.NAME, in the file that wrote it): the joined text is written
+    nowhere, so a column in it would point past the end of some other file's line.
     """
+    formulas = tuple(c.formula for c in conditions)
     if any(not f.text for f in formulas):  # a condition had an error, reported already
         return ir.Formula(text="", type="bool", ast=None, pos=pos)
-    kept = [f for f in formulas if f.text != "false"] or list(formulas[:1])
-    if not kept:
-        kept = [ir.Formula(text="false", type="bool", ast=None, pos=pos)]
-    if len(kept) == 1 and kept[0].ast is not None:
-        return kept[0]
-    compiled = compile_expression(" or ".join(f"({f.text})" for f in kept), GAME_TYPES, "bool", pos)
+    kept = [c for c in conditions if c.formula.text != "false"] or list(conditions[:1])
+    if not kept:  # no condition at all: the game never ends this way
+        compiled = compile_expression("false", GAME_TYPES, "bool", pos)
+        return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+    if len(kept) == 1 and kept[0].formula.ast is not None:
+        return kept[0].formula
+    spans, parts, col = [], [], 1
+    for c in kept:
+        part = f"({c.formula.text})"
+        spans.append((col, col + len(part), c))
+        parts.append(part)
+        col += len(part) + len(" or ")
+    try:
+        compiled = compile_expression(" or ".join(parts), GAME_TYPES, "bool", _JOINED)
+    except CompileError as exc:
+        def placed(d: Diagnostic) -> Diagnostic:
+            at = d.pos.col if d.pos.file == _JOINED.file and d.pos.line == 1 else 0
+            c = next((c for begin, end, c in spans if begin <= at < end), kept[-1])
+            return Diagnostic(c.formula.pos or pos,
+                              f"{path}.{c.name}: {d.message} (joined by `or` to the other conditions of {path})",
+                              hint=d.hint)
+        raise CompileError([placed(d) for d in exc.diagnostics]) from None
     return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+
+
+# The joined text of :func:`or_of` is in no file: its errors are placed by hand.
+_JOINED = SourcePos("<joined conditions>", 1, 1)
 
 
 def _names(tree):

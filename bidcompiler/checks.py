@@ -74,11 +74,13 @@ def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *th
     in a shipped file; the other places follow in brackets.  ``fix`` lists what the
     user can do (sentences, or :class:`Remove`), shown as "to fix: a, or b".
     """
-    places = [(here, _where(v, here))] + [(path, _where(v, path)) for path in there]
+    # A setting no file wrote (a default) has no place of its own to name.
+    places = [(path, _where(v, path) if _written(v, path) else None) for path in (here, *there)]
     lead_path, lead = places[0]
-    if lead is not None and resources.is_shipped(lead.file):
-        lead_path, lead = next(((path, pos) for path, pos in places[1:]
-                                if pos is not None and not resources.is_shipped(pos.file)), places[0])
+    if lead is None or resources.is_shipped(lead.file):
+        named = [(path, pos) for path, pos in places if pos is not None]
+        lead_path, lead = next(((path, pos) for path, pos in named if not resources.is_shipped(pos.file)),
+                               named[0] if named else (here, _where(v, here)))
     others = []
     if lead_path != here and lead is not None:
         others.append(f"here: {_dotted(lead_path)}")
@@ -99,6 +101,13 @@ def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
     """Where the setting at ``path`` (or, for a section, its newest part) was made."""
     origin = v.origin
     return origin.newest_pos(path) if origin is not None else v.pos
+
+
+def _written(v: ir.Variant, path: tuple) -> bool:
+    """Whether some file wrote the setting at ``path`` or a section holding it."""
+    origin = v.origin
+    return origin is None or any(origin.origins.get(path[:cut]) for cut in range(len(path), 0, -1)) \
+        or any(p[:len(path)] == path for p in origin.origins)
 
 
 def _dotted(path: tuple) -> str:
@@ -294,13 +303,15 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"give strain '{strain.name}' levels from at most {high}",
                           f"let strain '{strain.name}' go up to at least {low} (levels.to)"))
     order_names = {o.name for o in v.orders}
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, tuple]] = {}  # word -> (strain, the setting that gives it the word)
     for i, strain in enumerate(a.strains):
         for word in (strain.name, *strain.aliases):
+            here = ("auction", "strains", i, "name" if word == strain.name else "aliases")
             if word in seen:
-                sink.error(strain.pos, f"'{word}' names both strain '{seen[word]}' and strain '{strain.name}'",
-                           hint=f"give the word '{word}' to one strain only")
-            seen[word] = strain.name
+                # The two strains may come from different files (a variant renaming what it extends).
+                conflict(sink, v, f"'{word}' names both strain '{seen[word][0]}' and strain '{strain.name}'",
+                         here, seen[word][1], fix=(f"give the word '{word}' to one strain only",))
+            seen[word] = (strain.name, here)
         for d in strain.directions:
             if d not in order_names:
                 conflict(sink, v, f"strain '{strain.name}' plays in order '{d}', which is not among the "

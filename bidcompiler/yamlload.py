@@ -71,6 +71,21 @@ MAX_NESTING = 64
 MAX_NUMBER = 1_000_000
 
 
+# The most entries a list or mapping of a variant file may hold, in either syntax: far
+# above any real one (the longest, a deck's ranks or an order, hold 13 or 14; a game has
+# a handful of strains), and low enough that what grows with a list -- the bids (levels
+# x strains), the checks that compare every pair of names, the messages about each
+# entry -- stays small: thousands of strains or orders took seconds to compile.
+MAX_ITEMS = 256
+
+
+def too_many_message(kind: str, count: int) -> str:
+    """The message for a list (``kind`` "list") or mapping ("mapping") longer than :data:`MAX_ITEMS`."""
+    entries = "items" if kind == "list" else "settings"
+    return (f"{kind} too long: {count:,} {entries} (a {kind} in a variant file holds at most "
+            f"{MAX_ITEMS} {entries})")
+
+
 def number_message(text: str) -> str:
     """The message for a number written beyond :data:`MAX_NUMBER`."""
     digits = len(text.lstrip("+-"))
@@ -444,6 +459,13 @@ class _Builder:
         try:
             if isinstance(node, ScalarNode):
                 return self.scalar(node)
+            if isinstance(node, (SequenceNode, MappingNode)) and len(node.value) > MAX_ITEMS:
+                # Placed on the first entry past the limit; the rest is not built.
+                kind = "list" if isinstance(node, SequenceNode) else "mapping"
+                first_over = node.value[MAX_ITEMS]
+                self.sink.error(self.pos(first_over if kind == "list" else first_over[0]),
+                                too_many_message(kind, len(node.value)))
+                return [] if kind == "list" else {}
             if isinstance(node, SequenceNode):
                 self.check_tag(node, SEQ_TAG)
                 return [self.build(item) for item in node.value]

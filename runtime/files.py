@@ -21,8 +21,9 @@ MAX_FILE_BYTES = MIB
 # A record file (a hand record, a game record, `simulate --records` lines for
 # `replay --each`, play's save FILE).  A hand record is about 1 KB, a game of 20
 # hands ~20 KB, a game stopped at simulate's 1,000-hand cap about 1 MB: 16 MiB holds
-# some 15,000 hands.  Replaying reads the whole file and keeps each hand's parsed
-# record, about 30 times the file's size in memory (~500 MB at the limit).
+# some 15,000 hands.  A game record is replayed whole (each hand's parsed record is
+# kept, about 25 times the file's size in memory); `replay --each` goes through its
+# independent hands one at a time (~70 MB peak at the limit).
 MAX_RECORD_BYTES = 16 * MIB
 # play's sidecar FILE.session.json: settings and one hand in progress, a few KB.
 MAX_SIDECAR_BYTES = 1 * MIB
@@ -99,7 +100,11 @@ def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_li
         if info.st_size > limit:
             raise FileRefused(too_large(info.st_size, limit), "too-large")
         try:
-            data = f.read(limit + 1)
+            # Read what stat says is there (a buffer of `limit` bytes would be allocated
+            # whole for every small file), then whatever it has grown by, up to the limit.
+            data = f.read(info.st_size + 1)
+            if len(data) > info.st_size:
+                data += f.read(limit + 1 - len(data))
         except OSError as exc:
             raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
     if len(data) > limit:

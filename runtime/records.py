@@ -12,10 +12,11 @@ The runtime does not know how to find a variant by name, so callers pass a
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import IllegalAction
 from .game import GameTally
@@ -79,34 +80,65 @@ class RecordFile:
     source: str | None = None
 
 
+# Where str.splitlines breaks a line; record_lines and the line numbers of messages count so.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``enumerate(text.splitlines(), 1)`` one line at a time (a 16 MiB file is not copied)."""
+    start = 0
+    n = 0
+    for n, brk in enumerate(_LINE_BREAK.finditer(text), 1):
+        yield n, text[start:brk.start()]
+        start = brk.end()
+    if start < len(text):
+        yield n + 1, text[start:]
+
+
+def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, dict]]]:
+    """Whether ``text`` is a game record, and its records one at a time with their first line.
+
+    Each record is parsed and checked only when the iterator reaches it (NotARecord
+    then says where it is not one), so a caller can go through a large file record by
+    record without holding them all.  An empty file is refused at once.
+    """
+    lines = ((n, line) for n, line in _numbered_lines(text) if line.strip())
+    first = next(lines, None)
+    if first is None:
+        raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
+    second = next(lines, None)
+    is_game = filename.endswith(".jsonl") or second is not None
+    if is_game:
+        chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
+    else:
+        chunks = iter([(first[0], text)])
+    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename))
+                     for first_line, chunk in chunks)
+
+
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> dict:
+    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not."""
+    try:
+        value = json.loads(chunk)
+    except json.JSONDecodeError as exc:
+        line = first_line + exc.lineno - 1 if is_game else exc.lineno
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, nesting too deep
+        raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
+    where = f"{filename}:{first_line}"
+    if not isinstance(value, dict):
+        raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
+    fmt = value.get("format")
+    if fmt != HAND_FORMAT:
+        shown = "missing" if fmt is None else f"'{fmt}'"
+        raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
+    return value
+
+
 def read_record_file(text: str, filename: str) -> RecordFile:
     """Parse a record file's text; NotARecord says where it is not one."""
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    is_game = filename.endswith(".jsonl") or len(lines) > 1
-    if not lines:
-        raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
-    if is_game:
-        chunks = lines
-    else:
-        chunks = [(lines[0][0], text)]
-    records = []
-    for first_line, chunk in chunks:
-        try:
-            value = json.loads(chunk)
-        except json.JSONDecodeError as exc:
-            line = first_line + exc.lineno - 1 if is_game else exc.lineno
-            raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
-        except (ValueError, RecursionError) as exc:  # a huge integer, nesting too deep
-            raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
-        where = f"{filename}:{first_line}"
-        if not isinstance(value, dict):
-            raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
-        fmt = value.get("format")
-        if fmt != HAND_FORMAT:
-            shown = "missing" if fmt is None else f"'{fmt}'"
-            raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
-        records.append(value)
-    return RecordFile(records, is_game, filename)
+    is_game, records = iter_records(text, filename)
+    return RecordFile([record for _, record in records], is_game, filename)
 
 
 # --------------------------------------------------------------------------- replay

@@ -16,3 +16,21 @@ pytest.register_assert_rewrite("clirun")
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_collection_finish(session):
+    """Note how many cases the fuzz tests to be run ask for (printed at the end of the run)."""
+    from fuzzing import planned_cases
+
+    session.config._fuzz_planned = planned_cases(session.items)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The fuzz case count, so a scaled run (BIDWHIST_FUZZ_SCALE) says how many cases it was."""
+    planned = getattr(config, "_fuzz_planned", None)
+    if planned:
+        from fuzzing import SCALE
+
+        parts = ", ".join(f"{name} {n:,}" for name, n in sorted(planned.items()))
+        terminalreporter.write_line(f"fuzz cases (BIDWHIST_FUZZ_SCALE={SCALE:g}): {sum(planned.values()):,} "
+                                    f"({parts})")

@@ -83,8 +83,15 @@ def _known_files(filename: str, overlays=()) -> dict[str, str | None]:
 YAML_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # as PyYAML counts lines
 
 
-def check_diagnostics(exc: CompileError, files: dict[str, str | None]) -> None:
-    """Every diagnostic has a message and a position inside one of the input files."""
+def check_diagnostics(exc: CompileError, files: dict[str, str | None], user_files=None) -> None:
+    """Every diagnostic has a message and a position inside one of the input files.
+
+    The position exists in the file it names (its line is one of the file's lines, its
+    column at most one past the end of that line).  ``user_files``: when the shipped
+    files are laid only *under* the user's files (which alone can be wrong, since the
+    shipped ones compile), the files that hold every offending value; each diagnostic
+    must lead with one of them, never with a shipped file the user did not write.
+    """
     assert exc.diagnostics, "a CompileError without diagnostics"
     for d in exc.diagnostics:
         assert isinstance(d.message, str) and d.message.strip(), f"empty message at {d.pos}"
@@ -92,6 +99,9 @@ def check_diagnostics(exc: CompileError, files: dict[str, str | None]) -> None:
         if d.pos.file.startswith("--set ") and "--set" in files:
             continue  # a --set change is one command-line argument: named whole, no line or column
         assert _same(d.pos.file) in files, f"diagnostic names no input file: {d}"
+        if user_files is not None:
+            assert _same(d.pos.file) in {_same(str(f)) for f in user_files}, \
+                f"the offending value is in {sorted(map(str, user_files))}, but the diagnostic names another file: {d}"
         if (d.pos.line, d.pos.col) == (0, 0):  # about the whole file: it cannot be read
             assert re.match(r"file too large|not a regular file|cannot read|no such file", d.message), d
             continue
@@ -159,14 +169,25 @@ def play_hands(rules, seed: int, hands: int = 3) -> None:
         dealer = tally.next_dealer(state)
 
 
+def _shipped(path) -> bool:
+    return Path(path).resolve() in {p.resolve() for p in SHIPPED}
+
+
 def compile_and_play(text: str, filename: str, seed: int, overlays=(), sets=(), must_compile: bool = False):
-    """The property: a playable variant or a well-formed CompileError, nothing else."""
+    """The property: a playable variant or a well-formed CompileError, nothing else.
+
+    When no shipped house rule is laid over the user's files, every diagnostic names
+    one of the user's files (see :func:`check_diagnostics`).
+    """
     try:
         variant = compile_text(text, filename, with_rules=tuple(str(p) for p in overlays), sets=tuple(sets))
     except CompileError as exc:
         if must_compile:
             raise
-        check_diagnostics(exc, {**_known_files(filename, overlays), **({"--set": None} if sets else {})})
+        user = None
+        if not any(_shipped(p) for p in overlays) and (overlays or sets or not _shipped(filename)):
+            user = [p for p in (filename, *overlays) if not _shipped(p)]
+        check_diagnostics(exc, {**_known_files(filename, overlays), **({"--set": None} if sets else {})}, user)
         event("CompileError")
         return None
     play_hands(lower(variant), seed)
@@ -179,7 +200,7 @@ def compile_file_and_play(path: Path, seed: int):
     try:
         variant = compile_file(path)
     except CompileError as exc:
-        check_diagnostics(exc, _known_files(str(path)))
+        check_diagnostics(exc, _known_files(str(path)), [path])
         event("CompileError")
         return None
     play_hands(lower(variant), seed)
@@ -302,7 +323,7 @@ def compile_mutant_and_play(mutant, path, base, seed) -> None:
         try:
             variant = compile_file(base, with_rules=(str(mutant),))
         except CompileError as exc:
-            check_diagnostics(exc, _known_files(str(base), (mutant,)))
+            check_diagnostics(exc, _known_files(str(base), (mutant,)), [mutant])
             event("CompileError")
         else:
             play_hands(lower(variant), seed)
@@ -1071,3 +1092,69 @@ def test_a_trick_of_cards_that_never_win_goes_to_its_leader():
     # The rulebook says so, since the variant can make such a trick.
     assert "A trick made only of cards that never win goes to the player who led it." in \
         rulebook(compile_text(text, "v.yaml"))
+
+
+# ---- a composed value's position comes from the layer that wrote it (issue 15)
+# The fuzz run at 10x found `test_extreme_values_in_both_syntaxes` reporting an error
+# at standard.yaml:78:5 for a house rule laid over cincinnati (which extends standard).
+# Three ways a message about a value the user's file wrote named a shipped file:
+
+CINCINNATI = VARIANTS_DIR / "cincinnati.yaml"
+TEN_HANDS = TEXTS[VARIANTS_DIR / "ten-hands.yaml"]
+
+
+def compile_over(base: Path, rule_text: str, folder: Path, ext: str = ".yaml") -> list:
+    """The diagnostics of a house rule laid over ``base``, checked as the fuzzers check them."""
+    rule = write_file(folder, rule_text, stem="rule", ext=ext)
+    with pytest.raises(CompileError) as info:
+        compile_file(base, with_rules=(str(rule),))
+    check_diagnostics(info.value, _known_files(str(base), (rule,)), [rule])
+    return [(Path(d.pos.file), d.pos.line, d.pos.col, d.message) for d in info.value.diagnostics]
+
+
+@pytest.mark.parametrize("whist", [False, True])
+@pytest.mark.parametrize("base", ["standard", "cincinnati"])
+def test_regression_removing_every_win_condition_is_placed_on_the_removal(tmp_path, whist, base):
+    # Was: standard.yaml:78:5 (where standard first wrote game.win), in a file the user
+    # did not write: a house rule removing the last way to win (ten-hands with its
+    # condition commented out, the very edit the fuzzer made) was placed in its base.
+    text = TEN_HANDS.replace("target: played", "target: #played")
+    if whist:
+        text = to_whist_text(text, "ten.yaml")
+    [(file, line, col, message)] = compile_over(VARIANTS_DIR / f"{base}.yaml", text, tmp_path,
+                                                ".whist" if whist else ".yaml")
+    assert file.parent == tmp_path and line == line_of(text, "#played") and col > 1
+    assert message == "game.win: every condition is removed, so no side could ever win"
+
+
+def test_regression_a_condition_too_deep_once_joined_is_placed_at_that_condition(tmp_path):
+    # Was: standard.yaml:78:279, a column past the end of standard's line 78: the joined
+    # text "(score >= target) or (not not ... swept)" was placed at game.win in standard.
+    deep = "not " * 63 + "swept"  # 64 deep: accepted alone, one level too deep under the `or`
+    rule = f"kind: house-rule\nname: deep\ngame:\n  win:\n    sweep: {deep}\n"
+    assert compile_over(CINCINNATI, rule, tmp_path) == [(
+        next(tmp_path.glob("rule-*.yaml")), 5, 12,
+        "game.win.sweep: formula nested too deeply (more than 64 operators, calls or conditions inside one "
+        "another) (joined by `or` to the other conditions of game.win)")]
+    # Alone, the same condition compiles (one way to win needs no `or`).
+    alone = f"kind: house-rule\nname: deep\ngame:\n  win:\n    target: ~\n    sweep: {deep}\n"
+    compile_file(CINCINNATI, with_rules=(str(write_file(tmp_path, alone, stem="alone")),))
+
+
+def test_regression_a_word_two_strains_share_is_placed_in_the_users_file(tmp_path):
+    # Was: standard.yaml:42:7 (standard's downtown) for a variant that extends standard and
+    # gives uptown downtown's aliases; now the user's line, standard's named beside it.
+    text = TEXTS[CINCINNATI].replace("extends: standard", f"extends: {VARIANTS_DIR / 'standard.yaml'}")
+    text = text.replace("    - name: downtown\n", "")  # its aliases now belong to uptown
+    path = write_file(tmp_path, text, stem="mine")
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    check_diagnostics(info.value, _known_files(str(path)), [path])
+    strains = [d for d in info.value.diagnostics if "names both strain" in d.message]
+    assert [str(d).splitlines()[0] for d in strains] == [
+        f"{path}:{line_of(text, 'aliases: [special')}:16: '{word}' names both strain 'uptown' and strain 'downtown' "
+        f"(here: auction.strains.0.aliases; auction.strains.1.aliases at "
+        f"{VARIANTS_DIR / 'standard.yaml'}:{line_of(STANDARD, 'aliases: [low')}:16)"
+        for word in ("low", "down")]
+    # order_aliases no longer names a setting no file wrote (it pointed at standard's line 9, `name:`).
+    assert not any("order_aliases.downtown at" in d.message for d in info.value.diagnostics)

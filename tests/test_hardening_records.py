@@ -177,3 +177,86 @@ def test_a_record_naming_a_deeply_nested_file_is_an_error(tmp_path, record, monk
     assert result.exit_code == 1, result.output
     assert out["error"]["at"] == "with[0]"  # records.md: a path in `with` is refused at with[i]
     assert "internal error" not in result.stderr
+
+
+def test_a_record_whose_variant_is_a_deeply_nested_file_is_an_error(tmp_path, record, monkeypatch):
+    """The same for the record's ``variant``: a .whist variant nested 600 blocks deep."""
+    (tmp_path / "deep.whist").write_text("variant deep\nextends standard\n" + "x { " * 600 + "}" * 600 + "\n",
+                                         encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result, out = replay_json(write(tmp_path, dict(record, variant="deep.whist")))
+    assert result.exit_code == 1, result.output
+    assert out["error"]["at"] == "variant"  # records.md: the file's own problems are not quoted, only placed
+    assert "'deep.whist' named at `variant` is not a valid variant file" in out["error"]["message"]
+    assert "(line 3, column 259)" in out["error"]["message"]  # the 65th block: one past MAX_NESTING
+    assert "internal error" not in result.stderr
+
+
+# --------------------------------------------------------------------------- replay --each streams
+def hand_lines(standard, n: int) -> list[str]:
+    """``n`` legal hand records of the standard game, one JSON line each (as simulate writes them)."""
+    rng = random.Random(11)
+    return [json.dumps(hand_record(play_hand(standard, rng.randrange(10**6), i, "random"), "standard"))
+            for i in range(n)]
+
+
+def test_replay_each_json_is_the_whole_document_written_piece_by_piece(tmp_path, standard):
+    """The streamed JSON is byte for byte json.dumps of every one-hand replay with its line."""
+    lines = hand_lines(standard, 3)
+    broken = json.loads(lines[1])
+    broken["play"] = broken["play"][:5] + ["ZZ"] + broken["play"][6:]
+    text = f"{lines[0]}\n\n{json.dumps(broken)}\n{lines[2]}\n"  # a blank line: numbers 1, 3, 4
+    path = tmp_path / "hands.jsonl"
+    path.write_text(text)
+    hands = []
+    for number, line in ((1, lines[0]), (3, json.dumps(broken)), (4, lines[2])):
+        one = tmp_path / f"one-{number}.json"
+        one.write_text(line + "\n")
+        hands.append({"line": number, **json.loads(run("replay", str(one), "--json").stdout)})
+    result = run("replay", "--each", str(path), "--json")
+    assert result.exit_code == 1
+    assert result.stdout == json.dumps({"hands": hands, "illegal": [3]}) + "\n"
+    assert hands[1]["error"]["at"] == "play[5]"
+
+
+@pytest.mark.parametrize("mode", [(), ("--json",)])
+def test_replay_each_checks_every_line_before_printing_any_hand(tmp_path, standard, mode):
+    """Streaming keeps the contract: a line that is not a record exits 2 before any output."""
+    path = tmp_path / "hands.jsonl"
+    path.write_text("\n".join(hand_lines(standard, 4)) + '\n{"format": "bidwhist-hand/9"}\n')
+    result = run("replay", "--each", str(path), *mode)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"{path}:5: unknown record format 'bidwhist-hand/9'; expected 'bidwhist-hand/1'\n"
+
+
+def test_replay_each_holds_one_hand_at_a_time(tmp_path, standard):
+    """A 16 MiB file of hands once peaked at ~400 MB (every record and result kept to the end).
+
+    Now ten times the hands costs only the longer text: the traced peak grows by a few
+    times the bytes added (the text and its decoding), not by each hand's parsed record
+    and replay (~20 KB a hand, which made 180 more hands cost ~4.5 MB).
+    """
+    import contextlib
+    import gc
+    import tracemalloc
+
+    from bidcompiler.cli.replay import replay_each
+
+    lines = hand_lines(standard, 200)
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    small.write_text("\n".join(lines[:20]) + "\n")
+    large.write_text("\n".join(lines) + "\n")
+
+    def peak(path: Path) -> int:
+        gc.collect()
+        tracemalloc.start()
+        try:
+            with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+                assert replay_each(str(path), True) == 0
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    peak(small)  # the ruleset compiled and cached, the bots' tables built
+    added = large.stat().st_size - small.stat().st_size
+    assert peak(large) - peak(small) < 4 * added

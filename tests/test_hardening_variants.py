@@ -106,6 +106,11 @@ def test_score_literal_beyond_the_bound(tmp_path, literal):
     shown = literal if len(literal) < 20 else "a number of 310 digits"
     assert proc.stderr.splitlines()[0] == (
         f"{path}:2:35: number too large: {shown} (numbers in a variant file are at most 1,000,000 in absolute value)")
+    # Where the overflow was seen: simulate, with the heuristic bots too (knowledge.ensure_util).
+    for bots in ("random", "heuristic"):
+        proc = script("simulate", f"standard+{path}", "--hands", "2", "--bots", bots)
+        assert proc.returncode == 1 and proc.stdout == ""
+        assert f"{path}:2:35: number too large: {shown}" in proc.stderr
 
 
 def test_setting_beyond_the_bound(tmp_path):
@@ -191,3 +196,60 @@ def test_the_reader_refuses_what_is_not_a_regular_file(tmp_path):
     with pytest.raises(FileRefused) as info:
         read_regular(small, limit=2)
     assert str(info.value) == "file too large: 3 bytes (the limit is 2 bytes)"
+
+
+# --------------------------------------------------------------------------- list lengths
+def _long(kind: str, n: int) -> str:
+    """A variant extending standard with ``n`` strains, orders or aliases of one strain (YAML)."""
+    if kind == "strains":
+        return "name: x\nextends: standard\nauction:\n  strains:\n" + "".join(
+            f"    - {{name: s{i}, trump: suit, direction: uptown}}\n" for i in range(n))
+    if kind == "orders":
+        return "name: x\nextends: standard\norders:\n" + "".join(
+            f"  o{i}: [A, K, Q, J, T, 9, 8, 7, 6, 5, 4, 3, 2]\n" for i in range(n))
+    return ("name: x\nextends: standard\nauction:\n  strains:\n    - name: uptown\n      aliases: ["
+            + ", ".join(f"a{i}" for i in range(n)) + "]\n")
+
+
+@pytest.mark.parametrize("whist", [False, True])
+@pytest.mark.parametrize("kind", ["strains", "orders", "aliases"])
+def test_thousands_of_entries_are_refused_naming_the_limit(tmp_path, monkeypatch, kind, whist):
+    # Was: 3,000 strains compiled and played (9,000 more bids); 3,000 orders took 30 s
+    # to compile and printed 3,000 messages.  One message now, at the first entry too many.
+    from bidcompiler.convert import schema_shape, to_whist
+    from bidcompiler.pipeline import load_layer_text, variant_schema
+    from bidcompiler.yamlload import MAX_ITEMS
+
+    text = _long(kind, 3000)
+    if whist:  # the same file in the .whist syntax, converted with the limit lifted for a moment
+        with monkeypatch.context() as lifted:
+            lifted.setattr("bidcompiler.yamlload.MAX_ITEMS", 10**6)
+            text = to_whist(load_layer_text(text, "x.yaml").data, schema_shape(variant_schema()))
+    path = write(tmp_path, f"x{'.whist' if whist else '.yaml'}", text)
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    [d] = info.value.diagnostics
+    what = "mapping too long: 3,000 settings (a mapping" if kind == "orders" else "list too long: 3,000 items (a list"
+    entries = "settings" if kind == "orders" else "items"
+    assert d.message == f"{what} in a variant file holds at most {MAX_ITEMS} {entries})"
+    # Placed on entry 257 (the first past the limit), a position that exists in the file.
+    lines = text.split("\n")
+    assert d.pos.file == str(path) and 1 <= d.pos.line <= len(lines) and d.pos.col <= len(lines[d.pos.line - 1])
+    entry = {"strains": "s256", "orders": "o256", "aliases": "a256"}[kind]
+    assert lines[d.pos.line - 1][d.pos.col - 1:].lstrip("{- ").startswith(("name: " + entry, entry))
+
+
+def test_entries_up_to_the_limit_are_accepted(tmp_path):
+    """The limit refuses only longer lists: 256 aliases of one strain compile and name it."""
+    from bidcompiler.yamlload import MAX_ITEMS
+
+    variant = compile_file(write(tmp_path, "x.yaml", _long("aliases", MAX_ITEMS)))
+    uptown = next(s for s in variant.auction.strains if s.name == "uptown")
+    assert len(uptown.aliases) == MAX_ITEMS and uptown.aliases[-1] == f"a{MAX_ITEMS - 1}"
+
+
+def test_a_long_list_in_a_set_change_is_refused_too():
+    """--set values are read as YAML: the same limit, named the same way."""
+    proc = script("rules", "standard", "--set", "deck.without=[" + ", ".join(["2S"] * 300) + "]")
+    assert proc.returncode == 1
+    assert "list too long: 300 items (a list in a variant file holds at most 256 items)" in proc.stderr

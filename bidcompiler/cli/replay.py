@@ -15,6 +15,7 @@ import json
 import re
 import sys
 from functools import partial
+from typing import Iterator
 
 import click
 from rich.table import Table
@@ -25,6 +26,7 @@ from runtime.records import (
     HandReplay,
     NotARecord,
     RecordFile,
+    iter_records,
     read_record_file,
     replay_file,
     replay_game,
@@ -310,28 +312,56 @@ def match_line(rules: Ruleset, result: dict, rubber: bool) -> Text:
 
 
 # --------------------------------------------------------------------------- --each
+def each_record(text: str, file: str) -> Iterator[tuple[int, dict]]:
+    """The records of ``file`` one at a time, with their first line, once all are known to be
+    records; one line on stderr and exit 2 (before any output) when one is not.
+
+    The file is read twice, a record at a time: first to check every line, then to
+    replay.  Nothing is kept between records, so memory stays that of one record
+    however long the file is (up to :data:`runtime.files.MAX_RECORD_BYTES`).
+    """
+    try:
+        for _ in iter_records(text, file)[1]:
+            pass
+    except NotARecord as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    return iter_records(text, file)[1]
+
+
 def replay_each(file: str, as_json: bool) -> int:
-    """Score every line of ``file`` as an independent hand record; the exit status."""
+    """Score every line of ``file`` as an independent hand record; the exit status.
+
+    Streams: each hand is replayed and printed before the next is read, and only the
+    counts the summary needs are kept (the JSON is written piece by piece, the same
+    bytes ``json.dumps`` of the whole would give).
+    """
     text = read_record_text(file)
-    rf = parse_record_text(text, file)
-    lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
-    results = []
-    for record in rf.records:
-        results.append(replay_file(RecordFile([record], False, rf.source), records_resolver(rf)))
-    illegal = [line for line, r in zip(lines, results) if r["error"] is not None]
+    resolve = partial(resolve_for_records, folder=record_folder(file))
+    illegal: list[int] = []
+    records = each_record(text, file)  # every line checked before anything is printed
     if as_json:
-        hands = [{"line": line, **r} for line, r in zip(lines, results)]
-        click.echo(json.dumps({"hands": hands, "illegal": illegal}))
+        click.echo('{"hands": [', nl=False)
+        for number, (line, record) in enumerate(records):
+            r = replay_file(RecordFile([record], False, file), resolve)
+            if r["error"] is not None:
+                illegal.append(line)
+            click.echo((", " if number else "") + json.dumps({"line": line, **r}), nl=False)
+        click.echo(f'], "illegal": {json.dumps(illegal)}}}')
         return 1 if illegal else 0
     console = render.stdout()
-    made = set_ = thrown = progress = 0
-    for number, (line, record, r) in enumerate(zip(lines, rf.records, results), 1):
+    made = set_ = thrown = progress = count = 0
+    for number, (line, record) in enumerate(records, 1):
+        count = number
+        one = RecordFile([record], False, file)
+        r = replay_file(one, resolve)
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
         if r["error"] is not None:
+            illegal.append(line)
             click.echo(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", err=True)
             console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
             continue
-        replay = replayed_hands(RecordFile([record], False, rf.source))[0]
+        replay = replayed_hands(one)[0]
         print_hand(console, replay, title)
         state = replay.state
         if replay.in_progress:
@@ -342,7 +372,7 @@ def replay_each(file: str, as_json: bool) -> int:
             made += 1
         else:
             set_ += 1
-    summary = f"{len(results)} hand{'s' if len(results) != 1 else ''}: {made} made, {set_} set, {thrown} thrown in"
+    summary = f"{count} hand{'s' if count != 1 else ''}: {made} made, {set_} set, {thrown} thrown in"
     if progress:
         summary += f", {progress} in progress"
     if illegal:
