@@ -263,7 +263,8 @@ class HeuristicBot:
         own = sum(map(plain.__getitem__, info.suit_tables)) / len(info.suit_tables)
         share = max(0.0, info.tricks - own) / (rules.players - 1)
         ours = own + npart * share
-        theirs = info.total_books - ours
+        # The opponents would declare with the kitty and the discards' book (as ours would).
+        theirs = min(info.total_books, info.total_books - ours + info.kitty_bonus + info.declarer_book)
         high = state.high_bid
         if high >= 0:
             lowest = high
