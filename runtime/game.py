@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 
 from .hand import HandState
 from .ruleset import Ruleset
@@ -197,6 +198,57 @@ class GameTally:
         return sides[0]
 
 
+class GameView:
+    """What a hand may know of the game it is part of: the totals so far and what a result would do.
+
+    Bots ask it (``HandState.game``) instead of reading the game-end settings: the game's
+    win and lose conditions are interpreted only by :class:`GameTally`, and
+    :meth:`winner_after` plays a hypothetical result through a copy of the tally.
+    """
+
+    __slots__ = ("_tally", "_memo")
+
+    def __init__(self, tally: GameTally):
+        self._tally = _copy_tally(tally)
+        self._memo: dict = {}
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's score in the current game before this hand."""
+        return list(self._tally.totals)
+
+    @property
+    def target(self) -> int:
+        """The game's target score (the scale of a game: what a side plays towards)."""
+        return self._tally.rules.game_end.target
+
+    def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
+                     dealer: int) -> int | None:
+        """The side that wins the current game if this hand ends so (None: the game goes on).
+
+        ``score`` and ``books`` per side, ``declarer`` the declaring seat (-1: no contract),
+        ``bid`` the ladder index of its bid, ``made`` whether it was made.
+        """
+        key = (tuple(score), tuple(books), declarer, bid, made, dealer)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        tally = _copy_tally(self._tally)
+        hand = SimpleNamespace(score=list(score), books=list(books), declarer=declarer, bid=bid,
+                               made=made, dealer=dealer)
+        tally.add_hand(hand)  # type: ignore[arg-type]  # the fields add_hand reads
+        winner = memo[key] = tally.games[-1].winner
+        return winner
+
+
+def _copy_tally(tally: GameTally) -> GameTally:
+    """An independent copy of ``tally`` (the ruleset shared)."""
+    other = GameTally.__new__(GameTally)
+    other.__dict__.update({k: (list(v) if isinstance(v, list) else v) for k, v in tally.__dict__.items()})
+    other.games = [replace(g, totals=list(g.totals)) for g in tally.games]
+    return other
+
+
 class GameState:
     """A whole game of a variant, dealt from ``seed``; same API as a hand."""
 
@@ -211,7 +263,9 @@ class GameState:
 
     def _new_hand(self, dealer: int) -> HandState:
         hands, kitty = deal(self.rules, self.rng)
-        return HandState(self.rules, dealer, hands, kitty)
+        state = HandState(self.rules, dealer, hands, kitty)
+        state.game = GameView(self.tally)  # the players may know the game's score
+        return state
 
     def current_player(self) -> int:
         """The seat to act, or -1 when the game is over."""
@@ -252,10 +306,7 @@ class GameState:
         other.seed = self.seed
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other.tally = GameTally(self.rules)
-        other.tally.__dict__.update({k: (list(v) if isinstance(v, list) else v)
-                                     for k, v in self.tally.__dict__.items()})
-        other.tally.games = [replace(g, totals=list(g.totals)) for g in self.tally.games]
+        other.tally = _copy_tally(self.tally)
         other.max_hands = self.max_hands
         other.history = list(self.history)
         other.hand = self.hand.clone()

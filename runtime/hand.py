@@ -47,7 +47,7 @@ class HandState:
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
         "led", "swaps", "swaps_given", "renege_plays", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
-        "_taker",
+        "_taker", "game",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -102,6 +102,9 @@ class HandState:
         # with the calls and the tricks they make :attr:`history` (cards are not
         # logged twice, so playing a card costs nothing more).
         self._steps: list[tuple[int, int]] = []
+        # The game this hand is part of, as its players may know it (runtime.game.GameView:
+        # the totals and what a result would do); None for a hand played alone.
+        self.game = None
 
     @classmethod
     def from_actions(cls, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int],

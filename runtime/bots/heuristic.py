@@ -14,6 +14,7 @@ from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, Han
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
+from .gamestate import game_values
 from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, rules_info
 from .track import Track
 
@@ -194,6 +195,10 @@ class HeuristicBot:
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index)
         best_of = info.best_of
+        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
+        game = game_values(state, info, seat)
+        if game is not None:
+            best_of = game.best_of
         bid_rank = info.bid_rank
         for s, nt, idx in info.strain_nt_tables:
             i = max(idx, key=get)
@@ -205,10 +210,11 @@ class HeuristicBot:
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
                 best_bid = (v, first_bid + b, books, i, b)
             if take >= 0 and info.bid_strain[take] == s:
-                v = info.eu_row(0, nt, books)[take]
+                v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
                 if best_bid is None or v > best_bid[0]:
                     best_bid = (v, info.take_action, books, i, take)
-        pass_value, pass_words = self._pass_value(state, info, est, npart, bonus)
+        pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
+                                                  info.expected if game is None else game.expected)
         can_pass = info.pass_action in legal
         alternatives = []
         if can_pass:
@@ -253,8 +259,15 @@ class HeuristicBot:
         mine = set(state.dealt[state.kitty_taker()]) | set(state.kitty)
         return any(c not in mine for c in state.out)
 
-    def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
-        """What passing is worth: partner's contract, the opponents', or a forced dealer's."""
+    def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float,
+                    expected=None):
+        """What passing is worth: partner's contract, the opponents', or a forced dealer's.
+
+        ``expected`` values a contract (as :meth:`RulesInfo.expected`; in a game, with the
+        game counted).
+        """
+        if expected is None:
+            expected = info.expected
         rules = state.rules
         seat = state.seat
         partners = info.partners[seat]
@@ -276,10 +289,10 @@ class HeuristicBot:
             needed = info.needed[high][0]
             books = needed + _PARTNER_MARGIN + 0.8 * (own - share)
             nt = 1 if declaration(rules, high).notrump_only else 0
-            return info.expected(0, high, nt, books), "with partner's contract"
+            return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            return self._defend_value(info, high, plain, npart), "defending the opponents' contract"
-        opp_value = info.expected(1, lowest, 0, theirs)
+            return self._defend_value(info, high, plain, npart, expected), "defending the opponents' contract"
+        opp_value = expected(1, lowest, 0, theirs)
         if opp_value < 0:
             return opp_value, "if the opponents declare"
         # Nobody has bid and the opponents would not want it: the hand may pass out.
@@ -288,10 +301,11 @@ class HeuristicBot:
         dealer = state.dealer
         if dealer == seat or dealer in partners:
             books = self._declarer_books(info, own, npart, bonus, True)
-            return 0.5 * info.expected(0, 0, 0, books), "if our dealer is forced to bid"
+            return 0.5 * expected(0, 0, 0, books), "if our dealer is forced to bid"
         return 0.5 * opp_value, "if their dealer is forced to bid"
 
-    def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+    def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int,
+                      expected=None) -> float:
         """What defending the opponents' high bid is worth to us, by the variant's scoring of it.
 
         Our books are our hand's tricks in the contracts their bid's strain may become
@@ -306,7 +320,7 @@ class HeuristicBot:
         share = max(0.0, info.tricks - own) / (info.rules.players - 1)
         theirs = info.total_books - (own + npart * share)
         theirs = max(theirs, info.needed[high][nt] + _OPPONENT_MARGIN)
-        return info.expected(1, high, nt, theirs)
+        return (expected or info.expected)(1, high, nt, theirs)
 
     @staticmethod
     def _contract_words(rules: Ruleset, key) -> str:
