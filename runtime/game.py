@@ -113,15 +113,7 @@ class GameTally:
             self.games.append(GameResult(first_hand=sum(g.hands for g in self.games)))
         game = self.games[-1]
         game.hands += 1
-        self.hands_played += 1
-        if hand.declarer >= 0:
-            self.played += 1
-        floor = rules.game_end.floor
-        for side, points in enumerate(hand.score):
-            total = self.totals[side] + points
-            self.totals[side] = total if floor is None else max(floor, total)
-        if hand.made is False:
-            self.sets[rules.side_of[hand.declarer]] += 1
+        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
         game_winner = self._decide(declaring_side, hand)
         game.totals = list(self.totals)
@@ -137,6 +129,31 @@ class GameTally:
             self.sets = [0] * rules.sides
             self.hands_played = 0
             self.played = 0
+
+    def _counts_after(self, hand) -> tuple[list[int], list[int], int, int]:
+        """(totals, sets, hands, hands with a contract) of the game once ``hand`` is added (new lists)."""
+        rules = self.rules
+        floor = rules.game_end.floor
+        totals = []
+        for side, points in enumerate(hand.score):
+            total = self.totals[side] + points
+            totals.append(total if floor is None else max(floor, total))
+        sets = list(self.sets)
+        if hand.made is False:
+            sets[rules.side_of[hand.declarer]] += 1
+        return totals, sets, self.hands_played + 1, self.played + (1 if hand.declarer >= 0 else 0)
+
+    def winner_if(self, hand) -> int | None:
+        """The side that would win the current game if ``hand`` (a finished hand, or any object
+        with its ``score``, ``books``, ``declarer``, ``bid``, ``made`` and ``dealer``) were
+        added now; None if the game would go on.  Nothing is changed."""
+        saved = self.totals, self.sets, self.hands_played, self.played
+        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
+        try:
+            side = self.rules.side_of[hand.declarer] if hand.declarer >= 0 else None
+            return self._decide(side, hand)
+        finally:
+            self.totals, self.sets, self.hands_played, self.played = saved
 
     def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
@@ -206,11 +223,13 @@ class GameView:
     :meth:`winner_after` plays a hypothetical result through a copy of the tally.
     """
 
-    __slots__ = ("_tally", "_memo")
+    __slots__ = ("_tally", "_memo", "cache")
 
     def __init__(self, tally: GameTally):
         self._tally = _copy_tally(tally)
         self._memo: dict = {}
+        # A memo for callers' values derived from this view (it lives as long as the hand).
+        self.cache: dict = {}
 
     @property
     def totals(self) -> list[int]:
@@ -233,11 +252,8 @@ class GameView:
         memo = self._memo
         if key in memo:
             return memo[key]
-        tally = _copy_tally(self._tally)
-        hand = SimpleNamespace(score=list(score), books=list(books), declarer=declarer, bid=bid,
-                               made=made, dealer=dealer)
-        tally.add_hand(hand)  # type: ignore[arg-type]  # the fields add_hand reads
-        winner = memo[key] = tally.games[-1].winner
+        hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
+        winner = memo[key] = self._tally.winner_if(hand)
         return winner
 
 

@@ -24,6 +24,8 @@ reading the Ruleset's settings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
@@ -31,6 +33,9 @@ from .kitty import kitty_rules
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .scoring import penalised_books, score_hand
 from .tricks import Trick, follow_cards, trick_rules, winning_index
+
+if TYPE_CHECKING:  # game.py imports this module
+    from .game import GameView
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
@@ -104,7 +109,7 @@ class HandState:
         self._steps: list[tuple[int, int]] = []
         # The game this hand is part of, as its players may know it (runtime.game.GameView:
         # the totals and what a result would do); None for a hand played alone.
-        self.game = None
+        self.game: GameView | None = None
 
     @classmethod
     def from_actions(cls, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int],

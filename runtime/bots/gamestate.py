@@ -33,7 +33,9 @@ class GameValues:
     def __init__(self, state: HandState, info: RulesInfo, seat: int):
         rules = state.rules
         self.info = info
-        self.view = state.game
+        view = state.game
+        assert view is not None  # game_values makes one only for a hand of a game
+        self.view = view
         self.seat = seat
         self.side = rules.side_of[seat]
         self.dealer = state.dealer
@@ -47,7 +49,9 @@ class GameValues:
         self.now = self._position(self.totals, None)
         self.scratch = state.clone()
         self.scratch.reneges = []
-        self._rows: dict = {}
+        # Rows depend on the declaring side, the bid and the strain kind only: shared by
+        # every seat's calls in the hand (per side of the seat asking).
+        self._rows: dict = self.view.cache.setdefault(("rows", self.side), {})
         self._eu: dict = {}
 
     def _position(self, totals: list[int], winner: int | None) -> float:
@@ -60,7 +64,7 @@ class GameValues:
 
     def row(self, table: int, bid: int, nt: int) -> list[float]:
         """Per book count of the declaring side: the change of our position's value, in points."""
-        key = (table, bid, nt)
+        key = (self.info.rules.side_of[self.declarers[table]], bid, nt)
         row = self._rows.get(key)
         if row is not None:
             return row
