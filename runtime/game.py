@@ -155,6 +155,46 @@ class GameTally:
         finally:
             self.totals, self.sets, self.hands_played, self.played = saved
 
+    def may_end(self, low: list[int], high: list[int]) -> bool:
+        """Whether some result of the next hand could end the current game, each side's
+        score for the hand lying between ``low[side]`` and ``high[side]``.
+
+        The game's own win and lose formulas are evaluated over ranges (Formula.span):
+        every variable :meth:`_decide` gives them spans what one hand can make of it
+        (sets up by one, a sweep or not, any bid, made or not), so False is certain;
+        True may be said of a hand that cannot in fact end the game.
+        """
+        rules = self.rules
+        end = rules.game_end
+        floor = end.floor
+        scores = []
+        for side in range(rules.sides):
+            lo, hi = self.totals[side] + low[side], self.totals[side] + high[side]
+            scores.append((lo, hi) if floor is None else (max(floor, lo), max(floor, hi)))
+        levels = [b.level for b in rules.bids]
+        last_bid = (min([0, *levels]), max([0, *levels]))
+        for side in range(rules.sides):
+            others = [r for s, r in enumerate(scores) if s != side]
+            ranges = {  # the names _decide gives, each as the range one hand can make of it
+                "score": scores[side],
+                "opponent_score": (max(r[0] for r in others), max(r[1] for r in others)) if others else (0, 0),
+                "sets": (self.sets[side], self.sets[side] + 1),
+                "hands": (self.hands_played + 1, self.hands_played + 1),
+                "swept": (0, 1),
+                "games": (self.games_won[side], self.games_won[side]),
+                "target": (end.target, end.target),
+                "played": (self.played, self.played + 1),
+                "last_bid": last_bid,
+                "last_declarer": (0, 1),
+                "last_made": (0, 1),
+            }
+            try:
+                if end.win.span(ranges)[1] or end.lose.span(ranges)[1]:
+                    return True
+            except KeyError:  # a name this does not know: say it may end
+                return True
+        return False
+
     def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
         winners, losers = [], []
@@ -236,10 +276,42 @@ class GameView:
         """Each side's score in the current game before this hand."""
         return list(self._tally.totals)
 
+    def key(self, dealer: int) -> tuple:
+        """What the game's end test reads of the game so far (totals, sets, hands, games won)
+        and of ``dealer`` (the order of the sides from the dealer's left, the last
+        tie-break): two hands with the same key decide every result alike."""
+        found = self._memo.get(("key", dealer))
+        if found is not None:
+            return found
+        t = self._tally
+        rules = t.rules
+        order = tuple(dict.fromkeys(rules.side_of[(dealer + step) % rules.players]
+                                    for step in range(1, rules.players + 1)))
+        end = t.rules.game_end
+        names = end.win.names | end.lose.names
+        # Only the counts the formulas read (the totals always: the tie-breaks read them).
+        found = self._memo[("key", dealer)] = (
+                tuple(t.totals),
+                tuple(t.sets) if "sets" in names else None,
+                t.hands_played if "hands" in names else None,
+                t.played if "played" in names else None,
+                tuple(t.games_won) if "games" in names else None,
+                order)
+        return found
+
     @property
     def target(self) -> int:
         """The game's target score (the scale of a game: what a side plays towards)."""
         return self._tally.rules.game_end.target
+
+    def may_end(self, low: list[int], high: list[int]) -> bool:
+        """Whether a result of this hand scoring each side between ``low[side]`` and
+        ``high[side]`` might end the game (False is certain): :meth:`GameTally.may_end`."""
+        key = ("may_end", tuple(low), tuple(high))
+        memo = self._memo
+        if key not in memo:
+            memo[key] = self._tally.may_end(low, high)
+        return memo[key]
 
     def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
                      dealer: int) -> int | None:
@@ -248,12 +320,22 @@ class GameView:
         ``score`` and ``books`` per side, ``declarer`` the declaring seat (-1: no contract),
         ``bid`` the ladder index of its bid, ``made`` whether it was made.
         """
-        key = (tuple(score), tuple(books), declarer, bid, made, dealer)
+        # Only what the tally's end test reads of a hand: the scores, who swept, the
+        # declaring side, the bid's level, made and the dealer (so results that differ
+        # elsewhere, as two sets of one level, are decided once).
+        tally = self._tally
+        rules = tally.rules
+        total = sum(books)
+        if declarer >= 0:
+            key = (tuple(score), tuple(total and b == total for b in books), rules.side_of[declarer],
+                   rules.bids[bid].level, bool(made), dealer)
+        else:
+            key = (tuple(score), tuple(total and b == total for b in books), None, 0, False, dealer)
         memo = self._memo
         if key in memo:
             return memo[key]
         hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
-        winner = memo[key] = self._tally.winner_if(hand)
+        winner = memo[key] = tally.winner_if(hand)
         return winner
 
 
