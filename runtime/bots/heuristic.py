@@ -276,8 +276,7 @@ class HeuristicBot:
         own = sum(map(plain.__getitem__, info.suit_tables)) / len(info.suit_tables)
         share = max(0.0, info.tricks - own) / (rules.players - 1)
         ours = own + npart * share
-        # The opponents would declare with the kitty and the discards' book (as ours would).
-        theirs = min(info.total_books, info.total_books - ours + info.kitty_bonus + info.declarer_book)
+        theirs = info.total_books - ours
         high = state.high_bid
         if high >= 0:
             lowest = high
@@ -302,7 +301,12 @@ class HeuristicBot:
         if dealer == seat or dealer in partners:
             books = self._declarer_books(info, own, npart, bonus, True)
             return 0.5 * expected(0, 0, 0, books), "if our dealer is forced to bid"
-        return 0.5 * opp_value, "if their dealer is forced to bid"
+        # Their forced dealer declares with the kitty and the discards' book (as ours
+        # would), and surely: nobody else wanted the hand.  (The kitty is counted only
+        # here: while the auction is open a bid of ours does not stop theirs, so their
+        # strength with the kitty is no reason for us to bid first.)
+        forced = min(info.total_books, theirs + info.kitty_bonus + info.declarer_book)
+        return expected(1, lowest, 0, forced), "if their dealer is forced to bid"
 
     def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int,
                       expected=None) -> float:
