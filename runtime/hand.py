@@ -235,6 +235,20 @@ class HandState:
             return False
         return self.kitty_seen or (seat == self.kitty_taker() and self.kitty_taken())
 
+    def shown_to(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The cards ``seat`` has been shown that another seat holds: ``(holder, cards)`` pairs.
+
+        Today the kitty, once the rules turn it face up (kitty.py says when): held by
+        its taker once picked up (who may lay some of it away again), ``holder`` -1 while
+        it lies on the table.  Nothing for the taker itself, nor for cards never shown.
+        """
+        if not self.kitty or not self.kitty_seen:
+            return []
+        holder = self.kitty_taker() if self.kitty_taken() else -1
+        if holder == seat:
+            return []
+        return [(holder, tuple(self.kitty))]
+
     def discards_book_pending(self) -> bool:
         """True while the discards' book is still to be won with the first trick."""
         return self._kittyr.book_pending(self.discards, self.tricks)

@@ -11,8 +11,8 @@ value the heuristic's bidding compares, in points like its hand-by-hand values:
 * the value of a contract is the expected change of that, times ``2 * target``.
 
 Away from the game's end this is the hand's score difference, as before; near it a
-contract whose set loses the game (``seven-set-loses``, ``score <= -target``) is worth
-much less, one whose success wins it (a boston under ``boston-wins``) much more, and a
+contract whose set loses the game (a set on a high bid, ``score <= -target``) is worth
+much less, one whose success wins it (a sweep that ends the game) much more, and a
 side about to lose bids more boldly.
 
 Speed: the score of every result is tabulated once per ruleset (it does not depend on

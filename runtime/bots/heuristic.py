@@ -16,6 +16,7 @@ from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
 from .gamestate import game_values
 from .knowledge import BIT, PREEMPT_TOLERANCE, RulesInfo, TableInfo, card_mask, rules_info
+from .shown import placed_away, threats
 from .track import Track
 
 # The margin by which a bid must beat passing: bidding is the riskier call.
@@ -540,10 +541,40 @@ class HeuristicBot:
         if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
             known |= track.mask_of("discards", state.discards)
         unseen = info.full_mask & ~known
+        # Shown cards (a kitty turned up) held where no opponent still to play can use them.
+        away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
+        if away:
+            unseen &= ~away
         if trick and led != NO_SUIT:
             held = own & ~(track.played | in_trick)  # the seat's hand, as a mask
-            return follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+            card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+            # A shown card a later opponent holds beats this one: keep it (shown.py).
+            beaten = _beaten_by_shown(state, ti, track, seat, info, legal, card, track.played | in_trick)
+            if beaten:
+                keep = [c for c in legal if c not in beaten]
+                if keep:
+                    card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, keep, why)
+                    if why:
+                        reason += " (a higher card of it was shown in the kitty)"
+            return card, reason
         return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
+
+
+def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, info: RulesInfo,
+                     legal: list[int], card: int, gone: int) -> list[int]:
+    """The legal cards that would win the trick so far but lose to a shown card an
+    opponent still to play holds, if ``card`` is one of them (else nothing to change)."""
+    trick = state.trick
+    wk = ti.wk_led[state.led]
+    best = max(wk[c] for c in trick)
+    if wk[card] <= best:
+        return []
+    shown = threats(state, seat, info.later[seat][len(trick)], ti, track.void, gone)
+    if not shown:
+        return []
+    top = max(wk[c] for c in shown)
+    beaten = [c for c in legal if best < wk[c] < top]
+    return beaten if card in beaten else []
 
 
 def _is_top(ti: TableInfo, hand, card: int) -> bool:
