@@ -97,6 +97,84 @@ def _frozen(node: Any, depth: int = 0) -> Any:
     return node
 
 
+_INF = float("inf")
+
+
+def _span(node: Any, ranges: Mapping[str, tuple]) -> tuple:
+    """(lowest, highest) value ``node`` can take when each name lies in its range of ``ranges``.
+
+    Bools count as 0 and 1.  The answer is safe, not always tight: every value the
+    formula can take lies inside it (an unknown name raises KeyError).
+    """
+    kind = node[0]
+    if kind == "num":
+        return node[1], node[1]
+    if kind == "bool":
+        return int(node[1]), int(node[1])
+    if kind == "name":
+        lo, hi = ranges[node[1]]
+        return lo, hi
+    if kind == "neg":
+        lo, hi = _span(node[1], ranges)
+        return -hi, -lo
+    if kind == "not":
+        lo, hi = _span(node[1], ranges)
+        return 1 - hi, 1 - lo
+    if kind == "if":
+        clo, chi = _span(node[1], ranges)
+        if clo:  # surely true
+            return _span(node[2], ranges)
+        if not chi:  # surely false
+            return _span(node[3], ranges)
+        (alo, ahi), (blo, bhi) = _span(node[2], ranges), _span(node[3], ranges)
+        return min(alo, blo), max(ahi, bhi)
+    if kind == "call":
+        spans = [_span(a, ranges) for a in node[2:]]
+        if node[1] == "min":
+            return min(s[0] for s in spans), min(s[1] for s in spans)
+        if node[1] == "max":
+            return max(s[0] for s in spans), max(s[1] for s in spans)
+        lo, hi = spans[0]  # abs
+        if lo >= 0:
+            return lo, hi
+        if hi <= 0:
+            return -hi, -lo
+        return 0, max(-lo, hi)
+    (alo, ahi), (blo, bhi) = _span(node[1], ranges), _span(node[2], ranges)
+    if kind == "+":
+        return alo + blo, ahi + bhi
+    if kind == "-":
+        return alo - bhi, ahi - blo
+    if kind == "*":
+        products = [x * y for x in (alo, ahi) for y in (blo, bhi) if not (x == 0 or y == 0)] or [0]
+        if 0 in (alo, ahi, blo, bhi):
+            products.append(0)
+        return min(products), max(products)
+    if kind == "/":
+        if blo == bhi and blo and _INF not in (abs(alo), abs(ahi)):  # by a constant: monotone
+            a, b = alo // blo, ahi // blo
+            return min(a, b), max(a, b)
+        return -_INF, _INF
+    if kind == "and":
+        return min(alo, blo), min(ahi, bhi)
+    if kind == "or":
+        return max(alo, blo), max(ahi, bhi)
+    # Comparisons: may it be true, may it be false.
+    if kind == "<":
+        true, false = alo < bhi, ahi >= blo
+    elif kind == "<=":
+        true, false = alo <= bhi, ahi > blo
+    elif kind == ">":
+        true, false = ahi > blo, alo <= bhi
+    elif kind == ">=":
+        true, false = ahi >= blo, alo < bhi
+    else:
+        overlap = alo <= bhi and blo <= ahi
+        fixed = alo == ahi == blo == bhi
+        true, false = (overlap, not fixed) if kind == "==" else (not fixed, overlap)
+    return (0 if false else 1), (1 if true else 0)
+
+
 @dataclass(frozen=True)
 class Formula:
     """A checked formula: its tree, canonical text and result type (``"int"`` or ``"bool"``).
@@ -132,6 +210,15 @@ class Formula:
                       {"__builtins__": {}, **FUNCTIONS})
             object.__setattr__(self, "_fn", fn)
         return fn(v)
+
+    def span(self, ranges: Mapping[str, tuple]) -> tuple:
+        """(lowest, highest) value the formula can take with each variable anywhere in its
+        ``(lo, hi)`` range of ``ranges`` (bools as 0 and 1; ``float("inf")`` for no bound).
+
+        Safe, not always tight: a bool formula whose highest value is 0 is false for
+        every such input.  KeyError names a variable ``ranges`` lacks.
+        """
+        return _span(self.tree, ranges)
 
     def __reduce__(self):
         # The generated function cannot be pickled; the tree can, and rebuilds it.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from types import SimpleNamespace
 
 from . import draws
 from .hand import HandState
@@ -116,15 +117,7 @@ class GameTally:
             self.games.append(GameResult(first_hand=sum(g.hands for g in self.games)))
         game = self.games[-1]
         game.hands += 1
-        self.hands_played += 1
-        if hand.declarer >= 0:
-            self.played += 1
-        floor = rules.game_end.floor
-        for side, points in enumerate(hand.score):
-            total = self.totals[side] + points
-            self.totals[side] = total if floor is None else max(floor, total)
-        if hand.made is False:
-            self.sets[rules.side_of[hand.declarer]] += 1
+        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
         game_winner = self._decide(declaring_side, hand)
         game.totals = list(self.totals)
@@ -140,6 +133,71 @@ class GameTally:
             self.sets = [0] * rules.sides
             self.hands_played = 0
             self.played = 0
+
+    def _counts_after(self, hand) -> tuple[list[int], list[int], int, int]:
+        """(totals, sets, hands, hands with a contract) of the game once ``hand`` is added (new lists)."""
+        rules = self.rules
+        floor = rules.game_end.floor
+        totals = []
+        for side, points in enumerate(hand.score):
+            total = self.totals[side] + points
+            totals.append(total if floor is None else max(floor, total))
+        sets = list(self.sets)
+        if hand.made is False:
+            sets[rules.side_of[hand.declarer]] += 1
+        return totals, sets, self.hands_played + 1, self.played + (1 if hand.declarer >= 0 else 0)
+
+    def winner_if(self, hand) -> int | None:
+        """The side that would win the current game if ``hand`` (a finished hand, or any object
+        with its ``score``, ``books``, ``declarer``, ``bid``, ``made`` and ``dealer``) were
+        added now; None if the game would go on.  Nothing is changed."""
+        saved = self.totals, self.sets, self.hands_played, self.played
+        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
+        try:
+            side = self.rules.side_of[hand.declarer] if hand.declarer >= 0 else None
+            return self._decide(side, hand)
+        finally:
+            self.totals, self.sets, self.hands_played, self.played = saved
+
+    def may_end(self, low: list[int], high: list[int]) -> bool:
+        """Whether some result of the next hand could end the current game, each side's
+        score for the hand lying between ``low[side]`` and ``high[side]``.
+
+        The game's own win and lose formulas are evaluated over ranges (Formula.span):
+        every variable :meth:`_decide` gives them spans what one hand can make of it
+        (sets up by one, a sweep or not, any bid, made or not), so False is certain;
+        True may be said of a hand that cannot in fact end the game.
+        """
+        rules = self.rules
+        end = rules.game_end
+        floor = end.floor
+        scores = []
+        for side in range(rules.sides):
+            lo, hi = self.totals[side] + low[side], self.totals[side] + high[side]
+            scores.append((lo, hi) if floor is None else (max(floor, lo), max(floor, hi)))
+        levels = [b.level for b in rules.bids]
+        last_bid = (min([0, *levels]), max([0, *levels]))
+        for side in range(rules.sides):
+            others = [r for s, r in enumerate(scores) if s != side]
+            ranges = {  # the names _decide gives, each as the range one hand can make of it
+                "score": scores[side],
+                "opponent_score": (max(r[0] for r in others), max(r[1] for r in others)) if others else (0, 0),
+                "sets": (self.sets[side], self.sets[side] + 1),
+                "hands": (self.hands_played + 1, self.hands_played + 1),
+                "swept": (0, 1),
+                "games": (self.games_won[side], self.games_won[side]),
+                "target": (end.target, end.target),
+                "played": (self.played, self.played + 1),
+                "last_bid": last_bid,
+                "last_declarer": (0, 1),
+                "last_made": (0, 1),
+            }
+            try:
+                if end.win.span(ranges)[1] or end.lose.span(ranges)[1]:
+                    return True
+            except KeyError:  # a name this does not know: say it may end
+                return True
+        return False
 
     def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
@@ -201,6 +259,98 @@ class GameTally:
         return sides[0]
 
 
+class GameView:
+    """What a hand may know of the game it is part of: the totals so far and what a result would do.
+
+    Bots ask it (``HandState.game``) instead of reading the game-end settings: the game's
+    win and lose conditions are interpreted only by :class:`GameTally`, and
+    :meth:`winner_after` plays a hypothetical result through a copy of the tally.
+    """
+
+    __slots__ = ("_tally", "_memo", "cache")
+
+    def __init__(self, tally: GameTally):
+        self._tally = _copy_tally(tally)
+        self._memo: dict = {}
+        # A memo for callers' values derived from this view (it lives as long as the hand).
+        self.cache: dict = {}
+
+    @property
+    def totals(self) -> list[int]:
+        """Each side's score in the current game before this hand."""
+        return list(self._tally.totals)
+
+    def key(self, dealer: int) -> tuple:
+        """What the game's end test reads of the game so far (totals, sets, hands, games won)
+        and of ``dealer`` (the order of the sides from the dealer's left, the last
+        tie-break): two hands with the same key decide every result alike."""
+        found = self._memo.get(("key", dealer))
+        if found is not None:
+            return found
+        t = self._tally
+        rules = t.rules
+        order = tuple(dict.fromkeys(rules.side_of[(dealer + step) % rules.players]
+                                    for step in range(1, rules.players + 1)))
+        end = t.rules.game_end
+        names = end.win.names | end.lose.names
+        # Only the counts the formulas read (the totals always: the tie-breaks read them).
+        found = self._memo[("key", dealer)] = (
+                tuple(t.totals),
+                tuple(t.sets) if "sets" in names else None,
+                t.hands_played if "hands" in names else None,
+                t.played if "played" in names else None,
+                tuple(t.games_won) if "games" in names else None,
+                order)
+        return found
+
+    @property
+    def target(self) -> int:
+        """The game's target score (the scale of a game: what a side plays towards)."""
+        return self._tally.rules.game_end.target
+
+    def may_end(self, low: list[int], high: list[int]) -> bool:
+        """Whether a result of this hand scoring each side between ``low[side]`` and
+        ``high[side]`` might end the game (False is certain): :meth:`GameTally.may_end`."""
+        key = ("may_end", tuple(low), tuple(high))
+        memo = self._memo
+        if key not in memo:
+            memo[key] = self._tally.may_end(low, high)
+        return memo[key]
+
+    def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
+                     dealer: int) -> int | None:
+        """The side that wins the current game if this hand ends so (None: the game goes on).
+
+        ``score`` and ``books`` per side, ``declarer`` the declaring seat (-1: no contract),
+        ``bid`` the ladder index of its bid, ``made`` whether it was made.
+        """
+        # Only what the tally's end test reads of a hand: the scores, who swept, the
+        # declaring side, the bid's level, made and the dealer (so results that differ
+        # elsewhere, as two sets of one level, are decided once).
+        tally = self._tally
+        rules = tally.rules
+        total = sum(books)
+        if declarer >= 0:
+            key = (tuple(score), tuple(total and b == total for b in books), rules.side_of[declarer],
+                   rules.bids[bid].level, bool(made), dealer)
+        else:
+            key = (tuple(score), tuple(total and b == total for b in books), None, 0, False, dealer)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
+        winner = memo[key] = tally.winner_if(hand)
+        return winner
+
+
+def _copy_tally(tally: GameTally) -> GameTally:
+    """An independent copy of ``tally`` (the ruleset shared)."""
+    other = GameTally.__new__(GameTally)
+    other.__dict__.update({k: (list(v) if isinstance(v, list) else v) for k, v in tally.__dict__.items()})
+    other.games = [replace(g, totals=list(g.totals)) for g in tally.games]
+    return other
+
+
 class GameState:
     """A whole game of a variant, dealt from ``seed``; same API as a hand."""
 
@@ -215,7 +365,9 @@ class GameState:
 
     def _new_hand(self, dealer: int) -> HandState:
         hands, kitty = deal(self.rules, self.rng)
-        return HandState(self.rules, dealer, hands, kitty)
+        state = HandState(self.rules, dealer, hands, kitty)
+        state.game = GameView(self.tally)  # the players may know the game's score
+        return state
 
     def current_player(self) -> int:
         """The seat to act, or -1 when the game is over."""
@@ -256,10 +408,7 @@ class GameState:
         other.seed = self.seed
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
-        other.tally = GameTally(self.rules)
-        other.tally.__dict__.update({k: (list(v) if isinstance(v, list) else v)
-                                     for k, v in self.tally.__dict__.items()})
-        other.tally.games = [replace(g, totals=list(g.totals)) for g in self.tally.games]
+        other.tally = _copy_tally(self.tally)
         other.max_hands = self.max_hands
         other.history = list(self.history)
         other.hand = self.hand.clone()

@@ -24,6 +24,8 @@ reading the Ruleset's settings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import draws
 from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
@@ -32,6 +34,9 @@ from .kitty import kitty_rules
 from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .scoring import penalised_books, score_hand
 from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
+
+if TYPE_CHECKING:  # game.py imports this module
+    from .game import GameView
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
@@ -48,7 +53,7 @@ class HandState:
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
         "led", "swaps", "swaps_given", "renege_plays", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
-        "_taker",
+        "_taker", "game",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -103,6 +108,9 @@ class HandState:
         # with the calls and the tricks they make :attr:`history` (cards are not
         # logged twice, so playing a card costs nothing more).
         self._steps: list[tuple[int, int]] = []
+        # The game this hand is part of, as its players may know it (runtime.game.GameView:
+        # the totals and what a result would do); None for a hand played alone.
+        self.game: GameView | None = None
 
     @classmethod
     def from_actions(cls, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int],
@@ -227,6 +235,20 @@ class HandState:
         if not self.kitty:
             return False
         return self.kitty_seen or (seat == self.kitty_taker() and self.kitty_taken())
+
+    def shown_to(self, seat: int) -> list[tuple[int, tuple[int, ...]]]:
+        """The cards ``seat`` has been shown that another seat holds: ``(holder, cards)`` pairs.
+
+        Today the kitty, once the rules turn it face up (kitty.py says when): held by
+        its taker once picked up (who may lay some of it away again), ``holder`` -1 while
+        it lies on the table.  Nothing for the taker itself, nor for cards never shown.
+        """
+        if not self.kitty or not self.kitty_seen:
+            return []
+        holder = self.kitty_taker() if self.kitty_taken() else -1
+        if holder == seat:
+            return []
+        return [(holder, tuple(self.kitty))]
 
     def discards_book_pending(self) -> bool:
         """True while the discards' book is still to be won with the first trick."""

@@ -65,7 +65,7 @@ from typing import Callable
 from .bots import BOTS, make_bot
 from .errors import IllegalAction
 from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefused, read_bounded
-from .game import GameTally, deal, first_dealer
+from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file
@@ -344,7 +344,9 @@ class Session:
     # ------------------------------------------------------------------ the game
     def _deal(self, index: int, dealer: int) -> HandState:
         hands, kitty = deal(self.rules, deal_rng(self.settings.seed, index))
-        return HandState(self.rules, dealer, hands, kitty)
+        state = HandState(self.rules, dealer, hands, kitty)
+        state.game = GameView(self.tally)  # the bots may know the game's score
+        return state
 
     def _finish_hand(self) -> None:
         """Score the finished hand into the game and deal the next one unless the game is over."""

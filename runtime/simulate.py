@@ -38,7 +38,7 @@ from typing import Sequence
 from . import metrics, stats
 from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the driver's callers use them)
 from .bots import make_bot
-from .game import GameTally, deal, first_dealer, next_dealer
+from .game import GameTally, GameView, deal, first_dealer, next_dealer
 from .hand import HandState
 from .records import hand_record
 from .ruleset import Ruleset
@@ -157,6 +157,7 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
         h = len(hands)
         cards, kitty = deal(rules, deal_rng(seed, game, h))
         state = HandState(rules, dealer, cards, kitty)
+        state.game = GameView(tally)  # the bots may know the game's score
         players = [make_bot(kinds[s], bot_rng(seed, game, h, s)) for s in range(rules.players)]
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].choose(state))

@@ -555,8 +555,12 @@ def test_sampler_is_deterministic_for_a_seed():
 def test_sampler_explains_its_calls_and_play():
     rules = rules_of("standard")
     state = hand_state(rules, 0, {1: "7S 8S 9S 6H 8H 9H 7D 8D 9D 7C 8C 6C"})
+    # Bidding by playouts (off by default) explains its call by the sampled deals.  Which
+    # call wins on so few deals is noise (this hand with no honour sometimes opens 3: the
+    # opponents then outbid it in the playouts), so only the explanation is asserted here;
+    # tests/test_sampler_bot.py checks its calls on hands far from the line.
     action, reason = SamplerBot(random.Random(1), samples=2, bidding=True).explain(state)
-    assert name_of(state, action) == "pass" and "sampled deals" in reason
+    assert action in state.legal_actions() and "sampled deals" in reason
     action, reason = SamplerBot(random.Random(1), samples=2).explain(state)
     assert name_of(state, action) == "pass" and reason.endswith("(heuristic)")
     state = _no_kitty_deal()

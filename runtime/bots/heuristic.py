@@ -15,8 +15,10 @@ from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
+from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
 from .outbid import bid_margin, outlook, standing_values
+from .shown import placed_away, threats
 from .track import Track
 
 # The margin by which a bid must beat passing (bidding is the riskier call) is in
@@ -199,21 +201,24 @@ class HeuristicBot:
         tolerance = 0.0
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index)
+        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
+        game = game_values(state, info, seat)
         bid_rank = info.bid_rank
         for s, nt, idx in info.strain_nt_tables:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
             books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
-            b, v = self._best_standing_bid(info, nt, books, s, allowed, stands)
+            b, v = self._best_standing_bid(info, nt, books, s, allowed, stands, game)
             if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
                 best_bid = (v, first_bid + b, books, i, b)
             if take >= 0 and info.bid_strain[take] == s:
-                v = info.eu_row(0, nt, books)[take]
+                v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
                 if best_bid is None or v > best_bid[0]:
                     best_bid = (v, info.take_action, books, i, take)
-        pass_value, pass_words = self._pass_value(state, info, est, npart, bonus)
+        pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
+                                                  info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
         can_pass = info.pass_action in legal
@@ -320,11 +325,17 @@ class HeuristicBot:
         return out
 
     @staticmethod
-    def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands):
+    def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands,
+                           game=None):
         """(bid, value) of the best legal bid of ``strain`` counting the rest of the auction,
         or (-1, 0.0): each bid's contract value if it stands, the defence of the bid
-        that outbids it if not.  Equal values: the higher bid (it is outbid less)."""
-        row = info.eu_row(0, nt, books)
+        that outbids it if not.  Equal values: the higher bid (it is outbid less).
+        In a game (``game``, gamestate.GameValues) a contract is valued by what it does
+        to the game."""
+        if game is None:
+            row = info.eu_row(0, nt, books)
+        else:
+            row = {b: game.expected(0, b, nt, books) for b in info.strain_bids[strain] if b in allowed}
         best_b, best_v = -1, 0.0
         for b in info.strain_bids[strain]:
             if b not in allowed:
@@ -347,8 +358,15 @@ class HeuristicBot:
         mine = set(state.dealt[state.kitty_taker()]) | set(state.kitty)
         return any(c not in mine for c in state.out)
 
-    def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float):
-        """What passing is worth: partner's contract, the opponents', or a forced dealer's."""
+    def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float,
+                    expected=None):
+        """What passing is worth: partner's contract, the opponents', or a forced dealer's.
+
+        ``expected`` values a contract (as :meth:`RulesInfo.expected`; in a game, with the
+        game counted).
+        """
+        if expected is None:
+            expected = info.expected
         rules = state.rules
         seat = state.seat
         partners = info.partners[seat]
@@ -369,10 +387,10 @@ class HeuristicBot:
             needed = info.needed[high][0]
             books = needed + _PARTNER_MARGIN + 0.8 * (own - share)
             nt = 1 if declaration(rules, high).notrump_only else 0
-            return info.expected(0, high, nt, books), "with partner's contract"
+            return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            return self._defend_value(info, high, plain, npart), "defending the opponents' contract"
-        opp_value = info.expected(1, lowest, 0, theirs)
+            return self._defend_value(info, high, plain, npart, expected), "defending the opponents' contract"
+        opp_value = expected(1, lowest, 0, theirs)
         if opp_value < 0:
             return opp_value, "if the opponents declare"
         # Nobody has bid and the opponents would not want it: the hand may pass out.
@@ -381,10 +399,16 @@ class HeuristicBot:
         dealer = state.dealer
         if dealer == seat or dealer in partners:
             books = self._declarer_books(info, own, npart, bonus, True)
-            return 0.5 * info.expected(0, 0, 0, books), "if our dealer is forced to bid"
-        return 0.5 * opp_value, "if their dealer is forced to bid"
+            return 0.5 * expected(0, 0, 0, books), "if our dealer is forced to bid"
+        # Their forced dealer declares with the kitty and the discards' book (as ours
+        # would), and surely: nobody else wanted the hand.  (The kitty is counted only
+        # here: while the auction is open a bid of ours does not stop theirs, so their
+        # strength with the kitty is no reason for us to bid first.)
+        forced = min(info.total_books, theirs + info.kitty_bonus + info.declarer_book)
+        return expected(1, lowest, 0, forced), "if their dealer is forced to bid"
 
-    def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+    def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int,
+                      expected=None) -> float:
         """What defending the opponents' high bid is worth to us, by the variant's scoring of it.
 
         Our books are our hand's tricks in the contracts their bid's strain may become
@@ -399,7 +423,7 @@ class HeuristicBot:
         share = max(0.0, info.tricks - own) / (info.rules.players - 1)
         theirs = info.total_books - (own + npart * share)
         theirs = max(theirs, info.needed[high][nt] + _OPPONENT_MARGIN)
-        return info.expected(1, high, nt, theirs)
+        return (expected or info.expected)(1, high, nt, theirs)
 
     @staticmethod
     def _contract_words(rules: Ruleset, key) -> str:
@@ -632,10 +656,40 @@ class HeuristicBot:
         if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
             known |= track.mask_of("discards", state.discards)
         unseen = info.full_mask & ~known
+        # Shown cards (a kitty turned up) held where no opponent still to play can use them.
+        away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
+        if away:
+            unseen &= ~away
         if trick and led != NO_SUIT:
             held = own & ~(track.played | in_trick)  # the seat's hand, as a mask
-            return follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+            card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+            # A shown card a later opponent holds beats this one: keep it (shown.py).
+            beaten = _beaten_by_shown(state, ti, track, seat, info, legal, card, track.played | in_trick)
+            if beaten:
+                keep = [c for c in legal if c not in beaten]
+                if keep:
+                    card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, keep, why)
+                    if why:
+                        reason += " (a higher card of it was shown in the kitty)"
+            return card, reason
         return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
+
+
+def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, info: RulesInfo,
+                     legal: list[int], card: int, gone: int) -> list[int]:
+    """The legal cards that would win the trick so far but lose to a shown card an
+    opponent still to play holds, if ``card`` is one of them (else nothing to change)."""
+    trick = state.trick
+    wk = ti.wk_led[state.led]
+    best = max(wk[c] for c in trick)
+    if wk[card] <= best:
+        return []
+    shown = threats(state, seat, info.later[seat][len(trick)], ti, track.void, gone)
+    if not shown:
+        return []
+    top = max(wk[c] for c in shown)
+    beaten = [c for c in legal if best < wk[c] < top]
+    return beaten if card in beaten else []
 
 
 def _is_top(ti: TableInfo, hand, card: int) -> bool:

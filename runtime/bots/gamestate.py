@@ -1,0 +1,270 @@
+"""The game around a hand, for the bidding: what a result is worth once the game score counts.
+
+A hand played as part of a game carries a :class:`runtime.game.GameView` (``state.game``):
+the totals so far and, for any result of this hand, which side the game's own win and
+lose conditions would then make the winner.  :class:`GameValues` turns that into the
+value the heuristic's bidding compares, in points like its hand-by-hand values:
+
+* a result that ends the game is worth +1 (our side wins) or -1 (it loses);
+* any other is worth the score difference it leaves, ``(ours - best other) / (2 * target)``,
+  kept inside (-0.9, +0.9) so that ending the game always counts for more;
+* the value of a contract is the expected change of that, times ``2 * target``.
+
+Away from the game's end this is the hand's score difference, as before; near it a
+contract whose set loses the game (a set on a high bid, ``score <= -target``) is worth
+much less, one whose success wins it (a sweep that ends the game) much more, and a
+side about to lose bids more boldly.
+
+Speed: the score of every result is tabulated once per ruleset (it does not depend on
+the game); per hand the game is asked once whether any result between the lowest and
+highest scores can end it (:meth:`runtime.game.GameView.may_end`).  When none can and
+no score difference reaches the clamp, the values are the hand's plain points and
+:func:`game_values` returns None, so the heuristic runs exactly as outside a game.
+
+Nothing here knows a rule by name: the engine (:mod:`runtime.game`,
+:mod:`runtime.scoring`) says what each result scores and does.
+"""
+
+from __future__ import annotations
+
+from ..hand import HandState
+from ..ruleset import NO_TRUMP, Ruleset
+from .knowledge import RulesInfo
+
+# A position that has not ended the game is worth at most this much (a win is 1).
+_CLAMP = 0.9
+# Game positions whose values are kept for later hands (each a few rows of floats).
+_MEMO_LIMIT = 20000
+
+
+class ResultTable:
+    """Every result a hand of a ruleset can have, scored once: nothing here depends on the game.
+
+    ``rows[(side, bid, nt)][k]``: ``(score, books, made)`` when ``side`` declares ``bid``
+    (``nt`` 1: in notrump) and takes ``k`` books, the other sides sharing the rest
+    evenly; ``low``/``high``: each side's lowest and highest score over them all (and a
+    hand thrown in, which scores nothing).
+    """
+
+    def __init__(self, state: HandState, info: RulesInfo):
+        rules = state.rules
+        self.rules = rules
+        scratch = state.clone()
+        scratch.reneges = []
+        total = info.total_books
+        # A seat of each side declares for that side (the score is the side's).
+        self.seat_of = [rules.side_of.index(side) for side in range(rules.sides)]
+        self.rows: dict[tuple[int, int, int], list[tuple[list[int], list[int], bool | None]]] = {}
+        low = [0] * rules.sides
+        high = [0] * rules.sides
+        for dside in range(rules.sides):
+            others = [s for s in range(rules.sides) if s != dside]
+            scratch.declarer = self.seat_of[dside]
+            for b in range(len(rules.bids)):
+                scratch.bid = b
+                for nt in (0, 1):
+                    scratch.trump = NO_TRUMP if nt else 0
+                    row = []
+                    for k in range(total + 1):
+                        books = [0] * rules.sides
+                        books[dside] = k
+                        rest = total - k
+                        for i, o in enumerate(others):  # the other sides share the rest evenly
+                            books[o] = rest // len(others) + (1 if i < rest % len(others) else 0)
+                        score = list(scratch.score_books(books))
+                        row.append((score, books, scratch.made))
+                        for side, points in enumerate(score):
+                            low[side] = min(low[side], points)
+                            high[side] = max(high[side], points)
+                    self.rows[(dside, b, nt)] = row
+        self.low, self.high = low, high
+        self._spans: dict = {}
+        # Values that depend on the game only through what its end test reads
+        # (GameView.key): shared by every hand of the process that starts from the same
+        # position, as each game's first hand at 0-0 does.
+        self.memo: dict = {}
+
+    def span(self, key: tuple[int, int, int], i: int, j: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each side's lowest and highest score over results ``i`` to ``j - 1`` of row ``key``."""
+        found = self._spans.get((key, i, j))
+        if found is None:
+            scores = [r[0] for r in self.rows[key][i:j]]
+            found = self._spans[(key, i, j)] = (tuple(map(min, zip(*scores))), tuple(map(max, zip(*scores))))
+        return found
+
+    def memo_for(self, key) -> dict:
+        """The shared memo of one game position (emptied when it grows past a bound)."""
+        memo = self.memo
+        got = memo.get(key)
+        if got is None:
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            got = memo[key] = {}
+        return got
+
+
+_TABLES: dict[int, ResultTable] = {}
+
+
+def result_table(state: HandState, info: RulesInfo) -> ResultTable:
+    """The :class:`ResultTable` of ``state``'s ruleset (built once per ruleset)."""
+    rules: Ruleset = state.rules
+    table = _TABLES.get(id(rules))
+    if table is None or table.rules is not rules:
+        table = _TABLES[id(rules)] = ResultTable(state, info)
+    return table
+
+
+def _plain(state: HandState, info: RulesInfo) -> bool:
+    """True when no result of this hand can end the game nor reach the clamp: the game
+    then values every result by its points alone.  Asked once per game position."""
+    view = state.game
+    assert view is not None
+    table = result_table(state, info)
+    shared = table.memo_for(view.key(state.dealer))
+    plain = shared.get("plain")
+    if plain is None:
+        low, high = table.low, table.high
+        plain = not view.may_end(low, high)
+        if plain:
+            # Nor may any side's lead (or deficit) pass the clamp.
+            totals = view.totals
+            limit = _CLAMP * 2.0 * max(1, view.target)
+            for side in range(len(totals)):
+                others = [s for s in range(len(totals)) if s != side]
+                if not others:
+                    continue
+                best = max(totals[o] + high[o] for o in others)
+                worst = max(totals[o] + low[o] for o in others)
+                if totals[side] + high[side] - worst > limit or totals[side] + low[side] - best < -limit:
+                    plain = False
+        shared["plain"] = plain
+    return plain
+
+
+class GameValues:
+    """The game-aware expected values of one seat's contracts in one hand of a game."""
+
+    def __init__(self, state: HandState, info: RulesInfo, seat: int):
+        rules = state.rules
+        self.info = info
+        view = state.game
+        assert view is not None  # game_values makes one only for a hand of a game
+        self.view = view
+        self.table = result_table(state, info)
+        self.seat = seat
+        self.side = rules.side_of[seat]
+        self.dealer = state.dealer
+        # Who would declare: this seat for our contracts, the opponent holding the high
+        # bid (else the next opponent) for theirs.  Only their side and the tie-breaks use it.
+        opponents = info.opponents[seat]
+        high = state.high_seat
+        self.declarers = (seat, high if high in opponents else (opponents[0] if opponents else seat))
+        self.scale = 2.0 * max(1, self.view.target)
+        self.totals = self.view.totals
+        self.now = self._position(self.totals, None)
+        # Rows depend on the declaring side, the bid and the strain kind only: shared by
+        # every seat's calls in the hand (per side of the seat asking).
+        shared = self.table.memo_for(view.key(state.dealer))
+        self._rows: dict = shared.setdefault(("rows", self.side), {})
+        self._eu: dict = shared.setdefault(("eu", self.side), {})
+        self._ends: dict = shared.setdefault("ends", {})
+
+    def _position(self, totals: list[int], winner: int | None) -> float:
+        """The value of a position for our side: +1 won, -1 lost, else the clamped score difference."""
+        if winner is not None:
+            return 1.0 if winner == self.side else -1.0
+        ours = totals[self.side]
+        others = max((t for s, t in enumerate(totals) if s != self.side), default=0)
+        return max(-_CLAMP, min(_CLAMP, (ours - others) / self.scale))
+
+    def row(self, table: int, bid: int, nt: int) -> list[float]:
+        """Per book count of the declaring side: the change of our position's value, in points."""
+        key = (self.info.rules.side_of[self.declarers[table]], bid, nt)
+        row = self._rows.get(key)
+        if row is not None:
+            return row
+        results = self.table.rows[key]
+        winners: list[int | None] = [None] * len(results)
+        self._winners(key, bid, self.declarers[table], results, winners, 0, len(results))
+        totals = self.totals
+        if len(totals) == 2 and self.info.util is not None:
+            # Two sides: a result that ends nothing and stays inside the clamp is worth its
+            # score difference, which the plain score table already holds.
+            plain = self.info.util[0 if key[0] == self.side else 1][bid][nt]
+            lead = totals[self.side] - totals[1 - self.side]
+            limit = _CLAMP * self.scale
+        else:
+            plain = None
+        row = []
+        for k, ((score, _, _), winner) in enumerate(zip(results, winners)):
+            if plain is not None and winner is None and -limit <= lead + plain[k] <= limit:
+                row.append(plain[k])
+                continue
+            after = [t + p for t, p in zip(totals, score)]
+            row.append((self._position(after, winner) - self.now) * self.scale)
+        self._rows[key] = row
+        return row
+
+    def _winners(self, key, bid: int, declarer: int, results: list, winners: list, i: int, j: int) -> None:
+        """Fill ``winners[i:j]`` with the game's winner after each result (None: it goes on).
+
+        A run of results is first asked as a whole (GameView.may_end over the range of
+        its scores); only runs that might end the game are split, so the end test runs
+        for the few results near the game's end and not for every one.
+        """
+        low, high = self.table.span(key, i, j)
+        ends = self._ends.get((low, high))
+        if ends is None:
+            ends = self._ends[(low, high)] = self.view.may_end(list(low), list(high))
+        if not ends:
+            return
+        if j - i <= 2:
+            for k in range(i, j):
+                score, books, made = results[k]
+                winners[k] = self.view.winner_after(score, books, declarer, bid, made, self.dealer)
+            return
+        mid = (i + j) // 2
+        self._winners(key, bid, declarer, results, winners, i, mid)
+        self._winners(key, bid, declarer, results, winners, mid, j)
+
+    def expected(self, table: int, bid: int, nt: int, books: float) -> float:
+        """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
+        tenths = int(books * 10 + 0.5)
+        key = (self.info.rules.side_of[self.declarers[table]], bid, nt, tenths)
+        v = self._eu.get(key)
+        if v is None:
+            row = self.row(table, bid, nt)
+            v = self._eu[key] = sum(w * row[k] for k, w in self.info.weights(tenths / 10))
+        return v
+
+    def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
+                tolerance: float) -> tuple[int, float]:
+        """As :meth:`RulesInfo.best_of`: the best of ``strain``'s allowed bids (the highest of
+        those within ``tolerance``) and its value, or (-1, 0.0)."""
+        bids = [b for b in self.info.strain_bids[strain] if b in allowed]
+        if not bids:
+            return -1, 0.0
+        key = ("best", nt, int(books * 10 + 0.5), strain, allowed, tolerance)
+        found = self._eu.get(key)
+        if found is None:
+            values = {b: self.expected(0, b, nt, books) for b in bids}
+            best = max(values.values())
+            b = max(b for b in bids if values[b] >= best - tolerance)
+            found = self._eu[key] = (b, values[b])
+        return found
+
+
+def game_values(state: HandState, info: RulesInfo, seat: int) -> GameValues | None:
+    """The game-aware values for ``seat`` in ``state``, or None where the hand's plain
+    points say the same: a hand played outside a game, or one no result of which can
+    end the game (nor reach the clamp)."""
+    view = state.game
+    if view is None or _plain(state, info):
+        return None
+    # One per seat and opposing declarer in a hand (the high bid changes who that is).
+    key = ("values", seat, state.high_seat)
+    values = view.cache.get(key)
+    if values is None:
+        values = view.cache[key] = GameValues(state, info, seat)
+    return values
