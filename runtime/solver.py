@@ -217,6 +217,9 @@ class _Engine:
         DESC: dict = {}  # the cards left of a block, highest first
         opps_of = [[t for t in SEATS if MAX[t] != MAX[s]] for s in SEATS]
         partners_of = [[t for t in SEATS if t != s and MAX[t] == MAX[s]] for s in SEATS]
+        # Four players in two pairs of partners sitting opposite: leads are weighed by
+        # who holds a suit's top cards (left and right opponent, partner).
+        QUAD = n == 4 and all(partners_of[s] == [(s + 2) % 4] for s in SEATS)
         # The opponents still to play after ``seat`` when it plays ``pos``-th.
         later_opps = [[[(seat + k) % n for k in range(1, n - pos) if MAX[(seat + k) % n] != MAX[seat]]
                        for pos in SEATS] for seat in SEATS]
@@ -524,6 +527,13 @@ class _Engine:
             ruffers = [o for o in opps if o & TR] if TR and others & TR else ()
             partner_ruffs = partner & TR
             void = -7 * (ntricks + 1)
+            h = hands[leader]
+            # (in notrump only, or once the trumps are out: with trumps it searched more nodes)
+            quad = QUAD and not ((others | h) & TR)
+            if quad:
+                lho = NEXT[leader]
+                pa = NEXT[lho]
+                rho = NEXT[pa]
             scored = []
             gm = 0
             i = 127  # scores carry the move's index in their low 7 bits (ties: higher cards first)
@@ -559,6 +569,46 @@ class _Engine:
                         oth = others & gm
                     win_w = weight + 45
                     low_w = weight + 12
+                    if quad and oth != -1:
+                        # Four players in pairs: who holds the suit's three highest cards
+                        # (as DDS weighs leads): lead towards a tenace, not into one.
+                        rest = (others | h) & gm
+                        b1 = 1 << (rest.bit_length() - 1)
+                        rest ^= b1
+                        b2 = 1 << (rest.bit_length() - 1) if rest else 0
+                        rest ^= b2
+                        b3 = 1 << (rest.bit_length() - 1) if rest else 0
+                        o1 = o2 = o3 = -1
+                        for t in SEATS:
+                            ht = hands[t]
+                            if ht & b1:
+                                o1 = t
+                            if ht & b2:
+                                o2 = t
+                            if ht & b3:
+                                o3 = t
+                        len_l = (hands[lho] & gm).bit_count()
+                        len_r = (hands[rho] & gm).bit_count()
+                        len_p = pg.bit_count()
+                        if o2 == rho:
+                            win_w -= 1 if len_r != 1 else 0
+                        elif o2 == lho:
+                            win_w += 22 if len_l != 1 else 16
+                        if not ((o2 != lho or len_l == 1) and (o2 != rho or len_r == 1)):
+                            win_w -= 27
+                        if o1 == rho or o2 == rho:
+                            if len_r != 1:
+                                low_w -= 10
+                        elif o1 == lho and o2 == pa and len_p != 1:
+                            low_w += 31
+                        if o2 == pa and o3 == pa:
+                            low_w += 35
+                        elif len_p > 1 and ((o2 == leader and o3 == pa) or (o2 == pa and o3 == leader)):
+                            low_w += 25
+                        if (len_l == 1 and o1 == lho) or (len_r == 1 and o1 == rho):
+                            low_w += 16
+                        elif o1 == leader:
+                            low_w -= 29
                 if mv > oth >= 0:
                     scored.append((win_w + RANK[mv]) << 7 | i)  # wins the trick
                 else:
