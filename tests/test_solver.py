@@ -485,6 +485,36 @@ def test_one_solver_across_many_positions_matches_exhaustive_minimax():
     assert checked >= 50
 
 
+@pytest.mark.parametrize("spec, strain, trump, direction", [
+    ("cincinnati", "notrump", None, "uptown"),
+    ("standard", "notrump", None, "downtown"),                # jokers of no suit, low cards win
+    ("standard+jokers-free-in-notrump", "notrump", None, "uptown"),
+    ("cincinnati", "uptown", 3, None),                        # trumps often gone by the ending
+])
+def test_notrump_leads_weighed_by_top_cards_keep_every_value(spec, strain, trump, direction):
+    """Four-player endings of four cards where leads are ordered by who holds each
+    suit's top cards (no trumps in play): one solver instance, every position and
+    every card's value against exhaustive minimax."""
+    rng = random.Random(f"leads/{spec}/{strain}")
+    rules = rules_of(spec)
+    dd = DoubleDummy()
+    checked = 0
+    for i in range(8):
+        state = endgame(spec, strain, trump, direction, rng, 4, extra=i % 4)
+        if state.phase != PLAY:
+            continue
+        assert dd.solve(state) == brute_force(state), (spec, i)
+        values = dd.solve_actions(state)
+        for action, value in values.items():
+            child = state.clone()
+            child.apply_action(action)
+            side = rules.side_of[state.declarer]
+            gained = child.books_so_far()[side] - state.books_so_far()[side]
+            assert value == gained + brute_force(child), (spec, i, action)
+        checked += 1
+    assert checked >= 6
+
+
 # --------------------------------------------------------------------------- bidwhist analyze
 def write(tmp_path, data, name="hand.json"):
     path = tmp_path / name
