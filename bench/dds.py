@@ -6,10 +6,16 @@ Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [
    declarer and strain (notrump or a trump suit): one full 13-trick solve from the
    start of play by our solver and by DDS (the ``endplay`` package), deal by deal
    in the same run, so load on the machine affects both alike.  Their trick counts
-   must agree; the median and worst time of each and the ratios are printed.
+   must agree; the median and worst CPU time of each and the ratios are printed,
+   and the time of ``DoubleDummy(backend="dds")`` (DDS where it applies, see
+   runtime/solver.py BACKENDS) on the same deal, reported apart (``--no-backend``
+   skips it).
 2. M whole hands of the 54-card game (12 tricks after the kitty, jokers in play),
    each with a random declarer, contract and trump, the declarer laying away its
-   six weakest cards: our solver from the first card (DDS cannot play jokers).
+   six weakest cards: our solver from the first card (DDS cannot play jokers), and
+   backend "dds" (ours until the position fits DDS: rarely at the first card).
+
+:func:`measure` returns every figure; :func:`rows` the issue's two double-dummy rows.
 
 Each deal gets a fresh solver (no transposition table carried over).  This is a
 measurement, not a test: it asserts nothing, but reports any disagreement.
@@ -122,13 +128,96 @@ def load() -> str:
 
 
 def timed(fn):
-    start = time.perf_counter()
+    """``fn()`` and the CPU time it took (this process, all threads: DDS's too)."""
+    start = time.process_time()
     value = fn()
-    return value, time.perf_counter() - start
+    return value, time.process_time() - start
 
 
 def summary(name: str, times: list[float]) -> str:
     return f"{name:<28} median {statistics.median(times) * 1000:10.1f} ms   worst {max(times) * 1000:10.1f} ms"
+
+
+def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0, backend: bool = True,
+            log=None) -> dict:
+    """Run the measurements and return their figures (times in seconds).
+
+    Keys: ``ours``, ``dds``, ``ratios`` (per 52-card deal), ``dds_backend`` (our
+    DoubleDummy with backend "dds" on the same deals, if ``backend``),
+    ``disagreements`` (deal, ours, DDS's, PBN), ``median_ratio`` (median of per-deal
+    ratios), ``nodes`` (ours, DDS's, their times) when ``nodes``; ``standard`` and
+    ``standard_backend`` (whole 54-card hands from the first card); each line of
+    progress goes to ``log`` (a file) when given.
+    """
+    rules = load_ruleset(NO_KITTY_52)
+    rng = random.Random(seed)
+    out: dict = {"ours": [], "dds": [], "ratios": [], "dds_backend": [], "disagreements": [],
+                 "standard": [], "standard_backend": []}
+    counted = []
+    for i in range(deals):
+        hands, kitty = deal(rules, rng)
+        declarer = rng.randrange(4)
+        trump = rng.choice([None, 0, 1, 2, 3])
+        state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer,
+                        "notrump" if trump is None else "uptown", trump, "uptown")
+        mine, t_ours = timed(lambda state=state: DoubleDummy().solve(state))
+        ref, t_dds = timed(lambda state=state: dds_tricks(rules, state))
+        out["ours"].append(t_ours)
+        out["dds"].append(t_dds)
+        out["ratios"].append(t_ours / t_dds)
+        line = ""
+        if backend:
+            via, t_via = timed(lambda state=state: DoubleDummy(backend="dds").solve(state))
+            out["dds_backend"].append(t_via)
+            line = f"  backend dds {t_via * 1000:7.1f} ms"
+            if via != ref:
+                out["disagreements"].append((i, via, ref, "backend dds: " + pbn_deal(rules, state.hands)))
+        if i < nodes:
+            counted.append((state, t_ours, t_dds))
+        if mine != ref:
+            out["disagreements"].append((i, mine, ref, pbn_deal(rules, state.hands)))
+        if log:
+            print(f"  deal {i:3d}: {'NT' if trump is None else 'SHDC'[trump]} by seat {declarer}: "
+                  f"{mine:2d} tricks ({ref:2d} DDS)  ours {t_ours * 1000:9.1f} ms  DDS {t_dds * 1000:7.1f} ms"
+                  + line, file=log, flush=True)
+    if out["ratios"]:
+        out["median_ratio"] = statistics.median(out["ratios"])
+    if counted:
+        out["nodes"] = (sum(our_nodes(state) for state, _, _ in counted),
+                        sum(dds_nodes(rules, state) for state, _, _ in counted),
+                        sum(c[1] for c in counted), sum(c[2] for c in counted), len(counted))
+    if standard:
+        rules = load_ruleset(WITH_JOKERS)
+        for i in range(standard):
+            hands, kitty = deal(rules, rng)
+            declarer = rng.randrange(4)
+            strain = rng.choice(["uptown", "downtown", "notrump"])
+            trump = None if strain == "notrump" else rng.randrange(4)
+            state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer, strain, trump,
+                            rng.choice(["uptown", "downtown"]))
+            books, t = timed(lambda state=state: DoubleDummy().solve(state))
+            out["standard"].append(t)
+            line = ""
+            if backend:
+                via, t_via = timed(lambda state=state: DoubleDummy(backend="dds").solve(state))
+                out["standard_backend"].append(t_via)
+                line = f"  backend dds {t_via * 1000:9.1f} ms"
+                if via != books:
+                    out["disagreements"].append((f"standard {i}", via, books, "backend dds vs ours"))
+            if log:
+                print(f"  hand {i:3d}: {strain} by seat {declarer}: {books:2d} books  {t * 1000:9.1f} ms" + line,
+                      file=log, flush=True)
+    return out
+
+
+def rows(deals: int = 30, standard: int = 10, seed: int = 1) -> dict:
+    """The issue's double-dummy rows as numbers: the median of per-deal time ratios
+    ours/DDS on 52-card deals, and the median and worst seconds of a whole standard
+    hand from the first card (our own search, CPU time)."""
+    out = measure(deals, standard, seed, backend=False)
+    return {"dd_ratio_vs_dds_median": out.get("median_ratio"),
+            "dd_standard_median_s": statistics.median(out["standard"]) if out["standard"] else None,
+            "dd_standard_worst_s": max(out["standard"]) if out["standard"] else None}
 
 
 def main() -> None:
@@ -138,68 +227,39 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     parser.add_argument("--nodes", type=int, default=0, metavar="K",
                         help="also count nodes on the first K deals, ours and DDS's (default 0)")
+    parser.add_argument("--no-backend", action="store_true",
+                        help="skip the runs of DoubleDummy(backend='dds') (DDS where it applies)")
     args = parser.parse_args()
     print("command: python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]), flush=True)
     print(f"python {sys.version.split()[0]}, {args.deals} deals of {NO_KITTY_52!r} and "
           f"{args.standard} hands of {WITH_JOKERS!r}, seed {args.seed}", flush=True)
-    print(f"load average at the start: {load()}  (on {os.cpu_count()} cores; timings are wall clock, "
-          "so compare the ratios)", flush=True)
-
-    rules = load_ruleset(NO_KITTY_52)
-    rng = random.Random(args.seed)
-    ours, theirs, ratios, disagreements, counted = [], [], [], [], []
-    for i in range(args.deals):
-        hands, kitty = deal(rules, rng)
-        declarer = rng.randrange(4)
-        trump = rng.choice([None, 0, 1, 2, 3])
-        state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer,
-                        "notrump" if trump is None else "uptown", trump, "uptown")
-        mine, t_ours = timed(lambda state=state: DoubleDummy().solve(state))
-        ref, t_dds = timed(lambda state=state: dds_tricks(rules, state))
-        ours.append(t_ours)
-        theirs.append(t_dds)
-        ratios.append(t_ours / t_dds)
-        if i < args.nodes:
-            counted.append((state, t_ours, t_dds))
-        if mine != ref:
-            disagreements.append((i, mine, ref, pbn_deal(rules, state.hands)))
-        print(f"  deal {i:3d}: {'NT' if trump is None else 'SHDC'[trump]} by seat {declarer}: "
-              f"{mine:2d} tricks ({ref:2d} DDS)  ours {t_ours * 1000:9.1f} ms  DDS {t_dds * 1000:7.1f} ms",
-              file=sys.stderr, flush=True)
-
-    print(f"\n52-card deals, one full 13-trick solve each ({len(ours)} deals)")
-    print(summary("ours (pure Python)", ours))
-    print(summary("DDS (endplay)", theirs))
-    print(f"{'ratio ours/DDS':<28} median {statistics.median(ours) / statistics.median(theirs):10.1f} x"
-          f"      worst {max(ours) / max(theirs):10.1f} x   (median of per-deal ratios "
-          f"{statistics.median(ratios):.1f} x)")
-    print(f"trick counts equal to DDS on {len(ours) - len(disagreements)} of {len(ours)} deals")
-    for i, mine, ref, text in disagreements:
-        print(f"  DISAGREEMENT deal {i}: ours {mine}, DDS {ref}: {text}")
-    if counted:
-        n_ours = sum(our_nodes(state) for state, _, _ in counted)
-        n_dds = sum(dds_nodes(rules, state) for state, _, _ in counted)
-        t_ours, t_dds = sum(c[1] for c in counted), sum(c[2] for c in counted)
-        print(f"nodes on the first {len(counted)} deals: ours {n_ours:,}, DDS {n_dds:,} "
+    print(f"load average at the start: {load()}  (on {os.cpu_count()} cores; timings are CPU time of "
+          "this process, so load on the machine matters less; still compare the ratios)", flush=True)
+    out = measure(args.deals, args.standard, args.seed, args.nodes, not args.no_backend, log=sys.stderr)
+    ours, theirs = out["ours"], out["dds"]
+    if ours:
+        print(f"\n52-card deals, one full 13-trick solve each ({len(ours)} deals)")
+        print(summary("ours (pure Python)", ours))
+        print(summary("DDS (endplay)", theirs))
+        print(f"{'ratio ours/DDS':<28} median {statistics.median(ours) / statistics.median(theirs):10.1f} x"
+              f"      worst {max(ours) / max(theirs):10.1f} x   (median of per-deal ratios "
+              f"{out['median_ratio']:.1f} x)")
+        if out["dds_backend"]:
+            print(summary("backend 'dds' (DDS here)", out["dds_backend"]))
+    ndis = len(out["disagreements"])
+    print(f"disagreements (ours or backend 'dds' vs DDS, backend vs ours on standard hands): {ndis}")
+    for i, mine, ref, text in out["disagreements"]:
+        print(f"  DISAGREEMENT {i}: {mine} vs {ref}: {text}")
+    if "nodes" in out:
+        n_ours, n_dds, t_ours, t_dds, k = out["nodes"]
+        print(f"nodes on the first {k} deals: ours {n_ours:,}, DDS {n_dds:,} "
               f"({n_ours / n_dds:.1f}x as many); time per node ours {t_ours / n_ours * 1e6:.2f} us, "
               f"DDS {t_dds / n_dds * 1e6:.3f} us ({t_ours / n_ours / (t_dds / n_dds):.0f}x dearer)")
-
-    if args.standard:
-        rules = load_ruleset(WITH_JOKERS)
-        times = []
-        for i in range(args.standard):
-            hands, kitty = deal(rules, rng)
-            declarer = rng.randrange(4)
-            strain = rng.choice(["uptown", "downtown", "notrump"])
-            trump = None if strain == "notrump" else rng.randrange(4)
-            state = to_play(rules, hands, kitty, (declarer + 3) % 4, declarer, strain, trump,
-                            rng.choice(["uptown", "downtown"]))
-            books, t = timed(lambda state=state: DoubleDummy().solve(state))
-            times.append(t)
-            print(f"  hand {i:3d}: {strain} by seat {declarer}: {books:2d} books  {t * 1000:9.1f} ms",
-                  file=sys.stderr, flush=True)
-        print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(times)} hands)")
-        print(summary("ours (pure Python)", times))
+    if out["standard"]:
+        print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(out['standard'])} hands)")
+        print(summary("ours (pure Python)", out["standard"]))
+        if out["standard_backend"]:
+            print(summary("backend 'dds' (ours + DDS)", out["standard_backend"]))
     print(f"\nload average at the end: {load()}")
 
 

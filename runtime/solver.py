@@ -70,7 +70,21 @@ import gc
 from .hand import OVER, PLAY, HandState
 from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, PlayTable, Ruleset
 
-__all__ = ["solve", "solve_actions", "DoubleDummy", "UnsupportedContract"]
+__all__ = ["solve", "solve_actions", "DoubleDummy", "UnsupportedContract", "BACKENDS", "can_use_dds"]
+
+#: The searches a :class:`DoubleDummy` can use.  ``own``: this module's search, for every
+#: position (the default).  ``dds``: the DDS library (through the optional ``endplay``
+#: package) for the positions it plays exactly as the variant's rules say, this module's
+#: search for all others.  DDS answers a position when endplay is installed, the position
+#: is in the play with its contract known (not the first card naming trump), four players
+#: play as the partnerships of seats 0+2 and 1+3, no card of no suit is in play (in a
+#: hand or the current trick) and no card of the role top is in the deck, no trick is
+#: still worth the discards' book, the hands are of equal length (one card fewer for
+#: those who played to the current trick), and every effective suit has at most 13 cards
+#: in play.  Effective suits come from the contract's table (promoted trumps belong to
+#: the trump suit, power gives the order, downtown included), so DDS sees the same suits
+#: and order as our search; :func:`can_use_dds` tells whether it applies.
+BACKENDS = ("own", "dds")
 
 
 class UnsupportedContract(ValueError):
@@ -203,6 +217,9 @@ class _Engine:
         DESC: dict = {}  # the cards left of a block, highest first
         opps_of = [[t for t in SEATS if MAX[t] != MAX[s]] for s in SEATS]
         partners_of = [[t for t in SEATS if t != s and MAX[t] == MAX[s]] for s in SEATS]
+        # Four players in two pairs of partners sitting opposite: leads are weighed by
+        # who holds a suit's top cards (left and right opponent, partner).
+        QUAD = n == 4 and all(partners_of[s] == [(s + 2) % 4] for s in SEATS)
         # The opponents still to play after ``seat`` when it plays ``pos``-th.
         later_opps = [[[(seat + k) % n for k in range(1, n - pos) if MAX[(seat + k) % n] != MAX[seat]]
                        for pos in SEATS] for seat in SEATS]
@@ -510,6 +527,13 @@ class _Engine:
             ruffers = [o for o in opps if o & TR] if TR and others & TR else ()
             partner_ruffs = partner & TR
             void = -7 * (ntricks + 1)
+            h = hands[leader]
+            # (in notrump only, or once the trumps are out: with trumps it searched more nodes)
+            quad = QUAD and not ((others | h) & TR)
+            if quad:
+                lho = NEXT[leader]
+                pa = NEXT[lho]
+                rho = NEXT[pa]
             scored = []
             gm = 0
             i = 127  # scores carry the move's index in their low 7 bits (ties: higher cards first)
@@ -545,6 +569,46 @@ class _Engine:
                         oth = others & gm
                     win_w = weight + 45
                     low_w = weight + 12
+                    if quad and oth != -1:
+                        # Four players in pairs: who holds the suit's three highest cards
+                        # (as DDS weighs leads): lead towards a tenace, not into one.
+                        rest = (others | h) & gm
+                        b1 = 1 << (rest.bit_length() - 1)
+                        rest ^= b1
+                        b2 = 1 << (rest.bit_length() - 1) if rest else 0
+                        rest ^= b2
+                        b3 = 1 << (rest.bit_length() - 1) if rest else 0
+                        o1 = o2 = o3 = -1
+                        for t in SEATS:
+                            ht = hands[t]
+                            if ht & b1:
+                                o1 = t
+                            if ht & b2:
+                                o2 = t
+                            if ht & b3:
+                                o3 = t
+                        len_l = (hands[lho] & gm).bit_count()
+                        len_r = (hands[rho] & gm).bit_count()
+                        len_p = pg.bit_count()
+                        if o2 == rho:
+                            win_w -= 1 if len_r != 1 else 0
+                        elif o2 == lho:
+                            win_w += 22 if len_l != 1 else 16
+                        if not ((o2 != lho or len_l == 1) and (o2 != rho or len_r == 1)):
+                            win_w -= 27
+                        if o1 == rho or o2 == rho:
+                            if len_r != 1:
+                                low_w -= 10
+                        elif o1 == lho and o2 == pa and len_p != 1:
+                            low_w += 31
+                        if o2 == pa and o3 == pa:
+                            low_w += 35
+                        elif len_p > 1 and ((o2 == leader and o3 == pa) or (o2 == pa and o3 == leader)):
+                            low_w += 25
+                        if (len_l == 1 and o1 == lho) or (len_r == 1 and o1 == rho):
+                            low_w += 16
+                        elif o1 == leader:
+                            low_w -= 29
                 if mv > oth >= 0:
                     scored.append((win_w + RANK[mv]) << 7 | i)  # wins the trick
                 else:
@@ -1207,9 +1271,15 @@ class DoubleDummy:
     shared instance.
     """
 
-    def __init__(self, max_engines: int = 8):
+    def __init__(self, max_engines: int = 8, backend: str = "own"):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
         self._engines: dict = {}
         self._max_engines = max_engines
+        self.backend = backend
+        # How many answers came from DDS and how many from our own search (backend "dds").
+        self.dds_calls = 0
+        self.own_calls = 0
 
     def _engine(self, rules: Ruleset, table: PlayTable, declarer: int) -> _Engine:
         side = rules.side_of[declarer]
@@ -1243,6 +1313,12 @@ class DoubleDummy:
             mine = state.rules.side_of[state.seat] == state.rules.side_of[state.declarer]
             return max(values.values()) if mine else min(values.values())
         engine, root = self._root(state, state.table, state.trick, state.leader)
+        if self.backend == "dds":
+            deal = _dds_deal(engine, state)
+            if deal is not None:
+                self.dds_calls += 1
+                return _dds_value(deal, engine, state)
+            self.own_calls += 1
         return engine.value(root)
 
     def solve_actions(self, state: HandState) -> dict[int, int]:
@@ -1254,6 +1330,14 @@ class DoubleDummy:
             return self._declare_by_lead(state)
         engine, root = self._root(state, state.table, state.trick, state.leader)
         legal = state.legal_actions()
+        if self.backend == "dds":
+            deal = _dds_deal(engine, state)
+            if deal is not None:
+                found = _dds_actions(deal, engine, state)
+                if all(a in found for a in legal):  # else a renege the rules let stand: our search
+                    self.dds_calls += 1
+                    return {a: found[a] for a in legal}
+            self.own_calls += 1
         bit_of = engine.bit_of
         moves = [bit_of[c] for c in legal]
         values: dict[int, int] = {}
@@ -1291,6 +1375,103 @@ class DoubleDummy:
                 for m in run:
                     values[engine.card_of[m]] = v
         return {a: values[a] for a in state.legal_actions()}
+
+
+def can_use_dds(state: HandState) -> bool:
+    """Whether the ``dds`` backend answers this position with DDS (see :data:`BACKENDS`)."""
+    if state.phase != PLAY or state.table is None:
+        return False
+    engine, _ = DoubleDummy()._root(state, state.table, state.trick, state.leader)
+    return _dds_deal(engine, state) is not None
+
+
+def _dds_deal(engine: _Engine, state: HandState):
+    """The position as DDS's ``deal`` struct, or None where DDS cannot play it exactly as
+    the variant's rules say (the conditions are listed at :data:`BACKENDS`).
+
+    ``engine`` holds the position's hands (as :meth:`DoubleDummy._root` loaded them).
+    Only the order of the cards still in play matters to a double-dummy result, so each
+    effective suit's cards in play (hands and current trick) are renamed from the ace
+    down: a suit of 15 cards (two jokers as top trumps) fits once two are out of play.
+    """
+    if engine.n != 4 or engine.top_as_trump or state.discards_book_pending():
+        return None
+    ms = engine.max_seat
+    if not (ms[0] == ms[2] and ms[1] == ms[3] and ms[0] != ms[1]):
+        return None  # DDS's sides are the partnerships of seats 0+2 and 1+3
+    try:
+        from endplay import _dds  # noqa: PLC0415 - an optional dependency, only for this backend
+    except ImportError:
+        return None
+    hands = engine.hands
+    bit_of = engine.bit_of
+    trick = [bit_of[c] for c in state.trick]
+    in_play = sum(trick)
+    for h in hands:
+        in_play |= h
+    if in_play & engine.ns_mask:
+        return None  # a card of no suit in play: DDS has no such card
+    leader = state.leader
+    to_move = hands[(leader + len(trick)) % 4].bit_count()
+    for i in range(4):
+        if hands[(leader + i) % 4].bit_count() != to_move - (1 if i < len(trick) else 0):
+            return None  # DDS wants hands of equal length
+    if not to_move:
+        return None
+    blocks = [m for m in engine.group_masks if m & in_play and not m & engine.ns_mask]
+    if len(blocks) > 4:
+        return None
+    rank: dict[int, tuple[int, int]] = {}  # card bit -> (DDS suit, DDS rank 2..14)
+    for j, block in enumerate(blocks):
+        cards = _bits(in_play & block)
+        if len(cards) > 13:
+            return None
+        for i, bit in enumerate(reversed(cards)):
+            rank[bit] = (j, 14 - i)
+    d = _dds.deal()
+    trump = engine.trump_mask
+    d.trump = blocks.index(trump) if trump and trump in blocks else 4  # 4: notrump
+    d.first = leader
+    for i, bit in enumerate(trick):
+        d.currentTrickSuit[i], d.currentTrickRank[i] = rank[bit]
+    for seat, h in enumerate(hands):
+        for bit in _bits(h):
+            j, r = rank[bit]
+            d.remainCards[seat][j] |= 1 << r
+    return d, rank, to_move
+
+
+def _dds_solve(deal, solutions: int):
+    from endplay import _dds  # noqa: PLC0415 - see _dds_deal
+
+    result = _dds.futureTricks()
+    # target -1 (the most tricks), mode 1 (search even a forced card), thread 0
+    _dds.SolveBoard(deal, -1, solutions, 1, result, 0)
+    return result
+
+
+def _dds_value(found, engine: _Engine, state: HandState) -> int:
+    """The declaring side's books from DDS's count for the side to move."""
+    deal, _, tricks = found
+    score = _dds_solve(deal, 1).score[0]
+    return score if engine.max_seat[state.seat] else tricks - score
+
+
+def _dds_actions(found, engine: _Engine, state: HandState) -> dict[int, int]:
+    """Each card DDS lets the player to move play -> the declaring side's books after it."""
+    deal, rank, tricks = found
+    result = _dds_solve(deal, 3)
+    card_of = {key: engine.card_of[bit] for bit, key in rank.items()}
+    mine = engine.max_seat[state.seat]
+    out: dict[int, int] = {}
+    for i in range(result.cards):
+        score = result.score[i]
+        value = score if mine else tricks - score
+        suit = result.suit[i]
+        ranks = [result.rank[i]] + [r for r in range(2, 15) if result.equals[i] >> r & 1]
+        for r in ranks:
+            out[card_of[(suit, r)]] = value
+    return out
 
 
 def _check(state: HandState) -> None:

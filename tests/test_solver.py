@@ -40,7 +40,7 @@ from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVE
 from runtime.notation import pbn_deal
 from runtime.records import hand_record
 from runtime.ruleset import NO_TRUMP
-from runtime.solver import DoubleDummy, solve, solve_actions
+from runtime.solver import DoubleDummy, can_use_dds, solve, solve_actions
 
 FULL_DEALS = int(os.environ.get("BIDWHIST_DDS_DEALS", "4"))
 
@@ -485,6 +485,36 @@ def test_one_solver_across_many_positions_matches_exhaustive_minimax():
     assert checked >= 50
 
 
+@pytest.mark.parametrize("spec, strain, trump, direction", [
+    ("cincinnati", "notrump", None, "uptown"),
+    ("standard", "notrump", None, "downtown"),                # jokers of no suit, low cards win
+    ("standard+jokers-free-in-notrump", "notrump", None, "uptown"),
+    ("cincinnati", "uptown", 3, None),                        # trumps often gone by the ending
+])
+def test_notrump_leads_weighed_by_top_cards_keep_every_value(spec, strain, trump, direction):
+    """Four-player endings of four cards where leads are ordered by who holds each
+    suit's top cards (no trumps in play): one solver instance, every position and
+    every card's value against exhaustive minimax."""
+    rng = random.Random(f"leads/{spec}/{strain}")
+    rules = rules_of(spec)
+    dd = DoubleDummy()
+    checked = 0
+    for i in range(8):
+        state = endgame(spec, strain, trump, direction, rng, 4, extra=i % 4)
+        if state.phase != PLAY:
+            continue
+        assert dd.solve(state) == brute_force(state), (spec, i)
+        values = dd.solve_actions(state)
+        for action, value in values.items():
+            child = state.clone()
+            child.apply_action(action)
+            side = rules.side_of[state.declarer]
+            gained = child.books_so_far()[side] - state.books_so_far()[side]
+            assert value == gained + brute_force(child), (spec, i, action)
+        checked += 1
+    assert checked >= 6
+
+
 # --------------------------------------------------------------------------- bidwhist analyze
 def write(tmp_path, data, name="hand.json"):
     path = tmp_path / name
@@ -595,3 +625,50 @@ def test_analyze_errors_match_replay(tmp_path):
     assert result.exit_code == 2 and "invalid JSON" in result.stderr and result.stdout == ""
     other = write(tmp_path, {"format": "something-else"}, "other.json")
     assert analyze(other).exit_code == 2
+
+
+# ---------------------------------------------------------------- the DDS backend
+def test_the_dds_backend_gives_our_searchs_answers_and_is_used_where_it_applies():
+    """Backend ``dds`` hands DDS the positions it plays exactly as the rules say (jokers
+    out of play, promoted trumps and downtown mapped by power, four players in
+    partnerships) and our search all others; every answer equals our own search's and
+    exhaustive minimax's."""
+    used = {}
+    for spec, strain, trump, direction in ENDGAMES:
+        rng = random.Random(f"dds/{spec}/{strain}/{trump}")
+        rules = rules_of(spec)
+        used[spec, strain] = 0
+        for i in range(10):
+            state = endgame(spec, strain, trump, direction, rng, 3 + i % 2, extra=i % rules.players)
+            if state.phase != PLAY:
+                continue
+            own, dds = DoubleDummy(), DoubleDummy(backend="dds")
+            expected = brute_force(state)
+            assert own.solve(state) == dds.solve(state) == expected, (spec, state.observation(state.seat))
+            assert own.solve_actions(state) == dds.solve_actions(state), (spec, state.observation(state.seat))
+            assert (dds.dds_calls > 0) == can_use_dds(state)
+            assert dds.dds_calls + dds.own_calls == 2
+            used[spec, strain] += dds.dds_calls > 0
+    # DDS plays the 52-card deals, downtown, and jokers as the top trumps ...
+    assert used["cincinnati", "downtown"] == used["standard", "uptown"] == 10
+    assert used["northeast52", ""] == 10
+    # ... never three players alone, nor a big joker that wins every trick while in play.
+    assert used["cutthroat", "uptown"] == used["cutthroat", "notrump"] == 0
+    assert used["standard+big-joker-notrump", "notrump"] == 0
+
+
+def test_the_dds_backend_in_mid_trick_positions_of_standard_suit_contracts():
+    """Jokers as the top trumps, five or six cards left, stopped anywhere in a trick:
+    DDS's answer (cards renamed by power among the cards in play) equals our search's."""
+    rng = random.Random("dds-mid-trick")
+    dds = DoubleDummy(backend="dds")
+    for i in range(6):
+        state = endgame("standard", "uptown", i % 4, None, rng, 5 + i % 2, extra=i % 4)
+        assert state.phase == PLAY
+        assert dds.solve(state) == DoubleDummy().solve(state), state.observation(state.seat)
+    assert dds.dds_calls == 6
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(ValueError, match="backend must be one of own, dds"):
+        DoubleDummy(backend="fast")
