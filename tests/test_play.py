@@ -48,7 +48,9 @@ PROMPT = re.compile(r"(Your call|Name trump|Choose the direction|Discard \(\d+ o
                     r"Lead \(its suit is trump\) or say notrump) \(seat (\d+)\) > ")
 CARD_WORD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][SHDC]|BJ|LJ)(?![A-Za-z0-9])")
 BOT = "heuristic" if "heuristic" in BOTS else "random"  # the registry may not have it yet
-TIMEOUT = 30
+# How long to wait for the program before calling it stuck: a guard against hangs, not a
+# speed limit (a loaded machine can take many seconds to start a game).
+TIMEOUT = 120
 
 
 # --------------------------------------------------------------------------- a pseudo-terminal
@@ -129,11 +131,17 @@ class Terminal:
         if not stat.exists():  # no /proc here: give it a moment instead
             time.sleep(1)
             return
+        wchan = Path(f"/proc/{self.pid}/wchan")
         deadline = time.monotonic() + timeout
         asleep = 0
         while asleep < 5 and time.monotonic() < deadline:
             state = stat.read_text().rsplit(")", 1)[1].split()[0]
-            asleep = asleep + 1 if state == "S" else 0
+            # Sleeping is not enough on a loaded machine (it may sleep on a page or the
+            # scheduler before reaching the read): where the kernel says where it waits,
+            # it must be the terminal's read (wait_woken, in n_tty_read).
+            where = wchan.read_text().strip() if wchan.exists() else ""
+            reading = state == "S" and where in ("", "0", "wait_woken", "n_tty_read")
+            asleep = asleep + 1 if reading else 0
             time.sleep(0.02)
 
     def wait(self, timeout: float = TIMEOUT) -> int:
