@@ -705,8 +705,9 @@ def test_bid_margin_is_in_the_variants_own_points():
     """The margin a bid must beat passing by is a share of the swing between making the
     lowest contract and going down one: standard scores 3 / -3, hawaii 1 / -2."""
     from runtime.bots.outbid import bid_margin
-    assert bid_margin(_ready_info("standard")) == pytest.approx(0.025 * 6)
-    assert bid_margin(_ready_info("hawaii")) == pytest.approx(0.025 * 3)
+    share = bid_margin(_ready_info("standard")) / 6
+    assert share > 0
+    assert bid_margin(_ready_info("hawaii")) == pytest.approx(share * 3)
 
 
 def test_outlook_is_the_same_for_a_ruleset_every_time():
