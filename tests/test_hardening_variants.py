@@ -249,7 +249,8 @@ def test_entries_up_to_the_limit_are_accepted(tmp_path):
 
 
 def test_a_long_list_in_a_set_change_is_refused_too():
-    """--set values are read as YAML: the same limit, named the same way."""
+    """--set values are read as YAML: the same limit, named the same way (a --set that
+    cannot be read is a usage error, status 2, as every unreadable argument)."""
     proc = script("rules", "standard", "--set", "deck.without=[" + ", ".join(["2S"] * 300) + "]")
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "list too long: 300 items (a list in a variant file holds at most 256 items)" in proc.stderr

@@ -301,7 +301,7 @@ class HeuristicBot:
             # (two players, say) the hand estimates, made as if every card were held,
             # undervalue a forced hand (an average one "goes down" though forced
             # dealers make 72% there), and passing on the Outlook alone lost to the
-            # baseline (-0.85 points a hand); in standard the Outlook's view is the lower.
+            # baseline (-0.85 points a hand); in the base game the Outlook's view is the lower.
             rest = min(value, -look.forced / max(1, info.rules.sides - 1))
             words = "if their dealer is forced to bid"
         if p < 1.0:

@@ -37,7 +37,7 @@ _SIDE_ROUND = (1.0, 0.9, 0.6, 0.3, 0.12, 0.05)
 # Trumps: the longest other holding is about this share of the trumps out (in play);
 # each trump beyond it is worth _TRUMP_LONG, and the trumps' top cards (honours promoted
 # as the higher trumps fall) _TRUMP_TOP times a side suit's.  Fitted by
-# ``python bench/fit_bidding.py --hands 6000`` (standard, forced suit contracts, books
+# ``python bench/fit_bidding.py --hands 6000`` (the base game, forced suit contracts, books
 # regressed on the estimate's parts): books = 5.44 + 0.394 side tricks + 0.533 trump
 # top tricks + 0.668 a trump (-0.09 a trump beyond four, ruffs -0.01): a trump is worth
 # 1.7 side tricks, its top tricks 1.35.  The old credit (1.0 a trump beyond the split,
@@ -50,7 +50,7 @@ _TRUMP_TOP = 1.35
 _RUFF_KEEP = 2
 _RUFF = 0.8
 # The declaring side's books against its declarer's own hand estimate, fitted by
-# ``python bench/fit_bidding.py --hands 4000`` (standard: the declarer's best contract
+# ``python bench/fit_bidding.py --hands 4000`` (the base game: the declarer's best contract
 # of a kind, the heuristic's discards and play): books = 7.545 + 0.457 own (suit, sd
 # 1.84), 6.654 + 0.479 own (notrump, sd 2.22).  Kept here in a form that carries over
 # to other deals: books = a side's even share of the tricks + SLOPE * (own - a hand's
@@ -75,9 +75,9 @@ _FIT_DEFENCE_SLOPE = (1.324, 0.690)
 _FIT_DEFENCE_OFFSET = (-1.875, -1.21)
 # A kitty's worth to the declarer before it is seen, per card, as a share of what an
 # average card held is worth (the tricks over the cards dealt to hands): double dummy
-# measured about one book for standard's six cards (issue 14), 1/6 a card against 1/4
+# measured about one book for the base game's six cards (issue 14), 1/6 a card against 1/4
 # for a card held.  Where fewer players share the tricks a kitty card is worth more
-# (two players: 2.0 books for six; valued at standard's 1.0, the bot lost to the
+# (two players: 2.0 books for six; valued at the base game's 1.0, the bot lost to the
 # baseline there, -0.12 points a hand).
 _KITTY_BOOK_SHARE = 2 / 3
 # Bids worth this little less than the best are as good: the highest of them is bid.
@@ -253,7 +253,7 @@ class RulesInfo:
             BIT.append(1 << len(BIT))
         self.tricks = rules.hand_size  # tricks in a hand: each plays hand_size cards
         # The share of the cards a hand does not hold that are in play (held by someone
-        # or in the kitty): below 1 where the deal sets cards aside (two-handed: 18 of
+        # or in the kitty): below 1 where the deal sets cards aside (two players: 18 of
         # 42), so the higher cards and long holdings out are fewer than the deck says.
         unseen = rules.n_cards - rules.hand_size
         self.inplay = (unseen - rules.undealt) / unseen if unseen > 0 else 1.0
