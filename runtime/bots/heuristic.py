@@ -264,13 +264,7 @@ class HeuristicBot:
         """What defending a bid an opponent would outbid us with is worth to us: as
         :meth:`_defend_value`, but their books only ``_OUTBID_BOOKS`` above what their
         bid needs at least (a bid made over ours is pushed, not chosen freely)."""
-        suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
-        idx = suit_idx or nt_idx
-        nt = 0 if suit_idx else 1
-        own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
-        share = max(0.0, info.tricks - own) / (info.rules.players - 1)
-        theirs = info.total_books - (own + npart * share)
-        theirs = max(theirs, info.needed[high][nt] + _OUTBID_BOOKS)
+        nt, theirs = _their_books(info, high, plain, npart, _OUTBID_BOOKS)
         return info.expected(1, high, nt, theirs)
 
     def _pass_standing(self, state: HandState, info: RulesInfo, stands, value: float, words: str):
@@ -416,13 +410,7 @@ class HeuristicBot:
         are the rest, but at least what their bid needs and a margin (they bid it only
         when it beat passing).  A strain played only without trumps is scored as notrump.
         """
-        suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
-        idx = suit_idx or nt_idx
-        nt = 0 if suit_idx else 1
-        own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
-        share = max(0.0, info.tricks - own) / (info.rules.players - 1)
-        theirs = info.total_books - (own + npart * share)
-        theirs = max(theirs, info.needed[high][nt] + _OPPONENT_MARGIN)
+        nt, theirs = _their_books(info, high, plain, npart, _OPPONENT_MARGIN)
         return (expected or info.expected)(1, high, nt, theirs)
 
     @staticmethod
@@ -690,6 +678,20 @@ def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, i
     top = max(wk[c] for c in shown)
     beaten = [c for c in legal if best < wk[c] < top]
     return beaten if card in beaten else []
+
+
+def _their_books(info: RulesInfo, high: int, plain: list[float], npart: int, margin: float) -> tuple[int, float]:
+    """(strain kind, books) of the opponents declaring their bid ``high``: the books our
+    hand (its tricks in the contracts the bid's strain may become) and our partners'
+    share of the rest leave them, but at least what the bid needs plus ``margin``.
+    Kind 1 where the strain is played only without trumps (scored as notrump)."""
+    suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
+    idx = suit_idx or nt_idx
+    nt = 0 if suit_idx else 1
+    own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
+    share = max(0.0, info.tricks - own) / (info.rules.players - 1)
+    theirs = info.total_books - (own + npart * share)
+    return nt, max(theirs, info.needed[high][nt] + margin)
 
 
 def _is_top(ti: TableInfo, hand, card: int) -> bool:
