@@ -64,6 +64,13 @@ class Remove:
     path: tuple
 
 
+# The settings that decide how many books a hand has: the cards dealt to each player,
+# and the kitty whose discards count as a book unless `kitty.discards: none`.  A file
+# that changes any of them can make a ladder its base wrote too tall: the message leads
+# with that file.
+_BOOK_SETTINGS = (("deal", "hand"), ("deal", "kitty"), ("kitty", "discards"))
+
+
 def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple,
              fix: tuple = ()) -> None:
     """Report ``message`` about the setting ``here``, naming where the settings ``there`` were made.
@@ -430,12 +437,12 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
     if a.max_level > books:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
         conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
-                 ("auction", "levels", "to"), ("deal", "hand"),
+                 ("auction", "levels", "to"), *_BOOK_SETTINGS,
                  fix=(f"set auction.levels.to to at most {books}",))
     for i, strain in enumerate(a.strains):
         if strain.levels is not None and strain.levels[1] > books:
             conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}, more than the {books} "
-                              "books of a hand", ("auction", "strains", i, "levels"), ("deal", "hand"),
+                              "books of a hand", ("auction", "strains", i, "levels"), *_BOOK_SETTINGS,
                      fix=(f"set the levels.to of strain '{strain.name}' to at most {books}",))
 
 

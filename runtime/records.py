@@ -628,7 +628,7 @@ def apply_claim(state: HandState, claim) -> list[int]:
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
     """Replay a game record; RecordError (``hand[i].…``) at the first illegal entry."""
     first = records[0]
-    rules = _resolve(first, resolve, "hand[0].")
+    rules = resolve_record(first, resolve, "hand[0].")
     tally = GameTally(rules)
     replays = []
     previous = None  # the previous hand's state: who deals next depends on how it ended
@@ -673,7 +673,9 @@ def game_summary(tally: GameTally) -> dict:
     return {"totals": list(last), "winner": tally.winner, "games": [g.as_json() for g in tally.games]}
 
 
-def _resolve(record: dict, resolve: Resolver, prefix: str) -> Ruleset:
+def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset:
+    """The Ruleset a hand record names (``variant`` and ``with``) through ``resolve``;
+    RecordError at the field whose name cannot be used (``prefix`` + ``variant``/``with``)."""
     variant = record.get("variant")
     with_rules = record.get("with", [])
     if not isinstance(variant, str):
@@ -707,7 +709,7 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
     record = rf.records[0]
     try:
-        rules = _resolve(record, resolve, "")
+        rules = resolve_record(record, resolve)
         return replay_hand(rules, record).as_json()
     except RecordError as exc:
         return {"contract": None, "tricks": None, "books": None, "score": None, "error": exc.as_json()}

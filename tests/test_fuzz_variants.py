@@ -1158,3 +1158,20 @@ def test_regression_a_word_two_strains_share_is_placed_in_the_users_file(tmp_pat
         for word in ("low", "down")]
     # order_aliases no longer names a setting no file wrote (it pointed at standard's line 9, `name:`).
     assert not any("order_aliases.downtown at" in d.message for d in info.value.diagnostics)
+
+
+def test_regression_a_ladder_too_tall_after_the_users_kitty_change_leads_with_the_users_file(tmp_path):
+    # Found by the 10^5-case run: extending cutthroat (levels up to 18: 17 cards and the
+    # discards' book) with `kitty.discards: none` leaves 17 books; the error was placed at
+    # cutthroat.yaml's `to: 18` alone, a line the user cannot edit.  Now it leads with the
+    # user's kitty change, cutthroat's ladder named beside it.
+    text = "name: a0\nkitty:\n  discards: none\n  show: never\nextends: cutthroat\n"
+    path = write_file(tmp_path, text, stem="mine")
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    check_diagnostics(info.value, _known_files(str(path)), [path])
+    (ladder,) = [d for d in info.value.diagnostics if "books of a hand" in d.message]
+    first = str(ladder).splitlines()[0]
+    assert first.startswith(f"{path}:3:13: levels: to 18 is more than the 17 books of a hand (here: kitty.discards; "
+                            "auction.levels.to at ")
+    assert first.endswith("cutthroat.yaml:23:25)")

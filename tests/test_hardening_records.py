@@ -260,3 +260,32 @@ def test_replay_each_holds_one_hand_at_a_time(tmp_path, standard):
     peak(small)  # the ruleset compiled and cached, the bots' tables built
     added = large.stat().st_size - small.stat().st_size
     assert peak(large) - peak(small) < 4 * added
+
+
+# ------------------------------------------------- a named file changes after the check
+@pytest.mark.parametrize("command", [("replay",), ("replay", "--each"), ("analyze",), ("analyze", "--each")])
+def test_a_file_that_vanishes_after_the_check_is_the_records_error(tmp_path, monkeypatch, command):
+    """The text output replays a record again after checking it; should the variant file
+    it names vanish in between (seen in a long fuzz run: another pytest removed the
+    folder), the answer is the record's error and status 1, never an internal error."""
+    import bidcompiler.cli.replay as replay_cli
+    from runtime import records
+
+    rules = load_ruleset("standard")
+    (tmp_path / "mine.yaml").write_text(Path("variants/standard.yaml").read_text(encoding="utf-8"),
+                                        encoding="utf-8")
+    state = play_hand(rules, 3, 5, "heuristic")
+    record = tmp_path / "hand.jsonl"
+    record.write_text(json.dumps(hand_record(state, "mine.yaml")) + "\n", encoding="utf-8")
+    checked_once = records.replay_file
+
+    def check_then_remove(rf, resolve):
+        result = checked_once(rf, resolve)
+        (tmp_path / "mine.yaml").unlink(missing_ok=True)
+        return result
+
+    monkeypatch.setattr(replay_cli, "replay_file", check_then_remove)
+    monkeypatch.setattr(records, "replay_file", check_then_remove)
+    result = run(*command, str(record))
+    assert result.exit_code == 1
+    assert "variant" in result.stderr and "does not exist" in result.stderr

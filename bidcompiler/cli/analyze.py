@@ -199,7 +199,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
     """Analyse every line of ``file`` as an independent hand record; the exit status."""
     from rich.text import Text
 
-    from runtime.records import RecordFile, replay_file
+    from runtime.records import RecordError, RecordFile, replay_file
     from runtime.solver import DoubleDummy
 
     from . import render
@@ -215,6 +215,11 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
         one = RecordFile([record], False, rf.source)
         err = replay_file(one, records_resolver(rf))["error"]
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
+        if err is None:
+            try:
+                replay = replayed_hands(one)[0]
+            except RecordError as exc:  # a file it names changed since the check
+                err = exc.as_json()
         if err is not None:
             illegal.append(line)
             hands.append({"line": line, "contract": None, "positions": None, "error": err})
@@ -222,7 +227,6 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
                 click.echo(f"{file}:{line}: {err['at']}: {err['message']}", err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
-        replay = replayed_hands(one)[0]
         hand = analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress)
         hands.append({"line": line, **hand, "error": None})
         if console is not None:
@@ -253,6 +257,7 @@ def analyze(file, as_json, every_card, each):
     record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
     --each, when any hand is illegal), 2 for a file that is not a record.
     """
+    from runtime.records import RecordError
     from runtime.solver import DoubleDummy
 
     from . import render
@@ -263,6 +268,12 @@ def analyze(file, as_json, every_card, each):
     text = read_record_text(file)
     rf = parse_record_text(text, file)
     result = checked(rf, file, "analyze")  # the very checks and messages of `replay`
+    replays = []
+    if result["error"] is None:
+        try:
+            replays = replayed_hands(rf)
+        except RecordError as exc:  # a file it names changed since the check
+            result["error"] = exc.as_json()
     if result["error"] is not None:
         err = result["error"]
         if as_json:
@@ -272,7 +283,6 @@ def analyze(file, as_json, every_card, each):
             click.echo(error_line(file, err, record_lines(text) if rf.is_game else None), err=True)
         sys.exit(1)
     solver = DoubleDummy()
-    replays = replayed_hands(rf)
     hands = [analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress) for r in replays]
     if as_json:
         out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}

@@ -25,12 +25,14 @@ from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
 from runtime.records import (
     HandReplay,
     NotARecord,
+    RecordError,
     RecordFile,
     iter_records,
     read_record_file,
     replay_file,
     replay_game,
     replay_hand,
+    resolve_record,
 )
 from runtime.ruleset import Ruleset
 
@@ -96,12 +98,15 @@ def records_resolver(rf: RecordFile):
 
 
 def replayed_hands(rf: RecordFile) -> list[HandReplay]:
-    """The replayed hands of a record file already checked legal by ``replay_file``."""
+    """The replayed hands of a record file already checked legal by ``replay_file``.
+
+    RecordError all the same if the files the record names changed since the check
+    (the callers report it as the record's error)."""
     resolve = records_resolver(rf)
     if rf.is_game:
         return replay_game(rf.records, resolve)[0]
     record = rf.records[0]
-    return [replay_hand(resolve(record["variant"], record.get("with", [])), record)]
+    return [replay_hand(resolve_record(record, resolve), record)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -356,12 +361,16 @@ def replay_each(file: str, as_json: bool) -> int:
         one = RecordFile([record], False, file)
         r = replay_file(one, resolve)
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
+        if r["error"] is None:
+            try:
+                replay = replayed_hands(one)[0]
+            except RecordError as exc:  # a file it names changed since the check
+                r["error"] = exc.as_json()
         if r["error"] is not None:
             illegal.append(line)
             click.echo(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", err=True)
             console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
             continue
-        replay = replayed_hands(one)[0]
         print_hand(console, replay, title)
         state = replay.state
         if replay.in_progress:
@@ -410,7 +419,13 @@ def replay(file, as_json, each):
     if as_json:
         click.echo(json.dumps(result))
     elif result["error"] is None:
-        print_replay(rf, result)
+        try:
+            print_replay(rf, result)
+        except RecordError as exc:
+            # The text replays the record again (it prints from the engine's states), so
+            # a file the record names that changed or vanished since the check is met
+            # here: the record's error all the same, never an internal one.
+            result["error"] = exc.as_json()
     if result["error"] is not None:
         if not as_json:
             click.echo(error_line(file, result["error"], record_lines(text) if rf.is_game else None), err=True)
