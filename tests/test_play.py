@@ -68,6 +68,10 @@ class Terminal:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
                 if cwd is not None:
                     os.chdir(cwd)
+                # A person's terminal delivers ^C; a test suite started in the background
+                # by a non-interactive shell has SIGINT ignored, and an ignored signal stays
+                # ignored across exec (Python then installs no KeyboardInterrupt for it).
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.execvpe(PROGRAM[0], PROGRAM + args, full_env)
             finally:
                 os._exit(127)
