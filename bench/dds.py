@@ -83,6 +83,7 @@ def weakest(state: HandState) -> int:
 
 
 def dds_tricks(rules, state: HandState) -> int:
+    """The tricks DDS gives the side on lead from ``state`` (a 52-card position)."""
     d = Deal(pbn_deal(rules, state.hands))
     d.first = Player(state.seat)
     d.trump = Denom.nt if state.trump < 0 else Denom(state.trump)
@@ -124,6 +125,7 @@ def our_nodes(state: HandState) -> int:
 
 
 def load() -> str:
+    """The machine's load averages, for the report."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
 
 
@@ -135,6 +137,7 @@ def timed(fn):
 
 
 def summary(name: str, times: list[float]) -> str:
+    """One report line: the median and worst of ``times``."""
     return f"{name:<28} median {statistics.median(times) * 1000:10.1f} ms   worst {max(times) * 1000:10.1f} ms"
 
 
@@ -221,6 +224,7 @@ def rows(deals: int = 30, standard: int = 10, seed: int = 1) -> dict:
 
 
 def main() -> None:
+    """Measure and print (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="52-card deals solved by both (default 100)")
     parser.add_argument("--standard", type=int, default=20, help="whole 54-card hands solved by ours (default 20)")
