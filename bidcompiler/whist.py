@@ -256,8 +256,18 @@ class _NodeMaker:
         return ScalarNode(STR_TAG, body, start, start, style=None)
 
 
+def _text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as the grammar counts them: Lark breaks lines at ``\n`` only
+    (not at the other characters str.splitlines breaks at, such as U+2028), a ``\r``
+    before it belonging to the break."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def _syntax(maker: _NodeMaker, token: Token, message: str) -> CompileError:
-    lines = maker.text.splitlines()
+    lines = _text_lines(maker.text)
     source = lines[token.line - 1] if 0 < token.line <= len(lines) else None
     return CompileError([Diagnostic(SourcePos(maker.filename, token.line, token.column), message,
                                     source_line=source)])
@@ -334,7 +344,7 @@ def _found(token) -> str:
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileError:
-    lines = text.splitlines()
+    lines = _text_lines(text)
     line = getattr(exc, "line", 0) or len(lines)
     col = getattr(exc, "column", 0) or (len(lines[-1]) + 1 if lines else 1)
     if isinstance(exc, UnexpectedCharacters):
@@ -382,7 +392,7 @@ def _check_nesting(text: str, filename: str) -> None:
                 at = match.start()
                 line = text.count("\n", 0, at) + 1
                 col = at - (text.rfind("\n", 0, at) + 1) + 1
-                lines = text.splitlines()
+                lines = _text_lines(text)
                 source = lines[line - 1] if 0 < line <= len(lines) else None
                 raise CompileError([Diagnostic(SourcePos(filename, line, col), nesting_message(),
                                                source_line=source)])

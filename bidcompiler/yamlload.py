@@ -392,7 +392,7 @@ class LoadedYaml:
 
     def source_line(self, line: int) -> str | None:
         """The text of 1-based ``line`` (without its line break), if it exists."""
-        lines = self.text.splitlines()
+        lines = _text_lines(self.text)
         return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
@@ -546,12 +546,27 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
 
 
+# Where PyYAML's marks break lines (YAML 1.1's breaks, NEL and U+2028/U+2029 included):
+# every position and source line this module reports counts lines the same way.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+
+
+def _text_lines(text: str) -> list[str]:
+    """The lines of ``text`` as PyYAML's marks count them (no empty line after a final break)."""
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def _offset_pos(text: str, filename: str, offset: int) -> SourcePos:
-    """1-based line/col of a character offset (for errors that carry no mark)."""
+    """1-based line/col of a character offset (for errors that carry no mark), lines
+    counted as PyYAML's marks count them."""
     offset = max(0, min(offset, len(text)))
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return SourcePos(filename, line, col)
+    line, start = 1, 0
+    for brk in _LINE_BREAK.finditer(text, 0, offset):
+        line, start = line + 1, brk.end()
+    return SourcePos(filename, line, offset - start + 1)
 
 
 def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
@@ -586,7 +601,7 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
         pos = SourcePos(filename)
         message = str(exc)
         related = ()
-    lines = text.splitlines()
+    lines = _text_lines(text)
     source_line = lines[pos.line - 1] if 1 <= pos.line <= len(lines) else None
     return CompileError([Diagnostic(pos, message.strip(), source_line=source_line, related=related)])
 

@@ -1175,3 +1175,23 @@ def test_regression_a_ladder_too_tall_after_the_users_kitty_change_leads_with_th
     assert first.startswith(f"{path}:3:13: levels: to 18 is more than the 17 books of a hand (here: kitty.discards; "
                             "auction.levels.to at ")
     assert first.endswith("cutthroat.yaml:23:25)")
+
+
+@pytest.mark.parametrize("name, text, where", [
+    # YAML counts NEL as a line break (PyYAML's marks do): the bad character is line 2.
+    ("nel.yaml", "\x85\x08# x\nname: a\n", "nel.yaml:2:1: unacceptable character #x0008"),
+    # The text syntax breaks lines at "\n" only: U+2028 inside a comment is not a line.
+    ("ls.whist", "#\u2028A\nhouse-rule x\nplay {\n  roles {\n    notrump { BJ top }\n}\n",
+     "ls.whist:6:2: missing `}` after the play block (opened at line 3)"),
+])
+def test_regression_positions_count_lines_as_each_syntax_does(tmp_path, name, text, where):
+    # Found by the second 10^5-case run: the reported position and the quoted source line
+    # counted lines with str.splitlines (which also breaks at U+2028 and NEL), the
+    # parsers otherwise; the caret pointed past the end of the line it quoted.
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    (d,) = info.value.diagnostics
+    assert str(d).splitlines()[0].startswith(f"{tmp_path}/{where}")
+    check_diagnostics(info.value, _known_files(str(path)), [path])
