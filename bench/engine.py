@@ -77,8 +77,9 @@ def _digest(results: list) -> str:
 
 
 # ---------------------------------------------------------------- the jobs (CPU seconds, digest)
-def engine_loop(rules, hands: int, seed: int) -> tuple[float, str]:
-    """Random legal hands through the engine's per-action API (bench/throughput.py's loop)."""
+def _random_hands(rules, hands: int, seed: int, fused: bool) -> tuple[float, str]:
+    """Random legal hands of ``rules``, each played to its end by ``play_random`` (``fused``)
+    or action by action through the per-action API; the same draws either way."""
     from runtime.game import deal
     from runtime.hand import HandState
 
@@ -88,26 +89,23 @@ def engine_loop(rules, hands: int, seed: int) -> tuple[float, str]:
     for _ in range(hands):
         dealt, kitty = deal(rules, rng)
         state = HandState(rules, rng.randrange(rules.players), dealt, kitty)
-        while not state.is_terminal():
-            state.apply_action(rng.choice(state.legal_actions()))
+        if fused:
+            state.play_random(rng)
+        else:
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
         results.append((state.score, state.books))
     return time.process_time() - start, _digest(results)
+
+
+def engine_loop(rules, hands: int, seed: int) -> tuple[float, str]:
+    """Random legal hands through the engine's per-action API (bench/throughput.py's loop)."""
+    return _random_hands(rules, hands, seed, fused=False)
 
 
 def engine_playout(rules, hands: int, seed: int) -> tuple[float, str]:
     """The same hands as :func:`engine_loop`, played by the engine's fused random playout."""
-    from runtime.game import deal
-    from runtime.hand import HandState
-
-    rng = random.Random(seed)
-    results = []
-    start = time.process_time()
-    for _ in range(hands):
-        dealt, kitty = deal(rules, rng)
-        state = HandState(rules, rng.randrange(rules.players), dealt, kitty)
-        state.play_random(rng)
-        results.append((state.score, state.books))
-    return time.process_time() - start, _digest(results)
+    return _random_hands(rules, hands, seed, fused=True)
 
 
 def reference_hands(reference, hands: int, seed: int) -> tuple[float, str]:
