@@ -652,6 +652,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
             raise RecordError(prefix + "in_progress", "only the last hand of a game record may be in progress")
         replays.append(replay)
         if replay.in_progress:
+            tally.add_unfinished_hand()  # its game has begun (records.md `games`), nothing scored
             break
         previous = replay.state
         tally.add_hand(replay.state)
@@ -695,8 +696,24 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
         except LookupError as exc:
             # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
             where = getattr(exc, "at", None) or field
+            if where == "with":
+                where = _failing_with(variant, with_rules, resolve)
             raise RecordError(prefix + where, str(exc.args[0] if exc.args else exc)) from None
     return rules
+
+
+def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> str:
+    """``with[i]``: the first house rule of the record's ``with`` that cannot be laid (unknown, or
+    not fitting the variant and the rules before it); records.md names entries of ``with`` so.
+
+    Only called once the whole list has failed: each shorter list costs a compile.
+    """
+    for i in range(len(with_rules)):
+        try:
+            resolve(variant, with_rules[:i + 1])
+        except LookupError:
+            return f"with[{i}]"
+    return "with"
 
 
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
