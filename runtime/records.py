@@ -102,6 +102,8 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
     then says where it is not one), so a caller can go through a large file record by
     record without holding them all.  An empty file is refused at once.
     """
+    if text.startswith(_BOM):  # a byte order mark some editors and apps write: not part of the JSON
+        text = text[len(_BOM):]
     lines = ((n, line) for n, line in _numbered_lines(text) if line.strip())
     first = next(lines, None)
     if first is None:
@@ -112,26 +114,62 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
         chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
     else:
         chunks = iter([(first[0], text)])
-    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename))
+    # records.md: more than one line is a game record, one hand record a line; a hand record
+    # pretty-printed over lines is none, and the error says so (only looked at when line 1 fails).
+    over_lines = (lambda: _one_value_over_lines(text)) if is_game and second is not None else None
+    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename,
+                                                over_lines if first_line == first[0] else None))
                      for first_line, chunk in chunks)
 
 
-def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> dict:
-    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not."""
+_BOM = "\ufeff"
+
+
+def _not_json(name: str):
+    """Python's json reads ``NaN`` and ``Infinity``; JSON (RFC 8259) has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _one_value_over_lines(text: str) -> bool:
+    """True when the whole of ``text`` is one JSON value written over several lines.
+
+    records.md makes such a file a game record, whose first line is then no JSON:
+    the error says what the file looks like (a pretty-printed hand record).
+    """
     try:
-        value = json.loads(chunk)
+        json.loads(text, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
+                  over_lines: Callable[[], bool] | None = None) -> dict:
+    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
+
+    ``over_lines`` (a game record of several lines) says whether the whole file is one
+    JSON value, for the error of a first line that is no JSON.
+    """
+    try:
+        value = json.loads(chunk, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1 if is_game else exc.lineno
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:  # a huge integer, nesting too deep
+        hint = ""
+        if over_lines is not None and over_lines():
+            hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
+                    "and this one holds one JSON value over several lines: write a hand record on one line")
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}{hint}") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
     where = f"{filename}:{first_line}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
     fmt = value.get("format")
     if fmt != HAND_FORMAT:
-        shown = "missing" if fmt is None else f"'{fmt}'"
-        raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
+        if "format" not in value:
+            raise NotARecord(f"{where}: no \"format\" field; a hand record starts "
+                             f"{{\"format\": \"{HAND_FORMAT}\", ...}}")
+        raise NotARecord(f"{where}: unknown record format {shown(fmt)}; expected '{HAND_FORMAT}'")
     return value
 
 

@@ -190,3 +190,82 @@ def test_the_installed_script_reports_with_i(tmp_path):
     proc = script("replay", str(path))
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"{path}: with[1]: unknown house rule 'nope'")
+
+
+# --------------------------------------------------------------------------- input spellings
+@pytest.mark.parametrize("call", ["4 no trump", "4nt", "4NT", "4 no-trump", "44nt", "4 nt nt", "4♠"])
+def test_calls_are_a_level_a_space_and_a_strain_word(tmp_path, call):
+    """records.md: "`<n> <strain>` otherwise. Strain names and their aliases come from the
+    variant" and "reject what does not fit it with a clear error": no other spelling is read
+    (standard's words are `notrump`, `nt`, `no`), at `auction[0]` with status 1."""
+    out = replay_json(write(tmp_path / "hand.json", record(auction=[call, "pass", "pass", "pass"])), status=1)
+    assert out["error"] == {"at": "auction[0]", "message": f"seat 0: {call!r} is not a call of this variant"}
+
+
+@pytest.mark.parametrize("call", ["4 NOTRUMP", "4 Nt", "4 no", "  4   notrump ", "4\tNT"])
+def test_calls_are_case_insensitive_and_spacing_free(tmp_path, call):
+    """records.md: "A call is one string, case-insensitive on input, canonical lower case on output"."""
+    out = replay_json(write(tmp_path / "hand.json", record(auction=[call, "PASS", "Pass", " pass"])))
+    assert out["contract"]["strain"] == "notrump" and out["score"] == [12, 0]
+
+
+def test_emoji_suit_symbols_are_the_suit_symbols(tmp_path):
+    """records.md: "Suits: `S H D C`. On input also `♠ ♥ ♦ ♣`".  Apps often write the emoji
+    form, the symbol followed by a presentation selector (U+FE0F): the same suit."""
+    hand = record()
+    hand["hands"][0][0] = "A\u2665\ufe0f"   # A♥️
+    hand["play"][0] = "a\u2665\ufe0f"
+    hand["kitty"][0] = "2\u2660\ufe0e"     # 2♠︎, the text presentation selector
+    hand["discard"][2] = "2\u2660\ufe0f"
+    out = replay_json(write(tmp_path / "hand.json", hand))
+    assert out["tricks"][0]["cards"] == ["AH", "2H", "7H", "4C"]
+    assert out["score"] == [12, 0]
+
+
+# --------------------------------------------------------------------------- files as apps write them
+def test_a_byte_order_mark_is_not_part_of_the_record(tmp_path):
+    """records.md: a hand record is a JSON object; a UTF-8 byte order mark (written by some
+    editors and apps) before it is not JSON text, and the record is read without it."""
+    out = replay_json(write(tmp_path / "hand.json", "\ufeff" + json.dumps(NT_RECORD)))
+    assert out["score"] == [12, 0]
+    game = replay_json(write(tmp_path / "game.jsonl", "\ufeff" + json.dumps(NT_RECORD) + "\n"))
+    assert game["hands"][0]["score"] == [12, 0] and len(game["games"]) == 1
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_pretty_printed_hand_record_is_a_game_record_and_the_error_says_why(tmp_path, newline):
+    """records.md: "A file whose name ends in `.jsonl`, or that holds more than one line, is a
+    game record" and "A file that is not a record at all (bad JSON ...) exits with status 2
+    and one line on stderr saying where".  A hand record spread over lines is such a file:
+    its first line is no JSON; the one line says what the file looks like."""
+    text = json.dumps(NT_RECORD, indent=2).replace("\n", newline)
+    path = write(tmp_path / "hand.json", text)
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:1:2: invalid JSON: ") and result.stderr.count("\n") == 1
+    assert "holds one JSON value over several lines: write a hand record on one line" in result.stderr
+
+
+def test_a_file_of_two_hand_records_on_two_lines_is_a_game_record(tmp_path):
+    """records.md: "... or that holds more than one line, is a game record" (here: the first
+    hand's 12 points win the game to 7, and a game record "may not go on after")."""
+    out = replay_json(write(tmp_path / "hand.json", [NT_RECORD, NT_RECORD]), status=1)
+    assert out["error"]["at"] == "hand[1]" and out["hands"] is None
+    assert "may not go on after the match is decided" in out["error"]["message"]
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_is_not_json(tmp_path, constant):
+    """records.md: bad JSON exits with status 2.  Python's reader takes NaN and Infinity; JSON does not."""
+    path = write(tmp_path / "hand.json", json.dumps(NT_RECORD)[:-1] + f', "claim": {constant}}}')
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"{constant.lstrip('-')} is not a JSON value" in result.stderr
+
+
+def test_a_record_without_format_says_so(tmp_path):
+    """records.md: "version it (`"format"`), and reject what does not fit it with a clear error"."""
+    path = write(tmp_path / "hand.json", record(format=...))
+    result = run("replay", str(path))
+    assert result.exit_code == 2
+    assert result.stderr == f'{path}:1: no "format" field; a hand record starts {{"format": "bidwhist-hand/1", ...}}\n'
