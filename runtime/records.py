@@ -407,6 +407,8 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     rules = state.rules
     where = prefix + "declare"
     declare = record.get("declare")
+    if declare == {}:  # declares nothing: the same as no declare (as for a hand without a contract)
+        declare = None
     needed = state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION)
     if declare is None:
         if needed and in_progress:
@@ -617,7 +619,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {claim} tricks, but only {remaining} remain")
+            raise RecordError(at, f"claim of {claim} trick{'' if claim == 1 else 's'}, but only {remaining} "
+                                  f"remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
             raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
                                   f"{remaining} tricks left (a number only when the declarer takes them all)")
@@ -629,7 +632,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     if len(claim) != sides:
         raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {sum(claim)} tricks, but {remaining} remain")
+        raise RecordError(at, f"claim shares out {sum(claim)} trick{'' if sum(claim) == 1 else 's'}, but "
+                                  f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 
 

@@ -1,0 +1,228 @@
+"""Every example of records.md as a test: the spec's own values, in concrete hands worked by hand.
+
+records.md abbreviates its examples (``"..."``); each test here fills the gaps with a
+deal that keeps every value the spec shows, and checks `bidwhist replay --json`
+against results worked out by hand from the standard rules (rules.md section 1):
+13 books (12 tricks and the discards' book), a contract of ``bid`` needs 6 + bid
+books, made scores the books over 6, set loses the bid, notrump doubles both.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+from clirun import run
+
+# ---------------------------------------------------------------------------------------------
+# records.md "Hand record (JSON object)": dealer 3, hands[0] starts AS KS, the kitty starts
+# with BJ, auction pass / 4 uptown / pass / 4 notrump, declare notrump downtown, discard
+# 2C-7C, play starts AH 2H 3H 4H, claim 5.
+#
+# Seat 0 passes, seat 1 bids 4 uptown, seat 2 passes, seat 3 (the dealer) bids 4 notrump
+# and declares downtown (aces stay high: A 2 3 ... K).  Seat 3 takes the kitty (the jokers,
+# 6C 7C KC AC), lays away 2C-7C, and leads AH: 2H, 3H, 4H follow and the ace wins.  Then
+# seat 3 claims 5 of the 11 tricks left.
+SPEC_HAND = {
+    "format": "bidwhist-hand/1",
+    "variant": "standard",
+    "with": [],
+    "dealer": 3,
+    "hands": [
+        "AS KS QS JS TS 9S 2H 8D 9D TD JD QD".split(),
+        "8S 7S 6S 5S 3H 5H 6H 7H KD AD 2D 3D".split(),
+        "4S 3S 2S 4H 8H 9H TH JH 4D 5D 6D 7D".split(),
+        "AH KH QH 2C 3C 4C 5C 8C 9C TC JC QC".split(),
+    ],
+    "kitty": "BJ LJ 6C 7C KC AC".split(),
+    "auction": ["pass", "4 uptown", "pass", "4 notrump"],
+    "declare": {"trump": None, "direction": "downtown"},
+    "discard": ["2C", "3C", "4C", "5C", "6C", "7C"],
+    "play": ["AH", "2H", "3H", "4H"],
+    "claim": 5,
+}
+
+
+def write(path: Path, data) -> Path:
+    """A hand record (dict) or a game record (list of dicts) at ``path``."""
+    if isinstance(data, list):
+        path.write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def replay(tmp_path: Path, data, status: int = 0, name: str = "hand.json") -> dict:
+    """``bidwhist replay FILE --json`` of ``data``, checking the exit status."""
+    result = run("replay", str(write(tmp_path / name, data)), "--json")
+    assert result.exit_code == status, result.stdout + result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_deal_of_the_spec_hand_is_the_deck():
+    """The filled-in example deals each of the 54 cards once: 12 to a seat, 6 to the kitty."""
+    cards = [c for hand in SPEC_HAND["hands"] for c in hand] + SPEC_HAND["kitty"]
+    assert len(cards) == len(set(cards)) == 54
+    assert all(len(hand) == 12 for hand in SPEC_HAND["hands"])
+
+
+def test_the_spec_hand_record_replays(tmp_path):
+    """records.md's hand record example, replayed: seat 3 takes one trick, the discards' book and
+    the 5 tricks claimed, 7 books; side 0 the other 6.  4 notrump needs 10: set, -4 doubled."""
+    out = replay(tmp_path, SPEC_HAND)
+    assert out == {
+        "contract": {"declarer": 3, "side": 1, "bid": 4, "strain": "notrump", "trump": None,
+                     "direction": "downtown"},
+        "tricks": [{"leader": 3, "cards": ["AH", "2H", "3H", "4H"], "winner": 3}],
+        "books": [6, 7],
+        "score": [0, -8],
+        "error": None,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# records.md "`bidwhist replay FILE --json`": seat 1 declares 4 notrump downtown and leads the
+# first trick, AH 2H 3H 4H, which it wins.  The same deal turned two seats round, dealt by
+# seat 0 so that seat 1 calls first.
+def turned(record: dict) -> dict:
+    """``record`` with every seat s moved to (s + 2) % 4 (dealer 3 becomes 1: seat 2 calls first)."""
+    out = copy.deepcopy(record)
+    out["hands"] = [record["hands"][(s + 2) % 4] for s in range(4)]
+    out["dealer"] = 0
+    out["auction"] = ["4 notrump", "pass", "pass", "pass"]
+    return out
+
+
+def test_the_spec_output_example_contract_and_trick(tmp_path):
+    """The output example's contract and trick: {"declarer": 1, "side": 1, "bid": 4, "strain":
+    "notrump", "trump": null, "direction": "downtown"} and {"leader": 1, "cards": ["AH", "2H",
+    "3H", "4H"], "winner": 1}.  Claiming 8 of the 11 tricks left, side 1 has 1 + 1 + 8 = 10
+    books: made, 4 over doubled, the example's score [0, 8] (with books [3, 10])."""
+    out = replay(tmp_path, dict(turned(SPEC_HAND), claim=8))
+    assert out == {
+        "contract": {"declarer": 1, "side": 1, "bid": 4, "strain": "notrump", "trump": None,
+                     "direction": "downtown"},
+        "tricks": [{"leader": 1, "cards": ["AH", "2H", "3H", "4H"], "winner": 1}],
+        "books": [3, 10],
+        "score": [0, 8],
+        "error": None,
+    }
+
+
+def test_the_spec_output_example_books_are_a_set_under_standard(tmp_path):
+    """The output example's books [4, 9] (claiming 7): 9 books do not make 4 notrump (10
+    needed), so standard scores them [0, -8], not the example's [0, 8] -- the example shows the
+    shape of the output, its score and books do not belong to one standard hand."""
+    out = replay(tmp_path, dict(turned(SPEC_HAND), claim=7))
+    assert out["books"] == [4, 9] and out["score"] == [0, -8]
+
+
+# ---------------------------------------------------------------------------------------------
+# records.md "swaps": [{"seat": 1, "gave": "LJ", "drew": "7C"}] under jokers-out-in-notrump.
+# The spec hand with the little joker dealt to seat 1 (for its 3D, now in the kitty): in
+# notrump the kitty's BJ stays out, seat 3 takes the other five and lays away five; seat 1
+# gives up LJ and draws 7C from the discards.
+SWAP_HAND = copy.deepcopy(SPEC_HAND)
+SWAP_HAND["with"] = ["jokers-out-in-notrump"]
+SWAP_HAND["hands"][1] = "8S 7S 6S 5S 3H 5H 6H 7H KD AD 2D LJ".split()
+SWAP_HAND["kitty"] = "BJ 3D 6C 7C KC AC".split()
+SWAP_HAND["discard"] = ["2C", "3C", "4C", "5C", "7C"]
+SWAP_HAND["swaps"] = [{"seat": 1, "gave": "LJ", "drew": "7C"}]
+
+
+def test_the_spec_swap_example(tmp_path):
+    """records.md: `[{"seat": 1, "gave": "LJ", "drew": "7C"}]`; the books as in the spec hand
+    (one trick, the discards' book, 5 claimed: 7 for side 1, a set of 4 notrump)."""
+    out = replay(tmp_path, SWAP_HAND)
+    assert out["tricks"] == [{"leader": 3, "cards": ["AH", "2H", "3H", "4H"], "winner": 3}]
+    assert out["books"] == [6, 7] and out["score"] == [0, -8]
+    text = run("replay", str(tmp_path / "hand.json"))
+    assert "seat 1 gave LJ and drew 7C from the discards" in text.stdout
+
+
+def test_the_swap_example_is_needed_and_exact(tmp_path):
+    """"a record that needs a swap and lacks it, or names one that the rules do not allow, is
+    illegal at `swaps`"; "`drew` is one of the declarer's discards"."""
+    lacking = {k: v for k, v in SWAP_HAND.items() if k != "swaps"}
+    assert replay(tmp_path, lacking, status=1)["error"]["at"] == "swaps"
+    assert replay(tmp_path, dict(SWAP_HAND, swaps=[]), status=1)["error"]["at"] == "swaps"
+    not_a_discard = dict(SWAP_HAND, swaps=[{"seat": 1, "gave": "LJ", "drew": "8C"}])
+    assert replay(tmp_path, not_a_discard, status=1)["error"]["at"] == "swaps"
+    wrong_seat = dict(SWAP_HAND, swaps=[{"seat": 2, "gave": "LJ", "drew": "7C"}])
+    assert replay(tmp_path, wrong_seat, status=1)["error"]["at"] == "swaps"
+
+
+# ---------------------------------------------------------------------------------------------
+# records.md: `"error": {"at": "play[17]", "message": "..."}` "for example `seat 2 must follow
+# hearts (holds 7H)`"; reneges `{"at": "play[17]", "seat": 2, "suit": "H"}`; in a game record
+# `hand[3].play[17]`.
+#
+# Seat 0 (4 notrump, uptown, the kitty laid away) cashes KS QS JS, seat 1 following low and
+# seats 2 and 3 throwing diamonds and clubs; 9S loses to seat 1's AS; seat 1 leads 2H, the
+# 18th card (play[17]) is seat 2's, who holds only 7H in hearts and throws 8D.
+RENEGE_HAND = {
+    "format": "bidwhist-hand/1",
+    "variant": "standard",
+    "with": [],
+    "dealer": 3,
+    "hands": [
+        "AH KH QH JH TH 9H 8H KS QS JS TS 9S".split(),
+        "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S".split(),
+        "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D".split(),
+        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C".split(),
+    ],
+    "kitty": "2S 3D 2D 2C BJ LJ".split(),
+    "auction": ["4 notrump", "pass", "pass", "pass"],
+    "declare": {"trump": None, "direction": "uptown"},
+    "discard": "BJ LJ 2S 3D 2D 2C".split(),
+    "play": ("KS 3S 4D 3C  QS 4S 5D 4C  JS 5S 6D 5C  9S AS 7D 6C  2H 8D 7C AH").split(),
+    "claim": 7,
+}
+
+
+def test_the_spec_error_example(tmp_path):
+    """records.md: status 1, `"error": {"at": "play[17]", "message": ...}` naming the rule and
+    the seat: `seat 2 must follow hearts (holds 7H)`; nothing is scored."""
+    out = replay(tmp_path, RENEGE_HAND, status=1)
+    assert out == {"contract": None, "tricks": None, "books": None, "score": None,
+                   "error": {"at": "play[17]", "message": "seat 2 must follow hearts (holds 7H)"}}
+
+
+def test_the_spec_renege_example(tmp_path):
+    """With renege-penalty the renege stands: `{"at": "play[17]", "seat": 2, "suit": "H"}`.
+    Side 0 took tricks 1-3 and 5, the discards' book and the 7 claimed: 12 books, 3 of which
+    the penalty moves to side 1 (renege-penalty: 3 books): [9, 4], and 9 books set 4 notrump."""
+    out = replay(tmp_path, dict(RENEGE_HAND, **{"with": ["renege-penalty"]}))
+    assert out["reneges"] == [{"at": "play[17]", "seat": 2, "suit": "H"}]
+    assert out["books"] == [9, 4] and out["score"] == [-8, 0]
+    assert [t["winner"] for t in out["tricks"]] == [0, 0, 0, 1, 0]
+
+
+def passed_out(dealer: int) -> dict:
+    """A hand everyone passes (all-pass-redeal: thrown in, the next dealer deals)."""
+    return dict(RENEGE_HAND, dealer=dealer, auction=["pass"] * 4,
+                **{k: None for k in ("declare", "discard", "play", "claim")})
+
+
+def game_of(hand: dict, with_rules: list[str]) -> list[dict]:
+    """Three thrown-in hands (dealers 0, 1, 2), then ``hand`` (dealer 3) as hand[3]."""
+    lines = [passed_out(d) for d in range(3)] + [hand]
+    return [{k: v for k, v in dict(line, **{"with": with_rules}).items() if v is not None} for line in lines]
+
+
+def test_the_spec_game_record_prefix(tmp_path):
+    """records.md: "In a game record, `at` is prefixed with the hand's index: `hand[3].play[17]`"
+    -- for the error and for a renege that stood."""
+    illegal = replay(tmp_path, game_of(RENEGE_HAND, ["all-pass-redeal"]), status=1, name="game.jsonl")
+    assert illegal["error"] == {"at": "hand[3].play[17]", "message": "seat 2 must follow hearts (holds 7H)"}
+    assert illegal["hands"] is None and illegal["totals"] is None
+    stood = replay(tmp_path, game_of(RENEGE_HAND, ["all-pass-redeal", "renege-penalty"]), name="game.jsonl")
+    assert stood["hands"][3]["reneges"] == [{"at": "hand[3].play[17]", "seat": 2, "suit": "H"}]
+    assert [h["contract"] for h in stood["hands"][:3]] == [None, None, None]
+    assert [h["score"] for h in stood["hands"]] == [[0, 0], [0, 0], [0, 0], [-8, 0]]
+    # records.md: {"hands": [...], "totals": [...], "winner": ..., "games": [...]}; side 0 at
+    # -8 has lost the game to 7 (standard: a side at -7 or below loses).
+    assert stood["totals"] == [-8, 0] and stood["winner"] == 1
+    assert stood["games"] == [{"first_hand": 0, "hands": 4, "totals": [-8, 0], "winner": 1}]
+    assert stood["error"] is None
