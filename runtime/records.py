@@ -407,8 +407,6 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     rules = state.rules
     where = prefix + "declare"
     declare = record.get("declare")
-    if declare == {}:  # declares nothing: the same as no declare (as for a hand without a contract)
-        declare = None
     needed = state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION)
     if declare is None:
         if needed and in_progress:
@@ -438,7 +436,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             action = rules.no_trump_action if value is None else (
                 None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
             if action is None:
-                raise RecordError(where, f"trump {shown(value)} is not a suit of this deck")
+                raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
         else:
             if "direction" not in declare:
                 if in_progress:
@@ -447,7 +445,8 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             d = parse_direction(rules, declare["direction"])
             if d is None:
                 raise RecordError(where,
-                                  f"direction {shown(declare['direction'])} is not one of: {', '.join(rules.orders)}")
+                                  f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
+                                  f"of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
     # What the bid already fixed may be restated, but not contradicted.
@@ -455,10 +454,11 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
         if given != state.trump:
-            raise RecordError(where, f"trump {shown(value)} contradicts the contract")
+            held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
+            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} contradicts the contract ({held})")
     if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(where, f"direction {shown(declare['direction'])} contradicts the contract "
-                                 f"({rules.orders[state.direction]})")
+        raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} contradicts "
+                                 f"the contract ({rules.orders[state.direction]})")
 
 
 def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):

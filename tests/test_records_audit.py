@@ -271,24 +271,6 @@ def test_a_record_without_format_says_so(tmp_path):
     assert result.stderr == f'{path}:1: no "format" field; a hand record starts {{"format": "bidwhist-hand/1", ...}}\n'
 
 
-# --------------------------------------------------------------------------- declare {}
-def test_an_empty_declare_where_the_first_lead_names_trump_declares_nothing(tmp_path):
-    """records.md: "Where the first card led names trump, a hand played with trump has no
-    `declare`" and "Omit what the variant does not ask for".  `declare: {}` declares nothing:
-    it reads as no declare (as it does for a hand without a contract), not as an illegal one."""
-    rules = load_ruleset("oregon", ())
-    hands = [hand for game in range(5) for hand in
-             (hand_record(state, "oregon", []) for state in play_game(rules, 5, game, "random").hands)
-             if "declare" not in hand and hand.get("play")]
-    hand = hands[0]
-    plain = replay_json(write(tmp_path / "a.json", hand))
-    assert plain["contract"]["trump"] == plain["tricks"][0]["cards"][0][-1]   # the first lead's suit
-    assert replay_json(write(tmp_path / "b.json", dict(hand, declare={}))) == plain
-    restated = replay_json(write(tmp_path / "c.json", dict(hand, declare={"trump": plain["contract"]["trump"]})),
-                           status=1)
-    assert restated["error"]["at"] == "declare"
-
-
 # --------------------------------------------------------------------------- claim
 @pytest.mark.parametrize("cards, claim, message", [
     (48, 1, "claim of 1 trick, but only 0 remain"),
@@ -299,3 +281,21 @@ def test_a_claim_larger_than_the_tricks_remaining_is_illegal(tmp_path, cards, cl
     """records.md: "A claim larger than the tricks remaining is illegal" (at `claim`)."""
     out = replay_json(write(tmp_path / "hand.json", record(play=NT_RECORD["play"][:cards], claim=claim)), status=1)
     assert out["error"] == {"at": "claim", "message": message}
+
+
+# --------------------------------------------------------------------------- messages name the seat
+@pytest.mark.parametrize("declare, message", [
+    ({"trump": "H", "direction": "uptown"}, "seat 0: trump 'H' contradicts the contract (no trump)"),
+    ({"trump": None, "direction": "sideways"}, "seat 0: direction 'sideways' is not one of: uptown, downtown"),
+])
+def test_declare_errors_name_the_declarer(tmp_path, declare, message):
+    """records.md: "the message names the rule that was broken and the seat"."""
+    out = replay_json(write(tmp_path / "hand.json", record(declare=declare)), status=1)
+    assert out["error"] == {"at": "declare", "message": message}
+
+
+def test_a_suit_contract_declare_error_names_the_declarer_and_the_trump(tmp_path):
+    """The same where the bid names a suit contract: trump 'X' names no suit, 'D' is not spades."""
+    spade = record(auction=["4 uptown", "pass", "pass", "pass"], declare={"trump": "X"})
+    out = replay_json(write(tmp_path / "hand.json", spade), status=1)
+    assert out["error"] == {"at": "declare", "message": "seat 0: trump 'X' is not a suit of this deck"}
