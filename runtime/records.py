@@ -738,24 +738,27 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
         except LookupError as exc:
             # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
             where = getattr(exc, "at", None) or field
+            message = str(exc.args[0] if exc.args else exc)
             if where == "with":
-                where = _failing_with(variant, with_rules, resolve)
-            raise RecordError(prefix + where, str(exc.args[0] if exc.args else exc)) from None
+                where, message = _failing_with(variant, with_rules, resolve) or (where, message)
+            raise RecordError(prefix + where, message) from None
     return rules
 
 
-def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> str:
-    """``with[i]``: the first house rule of the record's ``with`` that cannot be laid (unknown, or
-    not fitting the variant and the rules before it); records.md names entries of ``with`` so.
+def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tuple[str, str] | None:
+    """``at`` and message of the first house rule of the record's ``with`` that cannot be laid
+    (unknown, or not fitting the variant and the rules before it): ``with[i]``, as records.md
+    names the entries of ``with``; None if no shorter list fails.
 
     Only called once the whole list has failed: each shorter list costs a compile.
     """
     for i in range(len(with_rules)):
         try:
             resolve(variant, with_rules[:i + 1])
-        except LookupError:
-            return f"with[{i}]"
-    return "with"
+        except LookupError as exc:
+            at = getattr(exc, "at", None)
+            return (at if at and at != "with" else f"with[{i}]"), str(exc.args[0] if exc.args else exc)
+    return None
 
 
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
