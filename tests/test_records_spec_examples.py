@@ -13,6 +13,8 @@ import copy
 import json
 from pathlib import Path
 
+import pytest
+
 from clirun import run
 
 # ---------------------------------------------------------------------------------------------
@@ -226,3 +228,73 @@ def test_the_spec_game_record_prefix(tmp_path):
     assert stood["totals"] == [-8, 0] and stood["winner"] == 1
     assert stood["games"] == [{"first_hand": 0, "hands": 4, "totals": [-8, 0], "winner": 1}]
     assert stood["error"] is None
+
+
+# ---------------------------------------------------------------------------------------------
+# records.md "Calls": `pass`, `<n>` for a bare-number bid, `<n> <strain>` otherwise; standard's
+# `uptown` = `high` = `up`, `downtown` = `low` = `down`, `notrump` = `nt` = `no`; Cincinnati
+# also `special` for downtown; `take` (or the matching bid itself) and `redeal`.
+@pytest.mark.parametrize("up", ["uptown", "high", "up", "UPTOWN", "High"])
+@pytest.mark.parametrize("nt", ["notrump", "nt", "no", "NT", "No"])
+def test_the_spec_strain_aliases(tmp_path, up, nt):
+    """Every alias the spec lists gives the same hand as the spec's own spelling, canonical out."""
+    out = replay(tmp_path, dict(SPEC_HAND, auction=["Pass", f"4 {up}", "PASS", f"4 {nt}"]))
+    assert out["contract"]["strain"] == "notrump" and out["score"] == [0, -8]
+
+
+@pytest.mark.parametrize("down", ["downtown", "low", "down", "Low"])
+def test_the_spec_downtown_aliases(tmp_path, down):
+    """`downtown` = `low` = `down`: seat 1's 4 downtown is outbid by seat 3's 4 notrump as 4 uptown is."""
+    out = replay(tmp_path, dict(SPEC_HAND, auction=["pass", f"4 {down}", "pass", "4 notrump"]))
+    assert out["score"] == [0, -8]
+    # ... and 4 downtown does not outrank 4 uptown (one rank group in standard).
+    err = replay(tmp_path, dict(SPEC_HAND, auction=["pass", "4 uptown", f"4 {down}", "pass"]), status=1)["error"]
+    assert err["at"] == "auction[2]" and "does not outrank 4 uptown" in err["message"]
+
+
+# A deal of 52 cards, 12 a seat and a kitty of 4 (northeast52), in which seat 0 holds no face card.
+NORTHEAST_HANDS = [
+    "2S 3S 4S 5S 6S 7S 2H 3H 4H 5H 6H 7H".split(),
+    "8S 9S TS JS QS KS AS 8H 9H TH JH QH".split(),
+    "KH AH 2D 3D 4D 5D 6D 7D 8D 9D TD JD".split(),
+    "QD KD AD 2C 3C 4C 5C 6C 7C 8C 9C TC".split(),
+]
+
+
+def northeast(auction: list[str], **more) -> dict:
+    """A northeast52 record of NORTHEAST_HANDS dealt by seat 3 (seat 0 calls first)."""
+    return {"format": "bidwhist-hand/1", "variant": "northeast52", "with": [], "dealer": 3,
+            "hands": NORTHEAST_HANDS, "kitty": "JC QC KC AC".split(), "auction": auction, **more}
+
+
+def test_redeal_by_a_player_without_face_cards_ends_the_hand(tmp_path):
+    """`redeal` (a player with no face cards, where the variant allows it; the auction ends
+    there); "A hand that ended without a contract ... has no declare, discard or play" and
+    "`contract` is `null` for a hand that ended without one (and `score` is all zero)"."""
+    out = replay(tmp_path, northeast(["REDEAL"]))
+    assert out == {"contract": None, "tricks": [], "books": [0, 0], "score": [0, 0], "error": None}
+    err = replay(tmp_path, northeast(["pass", "redeal"]), status=1)["error"]   # seat 1 holds faces
+    assert err["at"] == "auction[1]" and "seat 1" in err["message"]
+    err = replay(tmp_path, northeast(["redeal", "pass"]), status=1)["error"]   # the auction ended there
+    assert err["at"] == "auction"
+
+
+@pytest.mark.parametrize("take", ["take", "Take", "4"])
+def test_take_or_the_matching_bid(tmp_path, take):
+    """`take` (a dealer who may take the contract by matching the high bid; the matching bid
+    itself, such as `4`, means the same): the dealer, seat 3, declares a 4."""
+    out = replay(tmp_path, northeast(["4", "pass", "pass", take], in_progress=True))
+    assert out["contract"]["declarer"] == 3 and out["contract"]["side"] == 1 and out["contract"]["bid"] == 4
+    assert out["in_progress"] is True and out["score"] is None
+    err = replay(tmp_path, northeast(["4", "take", "pass", "pass"], in_progress=True), status=1)["error"]
+    assert err["at"] == "auction[1]" and "seat 1" in err["message"]   # only the dealer takes
+
+
+def test_cincinnati_special_is_downtown(tmp_path):
+    """"Cincinnati also `special` for downtown": `4 special` is the 4 downtown bid."""
+    hands = [[f"{rank}{suit}" for rank in "23456789TJQKA"] for suit in "SHDC"]
+    record = {"format": "bidwhist-hand/1", "variant": "cincinnati", "with": [], "dealer": 3, "hands": hands,
+              "kitty": [], "auction": ["4 Special", "pass", "pass", "pass"], "in_progress": True}
+    out = replay(tmp_path, record)
+    assert out["contract"]["strain"] == "downtown" and out["contract"]["direction"] == "downtown"
+    assert out["contract"]["declarer"] == 0 and out["contract"]["bid"] == 4
