@@ -298,3 +298,81 @@ def test_cincinnati_special_is_downtown(tmp_path):
     out = replay(tmp_path, record)
     assert out["contract"]["strain"] == "downtown" and out["contract"]["direction"] == "downtown"
     assert out["contract"]["declarer"] == 0 and out["contract"]["bid"] == 4
+
+
+# ---------------------------------------------------------------------------------------------
+# records.md game records: `{"hands": [...], "totals": [7, -2], "winner": 0, "games": [...]}` and
+# a games entry `{"first_hand": 0, "hands": 5, "totals": [11, 4], "winner": 0}`.
+#
+# Deals in which each seat holds one suit: the declarer leads a card nobody can follow or
+# beat, takes the first trick and claims the rest of its books.  Every line below is worked
+# by hand from the variant's scoring.
+def one_suit_each(suits: str, size: int) -> list[list[str]]:
+    """Seat s holds the ``size`` highest cards of suit ``suits[s]``."""
+    return [[f"{rank}{suit}" for rank in "AKQJT98765432"[:size]] for suit in suits]
+
+
+def standard_game_hand(dealer: int, auction: list[str], declarer: int, books: int) -> dict:
+    """A standard hand: ``declarer`` bids in its own suit uptown, lays away the four deuces and
+    its two lowest, leads the big joker (a trump nobody can follow) and claims up to ``books``
+    books (the trick, the discards' book and the claim)."""
+    suit = "SHDC"[declarer]
+    followers = [(declarer + k) % 4 for k in (1, 2, 3)]
+    return {"format": "bidwhist-hand/1", "variant": "standard", "with": [], "dealer": dealer,
+            "hands": one_suit_each("SHDC", 12), "kitty": "2S 2H 2D 2C BJ LJ".split(),
+            "auction": auction, "declare": {"trump": suit},
+            "discard": ["2S", "2H", "2D", "2C", f"3{suit}", f"4{suit}"],
+            "play": ["BJ"] + [f"3{'SHDC'[s]}" for s in followers], "claim": books - 2}
+
+
+# Standard: defenders score nothing; made scores the books over 6, set loses the bid.
+STANDARD_GAME = [
+    standard_game_hand(0, ["3 uptown", "pass", "pass", "pass"], 1, 9),    # side 1 makes 3: +3
+    standard_game_hand(1, ["pass", "5 uptown", "pass", "pass"], 3, 10),   # side 1 set at 5: -5
+    standard_game_hand(2, ["pass", "7 uptown", "pass", "pass"], 0, 13),   # side 0 makes 7: +7, reaches 7
+]
+
+
+def test_the_spec_game_record_example(tmp_path):
+    """`{"hands": [...], "totals": [7, -2], "winner": 0, "games": [...]}`: side 1 +3 then -5,
+    side 0 +7 in the third hand, which reaches standard's 7 and wins the game."""
+    out = replay(tmp_path, STANDARD_GAME, name="game.jsonl")
+    assert [h["score"] for h in out["hands"]] == [[0, 3], [0, -5], [7, 0]]
+    assert [h["books"] for h in out["hands"]] == [[4, 9], [3, 10], [13, 0]]
+    assert out["totals"] == [7, -2] and out["winner"] == 0 and out["error"] is None
+    assert out["games"] == [{"first_hand": 0, "hands": 3, "totals": [7, -2], "winner": 0}]
+    assert set(out) == {"hands", "totals", "winner", "games", "error"}
+
+
+def oregon_hand(dealer: int, auction: list[str], declarer: int, books: int) -> dict:
+    """An oregon hand (13 cards a seat, no kitty): ``declarer`` leads its ace, which names
+    trump and which nobody can follow, and claims up to ``books`` books."""
+    followers = [(declarer + k) % 4 for k in (1, 2, 3)]
+    return {"format": "bidwhist-hand/1", "variant": "oregon", "with": [], "dealer": dealer,
+            "hands": one_suit_each("SHDC", 13), "kitty": [], "auction": auction,
+            "play": [f"A{'SHDC'[declarer]}"] + [f"2{'SHDC'[s]}" for s in followers], "claim": books - 1}
+
+
+# Oregon: made scores the books over 6, set loses the bid, the defenders score their own books;
+# a game is to 11, a rubber best of three.  Running totals: -1/10, 6/10, 10/6, 6/10, 11/4.
+OREGON_GAME = [
+    oregon_hand(0, ["pass", "1", "pass", "pass"], 2, 3),     # side 0 set at 1: -1, side 1 +10
+    oregon_hand(1, ["1", "pass", "pass", "pass"], 2, 13),    # side 0 makes 1 with 13: +7
+    oregon_hand(2, ["4", "pass", "pass", "pass"], 3, 9),     # side 1 set at 4: -4, side 0 +4
+    oregon_hand(3, ["4", "pass", "pass", "pass"], 0, 9),     # side 0 set at 4: -4, side 1 +4
+    oregon_hand(0, ["6", "pass", "pass", "pass"], 1, 8),     # side 1 set at 6: -6, side 0 +5
+]
+
+
+def test_the_spec_games_entry_example(tmp_path):
+    """`{"first_hand": 0, "hands": 5, "totals": [11, 4], "winner": 0}`: side 0 reaches oregon's
+    11 in the fifth hand and wins the rubber's first game; the rubber goes on (`winner` null),
+    and the totals are that game's "also when that game has just ended"."""
+    out = replay(tmp_path, OREGON_GAME, name="game.jsonl")
+    assert [h["score"] for h in out["hands"]] == [[-1, 10], [7, 0], [4, -4], [-4, 4], [5, -6]]
+    assert out["games"] == [{"first_hand": 0, "hands": 5, "totals": [11, 4], "winner": 0}]
+    assert out["totals"] == [11, 4] and out["winner"] is None
+    assert [h["contract"]["trump"] for h in out["hands"]] == ["D", "D", "C", "S", "H"]   # the first lead's suit
+    text = run("replay", str(tmp_path / "game.jsonl")).stdout
+    assert "game 1 won by side 0+2, 11 to 4 (hands 1-5)" in text
+    assert "rubber in progress: 1 game won, game 2 still to play" in text
