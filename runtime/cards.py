@@ -17,7 +17,8 @@ def normalise_card_text(text: str) -> str:
     ``as`` -> ``AS``, ``10h`` -> ``TH``, ``A♠`` -> ``AS``, ``bj`` -> ``BJ``.  The result
     is not checked against any deck; callers look it up in their variant's cards.
     """
-    t = text.strip()
+    # An emoji suit (``♥️``) is the symbol and a presentation selector: the selector is dropped.
+    t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
     if any(ch.isspace() for ch in t):
         # records.md allows case, ``10`` and the suit symbols: ``A S`` is no spelling of AS.
         return t

@@ -110,12 +110,26 @@ class GameTally:
                 return hand.dealer
         return next_dealer(rules, hand.dealer)
 
+    def _game_of_next_hand(self) -> GameResult:
+        """The game the next hand belongs to: the current one, or a new one once the last is won."""
+        if not self.games or self.games[-1].winner is not None:  # this hand begins a game
+            self.games.append(GameResult(first_hand=sum(g.hands for g in self.games),
+                                         totals=[0] * self.rules.sides))
+        return self.games[-1]
+
+    def add_unfinished_hand(self) -> None:
+        """Count a hand still in progress (the last of a game record) in the game it belongs to.
+
+        records.md: ``games`` has an entry for every game *begun* in the record, so a
+        hand in progress after a won game of a rubber begins the next game (totals from
+        zero, no winner), and it is one of its game's ``hands``; it scores nothing.
+        """
+        self._game_of_next_hand().hands += 1
+
     def add_hand(self, hand: HandState) -> None:
         """Add a finished hand's score and decide the game (and rubber) if it is over."""
         rules = self.rules
-        if not self.games or self.games[-1].winner is not None:  # this hand begins a game
-            self.games.append(GameResult(first_hand=sum(g.hands for g in self.games)))
-        game = self.games[-1]
+        game = self._game_of_next_hand()
         game.hands += 1
         self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None

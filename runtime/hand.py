@@ -619,7 +619,10 @@ class HandState:
         books = [0] * rules.sides
         for seat, won in enumerate(self.won):
             books[rules.side_of[seat]] += won
-        side = self._kittyr.book_side(rules.side_of, self.declarer, self.discards, self.tricks)
+        # The discards form a book only once all are laid away (a hand stopped mid-discard,
+        # records.md in_progress, has no book of the cards laid away so far).
+        side = None if self.phase == DISCARD else self._kittyr.book_side(
+            rules.side_of, self.declarer, self.discards, self.tricks)
         if side is not None:
             books[side] += 1
         return books

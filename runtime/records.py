@@ -102,6 +102,8 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
     then says where it is not one), so a caller can go through a large file record by
     record without holding them all.  An empty file is refused at once.
     """
+    if text.startswith(_BOM):  # a byte order mark some editors and apps write: not part of the JSON
+        text = text[len(_BOM):]
     lines = ((n, line) for n, line in _numbered_lines(text) if line.strip())
     first = next(lines, None)
     if first is None:
@@ -112,26 +114,62 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
         chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
     else:
         chunks = iter([(first[0], text)])
-    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename))
+    # records.md: more than one line is a game record, one hand record a line; a hand record
+    # pretty-printed over lines is none, and the error says so (only looked at when line 1 fails).
+    over_lines = (lambda: _one_value_over_lines(text)) if is_game and second is not None else None
+    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename,
+                                                over_lines if first_line == first[0] else None))
                      for first_line, chunk in chunks)
 
 
-def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> dict:
-    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not."""
+_BOM = "\ufeff"
+
+
+def _not_json(name: str):
+    """Python's json reads ``NaN`` and ``Infinity``; JSON (RFC 8259) has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _one_value_over_lines(text: str) -> bool:
+    """True when the whole of ``text`` is one JSON value written over several lines.
+
+    records.md makes such a file a game record, whose first line is then no JSON:
+    the error says what the file looks like (a pretty-printed hand record).
+    """
     try:
-        value = json.loads(chunk)
+        json.loads(text, parse_constant=_not_json)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
+                  over_lines: Callable[[], bool] | None = None) -> dict:
+    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
+
+    ``over_lines`` (a game record of several lines) says whether the whole file is one
+    JSON value, for the error of a first line that is no JSON.
+    """
+    try:
+        value = json.loads(chunk, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1 if is_game else exc.lineno
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:  # a huge integer, nesting too deep
+        hint = ""
+        if over_lines is not None and over_lines():
+            hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
+                    "and this one holds one JSON value over several lines: write a hand record on one line")
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}{hint}") from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
     where = f"{filename}:{first_line}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
     fmt = value.get("format")
     if fmt != HAND_FORMAT:
-        shown = "missing" if fmt is None else f"'{fmt}'"
-        raise NotARecord(f"{where}: unknown record format {shown}; expected '{HAND_FORMAT}'")
+        if "format" not in value:
+            raise NotARecord(f"{where}: no \"format\" field; a hand record starts "
+                             f"{{\"format\": \"{HAND_FORMAT}\", ...}}")
+        raise NotARecord(f"{where}: unknown record format {shown(fmt)}; expected '{HAND_FORMAT}'")
     return value
 
 
@@ -398,7 +436,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             action = rules.no_trump_action if value is None else (
                 None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
             if action is None:
-                raise RecordError(where, f"trump {shown(value)} is not a suit of this deck")
+                raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
         else:
             if "direction" not in declare:
                 if in_progress:
@@ -407,7 +445,8 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             d = parse_direction(rules, declare["direction"])
             if d is None:
                 raise RecordError(where,
-                                  f"direction {shown(declare['direction'])} is not one of: {', '.join(rules.orders)}")
+                                  f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
+                                  f"of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
     # What the bid already fixed may be restated, but not contradicted.
@@ -415,10 +454,11 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
         if given != state.trump:
-            raise RecordError(where, f"trump {shown(value)} contradicts the contract")
+            held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
+            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} contradicts the contract ({held})")
     if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(where, f"direction {shown(declare['direction'])} contradicts the contract "
-                                 f"({rules.orders[state.direction]})")
+        raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} contradicts "
+                                 f"the contract ({rules.orders[state.direction]})")
 
 
 def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
@@ -579,7 +619,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {claim} tricks, but only {remaining} remain")
+            raise RecordError(at, f"claim of {claim} trick{'' if claim == 1 else 's'}, but only {remaining} "
+                                  f"remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
             raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
                                   f"{remaining} tricks left (a number only when the declarer takes them all)")
@@ -591,7 +632,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     if len(claim) != sides:
         raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {sum(claim)} tricks, but {remaining} remain")
+        raise RecordError(at, f"claim shares out {sum(claim)} trick{'' if sum(claim) == 1 else 's'}, but "
+                                  f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 
 
@@ -652,6 +694,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
             raise RecordError(prefix + "in_progress", "only the last hand of a game record may be in progress")
         replays.append(replay)
         if replay.in_progress:
+            tally.add_unfinished_hand()  # its game has begun (records.md `games`), nothing scored
             break
         previous = replay.state
         tally.add_hand(replay.state)
@@ -695,8 +738,27 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
         except LookupError as exc:
             # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
             where = getattr(exc, "at", None) or field
-            raise RecordError(prefix + where, str(exc.args[0] if exc.args else exc)) from None
+            message = str(exc.args[0] if exc.args else exc)
+            if where == "with":
+                where, message = _failing_with(variant, with_rules, resolve) or (where, message)
+            raise RecordError(prefix + where, message) from None
     return rules
+
+
+def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tuple[str, str] | None:
+    """``at`` and message of the first house rule of the record's ``with`` that cannot be laid
+    (unknown, or not fitting the variant and the rules before it): ``with[i]``, as records.md
+    names the entries of ``with``; None if no shorter list fails.
+
+    Only called once the whole list has failed: each shorter list costs a compile.
+    """
+    for i in range(len(with_rules)):
+        try:
+            resolve(variant, with_rules[:i + 1])
+        except LookupError as exc:
+            at = getattr(exc, "at", None)
+            return (at if at and at != "with" else f"with[{i}]"), str(exc.args[0] if exc.args else exc)
+    return None
 
 
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:

@@ -163,7 +163,7 @@ def test_a_with_at_the_bound_is_still_read(tmp_path, record):
     bad = dict(record, **{"with": ["no-such-rule"] * MAX_WITH})
     result, out = replay_json(write(tmp_path, bad))
     assert result.exit_code == 1
-    assert out["error"]["at"] == "with"
+    assert out["error"]["at"] == "with[0]"  # records.md names an entry of `with` as with[i]
     assert f"at most {MAX_WITH}" not in out["error"]["message"]
 
 

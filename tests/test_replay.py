@@ -492,9 +492,10 @@ def test_an_unsupported_house_rule_is_an_error_not_ignored(tmp_path):
     assert result.exit_code == 1
     out = json.loads(result.stdout)
     assert out["score"] is None and "no-such-rule" in out["error"]["message"]
-    assert out["error"]["at"] == "with"
-    # A house rule that does not fit the variant is the `with` entry's fault too.
-    replay_illegal(tmp_path, with_(NT_RECORD, **{"with": ["kitty-first", "jokers-out-in-notrump"]}), "with", "kitty")
+    assert out["error"]["at"] == "with[0]"  # records.md names an entry of `with` as with[i]
+    # A house rule that does not fit the variant (and the rules before it) is that entry's fault too.
+    replay_illegal(tmp_path, with_(NT_RECORD, **{"with": ["kitty-first", "jokers-out-in-notrump"]}), "with[1]",
+                   "kitty")
 
 
 def test_a_hand_without_a_contract_has_no_claim_even_of_zero(tmp_path):

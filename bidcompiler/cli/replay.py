@@ -266,7 +266,8 @@ def print_replay(rf: RecordFile, result: dict) -> None:
     if not rf.is_game:
         print_hand(console, replayed_hands(rf)[0])
         return
-    replays, tally = replay_game(rf.records, resolve_for_records)
+    # Paths in the records are relative to the record file's folder, as in the check.
+    replays, tally = replay_game(rf.records, records_resolver(rf))
     rules = replays[0].state.rules
     games = result["games"]
     ends = {g["first_hand"] + g["hands"] - 1: (n, g) for n, g in enumerate(games, 1) if g["winner"] is not None}
