@@ -321,6 +321,10 @@ class HandState:
             legal = self._compute_legal()
         if action not in legal:
             raise self.explain_illegal(action)
+        self._apply(action)
+
+    def _apply(self, action: int) -> None:
+        """Apply ``action``, known to be legal (:meth:`apply_action` after its check)."""
         self._legal = None
         phase = self.phase
         if phase == PLAY:
@@ -523,67 +527,110 @@ class HandState:
         :func:`runtime.tricks.led_keys`, :func:`runtime.tricks.winning_index`'s order),
         and so are the discards; every other action goes through :meth:`apply_action`.
         """
-        fast = draws.exact(rng)
-        choice = rng.choice
+        if not draws.exact(rng):  # a generator of its own: its own choice, action by action
+            choice = rng.choice
+            while self.phase != OVER:
+                self.apply_action(choice(self.legal_actions()))
+            return
         getrandbits = rng.getrandbits
+        bits = draws.BITS
+        steps = self._steps
         while self.phase != OVER:
             phase = self.phase
-            if fast and phase == PLAY and self.table is not None and self._refuse:
+            if phase == PLAY and self.table is not None and self._refuse:
                 self._random_tricks(getrandbits)
-            elif fast and phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
+            elif phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
                 self._legal = None
                 seat = self.seat
                 hand = self.hands[seat]
-                card = hand[draws.below(getrandbits, len(hand))]
-                self._steps.append((seat, card))
+                k = len(hand)
+                b = bits[k]
+                r = getrandbits(b)
+                while r >= k:
+                    r = getrandbits(b)
+                card = hand[r]
+                steps.append((seat, card))
                 self._discard(card)
-            else:
-                self.apply_action(choice(self.legal_actions()))
+            else:  # choice(legal_actions()) then apply_action, without choice's layers nor the legality check
+                legal = self._compute_legal()
+                if not legal:
+                    raise IndexError("Cannot choose from an empty sequence")
+                self._apply(legal[draws.below(getrandbits, len(legal))])
 
     def _random_tricks(self, getrandbits) -> None:
         """The rest of the hand's play with random legal cards: :meth:`_compute_legal` and :meth:`_play` fused
-        (renege refused, the contract declared); the state ends as they would leave it."""
+        (renege refused, the contract declared); the state ends as they would leave it.
+
+        A trick begun before (a lead that named trump) is finished card by card as
+        :meth:`apply_action` would; then whole tricks are played in one loop that keeps
+        each seat's cards by the suit they follow (so the cards that may follow the
+        suit led are looked up, not filtered: the same list, in the hand's order).
+        """
+        bits = draws.BITS
+        self._legal = None
+        while self.trick:  # finish a trick already begun, as the per-action path plays it
+            legal = self._compute_legal()
+            k = len(legal)
+            if not k:
+                raise IndexError("Cannot choose from an empty sequence")
+            b = bits[k]
+            r = getrandbits(b)
+            while r >= k:
+                r = getrandbits(b)
+            self._play(legal[r])
+            if self.phase == OVER:
+                return
         table = self.table
         suit_of = table.suit_of
         free = table.free_no_suit
         hands = self.hands
         n = self.rules.players
+        after = tuple((s + 1) % n for s in range(n))  # the next seat to play
         tricks = self.tricks
         won = self.won
-        seat = self.seat
         leader = self.leader
-        led = self.led
-        trick = self.trick
-        bits = draws.BITS
         led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
-        self._legal = None
+        # held[seat][suit]: the seat's cards that follow ``suit``, in hand order (what _compute_legal filters).
+        held = []
+        for hand in hands:
+            by_suit: dict[int, list[int]] = {}
+            for c in hand:
+                s = suit_of[c]
+                cards = by_suit.get(s)
+                if cards is None:
+                    by_suit[s] = [c]
+                else:
+                    cards.append(c)
+            held.append(by_suit)
         while True:
-            hand = hands[seat]
-            legal = hand
-            if led != NO_SUIT:
-                follow = [c for c in hand if suit_of[c] == led]
-                if follow:
-                    if free:  # cards of no suit, and top cards (tricks.follow_cards)
-                        follow.extend(c for c in hand if suit_of[c] < 0)
-                        follow.sort()
-                    legal = follow
-            k = len(legal)
-            if not k:
-                raise IndexError("Cannot choose from an empty sequence")
-            b = bits[k]  # draws.below, written out: the hot loop of random play
-            r = getrandbits(b)
-            while r >= k:
+            trick = []
+            seat = leader
+            led = NO_SUIT
+            for _ in range(n):
+                hand = hands[seat]
+                legal = hand
+                if led != NO_SUIT:
+                    follow = held[seat].get(led)
+                    if follow:
+                        if free:  # cards of no suit, and top cards (tricks.follow_cards)
+                            follow = follow + [c for c in hand if suit_of[c] < 0]
+                            follow.sort()
+                        legal = follow
+                k = len(legal)
+                if not k:
+                    raise IndexError("Cannot choose from an empty sequence")
+                b = bits[k]  # draws.below, written out: the hot loop of random play
                 r = getrandbits(b)
-            card = legal[r]
-            hand.remove(card)
-            trick.append(card)
-            if led == NO_SUIT:
+                while r >= k:
+                    r = getrandbits(b)
+                card = legal[r]
+                hand.remove(card)
                 suit = suit_of[card]
-                if suit >= 0:  # tricks.sets_led
+                held[seat][suit].remove(card)
+                trick.append(card)
+                if led == NO_SUIT and suit >= 0:  # tricks.sets_led
                     led = suit
-            if len(trick) < n:
-                seat = (seat + 1) % n
-                continue
+                seat = after[seat]
             keys = led_keys[led]  # winning_index, by looking the keys up
             best = 0
             best_key = -1
@@ -595,14 +642,13 @@ class HandState:
             winner = (leader + best) % n
             tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
             won[winner] += 1
-            trick = []
-            led = NO_SUIT
             if not hands[winner]:
                 break
-            seat = leader = winner
-        self.trick = trick
-        self.led = led
-        self.leader = leader
+            leader = winner
+        self.trick = []
+        self.led = NO_SUIT
+        self.seat = winner
+        self.leader = leader  # the last trick's leader, as _play leaves it
         self._finish()
 
     # ------------------------------------------------------------------ scoring
