@@ -135,3 +135,34 @@ def test_led_keys_pick_winning_index_s_winner(spec):
                     if keys[card] > best_key:
                         best, best_key = i, keys[card]
                 assert best == winning_index(table, led, trick)
+
+
+@pytest.mark.parametrize("spec,bots", [("standard", ("random",)), ("cutthroat", ("random",)),
+                                       ("two-handed", ("random",)), ("oregon", ("random",)),
+                                       ("standard", ("heuristic", "random"))])
+def test_hands_chunk_counts_outcomes_as_each_hand_would(spec, bots):
+    """run_chunk's hands mode folds hands by outcome: the sums and histograms of each hand observed alone."""
+    from collections import Counter
+
+    from runtime import metrics
+    from runtime.simulate import RunSpec, run_chunk
+
+    rules = load_ruleset(spec)
+    count = 200 if bots == ("random",) else 16
+    run = RunSpec("hands", count, 5, bots, chunk_size=count)
+    result = run_chunk(rules, run, 0)
+    contracts = metrics.ladder(rules)
+    moments: dict = {}
+    points: Counter = Counter()
+    for index in range(count):
+        state = play_hand(rules, 5, index, bots)
+        obs: dict = {}
+        metrics.hands_observation(obs, [state], contracts)
+        for key, vector in obs.items():
+            metrics.add_moments(moments, key, tuple(vector))
+        if state.declarer >= 0:
+            points[state.score[rules.side_of[state.declarer]]] += 1
+    assert {k: m.sums for k, m in result.moments.items()} == {k: m.sums for k, m in moments.items()}
+    assert result.histograms == {"declarer-points": points}
+    assert result.hands == (count,) and result.units == count
+    assert any(m.sums[0] for k, m in moments.items() if k.startswith("made:"))  # contracts were played
