@@ -31,7 +31,7 @@ from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
 from .kitty import kitty_rules
-from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
 from .scoring import penalised_books, score_hand
 from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
 
@@ -590,55 +590,105 @@ class HandState:
         won = self.won
         leader = self.leader
         led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
-        # held[seat][suit]: the seat's cards that follow ``suit``, in hand order (what _compute_legal filters).
+        # held[seat][suit - TOP_SUIT]: the seat's cards that follow ``suit``, in hand order (what
+        # _compute_legal filters), a list per suit, cards of no suit and top cards included.
+        slot_of = [suit - TOP_SUIT for suit in suit_of]
+        slots = len(self.rules.suits) - TOP_SUIT
         held = []
         for hand in hands:
-            by_suit: dict[int, list[int]] = {}
+            by_suit: list[list[int]] = [[] for _ in range(slots)]
             for c in hand:
-                s = suit_of[c]
-                cards = by_suit.get(s)
-                if cards is None:
-                    by_suit[s] = [c]
-                else:
-                    cards.append(c)
+                by_suit[slot_of[c]].append(c)
             held.append(by_suit)
+        trick = [0] * n
         while True:
-            trick = []
-            seat = leader
-            led = NO_SUIT
-            for _ in range(n):
-                hand = hands[seat]
-                legal = hand
-                if led != NO_SUIT:
-                    follow = held[seat].get(led)
-                    if follow:
-                        if free:  # cards of no suit, and top cards (tricks.follow_cards)
-                            follow = follow + [c for c in hand if suit_of[c] < 0]
-                            follow.sort()
-                        legal = follow
-                k = len(legal)
-                if not k:
-                    raise IndexError("Cannot choose from an empty sequence")
-                b = bits[k]  # draws.below, written out: the hot loop of random play
+            # The lead: any card of the leader's hand (nothing is led yet).
+            hand = hands[leader]
+            k = len(hand)
+            if not k:
+                raise IndexError("Cannot choose from an empty sequence")
+            b = bits[k]  # draws.below, written out: the hot loop of random play
+            r = getrandbits(b)
+            while r >= k:
                 r = getrandbits(b)
-                while r >= k:
+            card = hand.pop(r)
+            led = suit_of[card]
+            held[leader][slot_of[card]].remove(card)
+            trick[0] = card
+            seat = after[leader]
+            if led >= 0 and not free:
+                # The usual trick: the lead set the suit to follow (tricks.sets_led) and only it may
+                # follow; the winner is kept as the cards come (winning_index's keys, first highest).
+                slot = led - TOP_SUIT
+                keys = led_keys[led]
+                best = 0
+                best_key = keys[card]
+                if best_key < -1:  # as winning_index starts: no card yet, key -1
+                    best_key = -1
+                for i in range(1, n):
+                    follow = held[seat][slot]
+                    if follow:
+                        k = len(follow)
+                        b = bits[k]
+                        r = getrandbits(b)
+                        while r >= k:
+                            r = getrandbits(b)
+                        card = follow.pop(r)
+                        hands[seat].remove(card)
+                    else:
+                        hand = hands[seat]
+                        k = len(hand)
+                        if not k:
+                            raise IndexError("Cannot choose from an empty sequence")
+                        b = bits[k]
+                        r = getrandbits(b)
+                        while r >= k:
+                            r = getrandbits(b)
+                        card = hand.pop(r)
+                        held[seat][slot_of[card]].remove(card)
+                    trick[i] = card
+                    key = keys[card]
+                    if key > best_key:
+                        best_key = key
+                        best = i
+                    seat = after[seat]
+            else:  # a lead of no suit (the next card of a suit sets it), or cards of no suit free to play
+                if led < 0:
+                    led = NO_SUIT
+                for i in range(1, n):
+                    hand = hands[seat]
+                    legal = hand
+                    if led != NO_SUIT:
+                        follow = held[seat][led - TOP_SUIT]
+                        if follow:
+                            if free:  # cards of no suit, and top cards (tricks.follow_cards)
+                                follow = follow + [c for c in hand if suit_of[c] < 0]
+                                follow.sort()
+                            legal = follow
+                    k = len(legal)
+                    if not k:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    b = bits[k]
                     r = getrandbits(b)
-                card = legal[r]
-                hand.remove(card)
-                suit = suit_of[card]
-                held[seat][suit].remove(card)
-                trick.append(card)
-                if led == NO_SUIT and suit >= 0:  # tricks.sets_led
-                    led = suit
-                seat = after[seat]
-            keys = led_keys[led]  # winning_index, by looking the keys up
-            best = 0
-            best_key = -1
-            for i, card in enumerate(trick):
-                key = keys[card]
-                if key > best_key:
-                    best_key = key
-                    best = i
+                    while r >= k:
+                        r = getrandbits(b)
+                    card = legal[r]
+                    hand.remove(card)
+                    held[seat][slot_of[card]].remove(card)
+                    trick[i] = card
+                    if led == NO_SUIT:
+                        suit = suit_of[card]
+                        if suit >= 0:  # tricks.sets_led
+                            led = suit
+                    seat = after[seat]
+                keys = led_keys[led]  # winning_index, by looking the keys up
+                best = 0
+                best_key = -1
+                for i, card in enumerate(trick):
+                    key = keys[card]
+                    if key > best_key:
+                        best_key = key
+                        best = i
             winner = (leader + best) % n
             tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
             won[winner] += 1
