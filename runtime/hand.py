@@ -535,22 +535,42 @@ class HandState:
         getrandbits = rng.getrandbits
         bits = draws.BITS
         steps = self._steps
+        auction = self._auction
         while self.phase != OVER:
             phase = self.phase
             if phase == PLAY and self.table is not None and self._refuse:
                 self._random_tricks(getrandbits)
-            elif phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
+            elif phase == DISCARD:  # any card of the hand: apply_action's discards, drawn as choice draws
                 self._legal = None
                 seat = self.seat
                 hand = self.hands[seat]
-                k = len(hand)
+                discards = self.discards
+                target = self.discard_target
+                while True:  # _discard, written out
+                    k = len(hand)
+                    if not k:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    b = bits[k]
+                    r = getrandbits(b)
+                    while r >= k:
+                        r = getrandbits(b)
+                    card = hand.pop(r)
+                    steps.append((seat, card))
+                    discards.append(card)
+                    if len(discards) == target:
+                        break
+                self._after_discards()
+            elif phase == AUCTION:  # the calls, as apply_action makes them
+                self._legal = None
+                legal = auction.legal_calls(self)
+                k = len(legal)
+                if not k:
+                    raise IndexError("Cannot choose from an empty sequence")
                 b = bits[k]
                 r = getrandbits(b)
                 while r >= k:
                     r = getrandbits(b)
-                card = hand[r]
-                steps.append((seat, card))
-                self._discard(card)
+                self._call(legal[r])
             else:  # choice(legal_actions()) then apply_action, without choice's layers nor the legality check
                 legal = self._compute_legal()
                 if not legal:

@@ -95,6 +95,64 @@ def test_the_playout_plays_the_loops_hands(spec):
         assert slow.random() == fast.random()  # and both generators drew as much
 
 
+HOUSE = sorted(p.stem for p in VARIANTS.glob("*.yaml") if "\nkind: house" in p.read_text())
+# Every house rule on standard (notrump- and downtown-heavy ones, redeals, duties to bid, kitty
+# rules, jokers out or free), and a few on the two-handed and three-handed games.
+HOUSE_SPECS = [f"standard+{h}" for h in HOUSE] + [
+    "two-handed+plain-notrump", "two-handed+low-beats-high", "cutthroat+jokers-out-in-notrump",
+    "cutthroat+kitty-first", "standard+big-joker-notrump+notrump-from-4", "standard+no-kitty+eldest-leads"]
+
+
+@pytest.mark.parametrize("spec", HOUSE_SPECS)
+def test_the_playout_plays_the_loops_hands_under_house_rules(spec):
+    """The fused playout (auction, declaration, discards, tricks) against the per-action loop, seed by seed."""
+    rules = load_ruleset(spec)
+    for seed in range(40):
+        slow, fast = random.Random(1000 + seed), random.Random(1000 + seed)
+        a, b = loop_hand(rules, slow), playout_hand(rules, fast)
+        same_state(a, b)
+        assert a.history == b.history and a.score == b.score
+        assert slow.random() == fast.random()
+
+
+def test_the_playout_goes_on_from_any_point():
+    """play_random started mid-hand (in the auction, the declaration, the discards, mid-trick) plays
+    as the loop would from there; both generators end in the same place."""
+    for spec in ("standard", "cutthroat", "two-handed", "standard+jokers-free-in-notrump", "cincinnati"):
+        rules = load_ruleset(spec)
+        for seed in range(30):
+            rng = random.Random(seed)
+            dealt, kitty = deal(rules, rng)
+            state = HandState(rules, seed % rules.players, dealt, kitty)
+            steps = rng.randrange(60)
+            while steps and not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps -= 1
+            a, b = state.clone(), state.clone()
+            slow, fast = random.Random(seed + 7), random.Random(seed + 7)
+            while not a.is_terminal():
+                a.apply_action(slow.choice(a.legal_actions()))
+            b.play_random(fast)
+            same_state(a, b)
+            assert slow.random() == fast.random()
+
+
+@pytest.mark.parametrize("spec", ["standard", "cutthroat", "two-handed", "standard+notrump-from-4",
+                                  "standard+kitty-first", "oregon"])
+def test_simulate_hands_play_as_each_seat_chooses(spec):
+    """``simulate --hands`` with random bots (the fused hand) against each seat choosing in turn."""
+    rules = load_ruleset(spec)
+    for index in range(40):
+        fast = play_hand(rules, 3, index, "random")
+        rng = hand_rng(3, index)
+        dealt, kitty = deal(rules, rng)
+        slow = HandState(rules, fast.dealer, dealt, kitty)
+        bot = make_bot("random", rng)
+        while not slow.is_terminal():
+            slow.apply_action(bot.choose(slow))
+        same_state(slow, fast)
+
+
 def test_a_generator_of_its_own_keeps_its_own_draws():
     rules = load_ruleset("standard")
     for seed in range(20):
