@@ -321,6 +321,10 @@ class HandState:
             legal = self._compute_legal()
         if action not in legal:
             raise self.explain_illegal(action)
+        if self.phase == PLAY and self.table is not None:  # the hot path: a card played (as _apply plays it)
+            self._legal = None
+            self._play(action)
+            return
         self._apply(action)
 
     def _apply(self, action: int) -> None:
