@@ -44,6 +44,11 @@ _new_tuple = tuple.__new__
 PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over")
 
 
+def _interpreters(rules: Ruleset) -> tuple:
+    """The rule interpreters a hand asks: auction, kitty and tricks (each built once per ruleset)."""
+    return auction_rules(rules), kitty_rules(rules), trick_rules(rules)
+
+
 class HandState:
     """The state of one hand of a variant, from the first call to the score."""
 
@@ -62,14 +67,12 @@ class HandState:
             raise ValueError(f"expected {n} hands, got {len(hands)}")
         self.rules = rules
         self.dealer = dealer
-        self.hands = [sorted(h) for h in hands]
-        self.dealt = tuple(tuple(h) for h in self.hands)  # as dealt, for records
+        self.hands = list(map(sorted, hands))
+        self.dealt = tuple(map(tuple, self.hands))  # as dealt, for records
         self.kitty = list(kitty)
         self.phase = AUCTION
-        # The rule interpreters, built once per ruleset (a cache look-up each here).
-        self._auction = auction_rules(rules)
-        self._kittyr = kitty_rules(rules)
-        self._tricksr = trick_rules(rules)
+        # The rule interpreters, built once per ruleset (one cache look-up here).
+        self._auction, self._kittyr, self._tricksr = rules.derived("interpreters", _interpreters)
         self.seat = self._auction.first_seat(dealer)
         self.calls: list[tuple[int, int]] = []  # (seat, action)
         self.high_bid = -1  # index into rules.bids
@@ -529,7 +532,12 @@ class HandState:
         reneges are played in one loop (the legal cards as :meth:`legal_actions`
         lists them, the draw as :mod:`runtime.draws` makes it, the winner by
         :func:`runtime.tricks.led_keys`, :func:`runtime.tricks.winning_index`'s order),
-        and so are the discards; every other action goes through :meth:`apply_action`.
+        and so are the discards; the calls are drawn from the auction's legal calls
+        and made by the auction's own step; every other action (declarations, a lead
+        naming trump, cards of a contract that penalises reneges) is drawn from
+        :meth:`legal_actions`' list and applied as :meth:`apply_action` applies it.
+        A generator other than a plain ``random.Random`` is left to its own
+        ``choice``, action by action (:func:`runtime.draws.exact`).
         """
         if not draws.exact(rng):  # a generator of its own: its own choice, action by action
             choice = rng.choice
