@@ -224,3 +224,54 @@ def test_hands_chunk_counts_outcomes_as_each_hand_would(spec, bots):
     assert result.histograms == {"declarer-points": points}
     assert result.hands == (count,) and result.units == count
     assert any(k.startswith("made:") for k in moments) and moments["redeal"].sums[1] == count  # contracts were played
+
+
+@pytest.mark.parametrize("spec", ["standard", "cutthroat", "two-handed", "oregon", "hawaii", "rhode-island",
+                                  "standard+all-pass-redeal", "standard+deuce-of-spades", "standard+first-caller-bids"])
+def test_remembered_legal_calls_are_the_rules_calls(spec):
+    """AuctionRules.legal_calls (remembered by situation where it may be) lists what the rules work out."""
+    from runtime.auction import auction_rules
+    from runtime.hand import AUCTION
+
+    rules = load_ruleset(spec)
+    auction = auction_rules(rules)
+    for seed in range(80):
+        rng = random.Random(seed)
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, seed % rules.players, dealt, kitty)
+        while state.phase == AUCTION:
+            legal = auction.legal_calls(state)
+            assert legal == auction._legal_calls(state)
+            legal.append(-1)  # the caller's own list: changing it changes nothing remembered
+            assert auction.legal_calls(state) == auction._legal_calls(state)
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("spec", ["standard", "cutthroat", "two-handed", "oregon", "standard+renege-penalty",
+                                  "standard+defenders-score", "standard+boston-x4"])
+def test_remembered_scores_are_the_formulas_scores(spec):
+    """score_hand remembers scores without reneges: the same as the formulas give, every time."""
+    from runtime.contract import make_contract
+    from runtime.ruleset import NO_TRUMP
+    from runtime.scoring import _score, penalised_books, score_hand
+
+    rules = load_ruleset(spec)
+    rng = random.Random(2)
+    total = rules.hand_size + (1 if rules.kitty_size else 0)
+    for _ in range(300):
+        declarer = rng.randrange(rules.players)
+        bid = rng.randrange(len(rules.bids))
+        trump = rng.choice([NO_TRUMP, 0, 1])
+        contract = make_contract(rules, declarer, bid, trump, 0, True)
+        books = [0] * rules.sides
+        for _ in range(total):
+            books[rng.randrange(rules.sides)] += 1
+        want = _score(rules, contract, list(books))
+        for _ in range(2):  # worked out, then remembered
+            got = score_hand(rules, contract, list(books))
+            assert (got.books, got.made, got.score) == (want.books, want.made, want.score)
+            got.score.append(99)  # the caller's own lists
+        reneges = [declarer]  # with reneges: never remembered, scored on the penalised books
+        got = score_hand(rules, contract, list(books), reneges)
+        want = _score(rules, contract, penalised_books(rules, list(books), reneges))
+        assert (got.books, got.made, got.score) == (want.books, want.made, want.score)
