@@ -18,7 +18,7 @@ class AuctionRules:
     """The auction settings of one ruleset, read once, with the questions asked of them."""
 
     __slots__ = ("rules", "first_caller", "once", "passes_end", "all_pass", "may_take",
-                 "redeal_cards", "must_bid")
+                 "redeal_cards", "must_bid", "_by_situation")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
@@ -30,6 +30,10 @@ class AuctionRules:
         self.redeal_cards = rules.redeal_cards
         # Seats named by role (from the dealer) whose first call may not be a pass.
         self.must_bid = rules.must_bid
+        # The legal calls by situation (high bid, dealer on call after all passed, take open), where
+        # nothing else decides them (no redeal call for weak hands, nobody bound to bid): remembered.
+        self._by_situation: dict[tuple[int, bool, bool], tuple[int, ...]] | None = (
+            None if self.redeal_cards or self.must_bid else {})
 
     # --------------------------------------------------------------- plain facts
     def first_seat(self, dealer: int) -> int:
@@ -54,6 +58,20 @@ class AuctionRules:
     # --------------------------------------------------------------- legal calls
     def legal_calls(self, state) -> list[int]:
         """The calls the seat to act in ``state`` (a HandState in its auction) may make, by id."""
+        known = self._by_situation
+        if known is None:
+            return self._legal_calls(state)
+        seat = state.seat
+        high_bid = state.high_bid
+        key = (high_bid, high_bid < 0 and _everyone_else_passed(state),
+               self.may_take and seat == state.dealer and high_bid >= 0 and state.high_seat != seat)
+        legal = known.get(key)
+        if legal is None:
+            legal = known[key] = tuple(self._legal_calls(state))
+        return list(legal)
+
+    def _legal_calls(self, state) -> list[int]:
+        """:meth:`legal_calls` worked out from the rules."""
         rules = self.rules
         seat = state.seat
         first = rules.first_bid_action

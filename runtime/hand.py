@@ -31,7 +31,7 @@ from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
 from .kitty import kitty_rules
-from .ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
 from .scoring import penalised_books, score_hand
 from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
 
@@ -42,6 +42,11 @@ AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
 _new_tuple = tuple.__new__
 PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over")
+
+
+def _interpreters(rules: Ruleset) -> tuple:
+    """The rule interpreters a hand asks: auction, kitty and tricks (each built once per ruleset)."""
+    return auction_rules(rules), kitty_rules(rules), trick_rules(rules)
 
 
 class HandState:
@@ -62,14 +67,12 @@ class HandState:
             raise ValueError(f"expected {n} hands, got {len(hands)}")
         self.rules = rules
         self.dealer = dealer
-        self.hands = [sorted(h) for h in hands]
-        self.dealt = tuple(tuple(h) for h in self.hands)  # as dealt, for records
+        self.hands = list(map(sorted, hands))
+        self.dealt = tuple(map(tuple, self.hands))  # as dealt, for records
         self.kitty = list(kitty)
         self.phase = AUCTION
-        # The rule interpreters, built once per ruleset (a cache look-up each here).
-        self._auction = auction_rules(rules)
-        self._kittyr = kitty_rules(rules)
-        self._tricksr = trick_rules(rules)
+        # The rule interpreters, built once per ruleset (one cache look-up here).
+        self._auction, self._kittyr, self._tricksr = rules.derived("interpreters", _interpreters)
         self.seat = self._auction.first_seat(dealer)
         self.calls: list[tuple[int, int]] = []  # (seat, action)
         self.high_bid = -1  # index into rules.bids
@@ -321,6 +324,14 @@ class HandState:
             legal = self._compute_legal()
         if action not in legal:
             raise self.explain_illegal(action)
+        if self.phase == PLAY and self.table is not None:  # the hot path: a card played (as _apply plays it)
+            self._legal = None
+            self._play(action)
+            return
+        self._apply(action)
+
+    def _apply(self, action: int) -> None:
+        """Apply ``action``, known to be legal (:meth:`apply_action` after its check)."""
         self._legal = None
         phase = self.phase
         if phase == PLAY:
@@ -521,88 +532,205 @@ class HandState:
         reneges are played in one loop (the legal cards as :meth:`legal_actions`
         lists them, the draw as :mod:`runtime.draws` makes it, the winner by
         :func:`runtime.tricks.led_keys`, :func:`runtime.tricks.winning_index`'s order),
-        and so are the discards; every other action goes through :meth:`apply_action`.
+        and so are the discards; the calls are drawn from the auction's legal calls
+        and made by the auction's own step; every other action (declarations, a lead
+        naming trump, cards of a contract that penalises reneges) is drawn from
+        :meth:`legal_actions`' list and applied as :meth:`apply_action` applies it.
+        A generator other than a plain ``random.Random`` is left to its own
+        ``choice``, action by action (:func:`runtime.draws.exact`).
         """
-        fast = draws.exact(rng)
-        choice = rng.choice
+        if not draws.exact(rng):  # a generator of its own: its own choice, action by action
+            choice = rng.choice
+            while self.phase != OVER:
+                self.apply_action(choice(self.legal_actions()))
+            return
         getrandbits = rng.getrandbits
+        bits = draws.BITS
+        steps = self._steps
+        auction = self._auction
         while self.phase != OVER:
             phase = self.phase
-            if fast and phase == PLAY and self.table is not None and self._refuse:
+            if phase == PLAY and self.table is not None and self._refuse:
                 self._random_tricks(getrandbits)
-            elif fast and phase == DISCARD:  # any card of the hand: apply_action's discard, drawn as choice draws
+            elif phase == DISCARD:  # any card of the hand: apply_action's discards, drawn as choice draws
                 self._legal = None
                 seat = self.seat
                 hand = self.hands[seat]
-                card = hand[draws.below(getrandbits, len(hand))]
-                self._steps.append((seat, card))
-                self._discard(card)
-            else:
-                self.apply_action(choice(self.legal_actions()))
+                discards = self.discards
+                target = self.discard_target
+                while True:  # _discard, written out
+                    k = len(hand)
+                    if not k:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    b = bits[k]
+                    r = getrandbits(b)
+                    while r >= k:
+                        r = getrandbits(b)
+                    card = hand.pop(r)
+                    steps.append((seat, card))
+                    discards.append(card)
+                    if len(discards) == target:
+                        break
+                self._after_discards()
+            elif phase == AUCTION:  # the calls, as apply_action makes them
+                self._legal = None
+                legal = auction.legal_calls(self)
+                k = len(legal)
+                if not k:
+                    raise IndexError("Cannot choose from an empty sequence")
+                b = bits[k]
+                r = getrandbits(b)
+                while r >= k:
+                    r = getrandbits(b)
+                self._call(legal[r])
+            else:  # choice(legal_actions()) then apply_action, without choice's layers nor the legality check
+                legal = self._compute_legal()
+                if not legal:
+                    raise IndexError("Cannot choose from an empty sequence")
+                self._apply(legal[draws.below(getrandbits, len(legal))])
 
     def _random_tricks(self, getrandbits) -> None:
         """The rest of the hand's play with random legal cards: :meth:`_compute_legal` and :meth:`_play` fused
-        (renege refused, the contract declared); the state ends as they would leave it."""
+        (renege refused, the contract declared); the state ends as they would leave it.
+
+        A trick begun before (a lead that named trump) is finished card by card as
+        :meth:`apply_action` would; then whole tricks are played in one loop that keeps
+        each seat's cards by the suit they follow (so the cards that may follow the
+        suit led are looked up, not filtered: the same list, in the hand's order).
+        """
+        bits = draws.BITS
+        self._legal = None
+        while self.trick:  # finish a trick already begun, as the per-action path plays it
+            legal = self._compute_legal()
+            k = len(legal)
+            if not k:
+                raise IndexError("Cannot choose from an empty sequence")
+            b = bits[k]
+            r = getrandbits(b)
+            while r >= k:
+                r = getrandbits(b)
+            self._play(legal[r])
+            if self.phase == OVER:
+                return
         table = self.table
         suit_of = table.suit_of
         free = table.free_no_suit
         hands = self.hands
         n = self.rules.players
+        after = tuple((s + 1) % n for s in range(n))  # the next seat to play
         tricks = self.tricks
         won = self.won
-        seat = self.seat
         leader = self.leader
-        led = self.led
-        trick = self.trick
-        bits = draws.BITS
         led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
-        self._legal = None
+        # held[seat][suit - TOP_SUIT]: the seat's cards that follow ``suit``, in hand order (what
+        # _compute_legal filters), a list per suit, cards of no suit and top cards included.
+        slot_of = [suit - TOP_SUIT for suit in suit_of]
+        slots = len(self.rules.suits) - TOP_SUIT
+        held = []
+        for hand in hands:
+            by_suit: list[list[int]] = [[] for _ in range(slots)]
+            for c in hand:
+                by_suit[slot_of[c]].append(c)
+            held.append(by_suit)
+        trick = [0] * n
         while True:
-            hand = hands[seat]
-            legal = hand
-            if led != NO_SUIT:
-                follow = [c for c in hand if suit_of[c] == led]
-                if follow:
-                    if free:  # cards of no suit, and top cards (tricks.follow_cards)
-                        follow.extend(c for c in hand if suit_of[c] < 0)
-                        follow.sort()
-                    legal = follow
-            k = len(legal)
+            # The lead: any card of the leader's hand (nothing is led yet).
+            hand = hands[leader]
+            k = len(hand)
             if not k:
                 raise IndexError("Cannot choose from an empty sequence")
             b = bits[k]  # draws.below, written out: the hot loop of random play
             r = getrandbits(b)
             while r >= k:
                 r = getrandbits(b)
-            card = legal[r]
-            hand.remove(card)
-            trick.append(card)
-            if led == NO_SUIT:
-                suit = suit_of[card]
-                if suit >= 0:  # tricks.sets_led
-                    led = suit
-            if len(trick) < n:
-                seat = (seat + 1) % n
-                continue
-            keys = led_keys[led]  # winning_index, by looking the keys up
-            best = 0
-            best_key = -1
-            for i, card in enumerate(trick):
-                key = keys[card]
-                if key > best_key:
-                    best_key = key
-                    best = i
+            card = hand.pop(r)
+            led = suit_of[card]
+            held[leader][slot_of[card]].remove(card)
+            trick[0] = card
+            seat = after[leader]
+            if led >= 0 and not free:
+                # The usual trick: the lead set the suit to follow (tricks.sets_led) and only it may
+                # follow; the winner is kept as the cards come (winning_index's keys, first highest).
+                slot = led - TOP_SUIT
+                keys = led_keys[led]
+                best = 0
+                best_key = keys[card]
+                if best_key < -1:  # as winning_index starts: no card yet, key -1
+                    best_key = -1
+                for i in range(1, n):
+                    follow = held[seat][slot]
+                    if follow:
+                        k = len(follow)
+                        b = bits[k]
+                        r = getrandbits(b)
+                        while r >= k:
+                            r = getrandbits(b)
+                        card = follow.pop(r)
+                        hands[seat].remove(card)
+                    else:
+                        hand = hands[seat]
+                        k = len(hand)
+                        if not k:
+                            raise IndexError("Cannot choose from an empty sequence")
+                        b = bits[k]
+                        r = getrandbits(b)
+                        while r >= k:
+                            r = getrandbits(b)
+                        card = hand.pop(r)
+                        held[seat][slot_of[card]].remove(card)
+                    trick[i] = card
+                    key = keys[card]
+                    if key > best_key:
+                        best_key = key
+                        best = i
+                    seat = after[seat]
+            else:  # a lead of no suit (the next card of a suit sets it), or cards of no suit free to play
+                if led < 0:
+                    led = NO_SUIT
+                for i in range(1, n):
+                    hand = hands[seat]
+                    legal = hand
+                    if led != NO_SUIT:
+                        follow = held[seat][led - TOP_SUIT]
+                        if follow:
+                            if free:  # cards of no suit, and top cards (tricks.follow_cards)
+                                follow = follow + [c for c in hand if suit_of[c] < 0]
+                                follow.sort()
+                            legal = follow
+                    k = len(legal)
+                    if not k:
+                        raise IndexError("Cannot choose from an empty sequence")
+                    b = bits[k]
+                    r = getrandbits(b)
+                    while r >= k:
+                        r = getrandbits(b)
+                    card = legal[r]
+                    hand.remove(card)
+                    held[seat][slot_of[card]].remove(card)
+                    trick[i] = card
+                    if led == NO_SUIT:
+                        suit = suit_of[card]
+                        if suit >= 0:  # tricks.sets_led
+                            led = suit
+                    seat = after[seat]
+                keys = led_keys[led]  # winning_index, by looking the keys up
+                best = 0
+                best_key = -1
+                for i, card in enumerate(trick):
+                    key = keys[card]
+                    if key > best_key:
+                        best_key = key
+                        best = i
             winner = (leader + best) % n
             tricks.append(_new_tuple(Trick, (leader, tuple(trick), winner)))
             won[winner] += 1
-            trick = []
-            led = NO_SUIT
             if not hands[winner]:
                 break
-            seat = leader = winner
-        self.trick = trick
-        self.led = led
-        self.leader = leader
+            leader = winner
+        self.trick = []
+        self.led = NO_SUIT
+        self.seat = winner
+        self.leader = leader  # the last trick's leader, as _play leaves it
         self._finish()
 
     # ------------------------------------------------------------------ scoring

@@ -119,6 +119,52 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
     obs["redeal"] = [thrown_in, hands]
 
 
+def hand_outcome(state: HandState) -> tuple:
+    """What the hand-level figures read of a finished hand, as one hashable value.
+
+    ``(score, bid, made, sweep, declarer's points)`` (bid -1 and the rest None for a
+    hand without a contract): two hands with the same outcome give the same
+    observation, so :func:`add_hand_outcomes` can count many one-hand units at once.
+    """
+    score = tuple(state.score)
+    if state.declarer < 0:
+        return (score, -1, None, None, None)
+    books = state.books
+    total = sum(books)
+    return (score, state.bid, 1 if state.made else 0, 1 if total and max(books) == total else 0,
+            score[state.rules.side_of[state.declarer]])
+
+
+def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,
+                      rules: Ruleset, contracts: Sequence[str]) -> None:
+    """Count one-hand units by their :func:`hand_outcome`: each outcome's observation ``count`` times.
+
+    The same sums as :func:`hands_observation` of each hand, then :func:`add_moments`
+    of each figure, then the declarer's points into ``histogram`` (integer sums: equal
+    exactly), with one observation built per distinct outcome instead of per hand —
+    the simulation driver's hands mode, where most hands repeat an earlier outcome.
+    """
+    bids = rules.bids
+    for (score, bid, made, sweep, declarer_points), count in outcomes.items():
+        obs: dict[str, list[int]] = {}
+        for side, points in enumerate(score):
+            obs[f"points:{side}"] = [points, 1]
+        if bid >= 0:
+            name = bids[bid].text
+            for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made), ("sweep", sweep),
+                           ("declarer-points", declarer_points)):
+                obs[key] = [y, 1]
+            histogram[declarer_points] += count
+        for name in contracts:
+            obs[f"contract:{name}"] = [1 if bid >= 0 and bids[bid].text == name else 0, 1]
+        obs["redeal"] = [1 if bid < 0 else 0, 1]
+        for key, (y, n) in obs.items():
+            m = moments.get(key)
+            if m is None:
+                m = moments[key] = stats.Moments(2)
+            m.add_times((y, n), count)
+
+
 def game_observation(obs: dict, play: GamePlay) -> None:
     """Add the game-level figures of one game to ``obs``."""
     rules = play.tally.rules

@@ -56,10 +56,35 @@ def renege_penalties(rules: Ruleset, books: list[int], reneges: list[int]) -> li
     return steps
 
 
+# Scores kept per ruleset (score_hand without reneges is a pure function of the key below); a
+# ruleset has few (sides x levels x strains kinds x books splits), the cap only guards odd ones.
+_MEMO_CAP = 4096
+
+
 def score_hand(rules: Ruleset, contract: Contract, books: list[int], reneges: list[int] = ()) -> HandScore:
     """Score a hand played in ``contract`` where each side took ``books`` and ``reneges`` reneged."""
     if reneges:
-        books = penalised_books(rules, books, reneges)
+        return _score(rules, contract, penalised_books(rules, books, reneges))
+    # Without reneges the score depends on these alone: remembered, as the formulas cost a dict and
+    # several calls a hand (simulations score many hands alike).  A fresh HandScore each time (its lists
+    # are the caller's to keep).
+    memo = rules.derived("score_memo", _new_memo)
+    key = (contract.side, contract.level, contract.trump is None, tuple(books))
+    known = memo.get(key)
+    if known is None:
+        result = _score(rules, contract, books)
+        if len(memo) < _MEMO_CAP:
+            memo[key] = (tuple(result.books), result.made, tuple(result.score))
+        return result
+    return HandScore(list(known[0]), known[1], list(known[2]))
+
+
+def _new_memo(rules: Ruleset) -> dict:
+    return {}
+
+
+def _score(rules: Ruleset, contract: Contract, books: list[int]) -> HandScore:
+    """:func:`score_hand` of ``books`` (renege penalties already taken)."""
     side = contract.side
     total = sum(books)
     declarer_books = books[side]

@@ -253,6 +253,19 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     records = [] if spec.records is not None else None
     hands = 0
     units = spec.units(index)
+    if spec.mode == "hands":  # one hand a unit: count the hands by outcome, one observation per outcome
+        outcomes: Counter = Counter()
+        outcome = metrics.hand_outcome
+        seed, bots = spec.seed, spec.bots
+        for unit in units:
+            state = play_hand(rules, seed, unit, bots)
+            outcomes[outcome(state)] += 1
+            if records is not None:
+                variant, with_rules = spec.records
+                records.append([_record_line(state, variant, with_rules)])
+        metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
+                                  rules, contracts)
+        return ChunkResult(index, len(units), (len(units),), moments, histograms, records)
     for unit in units:
         obs, states = _observe_unit(rules, spec, unit, contracts, histograms)
         hands += len(states)

@@ -203,6 +203,19 @@ class Moments:
                 sums[pos] += vi * vector[j]
                 pos += 1
 
+    def add_times(self, vector: Sequence[int], times: int) -> None:
+        """Count ``times`` units with the same vector (as many :meth:`add` calls would)."""
+        k = self.k
+        sums = self.sums
+        for i, v in enumerate(vector):
+            sums[i] += v * times
+        pos = k
+        for i in range(k):
+            vi = vector[i]
+            for j in range(i, k):
+                sums[pos] += vi * vector[j] * times
+                pos += 1
+
     def merge(self, other: "Moments") -> None:
         """Add another accumulator's sums to these."""
         self.sums = [a + b for a, b in zip(self.sums, other.sums)]
