@@ -16,6 +16,10 @@ from bidcompiler.cli import cli
 
 BIDWHIST = shutil.which("bidwhist")
 
+# A guard against a hung command, not a time limit: the suite runs on shared, loaded
+# machines, so it is far above any command's normal time (a time limit would flake).
+HANG_GUARD_S = 1800
+
 
 def run(*args: str, env=None):
     """Run ``bidwhist ARGS`` through CliRunner (stdout and stderr kept apart); click's Result.
@@ -32,7 +36,7 @@ def run(*args: str, env=None):
 def script(*args: str, cwd=None) -> subprocess.CompletedProcess:
     """Run the installed ``bidwhist`` console script, as a user would: exit statuses and streams as they are."""
     assert BIDWHIST, "the bidwhist console script is not installed"
-    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=HANG_GUARD_S, cwd=cwd)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "internal error" not in proc.stderr
     return proc

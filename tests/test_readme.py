@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 
-from clirun import BIDWHIST
+from clirun import BIDWHIST, HANG_GUARD_S
 from docexamples import blocks, console_steps, matches
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +44,8 @@ def shell(command: str, cwd: Path) -> list[str]:
     assert BIDWHIST, "the bidwhist console script is not installed"
     env = {**os.environ, "COLUMNS": "80", "PATH": os.path.dirname(BIDWHIST) + os.pathsep + os.environ["PATH"]}
     env.pop("FORCE_COLOR", None)
-    proc = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=HANG_GUARD_S)
     assert proc.returncode == 0, f"$ {command}\nexit {proc.returncode}\n{proc.stderr}"
     assert "Traceback" not in proc.stdout + proc.stderr
     return (proc.stdout + proc.stderr).rstrip("\n").split("\n")

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bidcompiler.recordnames import MAX_BYTES, record_name
-from tests.clirun import BIDWHIST, run
+from tests.clirun import BIDWHIST, HANG_GUARD_S, run
 
 REPO = Path(__file__).resolve().parent.parent
 STANDARD_YAML = REPO / "variants" / "standard.yaml"
@@ -61,7 +61,7 @@ def replay_subprocess(path: Path, *extra: str, cwd: Path | None = None) -> subpr
     """
     assert BIDWHIST, "the bidwhist console script is not installed"
     return subprocess.run([BIDWHIST, "replay", str(path), *extra],
-                          capture_output=True, text=True, timeout=120, cwd=cwd or path.parent)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S, cwd=cwd or path.parent)
 
 
 def assert_refused(path: Path, at: str, rule: str, secret: str | None = SECRET) -> None:
