@@ -386,10 +386,9 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
 _LONG = 4
 # The declaring side draws trumps with a small one (the top of a sequence) when this
 # seat holds at least _MAJORITY_MIN of them and, with its partners' expected share of
-# the trumps out, more than _MAJORITY times the opponents' expected share.  Measured
-# with bench/declaring.py (paired, 4,000 hands, seed 11), this rule and _LIKELY
-# 0.4 together: +0.031 books a hand for the declaring side in standard (95% CI
-# +0.014..+0.048), +0.025 in standard+no-jokers; made +0.7 points.
+# the trumps out, more than _MAJORITY times the opponents' expected share.  With
+# _LIKELY 0.4, measured a gain of about 0.03 books a hand for the declaring side,
+# paired on the same auctions (bench/declaring.py; the README's card play table, (8)).
 _MAJORITY = 1.0
 _MAJORITY_MIN = 3
 
