@@ -12,7 +12,10 @@ dummy (runtime/solver.py) from the first card of the play, after the declarer's 
 discards: an *overbid* is a contract the declaring side cannot make even with perfect
 play by everyone, and "books minus double dummy" is what the bots' card play gives
 away as declarer (negative: the declaring side took fewer books than double dummy).
-The solver takes a second or two a hand, so ``--dd`` is kept small.
+The solver takes a second or two a hand, so ``--dd`` is kept small; its answers are
+kept in a cache file (``--cache``, default ``bench/.realism-dd.json``) keyed by the
+position itself, so a run after a change of the card play (the same positions at the
+first card) solves nothing again.
 
 Proportions carry Wilson 95% intervals and means normal 95% intervals.  This is a
 measurement, not a test: it asserts nothing.
@@ -21,6 +24,8 @@ measurement, not a test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import statistics
 import sys
@@ -79,10 +84,25 @@ def play(rules, seed: int, index: int, bot: str):
     return state, at_play
 
 
-def dd_books(solver: DoubleDummy, at_play: HandState) -> tuple[int, bool]:
-    """(the declaring side's books with perfect play from ``at_play``, whether that makes the contract)."""
+def position_key(variant: str, state: HandState) -> str:
+    """A digest of the position at the first card: hands, leader, contract, discards' book."""
+    text = repr((variant, [sorted(h) for h in state.hands], state.seat, state.declarer, state.trump,
+                 state.direction, state.books_so_far(), state.discards_book_pending()))
+    return hashlib.sha1(text.encode()).hexdigest()
+
+
+def dd_books(solver: DoubleDummy, at_play: HandState, cache: dict | None = None,
+             key: str = "") -> tuple[int, bool]:
+    """(the declaring side's books with perfect play from ``at_play``, whether that makes the contract).
+
+    ``cache``: position key -> books, read and filled (``key`` is the position's).
+    """
     side = at_play.rules.side_of[at_play.declarer]
-    books = at_play.books_so_far()[side] + solver.solve(at_play)
+    books = cache.get(key) if cache is not None else None
+    if books is None:
+        books = at_play.books_so_far()[side] + solver.solve(at_play)
+        if cache is not None:
+            cache[key] = books
     scratch = at_play.clone()
     total = [0] * at_play.rules.sides
     total[side] = books
@@ -98,7 +118,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4000, help="hands for the shares (default 4000)")
     parser.add_argument("--dd", type=int, default=150, help="of those, hands solved double dummy (default 150)")
     parser.add_argument("--seed", type=int, default=1, help="seed, as simulate's (default 1)")
+    parser.add_argument("--cache", default=str(ROOT / "bench" / ".realism-dd.json"),
+                        help="file of double-dummy results by position ('' for none)")
     args = parser.parse_args()
+    path = Path(args.cache) if args.cache else None
+    cache: dict | None = json.loads(path.read_text()) if path and path.exists() else ({} if path else None)
     rules = load_ruleset(args.variant)
     solver = DoubleDummy()
     contracts = notrump = made = 0
@@ -115,10 +139,15 @@ def main() -> None:
         made += bool(state.made)
         levels[rules.bids[state.bid].text.split()[0]] += 1
         if i < args.dd and at_play is not None:
-            books, makeable = dd_books(solver, at_play)
+            books, makeable = dd_books(solver, at_play, cache, position_key(args.variant, at_play))
+            if path and cache is not None and solved % 10 == 0:
+                path.write_text(json.dumps(cache))
             solved += 1
             over += not makeable
             given.append(state.books[rules.side_of[state.declarer]] - books)
+    if path and cache is not None:
+        path.write_text(json.dumps(cache))
+    print(f"command: python bench/realism.py {' '.join(sys.argv[1:])}")
     print(f"{args.variant}: {args.bots} in every seat, {args.hands} hands (seed {args.seed}), "
           f"{time.perf_counter() - start:.0f} s")
     print(f"  contracts        {contracts}")

@@ -282,3 +282,53 @@ def test_notrump_discards_keep_the_long_suit_and_a_stopper():
     assert {"BJ", "LJ"} <= set(away), away
     assert "KH" in kept and ("3H" in kept or "2H" in kept), kept
     assert {"AS", "KS", "QS", "JS", "9S", "8S", "7S"} <= set(kept), kept
+
+
+def test_declarer_with_most_of_the_trumps_draws_them_with_a_small_one():
+    # K-10-7-5-3 of spades, no sequence and three trumps above the king: not strong
+    # enough to lead the king, but with partner's share the side holds more trumps
+    # than the opponents, so a small trump starts drawing them before the side aces
+    # are cashed into a ruff (the old play cashed the AH).
+    state = _spades_by_seat_0({0: "KS TS 7S 5S 3S AH KH AD KD AC 2H 3D"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "3S", (card, reason)
+    assert "the side holds most of the trumps (5 here" in reason
+
+
+def test_declarer_with_four_small_trumps_draws_them_too():
+    # T-7-5-3 against eleven trumps out: about 7.3 with the opponents, 3.7 with partner,
+    # so the side holds more; the side suits' winners keep for later.
+    state = _spades_by_seat_0({0: "TS 7S 5S 3S AH KH QH AD KD QD AC 9C"}, [])
+    card, reason = says(state)
+    assert card == "3S", (card, reason)
+    assert "the side holds most of the trumps (4 here" in reason
+
+
+def test_declarer_with_three_trumps_among_twelve_out_cashes_its_winners():
+    # T-7-3 against twelve out: the side's share (3 + about 4) is less than the
+    # opponents' (about 8); the declarer cashes a sure winner.
+    state = _spades_by_seat_0({0: "TS 7S 3S AH KH QH AD KD QD AC 2H 9C"}, [])
+    card, reason = says(state)
+    assert card == "AH", (card, reason)
+
+
+def test_declarer_with_two_trumps_cashes_its_winners_instead():
+    # Two trumps are too few to draw with: the declarer cashes a sure winner.
+    state = _spades_by_seat_0({0: "KS 3S AH KH QH AD KD QD AC 2H 3D 9C"}, [])
+    card, reason = says(state)
+    assert card == "AH", (card, reason)
+    assert "a sure winner" in reason
+
+
+def test_defenders_do_not_draw_the_declarers_trumps():
+    # Seat 1 (a defender) wins the first trick with the AD and leads with four trumps
+    # and the A-K of hearts: it does not lead trumps for the declaring side.
+    state = _spades_by_seat_0({0: "AS KS QS JS 2D 3D 4D 5D 2H 3H 2C 3C",
+                               1: "TS 7S 5S 3S AH KH AD 8D 7D 9C TC JC",
+                               2: "BJ 9S 8S QH JH TH 9H 9D TD QC KC AC",
+                               3: "LJ 6S 4S 2S 8H 7H 6H 5H 4H JD QD KD"},
+                              ["2D", "AD", "9D", "JD"])
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "AH", (card, reason)

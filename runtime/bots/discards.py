@@ -49,23 +49,30 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
         height += size - rank[c]
     tops = [c for c in cards if rank[c] < _EXACT_TOP and c in allowed]
     smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
+    # Each holding's value from the process-wide table where there is one (the same
+    # number _holding_value gives); the masks and heights are built up card by card.
+    values = info.slot_values[slot] if info.slot_values is not None else None
+    small_bits = [bit[c] for c in smalls]
+    small_heights = [size - rank[c] for c in smalls]
+    n_small = len(smalls)
     best: dict[int, tuple[float, tuple[int, ...]]] = {}
-    for nt in range(len(tops) + 1):
+    for nt in range(min(len(tops), most) + 1):
         for away_top in combinations(tops, nt):
-            for ns in range(len(smalls) + 1):
+            mask = full
+            kept_height = height
+            for c in away_top:
+                mask &= ~bit[c]
+                kept_height -= size - rank[c]
+            for ns in range(min(n_small, most - nt) + 1):
+                if ns:
+                    mask &= ~small_bits[ns - 1]
+                    kept_height -= small_heights[ns - 1]
                 k = nt + ns
-                if k > most:
-                    break
-                away = away_top + tuple(smalls[:ns])
-                mask = full
-                kept_height = height
-                for c in away:
-                    mask &= ~bit[c]
-                    kept_height -= size - rank[c]
-                v = _holding_value(info, ti, i, slot, mask) + _TIE * kept_height
+                v = (values[mask] if values is not None
+                     else _holding_value(info, ti, i, slot, mask)) + _TIE * kept_height
                 old = best.get(k)
                 if old is None or v > old[0]:
-                    best[k] = (v, away)
+                    best[k] = (v, away_top + tuple(smalls[:ns]))
     return best
 
 
@@ -102,16 +109,21 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         cards = by_suit.get(i, [])
         opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
         nxt: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
+        get = nxt.get
+        n = len(cards)
+        # (cards laid away, value, cards, shortness made); _suit_options makes the
+        # counts in increasing order, so a count past the room left ends the list.
+        opt_list = [(k, v, away, 2 - (n - k) if n - k < 2 else 0) for k, (v, away) in opts.items()]
         for (k0, short0), (v0, away0) in states.items():
-            for k, (v, away) in opts.items():
-                if k0 + k > lay:
-                    continue
-                left = len(cards) - k
-                key = (k0 + k, short0 + (2 - left if left < 2 else 0))
-                cand = (v0 + v, away0 + away)
-                old = nxt.get(key)
-                if old is None or cand[0] > old[0]:
-                    nxt[key] = cand
+            room = lay - k0
+            for k, v, away, made in opt_list:
+                if k > room:
+                    break
+                key = (k0 + k, short0 + made)
+                total = v0 + v
+                old = get(key)
+                if old is None or total > old[0]:
+                    nxt[key] = (total, away0 + away)
         states = nxt
     if trump_i >= 0:
         cards = by_suit.get(trump_i, [])

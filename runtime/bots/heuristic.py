@@ -18,7 +18,7 @@ from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
 from .outbid import bid_margin, outlook, standing_values
-from .shown import placed_away, threats
+from .shown import placed_away, shown_mask, threats
 from .track import Track
 
 # The margin by which a bid must beat passing (bidding is the riskier call) is in
@@ -638,21 +638,26 @@ class HeuristicBot:
         in_trick = 0
         for c in trick:
             in_trick |= BIT[c]
-        known = track.played | own | in_trick
-        if state.out:
-            known |= track.mask_of("out", state.out)
-        if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
-            known |= track.mask_of("discards", state.discards)
-        unseen = info.full_mask & ~known
-        # Shown cards (a kitty turned up) held where no opponent still to play can use them.
-        away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
-        if away:
-            unseen &= ~away
+        # What the seat knows for the whole play (the cards out of play, its own
+        # discards, whether it was shown any card), worked out at its first card.
+        fixed = track.seen.get(seat)
+        if fixed is None:
+            extra = track.mask_of("out", state.out) if state.out else 0
+            if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
+                extra |= track.mask_of("discards", state.discards)
+            fixed = track.seen[seat] = (extra, bool(shown_mask(state, seat)))
+        unseen = info.full_mask & ~(track.played | own | in_trick | fixed[0])
+        shown = fixed[1]
+        if shown:
+            # Shown cards (a kitty turned up) held where no opponent still to play can use them.
+            away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
+            if away:
+                unseen &= ~away
         if trick and led != NO_SUIT:
             held = own & ~(track.played | in_trick)  # the seat's hand, as a mask
             card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
             # A shown card a later opponent holds beats this one: keep it (shown.py).
-            beaten = _beaten_by_shown(state, ti, track, seat, info, legal, card, track.played | in_trick)
+            beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, track.played | in_trick)
             if beaten:
                 keep = [c for c in legal if c not in beaten]
                 if keep:

@@ -14,7 +14,7 @@ class Track:
     different line of play of the same deal, as in the sampler's playouts).
     """
 
-    __slots__ = ("dealt", "table", "done", "last", "played", "void", "own", "masks")
+    __slots__ = ("dealt", "table", "done", "last", "played", "void", "own", "seen", "masks")
 
     def __init__(self):
         self.dealt = None
@@ -44,6 +44,7 @@ class Track:
             self.played = 0
             self.void = [0] * players
             self.own = {}  # seat -> mask of the cards it held when it first played
+            self.seen = {}  # seat -> (mask of the cards it knows are out of play, shown anything)
             self.masks = {}
         if done > self.done:
             table = self.table
