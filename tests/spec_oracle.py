@@ -681,3 +681,86 @@ def score(spec: Spec, declarer: int, bid: int, notrump: bool, books: list[int]) 
         # §1 "Notrump doubles the hand's score, made or set"; §7 "notrump doubles the declarer's score"
         out = [p * 2 if (s == side or kind != "cutthroat") else p for s, p in enumerate(out)]
     return out
+
+
+# ============================================================================ the game
+@dataclass
+class Game:
+    """A game (or rubber) scored by rules.md: add each hand's result with :meth:`add`."""
+
+    spec: Spec
+    totals: list[int] = field(default_factory=list)
+    sets: list[int] = field(default_factory=list)
+    played: int = 0
+    games_won: list[int] = field(default_factory=list)
+    game_winners: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+    def __post_init__(self):
+        self.totals = [0] * self.spec.sides
+        self.sets = [0] * self.spec.sides
+        self.games_won = [0] * self.spec.sides
+
+    def add(self, dealer: int, declarer: int, level: int, made: bool | None, points: list[int],
+            books: list[int]) -> None:
+        """Add one hand: ``declarer`` -1 for a hand thrown in."""
+        spec = self.spec
+        side = spec.side(declarer) if declarer >= 0 else None
+        for s, p in enumerate(points):
+            self.totals[s] += p
+            if spec.floor is not None:   # §2 "Nobody's score goes below 0."
+                self.totals[s] = max(spec.floor, self.totals[s])
+        if side is not None:
+            self.played += 1             # ten-hands: "thrown-in hands do not count"
+            if not made:
+                self.sets[side] += 1
+        winners, losers = [], []
+        for s in range(spec.sides):
+            me = self.totals[s]
+            other = max(t for o, t in enumerate(self.totals) if o != s)
+            if spec.game_end == "hawaii":
+                # §6 "7 up with the other side at 0, or 11 points ahead, or at 21 or more with
+                # the other side at least 2 behind"
+                wins = (me >= 7 and other == 0) or me - other >= 11 or (me >= 21 and me - other >= 2)
+            elif spec.game_end == "ten-hands":
+                # §9 "the game is ten hands ...; the higher total wins; on a tie, one more hand"
+                wins = self.played >= 10 and me > other
+            else:
+                wins = me >= spec.target
+            # §8 boston-wins: "taking all 13 books wins the game at once"
+            wins = wins or (spec.sweep_wins and sum(books) > 0 and books[s] == sum(books))
+            loses = spec.lose_at_minus and me <= -spec.target
+            loses = loses or (spec.sets_lose and self.sets[s] >= spec.sets_lose)   # §8 two-sets
+            # §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"
+            loses = loses or (spec.seven_set_loses and s == side and level == 7 and not made)
+            if wins:
+                winners.append(s)
+            if loses:
+                losers.append(s)
+        if winners:
+            game_winner = self._tie(winners, side, dealer)
+        elif losers and len(losers) < spec.sides:
+            game_winner = self._tie([s for s in range(spec.sides) if s not in losers], None, dealer)
+        else:
+            return
+        self.game_winners.append(game_winner)
+        self.games_won[game_winner] += 1
+        if self.games_won[game_winner] * 2 > spec.rubber:   # §3 "A rubber is the best of three games"
+            self.winner = game_winner
+        else:
+            self.totals = [0] * spec.sides
+            self.sets = [0] * spec.sides
+            self.played = 0
+
+    def _tie(self, sides: list[int], declaring: int | None, dealer: int) -> int:
+        # §3 "if both sides reach 11 on the same hand, the contracting side wins"; §7 "the
+        # declarer wins if it is one of them, otherwise the highest score (on a tie, the
+        # first of them from the dealer's left)"; the other games as standard.yaml decides.
+        if declaring in sides:
+            return declaring
+        best = max(self.totals[s] for s in sides)
+        sides = [s for s in sides if self.totals[s] == best]
+        for k in range(1, self.spec.players + 1):
+            if self.spec.side((dealer + k) % self.spec.players) in sides:
+                return self.spec.side((dealer + k) % self.spec.players)
+        return sides[0]

@@ -160,3 +160,71 @@ def test_engine_plays_every_rule_as_the_spec_reads(variant, with_rules):
         assert seen["swap"], seen
     if spec.renege_penalty:
         assert seen["renege"], seen
+
+
+GAME_CASES = (
+    [(game, ()) for game in GAMES]
+    + [("standard", (rule,)) for rule in ("boston-wins", "two-sets", "to-5", "to-9", "seven-set-loses",
+                                          "ten-hands", "defenders-score", "boston-x4", "rise-and-fly")]
+    + [("standard", ("ten-hands", "boston-wins")), ("standard", ("two-sets", "seven-set-loses", "to-5")),
+       ("cutthroat", ("seven-set-loses",)), ("northeast52", ("boston-wins",)), ("oregon", ("two-sets",)),
+       ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",))]
+)
+
+
+def _random_result(spec, rules, rng: random.Random, dealer: int):
+    """A hand's result as rules.md scores it: (declarer, level, ladder index, made, points, books)."""
+    from spec_oracle import _made, score
+    if rng.random() < 0.08:
+        return -1, 0, -1, None, [0] * spec.sides, [0] * spec.sides
+    declarer = rng.randrange(spec.players)
+    index = rng.randrange(len(rules.bids))
+    bid = rules.bids[index]
+    notrump = rules.strains[bid.strain].name == "notrump" or rng.random() < 0.2
+    total = spec.hand + (1 if spec.kitty else 0)
+    # Books leaning towards the contract, with sweeps now and then.
+    side = spec.side(declarer)
+    books = [0] * spec.sides
+    own = total if rng.random() < 0.08 else min(total, max(0, int(rng.gauss(6 + bid.level if spec.scoring
+                                                                            != "cutthroat" else bid.level, 2))))
+    books[side] = own
+    rest = total - own
+    for s in range(spec.sides):
+        if s != side:
+            take = rest if s == max(x for x in range(spec.sides) if x != side) else rng.randint(0, rest)
+            books[s] = take
+            rest -= take
+    points = score(spec, declarer, bid.level, notrump, books)
+    return declarer, bid.level, index, _made(spec, bid.level, own, total), points, books
+
+
+@pytest.mark.parametrize("variant,with_rules", GAME_CASES, ids=["+".join((v, *w)) for v, w in GAME_CASES])
+def test_game_ends_as_the_spec_reads(variant, with_rules):
+    """Each game's "Game" line and the game-end house rules: the engine's tally and the
+    oracle's agree on the totals and on who wins, hand by hand, over random results."""
+    from types import SimpleNamespace
+
+    from runtime.game import GameTally
+    from spec_oracle import Game
+    rules = load_ruleset(variant, with_rules)
+    spec = spec_of(variant, with_rules)
+    ends = Counter()
+    for seed in range(300):
+        rng = random.Random(seed)
+        tally, game = GameTally(rules), Game(spec)
+        dealer = rng.randrange(spec.players)
+        for number in range(200):
+            declarer, level, index, made, points, books = _random_result(spec, rules, rng, dealer)
+            hand = SimpleNamespace(score=points, books=books, declarer=declarer, bid=index, made=made,
+                                   dealer=dealer, calls=[])
+            tally.add_hand(hand)
+            game.add(dealer, declarer, level, made, points, books)
+            where = f"{variant}+{'+'.join(with_rules)} seed {seed} hand {number}"
+            assert tally.totals == game.totals, where
+            assert tally.game_winners == game.game_winners, where
+            assert tally.winner == game.winner, where
+            if game.winner is not None:
+                ends["won"] += 1
+                break
+            dealer = (dealer + spec.rotation) % spec.players
+    assert ends["won"] > 250, ends
