@@ -21,6 +21,7 @@ from collections import Counter
 import pytest
 
 from bidcompiler.pipeline import load_ruleset
+from runtime.game import GameTally
 from runtime.hand import HandState
 from spec_oracle import GAMES, HOUSE_RULES, Hand, spec_of
 
@@ -120,6 +121,11 @@ def play_both(variant: str, with_rules: tuple, seed: int, seen: Counter) -> None
                 oracle.swap(s, g, d)
             seen["swap"] += bool(made)
     where = f"{variant}+{'+'.join(with_rules)} seed {seed}: {steps}"
+    # Who deals next: "the deal passes to the left each hand" (deal-right: to the right);
+    # after a redeal in northeast52 "the same dealer deals again", after all-pass-redeal
+    # "the next dealer deals a new hand".
+    same = oracle.thrown_in and spec.all_pass_dealer == "same"
+    assert GameTally(rules).next_dealer(engine) == (dealer if same else (dealer + spec.rotation) % n), where
     if oracle.thrown_in:
         assert engine.declarer < 0 and engine.score == [0] * spec.sides, where
         seen["thrown in"] += 1
@@ -204,7 +210,6 @@ def test_game_ends_as_the_spec_reads(variant, with_rules):
     oracle's agree on the totals and on who wins, hand by hand, over random results."""
     from types import SimpleNamespace
 
-    from runtime.game import GameTally
     from spec_oracle import Game
     rules = load_ruleset(variant, with_rules)
     spec = spec_of(variant, with_rules)
