@@ -216,7 +216,8 @@ def _players_section(v: ir.Variant) -> list[str]:
     card_words = _card_words()
     if v.deck.extra and any(c in card_words for c in v.deck.extra):
         lines.append(", ".join(f"{c} is the {card_words[c]}" for c in v.deck.extra if c in card_words) + ".")
-    dealer = say("deal.first_dealer", v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
+    first = v.deal.first_dealer
+    dealer = say("deal.first_dealer", first, "") if first == "random" else f"Seat {first} deals the first hand"
     rotation = say("deal.rotation", v.deal.rotation, f"the deal passes: {v.deal.rotation}")
     lines.append(f"{dealer}; {rotation}.")
     if v.deal.kitty:

@@ -46,8 +46,11 @@ def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]
 
 
 def first_dealer(rules: Ruleset, rng: random.Random) -> int:
-    """The first dealer of a game, as the variant says (drawn from ``rng``)."""
-    return rng.randrange(rules.players)
+    """The first dealer of a game, as the variant says: drawn from ``rng``, or the seat it names
+    (nothing is drawn then)."""
+    if rules.first_dealer == "random":
+        return rng.randrange(rules.players)
+    return int(rules.first_dealer)
 
 
 def next_dealer(rules: Ruleset, dealer: int, hands: int = 1) -> int:
