@@ -224,10 +224,13 @@ class GameTally:
                 "last_declarer": side == declaring_side,
                 "last_made": last_made,
             }
-            if rules.game_end.win(env):
-                winners.append(side)
+            # A side that meets a losing condition loses, whatever else it meets: rules.md §8
+            # two-sets "a side set for the third time in a game loses it", §9 seven-set-loses
+            # "loses the game at once" (the rulebook: "the other side then wins").
             if rules.game_end.lose(env):
                 losers.append(side)
+            elif rules.game_end.win(env):
+                winners.append(side)
         if winners:
             return self.break_tie(winners, rules.tie_break, declaring_side, hand.dealer)
         if losers:

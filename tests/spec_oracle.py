@@ -733,10 +733,11 @@ class Game:
             loses = loses or (spec.sets_lose and self.sets[s] >= spec.sets_lose)   # §8 two-sets
             # §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"
             loses = loses or (spec.seven_set_loses and s == side and level == 7 and not made)
-            if wins:
-                winners.append(s)
+            # "loses it", "loses the game at once": a side that meets a losing condition does not win
             if loses:
                 losers.append(s)
+            elif wins:
+                winners.append(s)
         if winners:
             game_winner = self._tie(winners, side, dealer)
         elif losers and len(losers) < spec.sides:

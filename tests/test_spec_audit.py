@@ -55,3 +55,48 @@ def test_the_first_dealer_in_whist_syntax_and_a_seat_that_does_not_exist(tmp_pat
     assert "bad.yaml:4:17" in message and "seat 2 does not exist: the seats are 0 to 1" in message
     result = run("rules", str(bad))
     assert result.exit_code == 1 and "first_dealer" in result.output
+
+
+# ============================================================================ a side that loses does not win
+def _result(rules, declarer: int, made: bool, score: list[int], level: int = 4):
+    """A finished hand as the game tally reads it (what GameView.winner_after passes too)."""
+    from types import SimpleNamespace
+    bid = next(i for i, b in enumerate(rules.bids) if b.level == level)
+    return SimpleNamespace(score=score, books=[7, 6] if made else [6, 7], declarer=declarer, bid=bid,
+                           made=made, dealer=3, calls=[])
+
+
+def test_a_side_set_for_the_third_time_loses_even_when_ten_hands_would_give_it_the_game():
+    """rules.md §8 two-sets: "a side set for the third time in a game loses it" (seed 000: "loses
+    the game automatically, whatever the results"), and the rulebook says of every losing
+    condition "the other side then wins".  Under ten-hands the side still ahead after its
+    third set on the tenth hand used to win; it loses."""
+    from runtime.game import GameTally
+    rules = load_ruleset("standard", ("ten-hands", "two-sets"))
+    tally = GameTally(rules)
+    for _ in range(7):
+        tally.add_hand(_result(rules, 0, True, [3, 0]))
+    tally.add_hand(_result(rules, 0, False, [-4, 0]))
+    tally.add_hand(_result(rules, 0, False, [-4, 0]))
+    assert (tally.totals, tally.sets, tally.winner) == ([13, 0], [2, 0], None)
+    tally.add_hand(_result(rules, 0, False, [-4, 0]))  # the tenth hand: side 0 ahead 9 to 0, set a third time
+    assert tally.totals == [9, 0] and tally.winner == 1
+    assert "the side has been set at least 3 times; the other side then wins" in run(
+        "rules", "standard", "--with", "ten-hands", "--with", "two-sets").output
+
+
+def test_a_side_set_on_seven_loses_at_once_even_when_ahead_after_ten_hands():
+    """rules.md §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"."""
+    from runtime.game import GameTally
+    rules = load_ruleset("standard", ("ten-hands", "seven-set-loses"))
+    tally = GameTally(rules)
+    for _ in range(9):
+        tally.add_hand(_result(rules, 1, True, [0, 2]))
+    tally.add_hand(_result(rules, 1, False, [0, -7], level=7))
+    assert tally.totals == [0, 11] and tally.winner == 0
+    # Set on a lower bid the side ahead wins the ten hands, as ever.
+    tally = GameTally(rules)
+    for _ in range(9):
+        tally.add_hand(_result(rules, 1, True, [0, 2]))
+    tally.add_hand(_result(rules, 1, False, [0, -6], level=6))
+    assert tally.totals == [0, 12] and tally.winner == 1

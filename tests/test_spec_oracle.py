@@ -173,6 +173,7 @@ GAME_CASES = (
     + [("standard", (rule,)) for rule in ("boston-wins", "two-sets", "to-5", "to-9", "seven-set-loses",
                                           "ten-hands", "defenders-score", "boston-x4", "rise-and-fly")]
     + [("standard", ("ten-hands", "boston-wins")), ("standard", ("two-sets", "seven-set-loses", "to-5")),
+       ("standard", ("ten-hands", "two-sets")), ("standard", ("ten-hands", "seven-set-loses")),
        ("cutthroat", ("seven-set-loses",)), ("northeast52", ("boston-wins",)), ("oregon", ("two-sets",)),
        ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",))]
 )
