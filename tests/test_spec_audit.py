@@ -100,3 +100,23 @@ def test_a_side_set_on_seven_loses_at_once_even_when_ahead_after_ten_hands():
         tally.add_hand(_result(rules, 1, True, [0, 2]))
     tally.add_hand(_result(rules, 1, False, [0, -6], level=6))
     assert tally.totals == [0, 12] and tally.winner == 1
+
+
+# ============================================================================ the rulebook names the kitty's taker
+@pytest.mark.parametrize("rule,line", [
+    ("jokers-out-in-notrump", "In no trump the jokers BJ, LJ leave play: a joker in the kitty stays out, the "
+                              "declarer's partner sets aside any it holds, and each other player swaps each one it "
+                              "holds for a random card of the declarer's partner's discards."),
+    ("sport-kitty", "In a suit contract the kitty is shown to all once trump is named, before the declarer's "
+                    "partner takes it; in no trump it is not shown."),
+    ("sport-kitty-always", "After the auction the kitty is shown to all, in every contract (no trump included), "
+                           "before the declarer's partner takes it."),
+])
+def test_the_rulebook_says_who_takes_the_kitty_under_partner_takes_kitty(rule, line):
+    """rules.md §9 partner-takes-kitty: "the declarer's partner takes the kitty and lays away the
+    same number of cards"; combined with a rule about the kitty, `bidwhist rules` said "the
+    declarer" sets its jokers aside / takes the kitty, which the engine does not do."""
+    out = run("rules", "standard", "--with", "partner-takes-kitty", "--with", rule).output
+    assert line in out
+    plain = run("rules", "standard", "--with", rule).output
+    assert line.replace("declarer's partner", "declarer") in plain
