@@ -120,3 +120,24 @@ def test_the_rulebook_says_who_takes_the_kitty_under_partner_takes_kitty(rule, l
     assert line in out
     plain = run("rules", "standard", "--with", rule).output
     assert line.replace("declarer's partner", "declarer") in plain
+
+
+# ============================================================================ a trick of jokers alone
+@pytest.mark.parametrize("led,other", [("BJ", "LJ"), ("LJ", "BJ")])
+def test_two_handed_notrump_a_trick_of_both_jokers_goes_to_its_leader(led, other):
+    """rules.md §1 "Jokers in no trump: they belong to no suit and never win"; with two players
+    a trick can hold both jokers and nothing else.  Neither joker beats the other (the big one
+    does not win), so the lead stands — as `bidwhist rules two-handed` says: "A trick made
+    only of cards that never win goes to the player who led it"."""
+    from test_real_table_rules import cards_of, new_hand
+    from test_rules_variants import act, last_trick
+    rules = load_ruleset("two-handed")
+    hands = [[led] + cards_of("S", "A", "4"), [other] + cards_of("D", "A", "4")]
+    kitty = cards_of("H", "A", "9")
+    state = new_hand(rules, hands, kitty, dealer=1)  # seat 0 calls first
+    act(state, "3 notrump", "pass", "direction uptown", *kitty, led)
+    assert other in {rules.action_names[a] for a in state.legal_actions()}  # a joker led: anything goes
+    act(state, other)
+    assert last_trick(state) == (0, [led, other], 0)
+    assert "A trick made only of cards that never win goes to the player who led it." in run(
+        "rules", "two-handed").output
