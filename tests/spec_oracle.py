@@ -93,14 +93,17 @@ class Spec:
 
     # ------------------------------------------------------------------ plain facts
     def deck(self) -> list[str]:
+        """The cards of the game: the suits' cards less any taken out, then the jokers."""
         cards = [r + s for s in SUITS for r in RANKS if r + s not in self.without]
         return cards + list(self.jokers)
 
     def side(self, seat: int) -> int:
+        """The side of ``seat``: partners opposite ({0, 2}, {1, 3}), else each seat its own."""
         return seat % 2 if self.partners else seat
 
     @property
     def sides(self) -> int:
+        """How many sides score."""
         return 2 if self.partners else self.players
 
     def bids(self) -> list[tuple[tuple[int, int], int, Strain, str]]:
@@ -393,12 +396,14 @@ class Hand:
             self._start_play()
 
     def kitty_taker(self) -> int:
+        """The seat that takes the kitty (-1 before the auction is won)."""
         if self.declarer < 0:
             return -1
         # §9 partner-takes-kitty: "the declarer's partner takes the kitty"
         return (self.declarer + 2) % self.spec.players if self.spec.taker == "partner" else self.declarer
 
     def jokers_leave(self) -> bool:
+        """Whether the jokers leave play in this contract (jokers-out-in-notrump, in notrump)."""
         return self.trump == "NT" and self.spec.notrump_jokers == "out"
 
     def _take_kitty(self) -> None:
@@ -617,10 +622,11 @@ class Hand:
             books[1 - side] += 3
         self.books = books
         self.score = score(spec, self.declarer, self.level, self.trump == "NT", books)
-        self.made = _made(spec, self.level, books[spec.side(self.declarer)], total)
+        self.made = is_made(spec, self.level, books[spec.side(self.declarer)], total)
 
 
-def _made(spec: Spec, bid: int, own: int, total: int) -> bool:
+def is_made(spec: Spec, bid: int, own: int, total: int) -> bool:
+    """Whether the declaring side made a bid of ``bid`` taking ``own`` of ``total`` books."""
     if spec.scoring == "hawaii":
         return total - own < 8 - bid   # §6 "The opponents set the contract with 8 − bid books."
     if spec.scoring == "cutthroat":
@@ -634,7 +640,7 @@ def score(spec: Spec, declarer: int, bid: int, notrump: bool, books: list[int]) 
     own = books[side]
     total = sum(books)
     over = own - 6
-    made = _made(spec, bid, own, total)
+    made = is_made(spec, bid, own, total)
     out = [0] * spec.sides
     kind = spec.scoring
     if kind == "standard":

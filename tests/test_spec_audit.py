@@ -8,11 +8,15 @@ and ``test_real_table_rules.py``.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import compile_file, load_ruleset
-from runtime.game import GameState
+from runtime.game import GameState, GameTally
+from test_real_table_rules import cards_of, new_hand
+from test_rules_variants import act, last_trick
 from tests.clirun import run
 
 
@@ -60,7 +64,6 @@ def test_the_first_dealer_in_whist_syntax_and_a_seat_that_does_not_exist(tmp_pat
 # ============================================================================ a side that loses does not win
 def _result(rules, declarer: int, made: bool, score: list[int], level: int = 4):
     """A finished hand as the game tally reads it (what GameView.winner_after passes too)."""
-    from types import SimpleNamespace
     bid = next(i for i, b in enumerate(rules.bids) if b.level == level)
     return SimpleNamespace(score=score, books=[7, 6] if made else [6, 7], declarer=declarer, bid=bid,
                            made=made, dealer=3, calls=[])
@@ -71,7 +74,6 @@ def test_a_side_set_for_the_third_time_loses_even_when_ten_hands_would_give_it_t
     the game automatically, whatever the results"), and the rulebook says of every losing
     condition "the other side then wins".  Under ten-hands the side still ahead after its
     third set on the tenth hand used to win; it loses."""
-    from runtime.game import GameTally
     rules = load_ruleset("standard", ("ten-hands", "two-sets"))
     tally = GameTally(rules)
     for _ in range(7):
@@ -87,7 +89,6 @@ def test_a_side_set_for_the_third_time_loses_even_when_ten_hands_would_give_it_t
 
 def test_a_side_set_on_seven_loses_at_once_even_when_ahead_after_ten_hands():
     """rules.md §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"."""
-    from runtime.game import GameTally
     rules = load_ruleset("standard", ("ten-hands", "seven-set-loses"))
     tally = GameTally(rules)
     for _ in range(9):
@@ -129,8 +130,6 @@ def test_two_handed_notrump_a_trick_of_both_jokers_goes_to_its_leader(led, other
     a trick can hold both jokers and nothing else.  Neither joker beats the other (the big one
     does not win), so the lead stands — as `bidwhist rules two-handed` says: "A trick made
     only of cards that never win goes to the player who led it"."""
-    from test_real_table_rules import cards_of, new_hand
-    from test_rules_variants import act, last_trick
     rules = load_ruleset("two-handed")
     hands = [[led] + cards_of("S", "A", "4"), [other] + cards_of("D", "A", "4")]
     kitty = cards_of("H", "A", "9")

@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
+from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import load_ruleset
 from runtime.game import GameTally
 from runtime.hand import HandState
-from spec_oracle import GAMES, HOUSE_RULES, Hand, spec_of
+from spec_oracle import GAMES, HOUSE_RULES, Game, Hand, is_made, score, spec_of
 
 HANDS = 150  # random hands per case
 
@@ -181,7 +183,6 @@ GAME_CASES = (
 
 def _random_result(spec, rules, rng: random.Random, dealer: int):
     """A hand's result as rules.md scores it: (declarer, level, ladder index, made, points, books)."""
-    from spec_oracle import _made, score
     if rng.random() < 0.08:
         return -1, 0, -1, None, [0] * spec.sides, [0] * spec.sides
     declarer = rng.randrange(spec.players)
@@ -202,16 +203,13 @@ def _random_result(spec, rules, rng: random.Random, dealer: int):
             books[s] = take
             rest -= take
     points = score(spec, declarer, bid.level, notrump, books)
-    return declarer, bid.level, index, _made(spec, bid.level, own, total), points, books
+    return declarer, bid.level, index, is_made(spec, bid.level, own, total), points, books
 
 
 @pytest.mark.parametrize("variant,with_rules", GAME_CASES, ids=["+".join((v, *w)) for v, w in GAME_CASES])
 def test_game_ends_as_the_spec_reads(variant, with_rules):
     """Each game's "Game" line and the game-end house rules: the engine's tally and the
     oracle's agree on the totals and on who wins, hand by hand, over random results."""
-    from types import SimpleNamespace
-
-    from spec_oracle import Game
     rules = load_ruleset(variant, with_rules)
     spec = spec_of(variant, with_rules)
     ends = Counter()
@@ -248,7 +246,6 @@ OVERLAYS = [(game, rule) for game in GAMES if game != "standard" for rule in HOU
 @pytest.mark.parametrize("variant,rule", OVERLAYS, ids=["+".join(c) for c in OVERLAYS])
 def test_every_house_rule_on_every_game_plays_as_the_spec_reads(variant, rule):
     """The oracle and the engine agree on 20 random hands of each game with each house rule."""
-    from bidcompiler.errors import CompileError
     try:
         load_ruleset(variant, (rule,))
     except CompileError as exc:  # the pair cannot go together: said with a position
