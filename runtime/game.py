@@ -224,9 +224,9 @@ class GameTally:
                 "last_declarer": side == declaring_side,
                 "last_made": last_made,
             }
-            # A side that meets a losing condition loses, whatever else it meets: rules.md §8
-            # two-sets "a side set for the third time in a game loses it", §9 seven-set-loses
-            # "loses the game at once" (the rulebook: "the other side then wins").
+            # A side that meets a losing condition loses, whatever else it meets: rules.md's
+            # losing rules say "a side set for the third time in a game loses it" and "loses
+            # the game at once" (and the rulebook "the other side then wins").
             if rules.game_end.lose(env):
                 losers.append(side)
             elif rules.game_end.win(env):
