@@ -238,7 +238,15 @@ def _seat_settings(v: ir.Variant) -> list[tuple[tuple, str]]:
 
 
 def check_seats(v: ir.Variant, sink: DiagnosticSink) -> None:
-    """Seats named by role must exist when the rule asks: a partner needs partnerships, the auction has no declarer."""
+    """Seats named by role must exist when the rule asks: a partner needs partnerships, the auction has no declarer.
+
+    A first dealer named by number must be one of the players' seats.
+    """
+    first = v.deal.first_dealer
+    if first != "random" and first >= v.players:
+        conflict(sink, v, f"deal.first_dealer: seat {first} does not exist: the seats are 0 to {v.players - 1}",
+                 ("deal", "first_dealer"), ("players",),
+                 fix=(f"name a seat from 0 to {v.players - 1}", "draw the first dealer (`deal.first_dealer: random`)"))
     for path, word in _seat_settings(v):
         if word in PARTNER_SEATS and v.sides != "partners":
             conflict(sink, v, f"{_dotted(path)}: {word} names a partner, but each of the {v.players} players "

@@ -63,7 +63,7 @@ class Deal:
 
     hand: int
     kitty: int
-    first_dealer: str
+    first_dealer: str | int  # "random", or the seat that deals first
     rotation: str
     undealt: int = default("deal.undealt")  # cards set aside unseen after the deal
     pos: SourcePos | None = _pos()

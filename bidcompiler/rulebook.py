@@ -216,7 +216,8 @@ def _players_section(v: ir.Variant) -> list[str]:
     card_words = _card_words()
     if v.deck.extra and any(c in card_words for c in v.deck.extra):
         lines.append(", ".join(f"{c} is the {card_words[c]}" for c in v.deck.extra if c in card_words) + ".")
-    dealer = say("deal.first_dealer", v.deal.first_dealer, f"The first dealer: {v.deal.first_dealer}")
+    first = v.deal.first_dealer
+    dealer = say("deal.first_dealer", first, "") if first == "random" else f"Seat {first} deals the first hand"
     rotation = say("deal.rotation", v.deal.rotation, f"the deal passes: {v.deal.rotation}")
     lines.append(f"{dealer}; {rotation}.")
     if v.deal.kitty:
@@ -317,11 +318,12 @@ def _kitty_section(v: ir.Variant) -> list[str]:
         pair = ("auction-end", v.kitty.show_contracts)
         words = rulebook_words("kitty.show").get("/".join(["declaration", *v.kitty.show_contracts, "after-kitty"]))
         if words and v.kitty.show_contracts:
-            lines.append(words)
+            lines.append(words.format(taker=noun(v.kitty.taker)))
             return lines
     key = {p: word for word, p in kitty_show_words().items()}.get(pair) or "/".join([pair[0], *pair[1]])
-    lines.append(say("kitty.show", key,
-                     f"The kitty is shown: {v.kitty.show} ({_join(v.kitty.show_contracts) or 'all'})."))
+    # "before {taker} takes it": the seat that picks the kitty up (the declarer unless kitty.taker says).
+    lines.append(say("kitty.show", key, f"The kitty is shown: {v.kitty.show} "
+                     f"({_join(v.kitty.show_contracts) or 'all'}).").format(taker=noun(v.kitty.taker)))
     return lines
 
 
@@ -383,8 +385,10 @@ def _play_section(v: ir.Variant) -> list[str]:
         cards = _extras_noun(nt_extras)
         one = "A joker" if all(c in _card_words() for c in nt_extras) else "An extra card"
         single = len(nt_extras) == 1
+        taker = noun(v.kitty.taker)  # who lays the kitty away sets its own extra cards aside
         lines.append(extras_words[p.notrump_extras].format(
             cards=cards, one=one, one_lower=one.lower(), belong="belongs" if single else "belong",
+            taker=taker, takers=f"{taker}'s",
             win="wins" if single else "win", leave="leaves" if single else "leave"))
     # Enough cards that can never win for a whole trick of them: say who takes it.
     in_notrump = len([c for c in v.deck.extra if c not in in_nt]) if notrump and p.notrump_extras != "out" else 0

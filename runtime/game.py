@@ -46,8 +46,11 @@ def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]
 
 
 def first_dealer(rules: Ruleset, rng: random.Random) -> int:
-    """The first dealer of a game, as the variant says (drawn from ``rng``)."""
-    return rng.randrange(rules.players)
+    """The first dealer of a game, as the variant says: drawn from ``rng``, or the seat it names
+    (nothing is drawn then)."""
+    if rules.first_dealer == "random":
+        return rng.randrange(rules.players)
+    return int(rules.first_dealer)
 
 
 def next_dealer(rules: Ruleset, dealer: int, hands: int = 1) -> int:
@@ -235,10 +238,13 @@ class GameTally:
                 "last_declarer": side == declaring_side,
                 "last_made": last_made,
             }
-            if rules.game_end.win(env):
-                winners.append(side)
+            # A side that meets a losing condition loses, whatever else it meets: rules.md's
+            # losing rules say "a side set for the third time in a game loses it" and "loses
+            # the game at once" (and the rulebook "the other side then wins").
             if rules.game_end.lose(env):
                 losers.append(side)
+            elif rules.game_end.win(env):
+                winners.append(side)
         if winners:
             return self.break_tie(winners, rules.tie_break, declaring_side, hand.dealer)
         if losers:

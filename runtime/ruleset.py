@@ -145,7 +145,7 @@ class Ruleset:
     # Who wins when several sides meet the winning condition on one hand, tie-breaks in
     # order: "declarer", "higher", "first-from-dealers-left" (always last, it decides).
     tie_break: tuple[str, ...]
-    first_dealer: str  # "random"
+    first_dealer: str | int  # "random", or the seat that deals the first hand of a game
     rotation: int  # +1: the deal passes to the left
     source: str = ""
     # Action ids: cards first, then pass, bids, trump choices and direction choices.
