@@ -129,6 +129,13 @@ def our_nodes(state: HandState) -> int:
                if path.endswith("solver.py") and name in ("lead", "follow", "follow_last"))
 
 
+def fast_nodes(state: HandState) -> int:
+    """Backend "fast"'s node count for a full solve (the kernel counts its lead and follow calls)."""
+    dd = DoubleDummy(backend="fast")
+    dd.solve(state)
+    return sum(e.kernel.nodes for e in dd._engines.values() if e.kernel is not None)
+
+
 def load() -> str:
     """The machine's load averages, for the report."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
@@ -219,6 +226,8 @@ def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0,
         out["median_ratio"] = statistics.median(out["ratios"])
     if out["fast_ratios"]:
         out["fast_median_ratio"] = statistics.median(out["fast_ratios"])
+    if counted and warm is not None:
+        out["fast_nodes"] = sum(fast_nodes(state) for state, _, _ in counted)
     if counted:
         out["nodes"] = (sum(our_nodes(state) for state, _, _ in counted),
                         sum(dds_nodes(rules, state) for state, _, _ in counted),
@@ -315,6 +324,11 @@ def main() -> None:
         print(f"nodes on the first {k} deals: ours {n_ours:,}, DDS {n_dds:,} "
               f"({n_ours / n_dds:.1f}x as many); time per node ours {t_ours / n_ours * 1e6:.2f} us, "
               f"DDS {t_dds / n_dds * 1e6:.3f} us ({t_ours / n_ours / (t_dds / n_dds):.0f}x dearer)")
+        if "fast_nodes" in out:
+            n_fast = out["fast_nodes"]
+            t_fast = sum(out["fast"][:k])
+            print(f"backend 'fast' on the same deals: {n_fast:,} nodes; time per node {t_fast / n_fast * 1e6:.3f} us "
+                  f"({t_fast / n_fast / (t_dds / n_dds):.1f}x DDS's)")
     if out["standard"]:
         print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(out['standard'])} hands)")
         print(summary("ours (pure Python)", out["standard"]))

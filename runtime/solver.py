@@ -1296,6 +1296,12 @@ class DoubleDummy:
     table, so solving many positions of the same deal (a replay, a sampler) is much
     cheaper than the first.  ``solve`` and ``solve_actions`` of this module use a
     shared instance.
+
+    ``backend`` (see :data:`BACKENDS`): ``"own"`` (default) the pure-Python search;
+    ``"fast"`` the same search compiled by numba where the ``fast`` extra is installed
+    (the same answers; its first use on a machine compiles it, minutes of CPU, cached
+    on disk after that), the pure-Python search where it is not; ``"dds"`` DDS where it
+    plays a position exactly.
     """
 
     def __init__(self, max_engines: int = 8, backend: str = "own"):

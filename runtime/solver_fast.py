@@ -55,10 +55,21 @@ MASKS = 1 << 19
 ENTRIES = 1 << 20
 TT_LIMIT = 200_000  # buckets, as runtime.solver.TT_LIMIT
 
-# P: the engine's constants.
+# K: the engine's constants, one int64 array (few arguments make calls cheap and
+# compilation short).  Scalars first, then tables at fixed offsets (n <= 8, G <= 8).
 _N, _G, _TR, _NS, _FREE, _TOPTR, _ALL, _QUAD, _OB, _KW, _BONUS, _TTLIM = range(12)
-# STATS: counts kept by the table and the search.
+_MAXS, _NEXT, _GM, _BLK, _PYBL, _LEDM, _RANK = 16, 24, 32, 40, 104, 168, 232
+_OPPS, _NOPPS, _PARTS, _NPARTS, _LATER, _NLATER = 296, 360, 368, 432, 440, 952
+_KSIZE = 1024
+# S: counts, then the hands (at _H), then the killer moves (at _KILL).
 _NB, _NM, _NE, _CLEARS, _NODES = range(5)
+_H, _KILL = 8, 16
+# W[slot, row]: work rows of each node (slot ntricks * n + pos).
+_WMV, _WTR, _WSK, _WSC, _WSMALL, _WSEQ, _WPF, _WKV, _WUL, _WKEY = range(10)
+_WROWS = 10
+# BT[bucket] = used, first mask node, last mask node, key words...
+# MT[mask node] = next node, k of each block...
+# ET[entry] = used, mask node, owner prefix of each block..., lower, upper bound, best card
 
 
 def available() -> bool:
@@ -70,7 +81,7 @@ def fits(engine) -> bool:
     """Whether the kernel can run this engine's contract (see the module doc)."""
     sizes = [m.bit_count() for m in engine.group_masks]
     ob = max(1, (engine.n - 1).bit_length())
-    return (sum(sizes) <= MAX_BITS and max(sizes) * ob <= 62 and max(sizes) <= 31
+    return (sum(sizes) <= MAX_BITS and max(sizes) * ob <= 62 and max(sizes) <= 31 and len(sizes) <= 8
             and sum(sizes) // engine.n + 2 <= MAX_MOVES and engine.n <= 8)
 
 
@@ -80,17 +91,13 @@ def _njit(f):
 
 def _search_signature():
     """The search's one signature, given explicitly: a recursive function compiled from
-    its types alone loads from numba's cache safely (type-inferred recursion that is
-    cached can crash when loaded: numba issues 6061, 6713)."""
+    its types alone, its recursive calls' arguments of exactly those types (numba
+    issues 6061, 6713: a cached recursion whose calls cast can crash when loaded)."""
     from numba import types  # noqa: PLC0415
 
     i8 = types.int64
     a1, a2, a3 = types.int64[::1], types.int64[:, ::1], types.int64[:, :, ::1]
-    b1 = types.int8[::1]
-    consts = types.Tuple((a1, a1, a1, a1, a1, a1, a1, a2, a1, a2, a1, a3, a2, a1))
-    tables = types.Tuple((a1, a1, a1, a2, a1, a1, b1, a2, a1, a2, a2, b1, a1,
-                          a2, a2, a2, a2, a2, a2, a2, a2, a2, a2))
-    return types.UniTuple(i8, 3)(i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, consts, tables)
+    return types.UniTuple(i8, 3)(i8, i8, i8, i8, i8, i8, i8, i8, i8, i8, a1, a1, a2, a2, a2, a3)
 
 
 # ---------------------------------------------------------------------------- bit helpers
@@ -132,15 +139,22 @@ def _hi(x):
 
 
 @_njit
-def _sm(mv, GM, BLK):
-    return GM[BLK[_bl(mv) - 1]]
+def _blk(mv, K):
+    """The block (index) of a card."""
+    return K[_BLK + _bl(mv) - 1]
 
 
 @_njit
-def _cut(top, F, GM, BLK):
+def _sm(mv, K):
+    """The block (mask) of a card."""
+    return K[_GM + K[_BLK + _bl(mv) - 1]]
+
+
+@_njit
+def _cut(top, F, K):
     """The bits below the run of equivalent cards that ``top`` heads (``F``: the cards
     that do not separate runs), as the Python search's gap bit between blocks makes them."""
-    s = _sm(top, GM, BLK)
+    s = _sm(top, K)
     below = ~F & (top - 1) & s
     if below:
         return (np.int64(1) << _bl(below)) - 1
@@ -148,19 +162,19 @@ def _cut(top, F, GM, BLK):
 
 
 @_njit
-def _gen(c, F, GM, BLK, out):
-    """One card of each run of ``c``, highest first, into ``out``; returns the count."""
-    k = 0
+def _gen(c, F, K, out, start):
+    """One card of each run of ``c``, highest first, into ``out`` from ``start``; returns the end."""
+    k = start
     while c:
         top = _hi(c)
         out[k] = top
         k += 1
-        c &= _cut(top, F, GM, BLK)
+        c &= _cut(top, F, K)
     return k
 
 
 @_njit
-def _to_front(a, k, i, dest):
+def _to_front(a, i, dest):
     """Move a[i] to index ``dest`` (< i), shifting the others up (list.remove + insert)."""
     v = a[i]
     j = i
@@ -180,34 +194,32 @@ def _find(a, k, v):
 
 # ---------------------------------------------------------------------------- the table
 @_njit
-def _hash_words(w, n):
+def _mix(h, w):
+    h = (h ^ w) * np.int64(0x5851F42D4C957F2D)
+    return h ^ ((h >> 31) & 0x1FFFFFFFF)
+
+
+@_njit
+def _clear(S, BT, ET):
+    BT[:, 0] = 0
+    ET[:, 0] = 0
+    S[_NB] = 0
+    S[_NM] = 0
+    S[_NE] = 0
+    S[_CLEARS] += 1
+
+
+@_njit
+def _bucket_find(key, KW, BT):
+    cap = BT.shape[0]
     h = np.int64(0x2545F4914F6CDD1D)
-    for i in range(n):
-        h = (h ^ w[i]) * np.int64(0x5851F42D4C957F2D)
-        h ^= (h >> 31) & 0x1FFFFFFFF
-    return h
-
-
-@_njit
-def _clear(T):
-    STATS, BUSED, EUSED = T[2], T[6], T[11]
-    BUSED[:] = 0
-    EUSED[:] = 0
-    STATS[_NB] = 0
-    STATS[_NM] = 0
-    STATS[_NE] = 0
-    STATS[_CLEARS] += 1
-
-
-@_njit
-def _bucket_find(key, KW, T):
-    BK, BUSED = T[3], T[6]
-    cap = BUSED.shape[0]
-    i = _hash_words(key, KW) & (cap - 1)
-    while BUSED[i]:
+    for j in range(KW):
+        h = _mix(h, key[j])
+    i = h & (cap - 1)
+    while BT[i, 0]:
         same = True
         for j in range(KW):
-            if BK[i, j] != key[j]:
+            if BT[i, 3 + j] != key[j]:
                 same = False
                 break
         if same:
@@ -217,106 +229,104 @@ def _bucket_find(key, KW, T):
 
 
 @_njit
-def _entry_find(m, pf, G, T):
-    EK, EUSED, EKEYW = T[9], T[11], T[12]
-    cap = EUSED.shape[0]
-    EKEYW[0] = m
+def _entry_find(m, pf, G, ET):
+    cap = ET.shape[0]
+    h = _mix(np.int64(0x2545F4914F6CDD1D), m)
     for g in range(G):
-        EKEYW[1 + g] = pf[g]
-    i = _hash_words(EKEYW, G + 1) & (cap - 1)
-    while EUSED[i]:
-        same = True
-        for j in range(G + 1):
-            if EK[i, j] != EKEYW[j]:
-                same = False
-                break
-        if same:
-            return i
+        h = _mix(h, pf[g])
+    i = h & (cap - 1)
+    while ET[i, 0]:
+        if ET[i, 1] == m:
+            same = True
+            for g in range(G):
+                if ET[i, 2 + g] != pf[g]:
+                    same = False
+                    break
+            if same:
+                return i
         i = (i + 1) & (cap - 1)
     return -1 - i
 
 
 @_njit
-def _store(C, T, key, seq, ulen, union, rel, lb, ub, best, pf, kv):
-    P, GM = C[0], C[3]
-    G, KW, OB = P[_G], P[_KW], P[_OB]
-    STATS, BK, BHEAD, BTAIL, BUSED = T[2], T[3], T[4], T[5], T[6]
-    MK, MNEXT, EK, EV, EUSED = T[7], T[8], T[9], T[10], T[11]
+def _store(K, S, BT, MT, ET, key, seq, ulen, union, rel, lb, ub, best, pf, kv):
+    """Record bounds for every position like this one down to the relevant cards (as
+    the Python search's store)."""
+    G, KW, OB = K[_G], K[_KW], K[_OB]
     for g in range(G):
-        r = rel & GM[g]
+        r = rel & K[_GM + g]
         if r:
-            p = union & GM[g]
+            p = union & K[_GM + g]
             k = _pc(p & ~((r & -r) - 1))
             kv[g] = k
             pf[g] = seq[g] >> (OB * (ulen[g] - k))
         else:
             kv[g] = 0
             pf[g] = 0
-    # Full (a sound clear, the Python table clears too): before anything is inserted.
-    if (STATS[_NB] * 5 >= BUSED.shape[0] * 4 or STATS[_NM] + 1 >= MNEXT.shape[0]
-            or STATS[_NE] * 5 >= EUSED.shape[0] * 4):
-        _clear(T)
-    b = _bucket_find(key, KW, T)
+    # Full: cleared before anything is inserted (sound, as the Python table's clearing).
+    if S[_NB] * 5 >= BT.shape[0] * 4 or S[_NM] + 1 >= MT.shape[0] or S[_NE] * 5 >= ET.shape[0] * 4:
+        _clear(S, BT, ET)
+    b = _bucket_find(key, KW, BT)
     if b < 0:
-        if STATS[_NB] >= P[_TTLIM]:
-            _clear(T)
-            b = _bucket_find(key, KW, T)
+        if S[_NB] >= K[_TTLIM]:
+            _clear(S, BT, ET)
+            b = _bucket_find(key, KW, BT)
         b = -1 - b
-        BUSED[b] = 1
+        BT[b, 0] = 1
+        BT[b, 1] = -1
+        BT[b, 2] = -1
         for j in range(KW):
-            BK[b, j] = key[j]
-        BHEAD[b] = -1
-        BTAIL[b] = -1
-        STATS[_NB] += 1
-    m = BHEAD[b]
+            BT[b, 3 + j] = key[j]
+        S[_NB] += 1
+    m = BT[b, 1]
     while m >= 0:
         same = True
         for g in range(G):
-            if MK[m, g] != kv[g]:
+            if MT[m, 1 + g] != kv[g]:
                 same = False
                 break
         if same:
             break
-        m = MNEXT[m]
+        m = MT[m, 0]
     if m < 0:
-        m = STATS[_NM]
-        STATS[_NM] += 1
+        m = S[_NM]
+        S[_NM] += 1
         for g in range(G):
-            MK[m, g] = kv[g]
-        MNEXT[m] = -1
-        if BTAIL[b] >= 0:
-            MNEXT[BTAIL[b]] = m
+            MT[m, 1 + g] = kv[g]
+        MT[m, 0] = -1
+        if BT[b, 2] >= 0:
+            MT[BT[b, 2], 0] = m
         else:
-            BHEAD[b] = m
-        BTAIL[b] = m
-    e = _entry_find(m, pf, G, T)
+            BT[b, 1] = m
+        BT[b, 2] = m
+    e = _entry_find(m, pf, G, ET)
     if e < 0:
         e = -1 - e
-        EUSED[e] = 1
-        EK[e, 0] = m
+        ET[e, 0] = 1
+        ET[e, 1] = m
         for g in range(G):
-            EK[e, 1 + g] = pf[g]
-        EV[e, 0] = lb
-        EV[e, 1] = ub
-        EV[e, 2] = best
-        STATS[_NE] += 1
+            ET[e, 2 + g] = pf[g]
+        ET[e, 2 + G] = lb
+        ET[e, 3 + G] = ub
+        ET[e, 4 + G] = best
+        S[_NE] += 1
     else:
-        if lb > EV[e, 0]:
-            EV[e, 0] = lb
-        if ub < EV[e, 1]:
-            EV[e, 1] = ub
+        if lb > ET[e, 2 + G]:
+            ET[e, 2 + G] = lb
+        if ub < ET[e, 3 + G]:
+            ET[e, 3 + G] = ub
         if best:
-            EV[e, 2] = best
+            ET[e, 4 + G] = best
 
 
 @_njit
-def _top_cards(C, m, union, MK):
-    GM = C[3]
+def _top_cards(K, MT, m, union):
+    """The k-th highest card left in each block, for the k of mask node ``m``."""
     rel = np.int64(0)
-    for g in range(GM.shape[0]):
-        k = MK[m, g]
+    for g in range(K[_G]):
+        k = MT[m, 1 + g]
         if k:
-            p = union & GM[g]
+            p = union & K[_GM + g]
             for _ in range(k - 1):
                 p ^= _hi(p)
             rel |= _hi(p)
@@ -325,13 +335,12 @@ def _top_cards(C, m, union, MK):
 
 # ---------------------------------------------------------------------------- the search
 @_njit
-def _settle(C, rels, tried, nt, c, gone):
-    P, GM, BLK = C[0], C[3], C[4]
+def _settle(K, rels, tried, nt, c, gone):
+    """The relevant cards of a failure, made to hold for the whole class (see solver.py)."""
     if not rels:
         return rels
-    F = c | gone | P[_NS]
-    # highest first (tried.sort(reverse=True))
-    for i in range(1, nt):
+    F = c | gone | K[_NS]
+    for i in range(1, nt):  # highest first (tried.sort(reverse=True))
         v = tried[i]
         j = i
         while j > 0 and tried[j - 1] < v:
@@ -340,11 +349,11 @@ def _settle(C, rels, tried, nt, c, gone):
         tried[j] = v
     for i in range(nt):
         mv = tried[i]
-        rg = rels & _sm(mv, GM, BLK)
+        rg = rels & _sm(mv, K)
         if rg:
             low = rg & -rg
             if mv >= low:
-                run = c & ~_cut(mv, F, GM, BLK) & ((mv << 1) - 1)
+                run = c & ~_cut(mv, F, K) & ((mv << 1) - 1)
                 bottom = run & -run
                 if bottom < low:
                     rels |= bottom
@@ -352,15 +361,35 @@ def _settle(C, rels, tried, nt, c, gone):
 
 
 @_njit
-def _quick_tricks(C, hands, leader, others):
-    P, GM, OPPS, NOPPS = C[0], C[3], C[7], C[8]
-    n, TR, NS = P[_N], P[_TR], P[_NS]
-    h = hands[leader]
+def _unskip(K, moves, skipped, nsk, rels, small):
+    """The skipped cards no longer below every relevant card of their suit become the
+    moves (their suits' skipping switched off); returns (moves, skipped left)."""
+    k = 0
+    for j in range(nsk):
+        mv = skipped[j]
+        gi = _blk(mv, K)
+        rg = rels & K[_GM + gi]
+        if rg and mv >= (rg & -rg):
+            moves[k] = mv
+            k += 1
+            small[gi] = 0
+    keep = 0
+    for j in range(nsk):
+        mv = skipped[j]
+        if _find(moves, k, mv) < 0:
+            skipped[keep] = mv
+            keep += 1
+    return k, keep
+
+
+@_njit
+def _quick_tricks(K, S, leader, others):
+    """Tricks the player on lead can cash at once from its own top cards, and those cards."""
+    n, TR, NS = K[_N], K[_TR], K[_NS]
+    h = S[_H + leader]
     qt = 0
     rel = np.int64(0)
-    full = not (P[_FREE] and (others & NS))
-    nruff = 0
-    ruffers = np.empty(8, np.int64)
+    full = not (K[_FREE] and (others & NS))
     if TR:
         t = h & TR
         if t:
@@ -368,11 +397,11 @@ def _quick_tricks(C, hands, leader, others):
             above = t & ~((np.int64(1) << _bl(ot)) - 1)
             if above:
                 k = _pc(above)
-                if full and ot and not P[_TOPTR]:
+                if full and ot and not K[_TOPTR]:
                     longest = 0
                     for s in range(n):
                         if s != leader:
-                            length = _pc(hands[s] & TR)
+                            length = _pc(S[_H + s] & TR)
                             if length > longest:
                                 longest = length
                     if k >= longest:
@@ -381,13 +410,8 @@ def _quick_tricks(C, hands, leader, others):
                     k = _pc(t)
                 qt = k
                 rel = above
-        for i in range(NOPPS[leader]):
-            o = OPPS[leader, i]
-            if hands[o] & TR:
-                ruffers[nruff] = hands[o]
-                nruff += 1
-    for g in range(GM.shape[0]):
-        gm = GM[g]
+    for g in range(K[_G]):
+        gm = K[_GM + g]
         if gm == TR or gm == NS:
             continue
         mine = h & gm
@@ -403,15 +427,18 @@ def _quick_tricks(C, hands, leader, others):
                 longest = 0
                 for s in range(n):
                     if s != leader:
-                        length = _pc(hands[s] & gm)
+                        length = _pc(S[_H + s] & gm)
                         if length > longest:
                             longest = length
                 if k >= longest:
                     k = _pc(mine)
-            for i in range(nruff):
-                length = _pc(ruffers[i] & gm)
-                if length < k:
-                    k = length
+            if TR:
+                for i in range(K[_NOPPS + leader]):
+                    o = S[_H + K[_OPPS + 8 * leader + i]]
+                    if o & TR:
+                        length = _pc(o & gm)
+                        if length < k:
+                            k = length
             if k:
                 qt += k
                 rel |= above
@@ -419,16 +446,16 @@ def _quick_tricks(C, hands, leader, others):
 
 
 @_njit
-def _last_trick(C, hands, leader):
-    P, GM, BLK, NEXT = C[0], C[3], C[4], C[2]
-    n, TR, NS = P[_N], P[_TR], P[_NS]
+def _last_trick(K, S, leader):
+    """The winner of the last trick and the card if it won by rank."""
+    n, TR, NS = K[_N], K[_TR], K[_NS]
     win = np.int64(0)
     wseat = leader
     lt = np.int64(0)
     s = leader
     played = np.int64(0)
     for _ in range(n):
-        mv = hands[s]
+        mv = S[_H + s]
         played |= mv
         if win:
             if mv > win and (mv & lt):
@@ -437,32 +464,52 @@ def _last_trick(C, hands, leader):
         elif not (mv & NS):
             win = mv
             wseat = s
-            lt = _sm(mv, GM, BLK) | TR
-        s = NEXT[s]
-    if win and (played & _sm(win, GM, BLK)) != win:
+            lt = _sm(mv, K) | TR
+        s = K[_NEXT + s]
+    if win and (played & _sm(win, K)) != win:
         return wseat, win
     return wseat, np.int64(0)
 
 
 @_njit
-def _order_leads(C, T, hands, leader, moves, k, ntricks, others, slot):
-    P, NEXT, GM, BLK = C[0], C[2], C[3], C[4]
-    OPPS, NOPPS, PARTS, NPARTS, RANKT = C[7], C[8], C[9], C[10], C[13]
-    SC = T[17]
-    n, TR, NS = P[_N], P[_TR], P[_NS]
+def _sort_moves(moves, k, sc, descending):
+    """Sort the scores (each carrying its move's index 127 - i in its low 7 bits) and
+    put the moves in that order."""
+    for a in range(1, k):
+        v = sc[a]
+        b = a
+        if descending:
+            while b > 0 and sc[b - 1] < v:
+                sc[b] = sc[b - 1]
+                b -= 1
+        else:
+            while b > 0 and sc[b - 1] > v:
+                sc[b] = sc[b - 1]
+                b -= 1
+        sc[b] = v
+    for a in range(k):  # decode into the upper half of the scores row, then copy back
+        sc[MAX_MOVES // 2 + a] = moves[127 - (sc[a] & 127)]
+    for a in range(k):
+        moves[a] = sc[MAX_MOVES // 2 + a]
+
+
+@_njit
+def _order_leads(K, S, leader, moves, k, ntricks, others, sc):
+    """Leads in a promising order (as the Python search's order_leads)."""
+    n, TR, NS = K[_N], K[_TR], K[_NS]
     partner = np.int64(0)
-    for i in range(NPARTS[leader]):
-        partner |= hands[PARTS[leader, i]]
+    for i in range(K[_NPARTS + leader]):
+        partner |= S[_H + K[_PARTS + 8 * leader + i]]
     opp = others & ~partner
-    nop = NOPPS[leader]
+    nop = K[_NOPPS + leader]
     has_ruffers = TR != 0 and (others & TR) != 0
     partner_ruffs = partner & TR
     void = -7 * (ntricks + 1)
-    h = hands[leader]
-    quad = P[_QUAD] != 0 and not ((others | h) & TR)
-    lho = NEXT[leader]
-    pa = NEXT[lho]
-    rho = NEXT[pa]
+    h = S[_H + leader]
+    quad = K[_QUAD] != 0 and not ((others | h) & TR)
+    lho = K[_NEXT + leader]
+    pa = K[_NEXT + lho]
+    rho = K[_NEXT + pa]
     gm = np.int64(0)
     win_w = 0
     low_w = 0
@@ -471,27 +518,25 @@ def _order_leads(C, T, hands, leader, moves, k, ntricks, others, slot):
     for j in range(k):
         mv = moves[j]
         if mv & NS:
-            SC[slot, j] = -128000 + i
+            sc[j] = -128000 + i
             i -= 1
             continue
         if not (mv & gm):
-            gm = _sm(mv, GM, BLK)
+            gm = _sm(mv, K)
             weight = 0
             for q in range(nop):
-                o = hands[OPPS[leader, q]] & gm
+                o = S[_H + K[_OPPS + 8 * leader + q]] & gm
                 weight += -7 * _pc(o) if o else void
             ruffed = False
             if gm != TR:
-                broke = False
                 if has_ruffers:
                     for q in range(nop):
-                        o = hands[OPPS[leader, q]]
+                        o = S[_H + K[_OPPS + 8 * leader + q]]
                         if (o & TR) and not (o & gm):
                             weight -= 40
                             ruffed = True
-                            broke = True
                             break
-                if not broke:
+                if not ruffed:
                     if partner_ruffs and not (partner & gm):
                         weight += 25
             pg = partner & gm
@@ -516,15 +561,15 @@ def _order_leads(C, T, hands, leader, moves, k, ntricks, others, slot):
                 o2 = -1
                 o3 = -1
                 for t in range(n):
-                    ht = hands[t]
+                    ht = S[_H + t]
                     if ht & b1:
                         o1 = t
                     if ht & b2:
                         o2 = t
                     if ht & b3:
                         o3 = t
-                len_l = _pc(hands[lho] & gm)
-                len_r = _pc(hands[rho] & gm)
+                len_l = _pc(S[_H + lho] & gm)
+                len_r = _pc(S[_H + rho] & gm)
                 len_p = _pc(pg)
                 if o2 == rho:
                     win_w -= 1 if len_r != 1 else 0
@@ -545,194 +590,154 @@ def _order_leads(C, T, hands, leader, moves, k, ntricks, others, slot):
                     low_w += 16
                 elif o1 == leader:
                     low_w -= 29
-        r = RANKT[_bl(mv) - 1]
+        r = K[_RANK + _bl(mv) - 1]
         if oth >= 0 and mv > oth:
-            SC[slot, j] = (win_w + r) * 128 + i
+            sc[j] = (win_w + r) * 128 + i
         else:
-            SC[slot, j] = (low_w - r) * 128 + i
+            sc[j] = (low_w - r) * 128 + i
         i -= 1
-    # sort descending, then decode the moves
-    for a in range(1, k):
-        v = SC[slot, a]
-        b = a
-        while b > 0 and SC[slot, b - 1] < v:
-            SC[slot, b] = SC[slot, b - 1]
-            b -= 1
-        SC[slot, b] = v
-    tmp = np.empty(MAX_MOVES, np.int64)
-    for a in range(k):
-        tmp[a] = moves[127 - (SC[slot, a] & 127)]
-    for a in range(k):
-        moves[a] = tmp[a]
+    _sort_moves(moves, k, sc, True)
 
 
 @_njit
-def _order_discards(C, T, h, others, moves, k, slot):
-    P, GM, BLK, PYBL = C[0], C[3], C[4], C[5]
-    SC = T[17]
-    TR = P[_TR]
+def _order_discards(K, h, others, moves, k, sc):
+    """Discards: low cards of long suits first, top cards later, trumps last."""
+    TR = K[_TR]
     i = 127
     for j in range(k):
         m = moves[j]
-        gm = _sm(m, GM, BLK)
-        bl = PYBL[_bl(m) - 1]
+        gm = _sm(m, K)
+        bl = K[_PYBL + _bl(m) - 1]
         if gm == TR:
-            SC[slot, j] = (1000 + bl) * 128 + i
+            sc[j] = (1000 + bl) * 128 + i
         elif m > (others & gm):
-            SC[slot, j] = (500 - _pc(h & gm)) * 128 + i
+            sc[j] = (500 - _pc(h & gm)) * 128 + i
         else:
-            SC[slot, j] = (bl - 32 * _pc(h & gm)) * 128 + i
+            sc[j] = (bl - 32 * _pc(h & gm)) * 128 + i
         i -= 1
-    for a in range(1, k):
-        v = SC[slot, a]
-        b = a
-        while b > 0 and SC[slot, b - 1] > v:
-            SC[slot, b] = SC[slot, b - 1]
-            b -= 1
-        SC[slot, b] = v
-    tmp = np.empty(MAX_MOVES, np.int64)
-    for a in range(k):
-        tmp[a] = moves[127 - (SC[slot, a] & 127)]
-    for a in range(k):
-        moves[a] = tmp[a]
+    _sort_moves(moves, k, sc, False)
 
 
 @_njit
-def _unskip(C, moves, skipped, nsk, rels, small):
-    """The skipped cards no longer below every relevant card of their suit become the
-    moves (their suits' skipping switched off); returns (moves, skipped left)."""
-    GM, BLK = C[3], C[4]
-    k = 0
-    for j in range(nsk):
-        mv = skipped[j]
-        gi = BLK[_bl(mv) - 1]
-        rg = rels & GM[gi]
-        if rg and mv >= (rg & -rg):
-            moves[k] = mv
-            k += 1
-            small[gi] = 0
-    keep = 0
-    for j in range(nsk):
-        mv = skipped[j]
-        if _find(moves, k, mv) < 0:
-            skipped[keep] = mv
-            keep += 1
-    return k, keep
+def _bsearch_key(K, S, W, slot, leader):
+    """The table key of the position (leader, lengths) and each block's owner sequence."""
+    n, G, NS, KW, OB = K[_N], K[_G], K[_NS], K[_KW], K[_OB]
+    union = np.int64(0)
+    for s in range(n):
+        union |= S[_H + s]
+    for j in range(KW):
+        W[slot, _WKEY, j] = 0
+    W[slot, _WKEY, 0] = leader
+    for g in range(G):
+        gm = K[_GM + g]
+        p = union & gm
+        sq = np.int64(0)
+        cnt = 0
+        while p:
+            b = _hi(p)
+            p ^= b
+            cnt += 1
+            if gm != NS:
+                for s in range(n):
+                    if S[_H + s] & b:
+                        sq = (sq << OB) | s
+                        break
+        W[slot, _WSEQ, g] = sq
+        W[slot, _WUL, g] = cnt
+        for s in range(n):
+            fi = g * n + s
+            W[slot, _WKEY, 1 + fi // 12] |= _pc(S[_H + s] & gm) << (5 * (fi % 12))
+    return union
 
 
 @(njit(_search_signature(), cache=True, nogil=True) if HAVE_NUMBA else (lambda f: f))
-def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
+def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, K, S, BT, MT, ET, W):
     """One node: kind 0 bsearch (``seat`` leads, a trick boundary), 1 lead (``win`` is the
     hint), 2 a follower before the last, 3 the last card of a trick.  Returns (result,
     rel, best card) as the Python search's functions do."""
-    P, MAXS, NEXT, GM, BLK = C[0], C[1], C[2], C[3], C[4]
-    LEDMT, OPPS, NOPPS, PARTS, NPARTS, LATER, NLATER = C[6], C[7], C[8], C[9], C[10], C[11], C[12]
-    hands, KILL, STATS = T[0], T[1], T[2]
-    MV, TRB, SKB, SMB = T[13], T[14], T[15], T[16]
-    n, G, TR, NS, ALL = P[_N], P[_G], P[_TR], P[_NS], P[_ALL]
+    n, G, TR, NS, ALL = K[_N], K[_G], K[_TR], K[_NS], K[_ALL]
+    # Every argument of a recursive call is an int64 variable, never a literal: a
+    # recursive call whose argument types differ from the signature's compiles to a
+    # symbol that numba's cache cannot resolve when it loads (numba issue 6713).
     zero = np.int64(0)
+    one = np.int64(1)
     if kind == 0:
         # ------------------------------------------------------------- bsearch
         leader = seat
         if ntricks == 1:
-            w, rel = _last_trick(C, hands, leader)
-            return (1 if MAXS[w] >= target else 0), rel, zero
+            w, rel = _last_trick(K, S, leader)
+            return (1 if K[_MAXS + w] >= target else 0), rel, zero
         slot = ntricks * n
-        SEQB, KEYB, PFB, KVB, ULB = T[18], T[19], T[20], T[21], T[22]
-        seq = SEQB[slot]
-        key = KEYB[slot]
-        pf = PFB[slot]
-        kv = KVB[slot]
-        ulen = ULB[slot]
-        union = zero
-        for s in range(n):
-            union |= hands[s]
-        KW = P[_KW]
-        OB = P[_OB]
-        for j in range(KW):
-            key[j] = 0
-        key[0] = leader
-        for g in range(G):
-            p = union & GM[g]
-            sq = zero
-            cnt = 0
-            while p:
-                b = _hi(p)
-                p ^= b
-                cnt += 1
-                for s in range(n):
-                    if hands[s] & b:
-                        if GM[g] != NS:
-                            sq = (sq << OB) | s
-                        break
-            seq[g] = sq
-            ulen[g] = cnt
-            for s in range(n):
-                fi = g * n + s
-                key[1 + fi // 12] |= _pc(hands[s] & GM[g]) << (5 * (fi % 12))
-        b = _bucket_find(key, KW, T)
+        union = _bsearch_key(K, S, W, slot, leader)
+        key = W[slot, _WKEY]
+        seq = W[slot, _WSEQ]
+        ulen = W[slot, _WUL]
+        pf = W[slot, _WPF]
+        kv = W[slot, _WKV]
+        OB = K[_OB]
+        b = _bucket_find(key, K[_KW], BT)
         hint = zero
         if b >= 0:
-            MK, MNEXT, EV = T[7], T[8], T[10]
-            m = T[4][b]
+            m = BT[b, 1]
             while m >= 0:
                 for g in range(G):
-                    k = MK[m, g]
+                    k = MT[m, 1 + g]
                     pf[g] = seq[g] >> (OB * (ulen[g] - k)) if k else 0
-                e = _entry_find(m, pf, G, T)
+                e = _entry_find(m, pf, G, ET)
                 if e >= 0:
-                    if EV[e, 0] >= target:
-                        return 1, _top_cards(C, m, union, MK), zero
-                    if EV[e, 1] < target:
-                        return 0, _top_cards(C, m, union, MK), zero
-                    if EV[e, 2]:
-                        hint = EV[e, 2]
-                m = MNEXT[m]
-        ismax = MAXS[leader]
+                    if ET[e, 2 + G] >= target:
+                        return 1, _top_cards(K, MT, m, union), zero
+                    if ET[e, 3 + G] < target:
+                        return 0, _top_cards(K, MT, m, union), zero
+                    if ET[e, 4 + G]:
+                        hint = ET[e, 4 + G]
+                m = MT[m, 0]
+        ismax = K[_MAXS + leader]
         if TR:
             t = union & TR
             if t:
                 top = _hi(t)
                 s = 0
                 for s in range(n):
-                    if hands[s] & top:
+                    if S[_H + s] & top:
                         break
-                ht = hands[s] & TR
+                ht = S[_H + s] & TR
                 sure = ht & ~((np.int64(1) << _bl(t ^ ht)) - 1)
                 k = _pc(sure)
-                if MAXS[s]:
+                if K[_MAXS + s]:
                     if k >= target:
-                        _store(C, T, key, seq, ulen, union, sure, k, ntricks, 0, pf, kv)
+                        _store(K, S, BT, MT, ET, key, seq, ulen, union, sure, k, ntricks, 0, pf, kv)
                         return 1, sure, zero
                 elif ntricks - k < target:
-                    _store(C, T, key, seq, ulen, union, sure, 0, ntricks - k, 0, pf, kv)
+                    _store(K, S, BT, MT, ET, key, seq, ulen, union, sure, 0, ntricks - k, 0, pf, kv)
                     return 0, sure, zero
-        h = hands[leader]
-        qt, qrel = _quick_tricks(C, hands, leader, union ^ h)
+        h = S[_H + leader]
+        qt, qrel = _quick_tricks(K, S, leader, union ^ h)
         if qt < (target if ismax else ntricks - target + 1):
-            for pi in range(NPARTS[leader]):
-                p = PARTS[leader, pi]
-                hp = hands[p]
+            # Lead low to a partner's top card, and let the partner cash its own.
+            for pi in range(K[_NPARTS + leader]):
+                p = K[_PARTS + 8 * leader + pi]
+                hp = S[_H + p]
                 others = union ^ hp
                 for g in range(G):
-                    gm = GM[g]
+                    gm = K[_GM + g]
                     if gm == NS:
                         continue
                     if (h & gm) and (hp & gm) and (hp & gm) > (others & gm):
                         if gm != TR and TR:
                             ruffed = False
-                            for oi in range(NOPPS[leader]):
-                                ho = hands[OPPS[leader, oi]]
+                            for oi in range(K[_NOPPS + leader]):
+                                ho = S[_H + K[_OPPS + 8 * leader + oi]]
                                 if (ho & TR) and not (ho & gm):
                                     ruffed = True
                                     break
                             if ruffed:
                                 continue
-                        pqt, prel = _quick_tricks(C, hands, p, others)
+                        pqt, prel = _quick_tricks(K, S, p, others)
                         spare = hp
                         for g2 in range(G):
-                            if GM[g2] != NS and (prel & GM[g2]):
-                                spare &= ~GM[g2]
+                            if K[_GM + g2] != NS and (prel & K[_GM + g2]):
+                                spare &= ~K[_GM + g2]
                         if _pc(spare) >= qt:
                             qt = qt + pqt
                             qrel = qrel | prel
@@ -742,115 +747,114 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                         break
         if ismax:
             if qt >= target:
-                _store(C, T, key, seq, ulen, union, qrel, qt, ntricks, 0, pf, kv)
+                _store(K, S, BT, MT, ET, key, seq, ulen, union, qrel, qt, ntricks, 0, pf, kv)
                 return 1, qrel, zero
         elif qt > ntricks - target:
-            _store(C, T, key, seq, ulen, union, qrel, 0, ntricks - qt, 0, pf, kv)
+            _store(K, S, BT, MT, ET, key, seq, ulen, union, qrel, 0, ntricks - qt, 0, pf, kv)
             return 0, qrel, zero
-        r, rel, best = _search(1, leader, 0, zero, hint, 0, target, ntricks, ALL & ~union, zero, C, T)
-        # the lead may have used the buffers of deeper slots only: ours are intact
+        r, rel, best = _search(one, leader, zero, zero, hint, zero, target, ntricks, ALL & ~union, zero,
+                               K, S, BT, MT, ET, W)
+        # (the lead writes only its own row and deeper slots' rows: ours are intact)
         if r:
-            _store(C, T, key, seq, ulen, union, rel, target, ntricks, best if ismax else 0, pf, kv)
+            _store(K, S, BT, MT, ET, key, seq, ulen, union, rel, target, ntricks, best if ismax else 0, pf, kv)
         else:
-            _store(C, T, key, seq, ulen, union, rel, 0, target - 1, best if not ismax else 0, pf, kv)
+            _store(K, S, BT, MT, ET, key, seq, ulen, union, rel, 0, target - 1, best if not ismax else 0, pf, kv)
         return r, rel, zero
 
-    STATS[_NODES] += 1
+    S[_NODES] += 1
     slot = ntricks * n + pos
-    moves = MV[slot]
-    tried = TRB[slot]
-    skipped = SKB[slot]
-    small = SMB[slot]
+    moves = W[slot, _WMV]
+    tried = W[slot, _WTR]
+    skipped = W[slot, _WSK]
+    small = W[slot, _WSMALL]
+    sc = W[slot, _WSC]
     if kind == 1:
         # ------------------------------------------------------------- lead
         leader = seat
         hint = win
-        h = hands[leader]
+        h = S[_H + leader]
         F = h | gone | NS
-        k = _gen(h, F, GM, BLK, moves)
+        k = _gen(h, F, K, moves, 0)
         if k > 1:
-            _order_leads(C, T, hands, leader, moves, k, ntricks, (ALL ^ gone) ^ h, slot)
-            kl = KILL[ntricks * n]
+            _order_leads(K, S, leader, moves, k, ntricks, (ALL ^ gone) ^ h, sc)
+            kl = S[_KILL + ntricks * n]
             if kl and moves[0] != kl:
                 i = _find(moves, k, kl)
                 if i >= 0:
-                    _to_front(moves, k, i, 0)
+                    _to_front(moves, i, 0)
             if hint and moves[0] != hint:
                 i = _find(moves, k, hint)
                 if i >= 0:
-                    _to_front(moves, k, i, 0)
-        ismax = MAXS[leader]
-        nxt = NEXT[leader]
-        second = 3 if n == 2 else 2
+                    _to_front(moves, i, 0)
+        ismax = K[_MAXS + leader]
+        nxt = K[_NEXT + leader]
+        second = np.int64(3) if n == 2 else np.int64(2)
         rels = zero
         nt = 0
         for g in range(G):
             small[g] = -1
         nsk = 0
-        start = 0
         while True:
-            j = start
-            while j < k:
+            for j in range(k):
                 mv = moves[j]
-                j += 1
-                th = small[BLK[_bl(mv) - 1]]
+                gi = _blk(mv, K)
+                th = small[gi]
                 if th >= 0 and mv < th:
                     skipped[nsk] = mv
                     nsk += 1
                     continue
-                hands[leader] = h ^ mv
+                S[_H + leader] = h ^ mv
                 if mv & NS:
-                    r, rel, _b = _search(second, nxt, 1, zero, zero, leader, target, ntricks, gone, mv, C, T)
+                    r, rel, _b = _search(second, nxt, one, zero, zero, leader, target, ntricks, gone, mv,
+                                         K, S, BT, MT, ET, W)
                 else:
-                    r, rel, _b = _search(second, nxt, 1, LEDMT[_bl(mv) - 1], mv, leader, target, ntricks, gone,
-                                         mv, C, T)
-                hands[leader] = h
+                    r, rel, _b = _search(second, nxt, one, K[_LEDM + _bl(mv) - 1], mv, leader, target, ntricks, gone,
+                                         mv, K, S, BT, MT, ET, W)
+                S[_H + leader] = h
                 if r == ismax:
-                    KILL[ntricks * n] = mv
+                    S[_KILL + ntricks * n] = mv
                     return r, rel, mv
                 rels |= rel
                 tried[nt] = mv
                 nt += 1
-                gi = BLK[_bl(mv) - 1]
                 if small[gi] < 0:
-                    gm = GM[gi]
+                    gm = K[_GM + gi]
                     rg = rels & gm
                     low = rg & -rg if rg else _hi(gm) << 1
                     if mv < low:
                         small[gi] = low
             if nsk == 0:
                 break
-            k, nsk = _unskip(C, moves, skipped, nsk, rels, small)
-            start = 0
+            k, nsk = _unskip(K, moves, skipped, nsk, rels, small)
             if k == 0:
                 break
-        return (0 if ismax else 1), _settle(C, rels, tried, nt, h, gone), zero
+        return (0 if ismax else 1), _settle(K, rels, tried, nt, h, gone), zero
 
     # ----------------------------------------------------------------- followers
     last = kind == 3
-    h = hands[seat]
+    h = S[_H + seat]
     c = h & led
     following = False
     single = False
     if c:
         following = True
-        single = not (P[_FREE] and (h & NS))
+        single = not (K[_FREE] and (h & NS))
         if not single:
             c |= h & NS
     else:
         c = h
     F = c | gone | NS
     top = _hi(c)
-    nxt = NEXT[seat]
+    nxt = K[_NEXT + seat]
     pos1 = pos + 1
-    after = 3 if pos1 == n - 1 else 2
+    after = np.int64(3) if pos1 == n - 1 else np.int64(2)
     left = ntricks - 1
-    won = 2 if ntricks == P[_BONUS] else 1
-    ismax = MAXS[seat]
+    won = 2 if ntricks == K[_BONUS] else 1
+    ismax = K[_MAXS + seat]
     lt = led | TR
-    cut = _cut(top, F, GM, BLK)
+    cut = _cut(top, F, K)
     if not (c & cut):
-        # One choice only.
+        # One choice only (a singleton, or cards all equivalent): no branching.
         mv = top
         if win:
             if mv > win and (mv & lt):
@@ -859,7 +863,7 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
             else:
                 nw = win
                 nws = wseat
-            nled = led if led else LEDMT[_bl(mv) - 1]
+            nled = led if led else K[_LEDM + _bl(mv) - 1]
         elif mv & NS:
             nw = zero
             nws = wseat
@@ -867,9 +871,9 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
         else:
             nw = mv
             nws = seat
-            nled = LEDMT[_bl(mv) - 1]
+            nled = K[_LEDM + _bl(mv) - 1]
         if last:
-            t2 = target - won if MAXS[nws] else target
+            t2 = target - won if K[_MAXS + nws] else target
             if t2 <= 0:
                 r = 1
                 rel = zero
@@ -877,64 +881,65 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                 r = 0
                 rel = zero
             else:
-                hands[seat] = h ^ mv
-                r, rel, _b = _search(0, nws, 0, zero, zero, 0, t2, left, zero, zero, C, T)
-                hands[seat] = h
-            if nw and ((tm | mv) & _sm(nw, GM, BLK)) != nw:
+                S[_H + seat] = h ^ mv
+                r, rel, _b = _search(zero, nws, zero, zero, zero, zero, t2, left, zero, zero, K, S, BT, MT, ET, W)
+                S[_H + seat] = h
+            if nw and ((tm | mv) & _sm(nw, K)) != nw:
                 rel |= nw
         else:
-            hands[seat] = h ^ mv
-            r, rel, _b = _search(after, nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv, C, T)
-            hands[seat] = h
-        if c != mv and r != ismax:
+            S[_H + seat] = h ^ mv
+            r, rel, _b = _search(after, nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv, K, S, BT, MT, ET, W)
+            S[_H + seat] = h
+        if c != mv and r != ismax:  # a run of several cards failed
             tried[0] = mv
-            rel = _settle(C, rel, tried, 1, c, gone)
+            rel = _settle(K, rel, tried, 1, c, gone)
         return r, rel, zero
     cc = c
     moves[0] = top
-    k = 1 + _gen(c & cut, F, GM, BLK, moves[1:])
+    k = _gen(c & cut, F, K, moves, 1)
     kslot = ntricks * n + pos
     if following:
-        for i in range(k // 2):
+        for i in range(k // 2):  # low cards first
             v = moves[i]
             moves[i] = moves[k - 1 - i]
             moves[k - 1 - i] = v
     else:
-        _order_discards(C, T, h, ALL ^ gone ^ tm ^ h, moves, k, slot)
+        _order_discards(K, h, ALL ^ gone ^ tm ^ h, moves, k, sc)
     if last:
-        if win and MAXS[wseat] != ismax:
-            for i in range(k):
+        if win and K[_MAXS + wseat] != ismax:
+            for i in range(k):  # the cheapest card that wins
                 m = moves[i]
                 if m > win and (m & lt):
                     if i != 0:
-                        _to_front(moves, k, i, 0)
+                        _to_front(moves, i, 0)
                     break
     elif following:
         bar = zero
-        for q in range(NLATER[seat, pos]):
-            bar |= hands[LATER[seat, pos, q]]
+        for q in range(K[_NLATER + 8 * seat + pos]):
+            bar |= S[_H + K[_LATER + 64 * seat + 8 * pos + q]]
         bar &= led
         if win > bar:
             bar = win
-        if MAXS[wseat] != ismax or bar != win:
+        if K[_MAXS + wseat] != ismax or bar != win:
+            # Win the trick for sure as cheaply as possible, else play low.
             for i in range(k):
                 m = moves[i]
                 if m > bar and (m & lt):
                     if i != 0:
-                        _to_front(moves, k, i, 0)
+                        _to_front(moves, i, 0)
                     break
     else:
-        if win and MAXS[wseat] != ismax:
-            for i in range(k):
+        if win and K[_MAXS + wseat] != ismax:
+            for i in range(k):  # ruff (or overruff) as cheaply as possible
                 m = moves[i]
                 if m > win and (m & lt):
-                    _to_front(moves, k, i, 0)
+                    _to_front(moves, i, 0)
                     break
-    kl = KILL[kslot]
+    kl = S[_KILL + kslot]
     if kl and moves[0] != kl:
         i = _find(moves, k, kl)
         if i >= 0:
-            _to_front(moves, k, i, 1)
+            _to_front(moves, i, 1)
     rels = zero
     nt = 0
     if single and not last:
@@ -950,14 +955,16 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                     nsk += 1
                     have_skipped = True
                     continue
-                hands[seat] = h ^ mv
+                S[_H + seat] = h ^ mv
                 if mv > win:
-                    r, rel, _b = _search(after, nxt, pos1, led, mv, seat, target, ntricks, gone, tm | mv, C, T)
+                    r, rel, _b = _search(after, nxt, pos1, led, mv, seat, target, ntricks, gone, tm | mv,
+                                         K, S, BT, MT, ET, W)
                 else:
-                    r, rel, _b = _search(after, nxt, pos1, led, win, wseat, target, ntricks, gone, tm | mv, C, T)
-                hands[seat] = h
+                    r, rel, _b = _search(after, nxt, pos1, led, win, wseat, target, ntricks, gone, tm | mv,
+                                         K, S, BT, MT, ET, W)
+                S[_H + seat] = h
                 if r == ismax:
-                    KILL[kslot] = mv
+                    S[_KILL + kslot] = mv
                     return r, rel, zero
                 rels |= rel
                 tried[nt] = mv
@@ -969,6 +976,7 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                         th = low
             if not have_skipped:
                 break
+            # Skipped cards must stay below every rank that mattered (see lead).
             rg = rels & led
             low = rg & -rg if rg else _hi(led) << 1
             k = 0
@@ -985,14 +993,14 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                 break
             nsk = keep
             th = np.int64(-1)
-        return (0 if ismax else 1), _settle(C, rels, tried, nt, cc, gone), zero
+        return (0 if ismax else 1), _settle(K, rels, tried, nt, cc, gone), zero
     for g in range(G):
         small[g] = -1
     nsk = 0
     while True:
         for j in range(k):
             mv = moves[j]
-            gi = BLK[_bl(mv) - 1]
+            gi = _blk(mv, K)
             th = small[gi]
             if th >= 0 and mv < th:
                 skipped[nsk] = mv
@@ -1005,7 +1013,7 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                 else:
                     nw = win
                     nws = wseat
-                nled = led if led else LEDMT[_bl(mv) - 1]
+                nled = led if led else K[_LEDM + _bl(mv) - 1]
             elif mv & NS:
                 nw = zero
                 nws = wseat
@@ -1013,9 +1021,9 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
             else:
                 nw = mv
                 nws = seat
-                nled = LEDMT[_bl(mv) - 1]
+                nled = K[_LEDM + _bl(mv) - 1]
             if last:
-                t2 = target - won if MAXS[nws] else target
+                t2 = target - won if K[_MAXS + nws] else target
                 if t2 <= 0:
                     r = 1
                     rel = zero
@@ -1023,39 +1031,34 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
                     r = 0
                     rel = zero
                 else:
-                    hands[seat] = h ^ mv
-                    r, rel, _b = _search(0, nws, 0, zero, zero, 0, t2, left, zero, zero, C, T)
-                    hands[seat] = h
-                if nw and ((tm | mv) & _sm(nw, GM, BLK)) != nw:
-                    rel |= nw
+                    S[_H + seat] = h ^ mv
+                    r, rel, _b = _search(zero, nws, zero, zero, zero, zero, t2, left, zero, zero, K, S, BT, MT, ET, W)
+                    S[_H + seat] = h
+                if nw and ((tm | mv) & _sm(nw, K)) != nw:
+                    rel |= nw  # it won over another card of its suit: its rank counts
             else:
-                hands[seat] = h ^ mv
-                r, rel, _b = _search(after, nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv, C, T)
-                hands[seat] = h
+                S[_H + seat] = h ^ mv
+                r, rel, _b = _search(after, nxt, pos1, nled, nw, nws, target, ntricks, gone, tm | mv,
+                                     K, S, BT, MT, ET, W)
+                S[_H + seat] = h
             if r == ismax:
-                KILL[kslot] = mv
+                S[_KILL + kslot] = mv
                 return r, rel, zero
             rels |= rel
             tried[nt] = mv
             nt += 1
             if small[gi] < 0:
-                gm = GM[gi]
+                gm = K[_GM + gi]
                 rg = rels & gm
                 low = rg & -rg if rg else _hi(gm) << 1
                 if mv < low:
                     small[gi] = low
         if nsk == 0:
             break
-        k, nsk = _unskip(C, moves, skipped, nsk, rels, small)
+        k, nsk = _unskip(K, moves, skipped, nsk, rels, small)
         if k == 0:
             break
-    return (0 if ismax else 1), _settle(C, rels, tried, nt, cc, gone), zero
-
-
-@_njit
-def _run(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T):
-    r, rel, best = _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, C, T)
-    return r
+    return (0 if ismax else 1), _settle(K, rels, tried, nt, cc, gone), zero
 
 
 class Kernel:
@@ -1067,83 +1070,52 @@ class Kernel:
         n = engine.n
         masks = engine.group_masks
         G = len(masks)
-        stride = (engine.width // G) if G else 1
-        self.stride = stride
-        # The engine's block gi (bits gi*stride ...) -> the kernel's bits off[gi] ...
-        self.blocks: list[tuple[int, int, int]] = []  # (python shift, length mask, kernel shift)
+        # The engine's block gi -> the kernel's bits from off: (python shift, length mask, kernel shift).
+        self.blocks: list[tuple[int, int, int]] = []
+        K = np.zeros(_KSIZE, np.int64)
         off = 0
-        GM = np.zeros(G, np.int64)
-        BLK = np.zeros(64, np.int64)
-        PYBL = np.zeros(64, np.int64)
-        RANKT = np.zeros(64, np.int64)
         for gi, m in enumerate(masks):
             size = m.bit_count()
             low = (m & -m).bit_length() - 1
             self.blocks.append((low, (1 << size) - 1, off))
-            GM[gi] = ((1 << size) - 1) << off
+            K[_GM + gi] = ((1 << size) - 1) << off
             for r in range(size):
-                BLK[off + r] = gi
-                PYBL[off + r] = low + r + 1
-                RANKT[off + r] = r + 1
+                K[_BLK + off + r] = gi
+                K[_PYBL + off + r] = low + r + 1
+                K[_RANK + off + r] = r + 1
             off += size
-        LEDMT = np.zeros(64, np.int64)
         for bit, lm in engine.led_mask.items():
-            LEDMT[self.to_k(bit).bit_length() - 1] = self.to_k(lm)
-        MAXS = np.array([1 if engine.max_seat[s] else 0 for s in range(n)], np.int64)
-        NEXT = np.array([(s + 1) % n for s in range(n)], np.int64)
+            K[_LEDM + self.to_k(bit).bit_length() - 1] = self.to_k(lm)
         ms = engine.max_seat
-        OPPS = np.zeros((n, n), np.int64)
-        NOPPS = np.zeros(n, np.int64)
-        PARTS = np.zeros((n, n), np.int64)
-        NPARTS = np.zeros(n, np.int64)
         for s in range(n):
+            K[_MAXS + s] = 1 if ms[s] else 0
+            K[_NEXT + s] = (s + 1) % n
             for t in range(n):
                 if ms[t] != ms[s]:
-                    OPPS[s, NOPPS[s]] = t
-                    NOPPS[s] += 1
+                    K[_OPPS + 8 * s + K[_NOPPS + s]] = t
+                    K[_NOPPS + s] += 1
                 elif t != s:
-                    PARTS[s, NPARTS[s]] = t
-                    NPARTS[s] += 1
-        LATER = np.zeros((n, n, n), np.int64)
-        NLATER = np.zeros((n, n), np.int64)
-        for seat in range(n):
+                    K[_PARTS + 8 * s + K[_NPARTS + s]] = t
+                    K[_NPARTS + s] += 1
             for pos in range(n):
                 for k in range(1, n - pos):
-                    t = (seat + k) % n
-                    if ms[t] != ms[seat]:
-                        LATER[seat, pos, NLATER[seat, pos]] = t
-                        NLATER[seat, pos] += 1
+                    t = (s + k) % n
+                    if ms[t] != ms[s]:
+                        K[_LATER + 64 * s + 8 * pos + K[_NLATER + 8 * s + pos]] = t
+                        K[_NLATER + 8 * s + pos] += 1
         quad = n == 4 and all(
             [t for t in range(n) if t != s and ms[t] == ms[s]] == [(s + 2) % 4] for s in range(n))
-        ob = max(1, (n - 1).bit_length())
         kw = 1 + (G * n + 11) // 12
-        P = np.zeros(12, np.int64)
-        P[_N], P[_G], P[_TR], P[_NS] = n, G, self.to_k(engine.trump_mask), self.to_k(engine.ns_mask)
-        P[_FREE], P[_TOPTR], P[_ALL] = int(bool(engine.free_ns)), int(engine.top_as_trump), self.to_k(engine.all_mask)
-        P[_QUAD], P[_OB], P[_KW], P[_BONUS], P[_TTLIM] = int(quad), ob, kw, -1, TT_LIMIT
-        self.P = P
-        self.C = (P, MAXS, NEXT, GM, BLK, PYBL, LEDMT, OPPS, NOPPS, PARTS, NPARTS, LATER, NLATER, RANKT)
-        self.G, self.kw = G, kw
+        K[_N], K[_G], K[_TR], K[_NS] = n, G, self.to_k(engine.trump_mask), self.to_k(engine.ns_mask)
+        K[_FREE], K[_TOPTR], K[_ALL] = int(bool(engine.free_ns)), int(engine.top_as_trump), self.to_k(engine.all_mask)
+        K[_QUAD], K[_OB], K[_KW], K[_BONUS], K[_TTLIM] = int(quad), max(1, (n - 1).bit_length()), kw, -1, TT_LIMIT
+        self.K = K
         slots = (off // n + 3) * n
-        self.slots = slots
-        self.hands = np.zeros(n, np.int64)
-        self.kill = np.zeros(slots, np.int64)
-        self.stats = np.zeros(5, np.int64)
-        self.T = self._tables(BUCKETS, MASKS, ENTRIES)
-
-    def _tables(self, capb: int, capm: int, cape: int):
-        G, kw, slots = self.G, self.kw, self.slots
-        return (self.hands, self.kill, self.stats,
-                np.zeros((capb, kw), np.int64), np.zeros(capb, np.int64), np.zeros(capb, np.int64),
-                np.zeros(capb, np.int8),
-                np.zeros((capm, G), np.int64), np.zeros(capm, np.int64),
-                np.zeros((cape, G + 1), np.int64), np.zeros((cape, 3), np.int64), np.zeros(cape, np.int8),
-                np.zeros(G + 1, np.int64),
-                np.zeros((slots, MAX_MOVES), np.int64), np.zeros((slots, MAX_MOVES), np.int64),
-                np.zeros((slots, MAX_MOVES), np.int64), np.zeros((slots, G), np.int64),
-                np.zeros((slots, MAX_MOVES), np.int64),
-                np.zeros((slots, G), np.int64), np.zeros((slots, kw), np.int64), np.zeros((slots, G), np.int64),
-                np.zeros((slots, G), np.int64), np.zeros((slots, G), np.int64))
+        self.S = np.zeros(_KILL + slots, np.int64)
+        self.BT = np.zeros((BUCKETS, 3 + kw), np.int64)
+        self.MT = np.zeros((MASKS, 1 + G), np.int64)
+        self.ET = np.zeros((ENTRIES, 5 + G), np.int64)
+        self.W = np.zeros((slots, _WROWS, MAX_MOVES), np.int64)
 
     def to_k(self, x: int) -> int:
         """An engine bitmask in the kernel's layout."""
@@ -1156,15 +1128,16 @@ class Kernel:
              ntricks: int, gone: int, tm: int) -> bool:
         """One search from the engine's hands (Python layout) and the root's values."""
         eng = self.engine
+        S = self.S
         for s, h in enumerate(eng.hands):
-            self.hands[s] = self.to_k(h)
-        self.P[_BONUS] = eng.bonus[0]
+            S[_H + s] = self.to_k(h)
+        self.K[_BONUS] = eng.bonus[0]
         tk = self.to_k
-        r = _run(kind, seat, pos, tk(led), tk(win) if kind != 0 else 0, wseat, target, ntricks, tk(gone), tk(tm),
-                 self.C, self.T)
+        r, _, _ = _search(kind, seat, pos, tk(led), tk(win) if kind != 0 else 0, wseat, target, ntricks,
+                          tk(gone), tk(tm), self.K, S, self.BT, self.MT, self.ET, self.W)
         return bool(r)
 
     @property
     def nodes(self) -> int:
         """Nodes searched so far (calls of lead and follow, as bench/dds.py counts the Python search's)."""
-        return int(self.stats[_NODES])
+        return int(self.S[_NODES])
