@@ -74,14 +74,15 @@ def test_the_kernel_searches_as_the_python_search_does(spec, strain, trump, dire
 
 
 @needs_numba
-@pytest.mark.parametrize("spec, strain, hand_size, kitty", [
-    ("oregon", "", 4, 0),                 # the first card led names trump (or notrump is declared)
-    ("northeast52", "", 4, 4),            # the first trick also wins the discards: worth two books
-    ("standard", "notrump", 4, 2),        # the discards are the declarers' book
-    ("cutthroat", "notrump", 5, 0),       # three players alone
-    ("two-handed", "", 6, 0),
+@pytest.mark.parametrize("spec, strain, hand_size, kitty, trumps", [
+    ("oregon", "", 4, 0, [None, 0, 1, 2, 3]),        # the first card led names trump (or notrump)
+    ("northeast52", "", 4, 4, [None, 0, 1, 2, 3]),   # the first trick also wins the discards: two books
+    ("standard", "notrump", 4, 2, [None, 0, 1, 2, 3]),  # the discards are the declarers' book
+    ("standard+low-beats-high", "downtown", 4, 2, [0, 1, 2, 3]),
+    ("cutthroat", "notrump", 5, 0, [None, 0, 1, 2, 3]),  # three players alone
+    ("two-handed", "", 6, 0, [0, 1, 2, 3]),
 ])
-def test_the_kernel_from_the_first_card_of_small_deals(spec, strain, hand_size, kitty):
+def test_the_kernel_from_the_first_card_of_small_deals(spec, strain, hand_size, kitty, trumps):
     pytest.importorskip("numba")
     rng = random.Random(f"fast/{spec}")
     rules = small_rules(spec, hand_size, kitty)
@@ -91,7 +92,7 @@ def test_the_kernel_from_the_first_card_of_small_deals(spec, strain, hand_size, 
         dealer = rng.randrange(rules.players)
         declarer = (dealer + 1) % rules.players
         state = start_play(rules, hands, kit, dealer, declarer, strain,
-                           trump=rng.choice([None, 0, 1, 2, 3]), rng=rng)
+                           trump=rng.choice(trumps), rng=rng)
         own, fast, used = both(state)
         assert used and all(used)
         assert own == fast
