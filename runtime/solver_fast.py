@@ -1065,7 +1065,7 @@ class Kernel:
     """The compiled search for one ``runtime.solver._Engine`` (its tables, its own
     transposition table and killer moves, kept between calls as the engine keeps its own)."""
 
-    def __init__(self, engine):
+    def __init__(self, engine) -> None:
         self.engine = engine
         n = engine.n
         masks = engine.group_masks
