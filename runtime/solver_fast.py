@@ -1,8 +1,8 @@
 """The compiled double-dummy search: :mod:`runtime.solver`'s search, run by numba.
 
-Optional: it needs the ``numba`` package (``pip install bidwhist[fast]``); without it
-:func:`available` is False and the solver keeps its pure-Python search, which stays
-complete.  Imported lazily, only by ``DoubleDummy(backend="fast")``, so the command
+Optional: it needs the ``numba`` package (the extra ``fast``: ``pip install '.[fast]'``);
+without it :func:`available` is False and the solver keeps its pure-Python search,
+which stays complete.  Imported lazily, only by ``DoubleDummy(backend="fast")``, so the command
 line never pays numba's import.
 
 What it runs
