@@ -50,7 +50,8 @@ def both(state):
     return (box["v"], box["a"], n_own), (v_fast, a_fast, kernel_nodes(fast)), used
 
 
-needs_numba = pytest.mark.skipif(not solver_fast.available(), reason="numba (extra 'fast') not installed")
+needs_numba = pytest.mark.skipif(not solver_fast.available(),
+                                 reason=f"numba (extra 'fast') does not import: {solver_fast.IMPORT_ERROR}")
 
 
 @needs_numba
