@@ -10,6 +10,11 @@ Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [
    and the time of ``DoubleDummy(backend="dds")`` (DDS where it applies, see
    runtime/solver.py BACKENDS) on the same deal, reported apart (``--no-backend``
    skips it).
+   With numba installed (the ``fast`` extra), ``DoubleDummy(backend="fast")`` (the same
+   search compiled, runtime/solver_fast.py) is timed on the same deals too, and its
+   ratio to DDS printed beside ours; its first use (import, and compilation on a
+   machine that has not cached it yet) is timed apart, before the deals
+   (``--no-fast`` skips it).
 2. M whole hands of the 54-card game (12 tricks after the kitty, jokers in play),
    each with a random declarer, contract and trump, the declarer laying away its
    six weakest cards: our solver from the first card (DDS cannot play jokers), and
@@ -124,6 +129,13 @@ def our_nodes(state: HandState) -> int:
                if path.endswith("solver.py") and name in ("lead", "follow", "follow_last"))
 
 
+def fast_nodes(state: HandState) -> int:
+    """Backend "fast"'s node count for a full solve (the kernel counts its lead and follow calls)."""
+    dd = DoubleDummy(backend="fast")
+    dd.solve(state)
+    return sum(e.kernel.nodes for e in dd._engines.values() if e.kernel is not None)
+
+
 def load() -> str:
     """The machine's load averages, for the report."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
@@ -141,21 +153,41 @@ def summary(name: str, times: list[float]) -> str:
     return f"{name:<28} median {statistics.median(times) * 1000:10.1f} ms   worst {max(times) * 1000:10.1f} ms"
 
 
+def fast_warmup() -> float | None:
+    """Seconds (wall clock) of the compiled search's first use: numba's import, and its
+    compilation where the machine has no cached copy; None without numba."""
+    from runtime import solver_fast
+
+    if not solver_fast.available():
+        return None
+    rules = load_ruleset(NO_KITTY_52)
+    rng = random.Random("warm-up")
+    hands, kitty = deal(rules, rng)
+    state = to_play(rules, hands, kitty, 0, 1, "uptown", 0, "uptown")
+    start = time.perf_counter()
+    DoubleDummy(backend="fast").solve(state)
+    return time.perf_counter() - start
+
+
 def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0, backend: bool = True,
-            log=None) -> dict:
+            log=None, fast: bool = True) -> dict:
     """Run the measurements and return their figures (times in seconds).
 
     Keys: ``ours``, ``dds``, ``ratios`` (per 52-card deal), ``dds_backend`` (our
     DoubleDummy with backend "dds" on the same deals, if ``backend``),
     ``disagreements`` (deal, ours, DDS's, PBN), ``median_ratio`` (median of per-deal
     ratios), ``nodes`` (ours, DDS's, their times) when ``nodes``; ``standard`` and
-    ``standard_backend`` (whole 54-card hands from the first card); each line of
-    progress goes to ``log`` (a file) when given.
+    ``standard_backend`` (whole 54-card hands from the first card); with ``fast``
+    and numba installed ``fast_warmup`` (seconds of its first use), ``fast``,
+    ``fast_ratios``, ``fast_median_ratio`` and ``standard_fast`` (backend "fast");
+    each line of progress goes to ``log`` (a file) when given.
     """
+    warm = fast_warmup() if fast else None
     rules = load_ruleset(NO_KITTY_52)
     rng = random.Random(seed)
     out: dict = {"ours": [], "dds": [], "ratios": [], "dds_backend": [], "disagreements": [],
-                 "standard": [], "standard_backend": []}
+                 "standard": [], "standard_backend": [], "fast": [], "fast_ratios": [], "standard_fast": [],
+                 "fast_warmup": warm}
     counted = []
     for i in range(deals):
         hands, kitty = deal(rules, rng)
@@ -175,6 +207,13 @@ def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0,
             line = f"  backend dds {t_via * 1000:7.1f} ms"
             if via != ref:
                 out["disagreements"].append((i, via, ref, "backend dds: " + pbn_deal(rules, state.hands)))
+        if warm is not None:
+            quick, t_fast = timed(lambda state=state: DoubleDummy(backend="fast").solve(state))
+            out["fast"].append(t_fast)
+            out["fast_ratios"].append(t_fast / t_dds)
+            line += f"  fast {t_fast * 1000:7.1f} ms"
+            if quick != ref:
+                out["disagreements"].append((i, quick, ref, "backend fast: " + pbn_deal(rules, state.hands)))
         if i < nodes:
             counted.append((state, t_ours, t_dds))
         if mine != ref:
@@ -185,6 +224,10 @@ def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0,
                   + line, file=log, flush=True)
     if out["ratios"]:
         out["median_ratio"] = statistics.median(out["ratios"])
+    if out["fast_ratios"]:
+        out["fast_median_ratio"] = statistics.median(out["fast_ratios"])
+    if counted and warm is not None:
+        out["fast_nodes"] = sum(fast_nodes(state) for state, _, _ in counted)
     if counted:
         out["nodes"] = (sum(our_nodes(state) for state, _, _ in counted),
                         sum(dds_nodes(rules, state) for state, _, _ in counted),
@@ -207,6 +250,12 @@ def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0,
                 line = f"  backend dds {t_via * 1000:9.1f} ms"
                 if via != books:
                     out["disagreements"].append((f"standard {i}", via, books, "backend dds vs ours"))
+            if warm is not None:
+                quick, t_fast = timed(lambda state=state: DoubleDummy(backend="fast").solve(state))
+                out["standard_fast"].append(t_fast)
+                line += f"  fast {t_fast * 1000:9.1f} ms"
+                if quick != books:
+                    out["disagreements"].append((f"standard {i}", quick, books, "backend fast vs ours"))
             if log:
                 print(f"  hand {i:3d}: {strain} by seat {declarer}: {books:2d} books  {t * 1000:9.1f} ms" + line,
                       file=log, flush=True)
@@ -216,11 +265,16 @@ def measure(deals: int = 100, standard: int = 20, seed: int = 1, nodes: int = 0,
 def rows(deals: int = 30, standard: int = 10, seed: int = 1) -> dict:
     """The issue's double-dummy rows as numbers: the median of per-deal time ratios
     ours/DDS on 52-card deals, and the median and worst seconds of a whole standard
-    hand from the first card (our own search, CPU time)."""
+    hand from the first card (our own search, CPU time); the same for backend "fast"
+    (keys ``dd_fast_...``, None without numba) and its first use (``dd_fast_warmup_s``)."""
     out = measure(deals, standard, seed, backend=False)
     return {"dd_ratio_vs_dds_median": out.get("median_ratio"),
             "dd_standard_median_s": statistics.median(out["standard"]) if out["standard"] else None,
-            "dd_standard_worst_s": max(out["standard"]) if out["standard"] else None}
+            "dd_standard_worst_s": max(out["standard"]) if out["standard"] else None,
+            "dd_fast_ratio_vs_dds_median": out.get("fast_median_ratio"),
+            "dd_fast_standard_median_s": statistics.median(out["standard_fast"]) if out["standard_fast"] else None,
+            "dd_fast_standard_worst_s": max(out["standard_fast"]) if out["standard_fast"] else None,
+            "dd_fast_warmup_s": out["fast_warmup"]}
 
 
 def main() -> None:
@@ -233,13 +287,20 @@ def main() -> None:
                         help="also count nodes on the first K deals, ours and DDS's (default 0)")
     parser.add_argument("--no-backend", action="store_true",
                         help="skip the runs of DoubleDummy(backend='dds') (DDS where it applies)")
+    parser.add_argument("--no-fast", action="store_true",
+                        help="skip the runs of DoubleDummy(backend='fast') (the search compiled by numba, "
+                             "the 'fast' extra; skipped anyway without numba)")
     args = parser.parse_args()
     print("command: python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]]), flush=True)
     print(f"python {sys.version.split()[0]}, {args.deals} deals of {NO_KITTY_52!r} and "
           f"{args.standard} hands of {WITH_JOKERS!r}, seed {args.seed}", flush=True)
     print(f"load average at the start: {load()}  (on {os.cpu_count()} cores; timings are CPU time of "
           "this process, so load on the machine matters less; still compare the ratios)", flush=True)
-    out = measure(args.deals, args.standard, args.seed, args.nodes, not args.no_backend, log=sys.stderr)
+    out = measure(args.deals, args.standard, args.seed, args.nodes, not args.no_backend, log=sys.stderr,
+                  fast=not args.no_fast)
+    if out["fast_warmup"] is not None:
+        print(f"backend 'fast': first use (numba's import, compilation unless cached) {out['fast_warmup']:.1f} s "
+              "wall clock")
     ours, theirs = out["ours"], out["dds"]
     if ours:
         print(f"\n52-card deals, one full 13-trick solve each ({len(ours)} deals)")
@@ -250,8 +311,12 @@ def main() -> None:
               f"{out['median_ratio']:.1f} x)")
         if out["dds_backend"]:
             print(summary("backend 'dds' (DDS here)", out["dds_backend"]))
+        if out["fast"]:
+            print(summary("backend 'fast' (compiled)", out["fast"]))
+            print(f"{'ratio fast/DDS':<28} median of per-deal ratios {out['fast_median_ratio']:.1f} x, "
+                  f"worst {max(out['fast_ratios']):.1f} x")
     ndis = len(out["disagreements"])
-    print(f"disagreements (ours or backend 'dds' vs DDS, backend vs ours on standard hands): {ndis}")
+    print(f"disagreements (ours or a backend vs DDS, a backend vs ours on standard hands): {ndis}")
     for i, mine, ref, text in out["disagreements"]:
         print(f"  DISAGREEMENT {i}: {mine} vs {ref}: {text}")
     if "nodes" in out:
@@ -259,11 +324,18 @@ def main() -> None:
         print(f"nodes on the first {k} deals: ours {n_ours:,}, DDS {n_dds:,} "
               f"({n_ours / n_dds:.1f}x as many); time per node ours {t_ours / n_ours * 1e6:.2f} us, "
               f"DDS {t_dds / n_dds * 1e6:.3f} us ({t_ours / n_ours / (t_dds / n_dds):.0f}x dearer)")
+        if "fast_nodes" in out:
+            n_fast = out["fast_nodes"]
+            t_fast = sum(out["fast"][:k])
+            print(f"backend 'fast' on the same deals: {n_fast:,} nodes; time per node {t_fast / n_fast * 1e6:.3f} us "
+                  f"({t_fast / n_fast / (t_dds / n_dds):.1f}x DDS's)")
     if out["standard"]:
         print(f"\nwhole {WITH_JOKERS} hands from the first card, 12 tricks with jokers ({len(out['standard'])} hands)")
         print(summary("ours (pure Python)", out["standard"]))
         if out["standard_backend"]:
             print(summary("backend 'dds' (ours + DDS)", out["standard_backend"]))
+        if out["standard_fast"]:
+            print(summary("backend 'fast' (compiled)", out["standard_fast"]))
     print(f"\nload average at the end: {load()}")
 
 

@@ -83,8 +83,13 @@ __all__ = ["solve", "solve_actions", "DoubleDummy", "UnsupportedContract", "BACK
 #: those who played to the current trick), and every effective suit has at most 13 cards
 #: in play.  Effective suits come from the contract's table (promoted trumps belong to
 #: the trump suit, power gives the order, downtown included), so DDS sees the same suits
-#: and order as our search; :func:`can_use_dds` tells whether it applies.
-BACKENDS = ("own", "dds")
+#: and order as our search; :func:`can_use_dds` tells whether it applies.  ``fast``:
+#: this module's search compiled by numba (runtime/solver_fast.py, the optional extra
+#: ``bidwhist[fast]``): the same search move for move, so the same answers and nodes,
+#: each node far cheaper; used for every contract whose cards number at most 62, this
+#: module's Python search for others and wherever numba is not installed.  Its first
+#: use on a machine compiles it (cached on disk after that).
+BACKENDS = ("own", "fast", "dds")
 
 
 class UnsupportedContract(ValueError):
@@ -165,7 +170,29 @@ class _Engine:
         # The number of tricks left when the trick worth two books (it takes the
         # discards) is played, or -1; read by the search at every trick's end.
         self.bonus = [-1]
+        self.kernel = None  # the compiled search (backend "fast"), see use_kernel
         self._build()
+
+    def use_kernel(self) -> bool:
+        """Run this engine's searches compiled (runtime/solver_fast.py) where numba is
+        installed and the contract fits it; True if it now does."""
+        if self.kernel is not None:
+            return True
+        from . import solver_fast  # noqa: PLC0415 - numba's import is slow: only for backend "fast"
+
+        if not solver_fast.available() or not solver_fast.fits(self):
+            return False
+        kernel = self.kernel = solver_fast.Kernel(self)
+        n = self.n
+        call = kernel.call
+        # The same entry points as the Python search's (test, _test_lead and _child use
+        # only the result); the root's values are translated to the kernel's layout.
+        self._bsearch = lambda leader, target, ntricks: (call(0, leader, 0, 0, 0, 0, target, ntricks, 0, 0), 0)
+        self._lead = lambda leader, target, ntricks, gone, hint: (
+            call(1, leader, 0, 0, hint, 0, target, ntricks, gone, 0), 0, 0)
+        self._follow = lambda seat, pos, led, win, wseat, target, ntricks, gone, tm: (
+            call(3 if pos == n - 1 else 2, seat, pos, led, win, wseat, target, ntricks, gone, tm), 0)
+        return True
 
     # ----------------------------------------------------------------- the search
     def _build(self) -> None:
@@ -1269,6 +1296,12 @@ class DoubleDummy:
     table, so solving many positions of the same deal (a replay, a sampler) is much
     cheaper than the first.  ``solve`` and ``solve_actions`` of this module use a
     shared instance.
+
+    ``backend`` (see :data:`BACKENDS`): ``"own"`` (default) the pure-Python search;
+    ``"fast"`` the same search compiled by numba where the ``fast`` extra is installed
+    (the same answers; its first use on a machine compiles it, minutes of CPU, cached
+    on disk after that), the pure-Python search where it is not; ``"dds"`` DDS where it
+    plays a position exactly.
     """
 
     def __init__(self, max_engines: int = 8, backend: str = "own"):
@@ -1290,6 +1323,8 @@ class DoubleDummy:
             if len(self._engines) >= self._max_engines:
                 self._engines.pop(next(iter(self._engines)))
             engine = self._engines[key] = _Engine(rules.players, rules.n_cards, table, max_seat)
+            if self.backend == "fast":
+                engine.use_kernel()
         return engine
 
     @staticmethod

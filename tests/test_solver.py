@@ -670,5 +670,5 @@ def test_the_dds_backend_in_mid_trick_positions_of_standard_suit_contracts():
 
 
 def test_an_unknown_backend_is_refused():
-    with pytest.raises(ValueError, match="backend must be one of own, dds"):
-        DoubleDummy(backend="fast")
+    with pytest.raises(ValueError, match="backend must be one of own, fast, dds"):
+        DoubleDummy(backend="quick")
