@@ -672,3 +672,30 @@ def test_the_dds_backend_in_mid_trick_positions_of_standard_suit_contracts():
 def test_an_unknown_backend_is_refused():
     with pytest.raises(ValueError, match="backend must be one of own, fast, dds"):
         DoubleDummy(backend="quick")
+
+
+def test_analyze_solver_choices_are_the_solver_backends():
+    # The CLI writes them out so `--help` does not import the solver; they must stay equal.
+    from bidcompiler.cli.analyze import SOLVERS
+    from runtime.solver import BACKENDS
+    assert SOLVERS == BACKENDS
+
+
+@pytest.mark.parametrize("backend", ["fast", "dds"])
+def test_analyze_gives_the_same_analysis_with_every_solver(tmp_path, backend):
+    # fast: numba compiles the search on its first use on a machine (cached after that).
+    pytest.importorskip({"fast": "numba", "dds": "endplay"}[backend])
+    path = write(tmp_path, suits_record())
+    own = analyze("--json", "--every-card", path)
+    other = analyze("--json", "--every-card", "--solver", backend, path)
+    assert own.exit_code == other.exit_code == 0
+    assert json.loads(other.stdout) == json.loads(own.stdout)
+
+
+def test_analyze_solver_without_its_package_is_a_usage_error(tmp_path, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "numba" else real(name, *a))
+    result = analyze("--solver", "fast", write(tmp_path, suits_record()))
+    assert result.exit_code == 2
+    assert "pip install 'bidwhist[fast]'" in result.stderr and "--solver" in result.stderr

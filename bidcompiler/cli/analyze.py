@@ -195,7 +195,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     console.print(Text(f"  score     {by_side(rules, hand['score'], sign=True)}"))
 
 
-def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
+def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own") -> int:
     """Analyse every line of ``file`` as an independent hand record; the exit status."""
     from rich.text import Text
 
@@ -208,7 +208,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
     text = read_record_text(file)
     rf = parse_record_text(text, file)
     lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
-    solver = DoubleDummy()
+    solver = DoubleDummy(backend=backend)
     console = None if as_json else render.stdout()
     hands, illegal = [], []
     for number, (line, record) in enumerate(zip(lines, rf.records), 1):
@@ -237,6 +237,25 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
 
 
 # --------------------------------------------------------------------------- the command
+# runtime.solver.BACKENDS, written out so `--help` does not import the solver
+# (tests/test_analyze_solver.py keeps the two equal).
+SOLVERS = ("own", "fast", "dds")
+# The optional package each backend other than our own needs.
+_NEEDS = {"fast": ("numba", "fast"), "dds": ("endplay", "dds")}
+
+
+def solver_available(backend: str) -> str:
+    """``backend`` if what it needs is installed; a usage error (exit 2) naming the extra if not."""
+    if backend in _NEEDS:
+        import importlib.util
+
+        module, extra = _NEEDS[backend]
+        if importlib.util.find_spec(module) is None:
+            raise click.BadParameter(f"{backend} needs the optional package {module}: "
+                                     f"pip install 'bidwhist[{extra}]'", param_hint="'--solver'")
+    return backend
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
@@ -244,7 +263,14 @@ def analyze_each(file: str, as_json: bool, every_card: bool) -> int:
 @click.option("--each", is_flag=True,
               help="Analyse each line as an independent hand record (a file written by "
                    "`simulate --hands … --records`), not as one game.")
-def analyze(file, as_json, every_card, each):
+@click.option("--solver", "backend", type=click.Choice(SOLVERS), default="own", show_default=True,
+              callback=lambda ctx, param, value: solver_available(value),
+              help="The double-dummy search: own (pure Python, always there); fast (the same "
+                   "search compiled by numba, ~10x faster, needs `pip install 'bidwhist[fast]'`; "
+                   "its first use on a machine compiles it, about a minute); dds (the DDS "
+                   "library for the positions it plays exactly as the rules say, needs "
+                   "`pip install 'bidwhist[dds]'`). Every choice gives the same answers.")
+def analyze(file, as_json, every_card, each, backend):
     """Double-dummy analysis of a hand record or a game record (.jsonl).
 
     At every trick boundary (or before every card), the books the declaring side
@@ -264,7 +290,7 @@ def analyze(file, as_json, every_card, each):
     from .replay import checked, error_line, parse_record_text, read_record_text, record_lines, replayed_hands
 
     if each:
-        sys.exit(analyze_each(file, as_json, every_card))
+        sys.exit(analyze_each(file, as_json, every_card, backend))
     text = read_record_text(file)
     rf = parse_record_text(text, file)
     result = checked(rf, file, "analyze")  # the very checks and messages of `replay`
@@ -282,7 +308,7 @@ def analyze(file, as_json, every_card, each):
         else:
             click.echo(error_line(file, err, record_lines(text) if rf.is_game else None), err=True)
         sys.exit(1)
-    solver = DoubleDummy()
+    solver = DoubleDummy(backend=backend)
     hands = [analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress) for r in replays]
     if as_json:
         out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
