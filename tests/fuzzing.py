@@ -30,8 +30,9 @@ def scaled(n: int) -> int:
     return max(1, int(n * SCALE))
 
 
-# The same examples on every run unless a scale asks for a bug hunt (then new ones each run).
-FUZZ = settings(deadline=None, database=None, derandomize=_SCALE_TEXT is None,
+# The same examples on every run unless a scale asks for a bug hunt (then new ones each run;
+# a failure prints a @reproduce_failure blob, since no example database is kept).
+FUZZ = settings(deadline=None, database=None, derandomize=_SCALE_TEXT is None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.filter_too_much, HealthCheck.large_base_example])
 
