@@ -255,16 +255,20 @@ class HeuristicBot:
 
     def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
-        look = outlook(info, lambda b, hand: self._defend_value(info, b, hand, npart),
+        look = self._outlook(info, npart)
+        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
+
+    def _outlook(self, info: RulesInfo, npart: int):
+        """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
+        return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart))
-        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart))
 
     @staticmethod
-    def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+    def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:
         """What defending a bid an opponent would outbid us with is worth to us: as
         :meth:`_defend_value`, but their books only ``_OUTBID_BOOKS`` above what their
         bid needs at least (a bid made over ours is pushed, not chosen freely)."""
-        nt, theirs = _their_books(info, high, plain, npart, _OUTBID_BOOKS)
+        nt, theirs = _their_books(info, high, plain, npart, _OUTBID_BOOKS, look)
         return info.expected(1, high, nt, theirs)
 
     def _pass_standing(self, state: HandState, info: RulesInfo, stands, value: float, words: str):
@@ -302,12 +306,14 @@ class HeuristicBot:
             words += " or the opponents bid"
         return p * rest + (1.0 - p) * out, words
 
-    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int) -> list[float]:
-        """Per bid: what declaring it is worth to a hand's side, valued as :meth:`_call` values
-        its own bids (the kitty unseen, nothing known of partners)."""
+    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int):
+        """(per bid: what declaring it is worth to a hand's side, its side's books in the
+        contract that values it so), valued as :meth:`_call` values its own bids (the
+        kitty unseen, nothing known of partners)."""
         tricks = info.tricks
         share_div = info.rules.players - 1
         out = [float("-inf")] * info.n_bids
+        books_of = [0.0] * info.n_bids
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
@@ -316,7 +322,8 @@ class HeuristicBot:
             for b in info.strain_bids[s]:
                 if row[b] > out[b]:
                     out[b] = row[b]
-        return out
+                    books_of[b] = books
+        return out, books_of
 
     @staticmethod
     def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands,
@@ -383,7 +390,8 @@ class HeuristicBot:
             nt = 1 if declaration(rules, high).notrump_only else 0
             return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            return self._defend_value(info, high, plain, npart, expected), "defending the opponents' contract"
+            return (self._defend_value(info, high, plain, npart, expected, self._outlook(info, npart)),
+                    "defending the opponents' contract")
         opp_value = expected(1, lowest, 0, theirs)
         if opp_value < 0:
             return opp_value, "if the opponents declare"
@@ -402,7 +410,7 @@ class HeuristicBot:
         return expected(1, lowest, 0, forced), "if their dealer is forced to bid"
 
     def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int,
-                      expected=None) -> float:
+                      expected=None, look=None) -> float:
         """What defending the opponents' high bid is worth to us, by the variant's scoring of it.
 
         Our books are our hand's tricks in the contracts their bid's strain may become
@@ -410,7 +418,7 @@ class HeuristicBot:
         are the rest, but at least what their bid needs and a margin (they bid it only
         when it beat passing).  A strain played only without trumps is scored as notrump.
         """
-        nt, theirs = _their_books(info, high, plain, npart, _OPPONENT_MARGIN)
+        nt, theirs = _their_books(info, high, plain, npart, _OPPONENT_MARGIN, look)
         return (expected or info.expected)(1, high, nt, theirs)
 
     @staticmethod
@@ -680,15 +688,26 @@ def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, i
     return beaten if card in beaten else []
 
 
-def _their_books(info: RulesInfo, high: int, plain: list[float], npart: int, margin: float) -> tuple[int, float]:
-    """(strain kind, books) of the opponents declaring their bid ``high``: the books our
-    hand (its tricks in the contracts the bid's strain may become) and our partners'
-    share of the rest leave them, but at least what the bid needs plus ``margin``.
-    Kind 1 where the strain is played only without trumps (scored as notrump)."""
+def _their_books(info: RulesInfo, high: int, plain: list[float], npart: int, margin: float,
+                 look=None) -> tuple[int, float]:
+    """(strain kind, books) of the opponents declaring their bid ``high``.
+
+    With the auction model ``look`` (:class:`.outbid.Outlook`): the books of the sampled
+    hands that would call ``high``, less what our hand (its tricks in the contracts the
+    bid's strain may become) holds above an average one — defending is then valued by
+    the same estimate as declaring, so a bid every hand makes says little and one only
+    strong hands make says much.  Without it (or where no sampled hand calls the bid):
+    the books our hand and our partners' share of the rest leave them, but at least what
+    the bid needs plus ``margin``.  Kind 1 where the strain is played only without
+    trumps (scored as notrump)."""
     suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
     idx = suit_idx or nt_idx
     nt = 0 if suit_idx else 1
     own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
+    if look is not None and look.cond is not None:
+        theirs = look.callers_books(high, own, info.bid_strain[high], npart)
+        if theirs is not None:
+            return nt, theirs
     share = max(0.0, info.tricks - own) / (info.rules.players - 1)
     theirs = info.total_books - (own + npart * share)
     return nt, max(theirs, info.needed[high][nt] + margin)

@@ -24,6 +24,7 @@ from the engine and the variant's scoring tables (:mod:`.knowledge`).
 from __future__ import annotations
 
 import random
+import statistics
 
 from ..auction import auction_rules, first_above
 from ..hand import HandState
@@ -42,6 +43,11 @@ _SEED = 14
 _MARGIN_OF_SWING = 0.08
 
 _CALIBRATION = 0.25
+# Rounds of building the outlook: each values defending by the callers of the round before.
+_ROUNDS = 3
+# The share of the tricks a hand does not take itself that a partner takes (the
+# declaring estimate's, heuristic._declarer_books).
+_PARTNER_SHARE = 0.85
 
 _OUTLOOKS: dict[int, "Outlook"] = {}
 
@@ -83,31 +89,72 @@ class Outlook:
         n_bids = info.n_bids
         margin = bid_margin(info)
         above = [first_above(rules, b) for b in range(n_bids)] + [0]
-        over_count = [[0] * n_bids for _ in range(n_bids + 1)]
-        take_count = [[0] * n_bids for _ in range(n_bids + 1)]
         lowest = [b for b in range(n_bids) if info.bid_rank[b] == info.bid_rank[0]]
         forced = 0.0
+        hands = []
         for _ in range(_SAMPLES):
             hand = sorted(rng.sample(deck, rules.hand_size))
             plain = info.estimate_all(hand)
-            eu = declare_values(plain)  # per bid: what declaring it is worth to this hand's side
+            eu, books = declare_values(plain)  # per bid: its worth to this hand's side, and its books
             forced += max(eu[b] for b in lowest)
-            for b in range(n_bids + 1):
-                # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
-                guard = (defend(b, plain) if b < n_bids else 0.0) + margin
-                best, arg = guard, -1
-                for c in range(above[b], n_bids):
-                    if eu[c] > best:
-                        best, arg = eu[c], c
-                if arg >= 0:
-                    over_count[b][arg] += 1
-                if b < n_bids and eu[b] > best:
-                    arg = b  # a dealer who may take prefers matching to outbidding
-                if arg >= 0:
-                    take_count[b][arg] += 1
+            hands.append((plain, eu, books))
+        self.forced = forced / _SAMPLES
+        # What a caller's side takes when it calls a bid, and what an average hand holds
+        # (strain by strain), read from the same hands: defending a bid is valued by the
+        # books of the hands that would call it, so declaring and defending come from one
+        # model (a bid made by every hand says little; one made only by strong hands, much).
+        self.mean_own = [statistics.fmean(own_in_strain(info, s, plain) for plain, _, _ in hands)
+                         for s in range(len(info.strain_bids))]
+        self.cond: list[float | None] | None = None
+        for _ in range(_ROUNDS):
+            over_count = [[0] * n_bids for _ in range(n_bids + 1)]
+            take_count = [[0] * n_bids for _ in range(n_bids + 1)]
+            sums = [0.0] * n_bids
+            counts = [0] * n_bids
+            for plain, eu, books in hands:
+                for b in range(n_bids + 1):
+                    # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
+                    guard = (defend(b, plain, self) if b < n_bids else 0.0) + margin
+                    best, arg = guard, -1
+                    for c in range(above[b], n_bids):
+                        if eu[c] > best:
+                            best, arg = eu[c], c
+                    if arg >= 0:
+                        over_count[b][arg] += 1
+                    if b < n_bids and eu[b] > best:
+                        arg = b  # a dealer who may take prefers matching to outbidding
+                    if arg >= 0:
+                        take_count[b][arg] += 1
+                        sums[arg] += books[arg]
+                        counts[arg] += 1
+            # Damped: the callers' strength and the calls it leads to settle together.
+            new = [sums[c] / counts[c] if counts[c] else None for c in range(n_bids)]
+            if self.cond is not None:
+                new = [n if o is None else o if n is None else (n + o) / 2 for n, o in zip(new, self.cond)]
+            self.cond = new
         self.p_over, self.over_to = _shares(over_count)
         self.p_take, self.take_to = _shares(take_count)
-        self.forced = forced / _SAMPLES
+
+    def callers_books(self, bid: int, own: float, strain: int, npart: int) -> float | None:
+        """The books of a side whose member calls ``bid``, seen from a hand of the other side
+        whose own estimate (in the bid's strain) is ``own``; None where no sampled hand calls it.
+
+        The callers' mean books, less what our hand holds above an average hand's, at the
+        rate a side's books grow with its own hand (the declaring estimate's rate).
+        """
+        books = self.cond[bid] if self.cond is not None else None
+        if books is None:
+            return None
+        slope = 1.0 - _PARTNER_SHARE * npart / (self.info.rules.players - 1)
+        return min(float(self.info.total_books), max(0.0, books - slope * (own - self.mean_own[strain])))
+
+
+def own_in_strain(info: RulesInfo, strain: int, plain: list[float]) -> float:
+    """A hand's own tricks in the contracts ``strain`` may become: the mean over its suit
+    contracts (its notrump ones where it has none)."""
+    suit_idx, nt_idx = info.strain_tables[strain]
+    idx = suit_idx or nt_idx
+    return sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
 
 
 def _shares(counts: list[list[int]]):
