@@ -41,6 +41,8 @@ _OPPONENT_MARGIN = 0.5
 # The same for an opponent who would outbid our bid (a bid not yet made): what it
 # needs, less this many books (it is pushed there, not choosing freely).
 _OUTBID_BOOKS = 0.5
+import os
+_FITTED = bool(int(os.environ.get("BB_FITTED", "0")))
 
 
 class HeuristicBot:
@@ -208,7 +210,11 @@ class HeuristicBot:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
-            books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
+            if _FITTED:
+                books = info.declaring_books(plain[i], npart, nt, True, own_list[i] if with_kitty else None) \
+                    + npart * by_strain[s]
+            else:
+                books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
             b, v = self._best_standing_bid(info, nt, books, s, allowed, stands, game)
             if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
@@ -317,7 +323,10 @@ class HeuristicBot:
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
-            books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
+            if _FITTED:
+                books = info.declaring_books(max(plain[i] for i in idx), npart, nt, True)
+            else:
+                books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
             row = info.eu_row(0, nt, books)
             for b in info.strain_bids[s]:
                 if row[b] > out[b]:
