@@ -10,6 +10,7 @@ import random
 
 from ..auction import auction_rules
 from ..contract import declaration
+from ..game import deal
 from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
@@ -41,8 +42,6 @@ _OPPONENT_MARGIN = 0.5
 # The same for an opponent who would outbid our bid (a bid not yet made): what it
 # needs, less this many books (it is pushed there, not choosing freely).
 _OUTBID_BOOKS = 0.5
-import os
-_FITTED = bool(int(os.environ.get("BB_FITTED", "0")))
 
 
 class HeuristicBot:
@@ -200,9 +199,14 @@ class HeuristicBot:
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
         stands = self._standing(state, info, plain, npart) if allowed else None
+        # An opening bid (nothing bid yet) is credited with a share of the books the
+        # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
+        # to choose a higher level, which the plain estimate still chooses.  A bid over
+        # another is not (an overcall is a hand chosen against a shown strong one).
+        bias = self._outlook(info, npart).bias if state.high_bid < 0 else (0.0, 0.0)
         tolerance = 0.0
         take = state.high_bid if info.take_action in legal else -1
-        best_bid = None  # (value, action, books, table index, bid index)
+        best_bid = None  # (value, action, books, table index, bid index, value with an opener's credit)
         # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
         game = game_values(state, info, seat)
         bid_rank = info.bid_rank
@@ -210,19 +214,17 @@ class HeuristicBot:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
-            if _FITTED:
-                books = info.declaring_books(plain[i], npart, nt, True, own_list[i] if with_kitty else None) \
-                    + npart * by_strain[s]
-            else:
-                books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
-            b, v = self._best_standing_bid(info, nt, books, s, allowed, stands, game)
+            books0 = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
+            books = books0 + bias[nt]
+            b, v = self._best_standing_bid(info, nt, books0, s, allowed, stands, game)
             if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
-                best_bid = (v, first_bid + b, books, i, b)
+                vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
+                best_bid = (v, first_bid + b, books, i, b, vd)
             if take >= 0 and info.bid_strain[take] == s:
                 v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
                 if best_bid is None or v > best_bid[0]:
-                    best_bid = (v, info.take_action, books, i, take)
+                    best_bid = (v, info.take_action, books, i, take, v)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
                                                   info.expected if game is None else game.expected)
         if stands is not None:
@@ -232,13 +234,13 @@ class HeuristicBot:
         if can_pass:
             alternatives.append(pass_value)
         if best_bid is not None:
-            alternatives.append(best_bid[0])
+            alternatives.append(best_bid[5])
         if info.redeal_action in legal and (not alternatives or max(alternatives) < -_REDEAL_MARGIN):
             return info.redeal_action, (
                 f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
                 if why and alternatives else "redeal: nothing better" if why else "")
-        if best_bid is not None and (not can_pass or best_bid[0] > pass_value + bid_margin(info)):
-            value, action, books, i, b = best_bid
+        if best_bid is not None and (not can_pass or best_bid[5] > pass_value + bid_margin(info)):
+            _, action, books, i, b, value = best_bid
             key = info.table_list[i].key
             if not why:
                 return action, ""
@@ -256,7 +258,7 @@ class HeuristicBot:
             if best_bid is None:
                 return info.pass_action, "pass: no bid is left that outranks the high bid"
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
-                                      f"{best_bid[0]:+.1f} against {pass_value:+.1f} {pass_words}")
+                                      f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
 
     def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
@@ -267,7 +269,7 @@ class HeuristicBot:
     def _outlook(self, info: RulesInfo, npart: int):
         """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
-                       lambda hand: self._declare_values(info, hand, npart))
+                       lambda hand: self._declare_values(info, hand, npart), forced_worth)
 
     @staticmethod
     def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:
@@ -294,10 +296,11 @@ class HeuristicBot:
             return value, words
         p, out = stands[info.n_bids]
         look = outlook(info, None, None)
+        forced = look.forced if look.forced_played is None else look.forced_played
         if auction_rules(state.rules).all_pass_may_throw_in:
             rest, words = 0.0, "if the hand is thrown in"
         elif state.dealer in info.partners[state.seat]:
-            rest, words = look.forced, "if our dealer is forced to bid"
+            rest, words = forced, "if our dealer is forced to bid"
         else:
             # The less favourable of two views of their forced contract: an average
             # hand forced to bid (the Outlook), and the books our hand leaves them
@@ -306,7 +309,7 @@ class HeuristicBot:
             # undervalue a forced hand (an average one "goes down" though forced
             # dealers make 72% there), and passing on the Outlook alone lost to the
             # baseline (-0.85 points a hand); in the base game the Outlook's view is the lower.
-            rest = min(value, -look.forced / max(1, info.rules.sides - 1))
+            rest = min(value, -forced / max(1, info.rules.sides - 1))
             words = "if their dealer is forced to bid"
         if p < 1.0:
             words += " or the opponents bid"
@@ -323,16 +326,20 @@ class HeuristicBot:
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
-            if _FITTED:
-                books = info.declaring_books(max(plain[i] for i in idx), npart, nt, True)
-            else:
-                books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
+            books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
             row = info.eu_row(0, nt, books)
             for b in info.strain_bids[s]:
                 if row[b] > out[b]:
                     out[b] = row[b]
                     books_of[b] = books
         return out, books_of
+
+    @staticmethod
+    def _standing_value(info: RulesInfo, nt: int, books: float, b: int, stands, game=None) -> float:
+        """Bid ``b``'s value counting the rest of the auction, as :meth:`_best_standing_bid` values it."""
+        p, out = stands[b]
+        v = info.eu_row(0, nt, books)[b] if game is None else game.expected(0, b, nt, books)
+        return p * v + (1.0 - p) * out
 
     @staticmethod
     def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands,
@@ -678,6 +685,59 @@ class HeuristicBot:
                         reason += " (a higher card of it was shown in the kitty)"
             return card, reason
         return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
+
+
+# Hands played out per ruleset to measure what a forced dealer's side scores.
+_FORCED_HANDS = 200
+_FORCED_SEED = 15
+
+
+def forced_worth(info: RulesInfo) -> tuple[float, tuple[float, float]] | None:
+    """(what a dealer forced to bid scores for its side (its score minus the others'
+    mean), the books its side took above the declaring estimate per kind of contract
+    (suit, notrump)), measured by heuristic bots playing hands where every other seat
+    passed; None where the rules never force a bid (an all-pass hand may be thrown in).
+
+    The hand estimates undervalue a forced hand (its own kitty, its partner's cards:
+    about a book low in the base game, where forced dealers score +2.2 a hand against
+    the estimate's +0.5), and the rest of the auction is valued from this number: a
+    seat that passes expects it for its side or against it.
+    """
+    rules = info.rules
+    if auction_rules(rules).all_pass_may_throw_in:
+        return None
+    rng = random.Random(_FORCED_SEED)
+    bot = HeuristicBot(rng)
+    total, n = 0.0, 0
+    short: tuple[list[float], list[float]] = ([], [])
+    for i in range(_FORCED_HANDS):
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, hands, kitty)
+        pass_action = rules.pass_action
+        while state.phase == AUCTION and pass_action in state.legal_actions():
+            state.apply_action(pass_action)
+        if state.phase != AUCTION or state.is_terminal():
+            continue  # the variant let every seat pass
+        side = rules.side_of[state.seat]
+        while not state.is_terminal():
+            state.apply_action(bot.choose(state))
+        score = state.score or [0] * rules.sides
+        others = [score[s] for s in range(rules.sides) if s != side]
+        total += score[side] - (sum(others) / len(others) if others else 0.0)
+        n += 1
+        d = state.declarer
+        key = (state.trump, state.direction)
+        if d >= 0 and key in info.table_index and state.books:
+            own = info.estimate_all(state.dealt[d])[info.table_index[key]]
+            est = bot._declarer_books(info, own, len(info.partners[d]), 0.0, True)
+            short[1 if state.trump == NO_TRUMP else 0].append(state.books[rules.side_of[d]] - est)
+    if not n:
+        return None
+    both = [sum(x) / len(x) for x in short if x]
+    mean = sum(both) / len(both) if both else 0.0
+    # A kind of contract few forced dealers chose is read with the other's shortfall.
+    bias = tuple(sum(x) / len(x) if len(x) >= _FORCED_HANDS // 10 else mean for x in short)
+    return total / n, (bias[0], bias[1])
 
 
 def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, info: RulesInfo,
