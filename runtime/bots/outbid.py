@@ -46,26 +46,27 @@ _SEED = 14
 # shipped variant still significantly above baseline).  Kept 0.08 then, for the make
 # rate.  Since defending is valued by the callers' books (Outlook.cond) the make rate
 # no longer needs it: 0.025 made 72.5% (+1.71 a hand) and left fewer hands to forced
-# dealers under min-bid-4 (50.8% -> 42.8%).
+# dealers where the lowest bid is 4 (50.8% -> 42.8%).
 _MARGIN_OF_SWING = 0.025
 
 # The sampled hands' chance of outbidding is scaled by this: a hand dealt at random is
 # valued without the auction it hears (its partner's pass, its opponents' calls), and
 # counting every such hand that would call outbids too often.  Measured (auctions.py,
-# bidwhist simulate standard --hands 4000, strength.py --variants all --deals 1000;
-# seed 1), with defending valued by the callers' books: 0.25 left rhode-island 72.5% one
-# auction, northeast52 38.8%; 0.5 gave 23.9% and 20.8%, standard made 73.6%, +1.63 a
-# hand (+3.76 rhode-island, +1.92 northeast52); 1.0 lost in cincinnati (-0.99 a hand:
-# weak hands open to be outbid) and standard fell to +1.39.
+# simulating the base game --hands 4000, strength.py --variants all --deals 1000;
+# seed 1), with defending valued by the callers' books: 0.25 left the two games where
+# the dealer may take the bid at 72.5% and 38.8% of hands in one auction; 0.5 gave
+# 23.9% and 20.8%, the base game made 73.6%, +1.63 a hand (+3.76 and +1.92 in those
+# two); 1.0 lost where defenders score nothing (-0.99 a hand: weak hands opened to be
+# outbid) and the base game fell to +1.39.
 _CALIBRATION = 0.5
 # The share of the declaring estimate's measured shortfall (forced dealers' books over
 # their estimate, played out per ruleset: heuristic.forced_worth) credited to an
-# opening bid.  Measured (seed 1: auctions.py; simulate standard --hands 4000;
+# opening bid.  Measured (seed 1: auctions.py; simulating the base game --hands 4000;
 # strength.py --deals 1000): crediting it to every call, or building the auction model
-# with it, raised the level of standard's contracts (3: 44% -> 8-21%) and its make rate
-# fell to 63.5% at 0.5, 49.9% at 1.0.  Credited to openings only, the level still
-# chosen on the plain estimate: 1.0 made 70.3% (min-bid-4 forced dealers 8.8%), 0.7
-# 71.0% (16.2%), 0.5 71.5% (21.1%).  An opener is a chosen hand; the shortfall of all
+# with it, raised the level of the base game's contracts (3: 44% -> 8-21%) and its make
+# rate fell to 63.5% at 0.5, 49.9% at 1.0.  Credited to openings only, the level still
+# chosen on the plain estimate: 1.0 made 70.3% (forced dealers where the lowest bid is
+# 4: 8.8%), 0.7 71.0% (16.2%), 0.5 71.5% (21.1%).  An opener is a chosen hand; the shortfall of all
 # declarers (about 0.6 books in the base game) is about half the forced dealers' (1.1).
 _BIAS_SHARE = 0.5
 # Rounds of building the outlook: each values defending by the callers of the round before.
@@ -138,7 +139,7 @@ class Outlook:
         # A bid no sampled hand calls (a pre-empt out of reach): its caller is taken to
         # be as strong as the strongest sampled hand, no stronger (valuing it as made
         # had every hand outbid it into a hopeless higher contract, so it "paid" to
-        # open it: cincinnati's 6 notrump).
+        # open it, where defenders score nothing: 6 notrump).
         top = [max(books[b] for _, _, books in hands) for b in range(n_bids)]
         self.cond: list[float] | None = None
         for _ in range(_ROUNDS):
