@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import threading
 
 from ..auction import auction_rules, first_above
 from ..hand import HandState
@@ -76,6 +77,7 @@ _ROUNDS = 3
 _PARTNER_SHARE = 0.85
 
 _OUTLOOKS: dict[int, "Outlook"] = {}
+_BUILDING = threading.local()  # per thread: the models being built
 
 
 def bid_margin(info: RulesInfo) -> float:
@@ -214,14 +216,26 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None) -> Outlo
     :attr:`Outlook.bias` (``_BIAS_SHARE`` of the shortfall).
     """
     out = _OUTLOOKS.get(id(info))
-    if out is None or out.info is not info:
-        out = Outlook(info, defend, declare_values)
-        _OUTLOOKS[id(info)] = out
+    if out is not None and out.info is info:
+        return out
+    # While the forced hands are played, this thread's bots find the model in progress;
+    # other threads (a threaded scheduler) never see it half built, or they would bid
+    # without its measured parts and results would depend on the threads' timing.
+    pending = _BUILDING.__dict__.setdefault("pending", {})
+    out = pending.get(id(info))
+    if out is not None and out.info is info:
+        return out
+    out = Outlook(info, defend, declare_values)
+    pending[id(info)] = out
+    try:
         played = forced_worth(info) if forced_worth is not None else None
-        if played is not None:
-            worth, short = played
-            out.bias = (_BIAS_SHARE * short[0], _BIAS_SHARE * short[1])
-            out.forced_played = worth
+    finally:
+        del pending[id(info)]
+    if played is not None:
+        worth, short = played
+        out.bias = (_BIAS_SHARE * short[0], _BIAS_SHARE * short[1])
+        out.forced_played = worth
+    _OUTLOOKS[id(info)] = out
     return out
 
 
