@@ -3,13 +3,15 @@
 Run from the repository root::
 
     python bench/fixed_hand.py [--variant standard] [--hand "AS QS 9S ..."] [--deals 300]
-        [--calls "pass,3 uptown,4 uptown"] [--seat 1] [--dealer 0]
+        [--calls "pass,3 uptown,4 uptown"] [--seat 1] [--dealer 0] [--before "3 uptown"]
 
 For each deal of the other cards (seeded), the seat holding ``--hand`` makes each of
 ``--calls`` as its first call and heuristic bots play the rest of the hand (auction,
 kitty, play).  Printed per call: our side's mean score minus the opponents' (with a
 95% interval, paired over the same deals), how often our side declared, and how often
-the contract was made when it did.  A measurement: it asserts nothing.
+the contract was made when it did.  ``--before``: calls made first, in turn, by the
+seats that speak before the fixed hand (e.g. an opponent's opening).  A measurement:
+it asserts nothing.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from runtime.bots.heuristic import HeuristicBot  # noqa: E402
 from runtime.hand import HandState  # noqa: E402
 
 
-def play(rules, seat: int, dealer: int, hand: list[int], deal_no: int, call: str):
+def play(rules, seat: int, dealer: int, hand: list[int], deal_no: int, call: str, before=()):
     """(our score minus the others' mean, we declared, made) for one deal and first call."""
     rng = random.Random(f"fixed:{deal_no}")
     rest = [c for c in range(rules.n_cards) if c not in hand]
@@ -44,6 +46,8 @@ def play(rules, seat: int, dealer: int, hand: list[int], deal_no: int, call: str
     kitty = rest[:rules.kitty_size]
     state = HandState(rules, dealer, hands, kitty)
     bots = [HeuristicBot(random.Random(s)) for s in range(rules.players)]
+    for name in before:
+        state.apply_action(rules.action_names.index(name))
     first = True
     while not state.is_terminal():
         if first and state.current_player() == seat:
@@ -68,14 +72,16 @@ def main() -> None:
     p.add_argument("--deals", type=int, default=300)
     p.add_argument("--seat", type=int, default=1)
     p.add_argument("--dealer", type=int, default=0)
+    p.add_argument("--before", default="", help="calls before the fixed hand's, comma-separated")
     a = p.parse_args()
     rules = load_ruleset(a.variant)
     ids = {n: i for i, n in enumerate(rules.cards)}
     hand = [ids[c] for c in a.hand.split()]
     calls = a.calls.split(",")
+    before = a.before.split(",") if a.before else []
     base = None
     for call in calls:
-        rows = [play(rules, a.seat, a.dealer, hand, i, call) for i in range(a.deals)]
+        rows = [play(rules, a.seat, a.dealer, hand, i, call, before) for i in range(a.deals)]
         diffs = [r[0] for r in rows]
         ours = [r for r in rows if r[1]]
         made = sum(1 for r in ours if r[2]) / len(ours) if ours else float("nan")

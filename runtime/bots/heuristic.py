@@ -10,6 +10,7 @@ import random
 
 from ..auction import auction_rules
 from ..contract import declaration
+from ..game import deal
 from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
@@ -198,9 +199,14 @@ class HeuristicBot:
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
         stands = self._standing(state, info, plain, npart) if allowed else None
+        # An opening bid (nothing bid yet) is credited with a share of the books the
+        # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
+        # to choose a higher level, which the plain estimate still chooses.  A bid over
+        # another is not (an overcall is a hand chosen against a shown strong one).
+        bias = self._outlook(info, npart).bias if state.high_bid < 0 else (0.0, 0.0)
         tolerance = 0.0
         take = state.high_bid if info.take_action in legal else -1
-        best_bid = None  # (value, action, books, table index, bid index)
+        best_bid = None  # (value, action, books, table index, bid index, value with an opener's credit)
         # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
         game = game_values(state, info, seat)
         bid_rank = info.bid_rank
@@ -208,15 +214,17 @@ class HeuristicBot:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
-            books = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
-            b, v = self._best_standing_bid(info, nt, books, s, allowed, stands, game)
+            books0 = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
+            books = books0 + bias[nt]
+            b, v = self._best_standing_bid(info, nt, books0, s, allowed, stands, game)
             if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
                            or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
-                best_bid = (v, first_bid + b, books, i, b)
+                vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
+                best_bid = (v, first_bid + b, books, i, b, vd)
             if take >= 0 and info.bid_strain[take] == s:
                 v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
                 if best_bid is None or v > best_bid[0]:
-                    best_bid = (v, info.take_action, books, i, take)
+                    best_bid = (v, info.take_action, books, i, take, v)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
                                                   info.expected if game is None else game.expected)
         if stands is not None:
@@ -226,13 +234,13 @@ class HeuristicBot:
         if can_pass:
             alternatives.append(pass_value)
         if best_bid is not None:
-            alternatives.append(best_bid[0])
+            alternatives.append(best_bid[5])
         if info.redeal_action in legal and (not alternatives or max(alternatives) < -_REDEAL_MARGIN):
             return info.redeal_action, (
                 f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
                 if why and alternatives else "redeal: nothing better" if why else "")
-        if best_bid is not None and (not can_pass or best_bid[0] > pass_value + bid_margin(info)):
-            value, action, books, i, b = best_bid
+        if best_bid is not None and (not can_pass or best_bid[5] > pass_value + bid_margin(info)):
+            _, action, books, i, b, value = best_bid
             key = info.table_list[i].key
             if not why:
                 return action, ""
@@ -250,21 +258,25 @@ class HeuristicBot:
             if best_bid is None:
                 return info.pass_action, "pass: no bid is left that outranks the high bid"
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
-                                      f"{best_bid[0]:+.1f} against {pass_value:+.1f} {pass_words}")
+                                      f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
 
     def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
-        look = outlook(info, lambda b, hand: self._defend_value(info, b, hand, npart),
-                       lambda hand: self._declare_values(info, hand, npart))
-        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart))
+        look = self._outlook(info, npart)
+        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
+
+    def _outlook(self, info: RulesInfo, npart: int):
+        """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
+        return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
+                       lambda hand: self._declare_values(info, hand, npart), forced_worth)
 
     @staticmethod
-    def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int) -> float:
+    def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:
         """What defending a bid an opponent would outbid us with is worth to us: as
         :meth:`_defend_value`, but their books only ``_OUTBID_BOOKS`` above what their
         bid needs at least (a bid made over ours is pushed, not chosen freely)."""
-        nt, theirs = _their_books(info, high, plain, npart, _OUTBID_BOOKS)
+        nt, theirs = _their_books(info, high, plain, npart, _OUTBID_BOOKS, look)
         return info.expected(1, high, nt, theirs)
 
     def _pass_standing(self, state: HandState, info: RulesInfo, stands, value: float, words: str):
@@ -284,10 +296,11 @@ class HeuristicBot:
             return value, words
         p, out = stands[info.n_bids]
         look = outlook(info, None, None)
+        forced = look.forced if look.forced_played is None else look.forced_played
         if auction_rules(state.rules).all_pass_may_throw_in:
             rest, words = 0.0, "if the hand is thrown in"
         elif state.dealer in info.partners[state.seat]:
-            rest, words = look.forced, "if our dealer is forced to bid"
+            rest, words = forced, "if our dealer is forced to bid"
         else:
             # The less favourable of two views of their forced contract: an average
             # hand forced to bid (the Outlook), and the books our hand leaves them
@@ -296,18 +309,20 @@ class HeuristicBot:
             # undervalue a forced hand (an average one "goes down" though forced
             # dealers make 72% there), and passing on the Outlook alone lost to the
             # baseline (-0.85 points a hand); in the base game the Outlook's view is the lower.
-            rest = min(value, -look.forced / max(1, info.rules.sides - 1))
+            rest = min(value, -forced / max(1, info.rules.sides - 1))
             words = "if their dealer is forced to bid"
         if p < 1.0:
             words += " or the opponents bid"
         return p * rest + (1.0 - p) * out, words
 
-    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int) -> list[float]:
-        """Per bid: what declaring it is worth to a hand's side, valued as :meth:`_call` values
-        its own bids (the kitty unseen, nothing known of partners)."""
+    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int):
+        """(per bid: what declaring it is worth to a hand's side, its side's books in the
+        contract that values it so), valued as :meth:`_call` values its own bids (the
+        kitty unseen, nothing known of partners)."""
         tricks = info.tricks
         share_div = info.rules.players - 1
         out = [float("-inf")] * info.n_bids
+        books_of = [0.0] * info.n_bids
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
@@ -316,7 +331,15 @@ class HeuristicBot:
             for b in info.strain_bids[s]:
                 if row[b] > out[b]:
                     out[b] = row[b]
-        return out
+                    books_of[b] = books
+        return out, books_of
+
+    @staticmethod
+    def _standing_value(info: RulesInfo, nt: int, books: float, b: int, stands, game=None) -> float:
+        """Bid ``b``'s value counting the rest of the auction, as :meth:`_best_standing_bid` values it."""
+        p, out = stands[b]
+        v = info.eu_row(0, nt, books)[b] if game is None else game.expected(0, b, nt, books)
+        return p * v + (1.0 - p) * out
 
     @staticmethod
     def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands,
@@ -383,7 +406,8 @@ class HeuristicBot:
             nt = 1 if declaration(rules, high).notrump_only else 0
             return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            return self._defend_value(info, high, plain, npart, expected), "defending the opponents' contract"
+            return (self._defend_value(info, high, plain, npart, expected, self._outlook(info, npart)),
+                    "defending the opponents' contract")
         opp_value = expected(1, lowest, 0, theirs)
         if opp_value < 0:
             return opp_value, "if the opponents declare"
@@ -402,7 +426,7 @@ class HeuristicBot:
         return expected(1, lowest, 0, forced), "if their dealer is forced to bid"
 
     def _defend_value(self, info: RulesInfo, high: int, plain: list[float], npart: int,
-                      expected=None) -> float:
+                      expected=None, look=None) -> float:
         """What defending the opponents' high bid is worth to us, by the variant's scoring of it.
 
         Our books are our hand's tricks in the contracts their bid's strain may become
@@ -410,7 +434,7 @@ class HeuristicBot:
         are the rest, but at least what their bid needs and a margin (they bid it only
         when it beat passing).  A strain played only without trumps is scored as notrump.
         """
-        nt, theirs = _their_books(info, high, plain, npart, _OPPONENT_MARGIN)
+        nt, theirs = _their_books(info, high, plain, npart, _OPPONENT_MARGIN, look)
         return (expected or info.expected)(1, high, nt, theirs)
 
     @staticmethod
@@ -668,6 +692,59 @@ class HeuristicBot:
         return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
 
 
+# Hands played out per ruleset to measure what a forced dealer's side scores.
+_FORCED_HANDS = 200
+_FORCED_SEED = 15
+
+
+def forced_worth(info: RulesInfo) -> tuple[float, tuple[float, float]] | None:
+    """(what a dealer forced to bid scores for its side (its score minus the others'
+    mean), the books its side took above the declaring estimate per kind of contract
+    (suit, notrump)), measured by heuristic bots playing hands where every other seat
+    passed; None where the rules never force a bid (an all-pass hand may be thrown in).
+
+    The hand estimates undervalue a forced hand (its own kitty, its partner's cards:
+    about a book low in the base game, where forced dealers score +2.2 a hand against
+    the estimate's +0.5), and the rest of the auction is valued from this number: a
+    seat that passes expects it for its side or against it.
+    """
+    rules = info.rules
+    if auction_rules(rules).all_pass_may_throw_in:
+        return None
+    rng = random.Random(_FORCED_SEED)
+    bot = HeuristicBot(rng)
+    total, n = 0.0, 0
+    short: tuple[list[float], list[float]] = ([], [])
+    for i in range(_FORCED_HANDS):
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, hands, kitty)
+        pass_action = rules.pass_action
+        while state.phase == AUCTION and pass_action in state.legal_actions():
+            state.apply_action(pass_action)
+        if state.phase != AUCTION or state.is_terminal():
+            continue  # the variant let every seat pass
+        side = rules.side_of[state.seat]
+        while not state.is_terminal():
+            state.apply_action(bot.choose(state))
+        score = state.score or [0] * rules.sides
+        others = [score[s] for s in range(rules.sides) if s != side]
+        total += score[side] - (sum(others) / len(others) if others else 0.0)
+        n += 1
+        d = state.declarer
+        key = (state.trump, state.direction)
+        if d >= 0 and key in info.table_index and state.books:
+            own = info.estimate_all(state.dealt[d])[info.table_index[key]]
+            est = bot._declarer_books(info, own, len(info.partners[d]), 0.0, True)
+            short[1 if state.trump == NO_TRUMP else 0].append(state.books[rules.side_of[d]] - est)
+    if not n:
+        return None
+    both = [sum(x) / len(x) for x in short if x]
+    mean = sum(both) / len(both) if both else 0.0
+    # A kind of contract few forced dealers chose is read with the other's shortfall.
+    bias = tuple(sum(x) / len(x) if len(x) >= _FORCED_HANDS // 10 else mean for x in short)
+    return total / n, (bias[0], bias[1])
+
+
 def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, info: RulesInfo,
                      legal: list[int], card: int, gone: int) -> list[int]:
     """The legal cards that would win the trick so far but lose to a shown card an
@@ -685,15 +762,26 @@ def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, i
     return beaten if card in beaten else []
 
 
-def _their_books(info: RulesInfo, high: int, plain: list[float], npart: int, margin: float) -> tuple[int, float]:
-    """(strain kind, books) of the opponents declaring their bid ``high``: the books our
-    hand (its tricks in the contracts the bid's strain may become) and our partners'
-    share of the rest leave them, but at least what the bid needs plus ``margin``.
-    Kind 1 where the strain is played only without trumps (scored as notrump)."""
+def _their_books(info: RulesInfo, high: int, plain: list[float], npart: int, margin: float,
+                 look=None) -> tuple[int, float]:
+    """(strain kind, books) of the opponents declaring their bid ``high``.
+
+    With the auction model ``look`` (:class:`.outbid.Outlook`): the books of the sampled
+    hands that would call ``high``, less what our hand (its tricks in the contracts the
+    bid's strain may become) holds above an average one — defending is then valued by
+    the same estimate as declaring, so a bid every hand makes says little and one only
+    strong hands make says much.  Without it (or where no sampled hand calls the bid):
+    the books our hand and our partners' share of the rest leave them, but at least what
+    the bid needs plus ``margin``.  Kind 1 where the strain is played only without
+    trumps (scored as notrump)."""
     suit_idx, nt_idx = info.strain_tables[info.bid_strain[high]]
     idx = suit_idx or nt_idx
     nt = 0 if suit_idx else 1
     own = sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
+    if look is not None and look.cond is not None:
+        theirs = look.callers_books(high, own, info.bid_strain[high], npart)
+        if theirs is not None:
+            return nt, theirs
     share = max(0.0, info.tricks - own) / (info.rules.players - 1)
     theirs = info.total_books - (own + npart * share)
     return nt, max(theirs, info.needed[high][nt] + margin)
