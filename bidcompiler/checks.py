@@ -317,6 +317,16 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
                      ("auction", "strains", i, "levels"), ("auction", "levels"),
                      fix=(f"give strain '{strain.name}' levels from at most {high}",
                           f"let strain '{strain.name}' go up to at least {low} (levels.to)"))
+        elif strain.levels is not None and not a.min_level <= strain.levels[0] <= strain.levels[1] <= a.max_level:
+            # A strain narrows the auction's numbers; one outside them would be a bid the
+            # rest of the rules never priced (e.g. "notrump from 4" on a game whose bids
+            # count books outright from 7: 4 notrump would be four books).
+            low, high = strain.levels
+            conflict(sink, v, f"strain '{strain.name}' is bid from {low} to {high}, outside the auction's "
+                              f"levels {a.min_level} to {a.max_level}",
+                     ("auction", "strains", i, "levels"), ("auction", "levels"),
+                     fix=(f"give strain '{strain.name}' levels within {a.min_level} to {a.max_level}",
+                          "change auction.levels to include them"))
     order_names = {o.name for o in v.orders}
     seen: dict[str, tuple[str, tuple]] = {}  # word -> (strain, the setting that gives it the word)
     for i, strain in enumerate(a.strains):

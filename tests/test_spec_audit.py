@@ -140,3 +140,16 @@ def test_two_handed_notrump_a_trick_of_both_jokers_goes_to_its_leader(led, other
     assert last_trick(state) == (0, [led, other], 0)
     assert "A trick made only of cards that never win goes to the player who led it." in run(
         "rules", "two-handed").output
+
+
+def test_a_strain_bid_outside_the_auction_levels_is_refused():
+    # notrump-from-4 (rules.md §9: "a notrump bid must be at least 4 ... the other strains keep
+    # levels 3-7") is written for over-six bids; on cutthroat (bids 7-18 books outright) it
+    # would offer 4-6 notrump, bids no rule prices.  The pair is refused where it is written.
+    with pytest.raises(CompileError) as info:
+        load_ruleset("cutthroat", ("notrump-from-4",))
+    message = str(info.value)
+    assert "notrump-from-4.yaml:12:15: strain 'notrump' is bid from 4 to 18, outside the auction's levels 7 to 18" \
+        in message
+    assert "cutthroat.yaml:23:18" in message
+    load_ruleset("standard", ("notrump-from-4",))  # within standard's 3-7: fine
