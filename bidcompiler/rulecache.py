@@ -4,7 +4,8 @@ Building a Ruleset means importing the compiler (PyYAML, Lark, jsonschema: most 
 command's start-up) and then reading, validating, composing, checking and lowering the
 files.  After the first build, :func:`load` keeps the result as JSON
 (runtime.ruleset_json) in the user's cache folder; a later run with the same inputs
-reads it back without importing the compiler at all.
+reads it back without importing the compiler at all.  ``bidwhist rules`` keeps its
+rulebook text the same way (:func:`rulebook`).
 
 What an entry depends on is recorded while it is built, and checked on every use:
 
@@ -176,12 +177,12 @@ def code_version() -> str:
     return digest.hexdigest()
 
 
-def _spec_key(spec: VariantSpec) -> list:
-    """The name as given, with the working folder when a name is not a shipped one."""
+def _spec_key(kind: str, spec: VariantSpec) -> list:
+    """What is stored (``kind``) for the name as given, with the working folder when a name is not shipped."""
     shipped = shipped_files(None)
     names = (spec.base, *spec.with_rules)
     here = None if all(name in shipped for name in names) else os.getcwd()
-    return [spec.base, list(spec.with_rules), list(spec.sets), here]
+    return [kind, spec.base, list(spec.with_rules), list(spec.sets), here]
 
 
 def _entry_path(folder: Path, key: list) -> Path:
@@ -213,40 +214,35 @@ def _still_valid(entry: dict, key: list) -> bool:
     return True
 
 
-def _read(spec: VariantSpec) -> Ruleset | None:
-    """The stored Ruleset of ``spec`` if an entry exists and every dependency is unchanged."""
+def _read(kind: str, spec: VariantSpec):
+    """The stored value (JSON) of ``kind`` for ``spec`` if an entry exists and every dependency is unchanged."""
     folder = _entries_folder(create=False)
     if folder is None:
         return None
     try:
         from runtime.files import read_regular
-        from runtime.ruleset_json import ruleset_from_json
 
-        key = _spec_key(spec)
+        key = _spec_key(kind, spec)
         entry = json.loads(read_regular(_entry_path(folder, key), MAX_ENTRY_BYTES, follow_links=False))
         if not isinstance(entry, dict) or not _still_valid(entry, key):
             return None
-        return ruleset_from_json(entry["ruleset"])
+        return entry["value"]
     except Exception:  # noqa: BLE001 - any damage to an entry is a miss, never an error
         return None
 
 
-def _write(spec: VariantSpec, deps: _Deps, rules: Ruleset) -> None:
-    """Store ``rules`` with its dependencies; any failure leaves the cache as it was."""
-    from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
-
+def _write(kind: str, spec: VariantSpec, deps: _Deps, value) -> None:
+    """Store ``value`` (JSON-ready) with its dependencies; any failure leaves the cache as it was."""
     folder = _entries_folder(create=True)
     if folder is None:
         return
     tmp = None
     try:
-        data = ruleset_to_json(rules)
-        # Only a Ruleset that comes back exactly (types, order and all) is stored.
-        if repr(ruleset_from_json(json.loads(json.dumps(data)))) != repr(rules):
-            return
-        key = _spec_key(spec)
+        key = _spec_key(kind, spec)
         text = json.dumps({"format": FORMAT, "code": code_version(), "key": key, "lookups": deps.lookups,
-                           "files": deps.files, "ruleset": data}, ensure_ascii=True)
+                           "files": deps.files, "value": value}, ensure_ascii=True)
+        if len(text) > MAX_ENTRY_BYTES:
+            return
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(text)
@@ -263,13 +259,44 @@ def _write(spec: VariantSpec, deps: _Deps, rules: Ruleset) -> None:
 
 def _prune(folder: Path) -> None:
     """Keep at most :data:`MAX_ENTRIES` entries: remove the oldest down to half of it."""
-    entries = [p for p in folder.iterdir() if p.suffix == ".json" and not p.name.startswith(".")]
+    entries = [p for p in folder.iterdir() if p.suffix in (".json", ".set") and not p.name.startswith(".")]
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda p: p.stat().st_mtime)
     for old in entries[:len(entries) - MAX_ENTRIES // 2]:
         with contextlib.suppress(OSError):
             old.unlink()
+
+
+# --------------------------------------------------------------------------- --set texts
+def _set_marker(folder: Path, text: str) -> Path:
+    key = json.dumps([FORMAT, code_version(), "set", text], ensure_ascii=True)
+    return folder / (hashlib.sha256(key.encode()).hexdigest()[:40] + ".set")
+
+
+def set_text_known(text: str) -> bool:
+    """True if this code has read the ``--set`` text ``text`` as one change before.
+
+    Whether a ``--set`` text reads as a change depends on nothing but the text and the
+    code (the schema is part of it), so the command line's check of it (a usage
+    error, status 2, when it does not read) can be skipped, and the compiler left
+    unloaded, once it has passed.  Only the marker's existence is asked.
+    """
+    folder = _entries_folder(create=False)
+    try:
+        return folder is not None and _set_marker(folder, text).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def note_set_text(text: str) -> None:
+    """Remember that the ``--set`` text ``text`` read as one change (see :func:`set_text_known`)."""
+    folder = _entries_folder(create=True)
+    if folder is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        _set_marker(folder, text).touch()
+        _prune(folder)
 
 
 @lru_cache(maxsize=64)
@@ -279,17 +306,44 @@ def load(spec: VariantSpec) -> Ruleset:
     Raises the pipeline's CompileError (VariantNotFound for an unknown name) exactly as
     a build does; nothing is stored then.
     """
-    rules = _read(spec)
-    if rules is not None:
-        return rules
+    from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
+
+    stored = _read("ruleset", spec)
+    if stored is not None:
+        try:
+            return ruleset_from_json(stored)
+        except Exception:  # noqa: BLE001 - not a Ruleset after all: built again below
+            pass
     from .pipeline import build_ruleset
 
     with recording() as deps:
         rules = build_ruleset(spec)
-    _write(spec, deps, rules)
+    data = ruleset_to_json(rules)
+    # Only a Ruleset that comes back exactly (types, order and all) is stored.
+    if repr(ruleset_from_json(json.loads(json.dumps(data)))) == repr(rules):
+        _write("ruleset", spec, deps, data)
     return rules
 
 
 def load_ruleset(text: str, with_rules=(), sets=()) -> Ruleset:
     """The runtime Ruleset of ``NAME+RULE…`` with more house rules and --set changes (see :func:`load`)."""
     return load(VariantSpec.parse(text, tuple(with_rules), tuple(sets)))
+
+
+def rulebook(text: str, with_rules=(), sets=()) -> str:
+    """The Markdown rulebook of a variant named as on the command line (``bidwhist rules``).
+
+    Kept and checked as the Ruleset is: the rulebook is a function of the same files,
+    names and code.
+    """
+    spec = VariantSpec.parse(text, tuple(with_rules), tuple(sets))
+    stored = _read("rulebook", spec)
+    if isinstance(stored, str):
+        return stored
+    from .pipeline import compile_spec
+    from .rulebook import rulebook as write_rulebook
+
+    with recording() as deps:
+        book = write_rulebook(compile_spec(spec))
+    _write("rulebook", spec, deps, book)
+    return book

@@ -278,7 +278,7 @@ def test_a_stored_entry_under_another_code_version_is_not_used(cache, builds, mo
     (entry,) = entries(cache)
     data = json.loads(entry.read_text())
     data["code"] = "0" * 64
-    data["ruleset"]["name"] = "planted"
+    data["value"]["name"] = "planted"
     entry.write_text(json.dumps(data))
     assert load(spec).name == "standard"
     assert builds.count == 2
@@ -315,7 +315,7 @@ def test_a_damaged_or_hostile_entry_is_rebuilt_silently(cache, builds, tmp_path,
     if isinstance(damage, bytes):
         entry.write_bytes(damage)
     elif damage == "keep-but-break-ruleset":
-        data["ruleset"]["bids"] = "not bids"
+        data["value"]["bids"] = "not bids"
         entry.write_text(json.dumps(data))
     elif damage == "keep-but-bad-lookups":
         data["lookups"] = [[1, 2, 3], "x"]
@@ -412,7 +412,7 @@ def test_concurrent_writers_leave_one_whole_entry(tmp_path):
     (entry,) = entries(folder)
     assert sorted(p.name for p in (folder / "rulesets").iterdir()) == [entry.name]  # no temporary left
     data = json.loads(entry.read_text())
-    assert data["format"] == rulecache.FORMAT and data["ruleset"]["name"] == "cutthroat"
+    assert data["format"] == rulecache.FORMAT and data["value"]["name"] == "cutthroat"
 
 
 def test_many_writers_in_one_process_never_show_a_partial_entry(cache, monkeypatch):
@@ -437,3 +437,74 @@ def test_old_entries_are_pruned(cache, monkeypatch):
     for target in range(3, 9):
         load(VariantSpec("standard", (), (f"game.target={target}",)))
     assert 2 <= len(entries(cache)) <= 4
+
+
+# --------------------------------------------------------------------------- rulebooks and --set texts
+def test_rulebooks_come_back_exactly(cache, monkeypatch):
+    """`bidwhist rules` text: the stored rulebook is the one written from a fresh build."""
+    from bidcompiler.rulebook import rulebook
+
+    real = pipeline.compile_spec
+    allowed = [True]
+
+    def compile_spec(spec):
+        assert allowed[0], f"compiled {spec} although the cache should hold its rulebook"
+        return real(spec)
+
+    monkeypatch.setattr(pipeline, "compile_spec", compile_spec)
+    specs = [s for s in shipped_specs() if s.base == "standard" or not s.with_rules]
+    for spec in specs:
+        try:
+            fresh = rulebook(real(spec))
+        except CompileError:
+            continue
+        text = "+".join((spec.base, *spec.with_rules))
+        assert rulecache.rulebook(text, (), spec.sets) == fresh, spec
+        allowed[0] = False
+        assert rulecache.rulebook(text, (), spec.sets) == fresh, spec
+        allowed[0] = True
+
+
+def cli(*args: str, env: dict) -> subprocess.CompletedProcess:
+    """A whole bidwhist process, with Python's import log on stderr."""
+    return subprocess.run([sys.executable, "-X", "importtime", "-c", "from bidcompiler.cli import main; main()",
+                           *args], capture_output=True, text=True, env=dict(os.environ, **env))
+
+
+def compiler_imported(stderr: str) -> bool:
+    return any(line.rstrip().endswith((" lark", " jsonschema", " yaml", " bidcompiler.pipeline"))
+               for line in stderr.splitlines())
+
+
+def test_rules_and_set_from_the_cache_load_no_compiler_and_print_the_same(tmp_path):
+    env = {rulecache.ENV_DIR: str(tmp_path / "c")}
+    for args in (("rules", "standard+to-5"), ("rules", "oregon", "--set", "game.target=9"),
+                 ("simulate", "standard", "--set", "auction.levels.from=4", "--hands", "20", "--seed", "2", "--json")):
+        off = cli(*args, env={rulecache.ENV_OFF: "1"})
+        miss = cli(*args, env=env)
+        hit = cli(*args, env=env)
+        assert off.returncode == miss.returncode == hit.returncode == 0, (args, off.stderr[-500:])
+        assert off.stdout == miss.stdout == hit.stdout, args
+        assert compiler_imported(miss.stderr) and not compiler_imported(hit.stderr), args
+
+
+def test_a_set_text_that_does_not_read_is_never_remembered(cache):
+    from click.testing import CliRunner
+
+    from bidcompiler.cli import cli as command
+
+    for _ in range(2):
+        result = CliRunner().invoke(command, ["simulate", "standard", "--set", "no equals sign", "--hands", "1"])
+        assert result.exit_code == 2 and "--set" in result.output
+    assert not rulecache.set_text_known("no equals sign")
+    result = CliRunner().invoke(command, ["simulate", "standard", "--set", "game.target=9", "--hands", "1"])
+    assert result.exit_code == 0, result.output
+    assert rulecache.set_text_known("game.target=9")
+    assert not rulecache.set_text_known("game.target=8")
+
+
+def test_a_set_text_marker_belongs_to_one_code_version(cache, monkeypatch):
+    rulecache.note_set_text("game.target=9")
+    assert rulecache.set_text_known("game.target=9")
+    monkeypatch.setattr(rulecache, "code_version", lambda: "another version of the code")
+    assert not rulecache.set_text_known("game.target=9")

@@ -71,15 +71,20 @@ def set_expressions(ctx, param, values):
     """
     if not values:
         return values
-    from ..compose import set_layer
-    from ..errors import CompileError
+    from ..rulecache import note_set_text, set_text_known
 
     for value in values:
+        if set_text_known(value):  # read before by this code: the compiler need not be loaded
+            continue
+        from ..compose import set_layer
+        from ..errors import CompileError
+
         try:
             set_layer(value)
         except CompileError as exc:
             raise click.BadParameter("; ".join(f"{value}: {d.message}" for d in exc.diagnostics), ctx=ctx,
                                      param=param) from None
+        note_set_text(value)
     return values
 
 
@@ -149,6 +154,13 @@ def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
     from ..rulecache import load_ruleset
 
     return _guarded(load_ruleset, spec, with_rules, sets, param)
+
+
+def load_rulebook(spec: str, with_rules=(), sets=(), param: str = "VARIANT") -> str:
+    """The Markdown rulebook of a variant named on the command line (from the rule cache when it holds it)."""
+    from ..rulecache import rulebook
+
+    return _guarded(rulebook, spec, with_rules, sets, param)
 
 
 def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
