@@ -61,7 +61,6 @@ MAX_ENTRY_BYTES = 1 << 20
 # to half of it (each is ~10 KB; a new code version leaves the old entries behind).
 MAX_ENTRIES = 256
 _SUBDIR = "rulesets"
-_PACKAGES = ("bidcompiler", "runtime")
 
 # The dependencies noted while a build runs (None when no build is being recorded).
 _recording: contextvars.ContextVar[_Deps | None] = contextvars.ContextVar("bidwhist_rulecache", default=None)
