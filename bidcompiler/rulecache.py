@@ -40,6 +40,7 @@ import importlib.util
 import json
 import os
 import stat
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -61,6 +62,8 @@ MAX_ENTRY_BYTES = 1 << 20
 # to half of it (each is ~10 KB; a new code version leaves the old entries behind).
 MAX_ENTRIES = 256
 _SUBDIR = "rulesets"
+# The libraries a build reads variant files with: their versions are part of the code.
+LIBRARIES = ("yaml", "lark", "jsonschema")
 
 # The dependencies noted while a build runs (None when no build is being recorded).
 _recording: contextvars.ContextVar[_Deps | None] = contextvars.ContextVar("bidwhist_rulecache", default=None)
@@ -151,9 +154,20 @@ def code_version() -> str:
 
     Content, not modification times: a checkout switched to other code with the same
     times, or an edit within a clock tick, still changes it.  Compiled ``__pycache__``
-    files are left out (they follow the sources).
+    files are left out (they follow the sources).  The libraries that read variant
+    files (:data:`LIBRARIES`) count by where they are and their files' times and sizes
+    (an upgrade rewrites them), and so does the Python version.
     """
     digest = hashlib.sha256(FORMAT.encode())
+    digest.update(sys.version.encode())
+    for library in LIBRARIES:
+        found = importlib.util.find_spec(library)  # located, not imported
+        stamp: list = [library]
+        if found is not None and found.origin:
+            with contextlib.suppress(OSError):
+                info = os.stat(found.origin)
+                stamp += [found.origin, info.st_mtime_ns, info.st_size]
+        digest.update(json.dumps(stamp).encode())
     # The runtime package's folder without importing it (find_spec only locates it).
     runtime_spec = importlib.util.find_spec("runtime")
     roots = [Path(__file__).resolve().parent, Path(str(grammar_dir()))]

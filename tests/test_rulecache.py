@@ -271,6 +271,24 @@ def test_the_code_version_covers_the_sources_and_grammars():
     assert rulecache.code_version() == version
 
 
+def test_the_code_version_covers_the_libraries_that_read_variants(tmp_path, monkeypatch):
+    """An upgraded YAML, Lark or jsonschema (its files rewritten) is new code too."""
+    package = tmp_path / "zz_fake_library"
+    package.mkdir()
+    (package / "__init__.py").write_text("VERSION = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(rulecache, "LIBRARIES", (*rulecache.LIBRARIES, "zz_fake_library"))
+    rulecache.code_version.cache_clear()
+    try:
+        before = rulecache.code_version()
+        (package / "__init__.py").write_text("VERSION = 22\n")
+        rulecache.code_version.cache_clear()
+        assert rulecache.code_version() != before
+        assert "zz_fake_library" not in sys.modules  # located, never imported
+    finally:
+        rulecache.code_version.cache_clear()
+
+
 def test_a_stored_entry_under_another_code_version_is_not_used(cache, builds, monkeypatch):
     """Even an entry renamed to the current key is refused when it says another code version."""
     spec = VariantSpec("standard")
