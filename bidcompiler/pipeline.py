@@ -12,56 +12,26 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
 
 from runtime.files import FileRefused, read_regular, regular_file_problem
 from runtime.ruleset import Ruleset
 
-from .resources import file_kind, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
+from .resources import MAX_VARIANT_BYTES, file_kind, locate, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
 from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .lower import lower
+from . import rulecache
+from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
 from .schemacheck import validate
 from .whist import load_whist
 from .yamlload import LoadedYaml, load_yaml
 
 SOURCE_SUFFIXES = (".yaml", ".yml", ".whist")
-
-# The largest variant or house-rule file read: about 90 times the largest shipped file
-# (under 3 KB), and small enough that even a file PyYAML reads slowest (a long text of
-# one-letter words) loads in well under a second.  Below the 1 MiB of every other file.
-MAX_VARIANT_BYTES = 256 << 10
-
-
-class VariantNotFound(CompileError):
-    """A variant or house rule named on the command line or in a record does not exist."""
-
-
-@dataclass(frozen=True)
-class VariantSpec:
-    """A variant as named by a user: base, house rules in order, one-off settings."""
-
-    base: str
-    with_rules: tuple[str, ...] = ()
-    sets: tuple[str, ...] = ()
-
-    @staticmethod
-    def parse(text: str, with_rules=(), sets=()) -> "VariantSpec":
-        """Read ``NAME+RULE+RULE`` (a path holding ``+`` is taken whole if it exists)."""
-        if "+" in text and not Path(text).exists():
-            base, *rules = text.split("+")
-        else:
-            base, rules = text, []
-        return VariantSpec(base, tuple(rules) + tuple(with_rules), tuple(sets))
-
-    def __str__(self) -> str:
-        return "+".join((self.base, *self.with_rules))
-
 
 # The catalogue of shipped files lives in resources (cheap to import: `bidwhist
 # variants` lists it without loading the compiler); these names stay for importers.
@@ -69,20 +39,14 @@ _shipped = shipped_files
 
 
 def find_file(name: str, relative_to: Path | None = None, kind: str = "variant") -> Path:
-    """The file a name refers to: a shipped name of that kind, or a path."""
-    shipped = _shipped(None)
-    if name in shipped:
-        return shipped[name]
-    for candidate in ([relative_to / name] if relative_to is not None else []) + [Path(name)]:
-        try:
-            if candidate.is_file():
-                return candidate
-            exists = candidate.exists()
-        except OSError:  # e.g. a name too long for the file system: no such file
-            continue
-        if exists:  # a directory, a FIFO, a device: never opened (a FIFO would block)
-            problem = regular_file_problem(candidate) or "not a regular file"
-            raise VariantNotFound([Diagnostic(SourcePos(name), f"{problem}; give the path of a variant file")])
+    """The file a name refers to: a shipped name of that kind, or a path (resources.locate)."""
+    found, odd = locate(name, relative_to)
+    if found is not None:
+        rulecache.note_lookup(name, relative_to, found)
+        return found
+    if odd is not None:  # a directory, a FIFO, a device: never opened (a FIFO would block)
+        problem = regular_file_problem(odd) or "not a regular file"
+        raise VariantNotFound([Diagnostic(SourcePos(name), f"{problem}; give the path of a variant file")])
     raise VariantNotFound([Diagnostic(SourcePos(name), _not_found(name, relative_to, kind))])
 
 
@@ -135,6 +99,7 @@ def read_text(path: Path) -> str:
         data = read_regular(path, MAX_VARIANT_BYTES)
     except FileRefused as exc:
         raise CompileError([Diagnostic(SourcePos(str(path)), str(exc))]) from None
+    rulecache.note_read(path, data)
     try:
         return decode_source(data)
     except NotUtf8 as exc:
@@ -281,8 +246,13 @@ def compile_variant(text: str, with_rules=(), sets=()) -> ir.Variant:
     return compile_spec(VariantSpec.parse(text, with_rules, sets))
 
 
-@lru_cache(maxsize=64)
-def _cached_ruleset(spec: VariantSpec) -> Ruleset:
+# The runtime Ruleset of a VariantSpec: built once a process, and kept between runs
+# in the user's cache folder (bidcompiler.rulecache).
+_cached_ruleset = rulecache.load
+
+
+def build_ruleset(spec: VariantSpec) -> Ruleset:
+    """Compile and lower a variant as a user named it (no cache)."""
     return lower(compile_spec(spec))
 
 

@@ -26,28 +26,22 @@ import os
 import stat
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from runtime.files import FileRefused, read_regular
 from runtime.ruleset import Ruleset
 
-from . import ir
+from . import rulecache
 from .errors import CompileError
-from .lower import lower
-from .pipeline import (
-    NotUtf8,
-    VariantSpec,
-    _cached_ruleset,
-    _not_found,
-    compile_layers,
-    compile_spec,
-    decode_source,
-    find_file,
-    load_layer,
-    shipped_files,
-    variant_schema,
-)
-from .schemacheck import validate
-from .whist import load_whist
-from .yamlload import LoadedYaml, load_yaml
+from .resources import shipped_files
+from .variantspec import VariantSpec
+
+if TYPE_CHECKING:
+    from . import ir
+    from .yamlload import LoadedYaml
+
+# The compiler (pipeline, schema check, the two syntaxes) is imported where a file is
+# read or built: replaying a record of a shipped variant the rule cache holds needs none.
 
 MAX_BYTES = 1 << 20  # 1 MiB: records.md's limit on a file a record names
 _MAX_POSITIONS = 5  # positions listed in one message; the rest are counted
@@ -164,6 +158,8 @@ class _RecordFiles:
 
     def shipped(self, name: str, at: str, kind: str) -> LoadedYaml:
         """A shipped file by name (never a file of the folder, nor of the working directory)."""
+        from .pipeline import _not_found, find_file, load_layer
+
         if name not in shipped_files(None):
             message = _not_found(name, None, kind)
             if "+" in name:
@@ -181,6 +177,11 @@ class _RecordFiles:
         return self._load_real(real, name, at, f"{self.what(at)} '{name}' named at `{at}`")
 
     def _load_real(self, real: str, name: str, at: str, shown: str) -> LoadedYaml:
+        from .pipeline import NotUtf8, decode_source, variant_schema
+        from .schemacheck import validate
+        from .whist import load_whist
+        from .yamlload import load_yaml
+
         broken, data = _read_bounded(real)
         if broken:
             raise RefusedName(at, f"refused: {shown} {broken}")
@@ -211,6 +212,8 @@ class _RecordFiles:
 
     def extends(self, name: str, here: Path | None) -> LoadedYaml:
         """What ``extends: name`` in a file the record reached names (or in a shipped file: shipped)."""
+        from .pipeline import find_file, load_layer
+
         # resolve_extends walks one chain, so the file naming `name` is the one loaded last.
         extending = self.current
         if extending is None or extending.filename not in self.origin:
@@ -269,6 +272,8 @@ def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: boo
     the save's folder (older saves name absolute paths); the files are still read
     bounded and never quoted.
     """
+    from .pipeline import compile_layers, compile_spec
+
     with_rules = tuple(with_rules)
     files = _RecordFiles(folder, confined)
     if not is_path_name(variant) and not any(map(is_path_name, with_rules)):
@@ -316,13 +321,15 @@ def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined
     key = _signature(files, variant, with_rules)
     if not is_path_name(variant) and not any(map(is_path_name, with_rules)):
         try:
-            return _cached_ruleset(VariantSpec(variant, with_rules))
+            return rulecache.load(VariantSpec(variant, with_rules))
         except CompileError as exc:
             raise RefusedName("with" if with_rules else "variant",
                               "; ".join(d.one_line() for d in exc.diagnostics)) from None
     if key not in _cache:
         if len(_cache) >= 64:
             _cache.pop(next(iter(_cache)))
+        from .lower import lower
+
         _cache[key] = lower(record_ir(variant, with_rules, folder, confined))
     return _cache[key]
 

@@ -80,6 +80,11 @@ def variants_dir() -> Traversable:
     return _packaged("variants") or _CHECKOUT_ROOT / "variants"
 
 
+# The largest variant or house-rule file read: about 90 times the largest shipped file
+# (under 3 KB), and small enough that even a file PyYAML reads slowest (a long text of
+# one-letter words) loads in well under a second.  Below the 1 MiB of every other file.
+MAX_VARIANT_BYTES = 256 << 10
+
 # The file name of the JSON Schema of variant files, in the package and wherever
 # `bidwhist schema --write DIR` puts a copy (the name YAML modelines point at).
 SCHEMA_FILE = "variant.schema.json"
@@ -130,6 +135,30 @@ def shipped_files(kind: str | None = None) -> dict[str, Path]:
         if kind is None or file_kind(p) == kind:
             found[p.stem] = p
     return found
+
+
+def locate(name: str, relative_to: Path | None = None) -> tuple[Path | None, Path | None]:
+    """Where a variant or house-rule name leads: ``(file, None)``, or ``(None, odd)``.
+
+    A shipped name wins; otherwise ``relative_to / name`` (when given), then ``name``
+    itself, the first that is a regular file.  A candidate that exists but is no file
+    (a directory, a FIFO, a device: never opened) ends the search as ``odd``; with
+    nothing found both are None.  The one resolution rule: the pipeline's
+    ``find_file`` and the rule cache's check of a stored build both use it.
+    """
+    shipped = shipped_files(None)
+    if name in shipped:
+        return shipped[name], None
+    for candidate in ([relative_to / name] if relative_to is not None else []) + [Path(name)]:
+        try:
+            if candidate.is_file():
+                return candidate, None
+            exists = candidate.exists()
+        except OSError:  # e.g. a name too long for the file system: no such file
+            continue
+        if exists:
+            return None, candidate
+    return None, None
 
 
 @lru_cache(maxsize=256)

@@ -10,13 +10,17 @@ arguments travels to each worker process once (:class:`_Shipped`, Dask's scatter
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import pickle
 import signal
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+# multiprocessing and concurrent.futures are imported only when a pool is made: a run
+# in one process (the default) would pay ~25 ms of start-up for them.
 
 
 class BackendError(Exception):
@@ -27,6 +31,8 @@ def _pool_context():
     # Not fork: a forked child inherits whatever threads hold locks (a progress bar's
     # refresher, a Dask client's event loop), and Python 3.14 no longer forks by
     # default anyway.  forkserver forks workers from a clean server process.
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
@@ -126,6 +132,8 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
         for i in range(n_chunks):
             deliver(i, fn(*args, i))
     else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         context = _pool_context()
         if preload and context.get_start_method() == "forkserver":
             context.set_forkserver_preload(list(preload))
@@ -157,6 +165,8 @@ def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks
                   deliver: Callable[[int, object], None], due: Callable[[], int]) -> None:
     """Submit chunks to ``pool`` no further than ``window`` ahead of the chunk due next; deliver
     each as it finishes and drop its future, so no finished result is held by the pool."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     pending: dict = {}
     submitted = 0
     while submitted < n_chunks or pending:

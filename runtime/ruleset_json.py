@@ -47,7 +47,9 @@ def ruleset_to_json(rules: Ruleset) -> dict:
         elif f.name == "redeal_cards":
             out["redeal_cards"] = sorted(value)
         elif f.name == "order_aliases":
-            out["order_aliases"] = dict(sorted(value.items()))
+            # In the compiler's order, not sorted: readers pick the first alias of an
+            # order (play's direction hint), so the order is part of the Ruleset.
+            out["order_aliases"] = dict(value)
         else:
             out[f.name] = _plain(value)
     return out

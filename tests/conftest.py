@@ -4,7 +4,10 @@ A red CI must mean a real regression, not an unlucky draw; locally, tests keep
 drawing fresh examples, which is how new bugs are found.
 """
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -12,6 +15,14 @@ from hypothesis import settings
 # clirun's asserts are checks of the tests: rewritten like theirs, a failure shows
 # its values (this must happen before any test module imports clirun).
 pytest.register_assert_rewrite("clirun")
+
+# The rule cache (bidcompiler.rulecache) of every test and every command a test runs
+# (subprocesses inherit the environment) lives in a folder of this run's own, never in
+# the user's real cache; tests of the cache itself point it elsewhere again.
+_CACHE = tempfile.mkdtemp(prefix="bidwhist-test-cache-")
+os.environ["BIDWHIST_CACHE_DIR"] = _CACHE
+os.environ.pop("BIDWHIST_NO_CACHE", None)
+atexit.register(shutil.rmtree, _CACHE, True)
 
 settings.register_profile("ci", derandomize=True, database=None)
 if os.environ.get("CI"):

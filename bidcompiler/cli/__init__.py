@@ -85,6 +85,10 @@ def cli():
     one generic trick-taking engine.  Name a shipped variant by its name (see
     `bidwhist variants`) or give the path of a variant file; add house rules
     with NAME+RULE+RULE or --with RULE.
+
+    Built rules are kept in $XDG_CACHE_HOME/bidwhist (~/.cache/bidwhist) and
+    rebuilt whenever a file, name, --set or the code they came from changes;
+    BIDWHIST_CACHE_DIR=DIR moves the cache, BIDWHIST_NO_CACHE=1 turns it off.
     """
 
 

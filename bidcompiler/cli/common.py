@@ -13,7 +13,7 @@ import click
 
 if TYPE_CHECKING:
     from ..errors import CompileError
-    from ..pipeline import VariantNotFound
+    from ..variantspec import VariantNotFound
 
 # This module is imported by every command's module when `bidwhist CMD --help` builds
 # the command, so it imports only click at the top: the compiler and the runtime are
@@ -71,15 +71,20 @@ def set_expressions(ctx, param, values):
     """
     if not values:
         return values
-    from ..compose import set_layer
-    from ..errors import CompileError
+    from ..rulecache import note_set_text, set_text_known
 
     for value in values:
+        if set_text_known(value):  # read before by this code: the compiler need not be loaded
+            continue
+        from ..compose import set_layer
+        from ..errors import CompileError
+
         try:
             set_layer(value)
         except CompileError as exc:
             raise click.BadParameter("; ".join(f"{value}: {d.message}" for d in exc.diagnostics), ctx=ctx,
                                      param=param) from None
+        note_set_text(value)
     return values
 
 
@@ -113,7 +118,7 @@ def nonempty_names(ctx, param, values):
         if value == "":
             raise click.BadParameter("an empty name: give a shipped name (see `bidwhist variants`) or a file",
                                      ctx=ctx, param=param)
-        from ..pipeline import VariantSpec
+        from ..variantspec import VariantSpec
 
         parsed = VariantSpec.parse(value)
         if any(part == "" for part in (parsed.base, *parsed.with_rules)):
@@ -124,7 +129,7 @@ def nonempty_names(ctx, param, values):
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
     from ..errors import CompileError
-    from ..pipeline import VariantNotFound
+    from ..variantspec import VariantNotFound
 
     try:
         return load(spec, tuple(with_rules), tuple(sets))
@@ -145,15 +150,22 @@ def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
 
 
 def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
-    """The runtime Ruleset of a variant named on the command line."""
-    from ..pipeline import load_ruleset
+    """The runtime Ruleset of a variant named on the command line (from the rule cache when it holds it)."""
+    from ..rulecache import load_ruleset
 
     return _guarded(load_ruleset, spec, with_rules, sets, param)
 
 
+def load_rulebook(spec: str, with_rules=(), sets=(), param: str = "VARIANT") -> str:
+    """The Markdown rulebook of a variant named on the command line (from the rule cache when it holds it)."""
+    from ..rulecache import rulebook
+
+    return _guarded(rulebook, spec, with_rules, sets, param)
+
+
 def spec_text(spec: str, with_rules=()) -> tuple[str, list[str]]:
     """The (variant, with) pair a record carries for a variant named on the command line."""
-    from ..pipeline import VariantSpec
+    from ..variantspec import VariantSpec
 
     parsed = VariantSpec.parse(spec, with_rules)
     return parsed.base, list(parsed.with_rules)

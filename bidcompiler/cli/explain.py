@@ -11,7 +11,7 @@ import json
 
 import click
 
-from .common import load_ir, nonempty_names, variant_options
+from .common import load_ir, load_rulebook, nonempty_names, variant_options
 
 
 @click.command("rules")
@@ -23,11 +23,10 @@ def rules_command(variant, with_rules, sets):
     House rules (--with, NAME+RULE) and --set changes are included, so a table can
     print the rules it will play by and agree on them before play.
     """
-    from ..rulebook import rulebook  # here, not at the top: `rules --help` need not load the compiler
-
-    v = load_ir(variant, with_rules, sets)
+    # From the rule cache when it holds this variant's rulebook: no compiler is loaded then.
+    text = load_rulebook(variant, with_rules, sets)
     # Plain click.echo: rich would read "[...]" in the Markdown as markup.
-    click.echo(rulebook(v), nl=False)
+    click.echo(text, nl=False)
 
 
 @click.command("diff")

@@ -134,7 +134,6 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
 def _play(session: Session, console: Console, err: Console, fast: bool, open_hands: bool) -> int:
     """Announce the game and run it at the terminal; the exit status."""
     from ..recordnames import RefusedName, record_folder, record_ir
-    from ..rulebook import rulebook
     from .terminal import Terminal
 
     s = session.settings
@@ -147,6 +146,8 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
     err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
+        from ..rulebook import rulebook  # the compiler: loaded only when the rulebook is asked for
+
         # The settings name files as the save does: relative to its folder.
         try:
             return rulebook(record_ir(s.variant, tuple(s.with_rules), folder, confined=False))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -12,8 +13,10 @@ from rich.table import Table
 
 from runtime.stats import Interval
 
-from .. import ir
 from .report import is_symmetric
+
+if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache needs none of it
+    from .. import ir
 
 
 def stdout() -> Console:

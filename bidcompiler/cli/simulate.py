@@ -150,7 +150,7 @@ def describe_variant(spec: str, with_rules=(), sets=()) -> dict:
     as given, e.g. ``NAME+mine.whist+RULE --set auction.levels.from=4``.
     ``base``, ``with`` and ``set`` are its parts, for programs.
     """
-    from ..pipeline import VariantSpec
+    from ..variantspec import VariantSpec
 
     parsed = VariantSpec.parse(spec, with_rules, sets)
     text = " ".join([str(parsed), *(f"--set {shlex.quote(item)}" for item in parsed.sets)])
@@ -307,7 +307,6 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     """
     from runtime.simulate import RunSpec, run_chunk
 
-    from ..recordnames import names_for_record, outside_warning
     from . import render
     from .report import simulation_summary
 
@@ -322,6 +321,8 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     kinds = choose_bots(bots, [rules.sides])
     record_variant, record_with = spec_text(variant, with_rules)
     if records:
+        from ..recordnames import names_for_record, outside_warning  # the compiler: only for records
+
         # records.md: a record names a file by its path relative to the record's folder.
         try:
             where = game_path(records, 0) if has_game_field(records) else records

@@ -1,0 +1,37 @@
+"""How a user names a variant (``NAME+RULE+RULE``, ``--with``, ``--set``): cheap to import.
+
+Kept apart from the pipeline so that the command line can parse a variant's name and
+look it up in the rule cache (bidcompiler.rulecache) without importing the compiler.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import CompileError
+
+
+class VariantNotFound(CompileError):
+    """A variant or house rule named on the command line or in a record does not exist."""
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """A variant as named by a user: base, house rules in order, one-off settings."""
+
+    base: str
+    with_rules: tuple[str, ...] = ()
+    sets: tuple[str, ...] = ()
+
+    @staticmethod
+    def parse(text: str, with_rules=(), sets=()) -> "VariantSpec":
+        """Read ``NAME+RULE+RULE`` (a path holding ``+`` is taken whole if it exists)."""
+        if "+" in text and not Path(text).exists():
+            base, *rules = text.split("+")
+        else:
+            base, rules = text, []
+        return VariantSpec(base, tuple(rules) + tuple(with_rules), tuple(sets))
+
+    def __str__(self) -> str:
+        return "+".join((self.base, *self.with_rules))
