@@ -78,6 +78,15 @@ class ResultTable:
                             high[side] = max(high[side], points)
                     self.rows[(dside, b, nt)] = row
         self.low, self.high = low, high
+        # Rows whose results the game's end test reads alike (the same declaring side,
+        # bid level and results: an uptown and a downtown bid of one level, say) share
+        # one list of winners per game position: ``same[key]`` names the first of them.
+        first: dict = {}
+        self.same: dict[tuple[int, int, int], tuple] = {}
+        for (dside, b, nt), row in self.rows.items():
+            sig = (dside, rules.bids[b].level,
+                   tuple((tuple(score), tuple(books), made) for score, books, made in row))
+            self.same[(dside, b, nt)] = first.setdefault(sig, (dside, b, nt))
         self._spans: dict = {}
         # Values that depend on the game only through what its end test reads
         # (GameView.key): shared by every hand of the process that starts from the same
@@ -169,6 +178,8 @@ class GameValues:
         self._rows: dict = shared.setdefault(("rows", self.side), {})
         self._eu: dict = shared.setdefault(("eu", self.side), {})
         self._ends: dict = shared.setdefault("ends", {})
+        # The winners after each result do not depend on the side asking: shared by both.
+        self._won: dict = shared.setdefault("winners", {})
 
     def _position(self, totals: list[int], winner: int | None) -> float:
         """The value of a position for our side: +1 won, -1 lost, else the clamped score difference."""
@@ -185,8 +196,11 @@ class GameValues:
         if row is not None:
             return row
         results = self.table.rows[key]
-        winners: list[int | None] = [None] * len(results)
-        self._winners(key, bid, self.declarers[table], results, winners, 0, len(results))
+        same = self.table.same[key]
+        winners = self._won.get(same)
+        if winners is None:
+            winners = self._won[same] = [None] * len(results)
+            self._winners(same, same[1], self.declarers[table], self.table.rows[same], winners, 0, len(results))
         totals = self.totals
         if len(totals) == 2 and self.info.util is not None:
             # Two sides: a result that ends nothing and stays inside the clamp is worth its
