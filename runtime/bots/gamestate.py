@@ -17,7 +17,10 @@ side about to lose bids more boldly.
 
 Speed: the score of every result is tabulated once per ruleset (it does not depend on
 the game); per hand the game is asked once whether any result between the lowest and
-highest scores can end it (:meth:`runtime.game.GameView.may_end`).  When none can and
+highest scores can end it (:meth:`runtime.game.GameView.may_end`), per row whether any
+of its results can, and the rows that can are decided result by result at once
+(:meth:`runtime.game.GameView.winners_after`, memoised by the totals after the hand, so
+positions reached again in later hands and games are not asked again).  When none can and
 no score difference reaches the clamp, the values are the hand's plain points and
 :func:`game_values` returns None, so the heuristic runs exactly as outside a game.
 
@@ -26,6 +29,8 @@ Nothing here knows a rule by name: the engine (:mod:`runtime.game`,
 """
 
 from __future__ import annotations
+
+from operator import mul
 
 from ..hand import HandState
 from ..ruleset import NO_TRUMP, Ruleset
@@ -88,6 +93,7 @@ class ResultTable:
                    tuple((tuple(score), tuple(books), made) for score, books, made in row))
             self.same[(dside, b, nt)] = first.setdefault(sig, (dside, b, nt))
         self._spans: dict = {}
+        self._weights: dict[int, tuple[list[int], list[float]]] = {}
         # Values that depend on the game only through what its end test reads
         # (GameView.key): shared by every hand of the process that starts from the same
         # position, as each game's first hand at 0-0 does.
@@ -99,6 +105,14 @@ class ResultTable:
         if found is None:
             scores = [r[0] for r in self.rows[key][i:j]]
             found = self._spans[(key, i, j)] = (tuple(map(min, zip(*scores))), tuple(map(max, zip(*scores))))
+        return found
+
+    def weights(self, info: RulesInfo, tenths: int) -> tuple[list[int], list[float]]:
+        """``info.weights(tenths / 10)`` as (book counts, weights), kept per tenth."""
+        found = self._weights.get(tenths)
+        if found is None:
+            w = info.weights(tenths / 10)
+            found = self._weights[tenths] = ([k for k, _ in w], [x for _, x in w])
         return found
 
     def memo_for(self, key) -> dict:
@@ -199,8 +213,17 @@ class GameValues:
         same = self.table.same[key]
         winners = self._won.get(same)
         if winners is None:
-            winners = self._won[same] = [None] * len(results)
-            self._winners(same, same[1], self.declarers[table], self.table.rows[same], winners, 0, len(results))
+            # Rows whose scores cannot end the game (asked over their whole range) are
+            # left undecided without asking result by result.
+            low, high = self.table.span(same, 0, len(results))
+            ends = self._ends.get((low, high))
+            if ends is None:
+                ends = self._ends[(low, high)] = self.view.may_end(list(low), list(high))
+            if ends:
+                winners = self.view.winners_after(self.table.rows[same], self.declarers[table], same[1], self.dealer)
+            else:
+                winners = [None] * len(results)
+            self._won[same] = winners
         totals = self.totals
         if len(totals) == 2 and self.info.util is not None:
             # Two sides: a result that ends nothing and stays inside the clamp is worth its
@@ -210,6 +233,12 @@ class GameValues:
             limit = _CLAMP * self.scale
         else:
             plain = None
+        if (plain is not None and -limit <= lead + min(plain) and lead + max(plain) <= limit
+                and all(w is None for w in winners)):
+            # Nothing ends the game and every result stays inside the clamp (float
+            # addition is monotone: the extremes decide): the plain row, as the loop gives it.
+            row = self._rows[key] = list(plain)
+            return row
         row = []
         for k, ((score, _, _), winner) in enumerate(zip(results, winners)):
             if plain is not None and winner is None and -limit <= lead + plain[k] <= limit:
@@ -220,28 +249,6 @@ class GameValues:
         self._rows[key] = row
         return row
 
-    def _winners(self, key, bid: int, declarer: int, results: list, winners: list, i: int, j: int) -> None:
-        """Fill ``winners[i:j]`` with the game's winner after each result (None: it goes on).
-
-        A run of results is first asked as a whole (GameView.may_end over the range of
-        its scores); only runs that might end the game are split, so the end test runs
-        for the few results near the game's end and not for every one.
-        """
-        low, high = self.table.span(key, i, j)
-        ends = self._ends.get((low, high))
-        if ends is None:
-            ends = self._ends[(low, high)] = self.view.may_end(list(low), list(high))
-        if not ends:
-            return
-        if j - i <= 2:
-            for k in range(i, j):
-                score, books, made = results[k]
-                winners[k] = self.view.winner_after(score, books, declarer, bid, made, self.dealer)
-            return
-        mid = (i + j) // 2
-        self._winners(key, bid, declarer, results, winners, i, mid)
-        self._winners(key, bid, declarer, results, winners, mid, j)
-
     def expected(self, table: int, bid: int, nt: int, books: float) -> float:
         """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
         tenths = int(books * 10 + 0.5)
@@ -249,7 +256,8 @@ class GameValues:
         v = self._eu.get(key)
         if v is None:
             row = self.row(table, bid, nt)
-            v = self._eu[key] = sum(w * row[k] for k, w in self.info.weights(tenths / 10))
+            ks, ws = self.table.weights(self.info, tenths)
+            v = self._eu[key] = sum(map(mul, ws, map(row.__getitem__, ks)))
         return v
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
