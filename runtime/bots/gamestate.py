@@ -183,6 +183,7 @@ class GameValues:
         opponents = info.opponents[seat]
         high = state.high_seat
         self.declarers = (seat, high if high in opponents else (opponents[0] if opponents else seat))
+        self._dsides = (rules.side_of[self.declarers[0]], rules.side_of[self.declarers[1]])
         self.scale = 2.0 * max(1, self.view.target)
         self.totals = self.view.totals
         self.now = self._position(self.totals, None)
@@ -205,7 +206,7 @@ class GameValues:
 
     def row(self, table: int, bid: int, nt: int) -> list[float]:
         """Per book count of the declaring side: the change of our position's value, in points."""
-        key = (self.info.rules.side_of[self.declarers[table]], bid, nt)
+        key = (self._dsides[table], bid, nt)
         row = self._rows.get(key)
         if row is not None:
             return row
@@ -252,7 +253,7 @@ class GameValues:
     def expected(self, table: int, bid: int, nt: int, books: float) -> float:
         """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
         tenths = int(books * 10 + 0.5)
-        key = (self.info.rules.side_of[self.declarers[table]], bid, nt, tenths)
+        key = (self._dsides[table], bid, nt, tenths)
         v = self._eu.get(key)
         if v is None:
             row = self.row(table, bid, nt)

@@ -276,26 +276,55 @@ def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at)
     if not seats:
         return [(1.0, 0.0)] * (n_bids + 1)
     cache: dict[int, float] = {}
+    means: dict[int, float] = {}  # per list of bids an opponent outbids with: the mean defence
     out = []
+    for stand, weight, parts in _standing_plan(look, n_bids, tuple(may_take for _, may_take in seats)):
+        value = 0.0
+        for reach, which, to in parts:
+            v = means.get(which)
+            if v is None:
+                v = 0.0
+                for c, share in to:
+                    d = cache.get(c)
+                    if d is None:
+                        d = cache[c] = defend_at(c)
+                    v += share * d
+                means[which] = v
+            value += reach * v
+        out.append((stand, value / weight if weight else 0.0))
+    return out
+
+
+# (model, later opponents' may-take flags) -> standing_values' plan, bounded.
+_PLANS: dict[tuple[int, tuple[bool, ...]], tuple[Outlook, list]] = {}
+
+
+def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
+    """What :func:`standing_values` computes that depends on the model and the later
+    opponents only, per bid: (P(the bid stands), the total chance it is outbid, per
+    opponent that may outbid it (the chance it is the one, which list of bids it would
+    use, that list)).
+    The same products, in the same order, as computed call by call."""
+    key = (id(look), takes)
+    got = _PLANS.get(key)
+    if got is not None and got[0] is look:
+        return got[1]
+    plan = []
     for b in range(n_bids + 1):
         stand = 1.0
         weight = 0.0
-        value = 0.0
-        for _, may_take in seats:
+        parts = []
+        for may_take in takes:
             p = (look.p_take[b] if may_take else look.p_over[b]) * _CALIBRATION
             if p <= 0.0:
                 continue
-            to = look.take_to[b] if may_take else look.over_to[b]
             # This seat outbids only if the seats before it did not.
             reach = stand * p
-            v = 0.0
-            for c, share in to:
-                d = cache.get(c)
-                if d is None:
-                    d = cache[c] = defend_at(c)
-                v += share * d
-            value += reach * v
+            parts.append((reach, 2 * b + may_take, look.take_to[b] if may_take else look.over_to[b]))
             weight += reach
             stand *= 1.0 - p
-        out.append((stand, value / weight if weight else 0.0))
-    return out
+        plan.append((stand, weight, parts))
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[key] = (look, plan)
+    return plan
