@@ -143,20 +143,33 @@ class Outlook:
         # had every hand outbid it into a hopeless higher contract, so it "paid" to
         # open it, where defenders score nothing: 6 notrump).
         top = [max(books[b] for _, _, books in hands) for b in range(n_bids)]
+        # Per hand and first bid c0: the best worth among bids c0.. and the first bid
+        # worth that much (what a scan from c0 keeping the first strict maximum finds).
+        suffixes = []
+        for _, eu, _ in hands:
+            sufmax, sufarg = [float("-inf")] * (n_bids + 1), [-1] * (n_bids + 1)
+            for c in range(n_bids - 1, -1, -1):
+                if eu[c] >= sufmax[c + 1]:
+                    sufmax[c], sufarg[c] = eu[c], c
+                else:
+                    sufmax[c], sufarg[c] = sufmax[c + 1], sufarg[c + 1]
+            suffixes.append((sufmax, sufarg))
         self.cond: list[float] | None = None
         for _ in range(_ROUNDS):
             over_count = [[0] * n_bids for _ in range(n_bids + 1)]
             take_count = [[0] * n_bids for _ in range(n_bids + 1)]
             sums = [0.0] * n_bids
             counts = [0] * n_bids
-            for plain, eu, books in hands:
+            for (plain, eu, books), (sufmax, sufarg) in zip(hands, suffixes):
                 for b in range(n_bids + 1):
                     # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
                     guard = (defend(b, plain, self) if b < n_bids else 0.0) + margin
-                    best, arg = guard, -1
-                    for c in range(above[b], n_bids):
-                        if eu[c] > best:
-                            best, arg = eu[c], c
+                    # The best bid above b worth more than the guard (the first of equals).
+                    start = min(above[b], n_bids)
+                    if sufmax[start] > guard:
+                        best, arg = sufmax[start], sufarg[start]
+                    else:
+                        best, arg = guard, -1
                     if arg >= 0:
                         over_count[b][arg] += 1
                     if b < n_bids and eu[b] > best:
