@@ -241,12 +241,19 @@ class GameValues:
             row = self._rows[key] = list(plain)
             return row
         row = []
+        side, scale, now = self.side, self.scale, self.now
+        others = [s for s in range(len(totals)) if s != side]
         for k, ((score, _, _), winner) in enumerate(zip(results, winners)):
             if plain is not None and winner is None and -limit <= lead + plain[k] <= limit:
                 row.append(plain[k])
                 continue
-            after = [t + p for t, p in zip(totals, score)]
-            row.append((self._position(after, winner) - self.now) * self.scale)
+            # self._position of the totals after the result, written out (the same arithmetic).
+            if winner is not None:
+                position = 1.0 if winner == side else -1.0
+            else:
+                best = max((totals[s] + score[s] for s in others), default=0)
+                position = max(-_CLAMP, min(_CLAMP, (totals[side] + score[side] - best) / scale))
+            row.append((position - now) * scale)
         self._rows[key] = row
         return row
 
