@@ -432,7 +432,7 @@ def _reads(rules: Ruleset) -> tuple[bool, bool, bool]:
 # Per ruleset (by identity, the ruleset kept alive with it): what the game's end test
 # said of a position after a hand, for every GameView of the process (bounded).
 _SHARED: dict[int, tuple[Ruleset, dict]] = {}
-_SHARED_LIMIT = 200_000
+_SHARED_LIMIT = 50_000
 
 
 def _shared_memo(rules: Ruleset) -> dict:
