@@ -287,11 +287,12 @@ class GameView:
     :meth:`winner_after` plays a hypothetical result through a copy of the tally.
     """
 
-    __slots__ = ("_tally", "_memo", "cache")
+    __slots__ = ("_tally", "_memo", "_shared", "cache")
 
     def __init__(self, tally: GameTally):
         self._tally = _copy_tally(tally)
         self._memo: dict = {}
+        self._shared = _shared_memo(tally.rules)
         # A memo for callers' values derived from this view (it lives as long as the hand).
         self.cache: dict = {}
 
@@ -331,11 +332,53 @@ class GameView:
     def may_end(self, low: list[int], high: list[int]) -> bool:
         """Whether a result of this hand scoring each side between ``low[side]`` and
         ``high[side]`` might end the game (False is certain): :meth:`GameTally.may_end`."""
-        key = ("may_end", tuple(low), tuple(high))
-        memo = self._memo
-        if key not in memo:
-            memo[key] = self._tally.may_end(low, high)
-        return memo[key]
+        # The end test reads the totals only as each side's range after the hand (and the
+        # counts of view.key): ranges that reach the same totals from another position of
+        # the process decide alike (shared by every view of the ruleset).
+        totals = self._tally.totals
+        key = ("may_end", self.key(0)[1:5], tuple([t + x for t, x in zip(totals, low)]),
+               tuple([t + x for t, x in zip(totals, high)]))
+        memo = self._shared
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._tally.may_end(low, high)
+        return found
+
+    def winners_after(self, results, declarer: int, bid: int, dealer: int) -> list[int | None]:
+        """:meth:`winner_after` of each ``(score, books, made)`` of ``results``, all with
+        one declaring seat and bid (-1, -1: no contract): the same answers, asked at once.
+
+        Each is keyed by what the end test reads of it (the totals after the hand, the
+        counts of :meth:`key`, and of the hand only the parts the win and lose formulas
+        and the tie-breaks read), in the memo shared by every view of the ruleset.
+        """
+        tally = self._tally
+        rules = tally.rules
+        swept_read, level_read, made_read = _reads(rules)
+        pos = self.key(dealer)[1:]
+        if declarer >= 0:
+            side = rules.side_of[declarer]
+            level = rules.bids[bid].level if level_read else None
+        else:
+            side, level = None, 0
+        totals = tally.totals
+        memo = self._shared
+        out: list[int | None] = []
+        for score, books, made in results:
+            after = tuple([t + p for t, p in zip(totals, score)])
+            if swept_read:
+                total = sum(books)
+                swept = tuple([total and b == total for b in books])
+            else:
+                swept = None
+            made_key = (bool(made) if declarer >= 0 else False) if made_read else None
+            key = ("won", pos, after, swept, side, level, made_key)
+            winner = memo.get(key, _UNKNOWN)
+            if winner is _UNKNOWN:
+                hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
+                winner = memo[key] = tally.winner_if(hand)
+            out.append(winner)
+        return out
 
     def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
                      dealer: int) -> int | None:
@@ -347,20 +390,61 @@ class GameView:
         # Only what the tally's end test reads of a hand: the scores, who swept, the
         # declaring side, the bid's level, made and the dealer (so results that differ
         # elsewhere, as two sets of one level, are decided once).
+        # The end test reads the totals only as they are after the hand, and the rest of
+        # the game as view.key says (the dealer through the order of the sides): the
+        # same totals after the hand reached from another position decide alike, so the
+        # memo is shared by every view of the ruleset in the process.
         tally = self._tally
         rules = tally.rules
         total = sum(books)
+        after = tuple([t + p for t, p in zip(tally.totals, score)])
         if declarer >= 0:
-            key = (tuple(score), tuple(total and b == total for b in books), rules.side_of[declarer],
-                   rules.bids[bid].level, bool(made), dealer)
+            key = (self.key(dealer)[1:], after, tuple([total and b == total for b in books]), rules.side_of[declarer],
+                   rules.bids[bid].level, bool(made))
         else:
-            key = (tuple(score), tuple(total and b == total for b in books), None, 0, False, dealer)
-        memo = self._memo
+            key = (self.key(dealer)[1:], after, tuple([total and b == total for b in books]), None, 0, False)
+        memo = self._shared
         if key in memo:
             return memo[key]
         hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
         winner = memo[key] = tally.winner_if(hand)
         return winner
+
+
+_UNKNOWN = object()
+_READS: dict[int, tuple[Ruleset, tuple[bool, bool, bool]]] = {}
+
+
+def _reads(rules: Ruleset) -> tuple[bool, bool, bool]:
+    """Whether the game's end test reads of a hand (swept, its bid's level, made):
+    the win and lose formulas' names (a set counts in ``sets``)."""
+    got = _READS.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_READS) > 64:
+            _READS.clear()
+        end = rules.game_end
+        names = end.win.names | end.lose.names
+        got = _READS[id(rules)] = (rules, ("swept" in names, "last_bid" in names,
+                                           "last_made" in names or "sets" in names))
+    return got[1]
+
+
+# Per ruleset (by identity, the ruleset kept alive with it): what the game's end test
+# said of a position after a hand, for every GameView of the process (bounded).
+_SHARED: dict[int, tuple[Ruleset, dict]] = {}
+_SHARED_LIMIT = 50_000
+
+
+def _shared_memo(rules: Ruleset) -> dict:
+    """The end-test memo shared by the GameViews of ``rules`` (emptied past a bound)."""
+    got = _SHARED.get(id(rules))
+    if got is None or got[0] is not rules:
+        if len(_SHARED) > 64:  # many rulesets made in one process (tests): keep few alive
+            _SHARED.clear()
+        got = _SHARED[id(rules)] = (rules, {})
+    if len(got[1]) > _SHARED_LIMIT:
+        got[1].clear()
+    return got[1]
 
 
 def _copy_tally(tally: GameTally) -> GameTally:

@@ -17,7 +17,10 @@ side about to lose bids more boldly.
 
 Speed: the score of every result is tabulated once per ruleset (it does not depend on
 the game); per hand the game is asked once whether any result between the lowest and
-highest scores can end it (:meth:`runtime.game.GameView.may_end`).  When none can and
+highest scores can end it (:meth:`runtime.game.GameView.may_end`), per row whether any
+of its results can, and the rows that can are decided result by result at once
+(:meth:`runtime.game.GameView.winners_after`, memoised by the totals after the hand, so
+positions reached again in later hands and games are not asked again).  When none can and
 no score difference reaches the clamp, the values are the hand's plain points and
 :func:`game_values` returns None, so the heuristic runs exactly as outside a game.
 
@@ -26,6 +29,8 @@ Nothing here knows a rule by name: the engine (:mod:`runtime.game`,
 """
 
 from __future__ import annotations
+
+from operator import mul
 
 from ..hand import HandState
 from ..ruleset import NO_TRUMP, Ruleset
@@ -78,7 +83,17 @@ class ResultTable:
                             high[side] = max(high[side], points)
                     self.rows[(dside, b, nt)] = row
         self.low, self.high = low, high
+        # Rows whose results the game's end test reads alike (the same declaring side,
+        # bid level and results: an uptown and a downtown bid of one level, say) share
+        # one list of winners per game position: ``same[key]`` names the first of them.
+        first: dict = {}
+        self.same: dict[tuple[int, int, int], tuple] = {}
+        for (dside, b, nt), row in self.rows.items():
+            sig = (dside, rules.bids[b].level,
+                   tuple((tuple(score), tuple(books), made) for score, books, made in row))
+            self.same[(dside, b, nt)] = first.setdefault(sig, (dside, b, nt))
         self._spans: dict = {}
+        self._weights: dict[int, tuple[list[int], list[float]]] = {}
         # Values that depend on the game only through what its end test reads
         # (GameView.key): shared by every hand of the process that starts from the same
         # position, as each game's first hand at 0-0 does.
@@ -90,6 +105,14 @@ class ResultTable:
         if found is None:
             scores = [r[0] for r in self.rows[key][i:j]]
             found = self._spans[(key, i, j)] = (tuple(map(min, zip(*scores))), tuple(map(max, zip(*scores))))
+        return found
+
+    def weights(self, info: RulesInfo, tenths: int) -> tuple[list[int], list[float]]:
+        """``info.weights(tenths / 10)`` as (book counts, weights), kept per tenth."""
+        found = self._weights.get(tenths)
+        if found is None:
+            w = info.weights(tenths / 10)
+            found = self._weights[tenths] = ([k for k, _ in w], [x for _, x in w])
         return found
 
     def memo_for(self, key) -> dict:
@@ -160,6 +183,7 @@ class GameValues:
         opponents = info.opponents[seat]
         high = state.high_seat
         self.declarers = (seat, high if high in opponents else (opponents[0] if opponents else seat))
+        self._dsides = (rules.side_of[self.declarers[0]], rules.side_of[self.declarers[1]])
         self.scale = 2.0 * max(1, self.view.target)
         self.totals = self.view.totals
         self.now = self._position(self.totals, None)
@@ -169,6 +193,8 @@ class GameValues:
         self._rows: dict = shared.setdefault(("rows", self.side), {})
         self._eu: dict = shared.setdefault(("eu", self.side), {})
         self._ends: dict = shared.setdefault("ends", {})
+        # The winners after each result do not depend on the side asking: shared by both.
+        self._won: dict = shared.setdefault("winners", {})
 
     def _position(self, totals: list[int], winner: int | None) -> float:
         """The value of a position for our side: +1 won, -1 lost, else the clamped score difference."""
@@ -180,13 +206,25 @@ class GameValues:
 
     def row(self, table: int, bid: int, nt: int) -> list[float]:
         """Per book count of the declaring side: the change of our position's value, in points."""
-        key = (self.info.rules.side_of[self.declarers[table]], bid, nt)
+        key = (self._dsides[table], bid, nt)
         row = self._rows.get(key)
         if row is not None:
             return row
         results = self.table.rows[key]
-        winners: list[int | None] = [None] * len(results)
-        self._winners(key, bid, self.declarers[table], results, winners, 0, len(results))
+        same = self.table.same[key]
+        winners = self._won.get(same)
+        if winners is None:
+            # Rows whose scores cannot end the game (asked over their whole range) are
+            # left undecided without asking result by result.
+            low, high = self.table.span(same, 0, len(results))
+            ends = self._ends.get((low, high))
+            if ends is None:
+                ends = self._ends[(low, high)] = self.view.may_end(list(low), list(high))
+            if ends:
+                winners = self.view.winners_after(self.table.rows[same], self.declarers[table], same[1], self.dealer)
+            else:
+                winners = [None] * len(results)
+            self._won[same] = winners
         totals = self.totals
         if len(totals) == 2 and self.info.util is not None:
             # Two sides: a result that ends nothing and stays inside the clamp is worth its
@@ -196,46 +234,38 @@ class GameValues:
             limit = _CLAMP * self.scale
         else:
             plain = None
+        if (plain is not None and -limit <= lead + min(plain) and lead + max(plain) <= limit
+                and all(w is None for w in winners)):
+            # Nothing ends the game and every result stays inside the clamp (float
+            # addition is monotone: the extremes decide): the plain row, as the loop gives it.
+            row = self._rows[key] = list(plain)
+            return row
         row = []
+        side, scale, now = self.side, self.scale, self.now
+        others = [s for s in range(len(totals)) if s != side]
         for k, ((score, _, _), winner) in enumerate(zip(results, winners)):
             if plain is not None and winner is None and -limit <= lead + plain[k] <= limit:
                 row.append(plain[k])
                 continue
-            after = [t + p for t, p in zip(totals, score)]
-            row.append((self._position(after, winner) - self.now) * self.scale)
+            # self._position of the totals after the result, written out (the same arithmetic).
+            if winner is not None:
+                position = 1.0 if winner == side else -1.0
+            else:
+                best = max((totals[s] + score[s] for s in others), default=0)
+                position = max(-_CLAMP, min(_CLAMP, (totals[side] + score[side] - best) / scale))
+            row.append((position - now) * scale)
         self._rows[key] = row
         return row
-
-    def _winners(self, key, bid: int, declarer: int, results: list, winners: list, i: int, j: int) -> None:
-        """Fill ``winners[i:j]`` with the game's winner after each result (None: it goes on).
-
-        A run of results is first asked as a whole (GameView.may_end over the range of
-        its scores); only runs that might end the game are split, so the end test runs
-        for the few results near the game's end and not for every one.
-        """
-        low, high = self.table.span(key, i, j)
-        ends = self._ends.get((low, high))
-        if ends is None:
-            ends = self._ends[(low, high)] = self.view.may_end(list(low), list(high))
-        if not ends:
-            return
-        if j - i <= 2:
-            for k in range(i, j):
-                score, books, made = results[k]
-                winners[k] = self.view.winner_after(score, books, declarer, bid, made, self.dealer)
-            return
-        mid = (i + j) // 2
-        self._winners(key, bid, declarer, results, winners, i, mid)
-        self._winners(key, bid, declarer, results, winners, mid, j)
 
     def expected(self, table: int, bid: int, nt: int, books: float) -> float:
         """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
         tenths = int(books * 10 + 0.5)
-        key = (self.info.rules.side_of[self.declarers[table]], bid, nt, tenths)
+        key = (self._dsides[table], bid, nt, tenths)
         v = self._eu.get(key)
         if v is None:
             row = self.row(table, bid, nt)
-            v = self._eu[key] = sum(w * row[k] for k, w in self.info.weights(tenths / 10))
+            ks, ws = self.table.weights(self.info, tenths)
+            v = self._eu[key] = sum(map(mul, ws, map(row.__getitem__, ks)))
         return v
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],

@@ -18,7 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import bid_margin, outlook, standing_values
+from .outbid import bid_margin, outlook, own_in_strain, standing_values
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -264,7 +264,23 @@ class HeuristicBot:
     def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
         look = self._outlook(info, npart)
-        return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
+        if look.cond is None:  # the model being built: as _outbid_value says
+            return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
+        # As _outbid_value, with the hand's own tricks per strain worked out once a call.
+        owns: dict[int, float] = {}
+        strain_of = info.bid_strain
+        expected = info.expected
+
+        def defend_at(high: int) -> float:
+            strain = strain_of[high]
+            own = owns.get(strain)
+            if own is None:
+                own = owns[strain] = own_in_strain(info, strain, plain)
+            theirs = look.callers_books(high, own, strain, npart)
+            if theirs is None:
+                return self._outbid_value(info, high, plain, npart, look)
+            return expected(1, high, 0 if info.strain_tables[strain][0] else 1, theirs)
+        return standing_values(state, info, look, defend_at)
 
     def _outlook(self, info: RulesInfo, npart: int):
         """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""

@@ -143,20 +143,33 @@ class Outlook:
         # had every hand outbid it into a hopeless higher contract, so it "paid" to
         # open it, where defenders score nothing: 6 notrump).
         top = [max(books[b] for _, _, books in hands) for b in range(n_bids)]
+        # Per hand and first bid c0: the best worth among bids c0.. and the first bid
+        # worth that much (what a scan from c0 keeping the first strict maximum finds).
+        suffixes = []
+        for _, eu, _ in hands:
+            sufmax, sufarg = [float("-inf")] * (n_bids + 1), [-1] * (n_bids + 1)
+            for c in range(n_bids - 1, -1, -1):
+                if eu[c] >= sufmax[c + 1]:
+                    sufmax[c], sufarg[c] = eu[c], c
+                else:
+                    sufmax[c], sufarg[c] = sufmax[c + 1], sufarg[c + 1]
+            suffixes.append((sufmax, sufarg))
         self.cond: list[float] | None = None
         for _ in range(_ROUNDS):
             over_count = [[0] * n_bids for _ in range(n_bids + 1)]
             take_count = [[0] * n_bids for _ in range(n_bids + 1)]
             sums = [0.0] * n_bids
             counts = [0] * n_bids
-            for plain, eu, books in hands:
+            for (plain, eu, books), (sufmax, sufarg) in zip(hands, suffixes):
                 for b in range(n_bids + 1):
                     # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
                     guard = (defend(b, plain, self) if b < n_bids else 0.0) + margin
-                    best, arg = guard, -1
-                    for c in range(above[b], n_bids):
-                        if eu[c] > best:
-                            best, arg = eu[c], c
+                    # The best bid above b worth more than the guard (the first of equals).
+                    start = min(above[b], n_bids)
+                    if sufmax[start] > guard:
+                        best, arg = sufmax[start], sufarg[start]
+                    else:
+                        best, arg = guard, -1
                     if arg >= 0:
                         over_count[b][arg] += 1
                     if b < n_bids and eu[b] > best:
@@ -276,26 +289,55 @@ def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at)
     if not seats:
         return [(1.0, 0.0)] * (n_bids + 1)
     cache: dict[int, float] = {}
+    means: dict[int, float] = {}  # per list of bids an opponent outbids with: the mean defence
     out = []
+    for stand, weight, parts in _standing_plan(look, n_bids, tuple(may_take for _, may_take in seats)):
+        value = 0.0
+        for reach, which, to in parts:
+            v = means.get(which)
+            if v is None:
+                v = 0.0
+                for c, share in to:
+                    d = cache.get(c)
+                    if d is None:
+                        d = cache[c] = defend_at(c)
+                    v += share * d
+                means[which] = v
+            value += reach * v
+        out.append((stand, value / weight if weight else 0.0))
+    return out
+
+
+# (model, later opponents' may-take flags) -> standing_values' plan, bounded.
+_PLANS: dict[tuple[int, tuple[bool, ...]], tuple[Outlook, list]] = {}
+
+
+def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
+    """What :func:`standing_values` computes that depends on the model and the later
+    opponents only, per bid: (P(the bid stands), the total chance it is outbid, per
+    opponent that may outbid it (the chance it is the one, which list of bids it would
+    use, that list)).
+    The same products, in the same order, as computed call by call."""
+    key = (id(look), takes)
+    got = _PLANS.get(key)
+    if got is not None and got[0] is look:
+        return got[1]
+    plan = []
     for b in range(n_bids + 1):
         stand = 1.0
         weight = 0.0
-        value = 0.0
-        for _, may_take in seats:
+        parts = []
+        for may_take in takes:
             p = (look.p_take[b] if may_take else look.p_over[b]) * _CALIBRATION
             if p <= 0.0:
                 continue
-            to = look.take_to[b] if may_take else look.over_to[b]
             # This seat outbids only if the seats before it did not.
             reach = stand * p
-            v = 0.0
-            for c, share in to:
-                d = cache.get(c)
-                if d is None:
-                    d = cache[c] = defend_at(c)
-                v += share * d
-            value += reach * v
+            parts.append((reach, 2 * b + may_take, look.take_to[b] if may_take else look.over_to[b]))
             weight += reach
             stand *= 1.0 - p
-        out.append((stand, value / weight if weight else 0.0))
-    return out
+        plan.append((stand, weight, parts))
+    if len(_PLANS) > 256:
+        _PLANS.clear()
+    _PLANS[key] = (look, plan)
+    return plan
