@@ -8,7 +8,6 @@ structural (what a game begun, a path, a field must be), never taken from the en
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 
@@ -18,20 +17,14 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run, script
 from runtime.records import hand_record
 from runtime.simulate import play_game
-from worked_hands import NT_RECORD
+from worked_hands import NT_RECORD, with_changes
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def record(**changes) -> dict:
     """NT_RECORD with ``changes`` (``...`` drops a key)."""
-    out = copy.deepcopy(NT_RECORD)
-    for key, value in changes.items():
-        if value is ...:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
+    return with_changes(NT_RECORD, **changes)
 
 
 def write(path: Path, data) -> Path:

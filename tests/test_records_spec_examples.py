@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from clirun import run
+from worked_hands import NT_RECORD, with_changes
 
 # ---------------------------------------------------------------------------------------------
 # records.md "Hand record (JSON object)": dealer 3, hands[0] starts AS KS, the kitty starts
@@ -163,24 +164,11 @@ def test_the_swap_example_is_needed_and_exact(tmp_path):
 # Seat 0 (4 notrump, uptown, the kitty laid away) cashes KS QS JS, seat 1 following low and
 # seats 2 and 3 throwing diamonds and clubs; 9S loses to seat 1's AS; seat 1 leads 2H, the
 # 18th card (play[17]) is seat 2's, who holds only 7H in hearts and throws 8D.
-RENEGE_HAND = {
-    "format": "bidwhist-hand/1",
-    "variant": "standard",
-    "with": [],
-    "dealer": 3,
-    "hands": [
-        "AH KH QH JH TH 9H 8H KS QS JS TS 9S".split(),
-        "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S".split(),
-        "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D".split(),
-        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C".split(),
-    ],
-    "kitty": "2S 3D 2D 2C BJ LJ".split(),
-    "auction": ["4 notrump", "pass", "pass", "pass"],
-    "declare": {"trump": None, "direction": "uptown"},
-    "discard": "BJ LJ 2S 3D 2D 2C".split(),
-    "play": ("KS 3S 4D 3C  QS 4S 5D 4C  JS 5S 6D 5C  9S AS 7D 6C  2H 8D 7C AH").split(),
-    "claim": 7,
-}
+RENEGE_HAND = with_changes(  # the worked deal of worked_hands.py, another play
+    NT_RECORD,
+    play=("KS 3S 4D 3C  QS 4S 5D 4C  JS 5S 6D 5C  9S AS 7D 6C  2H 8D 7C AH").split(),
+    claim=7,
+)
 
 
 def test_the_spec_error_example(tmp_path):

@@ -22,7 +22,7 @@ from clirun import run, script
 from plain_standard import PlainHand, deal as plain_deal, play_random_hand
 from runtime.records import hand_record
 from runtime.simulate import play_hand
-from worked_hands import NT_RECORD, NT_TRICKS
+from worked_hands import NT_RECORD, NT_TRICKS, with_changes
 
 REPO = Path(__file__).resolve().parent.parent
 STANDARD_YAML = REPO / "variants" / "standard.yaml"
@@ -146,14 +146,7 @@ SPADE_RECORD = {
 }
 
 
-def with_(record: dict, **changes) -> dict:
-    out = copy.deepcopy(record)
-    for key, value in changes.items():
-        if value is ...:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
+with_ = with_changes  # the short name these tests read with
 
 
 # --------------------------------------------------------------------------- valid hands

@@ -7,6 +7,20 @@ tricks and the discards), side 1 one; standard scores 6 over, doubled in notrump
 Tests copy it (``copy.deepcopy``) before changing anything.
 """
 
+import copy
+
+
+def with_changes(record: dict, **changes) -> dict:
+    """A deep copy of ``record`` with ``changes`` (a value of ``...`` drops that key)."""
+    out = copy.deepcopy(record)
+    for key, value in changes.items():
+        if value is ...:
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
 NT_RECORD = {
     "format": "bidwhist-hand/1",
     "variant": "standard",
