@@ -8,7 +8,6 @@ by hand in the comments (standard scoring: books over six, doubled in notrump).
 
 from __future__ import annotations
 
-import copy
 import json
 
 import pytest
@@ -18,7 +17,7 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.records import RecordFile, hand_record, replay_file
 from runtime.simulate import play_hand
-from worked_hands import NT_RECORD, NT_TRICKS
+from worked_hands import NT_RECORD, NT_TRICKS, with_changes
 
 # Dealer 3, seat 0 bids 4 notrump uptown and takes every trick but the second (seat 1's AS).
 BASE = NT_RECORD
@@ -29,13 +28,7 @@ CONTRACT = {"declarer": 0, "side": 0, "bid": 4, "strain": "notrump", "trump": No
 
 def record(base: dict = BASE, **changes) -> dict:
     """A copy of ``base`` with fields replaced (``...`` removes one)."""
-    out = copy.deepcopy(base)
-    for key, value in changes.items():
-        if value is ...:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return out
+    return with_changes(base, **changes)
 
 
 def replay(tmp_path, data, *args: str):

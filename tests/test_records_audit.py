@@ -17,7 +17,7 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run, script
 from runtime.records import hand_record
 from runtime.simulate import play_game
-from worked_hands import NT_RECORD, with_changes
+from worked_hands import write_record as write, NT_RECORD, with_changes
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -25,18 +25,6 @@ REPO = Path(__file__).resolve().parent.parent
 def record(**changes) -> dict:
     """NT_RECORD with ``changes`` (``...`` drops a key)."""
     return with_changes(NT_RECORD, **changes)
-
-
-def write(path: Path, data) -> Path:
-    """Write a hand record (dict), a game record (list) or raw text to ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    elif isinstance(data, list):
-        path.write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
-    else:
-        path.write_text(json.dumps(data), encoding="utf-8")
-    return path
 
 
 def replay_json(path: Path, status: int = 0) -> dict:

@@ -22,7 +22,7 @@ from clirun import run, script
 from plain_standard import PlainHand, deal as plain_deal, play_random_hand
 from runtime.records import hand_record
 from runtime.simulate import play_hand
-from worked_hands import NT_RECORD, NT_TRICKS, with_changes
+from worked_hands import write_record as write_record_at, NT_RECORD, NT_TRICKS, with_changes
 
 REPO = Path(__file__).resolve().parent.parent
 STANDARD_YAML = REPO / "variants" / "standard.yaml"
@@ -34,14 +34,7 @@ CONTRACT_KEYS = {"declarer", "side", "bid", "strain", "trump", "direction"}
 # --------------------------------------------------------------------------- helpers
 def write_record(tmp_path: Path, data, name: str = "hand.json") -> Path:
     """Write a hand record (dict), a game record (list of dicts) or raw text."""
-    path = tmp_path / name
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    elif isinstance(data, list):
-        path.write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
-    else:
-        path.write_text(json.dumps(data), encoding="utf-8")
-    return path
+    return write_record_at(tmp_path / name, data)
 
 
 def run_replay(path: Path, as_json: bool = True):

@@ -23,7 +23,7 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.records import hand_record
 from runtime.simulate import play_hand
-from worked_hands import NT_RECORD
+from worked_hands import write_record as write_record_at, NT_RECORD
 
 # NT_RECORD (tests/worked_hands.py): seat 0 bids 4 notrump, takes the kitty, lays it
 # away and takes 12 books.
@@ -31,14 +31,7 @@ from worked_hands import NT_RECORD
 
 def write(tmp_path: Path, data, name: str = "hand.json") -> Path:
     """A hand record (dict), records one per line (list) or raw text, written to ``name``."""
-    path = tmp_path / name
-    if isinstance(data, str):
-        path.write_text(data, encoding="utf-8")
-    elif isinstance(data, list):
-        path.write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
-    else:
-        path.write_text(json.dumps(data), encoding="utf-8")
-    return path
+    return write_record_at(tmp_path / name, data)
 
 
 def independent_hands(count: int, seed: int = 3) -> list[dict]:

@@ -8,6 +8,8 @@ Tests copy it (``copy.deepcopy``) before changing anything.
 """
 
 import copy
+import json
+from pathlib import Path
 
 
 def with_changes(record: dict, **changes) -> dict:
@@ -19,6 +21,18 @@ def with_changes(record: dict, **changes) -> dict:
         else:
             out[key] = value
     return out
+
+
+def write_record(path: Path, data) -> Path:
+    """Write a hand record (dict), records one per line (list) or raw text (str) to ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        path.write_text(data, encoding="utf-8")
+    elif isinstance(data, list):
+        path.write_text("".join(json.dumps(r) + "\n" for r in data), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(data), encoding="utf-8")
+    return path
 
 
 NT_RECORD = {
