@@ -115,8 +115,11 @@ def test_the_kernel_agrees_on_random_positions(seed, which, left, extra):
 
 @needs_numba
 def test_whole_52_card_deals_agree_with_the_python_search():
-    """Two full 13-trick deals from the first card: the same books and nodes."""
-    rng = random.Random("fast/52")
+    """Two full 13-trick deals from the first card: the same books and nodes.
+
+    The seed draws deals of ~54,000 and ~35,000 nodes (real searches, ~1.6 s of the
+    Python search between them); searches from the first card vary a hundredfold in size."""
+    rng = random.Random("fast/52f")
     rules = rules_of("cincinnati")
     for trump in (None, 2):
         hands, kit = small_deal(rules, rng)
