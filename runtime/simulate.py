@@ -115,7 +115,6 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
     one bot plays the whole hand at once) is worked out here once, not per hand.
     """
     first = _hands_first_dealer(rules, seed)
-    players, rotation = rules.players, rules.rotation
     kinds = seat_bots(rules, bot)
     prefix = f"bidwhist:{seed}:"
     new_rng = random.Random
@@ -127,7 +126,7 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
         def play(index: int) -> HandState:
             rng = new_rng(prefix + str(index))  # hand_rng(seed, index)
             hands, kitty = deal(rules, rng)
-            state = HandState(rules, (first + index * rotation) % players, hands, kitty)
+            state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
             player = make_bot(kind, rng)
             if whole:
                 player.play_to_end(state)
@@ -140,7 +139,7 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
     def play_mixed(index: int) -> HandState:
         rng = new_rng(prefix + str(index))
         hands, kitty = deal(rules, rng)
-        state = HandState(rules, (first + index * rotation) % players, hands, kitty)
+        state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
         by_kind = {kind: make_bot(kind, rng) for kind in dict.fromkeys(kinds)}
         seated = [by_kind[k] for k in kinds]
         while not state.is_terminal():
