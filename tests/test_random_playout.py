@@ -62,10 +62,11 @@ def test_draws_agree_with_random():
         ours, theirs = random.Random(seed), random.Random(seed)
         for n in (1, 2, 3, 7, 12, 13, 54, 63, 64, 65, 100):
             assert draws.below(ours.getrandbits, n) == theirs.randrange(n)
-        a, b = list(range(52)), list(range(52))
-        draws.shuffle(ours, a)
-        theirs.shuffle(b)
-        assert a == b
+        for length in (52, 0, 1, 2, 54, 9):  # each length has its own shuffle plan
+            a, b = list(range(length)), list(range(length))
+            draws.shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b
         assert ours.random() == theirs.random()
 
 
