@@ -596,7 +596,7 @@ class HandState:
                 self._after_discards()
             elif phase == AUCTION:  # the calls, as apply_action makes them
                 self._legal = None
-                legal = auction.legal_calls(self)
+                legal = auction.calls(self)  # read only: no copy
                 k = len(legal)
                 if not k:
                     raise IndexError("Cannot choose from an empty sequence")
