@@ -121,16 +121,26 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
     if len(set(kinds)) == 1:
         kind = kinds[0]
         # A bot that plays a whole hand at once (random: the engine's fused loop).
-        whole = hasattr(BOTS[kind], "play_to_end")
+        if hasattr(BOTS[kind], "play_to_end"):
+            # Its generator lives no longer than the hand (nothing keeps it), so one generator is
+            # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
+            # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
+            rng = new_rng(0)
+            reseed = rng.seed
+
+            def play_whole(index: int) -> HandState:
+                reseed(prefix + str(index))  # hand_rng(seed, index)
+                hands, kitty = deal(rules, rng)
+                state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
+                make_bot(kind, rng).play_to_end(state)
+                return state
+            return play_whole
 
         def play(index: int) -> HandState:
             rng = new_rng(prefix + str(index))  # hand_rng(seed, index)
             hands, kitty = deal(rules, rng)
             state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
             player = make_bot(kind, rng)
-            if whole:
-                player.play_to_end(state)
-                return state
             while not state.is_terminal():
                 state.apply_action(player.choose(state))
             return state

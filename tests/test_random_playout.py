@@ -154,6 +154,24 @@ def test_simulate_hands_play_as_each_seat_chooses(spec):
         same_state(slow, fast)
 
 
+def test_a_run_s_hands_are_the_hands_played_alone_in_any_order():
+    """A run plays its hands with one generator re-seeded per hand: each hand is still the one
+    its own fresh generator gives (play_hand in a new player), whatever was played before it."""
+    from runtime.simulate import hands_player
+
+    rules = load_ruleset("standard+kitty-first")
+    play = hands_player(rules, -4, ("random",))
+    for index in (7, 0, 7, 3, 12, 0):
+        fast = play(index)
+        rng = hand_rng(-4, index)
+        dealt, kitty = deal(rules, rng)
+        slow = HandState(rules, fast.dealer, dealt, kitty)
+        bot = make_bot("random", rng)
+        while not slow.is_terminal():
+            slow.apply_action(bot.choose(slow))
+        same_state(slow, fast)
+
+
 def test_a_generator_of_its_own_keeps_its_own_draws():
     rules = load_ruleset("standard")
     for seed in range(20):
