@@ -125,7 +125,7 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
             # Its generator lives no longer than the hand (nothing keeps it), so one generator is
             # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
             # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
-            rng = new_rng(0)
+            rng = new_rng.__new__(new_rng)  # seeded below before every use (no seeding wasted here)
             reseed = rng.seed
 
             def play_whole(index: int) -> HandState:
