@@ -58,6 +58,10 @@ class AuctionRules:
     # --------------------------------------------------------------- legal calls
     def legal_calls(self, state) -> list[int]:
         """The calls the seat to act in ``state`` (a HandState in its auction) may make, by id."""
+        return list(self.calls(state))
+
+    def calls(self, state) -> tuple[int, ...] | list[int]:
+        """:meth:`legal_calls`, for reading only: the list kept for this situation, not a copy of it."""
         known = self._by_situation
         if known is None:
             return self._legal_calls(state)
@@ -68,7 +72,7 @@ class AuctionRules:
         legal = known.get(key)
         if legal is None:
             legal = known[key] = tuple(self._legal_calls(state))
-        return list(legal)
+        return legal
 
     def _legal_calls(self, state) -> list[int]:
         """:meth:`legal_calls` worked out from the rules."""

@@ -51,10 +51,30 @@ class Contract:
 
 def make_contract(rules: Ruleset, declarer: int, bid: int, trump: int, direction: int,
                   declared: bool) -> Contract:
-    """A :class:`Contract` from the engine's internal indices (``trump`` NO_TRUMP, ``direction`` -1 when unset)."""
-    b = rules.bids[bid]
-    return Contract(declarer, rules.side_of[declarer], bid, b.level, b.strain,
-                    None if trump == NO_TRUMP else trump, None if direction < 0 else direction, declared)
+    """A :class:`Contract` from the engine's internal indices (``trump`` NO_TRUMP, ``direction`` -1 when unset).
+
+    Contracts are immutable values and a ruleset has few (seats x bids x trumps x
+    directions): each is built once and kept with the ruleset, as every finished hand
+    asks for its own (building a frozen dataclass costs more than finding it).
+    """
+    key = (declarer, bid, trump, direction, declared)
+    known = rules.derived("contracts", _new_contracts)
+    contract = known.get(key)
+    if contract is None:
+        b = rules.bids[bid]
+        contract = Contract(declarer, rules.side_of[declarer], bid, b.level, b.strain,
+                            None if trump == NO_TRUMP else trump, None if direction < 0 else direction, declared)
+        if len(known) < _CONTRACTS_CAP:
+            known[key] = contract
+    return contract
+
+
+# A bound on the contracts kept per ruleset (a few thousand at most in any variant: it only guards odd rules).
+_CONTRACTS_CAP = 20000
+
+
+def _new_contracts(rules: Ruleset) -> dict:
+    return {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,14 +35,24 @@ def below(getrandbits, n: int) -> int:
 def shuffle(rng: random.Random, x: list) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` would (call only where :func:`exact` is true)."""
     getrandbits = rng.getrandbits
-    bits = BITS
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = bits[n] if n < 4096 else n.bit_length()
+    for i, n, k in _shuffle_plan(len(x)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _shuffle_plan(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``length`` items: (position from the end, choices, bits drawn), kept per length."""
+    plan = _PLANS.get(length)
+    if plan is None:
+        plan = tuple((i, i + 1, (i + 1).bit_length()) for i in range(length - 1, 0, -1))
+        if len(_PLANS) < 64:  # a few deck sizes in practice; never grows without bound
+            _PLANS[length] = plan
+    return plan
 
 
 def _agrees() -> bool:

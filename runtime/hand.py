@@ -44,6 +44,28 @@ _new_tuple = tuple.__new__
 PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over")
 
 
+def _playout_tables(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, ...], int, dict]]:
+    """For each play table of ``rules`` (by trump, direction): each card's slot (its effective suit
+    minus TOP_SUIT), the number of slots, and :func:`runtime.tricks.led_keys`; built once per ruleset."""
+    def build(r: Ruleset) -> dict:
+        keys = rules_led_keys(r)
+        slots = len(r.suits) - TOP_SUIT
+        return {key: (tuple(suit - TOP_SUIT for suit in table.suit_of), slots, keys[key])
+                for key, table in r.tables.items()}
+    return rules.derived("playout_tables", build)
+
+
+_FOLLOWERS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _followers(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each leader of ``n`` players, the (position in the trick, seat) of the seats that follow it."""
+    known = _FOLLOWERS.get(n)
+    if known is None:
+        known = _FOLLOWERS[n] = tuple(tuple((i, (leader + i) % n) for i in range(1, n)) for leader in range(n))
+    return known
+
+
 def _interpreters(rules: Ruleset) -> tuple:
     """The rule interpreters a hand asks: auction, kitty and tricks (each built once per ruleset)."""
     return auction_rules(rules), kitty_rules(rules), trick_rules(rules)
@@ -574,7 +596,7 @@ class HandState:
                 self._after_discards()
             elif phase == AUCTION:  # the calls, as apply_action makes them
                 self._legal = None
-                legal = auction.legal_calls(self)
+                legal = auction.calls(self)  # read only: no copy
                 k = len(legal)
                 if not k:
                     raise IndexError("Cannot choose from an empty sequence")
@@ -617,15 +639,15 @@ class HandState:
         free = table.free_no_suit
         hands = self.hands
         n = self.rules.players
-        after = tuple((s + 1) % n for s in range(n))  # the next seat to play
         tricks = self.tricks
         won = self.won
         leader = self.leader
-        led_keys = rules_led_keys(self.rules)[(self.trump, self.direction)]
+        # Per contract, built once per ruleset: each card's slot in ``held`` and the keys by suit led.
+        slot_of, slots, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
+        # followers[leader]: (position in the trick, seat) of the seats that play after the leader.
+        followers = _followers(n)
         # held[seat][suit - TOP_SUIT]: the seat's cards that follow ``suit``, in hand order (what
         # _compute_legal filters), a list per suit, cards of no suit and top cards included.
-        slot_of = [suit - TOP_SUIT for suit in suit_of]
-        slots = len(self.rules.suits) - TOP_SUIT
         held = []
         for hand in hands:
             by_suit: list[list[int]] = [[] for _ in range(slots)]
@@ -647,7 +669,6 @@ class HandState:
             led = suit_of[card]
             held[leader][slot_of[card]].remove(card)
             trick[0] = card
-            seat = after[leader]
             if led >= 0 and not free:
                 # The usual trick: the lead set the suit to follow (tricks.sets_led) and only it may
                 # follow; the winner is kept as the cards come (winning_index's keys, first highest).
@@ -657,7 +678,7 @@ class HandState:
                 best_key = keys[card]
                 if best_key < -1:  # as winning_index starts: no card yet, key -1
                     best_key = -1
-                for i in range(1, n):
+                for i, seat in followers[leader]:
                     follow = held[seat][slot]
                     if follow:
                         k = len(follow)
@@ -683,11 +704,10 @@ class HandState:
                     if key > best_key:
                         best_key = key
                         best = i
-                    seat = after[seat]
             else:  # a lead of no suit (the next card of a suit sets it), or cards of no suit free to play
                 if led < 0:
                     led = NO_SUIT
-                for i in range(1, n):
+                for i, seat in followers[leader]:
                     hand = hands[seat]
                     legal = hand
                     if led != NO_SUIT:
@@ -712,7 +732,6 @@ class HandState:
                         suit = suit_of[card]
                         if suit >= 0:  # tricks.sets_led
                             led = suit
-                    seat = after[seat]
                 keys = led_keys[led]  # winning_index, by looking the keys up
                 best = 0
                 best_key = -1

@@ -37,7 +37,7 @@ from typing import Sequence
 
 from . import metrics, stats
 from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the driver's callers use them)
-from .bots import make_bot
+from .bots import BOTS, make_bot
 from .game import GameTally, GameView, deal, first_dealer, next_dealer
 from .hand import HandState
 from .records import hand_record
@@ -105,24 +105,57 @@ def play_hand(rules: Ruleset, seed: int, index: int, bot: str | Sequence[str] = 
     bot draw from the hand's one generator, so a single kind plays exactly as it
     always has for a given seed.
     """
-    dealer = next_dealer(rules, _hands_first_dealer(rules, seed), index)
-    rng = hand_rng(seed, index)
-    hands, kitty = deal(rules, rng)
-    state = HandState(rules, dealer, hands, kitty)
+    return hands_player(rules, seed, bot)(index)
+
+
+def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random"):
+    """``play(index)``: :func:`play_hand` of ``rules``, ``seed`` and ``bot`` for any hand ``index``.
+
+    What every hand of a run shares (the first dealer, the bot of each seat, whether
+    one bot plays the whole hand at once) is worked out here once, not per hand.
+    """
+    first = _hands_first_dealer(rules, seed)
     kinds = seat_bots(rules, bot)
+    prefix = f"bidwhist:{seed}:"
+    new_rng = random.Random
     if len(set(kinds)) == 1:
-        player = make_bot(kinds[0], rng)
-        if hasattr(player, "play_to_end"):  # a bot that plays a whole hand at once (random: a fused loop)
-            player.play_to_end(state)
+        kind = kinds[0]
+        # A bot that plays a whole hand at once (random: the engine's fused loop).
+        if hasattr(BOTS[kind], "play_to_end"):
+            # Its generator lives no longer than the hand (nothing keeps it), so one generator is
+            # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
+            # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
+            rng = new_rng.__new__(new_rng)  # seeded below before every use (no seeding wasted here)
+            reseed = rng.seed
+
+            def play_whole(index: int) -> HandState:
+                reseed(prefix + str(index))  # hand_rng(seed, index)
+                hands, kitty = deal(rules, rng)
+                state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
+                make_bot(kind, rng).play_to_end(state)
+                return state
+            return play_whole
+
+        def play(index: int) -> HandState:
+            rng = new_rng(prefix + str(index))  # hand_rng(seed, index)
+            hands, kitty = deal(rules, rng)
+            state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
+            player = make_bot(kind, rng)
+            while not state.is_terminal():
+                state.apply_action(player.choose(state))
             return state
+        return play
+
+    def play_mixed(index: int) -> HandState:
+        rng = new_rng(prefix + str(index))
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
+        by_kind = {kind: make_bot(kind, rng) for kind in dict.fromkeys(kinds)}
+        seated = [by_kind[k] for k in kinds]
         while not state.is_terminal():
-            state.apply_action(player.choose(state))
+            state.apply_action(seated[state.current_player()].choose(state))
         return state
-    by_kind = {kind: make_bot(kind, rng) for kind in dict.fromkeys(kinds)}
-    players = [by_kind[k] for k in kinds]
-    while not state.is_terminal():
-        state.apply_action(players[state.current_player()].choose(state))
-    return state
+    return play_mixed
 
 
 @dataclass
@@ -256,9 +289,9 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     if spec.mode == "hands":  # one hand a unit: count the hands by outcome, one observation per outcome
         outcomes: Counter = Counter()
         outcome = metrics.hand_outcome
-        seed, bots = spec.seed, spec.bots
+        play = hands_player(rules, spec.seed, spec.bots)
         for unit in units:
-            state = play_hand(rules, seed, unit, bots)
+            state = play(unit)
             outcomes[outcome(state)] += 1
             if records is not None:
                 variant, with_rules = spec.records

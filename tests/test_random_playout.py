@@ -62,10 +62,11 @@ def test_draws_agree_with_random():
         ours, theirs = random.Random(seed), random.Random(seed)
         for n in (1, 2, 3, 7, 12, 13, 54, 63, 64, 65, 100):
             assert draws.below(ours.getrandbits, n) == theirs.randrange(n)
-        a, b = list(range(52)), list(range(52))
-        draws.shuffle(ours, a)
-        theirs.shuffle(b)
-        assert a == b
+        for length in (52, 0, 1, 2, 54, 9):  # each length has its own shuffle plan
+            a, b = list(range(length)), list(range(length))
+            draws.shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b
         assert ours.random() == theirs.random()
 
 
@@ -145,6 +146,24 @@ def test_simulate_hands_play_as_each_seat_chooses(spec):
     for index in range(40):
         fast = play_hand(rules, 3, index, "random")
         rng = hand_rng(3, index)
+        dealt, kitty = deal(rules, rng)
+        slow = HandState(rules, fast.dealer, dealt, kitty)
+        bot = make_bot("random", rng)
+        while not slow.is_terminal():
+            slow.apply_action(bot.choose(slow))
+        same_state(slow, fast)
+
+
+def test_a_run_s_hands_are_the_hands_played_alone_in_any_order():
+    """A run plays its hands with one generator re-seeded per hand: each hand is still the one
+    its own fresh generator gives (play_hand in a new player), whatever was played before it."""
+    from runtime.simulate import hands_player
+
+    rules = load_ruleset("standard+kitty-first")
+    play = hands_player(rules, -4, ("random",))
+    for index in (7, 0, 7, 3, 12, 0):
+        fast = play(index)
+        rng = hand_rng(-4, index)
         dealt, kitty = deal(rules, rng)
         slow = HandState(rules, fast.dealer, dealt, kitty)
         bot = make_bot("random", rng)

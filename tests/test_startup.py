@@ -124,3 +124,33 @@ def test_variants_json_lists_every_shipped_file_with_its_title():
     rows = json.loads(done.stdout)
     assert sorted(r["name"] for r in rows) == sorted(shipped_files())
     assert all(r["title"] and r["title"] != "(does not load)" for r in rows)
+
+
+def test_a_simulation_printed_as_json_to_a_pipe_loads_no_renderer():
+    # No progress bar is drawn when stderr is no terminal, and JSON needs no text renderer: rich stays unloaded.
+    loaded = modules_loaded_by("simulate", "standard", "--hands", "250", "--bots", "random", "--seed", "1", "--json")
+    assert "runtime.simulate" in loaded
+    assert [m for m in loaded if m.split(".")[0] == "rich" or m == "bidcompiler.cli.render"] == []
+
+
+def test_progress_is_left_to_rich_wherever_it_might_draw_a_bar(monkeypatch):
+    from bidcompiler.cli.common import PROGRESS_FROM
+    from bidcompiler.cli.simulate import may_show_progress
+
+    class Stream:
+        def __init__(self, tty):
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    for name in ("TTY_COMPATIBLE", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "stderr", Stream(False))
+    assert not may_show_progress(10**6)
+    monkeypatch.setattr(sys, "stderr", Stream(True))
+    assert may_show_progress(PROGRESS_FROM)
+    assert not may_show_progress(PROGRESS_FROM - 1)  # a short run: never a bar
+    monkeypatch.setattr(sys, "stderr", Stream(False))
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich may then draw on a pipe: rich decides
+    assert may_show_progress(PROGRESS_FROM)

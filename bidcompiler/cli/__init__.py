@@ -17,7 +17,6 @@ table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import sys
@@ -70,6 +69,8 @@ class LazyGroup(click.Group):
         """As click's, plus a "did you mean" for a mistyped command name."""
         name = args[0] if args else None
         if name is not None and name not in COMMANDS and not name.startswith("-"):
+            import difflib  # only for a mistyped command: not on every start-up
+
             close = difflib.get_close_matches(name, list(COMMANDS), n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""
             ctx.fail(f"No such command {name!r}.{hint}")

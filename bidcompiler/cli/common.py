@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+# Runs of fewer units than this draw no progress bar (render.progress; simulate.may_show_progress).
+PROGRESS_FROM = 200
+
 if TYPE_CHECKING:
     from ..errors import CompileError
     from ..variantspec import VariantNotFound

@@ -27,7 +27,6 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     """
     from runtime.simulate import RunSpec, run_compare_chunk  # here: `compare --help` needs no engine
 
-    from . import render
     from .report import comparison_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
@@ -38,4 +37,4 @@ def compare(a, b, games, hands, bots, seed, workers, backend, scheduler, max_han
     spec = RunSpec(mode, count, seed, kinds, max_hands)
     totals = execute(run_compare_chunk, (rules_a, rules_b, spec), spec, workers, backend, scheduler)
     data = comparison_summary(rules_a, rules_b, spec, totals, (describe_variant(a), describe_variant(b)))
-    show_report(data, as_json, plot, "plot_comparison", render.comparison_report)
+    show_report(data, as_json, plot, "plot_comparison", "comparison_report")

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from runtime.stats import Interval
 
+from .common import PROGRESS_FROM
 from .report import is_symmetric
 
 if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache needs none of it
@@ -206,7 +207,7 @@ def comparison_report(data: dict) -> None:
 def progress(total: int, label: str):
     """A progress bar on stderr for long runs; yields a function to advance it."""
     console = stderr()
-    if total < 200 or not console.is_terminal:
+    if total < PROGRESS_FROM or not console.is_terminal:
         yield lambda: None
         return
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())

@@ -15,12 +15,13 @@ import os
 import random
 import re
 import shlex
-from contextlib import ExitStack
+import sys
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
 import click
 
-from .common import SEED_RANGE, FilePath, load_rules, nonempty_names, spec_text, variant_options
+from .common import PROGRESS_FROM, SEED_RANGE, FilePath, load_rules, nonempty_names, spec_text, variant_options
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -171,9 +172,13 @@ def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None
     from runtime.backends import BackendError
     from runtime.simulate import folded, run_chunk
 
-    from . import render
+    if may_show_progress(spec.count):
+        from . import render
 
-    with render.progress(spec.count, "simulating" if fn is run_chunk else "comparing") as advance:
+        progress = render.progress
+    else:
+        progress = _no_progress
+    with progress(spec.count, "simulating" if fn is run_chunk else "comparing") as advance:
         def on_progress(i, result):
             for _ in range(result.units):
                 advance()
@@ -182,6 +187,27 @@ def execute(fn, args, spec: RunSpec, workers, backend, scheduler, on_result=None
                           scheduler=scheduler, on_progress=on_progress, preload=POOL_PRELOAD)
         except BackendError as exc:
             raise click.UsageError(str(exc)) from None
+
+
+def may_show_progress(total: int) -> bool:
+    """False where render.progress would surely draw no bar, found without importing rich (a third of
+    a short run's start-up): a short run, or stderr no terminal and neither variable rich reads to
+    be told otherwise (TTY_COMPATIBLE, FORCE_COLOR) set.  True leaves the answer to rich."""
+    if total < PROGRESS_FROM:
+        return False
+    if os.environ.get("TTY_COMPATIBLE") is not None or os.environ.get("FORCE_COLOR") is not None:
+        return True
+    isatty = getattr(sys.stderr, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+@contextmanager
+def _no_progress(total: int, label: str):
+    """render.progress where no bar is drawn: yields a function that does nothing."""
+    yield lambda: None
 
 
 def write_plot(kind: str, data: dict, path: str) -> None:
@@ -197,7 +223,8 @@ def write_plot(kind: str, data: dict, path: str) -> None:
 def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, render_text) -> None:
     """The end of a run: printed as JSON or by ``render_text``, then its figures drawn to ``plot`` if given.
 
-    ``plot_kind`` names the function of :mod:`bidcompiler.cli.plots` that draws them.
+    ``plot_kind`` names the function of :mod:`bidcompiler.cli.plots` that draws them, ``render_text``
+    a function or the name of one in :mod:`bidcompiler.cli.render` (imported only to print text).
     The path was checked before the run (see :func:`check_run`); should the file
     still fail to be written, the report has been printed already, so the run's
     results are never lost.
@@ -205,6 +232,10 @@ def show_report(data: dict, as_json: bool, plot: str | None, plot_kind: str, ren
     if as_json:
         click.echo(json.dumps(data, indent=2))
     else:
+        if isinstance(render_text, str):  # a function of render.py by name: rich is imported only here
+            from . import render
+
+            render_text = getattr(render, render_text)
         render_text(data)
     if plot:
         write_plot(plot_kind, data, plot)
@@ -307,7 +338,6 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     """
     from runtime.simulate import RunSpec, run_chunk
 
-    from . import render
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
@@ -341,4 +371,4 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
                        "record; put {game} in the name for one game record per file", err=True)
         totals = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
     data = simulation_summary(rules, spec, totals, describe_variant(variant, with_rules, sets))
-    show_report(data, as_json, plot, "plot_simulation", render.simulation_report)
+    show_report(data, as_json, plot, "plot_simulation", "simulation_report")
