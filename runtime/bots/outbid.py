@@ -104,9 +104,11 @@ def worth_bidding(values: list[float], made: list[float], bids) -> frozenset[int
     not below nothing).  Both are read over the declaring estimate's spread of books
     (``RulesInfo.made_row``, ``RulesInfo.eu_row``).
 
-    A seat that may pass bids only these (away from a game's end; an opening is judged
-    with the whole measured shortfall of the estimate, :attr:`Outlook.short`), and the
-    auction model's sampled hands call only these.  Valued against passing alone, a contract that goes
+    A seat that may pass bids only these, or a sacrifice that saves enough
+    (:func:`is_saving_sacrifice`; in a game, also one made where the game's end makes
+    passing cost more than its points); an opening is judged with the whole measured
+    shortfall of the estimate (:attr:`Outlook.short`).  The auction model's sampled
+    hands call alike.  Valued against passing alone, a contract that goes
     down more often than not and loses points on average can still look worth bidding
     where the opponents' contract would cost more (defenders score nothing in the base
     game, and an opponent forced to bid scores +2.2 a hand there): the bots bid such
@@ -119,6 +121,9 @@ def worth_bidding(values: list[float], made: list[float], bids) -> frozenset[int
     happens (oregon: 92% of hands went to a forced dealer).  Openings judged with half
     the shortfall (the credit that chooses them) left 29% of hands to forced dealers
     where the lowest bid is 4 (20% with the whole of it, and 19.7% before this rule).
+    Measured (seed 1): the base game's contracts made 71.3% -> 77.1% (simulate, 4,000
+    hands), overbids 19.0% -> 15.0% (realism.py, 400 hands), +1.77 -> +1.70 points a
+    hand against the baseline (strength.py --variants all --deals 1000).
     """
     return frozenset(b for b in bids if made[b] >= 0.5 or values[b] >= 0.0)
 
