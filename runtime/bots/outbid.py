@@ -116,9 +116,10 @@ def worth_bidding(values: list[float], made: list[float], bids) -> frozenset[int
     could not be made even double dummy (bench/realism.py --hands 400 --dd 400, seed 1).
     Either half alone is the variant's own bar but fails elsewhere: the chance alone
     forbids the long shots that pay where making is worth much more than a set costs
-    (rhode-island fell from +4.3 to +0.3 points a hand against the baseline); the
-    score alone forbids every contract where defenders score their books whatever
-    happens (oregon: 92% of hands went to a forced dealer).  Openings judged with half
+    (in the shipped variant that pays a made contract its books and a set only the bid,
+    +4.3 points a hand against the baseline fell to +0.3); the score alone forbids every
+    contract where defenders score their books whatever happens (92% of hands went to
+    a forced dealer in the shipped variant that scores so).  Openings judged with half
     the shortfall (the credit that chooses them) left 29% of hands to forced dealers
     where the lowest bid is 4 (20% with the whole of it, and 19.7% before this rule).
     Measured (seed 1): the base game's contracts made 71.3% -> 77.1% (simulate, 4,000
@@ -132,8 +133,9 @@ def is_saving_sacrifice(value: float, pass_value: float) -> bool:
     """Whether a sacrifice worth ``value`` (a bid :func:`worth_bidding` leaves out) is bid
     all the same: passing costs something (``pass_value`` below nothing) and the
     sacrifice saves at least half of it.  Where a contract made pays much more than a
-    set costs (rhode-island: a dealer with middle cards takes a bid of 3 rather than
-    defend it, +11.7 points over passing, bench/fixed_hand.py in tests/test_bots.py)
+    set costs (where a made contract pays its books: a dealer with middle cards takes a
+    bid of 3 rather than defend it, +11.7 points over passing, bench/fixed_hand.py in
+    tests/test_bots.py)
     this keeps the sacrifices that pay; in the base game, where a set costs about what
     the opponents' contract would, it keeps out the ones that only trade one loss for
     another."""
