@@ -18,7 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import bid_margin, outlook, own_in_strain, standing_values
+from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -199,37 +199,52 @@ class HeuristicBot:
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
         stands = self._standing(state, info, plain, npart) if allowed else None
+        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
+        game = game_values(state, info, seat)
         # An opening bid (nothing bid yet) is credited with a share of the books the
         # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
         # to choose a higher level, which the plain estimate still chooses.  A bid over
         # another is not (an overcall is a hand chosen against a shown strong one).
-        bias = self._outlook(info, npart).bias if state.high_bid < 0 else (0.0, 0.0)
-        tolerance = 0.0
+        look = self._outlook(info, npart)
+        bias = look.bias if state.high_bid < 0 else (0.0, 0.0)
+        # Whether a bid is a sacrifice (below) is asked of the best estimate of its books,
+        # not of a bidding rule of thumb: an opening is judged with the whole shortfall
+        # measured (Outlook.short), an overcall without credit, as for choosing.
+        short = look.short if state.high_bid < 0 else (0.0, 0.0)
+        can_pass = info.pass_action in legal
+        # Where we may pass, no sacrifice is bid (outbid.worth_bidding) unless it saves
+        # enough (outbid.is_saving_sacrifice; in a game, valued by what results do to it).
+        sure_only = can_pass
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index, value with an opener's credit)
-        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
-        game = game_values(state, info, seat)
-        bid_rank = info.bid_rank
+        best_any = None  # the same with sacrifices, where they are kept out of best_bid (below)
         for s, nt, idx in info.strain_nt_tables:
             i = max(idx, key=get)
             base = own_list[i] + bonus_k
             share = tricks - base
             books0 = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
             books = books0 + bias[nt]
-            b, v = self._best_standing_bid(info, nt, books0, s, allowed, stands, game)
-            if b >= 0 and (best_bid is None or v > best_bid[0] + tolerance
-                           or (v >= best_bid[0] - tolerance and bid_rank[b] > bid_rank[best_bid[4]])):
-                vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
-                best_bid = (v, first_bid + b, books, i, b, vd)
-            if take >= 0 and info.bid_strain[take] == s:
-                v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
-                if best_bid is None or v > best_bid[0]:
-                    best_bid = (v, info.take_action, books, i, take, v)
+            take_here = take if take >= 0 and info.bid_strain[take] == s else -1
+            if sure_only:
+                books_s = books0 + short[nt]
+                eu_s, made_s = info.eu_row(0, nt, books_s), info.made_row(nt, books_s)
+                worth = worth_bidding(eu_s, made_s, allowed)
+                best_any = self._consider(best_any, info, nt, s, i, books0, books, allowed, take_here, stands, game)
+                if take_here >= 0 and not worth_bidding(eu_s, made_s, (take_here,)):
+                    take_here = -1
+            else:
+                worth = allowed
+            best_bid = self._consider(best_bid, info, nt, s, i, books0, books, worth, take_here, stands, game)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
                                                   info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
-        can_pass = info.pass_action in legal
+        if best_any is not None and (best_bid is None or best_any[5] > best_bid[5]) and (
+                is_saving_sacrifice(best_any[5], pass_value)
+                or (game is not None and pass_value < self._plain_pass_value(state, info, est, npart, bonus, stands))):
+            # A sacrifice that saves enough, or one that keeps the opponents from the game:
+            # in a game whose end makes passing cost more than its points, as before.
+            best_bid = best_any
         alternatives = []
         if can_pass:
             alternatives.append(pass_value)
@@ -255,11 +270,40 @@ class HeuristicBot:
         if can_pass:
             if not why:
                 return info.pass_action, ""
+            if best_bid is None and best_any is not None and best_any[5] > pass_value + bid_margin(info):
+                return info.pass_action, ("pass: every bid left is a sacrifice (expected to go down, and to lose "
+                                          f"points) that saves too little: {rules.bids[best_any[4]].text} is worth "
+                                          f"{best_any[5]:+.1f} against {pass_value:+.1f} {pass_words}")
+            best_bid = best_bid or best_any
             if best_bid is None:
                 return info.pass_action, "pass: no bid is left that outranks the high bid"
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
                                       f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
+
+    def _plain_pass_value(self, state: HandState, info: RulesInfo, est, npart: int, bonus: float, stands) -> float:
+        """What passing is worth in the hand's own points, the game aside (as :meth:`_call` values it)."""
+        value, words = self._pass_value(state, info, est, npart, bonus, info.expected)
+        if stands is not None:
+            value, words = self._pass_standing(state, info, stands, value, words)
+        return value
+
+    def _consider(self, best, info: RulesInfo, nt: int, strain: int, table: int, books0: float, books: float,
+                  bids, take: int, stands, game):
+        """``best`` (see :meth:`_call`'s best_bid), or the best of ``strain``'s ``bids`` (and
+        of taking bid ``take``, if not -1) if better: its value chosen on the plain
+        estimate ``books0``, the value an opener's credit gives it on ``books``."""
+        tolerance = 0.0
+        b, v = self._best_standing_bid(info, nt, books0, strain, bids, stands, game)
+        if b >= 0 and (best is None or v > best[0] + tolerance
+                       or (v >= best[0] - tolerance and info.bid_rank[b] > info.bid_rank[best[4]])):
+            vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
+            best = (v, info.first_bid + b, books, table, b, vd)
+        if take >= 0:
+            v = info.eu_row(0, nt, books)[take] if game is None else game.expected(0, take, nt, books)
+            if best is None or v > best[0]:
+                best = (v, info.take_action, books, table, take, v)
+        return best
 
     def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
@@ -333,22 +377,25 @@ class HeuristicBot:
 
     def _declare_values(self, info: RulesInfo, plain: list[float], npart: int):
         """(per bid: what declaring it is worth to a hand's side, its side's books in the
-        contract that values it so), valued as :meth:`_call` values its own bids (the
-        kitty unseen, nothing known of partners)."""
+        contract that values it so, its chance of being made there), valued as
+        :meth:`_call` values its own bids (the kitty unseen, nothing known of partners)."""
         tricks = info.tricks
         share_div = info.rules.players - 1
         out = [float("-inf")] * info.n_bids
         books_of = [0.0] * info.n_bids
+        made_of = [0.0] * info.n_bids
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
             books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
             row = info.eu_row(0, nt, books)
+            made = info.made_row(nt, books)
             for b in info.strain_bids[s]:
                 if row[b] > out[b]:
                     out[b] = row[b]
                     books_of[b] = books
-        return out, books_of
+                    made_of[b] = made[b]
+        return out, books_of, made_of
 
     @staticmethod
     def _standing_value(info: RulesInfo, nt: int, books: float, b: int, stands, game=None) -> float:

@@ -299,6 +299,7 @@ class RulesInfo:
         self.util = None  # score tables, built from the first state that needs them
         self._eu = {}
         self._rows = {}
+        self._made = {}
         self._best = {}
         self._weights = {}
         self._build_slots()
@@ -490,6 +491,17 @@ class RulesInfo:
             w = self.weights(key[2] / 10, nt)
             row = [sum(x * u[nt][k] for k, x in w) for u in self.util[table]]
             self._rows[key] = row
+        return row
+
+    def made_row(self, nt: int, books: float) -> list[float]:
+        """The chance of making every bid of the ladder with ``books`` expected books: the
+        weight of the book counts that pass the variant's own test of "made" (``util[2]``)."""
+        key = (nt, int(books * 10 + 0.5))
+        row = self._made.get(key)
+        if row is None:
+            w = self.weights(key[1] / 10, nt)
+            row = [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
+            self._made[key] = row
         return row
 
     def weights(self, mean: float, nt: int = 0):
