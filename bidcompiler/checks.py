@@ -330,9 +330,14 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     order_names = {o.name for o in v.orders}
     seen: dict[str, tuple[str, tuple]] = {}  # word -> (strain, the setting that gives it the word)
     for i, strain in enumerate(a.strains):
-        for word in (strain.name, *strain.aliases):
-            here = ("auction", "strains", i, "name" if word == strain.name else "aliases")
-            if word in seen:
+        for k, word in enumerate((strain.name, *strain.aliases)):
+            here = ("auction", "strains", i, "name" if k == 0 else "aliases")
+            if word in seen and seen[word][0] == strain.name:
+                # An alias repeating its own strain's name (or another of its aliases).
+                conflict(sink, v, f"strain '{strain.name}' lists '{word}' among its aliases, which it is "
+                                  "already called", here,
+                         fix=(f"take '{word}' out of the aliases of strain '{strain.name}'",))
+            elif word in seen:
                 # The two strains may come from different files (a variant renaming what it extends).
                 conflict(sink, v, f"'{word}' names both strain '{seen[word][0]}' and strain '{strain.name}'",
                          here, seen[word][1], fix=(f"give the word '{word}' to one strain only",))

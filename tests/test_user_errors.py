@@ -158,6 +158,21 @@ def test_a_users_variant_extending_a_shipped_one_leads_with_the_users_file(tmp_p
     assert first.startswith(f"{mine}:") and str(STANDARD) in first
 
 
+@pytest.mark.parametrize("strain, aliases, said", [
+    ("downtown", "[downtown]", "strain 'downtown' lists 'downtown' among its aliases, which it is already called"),
+    ("downtown", "[uptown]", "'uptown' names both strain 'uptown' and strain 'downtown'"),
+])
+def test_a_strains_alias_is_blamed_at_the_users_alias(tmp_path, strain, aliases, said):
+    """Found by the 10^5 fuzz run: an alias repeating its own strain's name was reported at
+    the shipped file's `name` line, as if two strains shared the word."""
+    mine = write(tmp_path, "mine.yaml", f"name: mine\ntitle: t\nextends: standard\nauction:\n  strains:\n"
+                                        f"    - name: {strain}\n      aliases: {aliases}\n")
+    result = run("compile", str(mine))
+    assert result.exit_code == 1
+    lines = [line for line in result.stderr.splitlines() if said in line]
+    assert lines and lines[0].startswith(f"{mine}:7:16: "), result.stderr
+
+
 def test_a_set_change_that_breaks_the_base_leads_with_the_set(tmp_path):
     result = run("compile", "standard", "--set", "deal.kitty=0", "--set", "deal.hand=13", "--set", "deck.extra=~")
     assert result.exit_code == 1
