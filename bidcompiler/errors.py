@@ -16,6 +16,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# How much of a name from someone else's file a message quotes.
+QUOTED_CHARS = 60
+
+
+def printable(text: str, keep_newlines: bool = True) -> str:
+    """``text`` with each character a terminal would act on, or a reader could not see
+    (controls such as ESC, line and paragraph separators), written as its escape
+    (``\\x1b``, ``\\u2028``): a message quoting a hostile file prints what it says and
+    nothing more.  Newlines stay where ``keep_newlines`` (a message's own lines)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else repr(c)[1:-1] for c in text)
+
+
+def quoted(name: str) -> str:
+    """``name`` in quotes for a message: escaped as :func:`printable` (newlines too) and,
+    past :data:`QUOTED_CHARS` characters, cut with its length said."""
+    if len(name) > QUOTED_CHARS:
+        return f"'{printable(name[:QUOTED_CHARS], False)}...' ({len(name)} characters)"
+    return f"'{printable(name, False)}'"
+
 
 @dataclass(frozen=True, slots=True)
 class SourcePos:
@@ -57,18 +78,19 @@ class Diagnostic:
     hint: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        text = f"{self.pos}: {self.message}"
+        # Messages quote the user's values, and any text may come from a hostile file.
+        text = printable(f"{self.pos}: {self.message}")
         if self.source_line is not None and self.pos.col:
             caret = " " * (self.pos.col - 1) + "^"
-            text += f"\n    {self.source_line}\n    {caret}"
+            text += f"\n    {printable(self.source_line, False)}\n    {caret}"
         if self.hint:
             # On a line of its own, so the first line stays file:line:col: message for editors.
-            text += f"\n    to fix: {self.hint}"
+            text += f"\n    to fix: {printable(self.hint)}"
         return text
 
     def one_line(self) -> str:
         """The diagnostic on one line (for messages that must stay one line): ``pos: message; to fix: …``."""
-        return f"{self.pos}: {self.message}" + (f"; to fix: {self.hint}" if self.hint else "")
+        return printable(f"{self.pos}: {self.message}" + (f"; to fix: {self.hint}" if self.hint else ""), False)
 
 
 class CompileError(Exception):

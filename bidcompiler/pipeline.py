@@ -23,7 +23,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -66,9 +66,9 @@ def _not_found(name: str, relative_to: Path | None, kind: str) -> str:
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) or difflib.get_close_matches(
         name, list(_shipped(None)), n=1, cutoff=0.6)
     if close:
-        return (f"unknown {what} '{name}' (did you mean '{close[0]}'?); `bidwhist variants` lists the "
+        return (f"unknown {what} {quoted(name)} (did you mean '{close[0]}'?); `bidwhist variants` lists the "
                 "shipped ones, or give the path of a file")
-    return f"unknown {what} '{name}' (shipped: {', '.join(names) or 'none'}); or give the path of a file"
+    return f"unknown {what} {quoted(name)} (shipped: {', '.join(names) or 'none'}); or give the path of a file"
 
 
 def _close_files(path: Path) -> str | None:

@@ -289,3 +289,33 @@ def test_a_file_that_vanishes_after_the_check_is_the_records_error(tmp_path, mon
     result = run(*command, str(record))
     assert result.exit_code == 1
     assert "variant" in result.stderr and "does not exist" in result.stderr
+
+
+@pytest.mark.parametrize("field, name", [
+    ("variant", "\x1e"),                      # found by the 10^5 fuzz run: a record separator split the line
+    ("variant", "\x1b[2J\x1b[31mstandard"),   # a terminal escape: clear the screen, turn red
+    ("variant", "std\u2028ard"),              # a line separator
+    ("variant", "x" * 5000),                  # quoted whole, it made a 5,000-character message
+    ("with", "a\x1bb"),
+])
+@pytest.mark.parametrize("mode", [("--json",), ()])
+def test_a_name_from_a_record_is_quoted_escaped_and_cut(tmp_path, record, field, name, mode):
+    """A record is someone else's file: the names it gives are quoted with every control
+    character escaped and cut to a length, so the one message line stays one short line
+    and prints nothing a terminal would act on."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(dict(record, **{field: [name] if field == "with" else name})), encoding="utf-8")
+    result = run("replay", *mode, str(path))
+    assert result.exit_code == 1
+    text = result.stderr + result.stdout
+    assert not any(not c.isprintable() and c != "\n" for c in text), repr(text)
+    message = json.loads(result.stdout)["error"]["message"] if mode else result.stderr
+    assert len(message.splitlines()) == 1 and len(message) < 1000, message  # the shipped names: ~600
+    assert (repr(name[:60])[1:-1] if field == "variant" else "a\\x1bb") in message
+
+
+def test_a_name_on_the_command_line_is_escaped_in_the_usage_error():
+    for args in (["rules", "a\x1bb"], ["rules", "a\x1bb.yaml"], ["rules", "standard", "--set", "a\x1b=1"]):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "\x1b" not in result.stderr and "a\\x1b" in result.stderr, result.stderr

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import printable
+
 # Runs of fewer units than this draw no progress bar (render.progress; simulate.may_show_progress).
 PROGRESS_FROM = 200
 
@@ -61,7 +63,7 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     message = exc.diagnostics[0].message
     if spec not in message and exc.diagnostics[0].pos.file not in message:
         message = f"{exc.diagnostics[0].pos.file}: {message}"
-    return click.BadParameter(message, param_hint=param)
+    return click.BadParameter(printable(message, False), param_hint=param)
 
 
 def set_expressions(ctx, param, values):
@@ -85,8 +87,8 @@ def set_expressions(ctx, param, values):
         try:
             set_layer(value)
         except CompileError as exc:
-            raise click.BadParameter("; ".join(f"{value}: {d.message}" for d in exc.diagnostics), ctx=ctx,
-                                     param=param) from None
+            said = "; ".join(f"{value}: {d.message}" for d in exc.diagnostics)
+            raise click.BadParameter(printable(said, False), ctx=ctx, param=param) from None
         note_set_text(value)
     return values
 
