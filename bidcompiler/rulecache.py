@@ -25,10 +25,9 @@ variant with errors is reported afresh every time).  Entries are written to a
 temporary file and renamed over the old one, so concurrent writers and readers only
 ever see whole entries.
 
-Where: ``$BIDWHIST_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bidwhist``, else
-``~/.cache/bidwhist``; ``BIDWHIST_NO_CACHE=1`` turns it off.  A folder that is not
-the user's own or that others may write to is not used (a shared place could be
-planted with entries).
+Where: the ``rulesets`` subfolder of the user's cache folder (runtime.diskcache:
+``$BIDWHIST_CACHE_DIR``, ``$XDG_CACHE_HOME/bidwhist`` or ``~/.cache/bidwhist``;
+``BIDWHIST_NO_CACHE=1`` turns it off; a folder others may write to is not used).
 """
 
 from __future__ import annotations
@@ -39,12 +38,16 @@ import hashlib
 import importlib.util
 import json
 import os
-import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
+
+from runtime import diskcache
+# The folder and its switches are the cache's as a whole (also the bots' tables): named here too.
+from runtime.diskcache import ENV_DIR as ENV_DIR
+from runtime.diskcache import ENV_OFF as ENV_OFF
+from runtime.diskcache import cache_dir as cache_dir
 
 from .resources import MAX_VARIANT_BYTES, grammar_dir, locate, shipped_files
 from .variantspec import VariantSpec
@@ -53,8 +56,6 @@ if TYPE_CHECKING:
     from runtime.ruleset import Ruleset
 
 FORMAT = "bidwhist-rulecache/1"
-ENV_DIR = "BIDWHIST_CACHE_DIR"
-ENV_OFF = "BIDWHIST_NO_CACHE"
 # An entry is a Ruleset's JSON (the largest shipped one about 10 KB) and the files it
 # depends on: 1 MiB is far above any real one and bounds what a damaged entry costs.
 MAX_ENTRY_BYTES = 1 << 20
@@ -107,44 +108,9 @@ def recording() -> Iterator[_Deps]:
 
 
 # --------------------------------------------------------------------------- where
-def cache_dir() -> Path | None:
-    """The folder of the rule cache, or None when it is turned off (or no home is known)."""
-    if os.environ.get(ENV_OFF, "") not in ("", "0"):
-        return None
-    given = os.environ.get(ENV_DIR)
-    if given:
-        return Path(given)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):  # the XDG spec: a relative path is ignored
-        return Path(xdg) / "bidwhist"
-    try:
-        return Path.home() / ".cache" / "bidwhist"
-    except (RuntimeError, KeyError, OSError):
-        return None
-
-
-def _own_folder(folder: Path) -> bool:
-    """True if ``folder`` is a directory owned by this user that no one else may write."""
-    try:
-        info = os.lstat(folder)
-    except OSError:
-        return False
-    owner_ok = not hasattr(os, "getuid") or info.st_uid == os.getuid()
-    return stat.S_ISDIR(info.st_mode) and owner_ok and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-
-
 def _entries_folder(create: bool) -> Path | None:
     """The folder holding the entries (made if ``create``), or None if it cannot be used."""
-    base = cache_dir()
-    if base is None:
-        return None
-    folder = base / _SUBDIR
-    if create:
-        try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        except OSError:
-            return None
-    return folder if _own_folder(folder) else None
+    return diskcache.entries_folder(_SUBDIR, create)
 
 
 # --------------------------------------------------------------------------- keys
@@ -249,36 +215,10 @@ def _write(kind: str, spec: VariantSpec, deps: _Deps, value) -> None:
     folder = _entries_folder(create=True)
     if folder is None:
         return
-    tmp = None
-    try:
-        key = _spec_key(kind, spec)
-        text = json.dumps({"format": FORMAT, "code": code_version(), "key": key, "lookups": deps.lookups,
-                           "files": deps.files, "value": value}, ensure_ascii=True)
-        if len(text) > MAX_ENTRY_BYTES:
-            return
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(text)
-        os.replace(tmp, _entry_path(folder, key))  # atomic: readers see the old entry or the new
-        tmp = None
-        _prune(folder)
-    except Exception:  # noqa: BLE001 - a cache that cannot be written is simply not used
-        pass
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _prune(folder: Path) -> None:
-    """Keep at most :data:`MAX_ENTRIES` entries: remove the oldest down to half of it."""
-    entries = [p for p in folder.iterdir() if p.suffix in (".json", ".set") and not p.name.startswith(".")]
-    if len(entries) <= MAX_ENTRIES:
-        return
-    entries.sort(key=lambda p: p.stat().st_mtime)
-    for old in entries[:len(entries) - MAX_ENTRIES // 2]:
-        with contextlib.suppress(OSError):
-            old.unlink()
+    key = _spec_key(kind, spec)
+    doc = {"format": FORMAT, "code": code_version(), "key": key, "lookups": deps.lookups, "files": deps.files,
+           "value": value}
+    diskcache.write_entry(folder, _entry_path(folder, key).name, doc, MAX_ENTRY_BYTES, MAX_ENTRIES)
 
 
 # --------------------------------------------------------------------------- --set texts
@@ -309,7 +249,7 @@ def note_set_text(text: str) -> None:
         return
     with contextlib.suppress(OSError, ValueError):
         _set_marker(folder, text).touch()
-        _prune(folder)
+        diskcache.prune(folder, MAX_ENTRIES)
 
 
 @lru_cache(maxsize=64)

@@ -34,6 +34,7 @@ import threading
 
 from ..auction import auction_rules, first_above
 from ..hand import HandState
+from . import stored
 from .knowledge import RulesInfo
 
 # Sampled hands per ruleset for the opponents' strength (built once per process).
@@ -239,6 +240,50 @@ class Outlook:
         self.p_over, self.over_to = _shares(over_count)
         self.p_take, self.take_to = _shares(take_count)
 
+    # The parts of the model kept between runs (runtime.bots.stored), with their shapes.
+    _STORED = ("bias", "short", "forced", "forced_played", "mean_own", "cond", "p_over", "over_to", "p_take",
+               "take_to")
+
+    def stored(self) -> dict:
+        """The model as a JSON object (see :meth:`restored`)."""
+        return {name: getattr(self, name) for name in self._STORED}
+
+    @classmethod
+    def restored(cls, info: RulesInfo, doc: dict) -> "Outlook":
+        """The model :meth:`stored` wrote, for ``info``; ValueError if ``doc`` is not one."""
+        n_bids = info.n_bids
+
+        def floats(value, length: int | None = None) -> list[float]:
+            if not isinstance(value, list) or (length is not None and len(value) != length) or not all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+                raise ValueError("not a list of numbers")
+            return [float(x) for x in value]
+
+        def pairs(value) -> list[list[tuple[int, float]]]:
+            if not isinstance(value, list) or len(value) != n_bids + 1:
+                raise ValueError("not a row per bid")
+            rows = []
+            for row in value:
+                if not isinstance(row, list) or not all(
+                        isinstance(p, list) and len(p) == 2 and type(p[0]) is int and 0 <= p[0] < n_bids
+                        for p in row):
+                    raise ValueError("not (bid, share) pairs")
+                rows.append([(p[0], floats([p[1]])[0]) for p in row])
+            return rows
+
+        out = cls.__new__(cls)
+        out.info = info
+        out.bias = tuple(floats(doc["bias"], 2))  # type: ignore[assignment]
+        out.short = tuple(floats(doc["short"], 2))  # type: ignore[assignment]
+        out.forced = floats([doc["forced"]])[0]
+        played = doc["forced_played"]
+        out.forced_played = None if played is None else floats([played])[0]
+        out.mean_own = floats(doc["mean_own"], len(info.strain_bids))
+        out.cond = floats(doc["cond"], n_bids)
+        out.p_over, out.over_to = floats(doc["p_over"], n_bids + 1), pairs(doc["over_to"])
+        out.p_take, out.take_to = floats(doc["p_take"], n_bids + 1), pairs(doc["take_to"])
+        return out
+
     def callers_books(self, bid: int, own: float, strain: int, npart: int) -> float | None:
         """The books of a side whose member calls ``bid``, seen from a hand of the other side
         whose own estimate (in the bid's strain) is ``own`` (None while the model is built).
@@ -283,7 +328,7 @@ def _shares(counts: list[list[int]]):
     return p, to
 
 
-def outlook(info: RulesInfo, defend, declare_values, forced_worth=None) -> Outlook:
+def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag: int = 0) -> Outlook:
     """The :class:`Outlook` of ``info``'s ruleset, built on first use (``defend(bid, plain, look)``
     and ``declare_values(plain)`` value a sampled hand as the bot values its own).
 
@@ -292,6 +337,10 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None) -> Outlo
     kind of contract) or None.  It runs once the model is cached, so the bots it plays
     with find it; the results are kept as :attr:`Outlook.forced_played` and
     :attr:`Outlook.bias` (``_BIAS_SHARE`` of the shortfall).
+
+    A model worked out once is kept between runs (:mod:`.stored`), keyed by the ruleset,
+    the code, the valuing functions' names and ``tag`` (what else they depend on: the
+    heuristic gives its number of partners).
     """
     out = _OUTLOOKS.get(id(info))
     if out is not None and out.info is info:
@@ -303,6 +352,18 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None) -> Outlo
     out = pending.get(id(info))
     if out is not None and out.info is info:
         return out
+    # Asked once per process and ruleset: the bots it plays find the model pending above.
+    kind = ["outlook", tag, *(f"{f.__module__}.{f.__qualname__}" if f is not None else None
+                              for f in (defend, declare_values, forced_worth))]
+    doc = stored.load(kind, info.rules)
+    if doc is not None:
+        try:
+            out = Outlook.restored(info, doc)
+        except (KeyError, TypeError, ValueError):
+            out = None  # another shape: worked out again below
+        if out is not None:
+            _OUTLOOKS[id(info)] = out
+            return out
     out = Outlook(info, defend, declare_values)
     pending[id(info)] = out
     try:
@@ -315,6 +376,7 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None) -> Outlo
         out.short = (short[0], short[1])
         out.forced_played = worth
     _OUTLOOKS[id(info)] = out
+    stored.save(kind, info.rules, out.stored())
     return out
 
 
