@@ -37,7 +37,7 @@ from typing import Sequence
 
 from . import metrics, stats
 from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the driver's callers use them)
-from .bots import make_bot
+from .bots import BOTS, make_bot
 from .game import GameTally, GameView, deal, first_dealer, next_dealer
 from .hand import HandState
 from .records import hand_record
@@ -150,6 +150,7 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
     the same deck, whatever happened in earlier hands.
     """
     kinds = seat_bots(rules, bots)
+    draws = [getattr(BOTS[k], "draws", True) for k in kinds]
     dealer = first = first_dealer(rules, random.Random(f"bidwhist:{seed}:game:{game}:dealer"))
     tally = GameTally(rules)
     hands: list[HandState] = []
@@ -158,7 +159,9 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
         cards, kitty = deal(rules, deal_rng(seed, game, h))
         state = HandState(rules, dealer, cards, kitty)
         state.game = GameView(tally)  # the bots may know the game's score
-        players = [make_bot(kinds[s], bot_rng(seed, game, h, s)) for s in range(rules.players)]
+        # A kind that never draws (the heuristic) gets no generator: seeding one costs more
+        # than the rest of its set-up, and it would draw nothing from it.
+        players = [make_bot(kinds[s], bot_rng(seed, game, h, s) if draws[s] else None) for s in range(rules.players)]
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].choose(state))
         hands.append(state)

@@ -195,6 +195,9 @@ class GameValues:
         self._ends: dict = shared.setdefault("ends", {})
         # The winners after each result do not depend on the side asking: shared by both.
         self._won: dict = shared.setdefault("winners", {})
+        # Two sides: the other side's rows are ours negated (see row), shared the same way.
+        self._rows_other: dict | None = (shared.setdefault(("rows", 1 - self.side), {})
+                                         if len(self.totals) == 2 and info.util is not None else None)
 
     def _position(self, totals: list[int], winner: int | None) -> float:
         """The value of a position for our side: +1 won, -1 lost, else the clamped score difference."""
@@ -210,6 +213,16 @@ class GameValues:
         row = self._rows.get(key)
         if row is not None:
             return row
+        other = self._rows_other
+        if other is not None:
+            theirs = other.get(key)
+            if theirs is not None:
+                # Two sides: every value below is the other side's negated exactly (its
+                # lead, its plain points and its position are ours negated, the clamp and
+                # the ends symmetric; IEEE negation, subtraction and products keep the
+                # sign symmetry), except that a zero stays +0.0 as the loop computes it.
+                row = self._rows[key] = [-x if x else 0.0 for x in theirs]
+                return row
         results = self.table.rows[key]
         same = self.table.same[key]
         winners = self._won.get(same)
@@ -235,13 +248,32 @@ class GameValues:
         else:
             plain = None
         if (plain is not None and -limit <= lead + min(plain) and lead + max(plain) <= limit
-                and all(w is None for w in winners)):
+                and winners.count(None) == len(winners)):
             # Nothing ends the game and every result stays inside the clamp (float
             # addition is monotone: the extremes decide): the plain row, as the loop gives it.
             row = self._rows[key] = list(plain)
             return row
         row = []
         side, scale, now = self.side, self.scale, self.now
+        if plain is not None:
+            # Two sides: the loop below, written for them (the same arithmetic: the best
+            # other total is the one other side's).
+            other = 1 - side
+            ours, theirs = totals[side], totals[other]
+            append = row.append
+            for k, winner in enumerate(winners):
+                if winner is None:
+                    p = plain[k]
+                    if -limit <= lead + p <= limit:
+                        append(p)
+                        continue
+                    score = results[k][0]
+                    position = max(-_CLAMP, min(_CLAMP, (ours + score[side] - (theirs + score[other])) / scale))
+                else:
+                    position = 1.0 if winner == side else -1.0
+                append((position - now) * scale)
+            self._rows[key] = row
+            return row
         others = [s for s in range(len(totals)) if s != side]
         for k, ((score, _, _), winner) in enumerate(zip(results, winners)):
             if plain is not None and winner is None and -limit <= lead + plain[k] <= limit:
@@ -268,6 +300,31 @@ class GameValues:
             v = self._eu[key] = sum(map(mul, ws, map(row.__getitem__, ks)))
         return v
 
+    def expected_bids(self, nt: int, books: float, strain: int, allowed: frozenset[int]) -> dict[int, float]:
+        """``{bid: self.expected(0, bid, nt, books)}`` for ``strain``'s bids in ``allowed``
+        (the same values, kept per position for the calls that ask again)."""
+        tenths = int(books * 10 + 0.5)
+        dside = self._dsides[0]
+        key = ("bids", dside, nt, tenths, strain, allowed)
+        eu = self._eu
+        found = eu.get(key)
+        if found is None:
+            found = {}
+            weights = None
+            for b in self.info.strain_bids[strain]:
+                if b not in allowed:
+                    continue
+                k = (dside, b, nt, tenths)
+                v = eu.get(k)
+                if v is None:
+                    row = self.row(0, b, nt)
+                    if weights is None:
+                        weights = self.table.weights(self.info, tenths)
+                    v = eu[k] = sum(map(mul, weights[1], map(row.__getitem__, weights[0])))
+                found[b] = v
+            eu[key] = found
+        return found
+
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
                 tolerance: float) -> tuple[int, float]:
         """As :meth:`RulesInfo.best_of`: the best of ``strain``'s allowed bids (the highest of
@@ -290,11 +347,17 @@ def game_values(state: HandState, info: RulesInfo, seat: int) -> GameValues | No
     points say the same: a hand played outside a game, or one no result of which can
     end the game (nor reach the clamp)."""
     view = state.game
-    if view is None or _plain(state, info):
+    if view is None:
         return None
+    cache = view.cache
     # One per seat and opposing declarer in a hand (the high bid changes who that is).
     key = ("values", seat, state.high_seat)
-    values = view.cache.get(key)
+    values = cache.get(key)
     if values is None:
-        values = view.cache[key] = GameValues(state, info, seat)
+        plain = cache.get("plain")
+        if plain is None:  # the same for every call of the hand
+            plain = cache["plain"] = _plain(state, info)
+        if plain:
+            return None
+        values = cache[key] = GameValues(state, info, seat)
     return values
