@@ -213,6 +213,15 @@ class GameValues:
         row = self._rows.get(key)
         if row is not None:
             return row
+        same = self.table.same[key]
+        if same != key:
+            # A row whose results score alike (an uptown and a downtown bid of one level):
+            # every value below comes out the same, so the first such row is used.
+            row = self._rows.get(same)
+            if row is None:
+                row = self.row(table, same[1], same[2])
+            self._rows[key] = row
+            return row
         other = self._rows_other
         if other is not None:
             theirs = other.get(key)
@@ -224,7 +233,6 @@ class GameValues:
                 row = self._rows[key] = [-x if x else 0.0 for x in theirs]
                 return row
         results = self.table.rows[key]
-        same = self.table.same[key]
         winners = self._won.get(same)
         if winners is None:
             # Rows whose scores cannot end the game (asked over their whole range) are
@@ -292,7 +300,8 @@ class GameValues:
     def expected(self, table: int, bid: int, nt: int, books: float) -> float:
         """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
         tenths = int(books * 10 + 0.5)
-        key = (self._dsides[table], bid, nt, tenths)
+        # Bids whose rows are one (ResultTable.same) share their values too.
+        key = (*self.table.same[(self._dsides[table], bid, nt)], tenths)
         v = self._eu.get(key)
         if v is None:
             row = self.row(table, bid, nt)
@@ -311,10 +320,11 @@ class GameValues:
         if found is None:
             found = {}
             weights = None
+            same = self.table.same
             for b in self.info.strain_bids[strain]:
                 if b not in allowed:
                     continue
-                k = (dside, b, nt, tenths)
+                k = (*same[(dside, b, nt)], tenths)
                 v = eu.get(k)
                 if v is None:
                     row = self.row(0, b, nt)
