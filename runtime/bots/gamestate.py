@@ -93,7 +93,7 @@ class ResultTable:
                    tuple((tuple(score), tuple(books), made) for score, books, made in row))
             self.same[(dside, b, nt)] = first.setdefault(sig, (dside, b, nt))
         self._spans: dict = {}
-        self._weights: dict[int, tuple[list[int], list[float]]] = {}
+        self._weights: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
         # Values that depend on the game only through what its end test reads
         # (GameView.key): shared by every hand of the process that starts from the same
         # position, as each game's first hand at 0-0 does.
@@ -107,12 +107,13 @@ class ResultTable:
             found = self._spans[(key, i, j)] = (tuple(map(min, zip(*scores))), tuple(map(max, zip(*scores))))
         return found
 
-    def weights(self, info: RulesInfo, tenths: int) -> tuple[list[int], list[float]]:
-        """``info.weights(tenths / 10)`` as (book counts, weights), kept per tenth."""
-        found = self._weights.get(tenths)
+    def weights(self, info: RulesInfo, tenths: int, nt: int) -> tuple[list[int], list[float]]:
+        """``info.weights(tenths / 10, nt)`` as (book counts, weights), kept per tenth and
+        strain kind (notrump's books spread wider, as the plain values say)."""
+        found = self._weights.get((tenths, nt))
         if found is None:
-            w = info.weights(tenths / 10)
-            found = self._weights[tenths] = ([k for k, _ in w], [x for _, x in w])
+            w = info.weights(tenths / 10, nt)
+            found = self._weights[(tenths, nt)] = ([k for k, _ in w], [x for _, x in w])
         return found
 
     def memo_for(self, key) -> dict:
@@ -305,7 +306,7 @@ class GameValues:
         v = self._eu.get(key)
         if v is None:
             row = self.row(table, bid, nt)
-            ks, ws = self.table.weights(self.info, tenths)
+            ks, ws = self.table.weights(self.info, tenths, nt)
             v = self._eu[key] = sum(map(mul, ws, map(row.__getitem__, ks)))
         return v
 
@@ -329,7 +330,7 @@ class GameValues:
                 if v is None:
                     row = self.row(0, b, nt)
                     if weights is None:
-                        weights = self.table.weights(self.info, tenths)
+                        weights = self.table.weights(self.info, tenths, nt)
                     v = eu[k] = sum(map(mul, weights[1], map(row.__getitem__, weights[0])))
                 found[b] = v
             eu[key] = found
