@@ -92,7 +92,7 @@ def _wilson(k: int, n: int) -> str:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return f"{100 * p:.2f}% ({100 * (centre - half):.2f}-{100 * (centre + half):.2f}%)"
+    return f"{100 * p:.2f}% ({100 * max(0.0, centre - half):.2f}-{100 * min(1.0, centre + half):.2f}%)"
 
 
 def measure(variant: str, games: int, seed: int, against: str | None = None, show: int = 0) -> dict:
@@ -105,7 +105,7 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
         raise SystemExit(f"{against}: its cards or actions differ from {variant}'s; positions cannot be compared")
     top = max(b.level for b in rules.bids)
     blind_counts, rule_counts = Counts(), Counts()
-    hands = top_calls = top_contracts = top_made = 0
+    hands = top_calls = top_hands = top_contracts = top_made = 0
     for g in range(games):
         dealer = first_dealer(rules, random.Random(f"bidwhist:{seed}:game:{g}:dealer"))
         tally = GameTally(rules)
@@ -117,6 +117,7 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
             players = [make_bot("heuristic", bot_rng(seed, g, h, s)) for s in range(rules.players)]
             blind = make_bot("heuristic", random.Random(0))
             judge = make_bot("heuristic", random.Random(0))
+            top_called = False
             while not state.is_terminal():
                 action = players[state.current_player()].choose(state)
                 if state.phase == AUCTION:
@@ -125,6 +126,7 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
                     blind_counts.add(rules, action, blind.choose(alone))
                     if _is_bid(rules, action) and rules.bids[action - rules.first_bid_action].level == top:
                         top_calls += 1
+                        top_called = True
                     if other_rules is not None:
                         there = HandState(other_rules, dealer, [list(c) for c in cards], list(kitty))
                         for _, a in state.calls:
@@ -137,6 +139,7 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
                                 f"game {g} hand {h} seat {state.current_player()} totals {tally.totals}: "
                                 f"{names[action]} here, {names[answer]} under {against}")
                 state.apply_action(action)
+            top_hands += top_called
             if state.declarer >= 0 and rules.bids[state.bid].level == top:
                 top_contracts += 1
                 top_made += bool(state.made)
@@ -145,7 +148,8 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
             h += 1
             hands += 1
     return {"blind": blind_counts, "rule": rule_counts if other_rules is not None else None, "hands": hands,
-            "top": top, "top_calls": top_calls, "top_contracts": top_contracts, "top_made": top_made}
+            "top": top, "top_calls": top_calls, "top_hands": top_hands, "top_contracts": top_contracts,
+            "top_made": top_made}
 
 
 def main(argv=None) -> None:
@@ -163,8 +167,8 @@ def main(argv=None) -> None:
         r = measure(name, a.games, a.seed, a.against, a.show)
         print(f"{name}: {r['hands']} hands")
         print(f"  with the game hidden: {r['blind'].line()}")
-        print(f"  bids of {r['top']}: called in {_wilson(r['top_calls'], r['hands'])} of hands (a hand may have "
-              f"several); contracts {_wilson(r['top_contracts'], r['hands'])} of hands, made {r['top_made']} "
+        print(f"  bids of {r['top']}: {r['top_calls']} calls, in {_wilson(r['top_hands'], r['hands'])} of hands; "
+              f"contracts in {_wilson(r['top_contracts'], r['hands'])} of hands, made {r['top_made']} "
               f"of {r['top_contracts']}")
         if r["rule"] is not None:
             print(f"  under {a.against} in the same positions: {r['rule'].line()}")

@@ -159,9 +159,20 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
         cards, kitty = deal(rules, deal_rng(seed, game, h))
         state = HandState(rules, dealer, cards, kitty)
         state.game = GameView(tally)  # the bots may know the game's score
-        # A kind that never draws (the heuristic) gets no generator: seeding one costs more
-        # than the rest of its set-up, and it would draw nothing from it.
-        players = [make_bot(kinds[s], bot_rng(seed, game, h, s) if draws[s] else None) for s in range(rules.players)]
+        # A kind that never draws (the heuristic) gets no generator (seeding one costs more
+        # than the rest of its set-up, and it would draw nothing from it), and one of it
+        # plays every seat of its kind, as in play_hand: what it keeps between calls is
+        # kept per seat or is what every seat has seen, so its calls are the same.
+        shared: dict[str, object] = {}
+        players = []
+        for s in range(rules.players):
+            if draws[s]:
+                players.append(make_bot(kinds[s], bot_rng(seed, game, h, s)))
+                continue
+            bot = shared.get(kinds[s])
+            if bot is None:
+                bot = shared[kinds[s]] = make_bot(kinds[s], None)
+            players.append(bot)
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].choose(state))
         hands.append(state)
