@@ -147,7 +147,8 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
     The first dealer comes from ``(seed, game)``, hand ``h`` is dealt from
     :func:`deal_rng` and each seat's bot is made afresh for each hand from
     :func:`bot_rng`, so the same seed plays the same deals under any variant with
-    the same deck, whatever happened in earlier hands.
+    the same deck, whatever happened in earlier hands.  (A kind that never draws,
+    ``draws = False``, gets no generator, and one of it plays all its seats of a hand.)
     """
     kinds = seat_bots(rules, bots)
     draws = [getattr(BOTS[k], "draws", True) for k in kinds]
