@@ -1,9 +1,10 @@
 """Speed of the default (heuristic) bots against an older revision, lone hands and whole games.
 
-Run from anywhere: ``python bench/botspeed.py --old REV [--rounds R] [SPEC ...]`` where
+Run from anywhere: ``python bench/botspeed.py --old REV [--new REV] [--rounds R] [SPEC ...]`` where
 a SPEC is ``VARIANT:hands:N`` or ``VARIANT:games:N`` (default ``standard:games:200
 standard:hands:1500``).  The old revision is exported with ``git archive`` into a
-temporary folder (deleted afterwards); each measurement runs in a child process of its
+temporary folder (deleted afterwards), and so is ``--new`` (else the working tree is
+measured); each measurement runs in a child process of its
 own with its tree first on ``sys.path`` (the child checks where it imported the engine
 from), round by round, the order of the two trees reversed every other round.
 
@@ -63,10 +64,20 @@ def child(tree: Path, spec: str, seed: int) -> dict:
     return json.loads(out)
 
 
+def _export(rev: str, where: Path) -> Path:
+    """Revision ``rev`` of this repository written out into ``where`` (``git archive``)."""
+    where.mkdir()
+    archive = subprocess.run(["git", "-C", str(HERE), "archive", rev], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
+    return where
+
+
 def main() -> int:
     """Measure and print; exit 1 if the trees played different hands."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", required=True, metavar="REV", help="older revision to compare")
+    parser.add_argument("--new", default=None, metavar="REV",
+                        help="a revision to measure instead of the working tree (exported the same way)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("specs", nargs="*", default=["standard:games:200", "standard:hands:1500"],
                         metavar="SPEC", help="VARIANT:hands:N or VARIANT:games:N")
@@ -77,11 +88,8 @@ def main() -> int:
             parser.error(f"a SPEC is VARIANT:hands:N or VARIANT:games:N, not {spec!r}")
     same = True
     with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        old.mkdir()
-        archive = subprocess.run(["git", "-C", str(HERE), "archive", args.old], capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
-        trees = {"old": old, "current": HERE}
+        trees = {"old": _export(args.old, Path(tmp) / "old"),
+                 "current": _export(args.new, Path(tmp) / "new") if args.new else HERE}
         results: dict[tuple[str, str], list[dict]] = {}
         for r in range(args.rounds):
             for spec in args.specs:

@@ -9,12 +9,20 @@ every hand a ``HandState`` with its ``GameView``).  At every call of every aucti
 same bot is also asked what it would call in the same position with the game hidden
 (``state.game = None``: the hand alone, as before the bots saw the game).  Reported:
 the share of calls that differ, and of those how many are a higher or lower bid or a
-pass instead of a bid (and the reverse).  A measurement, not a test.
+pass instead of a bid (and the reverse); and the bids of the ladder's top level (a
+call of it, a contract at it, made) with 95% intervals per hand.
+
+``--against VARIANT`` also asks, at every call, what the same bot calls in the same
+position (the same cards, calls and game totals, sets and hands) under VARIANT's rules
+(its ladder and actions must be the variant's own): the calls a rule changes where
+it is in play, counted as above and listed (up to ``--show`` of them) with the game
+totals.  A measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from pathlib import Path
@@ -35,10 +43,69 @@ def _is_bid(rules, action: int) -> bool:
     return rules.first_bid_action <= action < rules.first_bid_action + len(rules.bids)
 
 
-def measure(variant: str, games: int, seed: int) -> dict:
-    """Play the games and count the calls the game view changed."""
+class Counts:
+    """Calls compared with another answer in the same position: how many, and how they differ."""
+
+    def __init__(self):
+        self.calls = self.differ = self.higher = self.lower = self.bid_not_pass = self.pass_not_bid = 0
+        self.shown: list[str] = []
+
+    def add(self, rules, action: int, other: int) -> bool:
+        """Count one call ``action`` against ``other``; True when they differ."""
+        self.calls += 1
+        if other == action:
+            return False
+        self.differ += 1
+        if _is_bid(rules, action) and _is_bid(rules, other):
+            self.higher += action > other
+            self.lower += action < other
+        elif _is_bid(rules, action) or action == rules.take_action:
+            self.bid_not_pass += 1
+        else:
+            self.pass_not_bid += 1
+        return True
+
+    def line(self) -> str:
+        """The counts in words."""
+        share = self.differ / max(1, self.calls)
+        return (f"{self.differ:5d} of {self.calls:6d} calls ({100 * share:.2f}%): higher bid {self.higher}, "
+                f"lower bid {self.lower}, bid instead of pass {self.bid_not_pass}, "
+                f"pass instead of bid {self.pass_not_bid}")
+
+
+def _tally_as(rules, tally: GameTally) -> GameTally:
+    """A tally of ``rules`` standing where ``tally`` stands (totals, sets, hands, games won)."""
+    other = GameTally(rules)
+    other.totals = list(tally.totals)
+    other.sets = list(tally.sets)
+    other.hands_played = tally.hands_played
+    other.played = tally.played
+    other.games_won = list(tally.games_won)
+    return other
+
+
+def _wilson(k: int, n: int) -> str:
+    """``k`` of ``n`` as a percentage with its 95% Wilson interval."""
+    if n == 0:
+        return "-"
+    z = 1.959964
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return f"{100 * p:.2f}% ({100 * max(0.0, centre - half):.2f}-{100 * min(1.0, centre + half):.2f}%)"
+
+
+def measure(variant: str, games: int, seed: int, against: str | None = None, show: int = 0) -> dict:
+    """Play the games and count the calls the game view changed (and, with ``against``,
+    the calls that ruleset would change in the same positions)."""
     rules = load_ruleset(variant)
-    calls = differ = higher = lower = bid_not_pass = pass_not_bid = hands = 0
+    other_rules = load_ruleset(against) if against else None
+    if other_rules is not None and (other_rules.action_names != rules.action_names
+                                    or other_rules.deck() != rules.deck()):
+        raise SystemExit(f"{against}: its cards or actions differ from {variant}'s; positions cannot be compared")
+    top = max(b.level for b in rules.bids)
+    blind_counts, rule_counts = Counts(), Counts()
+    hands = top_calls = top_hands = top_contracts = top_made = 0
     for g in range(games):
         dealer = first_dealer(rules, random.Random(f"bidwhist:{seed}:game:{g}:dealer"))
         tally = GameTally(rules)
@@ -49,47 +116,64 @@ def measure(variant: str, games: int, seed: int) -> dict:
             state.game = GameView(tally)
             players = [make_bot("heuristic", bot_rng(seed, g, h, s)) for s in range(rules.players)]
             blind = make_bot("heuristic", random.Random(0))
+            judge = make_bot("heuristic", random.Random(0))
+            top_called = False
             while not state.is_terminal():
                 action = players[state.current_player()].choose(state)
                 if state.phase == AUCTION:
                     alone = state.clone()
                     alone.game = None
-                    other = blind.choose(alone)
-                    calls += 1
-                    if other != action:
-                        differ += 1
-                        if _is_bid(rules, action) and _is_bid(rules, other):
-                            higher += action > other
-                            lower += action < other
-                        elif _is_bid(rules, action) or action == rules.take_action:
-                            bid_not_pass += 1
-                        else:
-                            pass_not_bid += 1
+                    blind_counts.add(rules, action, blind.choose(alone))
+                    if _is_bid(rules, action) and rules.bids[action - rules.first_bid_action].level == top:
+                        top_calls += 1
+                        top_called = True
+                    if other_rules is not None:
+                        there = HandState(other_rules, dealer, [list(c) for c in cards], list(kitty))
+                        for _, a in state.calls:
+                            there.apply_action(a)
+                        there.game = GameView(_tally_as(other_rules, tally))
+                        answer = judge.choose(there)
+                        if rule_counts.add(rules, action, answer) and len(rule_counts.shown) < show:
+                            names = rules.action_names
+                            rule_counts.shown.append(
+                                f"game {g} hand {h} seat {state.current_player()} totals {tally.totals}: "
+                                f"{names[action]} here, {names[answer]} under {against}")
                 state.apply_action(action)
+            top_hands += top_called
+            if state.declarer >= 0 and rules.bids[state.bid].level == top:
+                top_contracts += 1
+                top_made += bool(state.made)
             tally.add_hand(state)
             dealer = tally.next_dealer(state)
             h += 1
             hands += 1
-    return {"calls": calls, "differ": differ, "higher": higher, "lower": lower,
-            "bid_not_pass": bid_not_pass, "pass_not_bid": pass_not_bid, "hands": hands}
+    return {"blind": blind_counts, "rule": rule_counts if other_rules is not None else None, "hands": hands,
+            "top": top, "top_calls": top_calls, "top_hands": top_hands, "top_contracts": top_contracts,
+            "top_made": top_made}
 
 
 def main(argv=None) -> None:
-    """Parse the options and print one line per variant."""
+    """Parse the options and print the lines of each variant."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--variants", default="standard,standard+to-5,standard+boston-x4,standard+seven-set-loses,"
                                          "standard+two-sets,standard+boston-wins")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--against", default=None, help="also ask each call under this variant's rules")
+    p.add_argument("--show", type=int, default=10, help="list up to this many calls --against changes")
     a = p.parse_args(argv)
-    print(f"gamebids: {a.games} games per variant, seed {a.seed}, heuristic bots; "
-          "calls that differ with the game hidden")
+    print(f"gamebids: {a.games} games per variant, seed {a.seed}, heuristic bots")
     for name in a.variants.split(","):
-        r = measure(name, a.games, a.seed)
-        share = r["differ"] / max(1, r["calls"])
-        print(f"{name:28s} {r['differ']:5d} of {r['calls']:6d} calls ({100 * share:.1f}%) in {r['hands']} hands: "
-              f"higher bid {r['higher']}, lower bid {r['lower']}, bid instead of pass {r['bid_not_pass']}, "
-              f"pass instead of bid {r['pass_not_bid']}")
+        r = measure(name, a.games, a.seed, a.against, a.show)
+        print(f"{name}: {r['hands']} hands")
+        print(f"  with the game hidden: {r['blind'].line()}")
+        print(f"  bids of {r['top']}: {r['top_calls']} calls, in {_wilson(r['top_hands'], r['hands'])} of hands; "
+              f"contracts in {_wilson(r['top_contracts'], r['hands'])} of hands, made {r['top_made']} "
+              f"of {r['top_contracts']}")
+        if r["rule"] is not None:
+            print(f"  under {a.against} in the same positions: {r['rule'].line()}")
+            for line in r["rule"].shown:
+                print(f"    {line}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
+from operator import add
 from types import SimpleNamespace
 
 from . import draws
@@ -363,21 +364,26 @@ class GameView:
             side, level = None, 0
         totals = tally.totals
         memo = self._shared
+        # One memo per game position's counts, declaring side and level (what is the same
+        # for every result of the list), keyed by the totals after each result and, where
+        # the end test reads them, who swept and whether it was made.
+        group = ("won", pos, side, level)
+        sub = memo.get(group)
+        if sub is None:
+            sub = memo[group] = {}
+        get = sub.get
         out: list[int | None] = []
-        for score, books, made in results:
-            after = tuple([t + p for t, p in zip(totals, score)])
-            if swept_read:
-                total = sum(books)
-                swept = tuple([total and b == total for b in books])
-            else:
-                swept = None
-            made_key = (bool(made) if declarer >= 0 else False) if made_read else None
-            key = ("won", pos, after, swept, side, level, made_key)
-            winner = memo.get(key, _UNKNOWN)
+        append = out.append
+        # What each result adds to the key besides the totals after it: the same for every
+        # position, worked out once per list of results (kept while the list lives).
+        statics = _statics(results, swept_read, made_read, declarer >= 0)
+        for (score, books, made), extra in zip(results, statics):
+            key = tuple(map(add, totals, score)) if extra is None else (tuple(map(add, totals, score)), extra)
+            winner = get(key, _UNKNOWN)
             if winner is _UNKNOWN:
                 hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
-                winner = memo[key] = tally.winner_if(hand)
-            out.append(winner)
+                winner = sub[key] = tally.winner_if(hand)
+            append(winner)
         return out
 
     def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
@@ -412,6 +418,31 @@ class GameView:
 
 
 _UNKNOWN = object()
+_STATICS: dict[int, tuple] = {}
+
+
+def _statics(results: list, swept_read: bool, made_read: bool, contract: bool) -> list[tuple]:
+    """Per result of ``results`` (``(score, books, made)`` each): the parts of
+    :meth:`GameView.winners_after`'s memo key that do not depend on the game: (who
+    swept, whether it was made), each None where the end test does not read it, or
+    None for both.  Kept per list, by identity (the list kept alive with its entry)."""
+    got = _STATICS.get(id(results))
+    if got is None or got[0] is not results or got[1:4] != (swept_read, made_read, contract):
+        if len(_STATICS) > 4096:
+            _STATICS.clear()
+        out: list = []
+        for _, books, made in results:
+            if not (swept_read or made_read):
+                out.append(None)  # nothing but the totals
+                continue
+            if swept_read:
+                total = sum(books)
+                swept = tuple([total and b == total for b in books])
+            else:
+                swept = None
+            out.append((swept, (bool(made) if contract else False) if made_read else None))
+        got = _STATICS[id(results)] = (results, swept_read, made_read, contract, out)
+    return got[4]
 _READS: dict[int, tuple[Ruleset, tuple[bool, bool, bool]]] = {}
 
 

@@ -180,9 +180,11 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
     The first dealer comes from ``(seed, game)``, hand ``h`` is dealt from
     :func:`deal_rng` and each seat's bot is made afresh for each hand from
     :func:`bot_rng`, so the same seed plays the same deals under any variant with
-    the same deck, whatever happened in earlier hands.
+    the same deck, whatever happened in earlier hands.  (A kind that never draws,
+    ``draws = False``, gets no generator, and one of it plays all its seats of a hand.)
     """
     kinds = seat_bots(rules, bots)
+    draws = [getattr(BOTS[k], "draws", True) for k in kinds]
     dealer = first = first_dealer(rules, random.Random(f"bidwhist:{seed}:game:{game}:dealer"))
     tally = GameTally(rules)
     hands: list[HandState] = []
@@ -191,7 +193,20 @@ def play_game(rules: Ruleset, seed: int, game: int, bots: str | Sequence[str] = 
         cards, kitty = deal(rules, deal_rng(seed, game, h))
         state = HandState(rules, dealer, cards, kitty)
         state.game = GameView(tally)  # the bots may know the game's score
-        players = [make_bot(kinds[s], bot_rng(seed, game, h, s)) for s in range(rules.players)]
+        # A kind that never draws (the heuristic) gets no generator (seeding one costs more
+        # than the rest of its set-up, and it would draw nothing from it), and one of it
+        # plays every seat of its kind, as in play_hand: what it keeps between calls is
+        # kept per seat or is what every seat has seen, so its calls are the same.
+        shared: dict[str, object] = {}
+        players = []
+        for s in range(rules.players):
+            if draws[s]:
+                players.append(make_bot(kinds[s], bot_rng(seed, game, h, s)))
+                continue
+            bot = shared.get(kinds[s])
+            if bot is None:
+                bot = shared[kinds[s]] = make_bot(kinds[s], None)
+            players.append(bot)
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].choose(state))
         hands.append(state)

@@ -222,3 +222,39 @@ def test_far_from_the_end_the_game_changes_nothing():
     assert call(state) == call(hand_state(rules, 0, 1, NOTRUMP))
     near = in_game(hand_state(rules, 0, 1, NOTRUMP), [0, 35])
     assert game_values(near, info, 1) is not None
+
+
+def test_notrump_in_a_game_spreads_its_books_as_alone():
+    # A row no result of which ends the game or reaches the clamp is worth its plain
+    # points: the game-aware value of a notrump contract is then the plain one, books
+    # spread as notrump's (wider than a suit's), not as a suit contract's.
+    rules = rules_of("standard", sets=("game.target=40",))
+    info = rules_info(rules)
+    state = in_game(hand_state(rules, 0, 1, NOTRUMP), [0, 35])
+    info.ensure_util(state)
+    values = game_values(state, info, 1)
+    assert values is not None
+    b = next(i for i, bid in enumerate(rules.bids) if bid.level == 4 and "notrump" in bid.text)
+    # Side 0 declaring can score at most 14 and side 1 nothing: no end, inside the clamp.
+    assert values.row(1, b, 1) == info.util[1][b][1]
+    for books in (7.3, 9.0, 10.5):
+        assert values.expected(1, b, 1, books) == info.expected(1, b, 1, books)
+    assert info.expected(1, b, 1, 9.0) != info.expected(1, b, 0, 9.0)  # the spreads differ
+
+
+# The opponents (seat 1) have bid 6 uptown; seat 2 holds eight spades with both jokers.
+SEVEN = "BJ LJ AS KS 9S 8S 7S 5S AH QH 4D 3C"
+
+
+def test_a_seven_that_would_lose_the_game_when_set_is_not_bid():
+    # Side 0 at 1, side 1 at 5: a made 6 wins nothing for them yet, and our 7 over it
+    # (the only bid left in uptown) wins the game when made.  In the base game a set 7
+    # leaves us at -6, still in the game: seat 2 overcalls.  Where a side set on a bid
+    # of 7 loses the game at once, the same set loses it: it defends instead.
+    def seat_2_over_6(name):
+        rules = rules_of(name)
+        state = hand_state(rules, 0, 2, SEVEN)
+        state.apply_action(rules.first_bid_action + ladder(rules, 6))  # seat 1: 6 uptown
+        return call(in_game(state, [1, 5]))
+    assert seat_2_over_6("standard") == "7 uptown"
+    assert seat_2_over_6("standard+seven-set-loses") == "pass"

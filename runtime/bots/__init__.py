@@ -47,6 +47,7 @@ __all__ = ["BOTS", "BaselineBot", "HeuristicBot", "RandomBot", "SamplerBot", "ma
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "baseline": BaselineBot, "sampler": SamplerBot}
 
 
-def make_bot(name: str, rng: random.Random):
-    """A bot by name (a key of ``BOTS``); KeyError for an unknown name."""
+def make_bot(name: str, rng: random.Random | None):
+    """A bot by name (a key of ``BOTS``); KeyError for an unknown name.  ``rng`` may be
+    None for a kind whose class says it never draws (``draws = False``)."""
     return BOTS[name](rng)

@@ -68,6 +68,9 @@ class HeuristicBot:
     """
 
     name = "heuristic"
+    # It never draws from its generator: a driver may give it none (simulate's games
+    # then skip seeding one per seat and hand).
+    draws = False
 
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng
@@ -415,7 +418,7 @@ class HeuristicBot:
         if game is None:
             row = info.eu_row(0, nt, books)
         else:
-            row = {b: game.expected(0, b, nt, books) for b in info.strain_bids[strain] if b in allowed}
+            row = game.expected_bids(nt, books, strain, allowed)
         best_b, best_v = -1, 0.0
         for b in info.strain_bids[strain]:
             if b not in allowed:
