@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompileError, Diagnostic, SourcePos
+from .errors import CompileError, Diagnostic, SourcePos, quoted
 from .yamlload import LoadedYaml, load_yaml
 
 # Settings that describe a layer itself rather than the game; never merged.
@@ -525,6 +525,6 @@ def _at_extends(exc: CompileError, current: LoadedYaml, target: str) -> CompileE
         if d.pos.line:
             diagnostics.append(d)
             continue
-        message = d.message if f"'{target}'" in d.message else f"extends '{target}': {d.message}"
+        message = d.message if quoted(target) in d.message else f"extends {quoted(target)}: {d.message}"
         diagnostics.append(Diagnostic(where, message, related=d.related))
     return CompileError(diagnostics)

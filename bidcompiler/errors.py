@@ -81,7 +81,8 @@ class Diagnostic:
         # Messages quote the user's values, and any text may come from a hostile file.
         text = printable(f"{self.pos}: {self.message}")
         if self.source_line is not None and self.pos.col:
-            caret = " " * (self.pos.col - 1) + "^"
+            # Under the character it points at, counted in the line as printed (escapes are wider).
+            caret = " " * len(printable(self.source_line[:self.pos.col - 1], False)) + "^"
             text += f"\n    {printable(self.source_line, False)}\n    {caret}"
         if self.hint:
             # On a line of its own, so the first line stays file:line:col: message for editors.

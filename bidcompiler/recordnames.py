@@ -32,7 +32,7 @@ from runtime.files import FileRefused, read_regular
 from runtime.ruleset import Ruleset
 
 from . import rulecache
-from .errors import CompileError
+from .errors import CompileError, quoted
 from .resources import shipped_files
 from .variantspec import VariantSpec
 
@@ -153,7 +153,7 @@ class _RecordFiles:
         if broken:
             hint = ("; a record names its house rules in `with`, not after `+`"
                     if "+" in name and broken.startswith("does not exist") else "")
-            raise RefusedName(at, f"refused: '{name}' {broken}{hint}")
+            raise RefusedName(at, f"refused: {quoted(name)} {broken}{hint}")
         return real
 
     def shipped(self, name: str, at: str, kind: str) -> LoadedYaml:
@@ -174,7 +174,7 @@ class _RecordFiles:
         if not is_path_name(name):
             return self.shipped(name, at, kind)
         real = self.check(name, at)
-        return self._load_real(real, name, at, f"{self.what(at)} '{name}' named at `{at}`")
+        return self._load_real(real, name, at, f"{self.what(at)} {quoted(name)} named at `{at}`")
 
     def _load_real(self, real: str, name: str, at: str, shown: str) -> LoadedYaml:
         from .pipeline import NotUtf8, decode_source, variant_schema
@@ -311,7 +311,7 @@ def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: boo
 
 def _shown(files: _RecordFiles, name: str, at: str) -> str:
     """How a message names the file the record names at ``at``."""
-    return f"{files.what(at)} '{name}' named at `{at}`" if is_path_name(name) else f"'{name}' (at `{at}`)"
+    return f"{files.what(at)} {quoted(name)} named at `{at}`" if is_path_name(name) else f"{quoted(name)} (at `{at}`)"
 
 
 def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined: bool = True) -> Ruleset:

@@ -122,9 +122,41 @@ def prune(folder: Path, max_entries: int) -> None:
 @lru_cache(maxsize=1)
 def runtime_version() -> str:
     """A hash of the runtime package's files and the Python version: what a table the
-    bots computed from a rule set depends on besides the rule set itself.
+    bots computed from a rule set depends on besides the rule set itself, taken once
+    per process (see :func:`runtime_unchanged`).
 
     Content, not modification times (see ``bidcompiler.rulecache.code_version``)."""
+    return _hash_runtime()
+
+
+def _stamps() -> list:
+    """Each runtime source file's path, size and modification time (cheap: no reading)."""
+    root = Path(__file__).resolve().parent
+    out = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
+        for name in sorted(names):
+            with contextlib.suppress(OSError):
+                info = os.stat(os.path.join(folder, name))
+                out.append((folder, name, info.st_size, info.st_mtime_ns))
+    return out
+
+
+# The runtime's files as this process found them when it started (~1 ms).
+_AT_IMPORT = _stamps()
+
+
+def runtime_unchanged() -> bool:
+    """True if the runtime's files are as they were when this process imported it.
+
+    A process keeps running the code it imported; should the files change on disk
+    meanwhile (an edit while a long run goes on), :func:`runtime_version` would hash
+    the new code, and what the old code works out must not be stored under it.
+    Asked before storing."""
+    return _stamps() == _AT_IMPORT
+
+
+def _hash_runtime() -> str:
     digest = hashlib.sha256(sys.version.encode())
     root = Path(__file__).resolve().parent
     for folder, subfolders, names in os.walk(root):

@@ -60,7 +60,7 @@ def test_a_stored_model_plays_exactly_as_a_fresh_one(cache, monkeypatch, spec):
 
 @pytest.mark.parametrize("damage", [
     b"", b"{not json", b"[]", b'{"key": 1, "value": {}}',
-    "replace-value", "short-list", "bad-pair",
+    "replace-value", "short-list", "bad-pair", "huge-int", "nan",
 ])
 def test_a_damaged_model_is_worked_out_again(cache, monkeypatch, damage):
     spec = ("standard", ())
@@ -75,6 +75,10 @@ def test_a_damaged_model_is_worked_out_again(cache, monkeypatch, damage):
         doc["value"]["cond"] = doc["value"]["cond"][:-1]
     elif damage == "bad-pair":
         doc["value"]["over_to"][0] = [[10_000, 0.5]]
+    elif damage == "huge-int":
+        doc["value"]["forced"] = 10 ** 400  # past a float's range: OverflowError when read
+    elif damage == "nan":
+        doc["value"]["cond"][0] = float("nan")
     path.write_bytes(damage if isinstance(damage, bytes) else json.dumps(doc).encode())
     fresh_process()
     assert played(rules, spec) == expected
@@ -95,3 +99,12 @@ def test_no_cache_stores_nothing(cache, monkeypatch):
     fresh_process()
     played(load_ruleset("standard"), ("standard", ()))
     assert not cache.exists()
+
+
+def test_a_model_worked_out_by_code_changed_since_is_not_stored(cache, monkeypatch):
+    """A run that outlives an edit of the runtime's files keeps the code it imported: what
+    it works out must not be stored under the new files' hash."""
+    monkeypatch.setattr(diskcache, "_AT_IMPORT", [("elsewhere", "old.py", 1, 1)])
+    fresh_process()
+    played(load_ruleset("standard"), ("standard", ()))
+    assert models(cache) == []

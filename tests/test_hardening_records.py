@@ -297,6 +297,9 @@ def test_a_file_that_vanishes_after_the_check_is_the_records_error(tmp_path, mon
     ("variant", "std\u2028ard"),              # a line separator
     ("variant", "x" * 5000),                  # quoted whole, it made a 5,000-character message
     ("with", "a\x1bb"),
+    ("variant", "./a\x1eb\u2028c\x07.yaml"),       # a path: refused by the path rules, quoted the same
+    ("with", "./a\x1eb\x1b]0;pwned\x07.yaml"),       # an OSC sequence (sets a terminal's title)
+    ("variant", "./" + "x" * 3000 + ".yaml"),
 ])
 @pytest.mark.parametrize("mode", [("--json",), ()])
 def test_a_name_from_a_record_is_quoted_escaped_and_cut(tmp_path, record, field, name, mode):
@@ -311,7 +314,7 @@ def test_a_name_from_a_record_is_quoted_escaped_and_cut(tmp_path, record, field,
     assert not any(not c.isprintable() and c != "\n" for c in text), repr(text)
     message = json.loads(result.stdout)["error"]["message"] if mode else result.stderr
     assert len(message.splitlines()) == 1 and len(message) < 1000, message  # the shipped names: ~600
-    assert (repr(name[:60])[1:-1] if field == "variant" else "a\\x1bb") in message
+    assert repr(name[:60])[1:-1] in message
 
 
 def test_a_name_on_the_command_line_is_escaped_in_the_usage_error():
@@ -319,3 +322,7 @@ def test_a_name_on_the_command_line_is_escaped_in_the_usage_error():
         result = run(*args)
         assert result.exit_code == 2
         assert "\x1b" not in result.stderr and "a\\x1b" in result.stderr, result.stderr
+    said = run("rules", "a\x1bb").stderr
+    assert said.count("a\\x1bb") == 1, said  # named once, in the message's own quotes
+    long = run("rules", "x" * 300).stderr
+    assert "x" * 61 not in long and "(300 characters)" in long, long

@@ -173,6 +173,17 @@ def test_a_strains_alias_is_blamed_at_the_users_alias(tmp_path, strain, aliases,
     assert lines and lines[0].startswith(f"{mine}:7:16: "), result.stderr
 
 
+def test_the_caret_stands_under_the_character_in_the_line_as_printed():
+    """A quoted source line escapes what a terminal would act on or not show (a tab, a
+    no-break space: one character, four printed); the caret counts the printed line."""
+    from bidcompiler.errors import Diagnostic, SourcePos
+
+    line = "title \t\xa0\xa0 ]"
+    text = str(Diagnostic(SourcePos("f.whist", 1, line.index("]") + 1), "unexpected ']'", source_line=line))
+    shown, caret = text.splitlines()[1:3]
+    assert shown.index("]") == caret.index("^"), text
+
+
 def test_a_set_change_that_breaks_the_base_leads_with_the_set(tmp_path):
     result = run("compile", "standard", "--set", "deal.kitty=0", "--set", "deal.hand=13", "--set", "deck.extra=~")
     assert result.exit_code == 1

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import printable
 from .common import regular_file
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
             illegal.append(line)
             hands.append({"line": line, "contract": None, "positions": None, "error": err})
             if console is not None:
-                click.echo(f"{file}:{line}: {err['at']}: {err['message']}", err=True)
+                click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
         hand = analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import printable
+from ..errors import QUOTED_CHARS, printable, quoted
 
 # Runs of fewer units than this draw no progress bar (render.progress; simulate.may_show_progress).
 PROGRESS_FROM = 200
@@ -61,8 +61,9 @@ def fail_compile(exc: CompileError) -> BadContent:
 def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -> click.BadParameter:
     """A usage error (exit 2) for a variant that is neither shipped nor a file, naming it."""
     message = exc.diagnostics[0].message
-    if spec not in message and exc.diagnostics[0].pos.file not in message:
-        message = f"{exc.diagnostics[0].pos.file}: {message}"
+    name = exc.diagnostics[0].pos.file
+    if not any(said in message for said in (spec, name, quoted(spec), quoted(name))):
+        message = f"{name if len(name) <= QUOTED_CHARS else quoted(name)}: {message}"
     return click.BadParameter(printable(message, False), param_hint=param)
 
 

@@ -36,7 +36,7 @@ from runtime.records import (
 )
 from runtime.ruleset import Ruleset
 
-from ..errors import CompileError
+from ..errors import CompileError, printable
 from ..recordnames import record_folder, record_ruleset
 from . import render
 from .common import regular_file
@@ -153,12 +153,13 @@ def error_line(file: str, error: dict, lines: list[int] | None = None) -> str:
     """
     match = _HAND_AT.match(error["at"])
     if match is None:
-        return f"{file}: {error['at']}: {error['message']}"
+        return printable(f"{file}: {error['at']}: {error['message']}", False)
     index = int(match.group(1))
     rest = match.group(2).lstrip(".")
     place = f"hand {index + 1}" + (f", {rest}" if rest else "")
     line = f":{lines[index]}" if lines is not None and index < len(lines) else ""
-    return f"{file}{line}: {place}: {error['message']}"
+    # The message quotes the record (someone else's file): printed, it says no more than it shows.
+    return printable(f"{file}{line}: {place}: {error['message']}", False)
 
 
 # --------------------------------------------------------------------------- text
@@ -369,7 +370,7 @@ def replay_each(file: str, as_json: bool) -> int:
                 r["error"] = exc.as_json()
         if r["error"] is not None:
             illegal.append(line)
-            click.echo(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", err=True)
+            click.echo(printable(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", False), err=True)
             console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
             continue
         print_hand(console, replay, title)

@@ -332,7 +332,8 @@ class HeuristicBot:
     def _outlook(self, info: RulesInfo, npart: int):
         """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
-                       lambda hand: self._declare_values(info, hand, npart), forced_worth, tag=npart)
+                       lambda hand: self._declare_values(info, hand, npart), forced_worth,
+                       tag=[type(self).__qualname__, npart])
 
     @staticmethod
     def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:

@@ -28,6 +28,7 @@ from the engine and the variant's scoring tables (:mod:`.knowledge`).
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import threading
@@ -255,9 +256,12 @@ class Outlook:
 
         def floats(value, length: int | None = None) -> list[float]:
             if not isinstance(value, list) or (length is not None and len(value) != length) or not all(
-                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in value):
+                    isinstance(x, float) or type(x) is int for x in value):
                 raise ValueError("not a list of numbers")
-            return [float(x) for x in value]
+            out = [float(x) for x in value]  # OverflowError for an integer past a float's range
+            if not all(map(math.isfinite, out)):  # the model holds finite numbers only
+                raise ValueError("not finite")
+            return out
 
         def pairs(value) -> list[list[tuple[int, float]]]:
             if not isinstance(value, list) or len(value) != n_bids + 1:
@@ -328,7 +332,7 @@ def _shares(counts: list[list[int]]):
     return p, to
 
 
-def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag: int = 0) -> Outlook:
+def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -> Outlook:
     """The :class:`Outlook` of ``info``'s ruleset, built on first use (``defend(bid, plain, look)``
     and ``declare_values(plain)`` value a sampled hand as the bot values its own).
 
@@ -339,8 +343,8 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag: int
     :attr:`Outlook.bias` (``_BIAS_SHARE`` of the shortfall).
 
     A model worked out once is kept between runs (:mod:`.stored`), keyed by the ruleset,
-    the code, the valuing functions' names and ``tag`` (what else they depend on: the
-    heuristic gives its number of partners).
+    the code, the valuing functions' names and ``tag`` (JSON: what else they depend on;
+    the heuristic gives its class and its number of partners).
     """
     out = _OUTLOOKS.get(id(info))
     if out is not None and out.info is info:
@@ -359,7 +363,7 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag: int
     if doc is not None:
         try:
             out = Outlook.restored(info, doc)
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, OverflowError):
             out = None  # another shape: worked out again below
         if out is not None:
             _OUTLOOKS[id(info)] = out

@@ -49,7 +49,7 @@ def load(kind: list, rules: Ruleset) -> dict | None:
 def save(kind: list, rules: Ruleset, value: dict) -> None:
     """Store the table ``kind`` of ``rules``; a cache that cannot be written is not used."""
     folder = diskcache.entries_folder(_SUBDIR, create=True)
-    if folder is None:
+    if folder is None or not diskcache.runtime_unchanged():
         return
     try:
         key = _key(kind, rules)
