@@ -452,3 +452,32 @@ def test_script_runs_without_traceback(tmp_path):
     assert proc.returncode == 2
     proc = script("schema")
     assert proc.returncode == 0 and json.loads(proc.stdout)
+
+
+# --------------------------------------------------------------------------- a user's audit
+def _hand_records(tmp_path: Path, hands: int = 2) -> list[dict]:
+    """``hands`` hand records written by ``simulate --records`` (random bots: quick)."""
+    out = tmp_path / "hands.jsonl"
+    assert run("simulate", "standard", "--hands", str(hands), "--seed", "5", "--bots", "random",
+               "--records", str(out)).exit_code == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_analyze_json_of_an_illegal_hand_has_the_keys_of_a_legal_one(tmp_path):
+    """A program reading `analyze --json` finds the same keys, null, when the hand is illegal."""
+    good, bad = _hand_records(tmp_path)
+    bad["play"][5] = "ZZ"
+    (tmp_path / "good.json").write_text(json.dumps(good), encoding="utf-8")
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    legal = run("analyze", str(tmp_path / "good.json"), "--json")
+    illegal = run("analyze", str(tmp_path / "bad.json"), "--json")
+    assert (legal.exit_code, illegal.exit_code) == (0, 1)
+    legal_out, illegal_out = json.loads(legal.stdout), json.loads(illegal.stdout)
+    assert set(illegal_out) == set(legal_out)
+    assert illegal_out["error"]["at"] == "play[5]"
+    assert all(illegal_out[k] is None for k in illegal_out if k != "error")
+    (tmp_path / "both.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    each = run("analyze", "--each", str(tmp_path / "both.jsonl"), "--json")
+    assert each.exit_code == 1
+    first, second = json.loads(each.stdout)["hands"]
+    assert set(second) == set(first) and second["error"]["at"] == "play[5]"
