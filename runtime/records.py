@@ -158,7 +158,9 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if over_lines is not None and over_lines():
             hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
                     "and this one holds one JSON value over several lines: write a hand record on one line")
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}{hint}") from None
+        # json's messages that end "... at" expect the position after them; ours is in front.
+        msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
     where = f"{filename}:{first_line}"

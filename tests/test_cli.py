@@ -481,3 +481,15 @@ def test_analyze_json_of_an_illegal_hand_has_the_keys_of_a_legal_one(tmp_path):
     assert each.exit_code == 1
     first, second = json.loads(each.stdout)["hands"]
     assert set(second) == set(first) and second["error"]["at"] == "play[5]"
+
+
+def test_a_truncated_record_names_where_its_string_starts(tmp_path):
+    """json's "Unterminated string starting at" is not left hanging: the position is in front."""
+    (record,) = _hand_records(tmp_path, 1)
+    path = tmp_path / "cut.json"
+    text = json.dumps(record)
+    path.write_text(text[:-5], encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 2
+    col = text[:-5].rindex('"') + 1
+    assert result.stderr == f"{path}:1:{col}: invalid JSON: Unterminated string starting here\n"
