@@ -250,6 +250,11 @@ def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
     return ids
 
 
+def _twice(first: str, second: str) -> str:
+    """Where a card dealt twice lies: both places, or the one place that holds it twice."""
+    return f"both in {first}" if first == second else f"{first} and {second}"
+
+
 def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[list[int]], list[int]]:
     """The deal of a record as card ids, checked to be exactly the variant's deck."""
     hands = record.get("hands")
@@ -265,7 +270,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
-                                  f"{rules.cards[c]} is dealt twice ({seen[c]} and hands[{seat}])")
+                                  f"{rules.cards[c]} is dealt twice ({_twice(seen[c], f'hands[{seat}]')})")
             seen[c] = f"hands[{seat}]"
         ids.append(cards)
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
@@ -274,7 +279,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
                           f"kitty has {len(kitty)} cards; the variant's kitty has {rules.kitty_size}")
     for c in kitty:
         if c in seen:
-            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({seen[c]} and kitty)")
+            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
         seen[c] = "kitty"
     return ids, kitty
 

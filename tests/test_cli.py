@@ -493,3 +493,16 @@ def test_a_truncated_record_names_where_its_string_starts(tmp_path):
     assert result.exit_code == 2
     col = text[:-5].rindex('"') + 1
     assert result.stderr == f"{path}:1:{col}: invalid JSON: Unterminated string starting here\n"
+
+
+def test_a_card_dealt_twice_to_one_hand_is_named_once(tmp_path):
+    """Not "(hands[0] and hands[0])": the hand that holds a card twice is named once."""
+    (record,) = _hand_records(tmp_path, 1)
+    hand = record["hands"][0]
+    hand[0] = hand[1]
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {"at": "hands",
+                                                  "message": f"{hand[1]} is dealt twice (both in hands[0])"}
