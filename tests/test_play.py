@@ -845,3 +845,13 @@ def test_rules_all_is_paged_at_a_small_terminal(terminals, tmp_path):
     t.expect(PROMPT)
     t.line("quit")
     assert t.wait() == 0
+
+
+def test_a_typed_bid_that_is_no_call_says_what_is_wrong_with_it(tmp_path):
+    """`9 nt` is out of the ladder and `4 uptwn` names no strain: the refusal says which."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="9 nt\n4 uptwn\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "'9 nt' is not a call: bids go from 3 to 7; try pass" in said
+    assert "'4 uptwn' is not a call: 'uptwn' is not a strain here (uptown, downtown, notrump); try pass" in said

@@ -27,8 +27,9 @@ from runtime.auction import auction_rules
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
-from runtime.notation import parse_call, parse_card, parse_direction, parse_suit
+from runtime.notation import parse_call, parse_card, parse_direction, parse_suit, strain_index
 from runtime.records import HandReplay
+from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from . import table as tableview
@@ -51,6 +52,20 @@ Type your move, or one of:
   quit          save and stop (resume later with bidwhist play --resume FILE)"""
 NOTRUMP_WORDS = {"notrump", "no trump", "no-trump", "nt", "no", "none", "nt."}
 
+
+def _why_not_a_call(rules: Ruleset, word: str) -> str:
+    """What is wrong with a typed bid the engine does not know (``9 nt``, ``4 uptwn``),
+    ending in "; ", or nothing when there is no more to say than "not a call"."""
+    words = word.split()
+    if not words or not (words[0].isascii() and words[0].isdigit()):
+        return ""
+    levels = sorted({bid.level for bid in rules.bids})
+    if int(words[0]) not in levels:
+        return f"bids go from {levels[0]} to {levels[-1]}; "
+    if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
+        named = [strain.name for strain in rules.strains if not strain.bare]
+        return f"'{' '.join(words[1:])}' is not a strain here ({', '.join(named)}); "
+    return ""
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
@@ -415,7 +430,7 @@ class Terminal:
         if phase == AUCTION:
             action = parse_call(rules, "pass" if word == "p" else raw)
             if action is None:
-                return [], (f"'{raw}' is not a call: try pass, a bid such as "
+                return [], (f"'{raw}' is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
