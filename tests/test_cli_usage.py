@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from clirun import run
 
+from bidcompiler.cli import COMMANDS
 from bidcompiler.cli.simulate import DEFAULT_GAME_HANDS
 from bidcompiler.resources import shipped_files
 
@@ -141,3 +142,21 @@ def test_the_max_hands_default_is_the_engines():
     from runtime.simulate import MAX_HANDS
 
     assert DEFAULT_GAME_HANDS == MAX_HANDS
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_help_ends_with_examples_of_its_own_options(name):
+    """`bidwhist NAME --help` shows how the command is called, with options it has."""
+    import click
+
+    from bidcompiler.cli import cli
+
+    result = run(name, "--help")
+    assert result.exit_code == 0
+    assert "Examples:\n" in result.stdout, result.stdout
+    shown = [line.strip() for line in result.stdout.split("Examples:\n", 1)[1].splitlines() if line.strip()]
+    assert shown and all(f"{line} ".startswith(f"bidwhist {name} ") for line in shown), shown
+    options = {o for p in cli.get_command(click.Context(cli), name).params for o in p.opts}
+    for line in shown:
+        used = {word for word in line.split() if word.startswith("-")}
+        assert used <= options, (line, used - options)

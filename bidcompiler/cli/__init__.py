@@ -44,6 +44,30 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("importing:import_cmd", "Import hands exported by the Trickster Cards app (PTN) as hand records."),
 }
 
+# Examples each command's --help ends with (tests/test_cli_usage.py checks that each
+# uses only the command's own options, and the README's tour runs the like of them).
+EXAMPLES: dict[str, tuple[str, ...]] = {
+    "variants": ("bidwhist variants", "bidwhist variants --json"),
+    "check": ("bidwhist check my-rule.whist --on standard", "bidwhist check standard+sport-kitty"),
+    "compile": ("bidwhist compile standard+min-bid-4", "bidwhist compile standard --set auction.levels.from=4 --json"),
+    "schema": ("bidwhist schema --write .",),
+    "convert": ("bidwhist convert my-rule.yaml --to whist -o my-rule.whist",),
+    "rules": ("bidwhist rules standard --with sport-kitty",),
+    "diff": ("bidwhist diff standard northeast52", "bidwhist diff standard standard+my-rule.whist --json"),
+    "replay": ("bidwhist replay one.json", "bidwhist replay --each hands.jsonl --json"),
+    "simulate": ("bidwhist simulate standard+min-bid-4 --hands 2000 --seed 7 --records hands.jsonl",
+                 "bidwhist simulate standard --games 100 --bots random --records game-{game}.jsonl"),
+    "play": ("bidwhist play standard --with to-5", "bidwhist play --resume FILE"),
+    "compare": ("bidwhist compare standard standard+min-bid-4 --games 2000 --seed 7",),
+    "analyze": ("bidwhist analyze one.json", "bidwhist analyze --each hands.jsonl --json"),
+    "import": ("bidwhist import game.ptn -o game.jsonl",),
+}
+
+
+def examples_epilog(name: str) -> str:
+    """The Examples section of command ``name``'s --help, kept as written (``\\b``)."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+
 
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command is used."""
@@ -58,7 +82,10 @@ class LazyGroup(click.Group):
         if entry is None:
             return None
         module_name, attr = entry[0].split(":")
-        return getattr(importlib.import_module(f".{module_name}", __name__), attr)
+        command = getattr(importlib.import_module(f".{module_name}", __name__), attr)
+        if command.epilog is None and cmd_name in EXAMPLES:
+            command.epilog = examples_epilog(cmd_name)
+        return command
 
     def format_commands(self, ctx, formatter):
         """List the commands with their one-line help, without importing them."""
