@@ -160,3 +160,9 @@ def test_every_help_ends_with_examples_of_its_own_options(name):
     for line in shown:
         used = {word for word in line.split() if word.startswith("-")}
         assert used <= options, (line, used - options)
+
+
+def test_import_output_help_names_its_own_metavar():
+    """`-o, --output FILE  Write the records to OUT` named a placeholder the line does not show."""
+    said = " ".join(run("import", "--help").stdout.split())
+    assert "-o, --output FILE Write the records to FILE (default: stdout)." in said
