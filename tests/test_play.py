@@ -855,3 +855,16 @@ def test_a_typed_bid_that_is_no_call_says_what_is_wrong_with_it(tmp_path):
     said = " ".join(result.output.split())  # the console wraps long lines
     assert "'9 nt' is not a call: bids go from 3 to 7; try pass" in said
     assert "'4 uptwn' is not a call: 'uptwn' is not a strain here (uptown, downtown, notrump); try pass" in said
+
+
+def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
+    """The empty record of a play save is named as one, with how to go on, not only "empty file"."""
+    session, _ = random_session(tmp_path, "standard", seed=8)
+    path = session.path
+    assert saved_lines(path) == []
+    for command in ("replay", "analyze"):
+        result = CliRunner().invoke(cli, [command, str(path)])
+        assert result.exit_code == 2
+        assert result.stderr == (f"{path}: empty file, expected a bidwhist-hand/1 record (a game saved by "
+                                 f"`bidwhist play`, no hand finished yet; `bidwhist play --resume {path}` "
+                                 "goes on with it)\n")
