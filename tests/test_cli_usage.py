@@ -166,3 +166,16 @@ def test_import_output_help_names_its_own_metavar():
     """`-o, --output FILE  Write the records to OUT` named a placeholder the line does not show."""
     said = " ".join(run("import", "--help").stdout.split())
     assert "-o, --output FILE Write the records to FILE (default: stdout)." in said
+
+
+def test_convert_of_a_shipped_name_points_at_its_file(tmp_path, monkeypatch):
+    """`convert min-bid-4` (no such file here) names the shipped file to convert; other names as before."""
+    monkeypatch.chdir(tmp_path)
+    path = shipped_files()["min-bid-4"]
+    result = run("convert", "min-bid-4", "--to", "whist")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert (f"File 'min-bid-4' does not exist: 'min-bid-4' is a shipped name; its file is {path}."
+            in " ".join(result.stderr.split()))
+    result = run("convert", "nosuch.yaml", "--to", "whist")
+    assert result.exit_code == 2 and "File 'nosuch.yaml' does not exist." in result.stderr
+    assert run("convert", str(path), "--to", "whist").stdout.startswith("house-rule min-bid-4\n")
