@@ -868,3 +868,15 @@ def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
         assert result.stderr == (f"{path}: empty file, expected a bidwhist-hand/1 record (a game saved by "
                                  f"`bidwhist play`, no hand finished yet; `bidwhist play --resume {path}` "
                                  "goes on with it)\n")
+
+
+def test_typing_more_discards_than_are_left_discards_none_of_them(tmp_path):
+    """Seven numbers for six discards were the first six discarded and the seventh dropped unsaid."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="7 nt\nup\n1 2 3 4 5 6 7\n1 2\nAS KS QS JS TS\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "you call 7 notrump" in said
+    assert "7 cards typed, but 6 more to discard (6 in all): nothing was discarded" in said
+    assert "5 cards typed, but 4 more to discard (6 in all): nothing was discarded" in said
+    assert said.count("you discard ") == 2

@@ -455,11 +455,21 @@ class Terminal:
                 bad = [i for i in numbers if not 1 <= i <= len(legal)]
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
-                return list(dict.fromkeys(legal[i - 1] for i in numbers)), None
+                return self.within_discards(list(dict.fromkeys(legal[i - 1] for i in numbers)))
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
-                return cards, None
+                return self.within_discards(cards)
         return [], f"'{raw}' is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+
+    def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
+        """``cards`` to discard, or a refusal when they are more than the discards left
+        (all or none: not the first few of them, the rest silently dropped)."""
+        hand = self.session.hand
+        left = hand.discard_target - len(hand.discards)
+        if len(cards) > left:
+            return [], (f"{len(cards)} cards typed, but {left} more to discard "
+                        f"({hand.discard_target} in all): nothing was discarded")
+        return cards, None
 
     def parse_trump(self, word: str) -> int | None:
         rules = self.rules
