@@ -880,3 +880,13 @@ def test_typing_more_discards_than_are_left_discards_none_of_them(tmp_path):
     assert "7 cards typed, but 6 more to discard (6 in all): nothing was discarded" in said
     assert "5 cards typed, but 4 more to discard (6 in all): nothing was discarded" in said
     assert said.count("you discard ") == 2
+
+
+def test_resuming_a_file_that_does_not_exist_says_so(tmp_path):
+    """Not "FILE.session.json: missing" of a FILE that is not there either."""
+    path = tmp_path / "nope.jsonl"
+    result = CliRunner().invoke(cli, ["play", "--resume", str(path)])
+    assert result.exit_code == 2
+    assert (f"{path}: no such file: give the FILE a play saved to (the path it showed at the start, or its "
+            "--save FILE)") in " ".join(result.stderr.split())
+    assert not any(tmp_path.iterdir())  # no lock or other file left behind
