@@ -179,3 +179,11 @@ def test_convert_of_a_shipped_name_points_at_its_file(tmp_path, monkeypatch):
     result = run("convert", "nosuch.yaml", "--to", "whist")
     assert result.exit_code == 2 and "File 'nosuch.yaml' does not exist." in result.stderr
     assert run("convert", str(path), "--to", "whist").stdout.startswith("house-rule min-bid-4\n")
+
+
+def test_simulate_records_help_says_it_is_not_for_set():
+    """--records with --set is refused (exit 2); its help says so before a user finds out."""
+    said = " ".join(run("simulate", "--help").stdout.split())
+    assert "a game record. Not with --set (a record names its house rules, not one-off settings)." in said
+    refused = run("simulate", "standard", "--hands", "1", "--set", "auction.levels.from=4", "--records", "x.jsonl")
+    assert refused.exit_code == 2 and "--records cannot be combined with --set" in refused.stderr
