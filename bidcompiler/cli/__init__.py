@@ -44,29 +44,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("importing:import_cmd", "Import hands exported by the Trickster Cards app (PTN) as hand records."),
 }
 
-# Examples each command's --help ends with (tests/test_cli_usage.py checks that each
-# uses only the command's own options, and the README's tour runs the like of them).
-EXAMPLES: dict[str, tuple[str, ...]] = {
-    "variants": ("bidwhist variants", "bidwhist variants --json"),
-    "check": ("bidwhist check my-rule.whist --on standard", "bidwhist check standard+sport-kitty"),
-    "compile": ("bidwhist compile standard+min-bid-4", "bidwhist compile standard --set auction.levels.from=4 --json"),
-    "schema": ("bidwhist schema --write .",),
-    "convert": ("bidwhist convert my-rule.yaml --to whist -o my-rule.whist",),
-    "rules": ("bidwhist rules standard --with sport-kitty",),
-    "diff": ("bidwhist diff standard northeast52", "bidwhist diff standard standard+my-rule.whist --json"),
-    "replay": ("bidwhist replay one.json", "bidwhist replay --each hands.jsonl --json"),
-    "simulate": ("bidwhist simulate standard+min-bid-4 --hands 2000 --seed 7 --records hands.jsonl",
-                 "bidwhist simulate standard --games 100 --bots random --records game-{game}.jsonl"),
-    "play": ("bidwhist play standard --with to-5", "bidwhist play --resume FILE"),
-    "compare": ("bidwhist compare standard standard+min-bid-4 --games 2000 --seed 7",),
-    "analyze": ("bidwhist analyze one.json", "bidwhist analyze --each hands.jsonl --json"),
-    "import": ("bidwhist import game.ptn -o game.jsonl",),
-}
+def examples_epilog(name: str) -> str | None:
+    """The Examples section of command ``name``'s --help (kept as written: ``\\b``), from
+    ``bidcompiler/data/help-examples.txt``; None when it has none."""
+    from ..resources import data_path
 
-
-def examples_epilog(name: str) -> str:
-    """The Examples section of command ``name``'s --help, kept as written (``\\b``)."""
-    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+    lines = [line for line in data_path("help-examples.txt").read_text(encoding="utf-8").splitlines()
+             if line.split()[:2] == ["bidwhist", name]]
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) if lines else None
 
 
 class LazyGroup(click.Group):
@@ -83,7 +68,7 @@ class LazyGroup(click.Group):
             return None
         module_name, attr = entry[0].split(":")
         command = getattr(importlib.import_module(f".{module_name}", __name__), attr)
-        if command.epilog is None and cmd_name in EXAMPLES:
+        if command.epilog is None:
             command.epilog = examples_epilog(cmd_name)
         return command
 
