@@ -890,3 +890,13 @@ def test_resuming_a_file_that_does_not_exist_says_so(tmp_path):
     assert (f"{path}: no such file: give the FILE a play saved to (the path it showed at the start, or its "
             "--save FILE)") in " ".join(result.stderr.split())
     assert not any(tmp_path.iterdir())  # no lock or other file left behind
+
+
+def test_a_direction_that_is_none_says_a_number_works_too(tmp_path):
+    """The direction prompt lists numbered choices and takes them: its refusal says so, as the others do."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="7 nt\nsideways\n2\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "'sideways' is not a direction: say one of uptown, downtown, or a number from the list" in said
+    assert "you choose downtown" in said

@@ -441,7 +441,8 @@ class Terminal:
         if phase == DECLARE_DIRECTION:
             d = parse_direction(rules, word.removeprefix("direction").strip())
             if d is None:
-                return [], f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}"
+                return [], (f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}, "
+                            "or a number from the list")
             return [rules.first_direction_action + d], None
         if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
             return [rules.no_trump_action], None
