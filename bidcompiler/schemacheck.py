@@ -29,7 +29,7 @@ from jsonschema.exceptions import ValidationError
 from yaml.nodes import ScalarNode
 
 from .errors import Diagnostic, SourcePos
-from .yamlload import LoadedYaml, coerce_to_schema_strings
+from .yamlload import FormulaNode, LoadedYaml, coerce_to_schema_strings
 
 __all__ = ["validate"]
 
@@ -263,10 +263,14 @@ def _type_name(wanted: Any) -> str:
 
 
 def _found(loaded: LoadedYaml, error: ValidationError) -> str:
+    node = loaded.node(error.absolute_path)
     if error.instance is None:
-        node = loaded.node(error.absolute_path)
         if isinstance(node, ScalarNode) and node.style is None and node.value == "":
             return "nothing"
+    key = error.absolute_path[-1] if error.absolute_path else None
+    if isinstance(node, FormulaNode) and isinstance(key, str):
+        # `from = 4` in .whist: the `=` made a formula where a plain value belongs.
+        return f"the formula `{node.value}` (`=` starts a formula; write `{key} {node.value}`)"
     return _show(error.instance)
 
 

@@ -40,6 +40,7 @@ from .yamlload import (
     SEQ_TAG,
     STR_TAG,
     Comment,
+    FormulaNode,
     LoadedYaml,
     loaded_from_node,
     nesting_message,
@@ -253,7 +254,7 @@ class _NodeMaker:
         line = self.text.count("\n", 0, begin) + 1
         col = begin - (self.text.rfind("\n", 0, begin) + 1) + 1
         start = _mark(self.filename, self.text, line, col, begin)
-        return ScalarNode(STR_TAG, body, start, start, style=None)
+        return FormulaNode(STR_TAG, body, start, start, style=None)
 
 
 def _text_lines(text: str) -> list[str]:

@@ -79,6 +79,11 @@ MAX_NUMBER = 1_000_000
 MAX_ITEMS = 256
 
 
+class FormulaNode(ScalarNode):
+    """A `.whist` formula's text (``key = …``): a string to YAML, marked so that an error
+    where a plain value belongs can say that ``=`` made it a formula (``from = 4``)."""
+
+
 def too_many_message(kind: str, count: int) -> str:
     """The message for a list (``kind`` "list") or mapping ("mapping") longer than :data:`MAX_ITEMS`."""
     entries = "items" if kind == "list" else "settings"

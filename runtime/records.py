@@ -158,7 +158,9 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if over_lines is not None and over_lines():
             hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
                     "and this one holds one JSON value over several lines: write a hand record on one line")
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {exc.msg}{hint}") from None
+        # json's messages that end "... at" expect the position after them; ours is in front.
+        msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
     where = f"{filename}:{first_line}"
@@ -248,6 +250,11 @@ def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
     return ids
 
 
+def _twice(first: str, second: str) -> str:
+    """Where a card dealt twice lies: both places, or the one place that holds it twice."""
+    return f"both in {first}" if first == second else f"{first} and {second}"
+
+
 def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[list[int]], list[int]]:
     """The deal of a record as card ids, checked to be exactly the variant's deck."""
     hands = record.get("hands")
@@ -263,7 +270,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
-                                  f"{rules.cards[c]} is dealt twice ({seen[c]} and hands[{seat}])")
+                                  f"{rules.cards[c]} is dealt twice ({_twice(seen[c], f'hands[{seat}]')})")
             seen[c] = f"hands[{seat}]"
         ids.append(cards)
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
@@ -272,7 +279,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
                           f"kitty has {len(kitty)} cards; the variant's kitty has {rules.kitty_size}")
     for c in kitty:
         if c in seen:
-            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({seen[c]} and kitty)")
+            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
         seen[c] = "kitty"
     return ids, kitty
 

@@ -220,6 +220,9 @@ class Session:
         """
         path = Path(path)
         side = sidecar_path(path)
+        if not os.path.lexists(side) and not os.path.lexists(path):
+            raise SessionError(f"{path}: no such file: give the FILE a play saved to (the path it showed at the "
+                               "start, or its --save FILE)")
         if not os.path.lexists(side):
             raise SessionError(f"{side}: missing; a game record can be resumed only with the session file "
                                "written beside it")

@@ -452,3 +452,57 @@ def test_script_runs_without_traceback(tmp_path):
     assert proc.returncode == 2
     proc = script("schema")
     assert proc.returncode == 0 and json.loads(proc.stdout)
+
+
+# --------------------------------------------------------------------------- a user's audit
+def _hand_records(tmp_path: Path, hands: int = 2) -> list[dict]:
+    """``hands`` hand records written by ``simulate --records`` (random bots: quick)."""
+    out = tmp_path / "hands.jsonl"
+    assert run("simulate", "standard", "--hands", str(hands), "--seed", "5", "--bots", "random",
+               "--records", str(out)).exit_code == 0
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_analyze_json_of_an_illegal_hand_has_the_keys_of_a_legal_one(tmp_path):
+    """A program reading `analyze --json` finds the same keys, null, when the hand is illegal."""
+    good, bad = _hand_records(tmp_path)
+    bad["play"][5] = "ZZ"
+    (tmp_path / "good.json").write_text(json.dumps(good), encoding="utf-8")
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    legal = run("analyze", str(tmp_path / "good.json"), "--json")
+    illegal = run("analyze", str(tmp_path / "bad.json"), "--json")
+    assert (legal.exit_code, illegal.exit_code) == (0, 1)
+    legal_out, illegal_out = json.loads(legal.stdout), json.loads(illegal.stdout)
+    assert set(illegal_out) == set(legal_out)
+    assert illegal_out["error"]["at"] == "play[5]"
+    assert all(illegal_out[k] is None for k in illegal_out if k != "error")
+    (tmp_path / "both.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    each = run("analyze", "--each", str(tmp_path / "both.jsonl"), "--json")
+    assert each.exit_code == 1
+    first, second = json.loads(each.stdout)["hands"]
+    assert set(second) == set(first) and second["error"]["at"] == "play[5]"
+
+
+def test_a_truncated_record_names_where_its_string_starts(tmp_path):
+    """json's "Unterminated string starting at" is not left hanging: the position is in front."""
+    (record,) = _hand_records(tmp_path, 1)
+    path = tmp_path / "cut.json"
+    text = json.dumps(record)
+    path.write_text(text[:-5], encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 2
+    col = text[:-5].rindex('"') + 1
+    assert result.stderr == f"{path}:1:{col}: invalid JSON: Unterminated string starting here\n"
+
+
+def test_a_card_dealt_twice_to_one_hand_is_named_once(tmp_path):
+    """Not "(hands[0] and hands[0])": the hand that holds a card twice is named once."""
+    (record,) = _hand_records(tmp_path, 1)
+    hand = record["hands"][0]
+    hand[0] = hand[1]
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {"at": "hands",
+                                                  "message": f"{hand[1]} is dealt twice (both in hands[0])"}

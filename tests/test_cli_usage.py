@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from clirun import run
 
+from bidcompiler.cli import COMMANDS
 from bidcompiler.cli.simulate import DEFAULT_GAME_HANDS
 from bidcompiler.resources import shipped_files
 
@@ -141,3 +142,48 @@ def test_the_max_hands_default_is_the_engines():
     from runtime.simulate import MAX_HANDS
 
     assert DEFAULT_GAME_HANDS == MAX_HANDS
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_help_ends_with_examples_of_its_own_options(name):
+    """`bidwhist NAME --help` shows how the command is called, with options it has."""
+    import click
+
+    from bidcompiler.cli import cli
+
+    result = run(name, "--help")
+    assert result.exit_code == 0
+    assert "Examples:\n" in result.stdout, result.stdout
+    shown = [line.strip() for line in result.stdout.split("Examples:\n", 1)[1].splitlines() if line.strip()]
+    assert shown and all(f"{line} ".startswith(f"bidwhist {name} ") for line in shown), shown
+    options = {o for p in cli.get_command(click.Context(cli), name).params for o in p.opts}
+    for line in shown:
+        used = {word for word in line.split() if word.startswith("-")}
+        assert used <= options, (line, used - options)
+
+
+def test_import_output_help_names_its_own_metavar():
+    """`-o, --output FILE  Write the records to OUT` named a placeholder the line does not show."""
+    said = " ".join(run("import", "--help").stdout.split())
+    assert "-o, --output FILE Write the records to FILE (default: stdout)." in said
+
+
+def test_convert_of_a_shipped_name_points_at_its_file(tmp_path, monkeypatch):
+    """`convert min-bid-4` (no such file here) names the shipped file to convert; other names as before."""
+    monkeypatch.chdir(tmp_path)
+    path = shipped_files()["min-bid-4"]
+    result = run("convert", "min-bid-4", "--to", "whist")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert (f"File 'min-bid-4' does not exist: 'min-bid-4' is a shipped name; its file is {path}."
+            in " ".join(result.stderr.split()))
+    result = run("convert", "nosuch.yaml", "--to", "whist")
+    assert result.exit_code == 2 and "File 'nosuch.yaml' does not exist." in result.stderr
+    assert run("convert", str(path), "--to", "whist").stdout.startswith("house-rule min-bid-4\n")
+
+
+def test_simulate_records_help_says_it_is_not_for_set():
+    """--records with --set is refused (exit 2); its help says so before a user finds out."""
+    said = " ".join(run("simulate", "--help").stdout.split())
+    assert "a game record. Not with --set (a record names its house rules, not one-off settings)." in said
+    refused = run("simulate", "standard", "--hands", "1", "--set", "auction.levels.from=4", "--records", "x.jsonl")
+    assert refused.exit_code == 2 and "--records cannot be combined with --set" in refused.stderr

@@ -845,3 +845,58 @@ def test_rules_all_is_paged_at_a_small_terminal(terminals, tmp_path):
     t.expect(PROMPT)
     t.line("quit")
     assert t.wait() == 0
+
+
+def test_a_typed_bid_that_is_no_call_says_what_is_wrong_with_it(tmp_path):
+    """`9 nt` is out of the ladder and `4 uptwn` names no strain: the refusal says which."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="9 nt\n4 uptwn\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "'9 nt' is not a call: bids go from 3 to 7; try pass" in said
+    assert "'4 uptwn' is not a call: 'uptwn' is not a strain here (uptown, downtown, notrump); try pass" in said
+
+
+def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
+    """The empty record of a play save is named as one, with how to go on, not only "empty file"."""
+    session, _ = random_session(tmp_path, "standard", seed=8)
+    path = session.path
+    assert saved_lines(path) == []
+    for command in ("replay", "analyze"):
+        result = CliRunner().invoke(cli, [command, str(path)])
+        assert result.exit_code == 2
+        assert result.stderr == (f"{path}: empty file, expected a bidwhist-hand/1 record (a game saved by "
+                                 f"`bidwhist play`, no hand finished yet; `bidwhist play --resume {path}` "
+                                 "goes on with it)\n")
+
+
+def test_typing_more_discards_than_are_left_discards_none_of_them(tmp_path):
+    """Seven numbers for six discards were the first six discarded and the seventh dropped unsaid."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="7 nt\nup\n1 2 3 4 5 6 7\n1 2\nAS KS QS JS TS\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "you call 7 notrump" in said
+    assert "7 cards typed, but 6 more to discard (6 in all): nothing was discarded" in said
+    assert "5 cards typed, but 4 more to discard (6 in all): nothing was discarded" in said
+    assert said.count("you discard ") == 2
+
+
+def test_resuming_a_file_that_does_not_exist_says_so(tmp_path):
+    """Not "FILE.session.json: missing" of a FILE that is not there either."""
+    path = tmp_path / "nope.jsonl"
+    result = CliRunner().invoke(cli, ["play", "--resume", str(path)])
+    assert result.exit_code == 2
+    assert (f"{path}: no such file: give the FILE a play saved to (the path it showed at the start, or its "
+            "--save FILE)") in " ".join(result.stderr.split())
+    assert not any(tmp_path.iterdir())  # no lock or other file left behind
+
+
+def test_a_direction_that_is_none_says_a_number_works_too(tmp_path):
+    """The direction prompt lists numbered choices and takes them: its refusal says so, as the others do."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="7 nt\nsideways\n2\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "'sideways' is not a direction: say one of uptown, downtown, or a number from the list" in said
+    assert "you choose downtown" in said

@@ -110,3 +110,20 @@ def test_every_console_example_prints_what_the_readme_shows(tmp_path):
         assert "--bots" not in command, f"README examples use the default bots: {command}"
         actual = shell(command, tmp_path)
         assert matches(expected, actual), f"$ {command}\n" + "\n".join(actual)
+
+
+def test_the_readme_names_the_commands_that_take_with_and_set():
+    """The tour's sentence on --with and --set names exactly the commands that take them."""
+    import click
+
+    from bidcompiler.cli import cli
+
+    match = re.search(r"^(.*?) also take `--with RULE`", section("A tour of the command line"), re.M)
+    assert match, "the tour says which commands take --with and --set"
+    named = set(re.findall(r"`(\w+)`", match.group(1)))
+    ctx = click.Context(cli)
+    options = {name: {o for p in cli.get_command(ctx, name).params for o in p.opts}
+               for name in cli.list_commands(ctx)}
+    assert named == {name for name, opts in options.items() if {"--with", "--set"} <= opts}
+    only_with = re.search(r"`(\w+)` takes `--with`;", section("A tour of the command line"))
+    assert only_with and options[only_with.group(1)] >= {"--with"} and "--set" not in options[only_with.group(1)]

@@ -148,6 +148,13 @@ def test_unexpected_token_says_what_was_expected():
     assert d.message.startswith("expected a value") and d.message.endswith("found `=`")
 
 
+def test_a_plain_value_written_as_a_formula_says_the_equals_sign_made_it_one():
+    """`from = 4` is read as the formula "4": the error does not say "found '4'" of an integer."""
+    [d] = whist_errors("variant x\nextends standard\nauction { levels { from = 4 } }\n")
+    assert (d.pos.line, d.pos.col) == (3, 27)
+    assert d.message == "expected an integer, found the formula `4` (`=` starts a formula; write `from 4`)"
+
+
 def test_formula_errors_point_inside_the_line():
     [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = books >= \n}\n")
     assert (d.pos.line, d.pos.col) == (4, 19)

@@ -44,6 +44,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("importing:import_cmd", "Import hands exported by the Trickster Cards app (PTN) as hand records."),
 }
 
+def examples_epilog(name: str) -> str | None:
+    """The Examples section of command ``name``'s --help (kept as written: ``\\b``), from
+    ``bidcompiler/data/help-examples.txt``; None when it has none."""
+    from ..resources import data_path
+
+    lines = [line for line in data_path("help-examples.txt").read_text(encoding="utf-8").splitlines()
+             if line.split()[:2] == ["bidwhist", name]]
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) if lines else None
+
 
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command is used."""
@@ -58,7 +67,10 @@ class LazyGroup(click.Group):
         if entry is None:
             return None
         module_name, attr = entry[0].split(":")
-        return getattr(importlib.import_module(f".{module_name}", __name__), attr)
+        command = getattr(importlib.import_module(f".{module_name}", __name__), attr)
+        if command.epilog is None:
+            command.epilog = examples_epilog(cmd_name)
+        return command
 
     def format_commands(self, ctx, formatter):
         """List the commands with their one-line help, without importing them."""

@@ -122,6 +122,13 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
     }
 
 
+# The keys of a hand's analysis with nothing in them: what an illegal hand gets in
+# the JSON, so a program reads the same keys whether or not the hand was legal (as
+# `replay --json` gives an illegal hand its keys, each null).
+NOT_ANALYSED = {"contract": None, "declaring_side": None, "positions": None, "books": None, "score": None,
+                "claim": None}
+
+
 # --------------------------------------------------------------------------- text
 def _change_text(change: int, last: dict | None) -> str:
     if not change:
@@ -223,7 +230,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                 err = exc.as_json()
         if err is not None:
             illegal.append(line)
-            hands.append({"line": line, "contract": None, "positions": None, "error": err})
+            hands.append({"line": line, **NOT_ANALYSED, "error": err})
             if console is not None:
                 click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
@@ -304,7 +311,7 @@ def analyze(file, as_json, every_card, each, backend):
     if result["error"] is not None:
         err = result["error"]
         if as_json:
-            empty = {"hands": None} if rf.is_game else {"contract": None, "positions": None}
+            empty = {"hands": None} if rf.is_game else NOT_ANALYSED
             click.echo(json.dumps({**empty, "error": err}))
         else:
             click.echo(error_line(file, err, record_lines(text) if rf.is_game else None), err=True)

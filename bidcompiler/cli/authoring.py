@@ -191,8 +191,17 @@ def _check_output(source: Path, output: Path, target: str) -> None:
                                  " (the ending says how the file is read)", param_hint="--output")
 
 
+def convert_source(ctx, param, value):
+    """A click callback: FILE must exist; a shipped name that is no file here is pointed at its file."""
+    if value and not os.path.lexists(value):
+        shipped = resources.shipped_files(None).get(value)
+        hint = f": '{value}' is a shipped name; its file is {shipped}" if shipped is not None else ""
+        raise click.BadParameter(f"File '{value}' does not exist{hint}.", ctx=ctx, param=param)
+    return regular_file(ctx, param, value)
+
+
 @click.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False), callback=regular_file)
+@click.argument("file", type=click.Path(dir_okay=False), callback=convert_source)
 @click.option("--to", "target", type=click.Choice(["whist", "yaml"]), required=True,
               help="The syntax to write.")
 @click.option("-o", "--output", type=FilePath(dir_okay=False, writable=True),

@@ -49,7 +49,7 @@ def _game_check(records: list[dict]) -> str | None:
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
 @click.option("-o", "--output", "out", type=FilePath(dir_okay=False),
-              help="Write the records to OUT (default: stdout).")
+              help="Write the records to FILE (default: stdout).")
 @click.option("--nearest", is_flag=True,
               help="Import even when a game option has no house rule here, under the rules of the "
                    "options that do; the ignored options are named on stderr.")

@@ -63,7 +63,14 @@ def parse_record_text(text: str, file: str) -> RecordFile:
     try:
         return read_record_file(text, file)
     except NotARecord as exc:
-        click.echo(str(exc), err=True)
+        message = str(exc)
+        if not text.strip():
+            from runtime.session import sidecar_path  # only here: it loads the bots
+
+            if sidecar_path(file).is_file():  # a play save before its first hand is over
+                message += (f" (a game saved by `bidwhist play`, no hand finished yet; "
+                            f"`bidwhist play --resume {file}` goes on with it)")
+        click.echo(message, err=True)
         sys.exit(2)
 
 

@@ -312,7 +312,8 @@ class RecordWriter:
 @run_options
 @click.option("--records", type=FilePath(dir_okay=False),
               help="Write every hand as a hand record, one per line; with --games, a name holding "
-                   "{game} (or {game:04d}) gives each game its own file, a game record.")
+                   "{game} (or {game:04d}) gives each game its own file, a game record.  Not with --set "
+                   "(a record names its house rules, not one-off settings).")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
              as_json, plot, records):
     """Play GAMES games or HANDS hands of VARIANT with bots and report what happened.

@@ -27,8 +27,9 @@ from runtime.auction import auction_rules
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
-from runtime.notation import parse_call, parse_card, parse_direction, parse_suit
+from runtime.notation import parse_call, parse_card, parse_direction, parse_suit, strain_index
 from runtime.records import HandReplay
+from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from . import table as tableview
@@ -51,6 +52,20 @@ Type your move, or one of:
   quit          save and stop (resume later with bidwhist play --resume FILE)"""
 NOTRUMP_WORDS = {"notrump", "no trump", "no-trump", "nt", "no", "none", "nt."}
 
+
+def _why_not_a_call(rules: Ruleset, word: str) -> str:
+    """What is wrong with a typed bid the engine does not know (``9 nt``, ``4 uptwn``),
+    ending in "; ", or nothing when there is no more to say than "not a call"."""
+    words = word.split()
+    if not words or not (words[0].isascii() and words[0].isdigit()):
+        return ""
+    levels = sorted({bid.level for bid in rules.bids})
+    if int(words[0]) not in levels:
+        return f"bids go from {levels[0]} to {levels[-1]}; "
+    if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
+        named = [strain.name for strain in rules.strains if not strain.bare]
+        return f"'{' '.join(words[1:])}' is not a strain here ({', '.join(named)}); "
+    return ""
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
@@ -415,7 +430,7 @@ class Terminal:
         if phase == AUCTION:
             action = parse_call(rules, "pass" if word == "p" else raw)
             if action is None:
-                return [], (f"'{raw}' is not a call: try pass, a bid such as "
+                return [], (f"'{raw}' is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
@@ -426,7 +441,8 @@ class Terminal:
         if phase == DECLARE_DIRECTION:
             d = parse_direction(rules, word.removeprefix("direction").strip())
             if d is None:
-                return [], f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}"
+                return [], (f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}, "
+                            "or a number from the list")
             return [rules.first_direction_action + d], None
         if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
             return [rules.no_trump_action], None
@@ -440,11 +456,21 @@ class Terminal:
                 bad = [i for i in numbers if not 1 <= i <= len(legal)]
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
-                return list(dict.fromkeys(legal[i - 1] for i in numbers)), None
+                return self.within_discards(list(dict.fromkeys(legal[i - 1] for i in numbers)))
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
-                return cards, None
+                return self.within_discards(cards)
         return [], f"'{raw}' is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+
+    def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
+        """``cards`` to discard, or a refusal when they are more than the discards left
+        (all or none: not the first few of them, the rest silently dropped)."""
+        hand = self.session.hand
+        left = hand.discard_target - len(hand.discards)
+        if len(cards) > left:
+            return [], (f"{len(cards)} cards typed, but {left} more to discard "
+                        f"({hand.discard_target} in all): nothing was discarded")
+        return cards, None
 
     def parse_trump(self, word: str) -> int | None:
         rules = self.rules
