@@ -140,19 +140,7 @@ def code_version() -> str:
     if runtime_spec is not None and runtime_spec.origin:
         roots.append(Path(runtime_spec.origin).resolve().parent)
     for root in roots:
-        for folder, subfolders, names in os.walk(root):
-            subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = os.path.join(folder, name)
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
-                except OSError:
-                    data = b"\0unreadable"
-                digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
-                digest.update(data)
+        diskcache.hash_files(digest, root)
     return digest.hexdigest()
 
 

@@ -158,7 +158,13 @@ def runtime_unchanged() -> bool:
 
 def _hash_runtime() -> str:
     digest = hashlib.sha256(sys.version.encode())
-    root = Path(__file__).resolve().parent
+    hash_files(digest, Path(__file__).resolve().parent)
+    return digest.hexdigest()
+
+
+def hash_files(digest, root: Path) -> None:
+    """Feed ``digest`` every file below ``root`` (its path and bytes, in a fixed order),
+    leaving out compiled ``__pycache__`` files, which follow the sources."""
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(names):
@@ -172,4 +178,3 @@ def _hash_runtime() -> str:
                 data = b"\0unreadable"
             digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
             digest.update(data)
-    return digest.hexdigest()
