@@ -32,6 +32,11 @@ def strain_index(rules: Ruleset, word: str) -> int | None:
     return None
 
 
+def named_strains(rules: Ruleset) -> list[str]:
+    """The strains a bid names after its number, in order (a bare strain's bid is the number alone)."""
+    return [strain.name for strain in rules.strains if not strain.bare]
+
+
 def parse_call(rules: Ruleset, text: str) -> int | None:
     """The action id of a call such as ``pass``, ``4``, ``4 nt``, ``4 low``, ``take``, or None."""
     if not isinstance(text, str):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import QUOTED_CHARS, printable, quoted
+from ..errors import printable, quoted
 
 # Runs of fewer units than this draw no progress bar (render.progress; simulate.may_show_progress).
 PROGRESS_FROM = 200
@@ -63,7 +63,7 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     message = exc.diagnostics[0].message
     name = exc.diagnostics[0].pos.file
     if not any(said in message for said in (spec, name, quoted(spec), quoted(name))):
-        message = f"{name if len(name) <= QUOTED_CHARS else quoted(name)}: {message}"
+        message = f"{name}: {message}"  # the user's own path, whole (escaped below)
     return click.BadParameter(printable(message, False), param_hint=param)
 
 

@@ -27,7 +27,7 @@ from runtime.auction import auction_rules
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
-from runtime.notation import parse_call, parse_card, parse_direction, parse_suit, strain_index
+from runtime.notation import named_strains, parse_call, parse_card, parse_direction, parse_suit, strain_index
 from runtime.records import HandReplay
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
@@ -63,8 +63,7 @@ def _why_not_a_call(rules: Ruleset, word: str) -> str:
     if int(words[0]) not in levels:
         return f"bids go from {levels[0]} to {levels[-1]}; "
     if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
-        named = [strain.name for strain in rules.strains if not strain.bare]
-        return f"'{' '.join(words[1:])}' is not a strain here ({', '.join(named)}); "
+        return f"'{' '.join(words[1:])}' is not a strain here ({', '.join(named_strains(rules))}); "
     return ""
 
 class Quit(Exception):
