@@ -187,10 +187,8 @@ def _read(kind: str, spec: VariantSpec):
     if folder is None:
         return None
     try:
-        from runtime.files import read_regular
-
         key = _spec_key(kind, spec)
-        entry = json.loads(read_regular(_entry_path(folder, key), MAX_ENTRY_BYTES, follow_links=False))
+        entry = diskcache.read_entry(_entry_path(folder, key), MAX_ENTRY_BYTES)
         if not isinstance(entry, dict) or not _still_valid(entry, key):
             return None
         return entry["value"]

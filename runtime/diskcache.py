@@ -129,16 +129,23 @@ def runtime_version() -> str:
     return _hash_runtime()
 
 
-def _stamps() -> list:
-    """Each runtime source file's path, size and modification time (cheap: no reading)."""
-    root = Path(__file__).resolve().parent
-    out = []
+def _source_files(root: Path):
+    """Every file below ``root`` in a fixed order, compiled ``__pycache__`` files left out
+    (they follow the sources): what a code version is made of."""
     for folder, subfolders, names in os.walk(root):
         subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
         for name in sorted(names):
-            with contextlib.suppress(OSError):
-                info = os.stat(os.path.join(folder, name))
-                out.append((folder, name, info.st_size, info.st_mtime_ns))
+            if not name.endswith((".pyc", ".pyo")):
+                yield os.path.join(folder, name)
+
+
+def _stamps() -> list:
+    """Each runtime source file's path, size and modification time (cheap: no reading)."""
+    out = []
+    for path in _source_files(Path(__file__).resolve().parent):
+        with contextlib.suppress(OSError):
+            info = os.stat(path)
+            out.append((path, info.st_size, info.st_mtime_ns))
     return out
 
 
@@ -163,18 +170,12 @@ def _hash_runtime() -> str:
 
 
 def hash_files(digest, root: Path) -> None:
-    """Feed ``digest`` every file below ``root`` (its path and bytes, in a fixed order),
-    leaving out compiled ``__pycache__`` files, which follow the sources."""
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(d for d in subfolders if d != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            path = os.path.join(folder, name)
-            try:
-                with open(path, "rb") as f:
-                    data = f.read()
-            except OSError:
-                data = b"\0unreadable"
-            digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
-            digest.update(data)
+    """Feed ``digest`` every source file below ``root`` (its path and bytes, in a fixed order)."""
+    for path in _source_files(root):
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            data = b"\0unreadable"
+        digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
+        digest.update(data)

@@ -359,7 +359,8 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
     # Asked once per process and ruleset: the bots it plays find the model pending above.
     kind = ["outlook", tag, *(f"{f.__module__}.{f.__qualname__}" if f is not None else None
                               for f in (defend, declare_values, forced_worth))]
-    doc = stored.load(kind, info.rules)
+    key = stored.key(kind, info.rules)  # once: the ruleset's whole JSON
+    doc = stored.load(key)
     if doc is not None:
         try:
             out = Outlook.restored(info, doc)
@@ -380,7 +381,7 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
         out.short = (short[0], short[1])
         out.forced_played = worth
     _OUTLOOKS[id(info)] = out
-    stored.save(kind, info.rules, out.stored())
+    stored.save(key, out.stored())
     return out
 
 

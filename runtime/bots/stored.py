@@ -24,21 +24,21 @@ MAX_ENTRY_BYTES = 1 << 20
 MAX_ENTRIES = 256
 
 
-def _key(kind: list, rules: Ruleset) -> list:
-    """The key as JSON reads it back (tuples become lists), so a stored key compares equal."""
+def key(kind: list, rules: Ruleset) -> list | None:
+    """The key of the table ``kind`` of ``rules``, as JSON reads it back (tuples become
+    lists, so a stored key compares equal); None if the ruleset cannot be written."""
     from ..ruleset_json import ruleset_to_json
 
-    return json.loads(json.dumps([FORMAT, kind, diskcache.runtime_version(), ruleset_to_json(rules)]))
-
-
-def load(kind: list, rules: Ruleset) -> dict | None:
-    """The table ``kind`` stored for ``rules`` (a JSON object), or None."""
-    folder = diskcache.entries_folder(_SUBDIR, create=False)
-    if folder is None:
-        return None
     try:
-        key = _key(kind, rules)
+        return json.loads(json.dumps([FORMAT, kind, diskcache.runtime_version(), ruleset_to_json(rules)]))
     except Exception:  # noqa: BLE001 - a ruleset JSON cannot write is simply not stored
+        return None
+
+
+def load(key: list | None) -> dict | None:
+    """The table stored under ``key`` (a JSON object), or None."""
+    folder = diskcache.entries_folder(_SUBDIR, create=False)
+    if folder is None or key is None:
         return None
     doc = diskcache.read_entry(folder / diskcache.entry_name(key), MAX_ENTRY_BYTES)
     if not isinstance(doc, dict) or doc.get("key") != key or not isinstance(doc.get("value"), dict):
@@ -46,14 +46,10 @@ def load(kind: list, rules: Ruleset) -> dict | None:
     return doc["value"]
 
 
-def save(kind: list, rules: Ruleset, value: dict) -> None:
-    """Store the table ``kind`` of ``rules``; a cache that cannot be written is not used."""
+def save(key: list | None, value: dict) -> None:
+    """Store ``value`` under ``key``; a cache that cannot be written is not used."""
     folder = diskcache.entries_folder(_SUBDIR, create=True)
-    if folder is None or not diskcache.runtime_unchanged():
-        return
-    try:
-        key = _key(kind, rules)
-    except Exception:  # noqa: BLE001
+    if folder is None or key is None or not diskcache.runtime_unchanged():
         return
     diskcache.write_entry(folder, diskcache.entry_name(key), {"key": key, "value": value},
                           MAX_ENTRY_BYTES, MAX_ENTRIES)
