@@ -116,46 +116,34 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
     """
     first = _hands_first_dealer(rules, seed)
     kinds = seat_bots(rules, bot)
-    prefix = f"bidwhist:{seed}:"
-    new_rng = random.Random
-    if len(set(kinds)) == 1:
-        kind = kinds[0]
-        # A bot that plays a whole hand at once (random: the engine's fused loop).
-        if hasattr(BOTS[kind], "play_to_end"):
-            # Its generator lives no longer than the hand (nothing keeps it), so one generator is
-            # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
-            # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
-            rng = new_rng.__new__(new_rng)  # seeded below before every use (no seeding wasted here)
-            reseed = rng.seed
+    kind = kinds[0]
+    # A bot that plays a whole hand at once (random: the engine's fused loop), at every seat.
+    if len(set(kinds)) == 1 and hasattr(BOTS[kind], "play_to_end"):
+        # Its generator lives no longer than the hand (nothing keeps it), so one generator is
+        # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
+        # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
+        rng = random.Random.__new__(random.Random)  # seeded below before every use
+        reseed = rng.seed
+        prefix = f"bidwhist:{seed}:"
 
-            def play_whole(index: int) -> HandState:
-                reseed(prefix + str(index))  # hand_rng(seed, index)
-                hands, kitty = deal(rules, rng)
-                state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
-                make_bot(kind, rng).play_to_end(state)
-                return state
-            return play_whole
-
-        def play(index: int) -> HandState:
-            rng = new_rng(prefix + str(index))  # hand_rng(seed, index)
+        def play_whole(index: int) -> HandState:
+            reseed(prefix + str(index))  # hand_rng(seed, index)
             hands, kitty = deal(rules, rng)
             state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
-            player = make_bot(kind, rng)
-            while not state.is_terminal():
-                state.apply_action(player.choose(state))
+            make_bot(kind, rng).play_to_end(state)
             return state
-        return play
+        return play_whole
 
-    def play_mixed(index: int) -> HandState:
-        rng = new_rng(prefix + str(index))
+    def play(index: int) -> HandState:
+        rng = hand_rng(seed, index)
         hands, kitty = deal(rules, rng)
         state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
-        by_kind = {kind: make_bot(kind, rng) for kind in dict.fromkeys(kinds)}
+        by_kind = {k: make_bot(k, rng) for k in dict.fromkeys(kinds)}  # one bot a kind, drawing from the hand
         seated = [by_kind[k] for k in kinds]
         while not state.is_terminal():
             state.apply_action(seated[state.current_player()].choose(state))
         return state
-    return play_mixed
+    return play
 
 
 @dataclass
