@@ -300,27 +300,12 @@ class GameValues:
     def expected_bids(self, nt: int, books: float, strain: int, allowed: frozenset[int]) -> dict[int, float]:
         """``{bid: self.expected(0, bid, nt, books)}`` for ``strain``'s bids in ``allowed``
         (the same values, kept per position for the calls that ask again)."""
-        tenths = int(books * 10 + 0.5)
-        dside = self._dsides[0]
-        key = ("bids", dside, nt, tenths, strain, allowed)
-        eu = self._eu
-        found = eu.get(key)
+        key = ("bids", self._dsides[0], nt, int(books * 10 + 0.5), strain, allowed)
+        found = self._eu.get(key)
         if found is None:
-            found = {}
-            weights = None
-            same = self.table.same
-            for b in self.info.strain_bids[strain]:
-                if b not in allowed:
-                    continue
-                k = (*same[(dside, b, nt)], tenths)
-                v = eu.get(k)
-                if v is None:
-                    row = self.row(0, b, nt)
-                    if weights is None:
-                        weights = self.table.weights(self.info, tenths, nt)
-                    v = eu[k] = sum(map(mul, weights[1], map(row.__getitem__, weights[0])))
-                found[b] = v
-            eu[key] = found
+            expected = self.expected
+            found = self._eu[key] = {b: expected(0, b, nt, books) for b in self.info.strain_bids[strain]
+                                     if b in allowed}
         return found
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
