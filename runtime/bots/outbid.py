@@ -110,7 +110,8 @@ def worth_bidding(values: list[float], made: list[float], bids) -> frozenset[int
     (:func:`is_saving_sacrifice`; in a game, also one made where the game's end makes
     passing cost more than its points); an opening is judged with the whole measured
     shortfall of the estimate (:attr:`Outlook.short`).  The auction model's sampled
-    hands call alike.  Valued against passing alone, a contract that goes
+    hands call alike, but judge their openings without that shortfall (it is measured
+    after they are sampled).  Valued against passing alone, a contract that goes
     down more often than not and loses points on average can still look worth bidding
     where the opponents' contract would cost more (defenders score nothing in the base
     game, and an opponent forced to bid scores +2.2 a hand there): the bots bid such
