@@ -314,7 +314,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         try:
             yield from _hand_entries(state, record, prefix, at, in_progress)
         except _Stopped as stop:  # an in-progress record ends here: nothing after it may be given
-            _nothing_after(record, prefix, stop.field, stop.where)
+            _nothing_after(record, prefix, stop.field, stop.where, _later_keys(state))
 
     def _hand_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool):
         """Every entry of the record as actions, in the order the hand's phases ask for them."""
@@ -374,9 +374,19 @@ def _in_progress_flag(record: dict, prefix: str) -> bool:
     return value
 
 
-def _nothing_after(record: dict, prefix: str, field: str, where: str) -> None:
-    """An in-progress record stopped at ``field``: any entry that comes later is illegal."""
-    for key in LATER_KEYS[LATER_KEYS.index(field) + 1 if field in LATER_KEYS else 0:]:
+def _later_keys(state: HandState) -> tuple[str, ...]:
+    """The entries after the auction in the order this hand makes them: where the kitty is
+    taken before the declaration (kitty-first), the discard comes before the declare."""
+    if state.declarer >= 0 and not state.declares_before_kitty():
+        return ("discard", "declare") + LATER_KEYS[2:]
+    return LATER_KEYS
+
+
+def _nothing_after(record: dict, prefix: str, field: str, where: str,
+                   order: tuple[str, ...] = LATER_KEYS) -> None:
+    """An in-progress record stopped at ``field``: any entry that comes later in the hand
+    (``order``: the hand's own order of the entries) is illegal."""
+    for key in order[order.index(field) + 1 if field in order else 0:]:
         value = record.get(key)
         if value or (key == "claim" and value is not None):
             raise RecordError(prefix + key, f"the hand stops {where}, so the record has no {key} yet")

@@ -325,6 +325,20 @@ def test_in_progress_entries_after_the_stop_are_illegal(tmp_path):
                    "must follow hearts")
 
 
+def test_in_progress_where_the_discard_comes_before_the_declaration(tmp_path):
+    """kitty-first: the declarer lays away before declaring.  A hand stopped between the two
+    holds its discard and no declare (legal: the discards are already a book); one stopped
+    in the discard may not hold a declare yet (records.md: "Replay checks everything the
+    record holds": the declaration was neither refused nor applied)."""
+    first = record(BASE, **{"with": ["kitty-first"]}, in_progress=True)
+    out = replay_ok(tmp_path, record(first, declare=..., play=...))
+    assert out["contract"] == dict(CONTRACT, direction=None) and out["books"] == [1, 0]
+    assert out["in_progress"] is True and out["score"] is None
+    replay_illegal(tmp_path, record(first, discard=["BJ", "LJ"], play=...), "declare", "stops", "no declare yet")
+    # Cards played after a discard cut short: the discard is the first entry at fault.
+    replay_illegal(tmp_path, record(first, declare=..., discard=["BJ", "LJ"]), "discard", "must discard 6")
+
+
 def test_the_flag_on_a_hand_that_is_over_is_illegal(tmp_path):
     replay_illegal(tmp_path, record(BASE, in_progress=True), "in_progress", "over")
     replay_illegal(tmp_path, record(BASE, in_progress=True, play=BASE["play"][:8], claim=10), "in_progress")
