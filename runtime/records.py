@@ -80,12 +80,14 @@ class RecordFile:
     source: str | None = None
 
 
-# Where str.splitlines breaks a line; record_lines and the line numbers of messages count so.
-_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# Where a line of a record file ends (JSON Lines: a newline, or CR LF; a lone CR too, which
+# JSON never holds raw in a string).  Not str.splitlines: it also breaks at U+2028, U+2029
+# and U+0085, which JSON lets a string hold unescaped, so one record would become two lines.
+_LINE_BREAK = re.compile("\r\n|[\n\r]")
 
 
 def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``enumerate(text.splitlines(), 1)`` one line at a time (a 16 MiB file is not copied)."""
+    """The lines of ``text`` numbered from 1, one at a time (a 16 MiB file is not copied)."""
     start = 0
     n = 0
     for n, brk in enumerate(_LINE_BREAK.finditer(text), 1):
@@ -93,6 +95,12 @@ def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
         start = brk.end()
     if start < len(text):
         yield n + 1, text[start:]
+
+
+def record_line_numbers(text: str) -> list[int]:
+    """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
+    the very lines :func:`iter_records` reads as records."""
+    return [n for n, line in _numbered_lines(text) if line.strip()]
 
 
 def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, dict]]]:
