@@ -328,10 +328,12 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         """Every entry of the record as actions, in the order the hand's phases ask for them."""
         yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
-            # An empty declare, discard or play says nothing and is let pass; any claim,
-            # even of 0, needs a trick played.
-            for key in ("declare", "discard", "play", "claim"):
-                if record.get(key) or (key == "claim" and record.get(key) is not None):
+            # An empty declare, discard, swaps or play says nothing and is let pass; any
+            # claim, even of 0, needs a trick played; swaps that are no list are no swaps.
+            for key in LATER_KEYS:
+                value = record.get(key)
+                if value or (key == "claim" and value is not None) or (
+                        key == "swaps" and value is not None and not isinstance(value, list)):
                     raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
             return
         # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.

@@ -140,6 +140,17 @@ def test_swaps_where_nobody_exchanges_are_illegal_and_empty_swaps_are_nothing(tm
                    "exchanges nothing")
 
 
+def test_a_hand_without_a_contract_has_no_swaps(tmp_path):
+    """records.md: a record that "names one [a swap] that the rules do not allow, is illegal at
+    `swaps`": a hand everyone passed has no exchange (the swaps were silently ignored)."""
+    thrown = record(BASE, **{"with": ["jokers-out-in-notrump", "all-pass-redeal"]}, auction=["pass"] * 4,
+                    declare=..., discard=..., play=...)
+    assert replay_ok(tmp_path, record(thrown, swaps=[]))["contract"] is None
+    replay_illegal(tmp_path, record(thrown, swaps=[{"seat": 1, "gave": "LJ", "drew": "2S"}]), "swaps",
+                   "without a contract")
+    replay_illegal(tmp_path, record(thrown, swaps="LJ"), "swaps")
+
+
 def test_writers_write_the_swaps_that_happened_and_they_replay():
     """simulate writes jokers laid away in discard and the swaps drawn at random; with the
     kitty taken by the declarer's partner the swaps still go from the declarer's left."""
