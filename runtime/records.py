@@ -616,7 +616,8 @@ def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool
                 raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
             return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
-            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards; "
+            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards, "
+                                               f"with seat {state.current_player()} to play; "
                                                "the hand is not over and nothing is claimed")
         return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())
     at = prefix + "claim"
