@@ -151,6 +151,61 @@ def _one_value_over_lines(text: str) -> bool:
     return True
 
 
+class _GivenTwice(dict):
+    """A JSON object that gives a name more than once (``twice``: the first such name), as the
+    last value for it: a record's reader reports it (:func:`check_given_twice`)."""
+
+    twice: str = ""
+
+
+def _json_object(pairs: list) -> dict:
+    """json's object hook: a dict, or a :class:`_GivenTwice` where a name comes twice."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    out = _GivenTwice(obj)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            out.twice = key
+            break
+        seen.add(key)
+    return out
+
+
+def _twice_within(value) -> str | None:
+    """The name some object inside ``value`` gives twice, or None (iterative: JSON nests deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _GivenTwice):
+            return item.twice
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def check_given_twice(record: dict, prefix: str = "") -> None:
+    """RecordError at the field of ``record`` that gives a name twice (itself, or an object within it).
+
+    RFC 8259 leaves an object whose names are not unique to the reader ("unpredictable"):
+    one tool reads the first value, another the last, so such a record would mean two
+    things; records.md rejects what does not fit the format.
+    """
+    if isinstance(record, _GivenTwice):
+        name = record.twice
+        raise RecordError(prefix + (name if _PLAIN_FIELD.fullmatch(name) else shown(name)),
+                          f"{shown(name)} is given twice in the record (which one counts is not said)")
+    for key, value in record.items():
+        inner = _twice_within(value)
+        if inner is not None:
+            raise RecordError(prefix + (key if _PLAIN_FIELD.fullmatch(key) else shown(key)),
+                              f"{shown(key)} holds an object that gives {shown(inner)} twice "
+                              "(which one counts is not said)")
+
+
 def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
                   over_lines: Callable[[], bool] | None = None) -> dict:
     """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
@@ -159,7 +214,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
     JSON value, for the error of a first line that is no JSON.
     """
     try:
-        value = json.loads(chunk, parse_constant=_not_json)
+        value = json.loads(chunk, parse_constant=_not_json, object_pairs_hook=_json_object)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1 if is_game else exc.lineno
         hint = ""
@@ -298,6 +353,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     The entries are checked here and applied by the engine's one replayer
     (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
     """
+    check_given_twice(record, prefix)
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
         # Reported at its own name (records.md), but a name is the record's own text: one
@@ -698,12 +754,14 @@ def apply_claim(state: HandState, claim) -> list[int]:
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
     """Replay a game record; RecordError (``hand[i].…``) at the first illegal entry."""
     first = records[0]
+    check_given_twice(first, "hand[0].")  # before its variant is looked up
     rules = resolve_record(first, resolve, "hand[0].")
     tally = GameTally(rules)
     replays = []
     previous = None  # the previous hand's state: who deals next depends on how it ended
     for i, record in enumerate(records):
         prefix = f"hand[{i}]."
+        check_given_twice(record, prefix)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
@@ -799,6 +857,7 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
     record = rf.records[0]
     try:
+        check_given_twice(record)  # before its variant is looked up
         rules = resolve_record(record, resolve)
         return replay_hand(rules, record).as_json()
     except RecordError as exc:

@@ -254,6 +254,23 @@ def test_a_line_ends_only_at_a_newline(tmp_path, char):
     assert result.exit_code == 1 and result.stderr.startswith(f"{game_path}:2: hand 2: ")
 
 
+@pytest.mark.parametrize("text, at", [
+    (json.dumps(NT_RECORD)[:-1] + ', "play": ["AH"]}', "play"),             # the last one was read
+    ('{"play": ["AH"], ' + json.dumps(NT_RECORD)[1:], "play"),              # the record's own was read
+    (json.dumps(record(declare=...))[:-1] + ', "declare": {"trump": null, "trump": "H", '
+     '"direction": "uptown"}}', "declare"),
+])
+def test_a_field_given_twice_is_refused(tmp_path, text, at):
+    """records.md: a record is untrusted input, and what does not fit the format is rejected
+    "with a clear error".  JSON leaves an object's name given twice to the reader (RFC 8259:
+    "unpredictable"); Python's kept the last value, so a record meant one thing here and
+    another to another tool.  It is illegal at the field (status 1), never scored."""
+    out = replay_json(write(tmp_path / "hand.json", text), status=1)
+    assert out["error"]["at"] == at and "twice" in out["error"]["message"] and out["score"] is None
+    game = replay_json(write(tmp_path / "game.jsonl", text + "\n"), status=1)
+    assert game["error"]["at"] == f"hand[0].{at}"
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_nan_is_not_json(tmp_path, constant):
     """records.md: bad JSON exits with status 2.  Python's reader takes NaN and Infinity; JSON does not."""
