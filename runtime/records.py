@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .errors import IllegalAction
-from .game import GameTally
+from .game import GameTally, named_first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
@@ -770,6 +770,11 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")
+        named = named_first_dealer(rules) if previous is None else None
+        if (named is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
+                and dealer != named):  # a game record holds the game from its first hand
+            raise RecordError(prefix + "dealer", f"dealer {dealer}, but seat {named} deals the first hand "
+                                                 "of a game of this variant")
         if (previous is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
                 and dealer != tally.next_dealer(previous)):
             raise RecordError(prefix + "dealer",
