@@ -442,7 +442,7 @@ def _in_progress_flag(record: dict, prefix: str) -> bool:
 
 def _later_keys(state: HandState) -> tuple[str, ...]:
     """The entries after the auction in the order this hand makes them: where the kitty is
-    taken before the declaration (kitty-first), the discard comes before the declare."""
+    taken before the declaration, the discard comes before the declare."""
     if state.declarer >= 0 and not state.declares_before_kitty():
         return ("discard", "declare") + LATER_KEYS[2:]
     return LATER_KEYS
