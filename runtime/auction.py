@@ -190,7 +190,6 @@ class AuctionRules:
             return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
         return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
 
-
     def _no_redeal(self, state) -> str:
         """Why the seat to act in ``state`` may not call redeal, with who may (the refusal's words)."""
         if not self.offers_redeal:

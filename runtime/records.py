@@ -385,7 +385,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
             # An empty declare, discard, swaps or play says nothing and is let pass; any
-            # claim, even of 0, needs a trick played; swaps that are no list are no swaps.
+            # claim, even of 0, needs a trick played; swaps that is not a list is refused too.
             for key in LATER_KEYS:
                 value = record.get(key)
                 if value or (key == "claim" and value is not None) or (
