@@ -180,7 +180,7 @@ class AuctionRules:
                 why = "the high bid is its own"
             return IllegalAction(seat, "take", f"seat {seat} cannot take: {why}")
         if action == rules.redeal_action:
-            return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal here")
+            return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal: {self._no_redeal(state)}")
         if rules.first_bid_action <= action < rules.first_trump_action:
             if state.high_bid >= 0:
                 high = rules.bids[state.high_bid].text
@@ -189,6 +189,41 @@ class AuctionRules:
             allowed = ", ".join(rules.action_names[a] for a in self.legal_calls(state))
             return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
         return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
+
+    def _no_redeal(self, state) -> str:
+        """Why the seat to act in ``state`` may not call redeal, with who may (the refusal's words)."""
+        if not self.offers_redeal:
+            passing = " (the hand is thrown in when everyone passes)" if self.all_pass_may_throw_in else ""
+            return "this variant has no redeal call" + passing
+        rules = self.rules
+        who = []
+        why = ""
+        if self.redeal_cards:
+            who.append(f"a hand without {_cards_words(rules, self.redeal_cards)}")
+            held = [c for c in state.hands[state.seat] if c in self.redeal_cards]
+            if held:
+                why = f"it holds {rules.cards[held[0]]}, and "
+            elif any(s == state.seat for s, _ in state.calls):
+                why = "it has called before, and "
+        if self.all_pass == "dealer-bids-or-redeal":
+            who.append("the dealer when everyone else passed")
+        return why + f"only {who[0]} may" + "".join(f", or {w}" for w in who[1:])
+
+
+def _cards_words(rules: Ruleset, cards: frozenset) -> str:
+    """A set of cards in a few words: ``any J, Q or K`` where it is every card of some ranks
+    (rank then suit, records.md's spelling), else the cards themselves."""
+    suited = {i for i, name in enumerate(rules.cards) if name[-1:] in rules.suits}
+    ranks = list(dict.fromkeys(rules.cards[c][:-1] for c in sorted(cards) if c in suited))  # in deck order
+    every = {c for c in suited if rules.cards[c][:-1] in ranks}
+    if ranks and every == set(cards):
+        words = ranks
+        prefix = "any "
+    else:
+        words = [rules.cards[c] for c in sorted(cards)]
+        prefix = "any of "
+    text = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return prefix + text
 
 
 def auction_rules(rules: Ruleset) -> AuctionRules:

@@ -46,12 +46,18 @@ def deal(rules: Ruleset, rng: random.Random) -> tuple[list[list[int]], list[int]
     return hands, kitty
 
 
+def named_first_dealer(rules: Ruleset) -> int | None:
+    """The seat the variant names to deal a game's first hand, or None where it is drawn at random."""
+    if rules.first_dealer == "random":
+        return None
+    return int(rules.first_dealer)
+
+
 def first_dealer(rules: Ruleset, rng: random.Random) -> int:
     """The first dealer of a game, as the variant says: drawn from ``rng``, or the seat it names
     (nothing is drawn then)."""
-    if rules.first_dealer == "random":
-        return rng.randrange(rules.players)
-    return int(rules.first_dealer)
+    named = named_first_dealer(rules)
+    return rng.randrange(rules.players) if named is None else named
 
 
 def next_dealer(rules: Ruleset, dealer: int, hands: int = 1) -> int:

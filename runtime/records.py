@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .errors import IllegalAction
-from .game import GameTally
+from .game import GameTally, named_first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
@@ -80,12 +80,14 @@ class RecordFile:
     source: str | None = None
 
 
-# Where str.splitlines breaks a line; record_lines and the line numbers of messages count so.
-_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# Where a line of a record file ends (JSON Lines: a newline, or CR LF; a lone CR too, which
+# JSON never holds raw in a string).  Not str.splitlines: it also breaks at U+2028, U+2029
+# and U+0085, which JSON lets a string hold unescaped, so one record would become two lines.
+_LINE_BREAK = re.compile("\r\n|[\n\r]")
 
 
 def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
-    """``enumerate(text.splitlines(), 1)`` one line at a time (a 16 MiB file is not copied)."""
+    """The lines of ``text`` numbered from 1, one at a time (a 16 MiB file is not copied)."""
     start = 0
     n = 0
     for n, brk in enumerate(_LINE_BREAK.finditer(text), 1):
@@ -93,6 +95,12 @@ def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
         start = brk.end()
     if start < len(text):
         yield n + 1, text[start:]
+
+
+def record_line_numbers(text: str) -> list[int]:
+    """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
+    the very lines :func:`iter_records` reads as records."""
+    return [n for n, line in _numbered_lines(text) if line.strip()]
 
 
 def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, dict]]]:
@@ -143,6 +151,61 @@ def _one_value_over_lines(text: str) -> bool:
     return True
 
 
+class _GivenTwice(dict):
+    """A JSON object that gives a name more than once (``twice``: the first such name), as the
+    last value for it: a record's reader reports it (:func:`check_given_twice`)."""
+
+    twice: str = ""
+
+
+def _json_object(pairs: list) -> dict:
+    """json's object hook: a dict, or a :class:`_GivenTwice` where a name comes twice."""
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    out = _GivenTwice(obj)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            out.twice = key
+            break
+        seen.add(key)
+    return out
+
+
+def _twice_within(value) -> str | None:
+    """The name some object inside ``value`` gives twice, or None (iterative: JSON nests deep)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _GivenTwice):
+            return item.twice
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def check_given_twice(record: dict, prefix: str = "") -> None:
+    """RecordError at the field of ``record`` that gives a name twice (itself, or an object within it).
+
+    RFC 8259 leaves an object whose names are not unique to the reader ("unpredictable"):
+    one tool reads the first value, another the last, so such a record would mean two
+    things; records.md rejects what does not fit the format.
+    """
+    if isinstance(record, _GivenTwice):
+        name = record.twice
+        raise RecordError(prefix + (name if _PLAIN_FIELD.fullmatch(name) else shown(name)),
+                          f"{shown(name)} is given twice in the record (which one counts is not said)")
+    for key, value in record.items():
+        inner = _twice_within(value)
+        if inner is not None:
+            raise RecordError(prefix + (key if _PLAIN_FIELD.fullmatch(key) else shown(key)),
+                              f"{shown(key)} holds an object that gives {shown(inner)} twice "
+                              "(which one counts is not said)")
+
+
 def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
                   over_lines: Callable[[], bool] | None = None) -> dict:
     """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
@@ -151,7 +214,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
     JSON value, for the error of a first line that is no JSON.
     """
     try:
-        value = json.loads(chunk, parse_constant=_not_json)
+        value = json.loads(chunk, parse_constant=_not_json, object_pairs_hook=_json_object)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1 if is_game else exc.lineno
         hint = ""
@@ -290,6 +353,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     The entries are checked here and applied by the engine's one replayer
     (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
     """
+    check_given_twice(record, prefix)
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
         # Reported at its own name (records.md), but a name is the record's own text: one
@@ -314,16 +378,18 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         try:
             yield from _hand_entries(state, record, prefix, at, in_progress)
         except _Stopped as stop:  # an in-progress record ends here: nothing after it may be given
-            _nothing_after(record, prefix, stop.field, stop.where)
+            _nothing_after(record, prefix, stop.field, stop.where, _later_keys(state))
 
     def _hand_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool):
         """Every entry of the record as actions, in the order the hand's phases ask for them."""
         yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
-            # An empty declare, discard or play says nothing and is let pass; any claim,
-            # even of 0, needs a trick played.
-            for key in ("declare", "discard", "play", "claim"):
-                if record.get(key) or (key == "claim" and record.get(key) is not None):
+            # An empty declare, discard, swaps or play says nothing and is let pass; any
+            # claim, even of 0, needs a trick played; swaps that is not a list is refused too.
+            for key in LATER_KEYS:
+                value = record.get(key)
+                if value or (key == "claim" and value is not None) or (
+                        key == "swaps" and value is not None and not isinstance(value, list)):
                     raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
             return
         # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.
@@ -374,9 +440,19 @@ def _in_progress_flag(record: dict, prefix: str) -> bool:
     return value
 
 
-def _nothing_after(record: dict, prefix: str, field: str, where: str) -> None:
-    """An in-progress record stopped at ``field``: any entry that comes later is illegal."""
-    for key in LATER_KEYS[LATER_KEYS.index(field) + 1 if field in LATER_KEYS else 0:]:
+def _later_keys(state: HandState) -> tuple[str, ...]:
+    """The entries after the auction in the order this hand makes them: where the kitty is
+    taken before the declaration, the discard comes before the declare."""
+    if state.declarer >= 0 and not state.declares_before_kitty():
+        return ("discard", "declare") + LATER_KEYS[2:]
+    return LATER_KEYS
+
+
+def _nothing_after(record: dict, prefix: str, field: str, where: str,
+                   order: tuple[str, ...] = LATER_KEYS) -> None:
+    """An in-progress record stopped at ``field``: any entry that comes later in the hand
+    (``order``: the hand's own order of the entries) is illegal."""
+    for key in order[order.index(field) + 1 if field in order else 0:]:
         value = record.get(key)
         if value or (key == "claim" and value is not None):
             raise RecordError(prefix + key, f"the hand stops {where}, so the record has no {key} yet")
@@ -596,7 +672,8 @@ def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool
                 raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
             return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
-            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards; "
+            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards, "
+                                               f"with seat {state.current_player()} to play; "
                                                "the hand is not over and nothing is claimed")
         return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())
     at = prefix + "claim"
@@ -677,12 +754,14 @@ def apply_claim(state: HandState, claim) -> list[int]:
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
     """Replay a game record; RecordError (``hand[i].…``) at the first illegal entry."""
     first = records[0]
+    check_given_twice(first, "hand[0].")  # before its variant is looked up
     rules = resolve_record(first, resolve, "hand[0].")
     tally = GameTally(rules)
     replays = []
     previous = None  # the previous hand's state: who deals next depends on how it ended
     for i, record in enumerate(records):
         prefix = f"hand[{i}]."
+        check_given_twice(record, prefix)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
@@ -691,6 +770,11 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")
+        named = named_first_dealer(rules) if previous is None else None
+        if (named is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
+                and dealer != named):  # a game record holds the game from its first hand
+            raise RecordError(prefix + "dealer", f"dealer {dealer}, but seat {named} deals the first hand "
+                                                 "of a game of this variant")
         if (previous is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
                 and dealer != tally.next_dealer(previous)):
             raise RecordError(prefix + "dealer",
@@ -778,6 +862,7 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
     record = rf.records[0]
     try:
+        check_given_twice(record)  # before its variant is looked up
         rules = resolve_record(record, resolve)
         return replay_hand(rules, record).as_json()
     except RecordError as exc:

@@ -306,3 +306,24 @@ def test_the_shipped_targets(variant, target):
     assert rules.game_end.target == target
     env = {name: 0 for name in GAME_VARIABLES} | {"target": target}
     assert rules.game_end.win(env | {"score": target}) and not rules.game_end.win(env | {"score": target - 1})
+
+
+# --------------------------------------------------------------------------- the first dealer
+def test_a_game_record_starts_with_the_dealer_the_variant_names(tmp_path):
+    """records.md: a game record holds a game from its start, "each hand's dealer following the
+    variant's rotation"; rules.md makes the first dealer a setting (random in every shipped
+    game).  Where a variant names the seat that deals first, the first hand of a game record
+    is dealt by it: another is illegal at hand[0].dealer."""
+    (tmp_path / "fixed.yaml").write_text("name: fixed\nextends: standard\ndeal:\n  first_dealer: 2\n")
+    from worked_hands import NT_RECORD, with_changes
+
+    # Dealer 2: seat 3 calls first and passes, seat 0 bids 4 notrump and plays the worked hand.
+    hand = with_changes(NT_RECORD, variant="fixed.yaml", dealer=2, auction=["pass", "4 notrump", "pass", "pass"])
+    assert replay_json(write(tmp_path, [hand]))["games"] == [
+        {"first_hand": 0, "hands": 1, "totals": [12, 0], "winner": 0}]
+    out = replay_json(write(tmp_path, [dict(NT_RECORD, variant="fixed.yaml")]), status=1)
+    assert out["error"]["at"] == "hand[0].dealer" and "seat 2 deals the first hand" in out["error"]["message"]
+    # A hand record on its own may be any hand of a game: its dealer is not checked so.
+    single = tmp_path / "hand.json"
+    single.write_text(json.dumps(dict(NT_RECORD, variant="fixed.yaml")), encoding="utf-8")
+    assert replay_json(single)["score"] == [12, 0]

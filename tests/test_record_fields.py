@@ -140,6 +140,17 @@ def test_swaps_where_nobody_exchanges_are_illegal_and_empty_swaps_are_nothing(tm
                    "exchanges nothing")
 
 
+def test_a_hand_without_a_contract_has_no_swaps(tmp_path):
+    """records.md: a record that "names one [a swap] that the rules do not allow, is illegal at
+    `swaps`": a hand everyone passed has no exchange (the swaps were silently ignored)."""
+    thrown = record(BASE, **{"with": ["jokers-out-in-notrump", "all-pass-redeal"]}, auction=["pass"] * 4,
+                    declare=..., discard=..., play=...)
+    assert replay_ok(tmp_path, record(thrown, swaps=[]))["contract"] is None
+    replay_illegal(tmp_path, record(thrown, swaps=[{"seat": 1, "gave": "LJ", "drew": "2S"}]), "swaps",
+                   "without a contract")
+    replay_illegal(tmp_path, record(thrown, swaps="LJ"), "swaps")
+
+
 def test_writers_write_the_swaps_that_happened_and_they_replay():
     """simulate writes jokers laid away in discard and the swaps drawn at random; with the
     kitty taken by the declarer's partner the swaps still go from the declarer's left."""
@@ -323,6 +334,20 @@ def test_in_progress_entries_after_the_stop_are_illegal(tmp_path):
     # Everything the record holds is still checked.
     replay_illegal(tmp_path, record(BASE, in_progress=True, play=["AH", "2H", "AD"]), "play[2]",
                    "must follow hearts")
+
+
+def test_in_progress_where_the_discard_comes_before_the_declaration(tmp_path):
+    """kitty-first: the declarer lays away before declaring.  A hand stopped between the two
+    holds its discard and no declare (legal: the discards are already a book); one stopped
+    in the discard may not hold a declare yet (records.md: "Replay checks everything the
+    record holds": the declaration was neither refused nor applied)."""
+    first = record(BASE, **{"with": ["kitty-first"]}, in_progress=True)
+    out = replay_ok(tmp_path, record(first, declare=..., play=...))
+    assert out["contract"] == dict(CONTRACT, direction=None) and out["books"] == [1, 0]
+    assert out["in_progress"] is True and out["score"] is None
+    replay_illegal(tmp_path, record(first, discard=["BJ", "LJ"], play=...), "declare", "stops", "no declare yet")
+    # Cards played after a discard cut short: the discard is the first entry at fault.
+    replay_illegal(tmp_path, record(first, declare=..., discard=["BJ", "LJ"]), "discard", "must discard 6")
 
 
 def test_the_flag_on_a_hand_that_is_over_is_illegal(tmp_path):

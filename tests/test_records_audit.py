@@ -235,6 +235,42 @@ def test_a_file_of_two_hand_records_on_two_lines_is_a_game_record(tmp_path):
     assert "may not go on after the match is decided" in out["error"]["message"]
 
 
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85"])
+def test_a_line_ends_only_at_a_newline(tmp_path, char):
+    """records.md: a game record is JSON Lines, "one hand record per line", and a file "that
+    holds more than one line" is one.  JSON lets U+2028, U+2029 and U+0085 stand unescaped
+    in a string (JavaScript's JSON.stringify writes them so): they do not end a line, and
+    a record holding one is read as the one record it is (illegal at the name, status 1),
+    not refused as bad JSON (status 2)."""
+    hand = json.dumps(record(variant=f"stan{char}dard"), ensure_ascii=False)
+    out = replay_json(write(tmp_path / "hand.json", hand), status=1)
+    assert out["error"]["at"] == "variant" and "hands" not in out
+    # In a game record: the line numbers count newlines only.
+    game = json.dumps(NT_RECORD) + "\n" + json.dumps(record(dealer=0, auction=[f"pa{char}ss"]), ensure_ascii=False)
+    game_path = write(tmp_path / "game.jsonl", game + "\n")
+    out = replay_json(game_path, status=1)
+    assert out["error"]["at"] == "hand[1]"  # the first hand's 12 won the game: nothing may follow
+    result = run("replay", str(game_path))
+    assert result.exit_code == 1 and result.stderr.startswith(f"{game_path}:2: hand 2: ")
+
+
+@pytest.mark.parametrize("text, at", [
+    (json.dumps(NT_RECORD)[:-1] + ', "play": ["AH"]}', "play"),             # the last one was read
+    ('{"play": ["AH"], ' + json.dumps(NT_RECORD)[1:], "play"),              # the record's own was read
+    (json.dumps(record(declare=...))[:-1] + ', "declare": {"trump": null, "trump": "H", '
+     '"direction": "uptown"}}', "declare"),
+])
+def test_a_field_given_twice_is_refused(tmp_path, text, at):
+    """records.md: a record is untrusted input, and what does not fit the format is rejected
+    "with a clear error".  JSON leaves an object's name given twice to the reader (RFC 8259:
+    "unpredictable"); Python's kept the last value, so a record meant one thing here and
+    another to another tool.  It is illegal at the field (status 1), never scored."""
+    out = replay_json(write(tmp_path / "hand.json", text), status=1)
+    assert out["error"]["at"] == at and "twice" in out["error"]["message"] and out["score"] is None
+    game = replay_json(write(tmp_path / "game.jsonl", text + "\n"), status=1)
+    assert game["error"]["at"] == f"hand[0].{at}"
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_nan_is_not_json(tmp_path, constant):
     """records.md: bad JSON exits with status 2.  Python's reader takes NaN and Infinity; JSON does not."""

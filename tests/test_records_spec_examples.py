@@ -263,6 +263,13 @@ def test_redeal_by_a_player_without_face_cards_ends_the_hand(tmp_path):
     assert out == {"contract": None, "tricks": [], "books": [0, 0], "score": [0, 0], "error": None}
     err = replay(tmp_path, northeast(["pass", "redeal"]), status=1)["error"]   # seat 1 holds faces
     assert err["at"] == "auction[1]" and "seat 1" in err["message"]
+    # The message names the rule broken: which card forbids it, and who may redeal.
+    assert err["message"] == ("seat 1 cannot call redeal: it holds JS, and only a hand without any J, Q or K "
+                              "may, or the dealer when everyone else passed")
+    err = replay(tmp_path, dict(SPEC_HAND, auction=["redeal"]), status=1)["error"]
+    assert err == {"at": "auction[0]", "message": "seat 0 cannot call redeal: this variant has no redeal call"}
+    err = replay(tmp_path, dict(SPEC_HAND, auction=["redeal"], **{"with": ["all-pass-redeal"]}), status=1)["error"]
+    assert err["message"].endswith("no redeal call (the hand is thrown in when everyone passes)")
     err = replay(tmp_path, northeast(["redeal", "pass"]), status=1)["error"]   # the auction ended there
     assert err["at"] == "auction"
 

@@ -454,7 +454,9 @@ def test_follow_trumps_message_names_the_trump_suit(tmp_path):
 
 
 def test_play_stopping_early_or_going_on(tmp_path):
-    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"][:10]), "play", "10 cards", "nothing is claimed")
+    # records.md: the message names the rule broken and the seat (here the one left to play).
+    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"][:10]), "play", "10 cards", "nothing is claimed",
+                   "with seat 3 to play")
     replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"][:8]), "play", "not over")
     replay_illegal(tmp_path, with_(NT_RECORD, play=...), "play", "0 cards")
     replay_illegal(tmp_path, with_(SPADE_RECORD, claim=...), "play", "4 cards")

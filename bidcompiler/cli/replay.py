@@ -29,6 +29,7 @@ from runtime.records import (
     RecordFile,
     iter_records,
     read_record_file,
+    record_line_numbers,
     replay_file,
     replay_game,
     replay_hand,
@@ -82,7 +83,7 @@ def load_record_file(file: str) -> RecordFile:
 def record_lines(text: str) -> list[int]:
     """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
     the very lines ``read_record_file`` reads as records."""
-    return [n for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return record_line_numbers(text)
 
 
 def resolve_for_records(variant: str, with_rules: list, folder: str = ".", confined: bool = True):
