@@ -505,7 +505,8 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         if v.kitty.show_contracts == ("suit",):
             idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"),
                  "keep a strain with a trump suit")
-    if v.play.renege == "penalty" and v.sides == "individual":
+    # Two players each alone are two sides: "the other side" is the other player.
+    if v.play.renege == "penalty" and v.sides == "individual" and v.players != 2:
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
                           f"{v.players} players each alone", ("play", "renege"), ("sides",),
                  fix=("refuse reneges (`play.renege: refuse`)", "play in partnerships"))
