@@ -556,8 +556,11 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                  ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"),
                  fix=(f"deal a kitty of {len(v.deck.extra)} cards or more",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))
-    if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty:
-        conflict(sink, v, "notrump_extras: out needs notrump declared before the kitty is taken",
+    # The extras leave play as the kitty is taken: with the kitty taken before the
+    # declaration, only where the bid itself says notrump (as kitty.show above).
+    if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty and undecided:
+        conflict(sink, v, "notrump_extras: out needs notrump known before the kitty is taken, and a "
+                          f"{undecided[0]} bid leaves it to the declaration",
                  ("play", "notrump_extras"), ("declaration", "when"),
                  fix=("declare before the kitty (`declaration.when: before-kitty`)",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))
