@@ -505,7 +505,8 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         if v.kitty.show_contracts == ("suit",):
             idle(("kitty", "show"), "no contract has a trump suit", ("auction", "strains"),
                  "keep a strain with a trump suit")
-    if v.play.renege == "penalty" and v.sides == "individual":
+    # Two players each alone are two sides: "the other side" is the other player.
+    if v.play.renege == "penalty" and v.sides == "individual" and v.players != 2:
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
                           f"{v.players} players each alone", ("play", "renege"), ("sides",),
                  fix=("refuse reneges (`play.renege: refuse`)", "play in partnerships"))
@@ -555,8 +556,11 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                  ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"),
                  fix=(f"deal a kitty of {len(v.deck.extra)} cards or more",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))
-    if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty:
-        conflict(sink, v, "notrump_extras: out needs notrump declared before the kitty is taken",
+    # The extras leave play as the kitty is taken: with the kitty taken before the
+    # declaration, only where the bid itself says notrump (as kitty.show above).
+    if v.play.notrump_extras == "out" and v.declaration.when == "after-kitty" and has_kitty and undecided:
+        conflict(sink, v, "notrump_extras: out needs notrump known before the kitty is taken, and a "
+                          f"{undecided[0]} bid leaves it to the declaration",
                  ("play", "notrump_extras"), ("declaration", "when"),
                  fix=("declare before the kitty (`declaration.when: before-kitty`)",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))

@@ -31,7 +31,7 @@ from .auction import auction_rules
 from .contract import Contract, Declaration, declaration, make_contract
 from .errors import IllegalAction
 from .kitty import kitty_rules
-from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
+from .ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, PlayTable, Ruleset
 from .scoring import penalised_books, score_hand
 from .tricks import Trick, follow_cards, rules_led_keys, trick_rules, winning_index
 
@@ -464,7 +464,7 @@ class HandState:
             return
         taker = self.kitty_taker()  # the declarer, or the seat the rules name (kitty.py)
         hand = self.hands[taker]
-        self._kittyr.pick_up(hand, self.kitty, self.table, self.out)
+        self._kittyr.pick_up(hand, self.kitty, self._kitty_table(), self.out)
         self.discard_target = len(hand) - rules.hand_size
         if self.discard_target <= 0:
             self._after_discards()
@@ -478,20 +478,31 @@ class HandState:
         if len(self.discards) == self.discard_target:
             self._after_discards()
 
+    def _kitty_table(self) -> PlayTable | None:
+        """The play table the kitty is taken and laid away under: the contract's, or before
+        the declaration a notrump table where the bid itself is notrump (which cards leave
+        play in notrump is known then; it does not hang on the direction), else None."""
+        if self.table is not None:
+            return self.table
+        decl = declaration(self.rules, self.bid)
+        if decl.kind != "notrump":
+            return None
+        return self.rules.tables.get((NO_TRUMP, decl.directions[0]))
+
     def _after_discards(self) -> None:
-        table = self.table
+        table = self._kitty_table()
         if table is not None and table.no_suit_out:
-            self._swap_out_extras()
+            self._swap_out_extras(table)
         if self._kittyr.declare_first or self.table is not None:
             self._start_play()
         else:
             self.seat = self.declarer
             self._next_declaration()
 
-    def _swap_out_extras(self) -> None:
+    def _swap_out_extras(self, table: PlayTable) -> None:
         """Other players swap their cards of no suit for face-down discards: as given, else at random (kitty.py)."""
         self.swaps = self._kittyr.swap_out(self.kitty_taker(), self.declarer, self.hands, self.discards,
-                                           self.table, self.out, self.deal_key(), self.swaps_given)
+                                           table, self.out, self.deal_key(), self.swaps_given)
 
     def laid_out(self) -> list[int]:
         """The cards the kitty's taker laid away because they leave play (its jokers in notrump, say).

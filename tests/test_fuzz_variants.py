@@ -647,14 +647,17 @@ def valid_variants(draw):
             extras_rule = draw(st.sampled_from(["no-suit", "free"] + (["out"] if kitty >= len(extra) else [])))
             variant["play"]["notrump_extras"] = extras_rule
             out = extras_rule == "out"
-        after_ok = not first_lead_trump and show != "suit-contracts" and not out
+        # Jokers that leave play in notrump need notrump known at the kitty: said by every bid.
+        undecided = any(s["trump"] in ("suit-or-none", "none-or-first-lead") for s in strains)
+        after_ok = not first_lead_trump and show != "suit-contracts" and not (out and undecided)
         variant["declaration"] = {"when": draw(st.sampled_from(["before-kitty"] + (["after-kitty"] if after_ok else [])))}
     elif extra and notrump:
         variant["play"]["notrump_extras"] = draw(st.sampled_from(["no-suit", "free"]))
     if trump_suits and draw(st.booleans()):
         cards = [r + s for s in suits for r in ranks] + extra
         variant["play"]["trumps_above"] = draw(st.lists(st.sampled_from(cards), max_size=3, unique=True))
-    variant["play"]["renege"] = draw(st.sampled_from(["refuse", "penalty"] if sides == "partners" else ["refuse"]))
+    two_sides = sides == "partners" or players == 2  # a renege's books go to "the other side"
+    variant["play"]["renege"] = draw(st.sampled_from(["refuse", "penalty"] if two_sides else ["refuse"]))
     if variant["play"]["renege"] == "penalty" and draw(st.booleans()):
         variant["play"]["renege_books"] = draw(st.integers(1, 5))
     if draw(st.booleans()):

@@ -22,6 +22,7 @@ import random
 
 import pytest
 
+from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import load_ruleset
 from runtime.errors import IllegalAction
 from runtime.game import GameState, GameTally, deal
@@ -309,6 +310,40 @@ def test_two_handed_thirteen_books_and_each_player_scores_for_itself():
     record = hand_record(state, "two-handed", [])
     again = replay_hand(rules, record).state
     assert (again.tricks, again.books, again.score) == (state.tricks, state.books, state.score)
+
+
+# Seat 0 spades A..4 and 3H, seat 1 hearts A..4 and 3S: seat 1 can follow a spade lead once.
+TWO_RENEGE = ([cards_of("S", "A", "4") + ["3H"], cards_of("H", "A", "4") + ["3S"]],
+              ["2S", "2H", "BJ", "LJ", "2D", "2C"])
+
+
+def test_two_handed_renege_penalty_moves_three_books_to_the_other_player():
+    """rules.md §9 two-handed: "scoring and game as in standard, each player scoring for itself",
+    and §8 renege-penalty on it: "3 of the reneging side's books go to the other side; if it
+    took fewer than 3, the hand is scored as if the other side took all 13".  Two players each
+    alone are two sides, so the house rule applies (it was refused as needing partnerships)."""
+    rules = load_ruleset("two-handed", ("renege-penalty",))
+    assert rules.renege == "penalty" and rules.sides == 2
+
+    def reneged() -> HandState:
+        state = act(new_hand(rules, *TWO_RENEGE, dealer=1), "3 uptown", "pass", "trump D",
+                    "2H", "2D", "2C", "3H", "4S", "5S", "6S")
+        assert "3S" in {rules.cards[c] for c in state.hands[1]}
+        act(state, "4H")  # seat 1 holds 3S and does not follow: the renege stands
+        assert state.reneges == [1] and state.tricks[-1].winner == 0
+        return state
+
+    state = reneged()
+    apply_claim(state, 5)  # player 0: the discards, the first trick and 5 more; player 1: 6
+    assert state.books == [10, 3] and state.made is True and state.score == [4, 0]
+    again = replay_hand(rules, {**hand_record(state, "two-handed", ["renege-penalty"]), "claim": 5}).state
+    assert (again.books, again.score, again.reneges) == (state.books, state.score, [1])
+    short = reneged()
+    apply_claim(short, 9)  # player 1 took only 2 books: as if player 0 took all 13
+    assert short.books == [13, 0] and short.score == [7, 0]
+    # Three players each alone have no one "other side": still refused there.
+    with pytest.raises(CompileError, match="needs two sides, not 3 players each alone"):
+        load_ruleset("cutthroat", ("renege-penalty",))
 
 
 def test_two_handed_cards_set_aside_must_make_up_the_deck():

@@ -148,7 +148,7 @@ def test_books_of_a_hand_stopped_in_the_discard(tmp_path, laid, books):
     (["renege-penalty", "no-such-rule"], "with[1]"),
     ([""], "with[0]"),
     (["to-5", "no-such-rule", "to-9"], "with[1]"),
-    (["kitty-first", "jokers-out-in-notrump"], "with[1]"),   # does not fit the rule before it
+    (["no-kitty", "kitty-first"], "with[1]"),   # does not fit the rule before it (no kitty to take first)
 ])
 def test_a_house_rule_that_cannot_be_used_is_named_as_with_i(tmp_path, with_rules, at):
     """records.md names the entries of `with` as `with[i]` ("at `variant` or `with[i]`"):

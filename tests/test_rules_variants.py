@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from bidcompiler.pipeline import load_ruleset
+from bidcompiler.errors import CompileError
+from bidcompiler.pipeline import compile_file, load_ruleset
 from runtime.errors import IllegalAction
 from runtime.game import GameTally
 from runtime.hand import HandState
@@ -1136,6 +1137,51 @@ def test_house_rule_jokers_out_in_notrump():
     assert len(hand(state, 0)) == 18 and "BJ" in hand(state, 0)
     act(state, "3S", "2S", "3H", "2H", "2D", "2C")
     assert "LJ" in hand(state, 1) and state.out == []
+
+
+@pytest.mark.parametrize("order", [("jokers-out-in-notrump", "kitty-first"), ("kitty-first", "jokers-out-in-notrump")])
+def test_jokers_out_in_notrump_with_kitty_first_where_the_bid_says_notrump(order):
+    """rules.md §8: house rules are overlays of which "several may be combined", and sport-kitty
+    "combines with kitty-first wherever the bid itself says whether there will be a trump
+    suit".  So does jokers-out-in-notrump: in standard a notrump bid says notrump before the
+    kitty is taken, so the kitty's jokers stay out, the declarer sets its own aside, the others
+    swap theirs for face-down discards, and the direction is named after the discards.  (The
+    pair was refused as needing notrump declared before the kitty.)"""
+    rules = house(*order)
+    state = act(new_hand(rules, STD_JOKERS_HELD), "3 notrump", "pass", "pass", "pass")
+    assert state.phase_name == "discard" and state.current_player() == 0
+    assert len(hand(state, 0)) == 17 and "BJ" not in hand(state, 0) and state.discard_target == 5
+    before = hand(state, 1)
+    act(state, "3S", "2S", "3H", "2H", "4S")
+    assert before - hand(state, 1) == {"LJ"} and len(hand(state, 1) - before) == 1
+    assert state.phase_name == "declare" and legal(state) == {"direction uptown", "direction downtown"}
+    act(state, "direction downtown")
+    assert state.phase_name == "play" and state.current_player() == 0
+    assert [len(h) for h in state.hands] == [12] * 4
+    assert not any({"BJ", "LJ"} & hand(state, s) for s in range(4))
+    play_first_legal(state)
+    assert len(state.tricks) == 12 and sum(state.books) == 13
+    assert_replays(state, "standard", list(order))
+    # The kitty's jokers stay out: the declarer takes the other four and lays away 4.
+    state = act(new_hand(rules, STD_LONG), "3 notrump", "pass", "pass", "pass")
+    assert len(hand(state, 0)) == 16 and state.discard_target == 4
+    # A suit bid keeps the jokers in play (the top trumps): all six taken, six laid away.
+    state = act(new_hand(rules, STD_JOKERS_HELD), "3 uptown", "pass", "pass", "pass")
+    assert len(hand(state, 0)) == 18 and "BJ" in hand(state, 0) and state.out == []
+
+
+def test_jokers_out_in_notrump_after_the_kitty_is_refused_where_the_bid_does_not_say_notrump(tmp_path):
+    """Where a bid leaves notrump to the declaration (a bare number: trump or notrump named
+    after the kitty, as rhode-island), nobody knows at the kitty whether the jokers leave play."""
+    path = tmp_path / "numbers.yaml"
+    path.write_text("name: numbers\nextends: standard\nauction:\n  strains:\n"
+                    "    - {name: uptown, remove: true}\n    - {name: downtown, remove: true}\n"
+                    "    - {name: notrump, remove: true}\n"
+                    "    - {name: number, bare: true, trump: suit-or-none, direction: uptown}\n"
+                    "  ranking: [[number]]\ndeclaration:\n  when: after-kitty\n"
+                    "play:\n  notrump_extras: out\n")
+    with pytest.raises(CompileError, match="notrump_extras: out needs notrump known before the kitty is taken"):
+        compile_file(path)
 
 
 def test_house_rule_jokers_free_in_notrump():

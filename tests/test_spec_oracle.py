@@ -38,6 +38,8 @@ CASES = (
         ("standard", ("kitty-first", "sport-kitty")),
         ("standard", ("big-joker-notrump", "jokers-free-in-notrump")),
         ("standard", ("partner-takes-kitty", "jokers-out-in-notrump")),
+        # ... and so does jokers-out-in-notrump (a notrump bid says notrump before the kitty)
+        ("standard", ("kitty-first", "jokers-out-in-notrump")),
         ("standard", ("deuce-of-spades", "jokers-free-in-notrump")),
         ("standard", ("no-red-deuces", "jokers-out-in-notrump", "eldest-leads")),
         ("standard", ("spades-trump", "kitty-first", "low-beats-high")),
@@ -52,6 +54,7 @@ CASES = (
         ("cincinnati", ("defenders-score", "low-beats-high")),
         ("cutthroat", ("jokers-and-deuce", "big-joker-notrump")),
         ("two-handed", ("one-joker", "eldest-leads")),
+        ("two-handed", ("renege-penalty",)),     # two players each alone: "the other side" is the other
         ("oregon", ("deal-right",)),
     ]
 )
