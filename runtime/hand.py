@@ -487,7 +487,7 @@ class HandState:
         decl = declaration(self.rules, self.bid)
         if decl.kind != "notrump":
             return None
-        return self.rules.tables.get((NO_TRUMP, decl.directions[0]))
+        return self.rules.tables[(NO_TRUMP, decl.directions[0])]  # every (trump, direction) pair is built
 
     def _after_discards(self) -> None:
         table = self._kitty_table()

@@ -165,11 +165,13 @@ def _json_object(pairs: list) -> dict:
         return obj
     out = _GivenTwice(obj)
     seen: set[str] = set()
+    twice = []
     for key, _ in pairs:
         if key in seen:
-            out.twice = key
-            break
+            twice.append(key)
         seen.add(key)
+    # "format" first: it decides whether the text is a record at all (exit 2, whatever the order)
+    out.twice = "format" if "format" in twice else twice[0]
     return out
 
 
@@ -229,6 +231,8 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
     where = f"{filename}:{first_line}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
+    if isinstance(value, _GivenTwice) and value.twice == "format":
+        raise NotARecord(f"{where}: \"format\" is given twice, so the record's format is not said")
     fmt = value.get("format")
     if fmt != HAND_FORMAT:
         if "format" not in value:
@@ -378,6 +382,8 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         try:
             yield from _hand_entries(state, record, prefix, at, in_progress)
         except _Stopped as stop:  # an in-progress record ends here: nothing after it may be given
+            if stop.field == "declare" and not state.declares_before_kitty():
+                _check_swaps_made(state, record, prefix)  # the exchange came before the declaration
             _nothing_after(record, prefix, stop.field, stop.where, _later_keys(state))
 
     def _hand_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool):
@@ -401,7 +407,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
             # them in; which cards are laid away never changes what may be declared, so
             # try the declaration after any legal discard first.
             trial = state.clone()
-            trial.swaps_given = []  # a trial: the exchange is not what it is about
+            trial.swaps_given = None  # a trial: the exchange is not what it is about
             try:
                 trial.replay(_any_discards(trial))
                 trial.replay(_declare_entries(trial, record, prefix, at, in_progress))
@@ -444,7 +450,7 @@ def _later_keys(state: HandState) -> tuple[str, ...]:
     """The entries after the auction in the order this hand makes them: where the kitty is
     taken before the declaration, the discard comes before the declare."""
     if state.declarer >= 0 and not state.declares_before_kitty():
-        return ("discard", "declare") + LATER_KEYS[2:]
+        return ("discard", "swaps", "declare", "play", "claim")
     return LATER_KEYS
 
 

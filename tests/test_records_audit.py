@@ -16,7 +16,7 @@ import pytest
 from bidcompiler.pipeline import load_ruleset
 from clirun import run, script
 from runtime.records import hand_record
-from runtime.simulate import play_game
+from runtime.simulate import play_game, play_hand
 from worked_hands import write_record as write, NT_RECORD, with_changes
 
 REPO = Path(__file__).resolve().parent.parent
@@ -271,6 +271,20 @@ def test_a_field_given_twice_is_refused(tmp_path, text, at):
     assert game["error"]["at"] == f"hand[0].{at}"
 
 
+@pytest.mark.parametrize("text", [
+    '{"format": "x", ' + json.dumps(NT_RECORD)[1:],                          # the good one last
+    json.dumps(NT_RECORD)[:-1] + ', "format": "x"}',                         # the bad one last
+    json.dumps(NT_RECORD)[:-1] + ', "format": "bidwhist-hand/1", "claim": 1, "claim": 2}',
+])
+def test_a_format_given_twice_is_not_a_record_whatever_the_order(tmp_path, text):
+    """records.md: a file that is not a record (unknown format) exits with status 2; a
+    "format" given twice says no one format, and the order of the two no longer decides
+    between status 1 and status 2 (nor does another name given twice beside it)."""
+    result = run("replay", str(write(tmp_path / "hand.json", text)), "--json")
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert '"format" is given twice' in result.stderr and result.stderr.count("\n") == 1
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_nan_is_not_json(tmp_path, constant):
     """records.md: bad JSON exits with status 2.  Python's reader takes NaN and Infinity; JSON does not."""
@@ -316,3 +330,41 @@ def test_a_suit_contract_declare_error_names_the_declarer_and_the_trump(tmp_path
     spade = record(auction=["4 uptown", "pass", "pass", "pass"], declare={"trump": "X"})
     out = replay_json(write(tmp_path / "hand.json", spade), status=1)
     assert out["error"] == {"at": "declare", "message": "seat 0: trump 'X' is not a suit of this deck"}
+
+
+# ------------------------------------------- the kitty taken first, jokers out in notrump
+def _kitty_first_hand_with_swaps() -> dict:
+    """A simulated hand of standard+kitty-first+jokers-out-in-notrump whose record holds swaps:
+    there the exchange comes at the last discard, before the declaration."""
+    with_rules = ["kitty-first", "jokers-out-in-notrump"]
+    rules = load_ruleset("standard", with_rules)
+    for index in range(300):
+        state = play_hand(rules, 5, index, "random")
+        hand = hand_record(state, "standard", with_rules)
+        if hand.get("swaps"):
+            return hand
+    raise AssertionError("no hand with swaps in 300")
+
+
+def test_a_kitty_first_hand_in_progress_may_stop_after_the_swaps(tmp_path):
+    """records.md: an in-progress record holds what happened so far; with the kitty taken
+    first the swaps come before the declaration, so a record stopping at the declaration
+    holds them (it was refused with or without them)."""
+    hand = _kitty_first_hand_with_swaps()
+    stopped_hand = {**hand, "play": [], "in_progress": True}
+    del stopped_hand["declare"]
+    out = replay_json(write(tmp_path / "ip.json", stopped_hand))
+    assert out["error"] is None and out["in_progress"] is True and out["score"] is None
+    without_swaps = {k: v for k, v in stopped_hand.items() if k != "swaps"}
+    out = replay_json(write(tmp_path / "ip2.json", without_swaps), status=1)
+    assert out["error"]["at"] == "swaps"
+
+
+def test_a_kitty_first_hand_reports_a_bad_declare_before_its_swaps(tmp_path):
+    """records.md's order of checking: ``declare`` before ``swaps``, also where the
+    exchange happens before the declaration (a bad swap once hid the bad direction)."""
+    hand = _kitty_first_hand_with_swaps()
+    bad = {**hand, "declare": {**hand["declare"], "direction": "sideways"},
+           "swaps": [{**hand["swaps"][0], "drew": "2C"}]}
+    out = replay_json(write(tmp_path / "bad.json", bad), status=1)
+    assert out["error"]["at"] == "declare", out["error"]
