@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/gamemade.py [--variant standard] [--games G] [--seed S] [--bots A]
+    python bench/gamemade.py [--variant standard] [--games G] [--seed S] [--bots A] [--set MODULE.NAME=VALUE ...]
 
 Plays ``G`` whole games as ``bidwhist simulate --games`` does (``runtime.simulate``'s
 deals and first dealers; one bot of kind ``A`` in every seat, the game in view).  For
@@ -45,6 +45,9 @@ from runtime.game import GameTally, GameView, _copy_tally, deal, first_dealer  #
 from runtime.hand import AUCTION, HandState  # noqa: E402
 from runtime.ruleset import NO_TRUMP  # noqa: E402
 from runtime.simulate import MAX_HANDS, deal_rng  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from gamerisk import parse_settings  # noqa: E402
 
 Z95 = 1.959964
 
@@ -266,7 +269,15 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--bots", default="heuristic")
     p.add_argument("--dump", help="also write the contracts' rows to this file (JSON lines)")
+    p.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                   help="a setting of runtime.bots.MODULE for every bot (repeatable), as gamerisk.py's")
     a = p.parse_args(argv)
+    try:
+        settings = parse_settings(a.set)
+    except ValueError as e:
+        p.error(str(e))
+    for (module, name), value in settings.items():
+        setattr(module, name, value)
     rules = load_ruleset(a.variant)
     rows: list[dict] = []
     for g in range(a.games):
