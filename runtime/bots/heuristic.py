@@ -18,8 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import (bid_margin, game_outlook, is_saving_sacrifice, outlook, own_in_strain, standing_values,
-                     worth_bidding)
+from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -43,19 +42,6 @@ _OPPONENT_MARGIN = 0.5
 # The same for an opponent who would outbid our bid (a bid not yet made): what it
 # needs, less this many books (it is pushed there, not choosing freely).
 _OUTBID_BOOKS = 0.5
-# EXPERIMENTS on sacrifices bid for a game's sake (reverted in the next commit; each
-# default is the shipped behaviour; bench/gamemade.py and bench/gamerisk.py --set):
-# _GAME_SACRIFICE_COST: points by which the game must make passing cost more than its
-#   own points before a sacrifice is bid for the game (inf: never);
-# _GAME_MODEL: 1 the game's auction model (outbid.game_outlook: sampled hands call
-#   sacrifices too) for standing and defending, 2 for defending only, 3 only to gate
-#   the game's sacrifices;
-# _GAME_OUTBID: a bid outbid in a game valued with the game's values;
-# _HOPELESS: no sacrifice for the game that the bot expects to make less often than this.
-_GAME_SACRIFICE_COST = 0.0
-_GAME_MODEL = 0
-_GAME_OUTBID = False
-_HOPELESS = 0.0
 
 
 class HeuristicBot:
@@ -215,9 +201,9 @@ class HeuristicBot:
         allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
+        stands = self._standing(state, info, plain, npart) if allowed else None
         # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
         game = game_values(state, info, seat)
-        stands = self._standing(state, info, plain, npart, game) if allowed else None
         # An opening bid (nothing bid yet) is credited with a share of the books the
         # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
         # to choose a higher level, which the plain estimate still chooses.  A bid over
@@ -253,19 +239,12 @@ class HeuristicBot:
                 worth = allowed
             best_bid = self._consider(best_bid, info, nt, s, i, books0, books, worth, take_here, stands, game)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
-                                                  info.expected if game is None else game.expected,
-                                                  game is not None and _GAME_MODEL in (1, 2))
+                                                  info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
-        if best_any is not None and game is not None and _HOPELESS > 0.0 and info.made_row(
-                1 if info.table_list[best_any[3]].key[0] == NO_TRUMP else 0, best_any[2])[best_any[4]] < _HOPELESS:
-            best_any = None
         if best_any is not None and (best_bid is None or best_any[5] > best_bid[5]) and (
                 is_saving_sacrifice(best_any[5], pass_value)
-                or (game is not None and pass_value < self._plain_pass_value(state, info, est, npart, bonus, stands)
-                    - _GAME_SACRIFICE_COST and (_GAME_MODEL != 3 or best_any[5] > self._pass_standing(
-                        state, info, stands, *self._pass_value(state, info, est, npart, bonus, game.expected, True))[0]
-                        + bid_margin(info)))):
+                or (game is not None and pass_value < self._plain_pass_value(state, info, est, npart, bonus, stands))):
             # A sacrifice that saves enough, or one that keeps the opponents from the game:
             # in a game whose end makes passing cost more than its points, as before.
             best_bid = best_any
@@ -329,35 +308,30 @@ class HeuristicBot:
                 best = (v, info.take_action, books, table, take, v)
         return best
 
-    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int, game=None):
-        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)
-        (``in_game``: read from the model of a game's auctions, :func:`.outbid.game_outlook`)."""
-        in_game = game is not None
-        look = self._outlook(info, npart, in_game and _GAME_MODEL == 1)
+    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
+        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
+        look = self._outlook(info, npart)
         if look.cond is None:  # the model being built: as _outbid_value says
             return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
         # As _outbid_value, with the hand's own tricks per strain worked out once a call.
         owns: dict[int, float] = {}
-        dlook = self._outlook(info, npart, in_game and _GAME_MODEL in (1, 2))
         strain_of = info.bid_strain
-        expected = game.expected if game is not None and _GAME_OUTBID else info.expected
+        expected = info.expected
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
             own = owns.get(strain)
             if own is None:
                 own = owns[strain] = own_in_strain(info, strain, plain)
-            theirs = dlook.callers_books(high, own, strain, npart)
+            theirs = look.callers_books(high, own, strain, npart)
             if theirs is None:
-                return self._outbid_value(info, high, plain, npart, dlook)
+                return self._outbid_value(info, high, plain, npart, look)
             return expected(1, high, 0 if info.strain_tables[strain][0] else 1, theirs)
         return standing_values(state, info, look, defend_at)
 
-    def _outlook(self, info: RulesInfo, npart: int, in_game: bool = False):
-        """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own
-        (``in_game``: the model of a game's auctions, where sacrifices are called)."""
-        model = game_outlook if in_game else outlook
-        return model(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
+    def _outlook(self, info: RulesInfo, npart: int):
+        """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
+        return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart), forced_worth,
                        tag=[type(self).__qualname__, npart])
 
@@ -469,7 +443,7 @@ class HeuristicBot:
         return any(c not in mine for c in state.out)
 
     def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float,
-                    expected=None, in_game: bool = False):
+                    expected=None):
         """What passing is worth: partner's contract, the opponents', or a forced dealer's.
 
         ``expected`` values a contract (as :meth:`RulesInfo.expected`; in a game, with the
@@ -499,7 +473,7 @@ class HeuristicBot:
             nt = 1 if declaration(rules, high).notrump_only else 0
             return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            return (self._defend_value(info, high, plain, npart, expected, self._outlook(info, npart, in_game)),
+            return (self._defend_value(info, high, plain, npart, expected, self._outlook(info, npart)),
                     "defending the opponents' contract")
         opp_value = expected(1, lowest, 0, theirs)
         if opp_value < 0:

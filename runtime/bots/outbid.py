@@ -157,7 +157,7 @@ class Outlook:
     ``forced``: what a dealer forced to bid the lowest rung is worth to its side, on average.
     """
 
-    def __init__(self, info: RulesInfo, defend, declare_values, sacrifices: bool = False):
+    def __init__(self, info: RulesInfo, defend, declare_values):
         self.info = info
         # Books an opener's declaring estimate is credited with (suit, notrump contracts):
         # a share of the shortfall measured by playing hands out (set by :func:`outlook`).
@@ -183,7 +183,7 @@ class Outlook:
             forced += max(eu[b] for b in lowest)
             # It calls only what the bot would call (a forced dealer, above, has no choice):
             # no sacrifice, unless it saves enough (eu kept whole for that, as ``raw``).
-            callable_bids = range(n_bids) if sacrifices else worth_bidding(eu, made, range(n_bids))
+            callable_bids = worth_bidding(eu, made, range(n_bids))
             raw.append(eu)
             eu = [e if b in callable_bids else float("-inf") for b, e in enumerate(eu)]
             hands.append((plain, eu, books))
@@ -383,42 +383,6 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
         out.forced_played = worth
     _OUTLOOKS[id(info)] = out
     stored.save(key, out.stored())
-    return out
-
-
-_GAME_OUTLOOKS: dict[int, "Outlook"] = {}
-
-
-def game_outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -> Outlook:
-    """The auction model for a hand of a game: as :func:`outlook`'s, but its sampled hands
-    call sacrifices too (where :func:`worth_bidding` would leave them out).
-
-    In a game the bots bid sacrifices that pass the game's own test (the heuristic's
-    ``_call``), so a bid heard there is often one: read with the model of hands that
-    call only what they expect to make or to score with, an opponent's bid seemed
-    stronger than it was, passing looked costlier and sacrifices were bid over
-    sacrifices (bench/gamemade.py).  The measured parts (the openers' credit, the
-    shortfall, the forced dealer's worth) are the plain model's.
-    """
-    out = _GAME_OUTLOOKS.get(id(info))
-    if out is not None and out.info is info:
-        return out
-    plain = outlook(info, defend, declare_values, forced_worth, tag)
-    kind = ["game-outlook", tag, *(f"{f.__module__}.{f.__qualname__}" if f is not None else None
-                                   for f in (defend, declare_values))]
-    key = stored.key(kind, info.rules)
-    doc = stored.load(key)
-    out = None
-    if doc is not None:
-        try:
-            out = Outlook.restored(info, doc)
-        except (KeyError, TypeError, ValueError, OverflowError):
-            out = None  # another shape: worked out again below
-    if out is None:
-        out = Outlook(info, defend, declare_values, sacrifices=True)
-        out.bias, out.short, out.forced_played = plain.bias, plain.short, plain.forced_played
-        stored.save(key, out.stored())
-    _GAME_OUTLOOKS[id(info)] = out
     return out
 
 
