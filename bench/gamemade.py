@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
 
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
 from runtime.bots import make_bot  # noqa: E402
+from runtime.bots.heuristic import HeuristicBot  # noqa: E402
 from runtime.bots.knowledge import rules_info  # noqa: E402
 from runtime.game import GameTally, GameView, _copy_tally, deal, first_dealer  # noqa: E402
 from runtime.hand import AUCTION, HandState  # noqa: E402
@@ -199,8 +200,29 @@ def play_on(rules, kind: str, seed: int, g: int, tally: GameTally, dealer: int, 
     return tally.winner
 
 
-def play(rules, kind: str, seed: int, g: int, rows: list[dict], max_hands: int = MAX_HANDS) -> None:
-    """Play game ``g`` as simulate does and describe every contract into ``rows``."""
+def standing(rules, state: HandState, befores: list[HandState], out: list[tuple[int, float, bool]]) -> None:
+    """For every bid of ``state``'s auction: (its level, the chance the heuristic's auction
+    model gave it of standing against the opponents still to speak, whether one outbid it)."""
+    info = rules_info(rules)
+    bot = HeuristicBot(None)
+    for i, (seat, action) in enumerate(state.calls):
+        if not is_bid(rules, action):
+            continue
+        before = befores[i]
+        info.ensure_util(before)
+        plain = info.estimate_all(before.hands[seat])
+        stands = bot._standing(before, info, plain, len(info.partners[seat]))
+        b = action - rules.first_bid_action
+        outbid = any(rules.side_of[s] != rules.side_of[seat] and (is_bid(rules, a) or a == rules.take_action)
+                     for s, a in state.calls[i + 1:])
+        out.append((rules.bids[b].level, stands[b][0], outbid))
+
+
+def play(rules, kind: str, seed: int, g: int, rows: list[dict], max_hands: int = MAX_HANDS,
+         stood: list | None = None, lone: bool = False) -> None:
+    """Play game ``g`` as simulate does and describe every contract into ``rows`` (and, into
+    ``stood``, every bid's modelled and real chance of standing; ``lone``: the bots blind
+    to the game, every hand bid as a hand alone)."""
     dealer = first_dealer(rules, random.Random(f"bidwhist:{seed}:game:{g}:dealer"))
     tally = GameTally(rules)
     h = 0
@@ -208,7 +230,7 @@ def play(rules, kind: str, seed: int, g: int, rows: list[dict], max_hands: int =
     while tally.winner is None and h < max_hands:
         cards, kitty = deal(rules, deal_rng(seed, g, h))
         state = HandState(rules, dealer, cards, kitty)
-        state.game = GameView(tally)
+        state.game = None if lone else GameView(tally)
         bot = make_bot(kind, None)
         befores: list[HandState] = []
         while not state.is_terminal():
@@ -217,6 +239,8 @@ def play(rules, kind: str, seed: int, g: int, rows: list[dict], max_hands: int =
                 snap.game = state.game
                 befores.append(snap)
             state.apply_action(bot.choose(state))
+        if stood is not None:
+            standing(rules, state, befores, stood)
         if state.declarer >= 0:
             rows.append(describe(rules, kind, state, befores, tally,
                                  lambda t, d, h=h: play_on(rules, kind, seed, g, t, d, h + 1)))
@@ -268,6 +292,8 @@ def main(argv=None) -> None:
     p.add_argument("--games", type=int, default=500)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--bots", default="heuristic")
+    p.add_argument("--lone", action="store_true",
+                   help="the bots blind to the game: every hand bid as a hand alone (the games still counted)")
     p.add_argument("--dump", help="also write the contracts' rows to this file (JSON lines)")
     p.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
                    help="a setting of runtime.bots.MODULE for every bot (repeatable), as gamerisk.py's")
@@ -280,8 +306,9 @@ def main(argv=None) -> None:
         setattr(module, name, value)
     rules = load_ruleset(a.variant)
     rows: list[dict] = []
+    stood: list[tuple[int, float, bool]] | None = [] if a.bots == "heuristic" else None
     for g in range(a.games):
-        play(rules, a.bots, a.seed, g, rows)
+        play(rules, a.bots, a.seed, g, rows, stood=stood, lone=a.lone)
     if a.dump:
         with open(a.dump, "w") as f:
             for r in rows:
@@ -289,8 +316,17 @@ def main(argv=None) -> None:
     n = len(rows)
     k = sum(r["made"] for r in rows)
     lo, hi = wilson(k, n)
-    print(f"{a.variant}: {a.games} games, {n} contracts, bots {a.bots}, seed {a.seed}")
+    print(f"{a.variant}: {a.games} games, {n} contracts, bots {a.bots}{' blind to the game' if a.lone else ''}, "
+          f"seed {a.seed}")
     print(f"  made {100 * k / n:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})")
+    if stood:
+        print("  bids not outbid by an opponent: the auction model's chance (outbid.standing_values) and as played")
+        for level in sorted({lv for lv, _, _ in stood}):
+            part = [(p_, o) for lv, p_, o in stood if lv == level]
+            kept = sum(not o for _, o in part)
+            lo4, hi4 = wilson(kept, len(part))
+            print(f"    level {level}: {len(part):6d} bids, model {100 * sum(p_ for p_, _ in part) / len(part):5.1f}%,"
+                  f" played {100 * kept / len(part):5.1f}% ({100 * lo4:.1f}-{100 * hi4:.1f})")
     for key in ("decided", "how", "contested", "level", "strain", "ours", "theirs", "lead", "first hand",
                 "ended"):
         show(rows, key, n)
