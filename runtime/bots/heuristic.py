@@ -42,7 +42,6 @@ _OPPONENT_MARGIN = 0.5
 # The same for an opponent who would outbid our bid (a bid not yet made): what it
 # needs, less this many books (it is pushed there, not choosing freely).
 _OUTBID_BOOKS = 0.5
-_GAME_STAND: dict[int, float] = {}
 
 
 class HeuristicBot:
@@ -205,10 +204,6 @@ class HeuristicBot:
         stands = self._standing(state, info, plain, npart) if allowed else None
         # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
         game = game_values(state, info, seat)
-        if game is not None and stands is not None and _GAME_STAND:
-            # EXPERIMENT: the chance a bid stands, as measured in whole games (standard only).
-            stands = [(p * _GAME_STAND.get(rules.bids[b].level, 1.0), out) if b < n_bids else (p, out)
-                      for b, (p, out) in enumerate(stands)]
         # An opening bid (nothing bid yet) is credited with a share of the books the
         # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
         # to choose a higher level, which the plain estimate still chooses.  A bid over
