@@ -2,25 +2,37 @@
 
 Run from the repository root::
 
-    python bench/gamemade.py [--variant standard] [--games G] [--seed S] [--bots A] [--set MODULE.NAME=VALUE ...]
+    python bench/gamemade.py [--variant standard] [--games G] [--seed S] [--bots A] [--lone]
+                             [--dump FILE] [--set MODULE.NAME=VALUE ...]
 
 Plays ``G`` whole games as ``bidwhist simulate --games`` does (``runtime.simulate``'s
-deals and first dealers; one bot of kind ``A`` in every seat, the game in view).  For
-every contract it notes the game position before the hand (each side's total, the
-declaring side's lead), the contract (level, notrump or not), the auction (contested
-or not, whether the declarer opened, overcalled, bid over partner or was forced), and
-what decided the contract: the declaring side's last call is asked again of the same
-kind of bot with the game hidden (``state.game = None``).  ``hand`` when the blind bot
-calls the same, ``game`` when it would have passed (a bid made for the game's sake:
-a sacrifice or a desperate bid), ``raised`` / ``lowered`` when it would have bid less
-or more, ``forced`` when the caller could not pass.
+deals and first dealers; one bot of kind ``A`` in every seat, the game in view; with
+``--lone`` the bots are blind to it and bid every hand as a hand alone).  For every
+contract it notes the game position before the hand (each side's total, the declaring
+side's lead), the contract (level, notrump or not), the auction (contested or not,
+whether the declarer opened, overcalled, bid over partner or was forced), whether the
+hand ended the game, and what decided the contract: the declaring side's last call is
+asked again of the same kind of bot with the game hidden (``state.game = None``).
+``hand`` when the blind bot calls the same, ``game`` when it would have passed (a bid
+made for the game's sake: a sacrifice or a desperate bid), ``raised`` / ``lowered``
+when it would have bid less or more, ``forced`` when the caller could not pass.
+``expected``: the caller's own chance of making its contract, read from the books its
+explanation names (``RulesInfo.made_row``).
 
 For the ``game`` and ``raised`` calls the hand is also played on from that call with
-the blind call instead (the rest of the hand by the same game-aware bots): whether the
-game would then have ended this hand, and for whom — a sacrifice is rational when
-passing loses the game at once anyway, a flaw when it neither saves the game nor wins it.
+the blind call instead (the rest of the hand and then the rest of the game by the same
+game-aware bots, on the same later deals): whether the game would then have ended this
+hand and for whom, and whether the declaring side wins the game in the end, as played
+and with the blind call — a call made for the game is rational where it wins games
+that passing loses, a flaw where it loses games that passing wins.
 
-Printed: the make rate per group with 95% Wilson intervals.  A measurement, not a test.
+With the heuristic it also compares the auction model with play: for every bid, the
+chance its model (``outbid.standing_values``) gives it of not being outbid by an
+opponent still to speak, and how often it was not.
+
+Printed: the make rate per group with 95% Wilson intervals, the games won over the
+blind call with 95% normal intervals (paired per call).  ``--set`` changes a setting of
+``runtime.bots`` for every bot, as gamerisk.py's.  A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -130,7 +142,6 @@ def describe(rules, kind: str, state: HandState, befores: list[HandState], tally
     seat, action = calls[last]
     before = befores[last]
     opp_bid = any(rules.side_of[s] != side and (is_bid(rules, a) or a == rules.take_action) for s, a in calls)
-    first_bid = next((i for i, (s, a) in enumerate(calls) if is_bid(rules, a)), None)
     if rules.pass_action not in before.legal_actions():
         how = "forced"
     elif before.high_bid < 0:
@@ -141,7 +152,6 @@ def describe(rules, kind: str, state: HandState, befores: list[HandState], tally
         how = "took"
     else:
         how = "overcalled"
-    del first_bid
     blind = blind_call(kind, before)
     if how == "forced" or blind == action:
         decided = "hand" if how != "forced" else "forced"
