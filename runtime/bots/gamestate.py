@@ -331,26 +331,42 @@ class GameValues:
         key = number + tenths
         v = self._eu.get(key)
         if v is None:
-            sums = self._sums.get(number)
-            if sums is None:
-                sums = self._sums[number] = self.table.sums_for(self.row(table, bid, nt))
-            wkey = 2 * tenths + nt
-            v = sums.get(wkey)
-            if v is None:
-                k0, k1, ws = self.table.weights(self.info, tenths, nt)
-                v = sums[wkey] = sum(map(mul, ws, self.row(table, bid, nt)[k0:k1]))
-            self._eu[key] = v
+            v = self._eu[key] = self._weighted(table, bid, nt, number, tenths)
+        return v
+
+    def _weighted(self, table: int, bid: int, nt: int, number: int, tenths: int) -> float:
+        """The weighted sum of row ``number`` (``self.row(table, bid, nt)``) over the spread
+        of books around ``tenths`` tenths: the value :meth:`expected` memoises."""
+        got = self._sums.get(number)
+        if got is None:
+            row = self.row(table, bid, nt)
+            got = self._sums[number] = (row, self.table.sums_for(row))
+        row, sums = got
+        wkey = 2 * tenths + nt
+        v = sums.get(wkey)
+        if v is None:
+            k0, k1, ws = self.table.weights(self.info, tenths, nt)
+            v = sums[wkey] = sum(map(mul, ws, row[k0:k1]))
         return v
 
     def expected_bids(self, nt: int, books: float, strain: int, allowed: frozenset[int]) -> dict[int, float]:
         """``{bid: self.expected(0, bid, nt, books)}`` for ``strain``'s bids in ``allowed``
         (the same values, kept per position for the calls that ask again)."""
-        key = ("bids", self._dsides[0], nt, int(books * 10 + 0.5), strain, allowed)
-        found = self._eu.get(key)
+        tenths = int(books * 10 + 0.5)
+        eu = self._eu
+        key = ("bids", self._dsides[0], nt, tenths, strain, allowed)
+        found = eu.get(key)
         if found is None:
-            expected = self.expected
-            found = self._eu[key] = {b: expected(0, b, nt, books) for b in self.info.strain_bids[strain]
-                                     if b in allowed}
+            # self.expected(0, b, nt, books) per bid, its memo read here (most are there).
+            found = eu[key] = {}
+            ids = self._ids[0]
+            for b in self.info.strain_bids[strain]:
+                if b in allowed:
+                    number = ids[b][nt]
+                    v = eu.get(number + tenths)
+                    if v is None:
+                        v = eu[number + tenths] = self._weighted(0, b, nt, number, tenths)
+                    found[b] = v
         return found
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
