@@ -378,19 +378,22 @@ class GameView:
         if sub is None:
             sub = memo[group] = {}
         get = sub.get
-        out: list[int | None] = []
-        append = out.append
         # What each result adds to the key besides the totals after it: the same for every
-        # position, worked out once per list of results (kept while the list lives).
-        statics = _statics(results, swept_read, made_read, declarer >= 0)
-        for (score, books, made), extra in zip(results, statics):
+        # position, worked out once per list of results (kept while the list lives).  Many
+        # results of a list read alike (every set of a bid scores the same): each distinct
+        # one is decided once, in the order they first come, and shared by the rest.
+        distinct, index = _statics(results, swept_read, made_read, declarer >= 0)
+        found: list[int | None] = []
+        append = found.append
+        for i, extra in distinct:
+            score, books, made = results[i]
             key = tuple(map(add, totals, score)) if extra is None else (tuple(map(add, totals, score)), extra)
             winner = get(key, _UNKNOWN)
             if winner is _UNKNOWN:
                 hand = SimpleNamespace(score=score, books=books, declarer=declarer, bid=bid, made=made, dealer=dealer)
                 winner = sub[key] = tally.winner_if(hand)
             append(winner)
-        return out
+        return list(map(found.__getitem__, index))
 
     def winner_after(self, score: list[int], books: list[int], declarer: int, bid: int, made: bool | None,
                      dealer: int) -> int | None:
@@ -427,28 +430,41 @@ _UNKNOWN = object()
 _STATICS: dict[int, tuple] = {}
 
 
-def _statics(results: list, swept_read: bool, made_read: bool, contract: bool) -> list[tuple]:
-    """Per result of ``results`` (``(score, books, made)`` each): the parts of
-    :meth:`GameView.winners_after`'s memo key that do not depend on the game: (who
-    swept, whether it was made), each None where the end test does not read it, or
-    None for both.  Kept per list, by identity (the list kept alive with its entry)."""
+def _statics(results: list, swept_read: bool, made_read: bool,
+             contract: bool) -> tuple[list[tuple[int, tuple | None]], list[int]]:
+    """What :meth:`GameView.winners_after` reads of ``results`` (``(score, books, made)``
+    each) that does not depend on the game: (the results whose memo keys differ, each as
+    (its index, the parts of the key besides the totals after it: (who swept, whether it
+    was made), each None where the end test does not read it, or None for both), per
+    result the position of its like in that list).  Results with the same score and
+    parts have the same key at any position: the first of them stands for the rest.
+    Kept per list, by identity (the list kept alive with its entry)."""
     got = _STATICS.get(id(results))
     if got is None or got[0] is not results or got[1:4] != (swept_read, made_read, contract):
         if len(_STATICS) > 4096:
             _STATICS.clear()
-        out: list = []
-        for _, books, made in results:
+        distinct: list[tuple[int, tuple | None]] = []
+        index: list[int] = []
+        first: dict = {}
+        for i, (score, books, made) in enumerate(results):
+            extra: tuple | None
             if not (swept_read or made_read):
-                out.append(None)  # nothing but the totals
-                continue
-            if swept_read:
-                total = sum(books)
-                swept = tuple([total and b == total for b in books])
+                extra = None  # nothing but the totals
             else:
-                swept = None
-            out.append((swept, (bool(made) if contract else False) if made_read else None))
-        got = _STATICS[id(results)] = (results, swept_read, made_read, contract, out)
+                if swept_read:
+                    total = sum(books)
+                    swept = tuple([total and b == total for b in books])
+                else:
+                    swept = None
+                extra = (swept, (bool(made) if contract else False) if made_read else None)
+            j = first.setdefault((tuple(score), extra), len(distinct))
+            if j == len(distinct):
+                distinct.append((i, extra))
+            index.append(j)
+        got = _STATICS[id(results)] = (results, swept_read, made_read, contract, (distinct, index))
     return got[4]
+
+
 _READS: dict[int, tuple[Ruleset, tuple[bool, bool, bool]]] = {}
 
 

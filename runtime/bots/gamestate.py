@@ -22,7 +22,10 @@ asked for is decided result by result at once (:meth:`runtime.game.GameView.winn
 memoised by the totals after the hand, so positions reached again in later hands and
 games are not asked again).  Rows are kept per game position: rows whose results score
 alike (``ResultTable.same``) are one, and with two sides one side's rows are the other's
-negated.  When no result can end the game and no score difference reaches the clamp,
+negated.  A contract's expected value is a weighted sum over its row, memoised per
+position by an int key (the row's number and the tenths of books) and, by the row's
+values, across positions (rows of different scores often read alike).
+When no result can end the game and no score difference reaches the clamp,
 the values are the hand's plain points and :func:`game_values` returns None, so the
 heuristic runs exactly as outside a game.
 
@@ -94,19 +97,51 @@ class ResultTable:
             sig = (dside, rules.bids[b].level,
                    tuple((tuple(score), tuple(books), made) for score, books, made in row))
             self.same[(dside, b, nt)] = first.setdefault(sig, (dside, b, nt))
-        self._weights: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
+        # GameValues.expected's memo keys: per declaring side, bid and strain kind, the
+        # number of the row that stands for it (rows scoring alike share one), shifted
+        # past any count of tenths of a book (the key adds them: an int, cheaper to
+        # hash than a tuple; the offset keeps a negative count inside its own row's range).
+        numbers: dict = {}
+        self.ids = [[[0, 0] for _ in rules.bids] for _ in range(rules.sides)]
+        for (dside, b, nt), canon in self.same.items():
+            self.ids[dside][b][nt] = (numbers.setdefault(canon, len(numbers)) << 20) + (1 << 19)
+        self._weights: dict[tuple[int, int], tuple[int, int, list[float]]] = {}
+        # The weighted sums of a row's values (GameValues.expected), per row content:
+        # positions of different games and scores often value the results alike (the
+        # same lead, the same ends), and share their sums (see sums_for).
+        self._by_content: dict[tuple[float, ...], dict[int, float]] = {}
         # Values that depend on the game only through what its end test reads
         # (GameView.key): shared by every hand of the process that starts from the same
         # position, as each game's first hand at 0-0 does.
         self.memo: dict = {}
 
-    def weights(self, info: RulesInfo, tenths: int, nt: int) -> tuple[list[int], list[float]]:
-        """``info.weights(tenths / 10, nt)`` as (book counts, weights), kept per tenth and
-        strain kind (notrump's books spread wider, as the plain values say)."""
+    def weights(self, info: RulesInfo, tenths: int, nt: int) -> tuple[int, int, list[float]]:
+        """``info.weights(tenths / 10, nt)`` as (first book count, one past the last, weights),
+        kept per tenth and strain kind (notrump's books spread wider, as the plain values say).
+
+        The book counts are one unbroken run: the weights fall away on both sides of
+        the mean, and only the small ones are left out.  So a row's values are read as
+        a slice, in the same order as the weights."""
         found = self._weights.get((tenths, nt))
         if found is None:
             w = info.weights(tenths / 10, nt)
-            found = self._weights[(tenths, nt)] = ([k for k, _ in w], [x for _, x in w])
+            ks = [k for k, _ in w]
+            assert ks == list(range(ks[0], ks[-1] + 1)), "book counts with a gap"
+            found = self._weights[(tenths, nt)] = (ks[0], ks[-1] + 1, [x for _, x in w])
+        return found
+
+    def sums_for(self, row: list[float]) -> dict[int, float]:
+        """The memo of ``row``'s weighted sums (keyed by ``2 * tenths + nt``), shared by
+        every row of the same values (emptied when it grows past a bound).
+
+        Two rows of equal values give equal sums: zeros of either sign add nothing to a
+        sum that starts from (positive) zero, and a tuple compares them equal."""
+        content = tuple(row)
+        found = self._by_content.get(content)
+        if found is None:
+            if len(self._by_content) > _MEMO_LIMIT:
+                self._by_content.clear()
+            found = self._by_content[content] = {}
         return found
 
     def memo_for(self, key) -> dict:
@@ -186,6 +221,9 @@ class GameValues:
         shared = self.table.memo_for(view.key(state.dealer))
         self._rows: dict = shared.setdefault(("rows", self.side), {})
         self._eu: dict = shared.setdefault(("eu", self.side), {})
+        # Per row (by its number in ResultTable.ids): the memo of its weighted sums.
+        self._sums: dict = shared.setdefault(("sums", self.side), {})
+        self._ids = (self.table.ids[self._dsides[0]], self.table.ids[self._dsides[1]])
         # The winners after each result do not depend on the side asking: shared by both.
         self._won: dict = shared.setdefault("winners", {})
         # Two sides: the other side's rows are ours negated (see row), shared the same way.
@@ -289,23 +327,46 @@ class GameValues:
         """As :meth:`RulesInfo.expected` (``table`` 0: we declare, 1: they do), with the game counted."""
         tenths = int(books * 10 + 0.5)
         # Bids whose rows are one (ResultTable.same) share their values too.
-        key = (*self.table.same[(self._dsides[table], bid, nt)], tenths)
+        number = self._ids[table][bid][nt]
+        key = number + tenths
         v = self._eu.get(key)
         if v is None:
+            v = self._eu[key] = self._weighted(table, bid, nt, number, tenths)
+        return v
+
+    def _weighted(self, table: int, bid: int, nt: int, number: int, tenths: int) -> float:
+        """The weighted sum of row ``number`` (``self.row(table, bid, nt)``) over the spread
+        of books around ``tenths`` tenths: the value :meth:`expected` memoises."""
+        got = self._sums.get(number)
+        if got is None:
             row = self.row(table, bid, nt)
-            ks, ws = self.table.weights(self.info, tenths, nt)
-            v = self._eu[key] = sum(map(mul, ws, map(row.__getitem__, ks)))
+            got = self._sums[number] = (row, self.table.sums_for(row))
+        row, sums = got
+        wkey = 2 * tenths + nt
+        v = sums.get(wkey)
+        if v is None:
+            k0, k1, ws = self.table.weights(self.info, tenths, nt)
+            v = sums[wkey] = sum(map(mul, ws, row[k0:k1]))
         return v
 
     def expected_bids(self, nt: int, books: float, strain: int, allowed: frozenset[int]) -> dict[int, float]:
         """``{bid: self.expected(0, bid, nt, books)}`` for ``strain``'s bids in ``allowed``
         (the same values, kept per position for the calls that ask again)."""
-        key = ("bids", self._dsides[0], nt, int(books * 10 + 0.5), strain, allowed)
-        found = self._eu.get(key)
+        tenths = int(books * 10 + 0.5)
+        eu = self._eu
+        key = ("bids", self._dsides[0], nt, tenths, strain, allowed)
+        found = eu.get(key)
         if found is None:
-            expected = self.expected
-            found = self._eu[key] = {b: expected(0, b, nt, books) for b in self.info.strain_bids[strain]
-                                     if b in allowed}
+            # self.expected(0, b, nt, books) per bid, its memo read here (most are there).
+            found = eu[key] = {}
+            ids = self._ids[0]
+            for b in self.info.strain_bids[strain]:
+                if b in allowed:
+                    number = ids[b][nt]
+                    v = eu.get(number + tenths)
+                    if v is None:
+                        v = eu[number + tenths] = self._weighted(0, b, nt, number, tenths)
+                    found[b] = v
         return found
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
