@@ -413,3 +413,14 @@ def test_the_documented_examples_compile(tmp_path):
     readme = (root / "README.md").read_text(encoding="utf-8")
     [fragment] = [b for b in blocks(readme, "yaml") if "- name: notrump" in b]
     assert load_layer(NOTRUMP_FROM_4).data["auction"] == load_yaml(fragment, "README.md").data["auction"]
+
+
+def test_the_syntax_pages_first_example_compiles(tmp_path):
+    """whist-syntax.md opens with a whole variant: it compiles, and each line does what its comment says."""
+    root = Path(__file__).resolve().parent.parent
+    syntax = (root / "docs" / "whist-syntax.md").read_text(encoding="utf-8")
+    example = blocks(syntax, "whist")[0]
+    ir = compile_variant(write(tmp_path, "my-game.whist", example), (), ())
+    assert ir.name == "my-game" and ir.title == "My Friday game"
+    assert ir.auction.min_level == 4 and ir.auction.ranking == (("uptown",), ("downtown",), ("notrump",))
+    assert ir.game.lose.text == "false"  # `remove target` took standard's only lose condition away

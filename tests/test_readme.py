@@ -27,7 +27,8 @@ from docexamples import blocks, console_steps, matches
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-INSTALL = "python3 -m pip install . && "
+VENV = "python3 -m venv .venv && . .venv/bin/activate && "
+INSTALL = VENV + "python3 -m pip install . && "
 
 
 def section(title: str) -> str:
@@ -69,7 +70,7 @@ def test_the_quickstart_is_the_main_job_then_what_ci_runs():
     # .ci/run runs the README's test command as it is (then the linters).
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if line and not line.startswith(("#", "set ", "cd "))]
-    assert tests == ci[0] == "python3 -m pip install '.[test]' && python3 -m pytest"
+    assert tests == ci[0] == VENV + "python3 -m pip install '.[test]' && python3 -m pytest"
 
 
 def test_the_quickstart_prints_what_it_shows(tmp_path):
