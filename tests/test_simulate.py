@@ -206,7 +206,8 @@ def test_games_report_json_keys_and_clean_stdout():
 
 
 def test_progress_goes_to_stderr_only():
-    env = {"FORCE_COLOR": "1", "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}  # rich draws its bar
+    # rich draws its bar (TERM=dumb, as some CI runners set it, would stop it drawing any)
+    env = {"FORCE_COLOR": "1", "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "TERM": "xterm-256color"}
     result = run("simulate", "standard", "--hands", "600", "--seed", "4", "--json", env=env)
     assert result.exit_code == 0
     data = json.loads(result.stdout)
