@@ -360,6 +360,25 @@ def test_a_kitty_first_hand_in_progress_may_stop_after_the_swaps(tmp_path):
     assert out["error"]["at"] == "swaps"
 
 
+def test_a_kitty_first_suit_hand_in_progress_may_not_invent_swaps(tmp_path):
+    """records.md: a record that names a swap the rules do not allow is illegal at ``swaps``,
+    also when it stops at the declaration: in a suit contract nobody exchanges cards, so
+    swaps given there are refused, not silently dropped."""
+    with_rules = ["kitty-first", "jokers-out-in-notrump"]
+    rules = load_ruleset("standard", with_rules)
+    for index in range(300):
+        hand = hand_record(play_hand(rules, 5, index, "random"), "standard", with_rules)
+        if hand.get("declare", {}).get("trump") is not None and hand["discard"]:
+            break
+    else:
+        raise AssertionError("no suit contract in 300 hands")
+    invented = {**hand, "play": [], "in_progress": True,
+                "swaps": [{"seat": (hand["dealer"] + 1) % 4, "gave": "LJ", "drew": hand["discard"][0]}]}
+    del invented["declare"]
+    out = replay_json(write(tmp_path / "invented.json", invented), status=1)
+    assert out["error"]["at"] == "swaps", out["error"]
+
+
 def test_a_kitty_first_hand_reports_a_bad_declare_before_its_swaps(tmp_path):
     """records.md's order of checking: ``declare`` before ``swaps``, also where the
     exchange happens before the declaration (a bad swap once hid the bad direction)."""
