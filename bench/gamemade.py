@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import random
 import sys
@@ -57,23 +56,16 @@ from runtime.bots.knowledge import rules_info  # noqa: E402
 from runtime.game import GameTally, GameView, _copy_tally, deal, first_dealer  # noqa: E402
 from runtime.hand import AUCTION, HandState  # noqa: E402
 from runtime.ruleset import NO_TRUMP  # noqa: E402
+from runtime import stats  # noqa: E402
 from runtime.simulate import MAX_HANDS, deal_rng  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gamerisk import parse_settings  # noqa: E402
 
-Z95 = 1.959964
-
-
 def wilson(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a proportion k/n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + Z95 * Z95 / n
-    c = (p + Z95 * Z95 / (2 * n)) / d
-    h = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / d
-    return c - h, c + h
+    """95% Wilson interval of a proportion k/n (runtime.stats' own; 0..1 with no observations)."""
+    interval = stats.wilson(k, n)
+    return (0.0, 1.0) if interval.low is None else (interval.low, interval.high)
 
 
 def is_bid(rules, action: int) -> bool:
@@ -286,13 +278,11 @@ def show(rows: list[dict], key: str, total: int) -> None:
 
 
 def paired(diffs: list[int]) -> tuple[float, float, float]:
-    """Mean of paired differences and its 95% normal interval."""
-    m = sum(diffs) / len(diffs)
-    if len(diffs) < 2:
-        return m, -1.0, 1.0
-    sd = math.sqrt(sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1))
-    half = Z95 * sd / math.sqrt(len(diffs))
-    return m, m - half, m + half
+    """Mean of paired differences and its 95% interval (runtime.stats' t interval)."""
+    interval = stats.mean_interval(diffs)
+    if interval.low is None:
+        return float(diffs[0]), -1.0, 1.0
+    return interval.value, interval.low, interval.high
 
 
 def main(argv=None) -> None:
