@@ -173,6 +173,10 @@ def describe(rules, kind: str, state: HandState, befores: list[HandState], tally
         "score": score[side] - (score[other] if other is not None else 0),
         "side": side,
         "p_made": predicted(kind, before, action),
+        # The bid the deciding call outbid (its level, whose: "partner" or "opponents"), if any.
+        "over": (None if before.high_bid < 0 else rules.bids[before.high_bid].level),
+        "over_by": (None if before.high_seat is None or before.high_bid < 0
+                    else "partner" if rules.side_of[before.high_seat] == side else "opponents"),
     }
     if decided in ("game", "raised"):
         cf = before.clone()
@@ -181,6 +185,11 @@ def describe(rules, kind: str, state: HandState, befores: list[HandState], tally
         finish(kind, cf)
         cf_after = tally.winner_if(cf)
         row["cf"] = ("won" if cf_after == side else "lost" if cf_after is not None else "goes on")
+        # The contract the blind call led to: its level, whose, whether it was made.
+        if cf.declarer >= 0:
+            row["cf_level"] = rules.bids[cf.bid].level
+            row["cf_by"] = "us" if rules.side_of[cf.declarer] == side else "them"
+            row["cf_made"] = bool(cf.made)
         # The game played on from the blind call's hand, on the same later deals.
         copy = _copy_tally(tally)
         copy.add_hand(cf)

@@ -258,3 +258,28 @@ def test_a_seven_that_would_lose_the_game_when_set_is_not_bid():
         return call(in_game(state, [1, 5]))
     assert seat_2_over_6("standard") == "7 uptown"
     assert seat_2_over_6("standard+seven-set-loses") == "pass"
+
+
+# Dealer 1; seat 1 (side 1) calls after 3 downtown (seat 2), its partner's 4 downtown
+# (seat 3) and the opponents' 5 downtown (seat 0): a weak hand (from whole games, seed 7).
+OVER_FIVE = "9S QS AS 3H 6H 7H TH 4D 9D KD 5C JC"
+
+
+def test_the_opponents_top_bid_in_a_game_is_not_outbid_on_the_models_word(monkeypatch):
+    import runtime.bots.heuristic as heuristic
+
+    rules = rules_of("standard")
+
+    def state(totals):
+        s = in_game(hand_state(rules, 1, 1, OVER_FIVE), totals)
+        for name in ("3 downtown", "4 downtown", "5 downtown"):
+            s.apply_action(rules.action_names.index(name))
+        assert s.seat == 1
+        return s
+
+    # The model of hands alone gives the opponents' 5 the books of the rare strong hands
+    # that call it there; in a game it is often called for the game's sake.  Read with the
+    # books our hand leaves them too, defending it beats outbidding it at 6.
+    assert call(state([0, 0])) == "pass"
+    monkeypatch.setattr(heuristic, "_GAME_TOP_LEVELS", 0)
+    assert call(state([0, 0])) == "6 downtown"  # on the model's word alone it outbids them
