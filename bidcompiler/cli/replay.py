@@ -32,6 +32,7 @@ from runtime.records import (
     replay_file,
     replay_game,
     replay_hand,
+    replay_one,
     resolve_record,
 )
 from runtime.ruleset import Ruleset
@@ -375,18 +376,14 @@ def replay_each(file: str, as_json: bool) -> int:
     made = set_ = thrown = progress = count = 0
     for number, (line, record) in enumerate(records, 1):
         count = number
-        one = RecordFile([record], False, file)
-        r = replay_file(one, resolve)
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
-        if r["error"] is None:
-            try:
-                replay = replayed_hands(one)[0]
-            except RecordError as exc:  # a file it names changed since the check
-                r["error"] = exc.as_json()
-        if r["error"] is not None:
+        try:  # replayed once, checked and printed from the same replay
+            replay = replay_one(record, resolve)
+        except RecordError as exc:
+            error = exc.as_json()
             illegal.append(line)
-            click.echo(printable(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", False), err=True)
-            console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
+            click.echo(printable(f"{file}:{line}: {error['at']}: {error['message']}", False), err=True)
+            console.print(Text(f"{title}: illegal at {error['at']}, not scored", style="bold"))
             continue
         print_hand(console, replay, title)
         state = replay.state
