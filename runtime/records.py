@@ -858,6 +858,12 @@ def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tup
     return None
 
 
+def replay_one(record: dict, resolve: Resolver) -> HandReplay:
+    """One hand record replayed, its variant resolved first; RecordError where it is illegal."""
+    check_given_twice(record)  # before its variant is looked up
+    return replay_hand(resolve_record(record, resolve), record)
+
+
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
     """Replay a parsed record file to replay's JSON output; errors become ``error``."""
     if rf.is_game:
@@ -866,11 +872,8 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         except RecordError as exc:
             return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
-    record = rf.records[0]
     try:
-        check_given_twice(record)  # before its variant is looked up
-        rules = resolve_record(record, resolve)
-        return replay_hand(rules, record).as_json()
+        return replay_one(rf.records[0], resolve).as_json()
     except RecordError as exc:
         return {"contract": None, "tricks": None, "books": None, "score": None, "error": exc.as_json()}
 

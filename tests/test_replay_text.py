@@ -285,3 +285,53 @@ def test_analyze_each(tmp_path):
 def test_each_with_a_missing_file_exits_2(tmp_path, command):
     result = run(command, "--each", str(tmp_path / "missing.jsonl"))
     assert result.exit_code == 2 and result.stdout == ""
+
+
+# --------------------------------------------------------------------------- drawing without rich's layout
+def _printed(width: int, colour: bool, *renderables) -> str:
+    """What a console like render.stdout() (``width`` columns, colour or not) prints for ``renderables``."""
+    import io
+
+    from rich.console import Console
+
+    file = io.StringIO()
+    console = Console(file=file, width=width, highlight=False, soft_wrap=True,
+                      force_terminal=colour, color_system="standard" if colour else None)
+    for renderable in renderables:
+        console.print(renderable)
+    return file.getvalue()
+
+
+@pytest.mark.parametrize("width", [80, 36, 35, 20])
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("rows", [
+    [("1", "seat 3", "BJ QH TH JH", "seat 3"), ("12", "seat 0", "KH 8S AD AC", "seat 0")],
+    [("1", "seat 3", "BJ QH TH JH", "seat 3"), ("2", "seat 3", "LJ", "(unfinished)")],  # padded last column
+    [("1", "seat 0", "[bold]AH[/bold] :smile: x:", "seat 0")],  # markup and an emoji code: rich draws it
+    [("1", "seat 0", "AH\t2H", " seat 0")],                       # a tab, space around a cell: rich draws it
+])
+def test_plain_table_prints_the_bytes_of_richs_table(width, colour, rows):
+    from bidcompiler.cli.render import PlainTable
+
+    table = PlainTable([("  trick", "right"), ("leader", "left"), ("cards", "left"), ("winner", "left")])
+    for row in rows:
+        table.add_row(*row)
+    drawn = _printed(width, colour, table)
+    assert drawn == _printed(width, colour, table.rich_table())
+    assert ("\x1b[2m" in drawn) == colour and drawn.count("\n") > len(rows)  # a header, every row
+
+
+@pytest.mark.parametrize("colour", [False, True])
+def test_lines_print_the_bytes_of_one_text_a_line(colour):
+    from rich.text import Text
+
+    from bidcompiler.cli.render import Lines
+
+    lines = [("hand 1", "bold"), ("  dealer    seat 2", ""), ("", ""), ("  odd\tline\x07 a\nb", "bold"),
+             ("  renege    " + "x" * 100, "")]  # longer than the console: printed whole, as soft_wrap does
+    out = Lines()
+    for text, style in lines:
+        out.add(text, style)
+    drawn = _printed(40, colour, out)
+    assert drawn == _printed(40, colour, *(Text(text, style=style) for text, style in lines))
+    assert ("\x1b[1mhand 1" in drawn) == colour

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator, Sequence
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.segment import Segment
 from rich.table import Table
+from rich.text import Text
 
 from runtime.stats import Interval
 
@@ -28,6 +31,111 @@ def stdout() -> Console:
 def stderr() -> Console:
     """A console for progress and notes."""
     return Console(stderr=True, highlight=False)
+
+
+class PlainTable:
+    """A table of one-line string cells, drawn exactly as rich draws
+    ``Table(box=None, pad_edge=False, show_header=True, header_style="dim")``, without its layout.
+
+    rich measures and lays out every cell of a table through its general machinery,
+    some 15 ms for a hand's dozen tricks: ten times the hand's replay, so it made
+    ``replay --each`` ten times slower than ``--json``.  Here the columns are as wide
+    as their widest cell, two spaces apart, the header dim, as rich draws them (the
+    same bytes, colour or not).  Where rich would draw anything differently (a cell
+    it would read as markup or an emoji code, tabs or control codes, space around a
+    cell, or a table wider than the console that rich would wrap), rich's own Table
+    draws it.
+    """
+
+    def __init__(self, columns: Sequence[tuple[str, str]]) -> None:
+        """``columns``: each column's header and justification (``"left"`` or ``"right"``)."""
+        self.columns = list(columns)
+        self.rows: list[tuple[str, ...]] = []
+
+    def add_row(self, *cells: str) -> None:
+        """Add a row of one string per column."""
+        self.rows.append(cells)
+
+    def rich_table(self) -> Table:
+        """The same table as a rich Table."""
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
+        for header, justify in self.columns:
+            table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        for row in self.rows:
+            table.add_row(*row)
+        return table
+
+    def _as_is(self) -> bool:
+        """True when every cell is drawn as it is: printable, no markup (``[``) or emoji code
+        (``:name:``), and no space around a row's cell (rich strips or wraps it)."""
+        if not all(_verbatim(header) for header, _ in self.columns):
+            return False
+        return all(_verbatim(cell) and cell == cell.strip() for row in self.rows for cell in row)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment | RenderableType]:
+        if not self._as_is():
+            yield self.rich_table()
+            return
+        headers = [header for header, _ in self.columns]
+        widths = [max(cell_len(cell) for cell in column) for column in zip(headers, *self.rows)]
+        if sum(widths) + 2 * (len(widths) - 1) > options.max_width:
+            yield self.rich_table()  # rich wraps or shrinks the columns to fit
+            return
+        right = [justify == "right" for _, justify in self.columns]
+        dim = console.get_style("dim")
+        # rich styles the header's cells and the padding between them apart (one escape each).
+        pad = Segment(" ", dim)
+        for i, header in enumerate(headers):
+            if i:
+                yield pad
+                yield pad
+            yield Segment(_aligned(header, widths[i], right[i]), dim)
+        yield Segment.line()
+        for row in self.rows:
+            yield Segment("  ".join(_aligned(cell, width, r) for cell, width, r in zip(row, widths, right)))
+            yield Segment.line()
+
+
+def _verbatim(text: str) -> bool:
+    """True where rich draws the string ``text`` as it is (no markup, emoji code, tab or control code)."""
+    return text.isprintable() and "[" not in text and text.count(":") < 2
+
+
+def _aligned(text: str, width: int, right: bool) -> str:
+    """``text`` padded with spaces to ``width`` cells, on the left when ``right``."""
+    padding = " " * (width - cell_len(text))
+    return padding + text if right else text + padding
+
+
+class Lines:
+    """Several lines printed with one ``Console.print``: the same bytes as printing each
+    line as its own :class:`rich.text.Text` (colour or not), without rich's cost per print.
+
+    A line is a string and an optional style name, or any renderable (a table).
+    """
+
+    def __init__(self) -> None:
+        """No lines yet."""
+        self.parts: list[tuple[str, str] | RenderableType] = []
+
+    def add(self, text: str, style: str = "") -> None:
+        """A line ``text``, in ``style``, as ``Text(text, style=style)`` prints it."""
+        self.parts.append((text, style))
+
+    def add_renderable(self, renderable: RenderableType) -> None:
+        """Anything rich draws (a :class:`PlainTable`), drawn in its place."""
+        self.parts.append(renderable)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment | RenderableType]:
+        for part in self.parts:
+            if not isinstance(part, tuple):
+                yield part
+            elif part[0].isprintable():  # a Text draws such a line as it is
+                text, style = part
+                yield Segment(text, console.get_style(style) if style else None)
+                yield Segment.line()
+            else:  # tabs, control codes, line breaks: rich's Text expands or strips them
+                yield Text(part[0], style=part[1])
 
 
 def variant_summary(v: ir.Variant) -> None:

@@ -18,7 +18,6 @@ from functools import partial
 from typing import Iterator
 
 import click
-from rich.table import Table
 from rich.text import Text
 
 from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
@@ -33,6 +32,7 @@ from runtime.records import (
     replay_file,
     replay_game,
     replay_hand,
+    replay_one,
     resolve_record,
 )
 from runtime.ruleset import Ruleset
@@ -197,72 +197,80 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
-def _row(console, label: str, value: str) -> None:
-    console.print(Text(f"  {label:<10}{value}"))
+def _row(out: render.Lines, label: str, value: str) -> None:
+    out.add(f"  {label:<10}{value}")
 
 
-def print_deal(console, state) -> None:
+def print_deal(out: render.Lines, state) -> None:
     """Dealer, auction, contract, kitty and discards: everything before the first card."""
     rules = state.rules
     names = rules.action_names
     cards = rules.cards
-    _row(console, "dealer", f"seat {state.dealer}")
+    _row(out, "dealer", f"seat {state.dealer}")
     calls = ", ".join(f"seat {seat}: {names[action]}" for seat, action in state.calls)
-    _row(console, "auction", calls or "no calls")
+    _row(out, "auction", calls or "no calls")
     if state.declarer < 0 and state.is_terminal():
-        _row(console, "contract", "none: the hand was thrown in")
+        _row(out, "contract", "none: the hand was thrown in")
     elif state.declarer < 0:
-        _row(console, "contract", "not yet: the auction is open")
+        _row(out, "contract", "not yet: the auction is open")
     else:
-        _row(console, "contract", contract_text(rules, state.contract))
+        _row(out, "contract", contract_text(rules, state.contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
         taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
-        _row(console, "kitty", kitty + taken)
+        _row(out, "kitty", kitty + taken)
     if state.discards:
-        _row(console, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
+        _row(out, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
     if state.out:
-        _row(console, "out", " ".join(cards[c] for c in state.out) + " (out of play)")
+        _row(out, "out", " ".join(cards[c] for c in state.out) + " (out of play)")
     for seat, gave, drew in state.swaps:
-        _row(console, "swap", f"seat {seat} gave {cards[gave]} and drew {cards[drew]} from the discards")
+        _row(out, "swap", f"seat {seat} gave {cards[gave]} and drew {cards[drew]} from the discards")
 
 
 def print_hand(console, replay: HandReplay, title: str | None = None) -> None:
-    """One replayed hand for people: the deal and auction, every trick from 1, books and score."""
+    """One replayed hand for people: the deal and auction, every trick from 1, books and score.
+
+    The hand's lines go to ``console`` in one print (:class:`render.Lines`): printing
+    each line, and drawing the tricks with rich's Table, cost ten times the replay.
+    """
+    out = render.Lines()
+    hand_lines(out, replay, title)
+    console.print(out)
+
+
+def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) -> None:
+    """The lines :func:`print_hand` prints, added to ``out``."""
     state = replay.state
     rules = state.rules
     if title:
-        console.print(Text(title, style="bold"))
-    print_deal(console, state)
+        out.add(title, "bold")
+    print_deal(out, state)
     if state.declarer < 0:
         if replay.in_progress:
-            _row(console, "status", "in progress")
+            _row(out, "status", "in progress")
         return
     if state.tricks or (replay.in_progress and state.trick):
-        table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
-        table.add_column("  trick", justify="right")
-        table.add_column("leader")
-        table.add_column("cards")
-        table.add_column("winner")
+        table = render.PlainTable([("  trick", "right"), ("leader", "left"), ("cards", "left"),
+                                   ("winner", "left")])
         for i, (leader, trick, winner) in enumerate(state.tricks, 1):
             table.add_row(str(i), f"seat {leader}", " ".join(rules.cards[c] for c in trick), f"seat {winner}")
         if replay.in_progress and state.trick:
             table.add_row(str(len(state.tricks) + 1), f"seat {state.leader}",
                           " ".join(rules.cards[c] for c in state.trick), "(unfinished)")
-        console.print(table)
+        out.add_renderable(table)
     side = rules.side_of[state.declarer]
     if replay.in_progress:
-        _row(console, "books", by_side(rules, state.books_so_far(), side) + " so far")
-        _row(console, "status", "in progress: not scored")
+        _row(out, "books", by_side(rules, state.books_so_far(), side) + " so far")
+        _row(out, "status", "in progress: not scored")
         return
     for line in replay.renege_lines():
-        _row(console, "renege", line)
+        _row(out, "renege", line)
     claim = ", the rest by claim" if replay.claimed else ""
     after = " (after the renege penalty)" if state.renege_plays else ""
-    _row(console, "books", by_side(rules, state.books, side) + claim + after)
-    _row(console, "score", by_side(rules, state.score, sign=True))
+    _row(out, "books", by_side(rules, state.books, side) + claim + after)
+    _row(out, "score", by_side(rules, state.score, sign=True))
     if state.made is not None:
-        _row(console, "result", "made" if state.made else "set")
+        _row(out, "result", "made" if state.made else "set")
 
 
 def print_replay(rf: RecordFile, result: dict) -> None:
@@ -368,18 +376,14 @@ def replay_each(file: str, as_json: bool) -> int:
     made = set_ = thrown = progress = count = 0
     for number, (line, record) in enumerate(records, 1):
         count = number
-        one = RecordFile([record], False, file)
-        r = replay_file(one, resolve)
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
-        if r["error"] is None:
-            try:
-                replay = replayed_hands(one)[0]
-            except RecordError as exc:  # a file it names changed since the check
-                r["error"] = exc.as_json()
-        if r["error"] is not None:
+        try:  # replayed once, checked and printed from the same replay
+            replay = replay_one(record, resolve)
+        except RecordError as exc:
+            error = exc.as_json()
             illegal.append(line)
-            click.echo(printable(f"{file}:{line}: {r['error']['at']}: {r['error']['message']}", False), err=True)
-            console.print(Text(f"{title}: illegal at {r['error']['at']}, not scored", style="bold"))
+            click.echo(printable(f"{file}:{line}: {error['at']}: {error['message']}", False), err=True)
+            console.print(Text(f"{title}: illegal at {error['at']}, not scored", style="bold"))
             continue
         print_hand(console, replay, title)
         state = replay.state
