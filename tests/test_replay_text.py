@@ -322,6 +322,21 @@ def test_plain_table_prints_the_bytes_of_richs_table(width, colour, rows):
 
 
 @pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("columns, rows", [
+    ([("  trick", "right"), ("ab ", "right"), ("w", "left")], [("1", "x", "y")]),  # rich strips a header's end
+    ([("\u0301", "left"), ("x", "left")], [("\ufe0f", "y")]),  # rich drops text of no width
+])
+def test_plain_table_hands_rich_what_rich_draws_otherwise(colour, columns, rows):
+    """Cases found by a review where a plain layout would differ from rich's: they go to rich."""
+    from bidcompiler.cli.render import PlainTable
+
+    table = PlainTable(columns)
+    for row in rows:
+        table.add_row(*row)
+    assert _printed(80, colour, table) == _printed(80, colour, table.rich_table())
+
+
+@pytest.mark.parametrize("colour", [False, True])
 def test_lines_print_the_bytes_of_one_text_a_line(colour):
     from rich.text import Text
 

@@ -67,10 +67,14 @@ class PlainTable:
 
     def _as_is(self) -> bool:
         """True when every cell is drawn as it is: printable, no markup (``[``) or emoji code
-        (``:name:``), and no space around a row's cell (rich strips or wraps it)."""
-        if not all(_verbatim(header) for header, _ in self.columns):
+        (``:name:``), no space after a header or around a row's cell (rich strips or wraps it),
+        and no column whose text all has zero width (rich drops such characters)."""
+        if not all(_verbatim(header) and header == header.rstrip() for header, _ in self.columns):
             return False
-        return all(_verbatim(cell) and cell == cell.strip() for row in self.rows for cell in row)
+        if not all(_verbatim(cell) and cell == cell.strip() for row in self.rows for cell in row):
+            return False
+        return all(max(map(cell_len, column)) > 0 or not any(column)
+                   for column in zip((header for header, _ in self.columns), *self.rows))
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment | RenderableType]:
         if not self._as_is():
@@ -111,7 +115,9 @@ class Lines:
     """Several lines printed with one ``Console.print``: the same bytes as printing each
     line as its own :class:`rich.text.Text` (colour or not), without rich's cost per print.
 
-    A line is a string and an optional style name, or any renderable (a table).
+    A line is a string and an optional style name, or any renderable (a table).  The
+    promise holds on a console with soft wrap on, as render.stdout() makes it: there a
+    long line is printed whole, as a Text is; elsewhere rich would wrap the Text.
     """
 
     def __init__(self) -> None:

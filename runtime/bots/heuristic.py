@@ -487,7 +487,9 @@ class HeuristicBot:
             value = self._defend_value(info, high, plain, npart, expected, look)
             if expected != info.expected and (rules.bids[high].level
                                               > max(b.level for b in rules.bids) - _GAME_TOP_LEVELS):
-                # A game (its values in ``expected``) and a bid near the top: see _GAME_TOP_LEVELS.
+                # A game (its values in ``expected``, not the hand's own) and a bid near the
+                # top: see _GAME_TOP_LEVELS.  The higher of the two defence values is the one
+                # of the lower estimate of their books: a defender's value falls as their books rise.
                 value = max(value, self._defend_value(info, high, plain, npart, expected, None))
             return value, "defending the opponents' contract"
         opp_value = expected(1, lowest, 0, theirs)
