@@ -208,14 +208,15 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     from rich.text import Text
 
     from runtime.records import RecordError, RecordFile, replay_file
+    from runtime.records import record_line_numbers
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import parse_record_text, read_record_text, record_lines, records_resolver, replayed_hands
+    from .replay import parse_record_text, read_record_text, records_resolver, replayed_hands
 
     text = read_record_text(file)
     rf = parse_record_text(text, file)
-    lines = record_lines(text)[:len(rf.records)]  # one record: the whole text, from its first line
+    lines = record_line_numbers(text)[:len(rf.records)]  # one record: the whole text, from its first line
     solver = DoubleDummy(backend=backend)
     console = None if as_json else render.stdout()
     hands, illegal = [], []
@@ -292,10 +293,11 @@ def analyze(file, as_json, every_card, each, backend):
     --each, when any hand is illegal), 2 for a file that is not a record.
     """
     from runtime.records import RecordError
+    from runtime.records import record_line_numbers
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import checked, error_line, parse_record_text, read_record_text, record_lines, replayed_hands
+    from .replay import checked, error_line, parse_record_text, read_record_text, replayed_hands
 
     if each:
         sys.exit(analyze_each(file, as_json, every_card, backend))
@@ -314,7 +316,7 @@ def analyze(file, as_json, every_card, each, backend):
             empty = {"hands": None} if rf.is_game else NOT_ANALYSED
             click.echo(json.dumps({**empty, "error": err}))
         else:
-            click.echo(error_line(file, err, record_lines(text) if rf.is_game else None), err=True)
+            click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None), err=True)
         sys.exit(1)
     solver = DoubleDummy(backend=backend)
     hands = [analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress) for r in replays]

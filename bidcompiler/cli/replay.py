@@ -31,9 +31,7 @@ from runtime.records import (
     record_line_numbers,
     replay_file,
     replay_game,
-    replay_hand,
     replay_one,
-    resolve_record,
 )
 from runtime.ruleset import Ruleset
 
@@ -80,12 +78,6 @@ def load_record_file(file: str) -> RecordFile:
     return parse_record_text(read_record_text(file), file)
 
 
-def record_lines(text: str) -> list[int]:
-    """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
-    the very lines ``read_record_file`` reads as records."""
-    return record_line_numbers(text)
-
-
 def resolve_for_records(variant: str, with_rules: list, folder: str = ".", confined: bool = True):
     """Find a record's variant and house rules, its paths relative to ``folder``; LookupError with a
     message when it cannot (a RefusedName, with its ``at``, for a path records.md refuses).
@@ -113,8 +105,7 @@ def replayed_hands(rf: RecordFile) -> list[HandReplay]:
     resolve = records_resolver(rf)
     if rf.is_game:
         return replay_game(rf.records, resolve)[0]
-    record = rf.records[0]
-    return [replay_hand(resolve_record(record, resolve), record)]
+    return [replay_one(rf.records[0], resolve)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -442,5 +433,5 @@ def replay(file, as_json, each):
             result["error"] = exc.as_json()
     if result["error"] is not None:
         if not as_json:
-            click.echo(error_line(file, result["error"], record_lines(text) if rf.is_game else None), err=True)
+            click.echo(error_line(file, result["error"], record_line_numbers(text) if rf.is_game else None), err=True)
         sys.exit(1)
