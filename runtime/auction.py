@@ -97,14 +97,22 @@ class AuctionRules:
             legal.extend(range(first + lowest, first + n_bids))
             if self.may_take and seat == state.dealer and high_bid >= 0 and state.high_seat != seat:
                 legal.append(rules.take_action)
-        redeal_cards = self.redeal_cards
-        if redeal_cards and rules.redeal_action not in legal and not any(s == seat for s, _ in state.calls):
-            if not any(c in redeal_cards for c in state.hands[seat]):
-                legal.append(rules.redeal_action)
+        if self.redeal_cards and rules.redeal_action not in legal and self._card_redeal_bar(state, seat) is None:
+            legal.append(rules.redeal_action)
         if self.must_bid and self._bound_to_bid(state) is not None and len(legal) > 1 \
                 and rules.pass_action in legal:
             legal.remove(rules.pass_action)  # its first call must be another call (a bid, take or redeal)
         return legal
+
+    def _card_redeal_bar(self, state, seat: int) -> str | None:
+        """Why ``seat`` may not throw its hand in for want of the ``redeal_cards`` (it holds
+        one, or this would not be its first call), in the refusal's words; None where it may."""
+        held = next((c for c in state.hands[seat] if c in self.redeal_cards), None)
+        if held is not None:
+            return f"it holds {self.rules.cards[held]}"
+        if any(s == seat for s, _ in state.calls):
+            return "it has called before"
+        return None
 
     def _bound_to_bid(self, state):
         """The rule (a SeatRef of ``must_bid``) that forbids the seat to act a pass now, or None.
@@ -200,11 +208,9 @@ class AuctionRules:
         why = ""
         if self.redeal_cards:
             who.append(f"a hand without {_cards_words(rules, self.redeal_cards)}")
-            held = [c for c in state.hands[state.seat] if c in self.redeal_cards]
-            if held:
-                why = f"it holds {rules.cards[held[0]]}, and "
-            elif any(s == state.seat for s, _ in state.calls):
-                why = "it has called before, and "
+            bar = self._card_redeal_bar(state, state.seat)
+            if bar is not None:
+                why = bar + ", and "
         if self.all_pass == "dealer-bids-or-redeal":
             who.append("the dealer when everyone else passed")
         return why + f"only {who[0]} may" + "".join(f", or {w}" for w in who[1:])
