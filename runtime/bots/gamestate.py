@@ -352,21 +352,12 @@ class GameValues:
     def expected_bids(self, nt: int, books: float, strain: int, allowed: frozenset[int]) -> dict[int, float]:
         """``{bid: self.expected(0, bid, nt, books)}`` for ``strain``'s bids in ``allowed``
         (the same values, kept per position for the calls that ask again)."""
-        tenths = int(books * 10 + 0.5)
-        eu = self._eu
-        key = ("bids", self._dsides[0], nt, tenths, strain, allowed)
-        found = eu.get(key)
+        key = ("bids", self._dsides[0], nt, int(books * 10 + 0.5), strain, allowed)
+        found = self._eu.get(key)
         if found is None:
-            # self.expected(0, b, nt, books) per bid, its memo read here (most are there).
-            found = eu[key] = {}
-            ids = self._ids[0]
-            for b in self.info.strain_bids[strain]:
-                if b in allowed:
-                    number = ids[b][nt]
-                    v = eu.get(number + tenths)
-                    if v is None:
-                        v = eu[number + tenths] = self._weighted(0, b, nt, number, tenths)
-                    found[b] = v
+            expected = self.expected
+            found = self._eu[key] = {b: expected(0, b, nt, books) for b in self.info.strain_bids[strain]
+                                     if b in allowed}
         return found
 
     def best_of(self, nt: int, books: float, strain: int, allowed: frozenset[int],
