@@ -15,7 +15,11 @@ It runs the three benches that own the rows and prints one table:
   ``fast`` extra) the same rows again for ``DoubleDummy(backend="fast")``, the search
   compiled, with its first use (compilation on a machine without a cached copy) timed;
 * bench/startup.py — ``bidwhist --help`` as a whole process against
-  ``python -c "import click"``.
+  ``python -c "import click"``;
+* with ``--instructions N``, bench/instructions.py — machine instructions per hand of
+  the engine loop and of the fused playout against the reference's (valgrind's
+  callgrind, N hands each): a measure the machine's load does not move, printed
+  beside the CPU-time rows (it is not time: see that bench's notes).
 
 Everything is CPU time measured side by side in one run, so the load of a shared
 machine falls on both sides of a ratio alike; absolute times (the double-dummy
@@ -102,6 +106,25 @@ def startup_rows(rounds: int) -> list[dict]:
              "met": ratio <= 2}]
 
 
+def instruction_rows(hands: int) -> list[dict]:
+    """Instructions per hand, the reference's over the engine's (bench/instructions.py, valgrind's callgrind)."""
+    import shutil
+
+    import instructions
+
+    reference = engine.find_reference(None)
+    if shutil.which("valgrind") is None or reference is None:
+        why = "valgrind is not installed" if reference is not None else "bidwhist_v2.py not found"
+        return [{"row": "instructions per hand vs the reference", "measured": f"not measured: {why}",
+                 "value": None, "spread": "", "unit": "", "goal": "", "met": False}]
+    counts = instructions.per_hand(hands, reference)
+    ref = counts["reference"]
+    return [{"row": f"instructions per hand, reference / {job} (callgrind)",
+             "measured": f"{ref:,.0f} / {counts[job]:,.0f} instructions a hand, {hands} hands (not time)",
+             "value": ref / counts[job], "spread": "", "unit": "x", "goal": "none", "met": None}
+            for job in ("random playout", "engine loop")]
+
+
 def main() -> None:
     """Run the three benches and print the table (or its JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -112,15 +135,21 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30, help="52-card deals solved by ours and DDS (default 30)")
     parser.add_argument("--standard", type=int, default=10, help="whole standard hands solved (default 10)")
     parser.add_argument("--startup-rounds", type=int, default=15, help="runs of each start-up command (default 15)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="HANDS",
+                        help="also count instructions per hand with valgrind, HANDS hands a job (default 0: not)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     if min(args.rounds, args.hands, args.process_hands, args.deals, args.standard, args.startup_rounds) < 1:
         parser.error("every count must be at least 1")
+    if args.instructions < 0:
+        parser.error("--instructions must be at least 0")
     load = os.getloadavg()[0]
     startup.compile_packages()  # whole processes run as installed: with bytecode
     rows = engine_rows(args.rounds, args.hands, args.process_hands)
     rows += solver_rows(args.deals, args.standard)
     rows += startup_rows(args.startup_rounds)
+    if args.instructions:
+        rows += instruction_rows(args.instructions)
     if args.json:
         print(json.dumps(rows, indent=2))
         return
@@ -128,7 +157,7 @@ def main() -> None:
           f"{os.getloadavg()[0]:.1f} after; Python {sys.version.split()[0]}")
     for r in rows:
         value = "not measured" if r["value"] is None else f"{r['value']:.2f}{r['unit']}"
-        verdict = "met" if r["met"] else "NOT met"
+        verdict = "(a figure beside the rows)" if r["met"] is None else "met" if r["met"] else "NOT met"
         print(f"{r['row']:<66} {value:>12}  goal {r['goal']:<9} {verdict}")
         print(f"    {r['measured']}{'; ' + r['spread'] if r['spread'] else ''}")
 
