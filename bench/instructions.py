@@ -36,31 +36,38 @@ sys.path.insert(0, str(HERE))
 
 import engine  # noqa: E402  (bench/engine.py: the jobs and the reference's place)
 
-# The child: set up, warm up, then play ``hands`` hands of one job (argv: job, hands, reference) and print
-# their digest (bench/engine.py's: the engine loop and the random playout play the same hands).
+# The child: set up, warm up, then play ``hands`` hands of one job (argv: job, hands, reference, digest).
+# With ``digest`` "yes" it prints the hands' digest (bench/engine.py's: the engine loop and the random
+# playout play the same hands); counted, it computes none (bench/engine.py's CPU time leaves it out too).
 CHILD = """
 import sys
 sys.path.insert(0, {bench!r})
 import engine
-job, hands, ref_path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+job, hands, ref_path, digest = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "yes"
+if not digest:
+    engine._digest = lambda results: ""
 if job == "reference":
     ref = engine._load_reference(engine.Path(ref_path))
     engine.reference_hands(ref, 50, 12345)
-    print(engine.reference_hands(ref, hands, 1)[1])
+    result = engine.reference_hands(ref, hands, 1)
 else:
     from bidcompiler.pipeline import load_ruleset
     rules = load_ruleset("standard")
     run = engine.engine_loop if job == "engine loop" else engine.engine_playout
     run(rules, 50, 12345)
-    print(run(rules, hands, 1)[1])  # the hands' digest: the loop and the playout print the same
+    result = run(rules, hands, 1)
+if digest:
+    print(result[1])
 """
 
 JOBS = ("reference", "random playout", "engine loop")
 
 
-def child_argv(job: str, hands: int, reference: Path) -> list[str]:
-    """The child process (without valgrind) that sets up, warms up and plays ``hands`` hands of ``job``."""
-    return [sys.executable, "-c", CHILD.format(bench=str(HERE)), job, str(hands), str(reference)]
+def child_argv(job: str, hands: int, reference: Path, digest: bool = False) -> list[str]:
+    """The child process (without valgrind) that sets up, warms up and plays ``hands`` hands of ``job``
+    (printing their digest if ``digest``)."""
+    return [sys.executable, "-c", CHILD.format(bench=str(HERE)), job, str(hands), str(reference),
+            "yes" if digest else "no"]
 
 
 def collected(stderr: str) -> int | None:

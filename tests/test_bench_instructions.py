@@ -17,8 +17,8 @@ import instructions  # noqa: E402
 
 def run_child(job: str, hands: int, reference: Path) -> subprocess.CompletedProcess:
     """The child of ``job`` run without valgrind, from outside the checkout."""
-    return subprocess.run(instructions.child_argv(job, hands, reference), capture_output=True, text=True,
-                          cwd=ROOT.parent)
+    return subprocess.run(instructions.child_argv(job, hands, reference, digest=True), capture_output=True,
+                          text=True, cwd=ROOT.parent)
 
 
 def test_the_engine_jobs_play_the_same_hands(tmp_path):
@@ -40,6 +40,13 @@ def test_the_reference_job_drives_the_file_given(tmp_path):
     done = run_child("reference", 5, reference)
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip()) == 16
+
+
+def test_a_counted_child_prints_nothing(tmp_path):
+    done = subprocess.run(instructions.child_argv("random playout", 3, tmp_path / "unused.py"), capture_output=True,
+                          text=True, cwd=ROOT.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
 
 
 def test_the_count_is_read_from_callgrind_s_summary():
