@@ -7,7 +7,10 @@ with N hands after the same set-up and warm-up, and the difference divided by N
 is the job's instructions per hand, so imports and start-up drop out.  The jobs
 are bench/engine.py's: the per-action API loop, the fused random playout
 (:meth:`runtime.hand.HandState.play_random`, the same hands) and the reference
-``bidwhist_v2.py``.
+``bidwhist_v2.py``; with ``--layers`` also the API loop with ``random.choice``'s
+layers taken away (the same draw by :func:`runtime.draws.below`), then also
+``apply_action``'s legality check and ``is_terminal`` (``_compute_legal`` and
+``_apply`` called directly): what each layer of the per-action API costs.
 
 Why a second measure beside bench/engine.py's CPU time: an instruction count does
 not move with the load of a shared machine, so small changes show up in it that
@@ -53,7 +56,32 @@ if job == "reference":
 else:
     from bidcompiler.pipeline import load_ruleset
     rules = load_ruleset("standard")
-    run = engine.engine_loop if job == "engine loop" else engine.engine_playout
+    run = {{"engine loop": engine.engine_loop, "random playout": engine.engine_playout}}.get(job)
+    if run is None:  # the engine loop with a layer taken away: the same draws, the same hands
+        import random
+        import time
+        from runtime.draws import below
+        from runtime.game import deal
+        from runtime.hand import OVER, HandState
+
+        def run(rules, hands, seed):
+            rng = random.Random(seed)
+            getrandbits = rng.getrandbits
+            results = []
+            start = time.process_time()
+            for _ in range(hands):
+                dealt, kitty = deal(rules, rng)
+                state = HandState(rules, rng.randrange(rules.players), dealt, kitty)
+                if job == "loop, draws.below":  # random.choice's layers gone
+                    while not state.is_terminal():
+                        legal = state.legal_actions()
+                        state.apply_action(legal[below(getrandbits, len(legal))])
+                else:  # and the legality check and is_terminal too
+                    while state.phase != OVER:
+                        legal = state._compute_legal()
+                        state._apply(legal[below(getrandbits, len(legal))])
+                results.append((state.score, state.books))
+            return time.process_time() - start, engine._digest(results)
     run(rules, 50, 12345)
     result = run(rules, hands, 1)
 if digest:
@@ -61,6 +89,8 @@ if digest:
 """
 
 JOBS = ("reference", "random playout", "engine loop")
+# With --layers: the engine loop with the layers of the per-action API taken away one at a time.
+LAYERS = ("loop, draws.below", "loop, no check")
 
 
 def child_argv(job: str, hands: int, reference: Path, digest: bool = False) -> list[str]:
@@ -92,9 +122,9 @@ def instructions(job: str, hands: int, reference: Path) -> int:
         return count
 
 
-def per_hand(hands: int, reference: Path) -> dict[str, float]:
+def per_hand(hands: int, reference: Path, jobs: tuple[str, ...] = JOBS) -> dict[str, float]:
     """Instructions per hand of each job: (count with ``hands`` hands - count with none) / ``hands``."""
-    return {job: (instructions(job, hands, reference) - instructions(job, 0, reference)) / hands for job in JOBS}
+    return {job: (instructions(job, hands, reference) - instructions(job, 0, reference)) / hands for job in jobs}
 
 
 def main() -> None:
@@ -102,6 +132,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=500, help="hands each counted run plays (default 500)")
     parser.add_argument("--reference", default=None, metavar="FILE", help="the hand-coded reference bidwhist_v2.py")
+    parser.add_argument("--layers", action="store_true",
+                        help="also count the engine loop with random.choice's layers taken away (drawing with "
+                             "runtime.draws.below), then also apply_action's legality check and is_terminal")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.hands < 1:
@@ -111,15 +144,16 @@ def main() -> None:
     reference = engine.find_reference(args.reference)
     if reference is None:
         sys.exit("reference: bidwhist_v2.py not found (give --reference FILE)")
-    counts = per_hand(args.hands, reference)
-    ratios = {job: counts["reference"] / counts[job] for job in JOBS if job != "reference"}
+    jobs = JOBS + LAYERS if args.layers else JOBS
+    counts = per_hand(args.hands, reference, jobs)
+    ratios = {job: counts["reference"] / counts[job] for job in jobs if job != "reference"}
     if args.json:
         print(json.dumps({"instructions_per_hand": counts, "reference_over_engine": ratios}, indent=2))
         return
     print(f"instructions per random hand of standard (callgrind, {args.hands} hands, set-up subtracted)")
-    for job in JOBS:
+    for job in jobs:
         extra = "" if job == "reference" else f"   reference / this {ratios[job]:.2f}x"
-        print(f"{job:<16}{counts[job]:>12,.0f}{extra}")
+        print(f"{job:<20}{counts[job]:>12,.0f}{extra}")
 
 
 if __name__ == "__main__":
