@@ -1,6 +1,6 @@
 """Machine instructions per random hand of ``standard``: the engine against the hand-coded reference.
 
-Run from anywhere: ``python bench/instructions.py [--hands N] [--reference FILE] [--json]``.
+Run from anywhere: ``python bench/instructions.py [--hands N] [--layers] [--reference FILE] [--json]``.
 Needs ``valgrind`` (its ``callgrind`` tool counts the instructions a process
 executes).  Each job runs in a child process under callgrind twice, with 0 and
 with N hands after the same set-up and warm-up, and the difference divided by N

@@ -116,7 +116,7 @@ def instruction_rows(hands: int) -> list[dict]:
     if shutil.which("valgrind") is None or reference is None:
         why = "valgrind is not installed" if reference is not None else "bidwhist_v2.py not found"
         return [{"row": "instructions per hand vs the reference", "measured": f"not measured: {why}",
-                 "value": None, "spread": "", "unit": "", "goal": "", "met": False}]
+                 "value": None, "spread": "", "unit": "", "goal": "none", "met": None}]
     counts = instructions.per_hand(hands, reference)
     ref = counts["reference"]
     return [{"row": f"instructions per hand, reference / {job} (callgrind)",
