@@ -176,10 +176,7 @@ def in_game(state: HandState, totals) -> HandState:
 
 
 # Seat 1 calls first (dealer 0); seat 1 is side 1 in standard.
-# (It held 6C for 2S until bidding change (f): at -4 that hand was at the edge, 3 uptown
-# worth -2.1 against -2.1 for passing, and (f) moved the forced dealers' measured
-# shortfall by a tenth of a book; this one passes there by 0.7 with the code before and after.)
-DEFENSIVE = "2S 5S AS TH QH 2D 8D KD 2C TC KC LJ"
+DEFENSIVE = "5S AS TH QH 2D 8D KD 2C 6C TC KC LJ"
 # No card high or low enough to win a trick on its own, in either direction.  (The hand
 # first used here, 4S 6S 3H 6H 8H 9H TH 2D 4D 7D 8D 5C, opens 3 downtown alone since the
 # estimate counts trump length as measured: it was never weak downtown.)

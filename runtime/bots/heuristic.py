@@ -52,21 +52,6 @@ _OUTBID_BOOKS = 0.5
 # wins 52.0% (51.1-52.9) of whole games head to head against 0 (bench/gamerisk.py, 1,500
 # pairs); the same reading for lower bids lost (49.2% from the top four levels).
 _GAME_TOP_LEVELS = 3
-# Bidding change (f): in notrump the top card of each suit (under the contract's
-# powers) is worth more than the estimate counts it, and a hand without them less:
-# double dummy's books of the notrump contracts the bots declared in the base game
-# (python bench/realism.py --hands 2000 --dd 2000 --backend fast --dump FILE, then
-# bench/overbids.py; seed 1) against the estimate's fitted line were 0.26 books below
-# it with one top card, 0.11 above with two, 0.57 above with three (entries and
-# stoppers: a long suit without them is not run), about 0.4 books a top card.  A
-# notrump bid's books get _NT_TOP_WEIGHT a top card held beyond _NT_TOP_ABOVE more than
-# a hand dealt at random holds (0.89 of them in the base game).  Measured there (2,000
-# hands double dummy; 1,000 paired deals against the baseline), weights 0/0.4/0.8/1.2/1.6:
-# overbids 16.2/16.0/15.6/16.3/16.6%, points a hand +1.70/+1.76/+1.80/+1.83/+1.90,
-# notrump 16.4/16.7/18.1/20.8/23.9% of contracts; at 0.8 notrump declarers holding at
-# most one top card fell from 114 of 327 to 25 of 361.
-_NT_TOP_WEIGHT = 0.8
-_NT_TOP_ABOVE = 0.76
 
 
 class HeuristicBot:
@@ -244,8 +229,6 @@ class HeuristicBot:
         # enough (outbid.is_saving_sacrifice; in a game, valued by what results do to it).
         sure_only = can_pass
         take = state.high_bid if info.take_action in legal else -1
-        hand_set = set(state.hands[seat])
-        hand_share = rules.hand_size / rules.n_cards
         best_bid = None  # (value, action, books, table index, bid index, value with an opener's credit)
         best_any = None  # the same with sacrifices, where they are kept out of best_bid (below)
         for s, nt, idx in info.strain_nt_tables:
@@ -253,12 +236,6 @@ class HeuristicBot:
             base = own_list[i] + bonus_k
             share = tricks - base
             books0 = base + npart * ((0.85 * share / share_div if share > 0 else 0.0) + by_strain[s]) + decl_book
-            if nt:
-                # Top cards held, against those a hand dealt at random holds (one per suit,
-                # each held with the chance of a card being in a hand) and _NT_TOP_ABOVE.
-                desc = info.table_list[i].desc
-                tops = sum(1 for cards in desc.values() if cards[0] in hand_set)
-                books0 += _NT_TOP_WEIGHT * (tops - len(desc) * hand_share - _NT_TOP_ABOVE)
             books = books0 + bias[nt]
             take_here = take if take >= 0 and info.bid_strain[take] == s else -1
             if sure_only:
