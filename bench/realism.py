@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python bench/realism.py [--variant standard] [--bots heuristic] [--hands 4000]
-                            [--dd 150] [--seed 1]
+                            [--dd 150] [--seed 1] [--backend own|fast|dds] [--dump FILE]
 
 Every seat plays ``--bots``.  Over ``--hands`` hands (dealt as ``bidwhist simulate``
 deals them for the seed) it reports the notrump share of contracts, the made rate and
@@ -12,10 +12,16 @@ dummy (runtime/solver.py) from the first card of the play, after the declarer's 
 discards: an *overbid* is a contract the declaring side cannot make even with perfect
 play by everyone, and "books minus double dummy" is what the bots' card play gives
 away as declarer (negative: the declaring side took fewer books than double dummy).
-The solver takes a second or two a hand, so ``--dd`` is kept small; its answers are
+The solver takes a second or two a hand, so ``--dd`` is kept small (``--backend fast``,
+the same search compiled by numba where the ``fast`` extra is installed, gives the same
+answers several times faster, after a minute of compiling on its first use); its answers are
 kept in a cache file (``--cache``, default ``bench/.realism-dd.json``) keyed by the
 position itself, so a run after a change of the card play (the same positions at the
 first card) solves nothing again.
+
+``--dump FILE`` writes one JSON line per solved contract (the auction with each call's
+reason as the bot explains it, the contract, its needs, the books taken and double
+dummy's), for classifying the overbids (bench/overbids.py reads it).
 
 Proportions carry Wilson 95% intervals and means normal 95% intervals.  This is a
 measurement, not a test: it asserts nothing.
@@ -39,8 +45,9 @@ if str(ROOT) not in sys.path:
 
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
 from runtime.bots import make_bot  # noqa: E402
+from runtime.bots.knowledge import rules_info  # noqa: E402
 from runtime.game import deal, first_dealer, next_dealer  # noqa: E402
-from runtime.hand import PLAY, HandState  # noqa: E402
+from runtime.hand import AUCTION, PLAY, HandState  # noqa: E402
 from runtime.simulate import hand_rng  # noqa: E402
 from runtime.solver import DoubleDummy  # noqa: E402
 
@@ -64,11 +71,13 @@ def share(k: int, n: int) -> str:
     return f"{100 * k / max(n, 1):5.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, {k}/{n})"
 
 
-def play(rules, seed: int, index: int, bot: str):
+def play(rules, seed: int, index: int, bot: str, reasons: list | None = None):
     """Hand ``index`` as ``bidwhist simulate`` deals it, played by ``bot`` in every seat.
 
     Returns the finished hand and a copy of it at the first card of the play (None
-    if the hand never reached the play).
+    if the hand never reached the play).  ``reasons``: filled with (seat, call, the
+    bot's reason) for every call of the auction (the bot's ``explain``, which decides
+    as ``choose`` does).
     """
     first = first_dealer(rules, __import__("random").Random(f"bidwhist:{seed}:dealer"))
     rng = hand_rng(seed, index)
@@ -80,8 +89,22 @@ def play(rules, seed: int, index: int, bot: str):
         if at_play is None and state.phase == PLAY and state.table is not None and not state.tricks \
                 and not state.trick:
             at_play = state.clone()
-        state.apply_action(player.choose(state))
+        if reasons is not None and state.phase == AUCTION and hasattr(player, "explain"):
+            action, why = player.explain(state)
+            reasons.append((state.seat, call_text(state.rules, action), why))
+        else:
+            action = player.choose(state)
+        state.apply_action(action)
     return state, at_play
+
+
+def call_text(rules, action: int) -> str:
+    """A call in words: a bid's text, or pass, take, redeal."""
+    b = action - rules.first_bid_action
+    if 0 <= b < len(rules.bids):
+        return rules.bids[b].text
+    words = {rules.pass_action: "pass", rules.take_action: "take", rules.redeal_action: "redeal"}
+    return words.get(action, str(action))
 
 
 def position_key(variant: str, state: HandState) -> str:
@@ -118,20 +141,24 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4000, help="hands for the shares (default 4000)")
     parser.add_argument("--dd", type=int, default=150, help="of those, hands solved double dummy (default 150)")
     parser.add_argument("--seed", type=int, default=1, help="seed, as simulate's (default 1)")
+    parser.add_argument("--backend", default="own", help="double-dummy search: own (default), fast, dds")
+    parser.add_argument("--dump", default="", help="write each solved contract as a JSON line to this file")
     parser.add_argument("--cache", default=str(ROOT / "bench" / ".realism-dd.json"),
                         help="file of double-dummy results by position ('' for none)")
     args = parser.parse_args()
     path = Path(args.cache) if args.cache else None
     cache: dict | None = json.loads(path.read_text()) if path and path.exists() else ({} if path else None)
     rules = load_ruleset(args.variant)
-    solver = DoubleDummy()
+    solver = DoubleDummy(backend=args.backend)
+    dump = open(args.dump, "w") if args.dump else None
     contracts = notrump = made = 0
     levels: Counter = Counter()
     over = solved = 0
     given: list[int] = []
     start = time.perf_counter()
     for i in range(args.hands):
-        state, at_play = play(rules, args.seed, i, args.bots)
+        reasons: list | None = [] if dump is not None and i < args.dd else None
+        state, at_play = play(rules, args.seed, i, args.bots, reasons)
         if state.declarer < 0 or state.made is None:
             continue
         contracts += 1
@@ -145,8 +172,24 @@ def main() -> None:
             solved += 1
             over += not makeable
             given.append(state.books[rules.side_of[state.declarer]] - books)
+            if dump is not None:
+                side = rules.side_of[state.declarer]
+                dealt = state.dealt
+                dump.write(json.dumps({
+                    "hand": i, "declarer": state.declarer, "bid": rules.bids[state.bid].text,
+                    "trump": state.trump, "dd": books,
+                    "needed": rules_info(rules).needed[state.bid][int(state.trump < 0)], "books": state.books[side],
+                    "made": bool(state.made), "makeable": makeable,
+                    "calls": [[seat, call, why] for seat, call, why in reasons or []],
+                    "hands": [[rules.cards[c] for c in sorted(h)] for h in dealt],
+                    "side_of": list(rules.side_of), "dealer": state.dealer,
+                    "kitty": [rules.cards[c] for c in sorted(deal(rules, hand_rng(args.seed, i))[1])],
+                    "discards": [rules.cards[c] for c in sorted(state.discards)],
+                }) + "\n")
     if path and cache is not None:
         path.write_text(json.dumps(cache))
+    if dump is not None:
+        dump.close()
     print(f"command: python bench/realism.py {' '.join(sys.argv[1:])}")
     print(f"{args.variant}: {args.bots} in every seat, {args.hands} hands (seed {args.seed}), "
           f"{time.perf_counter() - start:.0f} s")
