@@ -483,20 +483,20 @@ _GAME_SAMPLES = 64
 # Its books are read to this many tenths of a book (a position's values are worked out
 # per distinct count: whole tenths cost 8x the time for the same model within 0.25 books).
 _GAME_STEP = 5
+_GAME_TAKE = True
+_GAME_FREE = 0.0
 
 
 class GameOutlook:
-    """Per game position and calling side: how that side's hands answer the other side's
-    bids when both sides bid for the game (the :class:`Outlook`'s parts, read the same way).
+    """Per game position and side: how that side's hands answer the other side's bids when
+    the game counts (the :class:`Outlook`'s parts, read the same way; built by
+    :func:`game_outlook`).
 
-    Built by :func:`game_outlooks` for both sides of a two-side game at once: a sampled
-    hand of the calling side values declaring each bid and defending the other side's
-    bid by the game's values (:class:`.gamestate.GameValues`: what each result does to
-    this game, from the engine's own win and lose conditions), and calls as the
-    heuristic calls in a game: what it expects to make or score with, or a sacrifice
-    where passing costs the game more than its points, or one that saves enough.  The
-    books of the other side's callers it defends against are the other side's model's
-    (``cond``), settled together over a few rounds, as the Outlook's are.
+    Only the chances of outbidding (``p_over``, ``over_to``, ``p_take``, ``take_to``) are
+    the position's own; the callers' books (``cond``) and the measured parts are the
+    ruleset's :class:`Outlook`'s: a model whose callers' books were also settled in the
+    position (weaker, as sacrifices are called there) lost games head to head (see
+    heuristic._GAME_MODEL).
     """
 
     info: RulesInfo
@@ -589,7 +589,7 @@ def game_outlook(info: RulesInfo, base: Outlook, samples: list, gv) -> GameOutlo
                 if defence is None:
                     defence = expected(1, b, defend_nt[b], theirs[b] / 10)
                 # Passing costs the game more than its points: any call may be made.
-                free = defence < plain_def[b]
+                free = defence < plain_def[b] - _GAME_FREE * margin
             else:
                 defence, free = 0.0, False
             guard = defence + margin
@@ -610,6 +610,8 @@ def game_outlook(info: RulesInfo, base: Outlook, samples: list, gv) -> GameOutlo
     look.info = info
     look.p_over, look.over_to = _shares(over_count, len(samples))
     look.p_take, look.take_to = _shares(take_count, len(samples))
+    if not _GAME_TAKE:
+        look.p_take, look.take_to = base.p_take, base.take_to
     assert base.cond is not None
     look.cond, look.mean_own = base.cond, base.mean_own
     look.bias, look.short, look.forced, look.forced_played = base.bias, base.short, base.forced, base.forced_played
