@@ -55,6 +55,7 @@ _OUTBID_BOOKS = 0.5
 _GAME_TOP_LEVELS = 3
 # Whether a hand of a game reads the opponents from the game's model of the auction.
 _GAME_MODEL = False
+_GAME_NEAR = False
 # Per (ruleset info, partners): the game model's sampled hands (outbid.game_samples).
 _SAMPLED: dict = {}
 
@@ -413,7 +414,18 @@ class HeuristicBot:
         opponents = info.opponents[state.seat]
         if not opponents:
             return None
-        shared = result_table(state, info).memo_for(state.game.key(state.dealer))
+        table = result_table(state, info)
+        shared = table.memo_for(state.game.key(state.dealer))
+        if _GAME_NEAR:
+            near = shared.get("near")
+            if near is None:
+                # Near the game's end: a side's cheapest contract, made exactly, ends it.
+                k = info.needed[0][0]
+                near = shared["near"] = any(
+                    state.game.winners_after([table.rows[(dside, 0, 0)][k]], table.seat_of[dside], 0,
+                                             state.dealer)[0] is not None for dside in range(rules.sides))
+            if not near:
+                return None
         key = ("game outlook", npart, rules.side_of[opponents[0]])
         found = shared.get(key)
         if found is None:
