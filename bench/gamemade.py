@@ -27,8 +27,7 @@ and with the blind call — a call made for the game is rational where it wins g
 that passing loses, a flaw where it loses games that passing wins.
 
 With the heuristic it also compares the auction model with play: for every bid, the
-chance its model (``outbid.standing_values``; in a game, with the game's own model
-where the bot reads one, ``heuristic._GAME_MODEL``) gives it of not being outbid by an
+chance its model (``outbid.standing_values``) gives it of not being outbid by an
 opponent still to speak, and how often it was not.
 
 Printed: the make rate per group with 95% Wilson intervals, the games won over the
@@ -52,8 +51,6 @@ if str(ROOT) not in sys.path:
 
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
 from runtime.bots import make_bot  # noqa: E402
-from runtime.bots import heuristic  # noqa: E402
-from runtime.bots.gamestate import game_values  # noqa: E402
 from runtime.bots.heuristic import HeuristicBot  # noqa: E402
 from runtime.bots.knowledge import rules_info  # noqa: E402
 from runtime.game import GameTally, GameView, _copy_tally, deal, first_dealer  # noqa: E402
@@ -225,11 +222,7 @@ def standing(rules, state: HandState, befores: list[HandState], out: list[tuple[
         before = befores[i]
         info.ensure_util(before)
         plain = info.estimate_all(before.hands[seat])
-        npart = len(info.partners[seat])
-        # In a game, the model the bot itself reads there (the game's own, where it has one).
-        their = (bot._game_outlook(before, info, npart)
-                 if heuristic._GAME_MODEL and game_values(before, info, seat) is not None else None)
-        stands = bot._standing(before, info, plain, npart, their)
+        stands = bot._standing(before, info, plain, len(info.partners[seat]))
         b = action - rules.first_bid_action
         outbid = any(rules.side_of[s] != rules.side_of[seat] and (is_bid(rules, a) or a == rules.take_action)
                      for s, a in state.calls[i + 1:])

@@ -16,10 +16,9 @@ from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
-from .gamestate import game_values, result_table
+from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import (bid_margin, game_outlook, game_samples, is_saving_sacrifice, outlook, own_in_strain,
-                     standing_values, worth_bidding)
+from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -53,11 +52,6 @@ _OUTBID_BOOKS = 0.5
 # wins 52.0% (51.1-52.9) of whole games head to head against 0 (bench/gamerisk.py, 1,500
 # pairs); the same reading for lower bids lost (49.2% from the top four levels).
 _GAME_TOP_LEVELS = 3
-# Whether a hand of a game reads the opponents from the game's model of the auction.
-_GAME_MODEL = False
-_GAME_NEAR = False
-# Per (ruleset info, partners): the game model's sampled hands (outbid.game_samples).
-_SAMPLED: dict = {}
 
 
 class HeuristicBot:
@@ -215,14 +209,11 @@ class HeuristicBot:
         tricks = info.tricks
         decl_book = info.declarer_book
         allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
-        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
-        game = game_values(state, info, seat)
-        # In a game, the opponents' answers and strength come from the game's own model of
-        # the auction (outbid.GameOutlook), where both sides bid for the game.
-        their = self._game_outlook(state, info, npart) if game is not None and _GAME_MODEL else None
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
-        stands = self._standing(state, info, plain, npart, their) if allowed else None
+        stands = self._standing(state, info, plain, npart) if allowed else None
+        # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
+        game = game_values(state, info, seat)
         # An opening bid (nothing bid yet) is credited with a share of the books the
         # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
         # to choose a higher level, which the plain estimate still chooses.  A bid over
@@ -258,13 +249,12 @@ class HeuristicBot:
                 worth = allowed
             best_bid = self._consider(best_bid, info, nt, s, i, books0, books, worth, take_here, stands, game)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
-                                                  info.expected if game is None else game.expected, their)
+                                                  info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
         if best_any is not None and (best_bid is None or best_any[5] > best_bid[5]) and (
                 is_saving_sacrifice(best_any[5], pass_value)
-                or (game is not None and pass_value < self._plain_pass_value(state, info, est, npart, bonus, stands,
-                                                                          their))):
+                or (game is not None and pass_value < self._plain_pass_value(state, info, est, npart, bonus, stands))):
             # A sacrifice that saves enough, or one that keeps the opponents from the game:
             # in a game whose end makes passing cost more than its points, as before.
             best_bid = best_any
@@ -304,10 +294,9 @@ class HeuristicBot:
                                       f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
 
-    def _plain_pass_value(self, state: HandState, info: RulesInfo, est, npart: int, bonus: float, stands,
-                          their=None) -> float:
+    def _plain_pass_value(self, state: HandState, info: RulesInfo, est, npart: int, bonus: float, stands) -> float:
         """What passing is worth in the hand's own points, the game aside (as :meth:`_call` values it)."""
-        value, words = self._pass_value(state, info, est, npart, bonus, info.expected, their)
+        value, words = self._pass_value(state, info, est, npart, bonus, info.expected)
         if stands is not None:
             value, words = self._pass_standing(state, info, stands, value, words)
         return value
@@ -329,10 +318,9 @@ class HeuristicBot:
                 best = (v, info.take_action, books, table, take, v)
         return best
 
-    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int, their=None):
-        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it).
-        ``their``: the opponents' model in a game (:meth:`_game_outlook`), else the ruleset's."""
-        look = their if their is not None else self._outlook(info, npart)
+    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
+        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
+        look = self._outlook(info, npart)
         if look.cond is None:  # the model being built: as _outbid_value says
             return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
         # As _outbid_value, with the hand's own tricks per strain worked out once a call.
@@ -401,63 +389,6 @@ class HeuristicBot:
             words += " or the opponents bid"
         return p * rest + (1.0 - p) * out, words
 
-    def _game_outlook(self, state: HandState, info: RulesInfo, npart: int):
-        """The opponents' :class:`.outbid.GameOutlook` in this hand's game position (two sides
-        only; None elsewhere, or where their results are worth their plain points).
-
-        Built once per game position and kept in the position's shared memo
-        (:meth:`.gamestate.ResultTable.memo_for`): later hands and games that reach the
-        same position read it back."""
-        rules = state.rules
-        if rules.sides != 2 or state.game is None:
-            return None
-        opponents = info.opponents[state.seat]
-        if not opponents:
-            return None
-        table = result_table(state, info)
-        shared = table.memo_for(state.game.key(state.dealer))
-        if _GAME_NEAR:
-            near = shared.get("near")
-            if near is None:
-                # Near the game's end: a side's cheapest contract, made exactly, ends it.
-                k = info.needed[0][0]
-                near = shared["near"] = any(
-                    state.game.winners_after([table.rows[(dside, 0, 0)][k]], table.seat_of[dside], 0,
-                                             state.dealer)[0] is not None for dside in range(rules.sides))
-            if not near:
-                return None
-        key = ("game outlook", npart, rules.side_of[opponents[0]])
-        found = shared.get(key)
-        if found is None:
-            values = game_values(state, info, opponents[0])
-            if values is None:
-                return None
-            base = self._outlook(info, npart)
-            samples = _SAMPLED.get((id(info), npart))
-            if samples is None or samples[0] is not info:
-                samples = _SAMPLED[(id(info), npart)] = (info, game_samples(
-                    info, base, lambda hand: self._declare_kinds(info, hand, npart), npart))
-            found = shared[key] = game_outlook(info, base, samples[1], values)
-        return found
-
-    def _declare_kinds(self, info: RulesInfo, plain: list[float], npart: int):
-        """As :meth:`_declare_values`, with per bid the kind of its contract (0 suit, 1 notrump)."""
-        eu, books, made = self._declare_values(info, plain, npart)
-        kinds = [0] * info.n_bids
-        best = [float("-inf")] * info.n_bids
-        tricks = info.tricks
-        share_div = info.rules.players - 1
-        for s, nt, idx in info.strain_nt_tables:
-            base = max(plain[i] for i in idx) + info.kitty_bonus
-            share = tricks - base
-            b_books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
-            row = info.eu_row(0, nt, b_books)
-            for b in info.strain_bids[s]:
-                if row[b] > best[b]:
-                    best[b] = row[b]
-                    kinds[b] = nt
-        return eu, books, made, kinds
-
     def _declare_values(self, info: RulesInfo, plain: list[float], npart: int):
         """(per bid: what declaring it is worth to a hand's side, its side's books in the
         contract that values it so, its chance of being made there), valued as
@@ -522,11 +453,11 @@ class HeuristicBot:
         return any(c not in mine for c in state.out)
 
     def _pass_value(self, state: HandState, info: RulesInfo, est: dict, npart: int, bonus: float,
-                    expected=None, their=None):
+                    expected=None):
         """What passing is worth: partner's contract, the opponents', or a forced dealer's.
 
         ``expected`` values a contract (as :meth:`RulesInfo.expected`; in a game, with the
-        game counted); ``their``: the opponents' model in a game (:meth:`_game_outlook`).
+        game counted).
         """
         if expected is None:
             expected = info.expected
@@ -552,7 +483,7 @@ class HeuristicBot:
             nt = 1 if declaration(rules, high).notrump_only else 0
             return expected(0, high, nt, books), "with partner's contract"
         if high >= 0:
-            look = their if their is not None else self._outlook(info, npart)
+            look = self._outlook(info, npart)
             value = self._defend_value(info, high, plain, npart, expected, look)
             if expected != info.expected and (rules.bids[high].level
                                               > max(b.level for b in rules.bids) - _GAME_TOP_LEVELS):

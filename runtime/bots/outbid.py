@@ -323,12 +323,12 @@ def own_in_strain(info: RulesInfo, strain: int, plain: list[float]) -> float:
     return sum(map(plain.__getitem__, idx)) / len(idx) if idx else 0.0
 
 
-def _shares(counts: list[list[int]], samples: int = _SAMPLES):
+def _shares(counts: list[list[int]]):
     """(share of hands that call at all, [(bid, share among them)]) per high bid."""
     p, to = [], []
     for row in counts:
         n = sum(row)
-        p.append(n / samples)
+        p.append(n / _SAMPLES)
         to.append([(c, k / n) for c, k in enumerate(row) if k] if n else [])
     return p, to
 
@@ -475,144 +475,3 @@ def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
         _PLANS.clear()
     _PLANS[key] = (look, plan)
     return plan
-
-
-# The game model (GameOutlook): sampled hands per ruleset (the first of the Outlook's
-# own sample, dealt from the same seed).
-_GAME_SAMPLES = 64
-# Its books are read to this many tenths of a book (a position's values are worked out
-# per distinct count: whole tenths cost 8x the time for the same model within 0.25 books).
-_GAME_STEP = 5
-_GAME_TAKE = True
-_GAME_FREE = 0.0
-
-
-class GameOutlook:
-    """Per game position and side: how that side's hands answer the other side's bids when
-    the game counts (the :class:`Outlook`'s parts, read the same way; built by
-    :func:`game_outlook`).
-
-    Only the chances of outbidding (``p_over``, ``over_to``, ``p_take``, ``take_to``) are
-    the position's own; the callers' books (``cond``) and the measured parts are the
-    ruleset's :class:`Outlook`'s: a model whose callers' books were also settled in the
-    position (weaker, as sacrifices are called there) lost games head to head (see
-    heuristic._GAME_MODEL).
-    """
-
-    info: RulesInfo
-    p_over: list[float]
-    over_to: list[list[tuple[int, float]]]
-    p_take: list[float]
-    take_to: list[list[tuple[int, float]]]
-    cond: list[float]
-    mean_own: list[float]
-    bias: tuple[float, float]
-    short: tuple[float, float]
-    forced: float
-    forced_played: float | None
-
-    def callers_books(self, bid: int, own: float, strain: int, npart: int) -> float | None:
-        """As :meth:`Outlook.callers_books`, with this position's callers."""
-        return Outlook.callers_books(self, bid, own, strain, npart)  # type: ignore[arg-type]
-
-
-def game_samples(info: RulesInfo, look: Outlook, declare_kinds, npart: int) -> list:
-    """The game model's sampled hands, with what of their valuing does not depend on the
-    game position: per hand, per bid (its kind of contract, 0 suit or 1 notrump; the
-    tenths of a book of its books there; whether it is worth bidding on the hand alone,
-    :func:`worth_bidding`) and per bid of the other side (the tenths of that side's books
-    if it declares the bid, :meth:`Outlook.callers_books`; what defending it is worth in
-    plain points).  ``declare_kinds(plain)`` gives (worth, books, made, kind) per bid, as
-    the bot values its own hand."""
-    rules = info.rules
-    rng = random.Random(_SEED)
-    deck = list(range(rules.n_cards))
-    n_bids = info.n_bids
-    strain_of = info.bid_strain
-    defend_nt = [0 if info.strain_tables[strain_of[b]][0] else 1 for b in range(n_bids)]
-    out = []
-    for _ in range(_GAME_SAMPLES):
-        hand = sorted(rng.sample(deck, rules.hand_size))
-        plain = info.estimate_all(hand)
-        eu, books, made, kinds = declare_kinds(plain)
-        worth = worth_bidding(eu, made, range(n_bids))
-        owns = [own_in_strain(info, s, plain) for s in range(len(info.strain_bids))]
-        theirs = [look.callers_books(b, owns[strain_of[b]], strain_of[b], npart) for b in range(n_bids)]
-        mine = [_GAME_STEP * int(x * 10 / _GAME_STEP + 0.5) for x in books]
-        theirs_at = [_GAME_STEP * int(t * 10 / _GAME_STEP + 0.5) for t in theirs]  # type: ignore[operator]
-        out.append((mine, kinds, [b in worth for b in range(n_bids)], theirs_at,
-                    [info.expected(1, b, defend_nt[b], t / 10) for b, t in enumerate(theirs_at)]))
-    return out
-
-
-def game_outlook(info: RulesInfo, base: Outlook, samples: list, gv) -> GameOutlook:
-    """The :class:`GameOutlook` of the side of ``gv`` (the position's
-    :class:`.gamestate.GameValues` for a seat of it; its table 1: the other side declares)
-    in one game position: how its hands answer the other side's bids.
-
-    Each sampled hand (:func:`game_samples`) values declaring each bid and defending
-    the other side's bid by the game (what each result does to this game, from the
-    engine's own win and lose conditions), the other side's books being the
-    :class:`Outlook`'s callers', and calls as the heuristic calls in a game: what it
-    expects to make or score with; a sacrifice where passing costs the game more than
-    its points (the game-valued defence below the plain one), or one that saves enough.
-    """
-    n_bids = info.n_bids
-    margin = bid_margin(info)
-    rules = info.rules
-    above = [min(first_above(rules, b), n_bids) for b in range(n_bids)] + [0]  # nothing bid: any bid
-    strain_of = info.bid_strain
-    defend_nt = [0 if info.strain_tables[strain_of[b]][0] else 1 for b in range(n_bids)]
-    ids = gv._ids
-    memo = gv._eu
-    expected = gv.expected
-    # The memo keys of GameValues.expected (row number plus tenths): read directly.
-    own_ids = [ids[0][b][0] for b in range(n_bids)], [ids[0][b][1] for b in range(n_bids)]
-    def_ids = [ids[1][b][defend_nt[b]] for b in range(n_bids)]
-    bids = range(n_bids)
-    over_count = [[0] * n_bids for _ in range(n_bids + 1)]
-    take_count = [[0] * n_bids for _ in range(n_bids + 1)]
-    inf = float("-inf")
-    for tenths, kinds, worth, theirs, plain_def in samples:
-        g = []
-        for c in bids:
-            v = memo.get(own_ids[kinds[c]][c] + tenths[c])
-            if v is None:
-                v = expected(0, c, kinds[c], tenths[c] / 10)
-            g.append(v)
-        gw = [v if w else inf for v, w in zip(g, worth)]
-        sufmax, sufarg = _suffix_best(gw, n_bids)
-        rawmax, rawarg = _suffix_best(g, n_bids)
-        for b in range(n_bids + 1):
-            if b < n_bids:
-                defence = memo.get(def_ids[b] + theirs[b])
-                if defence is None:
-                    defence = expected(1, b, defend_nt[b], theirs[b] / 10)
-                # Passing costs the game more than its points: any call may be made.
-                free = defence < plain_def[b] - _GAME_FREE * margin
-            else:
-                defence, free = 0.0, False
-            guard = defence + margin
-            start = above[b]
-            if sufmax[start] > guard:
-                best, arg = sufmax[start], sufarg[start]
-            elif rawmax[start] > guard and (free or is_saving_sacrifice(rawmax[start], defence)):
-                best, arg = rawmax[start], rawarg[start]
-            else:
-                best, arg = guard, -1
-            if arg >= 0:
-                over_count[b][arg] += 1
-            if b < n_bids and (gw[b] > best or (g[b] > best and (free or is_saving_sacrifice(g[b], defence)))):
-                arg = b
-            if arg >= 0:
-                take_count[b][arg] += 1
-    look = GameOutlook.__new__(GameOutlook)
-    look.info = info
-    look.p_over, look.over_to = _shares(over_count, len(samples))
-    look.p_take, look.take_to = _shares(take_count, len(samples))
-    if not _GAME_TAKE:
-        look.p_take, look.take_to = base.p_take, base.take_to
-    assert base.cond is not None
-    look.cond, look.mean_own = base.cond, base.mean_own
-    look.bias, look.short, look.forced, look.forced_played = base.bias, base.short, base.forced, base.forced_played
-    return look
