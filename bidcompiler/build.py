@@ -267,6 +267,18 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
 
+    def defenders_score() -> ir.Formula:
+        """scoring.defender: one formula, or the sum of its named terms (each a formula of its own)."""
+        value = section("scoring").get("defender")
+        if not isinstance(value, dict):
+            return formula("scoring", "defender")
+        terms = tuple(ir.Condition(name=name, formula=formula("scoring", "defender", name)) for name in value)
+        try:
+            return sum_of(terms, doc.content_pos(("scoring", "defender")))
+        except CompileError as exc:
+            sink.extend(exc.diagnostics)
+            return ir.Formula(text="", type="int", ast=None, pos=doc.content_pos(("scoring", "defender")))
+
     deck_data = section("deck")
     deck = ir.Deck(
         suits=tuple(deck_data["suits"]),
@@ -348,7 +360,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     scoring = ir.Scoring(
         made=formula("scoring", "made"),
         declarer=formula("scoring", "declarer"),
-        defender=formula("scoring", "defender"),
+        defender=defenders_score(),
         multiplier=formula("scoring", "multiplier"),
         multiply=tuple(section("scoring").get("multiply", default("scoring.multiply"))),
         pos=pos("scoring"),
@@ -400,32 +412,48 @@ def or_of(conditions: tuple[ir.Condition, ...], pos, path: str = "game.win") -> 
     place (``path``.NAME, in the file that wrote it): the joined text is written
     nowhere, so a column in it would point past the end of some other file's line.
     """
-    formulas = tuple(c.formula for c in conditions)
-    if any(not f.text for f in formulas):  # a condition had an error, reported already
-        return ir.Formula(text="", type="bool", ast=None, pos=pos)
-    kept = [c for c in conditions if c.formula.text != "false"] or list(conditions[:1])
-    if not kept:  # no condition at all: the game never ends this way
-        compiled = compile_expression("false", GAME_TYPES, "bool", pos)
-        return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+    return _joined(conditions, pos, path, "or", "false", GAME_TYPES, "bool", "conditions")
+
+
+def sum_of(terms: tuple[ir.Condition, ...], pos, path: str = "scoring.defender") -> ir.Formula:
+    """The sum of named ``terms`` (the defenders' score), as :func:`or_of` joins conditions.
+
+    A term that is plainly ``0`` adds nothing and is left out, so ``{score: 0,
+    over-six: ...}`` (a game whose defenders score nothing, with a rule adding their
+    books over six) is the over-six term alone.
+    """
+    return _joined(terms, pos, path, "+", "0", HAND_TYPES_WITH_MADE, "int", "terms")
+
+
+def _joined(parts: tuple[ir.Condition, ...], pos, path: str, joiner: str, empty: str, variables, kind: str,
+            noun: str) -> ir.Formula:
+    """``parts``' formulas joined by ``joiner`` into one (see :func:`or_of`); ``empty`` when there are none."""
+    formulas = tuple(c.formula for c in parts)
+    if any(not f.text for f in formulas):  # a part had an error, reported already
+        return ir.Formula(text="", type=kind, ast=None, pos=pos)
+    kept = [c for c in parts if c.formula.text != empty] or list(parts[:1])
+    if not kept:  # no part at all: the empty value (the game never ends this way; no points)
+        compiled = compile_expression(empty, variables, kind, pos)
+        return ir.Formula(text=compiled.text, type=kind, ast=compiled, pos=pos)
     if len(kept) == 1 and kept[0].formula.ast is not None:
         return kept[0].formula
-    spans, parts, col = [], [], 1
+    spans, texts, col = [], [], 1
     for c in kept:
         part = f"({c.formula.text})"
         spans.append((col, col + len(part), c))
-        parts.append(part)
-        col += len(part) + len(" or ")
+        texts.append(part)
+        col += len(part) + len(f" {joiner} ")
     try:
-        compiled = compile_expression(" or ".join(parts), GAME_TYPES, "bool", _JOINED)
+        compiled = compile_expression(f" {joiner} ".join(texts), variables, kind, _JOINED)
     except CompileError as exc:
         def placed(d: Diagnostic) -> Diagnostic:
             at = d.pos.col if d.pos.file == _JOINED.file and d.pos.line == 1 else 0
             c = next((c for begin, end, c in spans if begin <= at < end), kept[-1])
             return Diagnostic(c.formula.pos or pos,
-                              f"{path}.{c.name}: {d.message} (joined by `or` to the other conditions of {path})",
+                              f"{path}.{c.name}: {d.message} (joined by `{joiner}` to the other {noun} of {path})",
                               hint=d.hint)
         raise CompileError([placed(d) for d in exc.diagnostics]) from None
-    return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+    return ir.Formula(text=compiled.text, type=kind, ast=compiled, pos=pos)
 
 
 # The joined text of :func:`or_of` is in no file: its errors are placed by hand.

@@ -680,8 +680,12 @@ def score(spec: Spec, declarer: int, bid: int, notrump: bool, books: list[int]) 
     if spec.rise_and_fly and own == total:
         out[side] *= 2        # §8 "a sweep of all 13 books by the declaring side scores double"
     if spec.defenders_score:
+        # §8 "the defending side scores one per book over six it took": a fact about the scoring,
+        # so it adds nothing where the game already scores those books (rhode-island's set, oregon's
+        # and cutthroat's defenders every hand; rhode-island's made hand leaves the defenders six or less)
+        already = kind in ("rhode-island", "oregon", "cutthroat")
         for s in range(spec.sides):
-            if s != side:     # §8 "the defending side scores one per book over six it took"
+            if s != side and not already:
                 out[s] += max(0, books[s] - 6)
     if notrump and spec.double_notrump:
         # §1 "Notrump doubles the hand's score, made or set"; §7 "notrump doubles the declarer's score"
