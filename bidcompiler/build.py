@@ -12,16 +12,23 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 
 from runtime.game import tie_breaks
-from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
+from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
 from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
-from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
+from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
 
-HAND_TYPES = types_of(HAND_VARIABLES)
+# Numbers of the variant itself that any formula may name: the builder writes each one's value
+# into the formula (the engine never sees the name), so a house rule written with them means
+# the same thing on every ladder ("a bid of all the books" is 7 over six in most games, 18
+# books outright where bids count books outright).
+BUILD_CONSTANTS: dict[str, tuple[str, str]] = {
+    "top_bid": (INT, "the highest bid of the ladder (the largest level any strain may bid)"),
+}
+HAND_TYPES = {**types_of(HAND_VARIABLES), **types_of(BUILD_CONSTANTS)}
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
-GAME_TYPES = types_of(GAME_VARIABLES)
+GAME_TYPES = {**types_of(GAME_VARIABLES), **types_of(BUILD_CONSTANTS)}
 
 # Which names each formula may use and what type it must give.
 FORMULA_CONTEXTS = {
@@ -218,6 +225,21 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     def section(name: str) -> dict:
         return data.get(name) or {}
 
+    ladder = section("auction")["levels"]
+    own_tops = [s["levels"].get("to", ladder["to"]) for s in section("auction")["strains"]
+                if isinstance(s, dict) and isinstance(s.get("levels"), dict)]
+    constants = {"top_bid": max([ladder["to"], *own_tops])}
+
+    def with_constants(compiled, variables, expected, origin):
+        """``compiled`` with the variant's own numbers (:data:`BUILD_CONSTANTS`) written in."""
+        named = [name for name in constants if name in compiled.names]
+        if not named:
+            return compiled
+        tree = compiled.ast
+        for name in named:
+            tree = _substitute(tree, name, Num(constants[name]))
+        return compile_ast(tree, variables, expected, origin)
+
     def formula(sec: str, key: str, *condition: str) -> ir.Formula:
         # ``condition``: the name of one named condition of a game end (game.win.sweep).
         variables, expected = FORMULA_CONTEXTS[(sec, key)]
@@ -245,6 +267,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                 # formula is text either way.
                 text = str(raw).lower() if isinstance(raw, bool) else str(raw)
                 compiled = compile_expression(text, variables, expected, origin)
+            compiled = with_constants(compiled, variables, expected, origin)
         except CompileError as exc:  # collect and go on: report every error at once
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type=expected, ast=None, pos=origin)
@@ -334,6 +357,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
         must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
+        bids_count=a["levels"].get("counts", default("auction.levels.counts")),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),

@@ -93,6 +93,10 @@ NAMED_PARTS = {
 def is_formula_path(path: tuple) -> bool:
     """Whether the value at ``path`` is a formula: a formula setting or one named part of one."""
     return path in FORMULA_PATHS or (len(path) == 3 and path[:2] in NAMED_PARTS)
+# Facts about a game that a house rule may state but not change: a rule stating another value
+# is written for another kind of game (its numbers would mean other things there), so the two
+# do not combine.  A variant may change them (it is another game); so may ``--set``.
+FACTS = {("auction", "levels", "counts")}
 # The file name a ``--set`` change is loaded under: one argument of the command, not a file.
 SET_PREFIX = "--set "
 # In a list of named items, ``{name: X, remove: true}`` takes item X away.
@@ -192,11 +196,16 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
     problems: list[Diagnostic] = []
 
     def walk(into: dict, data: dict, path: tuple, at: tuple) -> None:
-        # ``path``: where in the merged data; ``at``: where in ``doc``.
-        for key, value in data.items():
+        # ``path``: where in the merged data; ``at``: where in ``doc``.  A fact (FACTS) is
+        # checked first, against the game below as it stands before this layer changes it.
+        for key, value in sorted(data.items(), key=lambda item: path + (item[0],) not in FACTS):
             if not path and key in LAYER_KEYS:
                 continue
             p, q = path + (key,), at + (key,)
+            if p in FACTS and doc.data.get("kind") == "house-rule" and not doc.filename.startswith(SET_PREFIX) \
+                    and key in into and value is not None and value != into[key]:
+                problems.append(Diagnostic(doc.content_pos(q), _fact_conflict(target, doc, p, value, into)))
+                continue
             if path in NAMED_PARTS:  # one named part: a condition of game.win, a term of scoring.defender
                 if value is None and key not in into:
                     problems.append(Diagnostic(doc.pos(q), _no_such_condition(key, path, list(into))))
@@ -339,6 +348,19 @@ def _forget_stacks(target: ComposedDocument, path: tuple, keep_own: bool = False
     """Drop the formula stacks at ``path`` (unless ``keep_own``) and below it: the value is replaced."""
     for p in [p for p in target.formula_stack if p[:len(path)] == path and (len(p) > len(path) or not keep_own)]:
         del target.formula_stack[p]
+
+
+def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value: Any, into: dict) -> str:
+    """The message for a house rule stating a fact (:data:`FACTS`) the game below states otherwise."""
+    from .vocabulary import vocabulary  # the words of the values (vocabulary imports nothing of this module)
+
+    words = vocabulary().by_schema[_dotted(path)].node.get("x-words", {})
+    below, where = target._origin(path)
+    here, there = doc.data.get("name") or doc.filename, below.data.get("name") or below.filename
+    levels = f" (bids {into['from']} to {into['to']})" if {"from", "to"} <= set(into) else ""
+    return (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
+            f"but {quoted(str(there))} ({below.content_pos(where)}) counts {words.get(into[path[-1]], into[path[-1]])}"
+            f"{levels}: its numbers would mean other books there, so the two do not combine")
 
 
 def _no_such_condition(name: str, path: tuple, names: list) -> str:

@@ -111,6 +111,8 @@ class Auction:
     ranking: tuple[tuple[str, ...], ...]
     # Seats (words of the schema's ``seat``) whose first call may not be a pass.
     must_bid: tuple[str, ...] = default("auction.must_bid")
+    # What a bid's number counts (auction.levels.counts): books over six, or books outright.
+    bids_count: str = default("auction.levels.counts")
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:

@@ -102,3 +102,72 @@ def test_the_defenders_score_merges_term_by_term(tmp_path):
         _defender(standard, str(based))
     with pytest.raises(CompileError, match="cannot remove the term 'over-six'"):
         _defender(standard, str(drop))
+
+
+# ------------------------------------------------------------------ bids of 7 on other ladders
+def _score(spec: str, level: int, notrump: bool, books: list[int]) -> list[int]:
+    """The score of a contract at ``level`` declared by seat 0 where each side took ``books``."""
+    rules = load_ruleset(spec)
+    bid = next(i for i, b in enumerate(rules.bids) if b.level == level)  # the first strain's bid
+    contract = make_contract(rules, 0, bid, NO_TRUMP if notrump else 0, 0, True)
+    return score_hand(rules, contract, books).score
+
+
+def test_boston_x4_quadruples_a_made_bid_of_all_the_books():
+    """§8 boston-x4 "a made bid of 7 scores four times over (28)": 7 is the top of the ladder, a bid of
+    all the books.  Where bids count books outright (cutthroat, 7-18) that is 18; a 7 there is the
+    lowest bid and scores as usual."""
+    assert _score("standard+boston-x4", 7, False, [13, 0]) == [28, 0]
+    assert _score("standard+boston-x4", 6, False, [13, 0]) == [7, 0]
+    assert _score("cutthroat+boston-x4", 18, False, [18, 0, 0]) == [4 * 18, 0, 0]
+    assert _score("cutthroat+boston-x4", 18, True, [18, 0, 0]) == [2 * 4 * 18, 0, 0]
+    assert _score("cutthroat+boston-x4", 7, False, [18, 0, 0]) == [18, 0, 0]
+    assert _score("cutthroat+boston-x4", 7, False, [9, 5, 4]) == _score("cutthroat", 7, False, [9, 5, 4]) == [9, 5, 4]
+    assert _score("rhode-island+boston-x4", 7, False, [13, 0]) == [4 * 13, 0]
+
+
+def _loses(spec: str, bid: int, made: bool) -> bool:
+    """Whether the side that declared ``bid`` loses the game at once (its score 0, the others' 0)."""
+    rules = load_ruleset(spec)
+    env = {"score": 0, "opponent_score": 0, "sets": 0 if made else 1, "hands": 1, "swept": False, "games": 0,
+           "target": rules.game_end.target, "played": 1, "last_bid": bid, "last_declarer": True,
+           "last_made": made}
+    return bool(rules.game_end.lose(env))
+
+
+def test_seven_set_loses_is_a_set_on_a_bid_of_all_the_books():
+    """§9 seven-set-loses "a side set on a bid of 7 loses the game at once": the ladder's top."""
+    assert _loses("standard+seven-set-loses", 7, made=False)
+    assert not _loses("standard+seven-set-loses", 7, made=True)
+    assert not _loses("standard+seven-set-loses", 6, made=False)
+    assert _loses("cutthroat+seven-set-loses", 18, made=False)
+    assert not _loses("cutthroat+seven-set-loses", 7, made=False)   # cutthroat's lowest bid
+    assert not _loses("cutthroat+seven-set-loses", 17, made=False)
+
+
+def test_a_lowest_bid_counted_over_six_is_refused_where_bids_count_books_outright():
+    """§8 min-bid-4 "lowest bid 4" counts a bid over six books (a bid of 4 is 10 of 13); cutthroat's
+    bids count books outright (7-18), where 4 is no bid of the ladder: refused, one message naming
+    both files and why (exit 1)."""
+    from clirun import run
+
+    result = run("simulate", "cutthroat+min-bid-4", "--hands", "2")
+    assert result.exit_code == 1
+    message = result.stderr
+    assert "min-bid-4.yaml" in message and "cutthroat.yaml" in message, message
+    assert "count books over six" in message and "counts books outright (bids 7 to 18)" in message
+    assert message.count("auction.levels.counts") == 1
+    # ... while the games whose bids count over six take it, as before
+    for game in ("standard", "cincinnati", "two-handed", "rhode-island", "northeast52", "hawaii", "oregon"):
+        assert run("rules", f"{game}+min-bid-4").exit_code == 0, game
+    # notrump-from-4 (a notrump bid from 4) was refused there already: notrump's levels 4-18 lie
+    # outside the ladder 7-18
+    result = run("simulate", "cutthroat+notrump-from-4", "--hands", "2")
+    assert result.exit_code == 1 and "outside the auction's levels 7 to 18" in result.stderr
+
+
+def test_a_variant_or_set_may_change_what_bids_count():
+    """Only a house rule states the fact without changing it; a --set changes it like any setting."""
+    from clirun import run
+
+    assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six").exit_code == 0
