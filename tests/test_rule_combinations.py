@@ -171,3 +171,33 @@ def test_a_variant_or_set_may_change_what_bids_count():
     from clirun import run
 
     assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six").exit_code == 0
+
+
+# ------------------------------------------------------------------ two rules about the jokers in notrump
+@pytest.mark.parametrize("spec, sets", [
+    ("standard+jokers-out-in-notrump+big-joker-notrump", ()),
+    ("standard+big-joker-notrump+jokers-out-in-notrump", ()),
+    ("standard+jokers-out-in-notrump", ("play.roles.notrump.BJ=top",)),
+    ("standard+big-joker-notrump", ("play.notrump_extras=out",)),
+])
+def test_jokers_out_and_a_notrump_role_for_a_joker_are_refused_together(spec, sets):
+    """§8 jokers-out-in-notrump ("in notrump the jokers leave play") and §9 big-joker-notrump ("in
+    notrump the big joker is the highest card of every trick it is played to") say opposite things
+    of the big joker in notrump.  Neither order of the two (nor a --set of either) wins: one message,
+    exit 1, naming the setting and the other rule."""
+    from clirun import run
+
+    args = ["simulate", spec, "--hands", "2"]
+    for change in sets:
+        args += ["--set", change]
+    result = run(*args)
+    assert result.exit_code == 1
+    message = result.stderr
+    assert "gives BJ a part in notrump, but notrump_extras: out takes the extra cards (BJ, LJ) out of play" \
+        in message, message
+    assert message.count("do not combine") == 1
+    if not sets:  # two shipped files: both named
+        assert "big-joker-notrump.yaml" in message and "jokers-out-in-notrump.yaml" in message
+    # each alone still plays
+    for rule in ("jokers-out-in-notrump", "big-joker-notrump"):
+        assert run("simulate", f"standard+{rule}", "--hands", "2").exit_code == 0
