@@ -56,6 +56,8 @@ CASES = (
         ("rhode-island", ("defenders-score",)),
         ("oregon", ("defenders-score",)),
         ("cutthroat", ("defenders-score",)),
+        # "a bid of 7" is the ladder's top (18 where bids count books outright)
+        ("cutthroat", ("boston-x4", "seven-set-loses")),
         ("cutthroat", ("jokers-and-deuce", "big-joker-notrump")),
         ("two-handed", ("one-joker", "eldest-leads")),
         ("two-handed", ("renege-penalty",)),     # two players each alone: "the other side" is the other
