@@ -93,6 +93,8 @@ NAMED_PARTS = {
 def is_formula_path(path: tuple) -> bool:
     """Whether the value at ``path`` is a formula: a formula setting or one named part of one."""
     return path in FORMULA_PATHS or (len(path) == 3 and path[:2] in NAMED_PARTS)
+
+
 # Facts about a game that a house rule may state but not change: a rule stating another value
 # is written for another kind of game (its numbers would mean other things there), so the two
 # do not combine.  A variant may change them (it is another game); so may ``--set``.
