@@ -200,14 +200,17 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
     def walk(into: dict, data: dict, path: tuple, at: tuple) -> None:
         # ``path``: where in the merged data; ``at``: where in ``doc``.  A fact (FACTS) is
         # checked first, against the game below as it stands before this layer changes it.
-        for key, value in sorted(data.items(), key=lambda item: path + (item[0],) not in FACTS):
-            if not path and key in LAYER_KEYS:
-                continue
-            p, q = path + (key,), at + (key,)
+        refused = set()
+        for key, value in data.items():
+            p = path + (key,)
             if p in FACTS and doc.data.get("kind") == "house-rule" and not doc.filename.startswith(SET_PREFIX) \
                     and key in into and value is not None and value != into[key]:
-                problems.append(Diagnostic(doc.content_pos(q), _fact_conflict(target, doc, p, value, into)))
+                problems.append(Diagnostic(doc.content_pos(at + (key,)), _fact_conflict(target, doc, p, value, into)))
+                refused.add(key)
+        for key, value in data.items():
+            if (not path and key in LAYER_KEYS) or key in refused:
                 continue
+            p, q = path + (key,), at + (key,)
             if path in NAMED_PARTS:  # one named part: a condition of game.win, a term of scoring.defender
                 if value is None and key not in into:
                     problems.append(Diagnostic(doc.pos(q), _no_such_condition(key, path, list(into))))
