@@ -97,7 +97,8 @@ def is_formula_path(path: tuple) -> bool:
 
 # Facts about a game that a house rule may state but not change: a rule stating another value
 # is written for another kind of game (its numbers would mean other things there), so the two
-# do not combine.  A variant may change them (it is another game); so may ``--set``.
+# do not combine.  A game that does not write one states the setting's default.  A variant
+# may change them (it is another game); so may ``--set``.
 FACTS = {("auction", "levels", "counts")}
 # The file name a ``--set`` change is loaded under: one argument of the command, not a file.
 SET_PREFIX = "--set "
@@ -204,7 +205,7 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
         for key, value in data.items():
             p = path + (key,)
             if p in FACTS and doc.data.get("kind") == "house-rule" and not doc.filename.startswith(SET_PREFIX) \
-                    and key in into and value is not None and value != into[key]:
+                    and value is not None and value != _stated(into, p):
                 problems.append(Diagnostic(doc.content_pos(at + (key,)), _fact_conflict(target, doc, p, value, into)))
                 refused.add(key)
         for key, value in data.items():
@@ -355,16 +356,26 @@ def _forget_stacks(target: ComposedDocument, path: tuple, keep_own: bool = False
         del target.formula_stack[p]
 
 
+def _stated(into: dict, path: tuple) -> Any:
+    """The fact at ``path`` as the game below states it: its own value, or the setting's default
+    where no layer writes it (a game that says nothing about it states the default)."""
+    from .vocabulary import default  # vocabulary imports nothing of this module
+
+    return into[path[-1]] if path[-1] in into else default(_dotted(path))
+
+
 def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value: Any, into: dict) -> str:
     """The message for a house rule stating a fact (:data:`FACTS`) the game below states otherwise."""
     from .vocabulary import vocabulary  # the words of the values (vocabulary imports nothing of this module)
 
     words = vocabulary().by_schema[_dotted(path)].node.get("x-words", {})
-    below, where = target._origin(path)
+    below, where = target._origin(path)  # where no layer writes the fact: where its section is written
     here, there = doc.data.get("name") or doc.filename, below.data.get("name") or below.filename
     levels = f" (bids {into['from']} to {into['to']})" if {"from", "to"} <= set(into) else ""
+    stated = _stated(into, path)
+    by_default = "" if path[-1] in into else " (the default: it does not say)"
     return (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
-            f"but {quoted(str(there))} ({below.content_pos(where)}) counts {words.get(into[path[-1]], into[path[-1]])}"
+            f"but {quoted(str(there))} ({below.content_pos(where)}) counts {words.get(stated, stated)}{by_default}"
             f"{levels}: its numbers would mean other books there, so the two do not combine")
 
 

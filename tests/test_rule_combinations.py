@@ -166,11 +166,43 @@ def test_a_lowest_bid_counted_over_six_is_refused_where_bids_count_books_outrigh
     assert result.exit_code == 1 and "outside the auction's levels 7 to 18" in result.stderr
 
 
-def test_a_variant_or_set_may_change_what_bids_count():
-    """Only a house rule states the fact without changing it; a --set changes it like any setting."""
+def _house_rule(tmp_path, counts: str):
+    """A house rule file that states only what bids count (``counts``)."""
+    path = tmp_path / f"says-{counts}.yaml"
+    path.write_text(f"name: says-{counts}\nkind: house-rule\ndescription: x\n"
+                    f"auction:\n  levels: {{counts: {counts}}}\n")
+    return path
+
+
+def test_a_house_rule_may_not_change_what_bids_count_where_the_game_takes_the_default(tmp_path):
+    """standard does not write auction.levels.counts: it counts books over six by default, so a
+    house rule stating books outright over it is refused like min-bid-4 over cutthroat (one message
+    naming both places, exit 1), and one stating the default changes nothing."""
+    from clirun import run
+
+    result = run("rules", "standard", "--with", str(_house_rule(tmp_path, "books")))
+    assert result.exit_code == 1
+    message = result.stderr
+    assert "says-books.yaml" in message and "standard.yaml" in message, message
+    assert "count books outright" in message and "counts books over six (the default" in message, message
+    assert message.count("auction.levels.counts") == 1
+    same = run("rules", "standard", "--with", str(_house_rule(tmp_path, "books-over-six")))
+    assert same.exit_code == 0, same.stderr
+    stated = load_ruleset("standard", with_rules=(str(_house_rule(tmp_path, "books-over-six")),))
+    assert stated == load_ruleset("standard")
+
+
+def test_a_variant_or_set_may_change_what_bids_count(tmp_path):
+    """Only a house rule states the fact without changing it; a variant that extends another
+    changes it (cutthroat extends standard, which counts over six by default), and so does a
+    --set, like any setting."""
     from clirun import run
 
     assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six").exit_code == 0
+    assert run("rules", "standard", "--set", "auction.levels.counts=books").exit_code == 0
+    variant = tmp_path / "outright.yaml"
+    variant.write_text("name: outright\nextends: standard\nauction:\n  levels: {counts: books}\n")
+    assert run("rules", str(variant)).exit_code == 0
 
 
 # ------------------------------------------------------------------ two rules about the jokers in notrump
