@@ -24,8 +24,11 @@ from .expressions import IfElse, Name, Num, compile_ast, compile_expression, par
 # the same thing on every ladder ("a bid of all the books" is 7 over six in most games, 18
 # books outright where bids count books outright).
 BUILD_CONSTANTS: dict[str, tuple[str, str]] = {
-    "top_bid": (INT, "the highest bid of the ladder (the largest level any strain may bid)"),
+    "all_books_bid": (INT, "the bid of all the books: the hand's books (its tricks, and the discards' "
+                           "book where they count as one) less six where bids count books over six"),
 }
+# The books a bid counts above, where bids count books over six (auction.levels.counts).
+BOOKS_OVER = {"books-over-six": 6, "books": 0}
 HAND_TYPES = {**types_of(HAND_VARIABLES), **types_of(BUILD_CONSTANTS)}
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
 GAME_TYPES = {**types_of(GAME_VARIABLES), **types_of(BUILD_CONSTANTS)}
@@ -213,6 +216,21 @@ DERIVED_DEFAULTS = ("title", "auction.passes_end", "auction.strains[*].levels", 
                     "play.notrump_extras")
 
 
+def _all_books_bid(data: dict) -> int:
+    """The bid of all the books (:data:`BUILD_CONSTANTS`): not the ladder's top, which a game or
+    ``--set`` may cut short, but what a bid would count if it claimed every book of the hand.
+
+    The books are counted as the engine counts them (runtime.kitty): one per trick (each player
+    plays its whole hand) and one more for the discards where a kitty is laid away as a book.
+    """
+    deal = data.get("deal") or {}
+    hand, kitty = deal.get("hand", 0), deal.get("kitty", 0)
+    discards = (data.get("kitty") or {}).get("discards") or ("declarer-book" if kitty else "none")
+    books = hand + (1 if kitty and discards != "none" else 0)
+    counts = ((data.get("auction") or {}).get("levels") or {}).get("counts", default("auction.levels.counts"))
+    return books - BOOKS_OVER[counts]
+
+
 def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     """Turn a composed document into an IR ``Variant`` (errors go to ``sink``)."""
     check_complete(doc, sink)
@@ -225,10 +243,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     def section(name: str) -> dict:
         return data.get(name) or {}
 
-    ladder = section("auction")["levels"]
-    own_tops = [s["levels"].get("to", ladder["to"]) for s in section("auction")["strains"]
-                if isinstance(s, dict) and isinstance(s.get("levels"), dict)]
-    constants = {"top_bid": max([ladder["to"], *own_tops])}
+    constants = {"all_books_bid": _all_books_bid(data)}
 
     def with_constants(compiled, variables, expected, origin):
         """``compiled`` with the variant's own numbers (:data:`BUILD_CONSTANTS`) written in."""

@@ -676,7 +676,7 @@ def score(spec: Spec, declarer: int, bid: int, notrump: bool, books: list[int]) 
         out = list(books)
         out[side] = own if made else -bid
     if spec.boston_x4 and made and bid == spec.levels[1]:
-        out[side] *= 4        # §8 "a made bid of 7 scores four times over (28)": 7, the ladder's top
+        out[side] *= 4        # §8 "a made bid of 7 scores four times over (28)": all the books (the top of every ladder played here)
     if spec.rise_and_fly and own == total:
         out[side] *= 2        # §8 "a sweep of all 13 books by the declaring side scores double"
     if spec.defenders_score:
@@ -742,7 +742,7 @@ class Game:
             loses = spec.lose_at_minus and me <= -spec.target
             loses = loses or (spec.sets_lose and self.sets[s] >= spec.sets_lose)   # §8 two-sets
             # §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"
-            # (7: the ladder's top, a bid of all the books)
+            # (7: a bid of all the books, the top of every ladder played here)
             loses = loses or (spec.seven_set_loses and s == side and level == spec.levels[1] and not made)
             # "loses it", "loses the game at once": a side that meets a losing condition does not win
             if loses:

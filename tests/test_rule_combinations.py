@@ -105,9 +105,9 @@ def test_the_defenders_score_merges_term_by_term(tmp_path):
 
 
 # ------------------------------------------------------------------ bids of 7 on other ladders
-def _score(spec: str, level: int, notrump: bool, books: list[int]) -> list[int]:
+def _score(spec: str, level: int, notrump: bool, books: list[int], sets=()) -> list[int]:
     """The score of a contract at ``level`` declared by seat 0 where each side took ``books``."""
-    rules = load_ruleset(spec)
+    rules = load_ruleset(spec, sets=sets)
     bid = next(i for i, b in enumerate(rules.bids) if b.level == level)  # the first strain's bid
     contract = make_contract(rules, 0, bid, NO_TRUMP if notrump else 0, 0, True)
     return score_hand(rules, contract, books).score
@@ -126,9 +126,23 @@ def test_boston_x4_quadruples_a_made_bid_of_all_the_books():
     assert _score("rhode-island+boston-x4", 7, False, [13, 0]) == [4 * 13, 0]
 
 
-def _loses(spec: str, bid: int, made: bool) -> bool:
+def test_a_bid_of_all_the_books_is_not_the_top_of_a_ladder_cut_short():
+    """boston-x4 and seven-set-loses mean a bid of all the books, not the highest bid allowed: with
+    the ladder cut to 6 (--set auction.levels.to=6) a made 6 scores as usual and a set 6 does not
+    lose; without the kitty (13 tricks, no discards' book) all the books are still 7 over six."""
+    cut = ("auction.levels.to=6",)
+    assert _score("standard+boston-x4", 6, False, [13, 0], sets=cut) == [6 + 1, 0] == _score("standard", 6, False,
+                                                                                             [13, 0], sets=cut)
+    assert not _loses("standard+seven-set-loses", 6, made=False, sets=cut)
+    assert _score("standard+no-kitty+boston-x4", 7, False, [13, 0]) == [28, 0]
+    assert _loses("standard+no-kitty+seven-set-loses", 7, made=False)
+    # the ladder cut to 17 on cutthroat: its all-books bid is still 18, which no one can bid there
+    assert _score("cutthroat+boston-x4", 17, False, [18, 0, 0], sets=("auction.levels.to=17",)) == [18, 0, 0]
+
+
+def _loses(spec: str, bid: int, made: bool, sets=()) -> bool:
     """Whether the side that declared ``bid`` loses the game at once (its score 0, the others' 0)."""
-    rules = load_ruleset(spec)
+    rules = load_ruleset(spec, sets=sets)
     env = {"score": 0, "opponent_score": 0, "sets": 0 if made else 1, "hands": 1, "swept": False, "games": 0,
            "target": rules.game_end.target, "played": 1, "last_bid": bid, "last_declarer": True,
            "last_made": made}
@@ -136,7 +150,7 @@ def _loses(spec: str, bid: int, made: bool) -> bool:
 
 
 def test_seven_set_loses_is_a_set_on_a_bid_of_all_the_books():
-    """§9 seven-set-loses "a side set on a bid of 7 loses the game at once": the ladder's top."""
+    """§9 seven-set-loses "a side set on a bid of 7 loses the game at once": all the books."""
     assert _loses("standard+seven-set-loses", 7, made=False)
     assert not _loses("standard+seven-set-loses", 7, made=True)
     assert not _loses("standard+seven-set-loses", 6, made=False)

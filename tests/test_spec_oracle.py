@@ -56,7 +56,7 @@ CASES = (
         ("rhode-island", ("defenders-score",)),
         ("oregon", ("defenders-score",)),
         ("cutthroat", ("defenders-score",)),
-        # "a bid of 7" is the ladder's top (18 where bids count books outright)
+        # "a bid of 7" is a bid of all the books (18 where bids count books outright)
         ("cutthroat", ("boston-x4", "seven-set-loses")),
         ("cutthroat", ("jokers-and-deuce", "big-joker-notrump")),
         ("two-handed", ("one-joker", "eldest-leads")),
