@@ -220,13 +220,13 @@ def _all_books_bid(data: dict) -> int:
     """The bid of all the books (:data:`BUILD_CONSTANTS`): not the ladder's top, which a game or
     ``--set`` may cut short, but what a bid would count if it claimed every book of the hand.
 
-    The books are counted as the engine counts them (runtime.kitty): one per trick (each player
-    plays its whole hand) and one more for the discards where a kitty is laid away as a book.
+    The books are counted as the engine counts them (:func:`ir.books_of_hand`, the count the
+    ladder is bounded by).
     """
     deal = data.get("deal") or {}
     hand, kitty = deal.get("hand", 0), deal.get("kitty", 0)
     discards = (data.get("kitty") or {}).get("discards") or ("declarer-book" if kitty else "none")
-    books = hand + (1 if kitty and discards != "none" else 0)
+    books = ir.books_of_hand(hand, kitty, discards)
     counts = ((data.get("auction") or {}).get("levels") or {}).get("counts", default("auction.levels.counts"))
     return books - BOOKS_OVER[counts]
 

@@ -456,7 +456,7 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      ("play", "first_lead"), ("auction", "strains", i, "trump"),
                      fix=("let the declarer lead first (`play.first_lead: declarer`)",
                           f"let strain '{strain.name}' name trump another way"))
-    books = v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+    books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
     if a.max_level > books:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
         conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
