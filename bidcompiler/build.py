@@ -12,16 +12,26 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 
 from runtime.game import tie_breaks
-from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, types_of
+from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
 from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
-from .expressions import IfElse, Name, compile_ast, compile_expression, parse_expression
+from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
 
-HAND_TYPES = types_of(HAND_VARIABLES)
+# Numbers of the variant itself that any formula may name: the builder writes each one's value
+# into the formula (the engine never sees the name), so a house rule written with them means
+# the same thing on every ladder ("a bid of all the books" is 7 over six in most games, 18
+# books outright where bids count books outright).
+BUILD_CONSTANTS: dict[str, tuple[str, str]] = {
+    "all_books_bid": (INT, "the bid of all the books: the hand's books (its tricks, and the discards' "
+                           "book where they count as one) less six where bids count books over six"),
+}
+# The books a bid counts above, where bids count books over six (auction.levels.counts).
+BOOKS_OVER = {"books-over-six": 6, "books": 0}
+HAND_TYPES = {**types_of(HAND_VARIABLES), **types_of(BUILD_CONSTANTS)}
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
-GAME_TYPES = types_of(GAME_VARIABLES)
+GAME_TYPES = {**types_of(GAME_VARIABLES), **types_of(BUILD_CONSTANTS)}
 
 # Which names each formula may use and what type it must give.
 FORMULA_CONTEXTS = {
@@ -206,6 +216,21 @@ DERIVED_DEFAULTS = ("title", "auction.passes_end", "auction.strains[*].levels", 
                     "play.notrump_extras")
 
 
+def _all_books_bid(data: dict) -> int:
+    """The bid of all the books (:data:`BUILD_CONSTANTS`): not the ladder's top, which a game or
+    ``--set`` may cut short, but what a bid would count if it claimed every book of the hand.
+
+    The books are counted as the engine counts them (:func:`ir.books_of_hand`, the count the
+    ladder is bounded by).
+    """
+    deal = data.get("deal") or {}
+    hand, kitty = deal.get("hand", 0), deal.get("kitty", 0)
+    discards = (data.get("kitty") or {}).get("discards") or ("declarer-book" if kitty else "none")
+    books = ir.books_of_hand(hand, kitty, discards)
+    counts = ((data.get("auction") or {}).get("levels") or {}).get("counts", default("auction.levels.counts"))
+    return books - BOOKS_OVER[counts]
+
+
 def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     """Turn a composed document into an IR ``Variant`` (errors go to ``sink``)."""
     check_complete(doc, sink)
@@ -217,6 +242,18 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
 
     def section(name: str) -> dict:
         return data.get(name) or {}
+
+    constants = {"all_books_bid": _all_books_bid(data)}
+
+    def with_constants(compiled, variables, expected, origin):
+        """``compiled`` with the variant's own numbers (:data:`BUILD_CONSTANTS`) written in."""
+        named = [name for name in constants if name in compiled.names]
+        if not named:
+            return compiled
+        tree = compiled.ast
+        for name in named:
+            tree = _substitute(tree, name, Num(constants[name]))
+        return compile_ast(tree, variables, expected, origin)
 
     def formula(sec: str, key: str, *condition: str) -> ir.Formula:
         # ``condition``: the name of one named condition of a game end (game.win.sweep).
@@ -245,6 +282,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                 # formula is text either way.
                 text = str(raw).lower() if isinstance(raw, bool) else str(raw)
                 compiled = compile_expression(text, variables, expected, origin)
+            compiled = with_constants(compiled, variables, expected, origin)
         except CompileError as exc:  # collect and go on: report every error at once
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type=expected, ast=None, pos=origin)
@@ -266,6 +304,18 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         except CompileError as exc:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
+
+    def defenders_score() -> ir.Formula:
+        """scoring.defender: one formula, or the sum of its named terms (each a formula of its own)."""
+        value = section("scoring").get("defender")
+        if not isinstance(value, dict):
+            return formula("scoring", "defender")
+        terms = tuple(ir.Condition(name=name, formula=formula("scoring", "defender", name)) for name in value)
+        try:
+            return sum_of(terms, doc.content_pos(("scoring", "defender")))
+        except CompileError as exc:
+            sink.extend(exc.diagnostics)
+            return ir.Formula(text="", type="int", ast=None, pos=doc.content_pos(("scoring", "defender")))
 
     deck_data = section("deck")
     deck = ir.Deck(
@@ -322,6 +372,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
         must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
+        bids_count=a["levels"].get("counts", default("auction.levels.counts")),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),
@@ -348,7 +399,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     scoring = ir.Scoring(
         made=formula("scoring", "made"),
         declarer=formula("scoring", "declarer"),
-        defender=formula("scoring", "defender"),
+        defender=defenders_score(),
         multiplier=formula("scoring", "multiplier"),
         multiply=tuple(section("scoring").get("multiply", default("scoring.multiply"))),
         pos=pos("scoring"),
@@ -400,32 +451,48 @@ def or_of(conditions: tuple[ir.Condition, ...], pos, path: str = "game.win") -> 
     place (``path``.NAME, in the file that wrote it): the joined text is written
     nowhere, so a column in it would point past the end of some other file's line.
     """
-    formulas = tuple(c.formula for c in conditions)
-    if any(not f.text for f in formulas):  # a condition had an error, reported already
-        return ir.Formula(text="", type="bool", ast=None, pos=pos)
-    kept = [c for c in conditions if c.formula.text != "false"] or list(conditions[:1])
-    if not kept:  # no condition at all: the game never ends this way
-        compiled = compile_expression("false", GAME_TYPES, "bool", pos)
-        return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+    return _joined(conditions, pos, path, "or", "false", GAME_TYPES, "bool", "conditions")
+
+
+def sum_of(terms: tuple[ir.Condition, ...], pos, path: str = "scoring.defender") -> ir.Formula:
+    """The sum of named ``terms`` (the defenders' score), as :func:`or_of` joins conditions.
+
+    A term that is plainly ``0`` adds nothing and is left out, so ``{score: 0,
+    over-six: ...}`` (a game whose defenders score nothing, with a rule adding their
+    books over six) is the over-six term alone.
+    """
+    return _joined(terms, pos, path, "+", "0", HAND_TYPES_WITH_MADE, "int", "terms")
+
+
+def _joined(parts: tuple[ir.Condition, ...], pos, path: str, joiner: str, empty: str, variables, kind: str,
+            noun: str) -> ir.Formula:
+    """``parts``' formulas joined by ``joiner`` into one (see :func:`or_of`); ``empty`` when there are none."""
+    formulas = tuple(c.formula for c in parts)
+    if any(not f.text for f in formulas):  # a part had an error, reported already
+        return ir.Formula(text="", type=kind, ast=None, pos=pos)
+    kept = [c for c in parts if c.formula.text != empty] or list(parts[:1])
+    if not kept:  # no part at all: the empty value (the game never ends this way; no points)
+        compiled = compile_expression(empty, variables, kind, pos)
+        return ir.Formula(text=compiled.text, type=kind, ast=compiled, pos=pos)
     if len(kept) == 1 and kept[0].formula.ast is not None:
         return kept[0].formula
-    spans, parts, col = [], [], 1
+    spans, texts, col = [], [], 1
     for c in kept:
         part = f"({c.formula.text})"
         spans.append((col, col + len(part), c))
-        parts.append(part)
-        col += len(part) + len(" or ")
+        texts.append(part)
+        col += len(part) + len(f" {joiner} ")
     try:
-        compiled = compile_expression(" or ".join(parts), GAME_TYPES, "bool", _JOINED)
+        compiled = compile_expression(f" {joiner} ".join(texts), variables, kind, _JOINED)
     except CompileError as exc:
         def placed(d: Diagnostic) -> Diagnostic:
             at = d.pos.col if d.pos.file == _JOINED.file and d.pos.line == 1 else 0
             c = next((c for begin, end, c in spans if begin <= at < end), kept[-1])
             return Diagnostic(c.formula.pos or pos,
-                              f"{path}.{c.name}: {d.message} (joined by `or` to the other conditions of {path})",
+                              f"{path}.{c.name}: {d.message} (joined by `{joiner}` to the other {noun} of {path})",
                               hint=d.hint)
         raise CompileError([placed(d) for d in exc.diagnostics]) from None
-    return ir.Formula(text=compiled.text, type="bool", ast=compiled, pos=pos)
+    return ir.Formula(text=compiled.text, type=kind, ast=compiled, pos=pos)
 
 
 # The joined text of :func:`or_of` is in no file: its errors are placed by hand.

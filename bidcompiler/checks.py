@@ -456,7 +456,7 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      ("play", "first_lead"), ("auction", "strains", i, "trump"),
                      fix=("let the declarer lead first (`play.first_lead: declarer`)",
                           f"let strain '{strain.name}' name trump another way"))
-    books = v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+    books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
     if a.max_level > books:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
         conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
@@ -555,6 +555,20 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                           f"(one per extra card), not {v.deal.kitty}",
                  ("play", "notrump_extras"), ("deal", "kitty"), ("deck", "extra"),
                  fix=(f"deal a kitty of {len(v.deck.extra)} cards or more",
+                      "treat the extra cards another way in notrump (play.notrump_extras)"))
+    # An extra card that leaves play in notrump can have no part to play there: a notrump role on
+    # it and `notrump_extras: out` are two rules about the same card in the same contracts, and
+    # they disagree (the card wins every trick it is played to / it is never played).  Neither is
+    # "more specific", and house rules laid in either order would each claim the last word, so
+    # the two are refused together, whatever files or --set they come from.
+    kept = [card for card in v.play.roles_in("notrump") if card in v.deck.extra]
+    if v.play.notrump_extras == "out" and kept:
+        named = ", ".join(kept)
+        conflict(sink, v, f"play.roles.notrump gives {named} a part in notrump, but notrump_extras: out takes "
+                          f"the extra cards ({', '.join(v.deck.extra)}) out of play in notrump: the two rules "
+                          f"disagree about {named}, so they do not combine",
+                 ("play", "roles", "notrump"), ("play", "notrump_extras"),
+                 fix=(f"keep {named} out of play.roles.notrump",
                       "treat the extra cards another way in notrump (play.notrump_extras)"))
     # The extras leave play as the kitty is taken: with the kitty taken before the
     # declaration, only where the bid itself says notrump (as kitty.show above).

@@ -35,6 +35,13 @@ mapping, so a house rule adds (``win: {sweep: swept}``), replaces or removes
   replaces it, a rule naming another condition adds beside it;
 * a named condition is written whole: it may not say ``base``; removing a name no
   layer below has is an error.
+
+The defenders' score (``scoring.defender``) is one formula or named **terms**, whose
+sum is the score, and merges the same way (:data:`NAMED_PARTS`): a plain formula laid
+under terms is the term ``score``.  A rule is then stated once by the term it sets:
+a game whose set scoring gives the defenders their books over six and a house rule
+saying the defenders score those books both set the term ``over-six``, so laying one
+over the other says the same thing once instead of counting those books twice.
 """
 
 from __future__ import annotations
@@ -63,15 +70,36 @@ GAME_ENDS = (("game", "win"), ("game", "lose"))
 ORDINARY = "target"
 
 
+@dataclass(frozen=True)
+class NamedParts:
+    """How a setting written as named parts reads: the name a plain formula under them takes,
+    how the parts join into one formula (``or``, ``+``), its value with no part, and the part's noun."""
+
+    ordinary: str
+    joiner: str
+    empty: str
+    noun: str
+
+
+# Every setting that may be a mapping of named parts (``name: formula``), merged by name.
+NAMED_PARTS = {
+    ("game", "win"): NamedParts(ORDINARY, "or", "false", "condition"),
+    ("game", "lose"): NamedParts(ORDINARY, "or", "false", "condition"),
+    # The defenders' score: the sum of its terms ("score" is what a plain formula says).
+    ("scoring", "defender"): NamedParts("score", "+", "0", "term"),
+}
+
+
 def is_formula_path(path: tuple) -> bool:
-    """Whether the value at ``path`` is a formula: a formula setting or one named game-end condition."""
-    return path in FORMULA_PATHS or (len(path) == 3 and path[:2] in GAME_ENDS)
+    """Whether the value at ``path`` is a formula: a formula setting or one named part of one."""
+    return path in FORMULA_PATHS or (len(path) == 3 and path[:2] in NAMED_PARTS)
 
 
-def combined_text(conditions: dict) -> str:
-    """The ``or`` of named conditions as one formula's text (``false`` when there are none)."""
-    texts = [_text(t) for t in conditions.values()]
-    return " or ".join(f"({t})" for t in texts) if texts else "false"
+# Facts about a game that a house rule may state but not change: a rule stating another value
+# is written for another kind of game (its numbers would mean other things there), so the two
+# do not combine.  A game that does not write one states the setting's default.  A variant
+# may change them (it is another game); so may ``--set``.
+FACTS = {("auction", "levels", "counts")}
 # The file name a ``--set`` change is loaded under: one argument of the command, not a file.
 SET_PREFIX = "--set "
 # In a list of named items, ``{name: X, remove: true}`` takes item X away.
@@ -171,19 +199,27 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
     problems: list[Diagnostic] = []
 
     def walk(into: dict, data: dict, path: tuple, at: tuple) -> None:
-        # ``path``: where in the merged data; ``at``: where in ``doc``.
+        # ``path``: where in the merged data; ``at``: where in ``doc``.  A fact (FACTS) is
+        # checked first, against the game below as it stands before this layer changes it.
+        refused = set()
         for key, value in data.items():
-            if not path and key in LAYER_KEYS:
+            p = path + (key,)
+            if p in FACTS and doc.data.get("kind") == "house-rule" and not doc.filename.startswith(SET_PREFIX) \
+                    and value is not None and value != _stated(into, p):
+                problems.append(Diagnostic(doc.content_pos(at + (key,)), _fact_conflict(target, doc, p, value, into)))
+                refused.add(key)
+        for key, value in data.items():
+            if (not path and key in LAYER_KEYS) or key in refused:
                 continue
             p, q = path + (key,), at + (key,)
-            if path in GAME_ENDS:  # one named condition of game.win or game.lose
+            if path in NAMED_PARTS:  # one named part: a condition of game.win, a term of scoring.defender
                 if value is None and key not in into:
                     problems.append(Diagnostic(doc.pos(q), _no_such_condition(key, path, list(into))))
                     continue
                 if isinstance(value, str) and _BASE_RE.search(value):
                     problems.append(Diagnostic(doc.content_pos(q), base_in_condition(key, path)))
                     continue
-            if p in GAME_ENDS and isinstance(value, dict):
+            if p in NAMED_PARTS and isinstance(value, dict):
                 for name, text in value.items():  # a first mapping is not walked condition by condition
                     if key not in into and isinstance(text, str) and _BASE_RE.search(text):
                         problems.append(Diagnostic(doc.content_pos(q + (name,)), base_in_condition(name, p)))
@@ -276,26 +312,29 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
 
 
 def _name_the_formula(target: ComposedDocument, into: dict, key: str, path: tuple) -> None:
-    """Turn the plain formula at ``into[key]`` into the named condition :data:`ORDINARY`.
+    """Turn the plain formula at ``into[key]`` into the named part its setting calls ordinary
+    (:data:`ORDINARY` for a game end, ``score`` for the defenders' score).
 
-    Named conditions are about to be laid over it; it keeps its origin and, if it
+    Named parts are about to be laid over it; it keeps its origin and, if it
     builds on a formula below (``base``), the layers it builds on.
     """
+    ordinary = NAMED_PARTS[path].ordinary
     origin = target._origin(path)
-    into[key] = {ORDINARY: into[key]}
+    into[key] = {ordinary: into[key]}
     _forget(target, path)
-    target.origins[path + (ORDINARY,)] = origin
+    target.origins[path + (ordinary,)] = origin
     stack = target.formula_stack.pop(path, None)
     if stack:
-        target.formula_stack[path + (ORDINARY,)] = stack
+        target.formula_stack[path + (ordinary,)] = stack
 
 
 def _stack_over_conditions(target: ComposedDocument, conditions: dict, path: tuple) -> None:
-    """Start the formula stack at ``path`` with the ``or`` of the named ``conditions`` below it.
+    """Start the formula stack at ``path`` with the join (``or``, ``+``) of the named ``conditions`` below it.
 
-    A plain formula saying ``base`` replaces them; the condition :data:`ORDINARY` may
+    A plain formula saying ``base`` replaces them; the ordinary part may
     itself build on a formula below (the only one that can), whose layers come first.
     """
+    parts = NAMED_PARTS[path]
     stack: list[FormulaLayer] = []
     texts = []
     for name, text in conditions.items():
@@ -306,7 +345,7 @@ def _stack_over_conditions(target: ComposedDocument, conditions: dict, path: tup
         else:
             texts.append(f"({_text(text)})")
     where = target.content_pos(path + (next(iter(conditions)),)) if conditions else target.pos(path)
-    combined = " or ".join(texts) if texts else "false"
+    combined = f" {parts.joiner} ".join(texts) if texts else parts.empty
     target.formula_stack[path] = stack + [FormulaLayer(combined, where)]
     _forget_stacks(target, path, keep_own=True)
 
@@ -317,17 +356,42 @@ def _forget_stacks(target: ComposedDocument, path: tuple, keep_own: bool = False
         del target.formula_stack[p]
 
 
+def _stated(into: dict, path: tuple) -> Any:
+    """The fact at ``path`` as the game below states it: its own value, or the setting's default
+    where no layer writes it (a game that says nothing about it states the default)."""
+    from .vocabulary import default  # vocabulary imports nothing of this module
+
+    return into[path[-1]] if path[-1] in into else default(_dotted(path))
+
+
+def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value: Any, into: dict) -> str:
+    """The message for a house rule stating a fact (:data:`FACTS`) the game below states otherwise."""
+    from .vocabulary import vocabulary  # the words of the values (vocabulary imports nothing of this module)
+
+    words = vocabulary().by_schema[_dotted(path)].node.get("x-words", {})
+    below, where = target._origin(path)  # where no layer writes the fact: where its section is written
+    here, there = doc.data.get("name") or doc.filename, below.data.get("name") or below.filename
+    levels = f" (bids {into['from']} to {into['to']})" if {"from", "to"} <= set(into) else ""
+    stated = _stated(into, path)
+    by_default = "" if path[-1] in into else " (the default: it does not say)"
+    return (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
+            f"but {quoted(str(there))} ({below.content_pos(where)}) counts {words.get(stated, stated)}{by_default}"
+            f"{levels}: its numbers would mean other books there, so the two do not combine")
+
+
 def _no_such_condition(name: str, path: tuple, names: list) -> str:
-    """The message for removing condition ``name`` that no layer below has (``names``: what it has)."""
+    """The message for removing part ``name`` that no layer below has (``names``: what it has)."""
     close = difflib.get_close_matches(name, names, n=1)
     there = f"did you mean '{close[0]}'?" if close else ("there: " + ", ".join(names) if names else "it has none")
-    return f"{_dotted(path)}: cannot remove the condition '{name}': no layer below has it ({there})"
+    return f"{_dotted(path)}: cannot remove the {NAMED_PARTS[path].noun} '{name}': no layer below has it ({there})"
 
 
 def base_in_condition(name: str, path: tuple) -> str:
-    """The message for ``base`` in a named condition."""
-    return (f"{_dotted(path)}.{name}: a named condition is written whole and cannot say `base`; "
-            f"to add a way the game ends, add a condition of its own name beside '{name}'")
+    """The message for ``base`` in a named condition (or term)."""
+    noun = NAMED_PARTS[path].noun
+    what = "a way the game ends" if noun == "condition" else "to the score"
+    return (f"{_dotted(path)}.{name}: a named {noun} is written whole and cannot say `base`; "
+            f"to add {what}, add a {noun} of its own name beside '{name}'")
 
 
 def _merges_by_name(below: Any, value: Any) -> bool:

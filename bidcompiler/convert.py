@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable
 
-from .compose import FORMULA_PATHS, GAME_ENDS, REMOVE_KEY, is_formula_path
+from .compose import FORMULA_PATHS, NAMED_PARTS, REMOVE_KEY, is_formula_path
 from .resources import SCHEMA_FILE
 from .yamlload import CommentSlots
 
@@ -50,7 +50,7 @@ _YAML_COMMENT_UNSAFE = re.compile("[\x85\u2028\u2029\r]|[^\x09\x20-\x7E\xA0-\uD7
 # Trailing comments of neighbouring lines line up, unless a line is longer than this.
 _ALIGN_WIDTH = 48
 # Formulas are never written in flow style, where `,` would end them.
-_FORMULA_SECTIONS = {p[:-1] for p in FORMULA_PATHS} | set(GAME_ENDS)  # game.win: {sweep: swept}
+_FORMULA_SECTIONS = {p[:-1] for p in FORMULA_PATHS} | set(NAMED_PARTS)  # game.win: {sweep: swept}
 
 
 # --------------------------------------------------------------------------- both

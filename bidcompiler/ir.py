@@ -17,6 +17,13 @@ from .errors import SourcePos
 from .vocabulary import default
 
 
+def books_of_hand(hand: int, kitty: int, discards: str) -> int:
+    """The books of a hand as the engine counts them (runtime.kitty): one a trick (each player
+    plays its ``hand`` cards) and one for the discards where a kitty is laid away as a book.
+    The one count the ladder is bounded by and the bid of all the books is derived from."""
+    return hand + (1 if kitty and discards != "none" else 0)
+
+
 def _pos() -> SourcePos | None:
     return field(default=None, compare=False, repr=False)
 
@@ -111,6 +118,8 @@ class Auction:
     ranking: tuple[tuple[str, ...], ...]
     # Seats (words of the schema's ``seat``) whose first call may not be a pass.
     must_bid: tuple[str, ...] = default("auction.must_bid")
+    # What a bid's number counts (auction.levels.counts): books over six, or books outright.
+    bids_count: str = default("auction.levels.counts")
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:

@@ -252,6 +252,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
             also = f" (also {', '.join(s.aliases)})" if s.aliases else ""
             said.append(f"{s.name}{also}" + (", said as the bare number" if s.bare else ""))
         lines.append(f"Bids are a number from {a.min_level} to {a.max_level} and one of: {'; '.join(said)}.")
+    counted = say("auction.bids_count", a.bids_count, "")
+    if counted:  # said only where bids count other than the usual way (books over six)
+        lines.append(counted)
     for s in a.strains:
         if s.levels is not None and s.levels != (a.min_level, a.max_level):
             lines.append(f"A bid of {s.name} must be from {s.levels[0]} to {s.levels[1]}.")

@@ -39,9 +39,13 @@ if TYPE_CHECKING:  # game.py imports this module
     from .game import GameView
 
 AUCTION, DECLARE_TRUMP, DECLARE_DIRECTION, DISCARD, PLAY, OVER = range(6)
+# The exchanges of cards that leave play after the discard, waiting: live play makes them all with
+# the last discard; only a record that stops partway through them (records.md in_progress) leaves
+# a hand here, where nobody acts.
+EXCHANGE = 6
 # Building a Trick through tuple.__new__ skips the NamedTuple's Python-level __new__: once a trick, cheaply.
 _new_tuple = tuple.__new__
-PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over")
+PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over", "exchange")
 
 
 def _playout_tables(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, ...], int, dict]]:
@@ -79,8 +83,8 @@ class HandState:
         "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
-        "led", "swaps", "swaps_given", "renege_plays", "_refuse", "_legal", "_steps", "_auction", "_kittyr", "_tricksr",
-        "_taker", "game",
+        "led", "swaps", "swaps_given", "swaps_may_stop", "renege_plays", "_refuse", "_legal", "_steps", "_auction",
+        "_kittyr", "_tricksr", "_taker", "game",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -126,6 +130,9 @@ class HandState:
         # swaps_given: what a record says was drawn (None in live play: drawn at random).
         self.swaps: list[tuple[int, int, int]] = []
         self.swaps_given: list[tuple[int, int, int]] | None = None
+        # A record that stops partway through the exchanges (in progress) may give fewer than are
+        # due: those given are made and the hand waits in EXCHANGE for the rest.
+        self.swaps_may_stop = False
         self.led = NO_SUIT  # the suit to follow in the current trick, once a card sets it
         self._refuse = self._tricksr.refuse  # read on every card: a plain bool
         self._legal: list[int] | None = None
@@ -191,8 +198,9 @@ class HandState:
 
     # ------------------------------------------------------------------ queries
     def current_player(self) -> int:
-        """The seat to act, or -1 when the hand is over."""
-        return -1 if self.phase == OVER else self.seat
+        """The seat to act, or -1 when nobody acts: the hand is over (or waits on the exchanges
+        of a record that stops partway through them)."""
+        return -1 if self.phase >= OVER else self.seat
 
     def is_terminal(self) -> bool:
         """True once the hand is scored (or ended without a contract)."""
@@ -200,7 +208,8 @@ class HandState:
 
     @property
     def phase_name(self) -> str:
-        """``auction``, ``declare``, ``discard``, ``play`` or ``over``."""
+        """``auction``, ``declare``, ``discard``, ``play`` or ``over`` (``exchange`` where a record stops
+        partway through the exchanges of cards that leave play)."""
         if self.phase == PLAY and self.table is None:
             return "declare"  # notrump, or trump by the first lead
         return PHASE_NAMES[self.phase]
@@ -491,18 +500,22 @@ class HandState:
 
     def _after_discards(self) -> None:
         table = self._kitty_table()
-        if table is not None and table.no_suit_out:
-            self._swap_out_extras(table)
+        if table is not None and table.no_suit_out and not self._swap_out_extras(table):
+            self.phase = EXCHANGE  # a record stops partway through the exchanges: the hand waits here
+            return
         if self._kittyr.declare_first or self.table is not None:
             self._start_play()
         else:
             self.seat = self.declarer
             self._next_declaration()
 
-    def _swap_out_extras(self, table: PlayTable) -> None:
-        """Other players swap their cards of no suit for face-down discards: as given, else at random (kitty.py)."""
-        self.swaps = self._kittyr.swap_out(self.kitty_taker(), self.declarer, self.hands, self.discards,
-                                           table, self.out, self.deal_key(), self.swaps_given)
+    def _swap_out_extras(self, table: PlayTable) -> bool:
+        """Other players swap their cards of no suit for face-down discards: as given, else at random
+        (kitty.py).  False where a record that may stop here gave only some of the exchanges due."""
+        self.swaps, done = self._kittyr.swap_out(self.kitty_taker(), self.declarer, self.hands, self.discards,
+                                                 table, self.out, self.deal_key(), self.swaps_given,
+                                                 self.swaps_may_stop)
+        return done
 
     def laid_out(self) -> list[int]:
         """The cards the kitty's taker laid away because they leave play (its jokers in notrump, say).
@@ -867,6 +880,9 @@ class HandState:
         what = names[action] if 0 <= action < len(names) else repr(action)
         if phase == OVER:
             return IllegalAction(None, "hand-over", f"the hand is over; {what} cannot be played")
+        if phase == EXCHANGE:
+            return IllegalAction(None, "swap", f"the hand waits for the exchanges of the cards that leave play; "
+                                               f"{what} cannot be played")
         if phase == AUCTION:
             return self._auction.explain(self, action, what)
         if phase in (DECLARE_TRUMP, DECLARE_DIRECTION):

@@ -133,8 +133,8 @@ class KittyRules:
         return due
 
     def swap_out(self, taker: int, declarer: int, hands: list[list[int]], discards: list[int],
-                 table: PlayTable, out: list[int], key: str,
-                 given: list[tuple[int, int, int]] | None = None) -> list[tuple[int, int, int]]:
+                 table: PlayTable, out: list[int], key: str, given: list[tuple[int, int, int]] | None = None,
+                 may_stop: bool = False) -> tuple[list[tuple[int, int, int]], bool]:
         """Other players swap their cards of no suit for face-down discards: the hand's one chance event.
 
         ``given`` says what was drawn, as (seat, card given, card drawn) in records'
@@ -144,7 +144,9 @@ class KittyRules:
         deal's text), from the taker's left, as they always were.  ``discards`` keeps
         what the taker laid away (records list it); the cards drawn move into the
         drawers' hands and the cards given are listed in ``out``.  Returns the
-        exchanges made, in records' order.
+        exchanges made, in records' order, and whether they are all that are due:
+        with ``may_stop`` (a record that stops partway through them) ``given`` may be
+        the first of them only, and the rest wait.
         """
         players = self.rules.players
         due = self.swaps_due(players, taker, declarer, hands, table)
@@ -160,20 +162,27 @@ class KittyRules:
                     drawn[card] = pile.pop(rng.randrange(len(pile)))
             made = [(seat, card, drawn[card]) for seat, cards in due for card in cards if card in drawn]
         else:
-            made = self._check_swaps(due, discards, given)
+            made = self._check_swaps(due, discards, given, may_stop)
         for seat, card, draw in made:
             hand = hands[seat]
             hand.remove(card)
             hand.append(draw)
             hand.sort()
             out.append(card)
-        return made
+        # Live play draws every exchange due at once; only a record's may stop short.
+        return made, given is None or len(made) == len(self._owed(due, discards))
+
+    @staticmethod
+    def _owed(due: list[tuple[int, list[int]]], discards: list[int]) -> list[tuple[int, int]]:
+        """Every exchange due, as (seat, card given), in records' order (no more than there are discards)."""
+        return [(seat, card) for seat, cards in due for card in cards][:len(discards)]
 
     def _check_swaps(self, due: list[tuple[int, list[int]]], discards: list[int],
-                     given: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-        """``given`` if it is exactly the exchange due (a seat's cards in either order); else IllegalAction."""
+                     given: list[tuple[int, int, int]], may_stop: bool = False) -> list[tuple[int, int, int]]:
+        """``given`` if it is exactly the exchange due (a seat's cards in either order), or with
+        ``may_stop`` the first of it; else IllegalAction."""
         names = self.rules.cards
-        expected = [(seat, card) for seat, cards in due for card in cards][:len(discards)]
+        expected = self._owed(due, discards)
         pile = set(discards)
         drawn: set[int] = set()
         for i, (seat, gave, drew) in enumerate(given):
@@ -198,7 +207,7 @@ class KittyRules:
                 raise IllegalAction(seat, "swap", f"swaps[{i}]: seat {seat} draws {names[drew]}, which an earlier "
                                                   "exchange drew")
             drawn.add(drew)
-        if len(given) < len(expected):
+        if len(given) < len(expected) and not may_stop:
             seat, card = expected[len(given)]
             raise IllegalAction(seat, "swap", f"seat {seat} holds {names[card]}, which leaves play: it exchanges it "
                                               "for one of the discards, and the record does not say which")

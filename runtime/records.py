@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 
 from .errors import IllegalAction
 from .game import GameTally, named_first_dealer
-from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
 from .scoring import renege_penalties
@@ -459,9 +459,14 @@ def _nothing_after(record: dict, prefix: str, field: str, where: str,
     """An in-progress record stopped at ``field``: any entry that comes later in the hand
     (``order``: the hand's own order of the entries) is illegal."""
     for key in order[order.index(field) + 1 if field in order else 0:]:
-        value = record.get(key)
-        if value or (key == "claim" and value is not None):
+        if _holds(record, key):
             raise RecordError(prefix + key, f"the hand stops {where}, so the record has no {key} yet")
+
+
+def _holds(record: dict, key: str) -> bool:
+    """Whether the record gives something at ``key`` (an empty list says nothing; a claim of 0 does)."""
+    value = record.get(key)
+    return bool(value) or (key == "claim" and value is not None)
 
 
 def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress: bool = False):
@@ -592,10 +597,17 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             raise RecordError(where, f"seat {taker} keeps {names[kept[0]]}, which must leave play: it is laid "
                                      "away with the discards")
         state.swaps_given = parse_swaps(rules, record.get("swaps"), prefix)
+        # A record in progress that holds nothing after the exchanges may stop partway through them
+        # (records.md: swaps of such a hand may be absent or partial); one that goes on needs them all.
+        order = _later_keys(state)
+        state.swaps_may_stop = in_progress and not any(
+            _holds(record, key) for key in order[order.index("swaps") + 1:])
     at[0] = where
     yield from chosen
     if short:
         raise _Stopped("discard", f"while seat {taker} discards")
+    if state.phase == EXCHANGE:  # the exchanges the record gives are made; it stops before the rest
+        raise _Stopped("swaps", "partway through the exchanges of the cards that leave play")
 
 
 def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int, int]]:

@@ -675,13 +675,17 @@ def score(spec: Spec, declarer: int, bid: int, notrump: bool, books: list[int]) 
         # defender scores the books they took themselves, every hand."
         out = list(books)
         out[side] = own if made else -bid
-    if spec.boston_x4 and made and bid == 7:
-        out[side] *= 4        # §8 "a made bid of 7 scores four times over (28)"
+    if spec.boston_x4 and made and bid == spec.levels[1]:
+        out[side] *= 4        # §8 "a made bid of 7 scores four times over (28)": all the books (the top of every ladder played here)
     if spec.rise_and_fly and own == total:
         out[side] *= 2        # §8 "a sweep of all 13 books by the declaring side scores double"
     if spec.defenders_score:
+        # §8 "the defending side scores one per book over six it took": a fact about the scoring,
+        # so it adds nothing where the game already scores those books (rhode-island's set, oregon's
+        # and cutthroat's defenders every hand; rhode-island's made hand leaves the defenders six or less)
+        already = kind in ("rhode-island", "oregon", "cutthroat")
         for s in range(spec.sides):
-            if s != side:     # §8 "the defending side scores one per book over six it took"
+            if s != side and not already:
                 out[s] += max(0, books[s] - 6)
     if notrump and spec.double_notrump:
         # §1 "Notrump doubles the hand's score, made or set"; §7 "notrump doubles the declarer's score"
@@ -738,7 +742,8 @@ class Game:
             loses = spec.lose_at_minus and me <= -spec.target
             loses = loses or (spec.sets_lose and self.sets[s] >= spec.sets_lose)   # §8 two-sets
             # §9 seven-set-loses: "a side set on a bid of 7 loses the game at once"
-            loses = loses or (spec.seven_set_loses and s == side and level == 7 and not made)
+            # (7: a bid of all the books, the top of every ladder played here)
+            loses = loses or (spec.seven_set_loses and s == side and level == spec.levels[1] and not made)
             # "loses it", "loses the game at once": a side that meets a losing condition does not win
             if loses:
                 losers.append(s)

@@ -116,6 +116,52 @@ def test_a_missing_or_illegal_swap_is_illegal_at_swaps(tmp_path, swaps, fragment
     replay_illegal(tmp_path, record(ONE_EACH, swaps=swaps), "swaps", fragment)
 
 
+# records.md in_progress ("the hand stops partway"): a hand stopped after the discard, before the
+# exchanges or partway through them, holds the swaps made so far (none, or some); replay reports it
+# in progress with the contract decided and no tricks.  One that goes on (a card played) needs them all.
+IN_PROGRESS = {"contract": CONTRACT, "tricks": [], "books": [1, 0], "score": None, "error": None,
+               "in_progress": True}
+
+
+@pytest.mark.parametrize("base, swaps", [
+    (ONE_EACH, ...), (ONE_EACH, []),
+    (TWO_JOKERS, ...), (TWO_JOKERS, []), (TWO_JOKERS, TWO_JOKERS["swaps"][:1]), (TWO_JOKERS, TWO_JOKERS["swaps"][1:]),
+    (TWO_JOKERS, TWO_JOKERS["swaps"]), (ONE_EACH, ONE_EACH["swaps"]),
+], ids=["one-none", "one-empty", "two-none", "two-empty", "two-first", "two-second", "two-all", "one-all"])
+def test_a_hand_in_progress_may_stop_before_or_partway_through_the_swaps(tmp_path, base, swaps):
+    out = replay_ok(tmp_path, record(base, swaps=swaps, play=..., in_progress=True))
+    assert out == IN_PROGRESS
+    text = replay(tmp_path, record(base, swaps=swaps, play=..., in_progress=True))
+    assert text.exit_code == 0 and "in progress" in text.stdout
+
+
+@pytest.mark.parametrize("swaps, fragment", [
+    (..., "BJ"), (TWO_JOKERS["swaps"][:1], "LJ"),
+    ([{"seat": 1, "gave": "BJ", "drew": "8H"}], "not one of the face-down discards"),
+    ([{"seat": 2, "gave": "BJ", "drew": "2H"}], "seat 1 exchanges next"),
+], ids=["none-then-play", "partial-then-play", "bad-partial", "wrong-seat-partial"])
+def test_a_hand_in_progress_past_the_swaps_needs_them_all_and_right(tmp_path, swaps, fragment):
+    """What a record gives of the exchanges is checked as always; a record with a card played went
+    past them, so lacking one is illegal at ``swaps`` as in a finished hand."""
+    play = TWO_JOKERS["play"][:1] if fragment in ("BJ", "LJ") else ...
+    replay_illegal(tmp_path, record(TWO_JOKERS, swaps=swaps, play=play, in_progress=True), "swaps", fragment)
+
+
+def test_a_finished_hand_still_needs_every_swap(tmp_path):
+    """records.md: "a record that needs a swap and lacks it ... is illegal at swaps" (no in_progress)."""
+    replay_illegal(tmp_path, record(TWO_JOKERS, swaps=TWO_JOKERS["swaps"][:1]), "swaps", "LJ", "does not say")
+    replay_illegal(tmp_path, record(TWO_JOKERS, swaps=..., play=...), "swaps", "BJ")
+
+
+def test_a_hand_stopped_before_the_swaps_is_analysed_as_not_yet_played(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record(TWO_JOKERS, swaps=..., play=..., in_progress=True)), encoding="utf-8")
+    result = run("analyze", str(path), "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    out = json.loads(result.stdout)
+    assert out["positions"] == [] and out["in_progress"] is True and out["books"] == [1, 0]
+
+
 def test_two_swaps_may_not_draw_the_same_discard(tmp_path):
     swaps = [{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 1, "gave": "LJ", "drew": "2H"}]
     replay_illegal(tmp_path, record(TWO_JOKERS, swaps=swaps), "swaps", "earlier exchange")

@@ -349,14 +349,19 @@ def _kitty_first_hand_with_swaps() -> dict:
 def test_a_kitty_first_hand_in_progress_may_stop_after_the_swaps(tmp_path):
     """records.md: an in-progress record holds what happened so far; with the kitty taken
     first the swaps come before the declaration, so a record stopping at the declaration
-    holds them (it was refused with or without them)."""
+    holds them (it was refused with or without them).  One that stops before the swaps
+    (none given) replays too, in progress; one that gives the declaration needs them all."""
     hand = _kitty_first_hand_with_swaps()
     stopped_hand = {**hand, "play": [], "in_progress": True}
     del stopped_hand["declare"]
     out = replay_json(write(tmp_path / "ip.json", stopped_hand))
     assert out["error"] is None and out["in_progress"] is True and out["score"] is None
     without_swaps = {k: v for k, v in stopped_hand.items() if k != "swaps"}
-    out = replay_json(write(tmp_path / "ip2.json", without_swaps), status=1)
+    out = replay_json(write(tmp_path / "ip2.json", without_swaps))
+    assert out["error"] is None and out["in_progress"] is True and out["tricks"] == []
+    assert out["contract"]["direction"] is None  # not declared yet
+    declared = {**without_swaps, "declare": hand["declare"]}
+    out = replay_json(write(tmp_path / "ip3.json", declared), status=1)
     assert out["error"]["at"] == "swaps"
 
 

@@ -52,6 +52,12 @@ CASES = (
         ("rhode-island", ("kitty-face-up", "left-of-declarer-leads")),
         ("hawaii", ("partner-takes-kitty", "sport-kitty-always")),
         ("cincinnati", ("defenders-score", "low-beats-high")),
+        # defenders-score where the game already scores the defenders' books over six
+        ("rhode-island", ("defenders-score",)),
+        ("oregon", ("defenders-score",)),
+        ("cutthroat", ("defenders-score",)),
+        # "a bid of 7" is a bid of all the books (18 where bids count books outright)
+        ("cutthroat", ("boston-x4", "seven-set-loses")),
         ("cutthroat", ("jokers-and-deuce", "big-joker-notrump")),
         ("two-handed", ("one-joker", "eldest-leads")),
         ("two-handed", ("renege-penalty",)),     # two players each alone: "the other side" is the other
