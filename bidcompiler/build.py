@@ -305,17 +305,18 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
 
-    def defenders_score() -> ir.Formula:
-        """scoring.defender: one formula, or the sum of its named terms (each a formula of its own)."""
+    def defenders_score() -> tuple[ir.Formula, tuple[ir.Condition, ...]]:
+        """scoring.defender: one formula, or the sum of its named terms (each a formula of its own); and the terms."""
         value = section("scoring").get("defender")
         if not isinstance(value, dict):
-            return formula("scoring", "defender")
+            plain = formula("scoring", "defender")
+            return plain, (ir.Condition(name="score", formula=plain),)
         terms = tuple(ir.Condition(name=name, formula=formula("scoring", "defender", name)) for name in value)
         try:
-            return sum_of(terms, doc.content_pos(("scoring", "defender")))
+            return sum_of(terms, doc.content_pos(("scoring", "defender"))), terms
         except CompileError as exc:
             sink.extend(exc.diagnostics)
-            return ir.Formula(text="", type="int", ast=None, pos=doc.content_pos(("scoring", "defender")))
+            return ir.Formula(text="", type="int", ast=None, pos=doc.content_pos(("scoring", "defender"))), terms
 
     deck_data = section("deck")
     deck = ir.Deck(
@@ -396,10 +397,12 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         roles=card_roles(p.get("roles") or default("play.roles")),
         pos=pos("play"),
     )
+    defender, defender_terms = defenders_score()
     scoring = ir.Scoring(
         made=formula("scoring", "made"),
         declarer=formula("scoring", "declarer"),
-        defender=defenders_score(),
+        defender=defender,
+        defender_terms=defender_terms,
         multiplier=formula("scoring", "multiplier"),
         multiply=tuple(section("scoring").get("multiply", default("scoring.multiply"))),
         pos=pos("scoring"),

@@ -171,7 +171,13 @@ class Play:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scoring:
-    """Hand scoring formulas."""
+    """Hand scoring formulas.
+
+    ``defender`` is the sum of the defenders' named terms, one formula as the engine
+    reads it; ``defender_terms`` keeps the terms by name for the rulebook and ``diff``
+    (a plain formula is the one term ``score``).  Not compared: the sum says what the
+    game means.
+    """
 
     made: Formula
     declarer: Formula
@@ -179,11 +185,12 @@ class Scoring:
     multiplier: Formula
     multiply: tuple[str, ...]
     pos: SourcePos | None = _pos()
+    defender_terms: tuple[Condition, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Condition:
-    """One named way the game ends (a named condition of game.win or game.lose)."""
+    """One named part: a way the game ends (a condition of game.win or game.lose) or a term of scoring.defender."""
 
     name: str
     formula: Formula

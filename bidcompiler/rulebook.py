@@ -94,7 +94,7 @@ def _shown(f: ir.Formula) -> str:
 
 
 def _listed(ways: list[tuple[str, ir.Formula]], wording: Wording) -> list[str]:
-    """The ways a game ends, one indented item each, named: ``  - sweep: `swept` — ...;``."""
+    """Named parts (the ways a game ends, the defenders' terms), one indented item each: ``  - sweep: `swept` — ...;``."""
     return [f"  - {name}: {_with_words(f, wording)}{'.' if i == len(ways) - 1 else ';'}"
             for i, (name, f) in enumerate(ways)]
 
@@ -102,6 +102,11 @@ def _listed(ways: list[tuple[str, ir.Formula]], wording: Wording) -> list[str]:
 def _ways(conditions: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
     """The named conditions of a game end that can hold (one plainly ``false`` adds nothing)."""
     return [(c.name, c.formula) for c in conditions if c.formula.text and _shown(c.formula) != "false"]
+
+
+def _terms(terms: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
+    """The named terms of the defenders' score that can add something (one plainly ``0`` adds nothing)."""
+    return [(c.name, c.formula) for c in terms if c.formula.text and _shown(c.formula) != "0"]
 
 
 def _with_words(f: ir.Formula, wording: Wording) -> str:
@@ -411,7 +416,14 @@ def _scoring_section(v: ir.Variant) -> list[str]:
     points, plain = _wording(v, score=True), _wording(v)
     lines.append(f"- **Made** when: {_with_words(s.made, plain)}.")
     lines.append(f"- **{declarers}**: {_with_words(s.declarer, points)}.")
-    lines.append(f"- **{defenders}**: {_with_words(s.defender, points)}.")
+    terms = _terms(s.defender_terms)
+    if len(terms) > 1:
+        # Named terms read one a line, as a game end's named conditions do: their sum
+        # written out as one formula reads as a sum of clauses nobody says aloud.
+        lines.append(f"- **{defenders}** the sum of these terms:")
+        lines.extend(_listed(terms, points))
+    else:
+        lines.append(f"- **{defenders}**: {_with_words(s.defender, points)}.")
     if _shown(s.multiplier) == "1":
         lines.append("- **Multiplier**: none (scores are not multiplied).")
     else:
