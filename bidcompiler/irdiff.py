@@ -210,7 +210,7 @@ def _reading(f, v: ir.Variant, path: str) -> str | None:
     if not isinstance(f, ir.Formula) or not f.text:
         return None
     wording = Wording(declarers="the declarers" if v.sides == "partners" else "the declarer",
-                      points=path in SCORE_PATHS)
+                      points=_pattern(path).removesuffix("[*]") in SCORE_PATHS)
     return reading(parse_expression(f.text), wording, condition=f.type == "bool")
 
 
@@ -233,6 +233,16 @@ def _walk(path: str, a, b, out: list[Difference]) -> None:
         for f in dataclasses.fields(a):
             if f.name in ("win", "lose") and max(len(_conditions(a, f.name)), len(_conditions(b, f.name))) > 1:
                 _walk_conditions(f"{path}.{f.name}", _conditions(a, f.name), _conditions(b, f.name), out)
+            elif f.compare:
+                _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
+    elif isinstance(a, ir.Scoring) and isinstance(b, ir.Scoring) \
+            and max(_adding(a), _adding(b)) > 1 and _shown(a.defender) != _shown(b.defender):
+        # A defenders' score of several named terms: one row per term that changed, as
+        # the named conditions of a game end.  Where neither side's rulebook reads terms
+        # one a line (at most one term that is not plainly 0) the sum is one row.
+        for f in dataclasses.fields(a):
+            if f.name == "defender":
+                _walk_conditions(f"{path}.{f.name}", _terms(a), _terms(b), out)
             elif f.compare:
                 _walk(f"{path}.{f.name}", getattr(a, f.name), getattr(b, f.name), out)
     elif dataclasses.is_dataclass(a) and type(a) is type(b):
@@ -263,8 +273,18 @@ def _conditions(game: ir.Game, end: str) -> dict[str, ir.Formula]:
     return {c.name: c.formula for c in getattr(game, f"{end}_when")}
 
 
+def _terms(scoring: ir.Scoring) -> dict[str, ir.Formula]:
+    """The named terms of the defenders' score, name -> formula."""
+    return {c.name: c.formula for c in scoring.defender_terms}
+
+
+def _adding(scoring: ir.Scoring) -> int:
+    """How many of the defenders' terms are not plainly 0 (the terms the rulebook lists)."""
+    return sum(1 for f in _terms(scoring).values() if f.text and _shown(f) != "0")
+
+
 def _walk_conditions(path: str, a: dict, b: dict, out: list[Difference]) -> None:
-    """Rows for the named conditions added, removed or changed (``game.win[sweep]``)."""
+    """Rows for the named conditions (or terms) added, removed or changed (``game.win[sweep]``)."""
     for name in list(a) + [n for n in b if n not in a]:
         element = f"{path}[{name}]"
         if name in a and name in b:
