@@ -179,3 +179,21 @@ def test_unlabelled_paths_fall_back_to_the_dotted_path():
     assert label_of("auction.min_level") == "lowest bid"
     assert label_of("auction.strains[notrump].trump") == "strain notrump trump"
     assert label_of("auction.something_new") == "auction.something_new"
+
+
+def test_the_defenders_named_terms_differ_one_row_each_and_a_single_formula_is_one_row():
+    rows = {d.path: d for d in diff(compiled("standard"), compiled("cutthroat")) if "defender" in d.path}
+    assert list(rows) == ["scoring.defender[score]", "scoring.defender[over-six]"]
+    score, over_six = rows.values()
+    assert (score.label, score.a.text, score.b.text) == ("defenders score (score)", "0", "min(own_books, 6)")
+    assert score.a_words == "nothing"  # the terms are points, as the sum is
+    assert over_six.a is None and over_six.b_words == "the larger of 0 and their own books over six"
+    # A term changed under the same others: that term's row alone.
+    changed = [d.path for d in diff(compiled("rhode-island"), compiled("rhode-island+defenders-score"))
+               if "defender" in d.path]
+    assert changed == ["scoring.defender[over-six]"]
+    # No side with more than one term adding something: the sum is one row, as before terms.
+    plain = [(d.path, d.label) for d in diff(compiled("standard"), compiled("standard+defenders-score"))]
+    assert plain == [("scoring.defender", "defenders score")]
+    payload = json.loads(run("--json", "standard", "cutthroat").stdout)
+    assert [r["path"] for r in payload if "defender" in r["path"]] == list(rows)

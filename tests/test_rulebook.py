@@ -255,3 +255,31 @@ def test_rules_command_bad_house_rule_combination_is_bad_content():
     result = CliRunner().invoke(cli, ["rules", "standard+no-kitty+kitty-first"])
     assert result.exit_code == 1
     assert "declaration.when has no effect" in result.stderr and result.stdout == ""
+
+
+def _terms_rule(tmp_path: Path, terms: str) -> str:
+    """A house rule file whose defenders' score is the named ``terms`` (YAML, indented four spaces)."""
+    path = tmp_path / "terms.yaml"
+    path.write_text(f"kind: house-rule\nname: terms\nscoring:\n  defender:\n{terms}", encoding="utf-8")
+    return str(path)
+
+
+def test_the_defenders_named_terms_read_one_a_line_in_their_order(tmp_path):
+    terms = _terms_rule(tmp_path, "    lost-bid: if made then 0 else bid\n    nil: 0\n"
+                                  "    books: max(0, own_books - 6)\n")
+    scoring = section(rulebook(compile_variant("standard", (terms,))), "Scoring")
+    assert ("- **Defenders score** the sum of these terms:\n"
+            "  - lost-bid: `if made then 0 else bid` — made: nothing; set: the bid;\n"
+            "  - books: `max(0, own_books - 6)` — the larger of 0 and their own books over six.\n") in scoring
+    # The sum is not also written out as one formula, and a term plainly 0 (or standard's
+    # own `score: 0`, kept under the rule's terms) is left out as adding nothing.
+    defenders = scoring[scoring.index("- **Defenders"):scoring.index("- **Multiplier")]
+    assert " + " not in defenders and "nil" not in defenders and "score:" not in defenders
+
+
+def test_one_term_that_adds_something_reads_as_a_single_formula(tmp_path):
+    terms = _terms_rule(tmp_path, "    nil: 0\n    books: max(0, own_books - 6)\n")
+    line = "- **Defenders score**: `max(0, own_books - 6)` — the larger of 0 and their own books over six."
+    assert line in book("standard+defenders-score").splitlines()
+    assert line in rulebook(compile_variant("standard", (terms,))).splitlines()
+    assert "- **Defenders score**: `0`." in book("standard").splitlines()
