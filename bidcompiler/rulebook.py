@@ -94,7 +94,7 @@ def _shown(f: ir.Formula) -> str:
 
 
 def _listed(ways: list[tuple[str, ir.Formula]], wording: Wording) -> list[str]:
-    """Named parts (the ways a game ends, the defenders' terms), one indented item each: ``  - sweep: `swept` — ...;``."""
+    """Named parts (ways a game ends, the defenders' terms), one indented item each: ``  - sweep: `swept` — ...;``."""
     return [f"  - {name}: {_with_words(f, wording)}{'.' if i == len(ways) - 1 else ';'}"
             for i, (name, f) in enumerate(ways)]
 
