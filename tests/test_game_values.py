@@ -283,3 +283,21 @@ def test_the_opponents_top_bid_in_a_game_is_not_outbid_on_the_models_word(monkey
     assert call(state([0, 0])) == "pass"
     monkeypatch.setattr(heuristic, "_GAME_TOP_LEVELS", 0)
     assert call(state([0, 0])) == "6 downtown"  # on the model's word alone it outbids them
+
+
+# Seat 1 opens (dealer 0): a hand whose best bid, 3 downtown, is expected to go down (from
+# a search of random positions, bidding change (h)).
+SACRIFICE = "5H TS 9D 5C AD 9H JH 8S 2D 2C KH 8C"
+
+
+def test_a_sacrifice_in_a_game_is_judged_by_its_value_to_the_game(monkeypatch):
+    import runtime.bots.heuristic as heuristic
+
+    rules = rules_of("standard")
+    # Alone the sacrifice saves too little of what passing costs (outbid.is_saving_sacrifice).
+    assert call(hand_state(rules, 0, 1, SACRIFICE)) == "pass"
+    # With the opponents at 4 of 7 it is worth more to the game than passing: bid.
+    assert call(in_game(hand_state(rules, 0, 1, SACRIFICE), [4, 0])) == "3 downtown"
+    # The rule before: a game's sacrifice only where passing costs more than its points.
+    monkeypatch.setattr(heuristic, "_GAME_SACRIFICES", False)
+    assert call(in_game(hand_state(rules, 0, 1, SACRIFICE), [4, 0])) == "pass"
