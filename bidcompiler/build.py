@@ -15,7 +15,7 @@ from runtime.game import tie_breaks
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
-from .compose import _BASE_RE, ORDINARY, ComposedDocument, base_in_condition
+from .compose import _BASE_RE, NAMED_PARTS, ORDINARY, ComposedDocument, NamedParts, base_in_condition
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
 from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
 
@@ -225,10 +225,18 @@ def _all_books_bid(data: dict) -> int:
     """
     deal = data.get("deal") or {}
     hand, kitty = deal.get("hand", 0), deal.get("kitty", 0)
-    discards = (data.get("kitty") or {}).get("discards") or ("declarer-book" if kitty else "none")
-    books = ir.books_of_hand(hand, kitty, discards)
-    counts = ((data.get("auction") or {}).get("levels") or {}).get("counts", default("auction.levels.counts"))
-    return books - BOOKS_OVER[counts]
+    books = ir.books_of_hand(hand, kitty, _kitty_discards(data.get("kitty") or {}, kitty))
+    return books - BOOKS_OVER[_bids_count((data.get("auction") or {}).get("levels") or {})]
+
+
+def _kitty_discards(kitty_section: dict, kitty_cards: int) -> str:
+    """kitty.discards as written, or its derived default: a book of the declarer's where there is a kitty."""
+    return kitty_section.get("discards") or ("declarer-book" if kitty_cards else "none")
+
+
+def _bids_count(levels: dict) -> str:
+    """auction.levels.counts as written, or its default (books over six)."""
+    return levels.get("counts", default("auction.levels.counts"))
 
 
 def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
@@ -373,7 +381,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         strains=tuple(strains),
         ranking=tuple(tuple(group) for group in a["ranking"]),
         must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
-        bids_count=a["levels"].get("counts", default("auction.levels.counts")),
+        bids_count=_bids_count(a["levels"]),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),
@@ -381,7 +389,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     k = section("kitty")
     show_when, show_contracts = kitty_show(k.get("show"))
     kitty = ir.Kitty(
-        discards=k.get("discards") or ("declarer-book" if deal.kitty else "none"),
+        discards=_kitty_discards(k, deal.kitty),
         show=show_when,
         show_contracts=show_contracts,
         taker=k.get("taker") or default("kitty.taker"),
@@ -454,7 +462,7 @@ def or_of(conditions: tuple[ir.Condition, ...], pos, path: str = "game.win") -> 
     place (``path``.NAME, in the file that wrote it): the joined text is written
     nowhere, so a column in it would point past the end of some other file's line.
     """
-    return _joined(conditions, pos, path, "or", "false", GAME_TYPES, "bool", "conditions")
+    return _joined(conditions, pos, path, NAMED_PARTS[("game", "win")], GAME_TYPES, "bool")
 
 
 def sum_of(terms: tuple[ir.Condition, ...], pos, path: str = "scoring.defender") -> ir.Formula:
@@ -464,12 +472,13 @@ def sum_of(terms: tuple[ir.Condition, ...], pos, path: str = "scoring.defender")
     over-six: ...}`` (a game whose defenders score nothing, with a rule adding their
     books over six) is the over-six term alone.
     """
-    return _joined(terms, pos, path, "+", "0", HAND_TYPES_WITH_MADE, "int", "terms")
+    return _joined(terms, pos, path, NAMED_PARTS[("scoring", "defender")], HAND_TYPES_WITH_MADE, "int")
 
 
-def _joined(parts: tuple[ir.Condition, ...], pos, path: str, joiner: str, empty: str, variables, kind: str,
-            noun: str) -> ir.Formula:
-    """``parts``' formulas joined by ``joiner`` into one (see :func:`or_of`); ``empty`` when there are none."""
+def _joined(parts: tuple[ir.Condition, ...], pos, path: str, how: NamedParts, variables, kind: str) -> ir.Formula:
+    """``parts``' formulas joined as ``how`` says (compose's :data:`NAMED_PARTS`: ``or``, ``+``) into
+    one (see :func:`or_of`); ``how.empty`` when there are none."""
+    joiner, empty, noun = how.joiner, how.empty, how.noun + "s"
     formulas = tuple(c.formula for c in parts)
     if any(not f.text for f in formulas):  # a part had an error, reported already
         return ir.Formula(text="", type=kind, ast=None, pos=pos)
