@@ -22,6 +22,7 @@ from .build import contract_kinds, kitty_show_words
 from .expressions import parse_expression
 from .formula_text import Wording, formula_code, reading
 from .irjson import to_data
+from .rulebook import listed_terms
 
 # Fields that describe the file rather than the game: two variants that play the
 # same differ in none of these, so ``diff`` leaves them out.
@@ -279,8 +280,8 @@ def _terms(scoring: ir.Scoring) -> dict[str, ir.Formula]:
 
 
 def _adding(scoring: ir.Scoring) -> int:
-    """How many of the defenders' terms are not plainly 0 (the terms the rulebook lists)."""
-    return sum(1 for f in _terms(scoring).values() if f.text and _shown(f) != "0")
+    """How many of the defenders' terms the rulebook lists (those not plainly 0)."""
+    return len(listed_terms(scoring.defender_terms))
 
 
 def _walk_conditions(path: str, a: dict, b: dict, out: list[Difference]) -> None:

@@ -104,8 +104,9 @@ def _ways(conditions: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
     return [(c.name, c.formula) for c in conditions if c.formula.text and _shown(c.formula) != "false"]
 
 
-def _terms(terms: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
-    """The named terms of the defenders' score that can add something (one plainly ``0`` adds nothing)."""
+def listed_terms(terms: tuple[ir.Condition, ...]) -> list[tuple[str, ir.Formula]]:
+    """The named terms of the defenders' score that can add something (one plainly ``0`` adds nothing):
+    the terms the rulebook lists one a line where there are two or more (``diff`` rows follow it)."""
     return [(c.name, c.formula) for c in terms if c.formula.text and _shown(c.formula) != "0"]
 
 
@@ -416,7 +417,7 @@ def _scoring_section(v: ir.Variant) -> list[str]:
     points, plain = _wording(v, score=True), _wording(v)
     lines.append(f"- **Made** when: {_with_words(s.made, plain)}.")
     lines.append(f"- **{declarers}**: {_with_words(s.declarer, points)}.")
-    terms = _terms(s.defender_terms)
+    terms = listed_terms(s.defender_terms)
     if len(terms) > 1:
         # Named terms read one a line, as a game end's named conditions do: their sum
         # written out as one formula reads as a sum of clauses nobody says aloud.
