@@ -496,8 +496,7 @@ class HeuristicBot:
         if high >= 0:
             look = self._outlook(info, npart)
             value = self._defend_value(info, high, plain, npart, expected, look)
-            if expected != info.expected and (rules.bids[high].level
-                                              > max(b.level for b in rules.bids) - _GAME_TOP_LEVELS):
+            if expected != info.expected and rules.bids[high].level > info.top_level - _GAME_TOP_LEVELS:
                 # A game (its values in ``expected``, not the hand's own) and a bid near the
                 # top: see _GAME_TOP_LEVELS.  The higher of the two defence values is the one
                 # of the lower estimate of their books: a defender's value falls as their books rise.

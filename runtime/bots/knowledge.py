@@ -293,6 +293,8 @@ class RulesInfo:
         self.redeal_action = rules.redeal_action
         self.bid_strain = [b.strain for b in rules.bids]
         self.bid_rank = [b.rank for b in rules.bids]
+        # The ladder's highest level (a game's defence of a bid near the top reads it).
+        self.top_level = max((b.level for b in rules.bids), default=0)
         # A hand's and a side's even share of the tricks: the fitted lines are about them.
         self.even_hand = self.tricks / n
         self.even_side = [self.tricks * (1 + len(p)) / n for p in self.partners]
