@@ -150,6 +150,7 @@ class KittyRules:
         """
         players = self.rules.players
         due = self.swaps_due(players, taker, declarer, hands, table)
+        owed = self._owed(due, discards)
         if given is None:
             rng = random.Random(key)
             pile = list(discards)
@@ -162,7 +163,7 @@ class KittyRules:
                     drawn[card] = pile.pop(rng.randrange(len(pile)))
             made = [(seat, card, drawn[card]) for seat, cards in due for card in cards if card in drawn]
         else:
-            made = self._check_swaps(due, discards, given, may_stop)
+            made = self._check_swaps(owed, discards, given, may_stop)
         for seat, card, draw in made:
             hand = hands[seat]
             hand.remove(card)
@@ -170,19 +171,18 @@ class KittyRules:
             hand.sort()
             out.append(card)
         # Live play draws every exchange due at once; only a record's may stop short.
-        return made, given is None or len(made) == len(self._owed(due, discards))
+        return made, given is None or len(made) == len(owed)
 
     @staticmethod
     def _owed(due: list[tuple[int, list[int]]], discards: list[int]) -> list[tuple[int, int]]:
         """Every exchange due, as (seat, card given), in records' order (no more than there are discards)."""
         return [(seat, card) for seat, cards in due for card in cards][:len(discards)]
 
-    def _check_swaps(self, due: list[tuple[int, list[int]]], discards: list[int],
+    def _check_swaps(self, expected: list[tuple[int, int]], discards: list[int],
                      given: list[tuple[int, int, int]], may_stop: bool = False) -> list[tuple[int, int, int]]:
-        """``given`` if it is exactly the exchange due (a seat's cards in either order), or with
-        ``may_stop`` the first of it; else IllegalAction."""
+        """``given`` if it is exactly the exchanges owed (``expected``, :meth:`_owed`; a seat's cards
+        in either order), or with ``may_stop`` the first of them; else IllegalAction."""
         names = self.rules.cards
-        expected = self._owed(due, discards)
         pile = set(discards)
         drawn: set[int] = set()
         for i, (seat, gave, drew) in enumerate(given):
