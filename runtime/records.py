@@ -46,8 +46,16 @@ _PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def shown(value) -> str:
-    """``repr(value)`` for a message, cut to :data:`_SHOWN_CHARS` characters (saying how long it was)."""
-    text = repr(value)
+    """A value of the record for a message: a string quoted (``'4nt'``), anything else as JSON
+    writes it (``true``, ``null``, ``4``: a record is JSON, not Python), cut to
+    :data:`_SHOWN_CHARS` characters (saying how long it was)."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
+            text = repr(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
@@ -240,6 +248,21 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
                              f"{{\"format\": \"{HAND_FORMAT}\", ...}}")
         raise NotARecord(f"{where}: unknown record format {shown(fmt)}; expected '{HAND_FORMAT}'")
     return value
+
+
+# records.md: "Output is always the canonical ASCII spelling" -- messages too.  A card, call,
+# suit or direction the record spells its own way (``10♥``, ``PASS``, ``high``) is named
+# canonically once read; what cannot be read is quoted as the record has it.
+def card_shown(rules: Ruleset, value) -> str:
+    """A card of the record for a message: its canonical name (``TH``), or the value quoted."""
+    cid = parse_card(rules, value)
+    return shown(value) if cid is None else rules.cards[cid]
+
+
+def call_shown(rules: Ruleset, value) -> str:
+    """A call of the record for a message: its canonical text quoted (``'4 uptown'``), or the value."""
+    action = parse_call(rules, value)
+    return shown(value if action is None else rules.action_names[action])
 
 
 def read_record_file(text: str, filename: str) -> RecordFile:
@@ -476,11 +499,15 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         raise RecordError(prefix + "auction", "auction must be a list of calls")
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
-            raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {shown(text)} follows it")
+            raise RecordError(prefix + "auction",
+                              f"the auction was over after {i} calls; {call_shown(rules, text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
-            raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant")
+            # records.md: "A call is one string" -- a JSON number 4 is not the call "4".
+            hint = "" if isinstance(text, str) else " (a call is a string, such as \"pass\")"
+            raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant"
+                                     + hint)
         # records.md: the matching bid itself means the same as take (the engine says when).
         yield state.call_meaning(action)
     if state.phase == AUCTION:
@@ -543,16 +570,25 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                                   f"of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
-    # What the bid already fixed may be restated, but not contradicted.
+    # What the bid already fixed may be restated, but not contradicted; what is no suit or
+    # direction at all is said to be that (not a contradiction).
     if "trump" in declare:
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
+        if given is None:
+            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
         if given != state.trump:
             held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
-            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} contradicts the contract ({held})")
-    if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} contradicts "
-                                 f"the contract ({rules.orders[state.direction]})")
+            named = "null" if given == NO_TRUMP else rules.suits[given]
+            raise RecordError(where, f"seat {state.declarer}: trump {named} contradicts the contract ({held})")
+    if "direction" in declare:
+        d = parse_direction(rules, declare["direction"])
+        if d is None:
+            raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
+                                     f"of: {', '.join(rules.orders)}")
+        if d != state.direction:
+            raise RecordError(where, f"seat {state.declarer}: direction {rules.orders[d]} contradicts "
+                                     f"the contract ({rules.orders[state.direction]})")
 
 
 def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
@@ -586,7 +622,9 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         cid = parse_card(rules, card)
         if cid is None or cid in seen or (cid not in state.hands[taker] and cid not in out):
             twice = cid is not None and cid in seen
-            raise RecordError(where, f"seat {taker} discards {shown(card)}, which it does not hold"
+            if cid is None:
+                raise RecordError(where, f"seat {taker} discards {shown(card)}, which is not a card of this deck")
+            raise RecordError(where, f"seat {taker} discards {rules.cards[cid]}, which it does not hold"
                                      + (" (any more: it is listed twice)" if twice else ""))
         seen.add(cid)
         if cid not in out:
@@ -628,7 +666,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
             if cid is None:
-                raise RecordError(where, f"swaps[{i}].{key} is {swap[key]!r}, which is not a card of this deck")
+                raise RecordError(where, f"swaps[{i}].{key} is {shown(swap[key])}, which is not a card of this deck")
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
@@ -677,7 +715,8 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; {shown(play[i])} follows it")
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; "
+                                                f"{card_shown(state.rules, play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 
 

@@ -316,7 +316,7 @@ def test_a_claim_larger_than_the_tricks_remaining_is_illegal(tmp_path, cards, cl
 
 # --------------------------------------------------------------------------- messages name the seat
 @pytest.mark.parametrize("declare, message", [
-    ({"trump": "H", "direction": "uptown"}, "seat 0: trump 'H' contradicts the contract (no trump)"),
+    ({"trump": "H", "direction": "uptown"}, "seat 0: trump H contradicts the contract (no trump)"),
     ({"trump": None, "direction": "sideways"}, "seat 0: direction 'sideways' is not one of: uptown, downtown"),
 ])
 def test_declare_errors_name_the_declarer(tmp_path, declare, message):

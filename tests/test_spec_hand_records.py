@@ -1,0 +1,129 @@
+"""A hostile reading of records.md for hand records (one JSON object), sentence by sentence.
+
+Each test quotes the sentence it pins and runs the real ``bidwhist replay`` (``--json``
+and the text) on a record built by hand, mostly the worked deal of worked_hands.py
+(dealer 3, seat 0 bids 4 notrump uptown and takes 12 books to 1: +12).  What earlier
+audits already pin (tests/test_record_fields.py, test_records_*.py,
+test_hardening_records.py, test_replay.py) is not repeated here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clirun import run
+from worked_hands import NT_RECORD, with_changes
+
+BASE = NT_RECORD
+# jokers-out-in-notrump (test_record_fields.ONE_EACH): seat 0 holds LJ (for 8H, now in the kitty)
+# and seat 1 BJ (for 2H, in the kitty); seat 0 lays away LJ and five more, seat 1 draws 2H for BJ.
+ONE_EACH = with_changes(
+    BASE,
+    hands=["AH KH QH JH TH 9H LJ KS QS JS TS 9S".split(), "6H 5H 4H 3H BJ AS 8S 7S 6S 5S 4S 3S".split(),
+           BASE["hands"][2], BASE["hands"][3]],
+    kitty="2S 3D 2D 2C 8H 2H".split(),
+    discard="LJ 2S 3D 2D 2C 2H".split(),
+    swaps=[{"seat": 1, "gave": "BJ", "drew": "2H"}],
+    **{"with": ["jokers-out-in-notrump"]},
+)
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def fancy(card: str) -> str:
+    """``card`` as a person might type it: lower case, ``10`` for T, a suit symbol (jokers lower case)."""
+    if card[1] not in SUIT_SYMBOL:
+        return card.lower()
+    return ("10" if card[0] == "T" else card[0].lower()) + SUIT_SYMBOL[card[1]]
+
+
+def replay(tmp_path, data, *args: str, name: str = "hand.json"):
+    """``bidwhist replay FILE ARGS`` of ``data``: click's Result."""
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return run("replay", str(path), *args)
+
+
+def replay_ok(tmp_path, data) -> dict:
+    """The JSON of a legal record (exit 0)."""
+    result = replay(tmp_path, data, "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    out = json.loads(result.stdout)
+    assert out["error"] is None
+    return out
+
+
+def replay_error(tmp_path, data, at: str) -> str:
+    """The error message of an illegal record (exit 1) at ``at``; the text output says the same on stderr."""
+    result = replay(tmp_path, data, "--json")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    out = json.loads(result.stdout)
+    assert out["contract"] is None and out["score"] is None
+    assert out["error"]["at"] == at, out["error"]
+    text = replay(tmp_path, data)
+    assert text.exit_code == 1 and text.stdout == ""
+    assert text.stderr.count("\n") == 1 and f"{at}: {out['error']['message']}" in text.stderr
+    return out["error"]["message"]
+
+
+# ============================================================================ Cards
+# "Output is always the canonical ASCII spelling above" -- error messages included: a card,
+# suit, direction or call the record spells its own way is named canonically once it is read.
+
+def test_a_card_after_the_hand_is_over_is_named_canonically(tmp_path):
+    msg = replay_error(tmp_path, with_changes(BASE, play=BASE["play"] + ["10♥"]), "play[48]")
+    assert msg == "the hand was over after 48 cards; TH follows it"
+
+
+def test_a_discard_not_held_is_named_canonically(tmp_path):
+    # 7H is seat 2's: seat 0 cannot lay it away.
+    msg = replay_error(tmp_path, with_changes(BASE, discard=["7♥"] + BASE["discard"][1:]), "discard")
+    assert msg == "seat 0 discards 7H, which it does not hold"
+    msg = replay_error(tmp_path, with_changes(BASE, discard=["bj", "BJ"] + BASE["discard"][2:]), "discard")
+    assert msg == "seat 0 discards BJ, which it does not hold (any more: it is listed twice)"
+    msg = replay_error(tmp_path, with_changes(BASE, discard=["x♥"] + BASE["discard"][1:]), "discard")
+    assert "'x♥'" in msg and "not a card of this deck" in msg
+
+
+def test_a_call_after_the_auction_is_named_canonically(tmp_path):
+    """"A call is one string, case-insensitive on input, canonical lower case on output"."""
+    msg = replay_error(tmp_path, with_changes(BASE, auction=BASE["auction"] + ["PASS"]), "auction")
+    assert msg == "the auction was over after 4 calls; 'pass' follows it"
+    msg = replay_error(tmp_path, with_changes(BASE, auction=BASE["auction"] + ["5 HIGH"]), "auction")
+    assert msg == "the auction was over after 4 calls; '5 uptown' follows it"
+
+
+def test_a_contradicted_trump_or_direction_is_named_canonically(tmp_path):
+    msg = replay_error(tmp_path, with_changes(BASE, declare={"trump": "♥", "direction": "up"}), "declare")
+    assert msg == "seat 0: trump H contradicts the contract (no trump)"
+    down = with_changes(BASE, auction=["4 DOWN", "pass", "pass", "pass"], declare={"trump": "h", "direction": "High"})
+    msg = replay_error(tmp_path, down, "declare")
+    assert msg == "seat 0: direction uptown contradicts the contract (downtown)"
+
+
+@pytest.mark.parametrize("declare, fragment", [
+    ({"trump": True, "direction": "up"}, "trump true is not a suit of this deck"),
+    ({"trump": "hearts", "direction": "up"}, "trump 'hearts' is not a suit of this deck"),
+    ({"direction": None}, "direction null is not one of: uptown, downtown"),
+], ids=["bool", "word", "null-direction"])
+def test_a_declare_value_that_is_no_suit_or_direction_says_so_in_json_terms(tmp_path, declare, fragment):
+    """A record is JSON: a value that is not a suit is "not a suit" (not a "contradiction"), and
+    values are quoted as JSON writes them (``true``, ``null``), not as Python does."""
+    assert fragment in replay_error(tmp_path, with_changes(BASE, declare=declare), "declare")
+
+
+@pytest.mark.parametrize("call, quoted", [(4, "4"), (True, "true"), (None, "null"), (["4", "nt"], '["4", "nt"]')])
+def test_a_call_that_is_not_a_string_is_quoted_as_json(tmp_path, call, quoted):
+    """"A call is one string": a JSON number is not the call "4"; the message shows the value as
+    the record wrote it and says a call is a string."""
+    msg = replay_error(tmp_path, with_changes(BASE, auction=[call, "pass", "pass", "pass"]), "auction[0]")
+    assert msg.startswith(f"seat 0: {quoted} is not a call") and "a string" in msg
+
+
+def test_a_swap_card_that_is_not_a_card_is_quoted_and_cut(tmp_path):
+    """records.md: "A message quotes at most 40 characters of a value from the record"."""
+    swaps = [{"seat": 1, "gave": "J" * 5000, "drew": "2H"}]
+    assert replay_ok(tmp_path, ONE_EACH)["books"] == [12, 1]
+    msg = replay_error(tmp_path, with_changes(ONE_EACH, swaps=swaps), "swaps")
+    assert "not a card of this deck" in msg and len(msg) < 200
