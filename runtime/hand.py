@@ -228,6 +228,25 @@ class HandState:
         return make_contract(self.rules, self.declarer, self.bid, self.trump, self.direction,
                              self.table is not None)
 
+    def undecided_terms(self) -> tuple[str, ...]:
+        """The terms of the contract (``trump``, ``direction``) not decided yet: the declarer has still
+        to name them (or the first lead to decide trump).  Empty once declared, and before a contract.
+
+        The engine keeps "no trump" for a trump not named yet; a record tells the two apart
+        (records.md: ``trump`` null is notrump, and a contract in progress holds what is decided).
+        """
+        if self.declarer < 0 or self.table is not None:
+            return ()
+        decl = declaration(self.rules, self.bid)
+        # A step is still to come while it is pending or being asked now.
+        todo = set(self.pending) | {self.phase}
+        out = []
+        if decl.by_first_lead or (decl.names_suit and DECLARE_TRUMP in todo):
+            out.append("trump")
+        if decl.chooses_direction and DECLARE_DIRECTION in todo:
+            out.append("direction")
+        return tuple(out)
+
     @property
     def declaration(self) -> Declaration | None:
         """What the contract's strain lets the declarer declare (None before the auction is won)."""

@@ -66,6 +66,16 @@ def replay_error(tmp_path, data, at: str) -> str:
     assert text.stderr.count("\n") == 1 and f"{at}: {out['error']['message']}" in text.stderr
     return out["error"]["message"]
 
+# Oregon (no kitty, 13 cards each, bids are bare numbers, the first card led names trump unless
+# the declarer declares notrump): dealer 3, seat 0 bids 1 and the others pass; seat 0 leads AH.
+OREGON = {
+    "format": "bidwhist-hand/1", "variant": "oregon", "dealer": 3,
+    "hands": ["AH KH QH JH TH 9H 8H KS QS JS TS 9S 2S".split(), "6H 5H 4H 3H 2H AS 8S 7S 6S 5S 4S 3S 3D".split(),
+              "7H AD KD QD JD TD 9D 8D 7D 6D 5D 4D 2D".split(), "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split()],
+    "auction": ["1", "pass", "pass", "pass"],
+    "play": "AH 2H 7H 2C".split(),
+}
+
 
 # ============================================================================ Cards
 # "Output is always the canonical ASCII spelling above" -- error messages included: a card,
@@ -127,3 +137,39 @@ def test_a_swap_card_that_is_not_a_card_is_quoted_and_cut(tmp_path):
     assert replay_ok(tmp_path, ONE_EACH)["books"] == [12, 1]
     msg = replay_error(tmp_path, with_changes(ONE_EACH, swaps=swaps), "swaps")
     assert "not a card of this deck" in msg and len(msg) < 200
+
+
+# ============================================================================ in_progress: the contract
+# "contract holds what is decided (null while the auction is open)" -- and `trump` null means
+# notrump ("contract.trump is the trump suit in force ..., null in notrump"), so a trump not yet
+# named is not held at all; nor is a direction not yet chosen.
+
+# The worked deal bid 4 downtown instead: seat 0 must name trump before anything else.
+DOWN = with_changes(BASE, auction=["4 downtown", "pass", "pass", "pass"], declare={"trump": "H"})
+DOWN_CONTRACT = {"declarer": 0, "side": 0, "bid": 4, "strain": "downtown", "trump": "H", "direction": "downtown"}
+
+
+def test_a_trump_not_yet_named_is_not_reported_as_notrump(tmp_path):
+    out = replay_ok(tmp_path, with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True))
+    assert out["contract"] == {k: v for k, v in DOWN_CONTRACT.items() if k != "trump"}
+    text = replay(tmp_path, with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True)).stdout
+    assert "no trump" not in text and "trump not named yet" in text
+    # Once named, it is held.
+    out = replay_ok(tmp_path, with_changes(DOWN, discard=..., play=..., in_progress=True))
+    assert out["contract"] == DOWN_CONTRACT
+
+
+def test_a_direction_not_yet_chosen_is_not_held(tmp_path):
+    out = replay_ok(tmp_path, with_changes(BASE, declare=..., discard=..., play=..., in_progress=True))
+    assert out["contract"] == {"declarer": 0, "side": 0, "bid": 4, "strain": "notrump", "trump": None}
+
+
+def test_where_the_first_lead_names_trump_it_is_undecided_until_then(tmp_path):
+    """Oregon: before the first lead (and no notrump declared) trump is not decided; the lead decides it."""
+    out = replay_ok(tmp_path, with_changes(OREGON, play=[], in_progress=True))
+    assert out["contract"] == {"declarer": 0, "side": 0, "bid": 1, "strain": "number", "direction": "uptown"}
+    out = replay_ok(tmp_path, with_changes(OREGON, play=OREGON["play"][:1], in_progress=True))
+    assert out["contract"]["trump"] == "H"
+    assert out["tricks"] == [{"leader": 0, "cards": ["AH"], "winner": None}]
+    out = replay_ok(tmp_path, with_changes(OREGON, declare={"trump": None}, play=[], in_progress=True))
+    assert out["contract"]["trump"] is None

@@ -180,8 +180,12 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
 
 def contract_text(rules: Ruleset, contract: dict) -> str:
     """``4 notrump by seat 0 (side 0+2), no trump, uptown``; a player alone is just ``seat 1``."""
-    trump = contract["trump"]
-    trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
+    if "trump" not in contract:  # a hand in progress, before the declarer (or the first lead) names it
+        trump_words = "trump not named yet"
+    elif contract["trump"] is None:
+        trump_words = "no trump"
+    else:
+        trump_words = f"{rules.suit_names[rules.suits.index(contract['trump'])]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
     text = f"{contract['bid']} {contract['strain']} by {by}, {trump_words}"
@@ -205,7 +209,10 @@ def print_deal(out: render.Lines, state) -> None:
     elif state.declarer < 0:
         _row(out, "contract", "not yet: the auction is open")
     else:
-        _row(out, "contract", contract_text(rules, state.contract))
+        contract = state.contract
+        for term in state.undecided_terms():  # in progress: what the declarer has yet to name
+            del contract[term]
+        _row(out, "contract", contract_text(rules, contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
         taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
