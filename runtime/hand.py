@@ -228,6 +228,16 @@ class HandState:
         return make_contract(self.rules, self.declarer, self.bid, self.trump, self.direction,
                              self.table is not None)
 
+    @property
+    def decided_contract(self) -> dict | None:
+        """:attr:`contract` without the terms not decided yet (:meth:`undecided_terms`): what a
+        record of a hand in progress reports (records.md "contract holds what is decided")."""
+        contract = self.contract
+        if contract is not None:
+            for term in self.undecided_terms():
+                del contract[term]
+        return contract
+
     def undecided_terms(self) -> tuple[str, ...]:
         """The terms of the contract (``trump``, ``direction``) not decided yet: the declarer has still
         to name them (or the first lead to decide trump).  Empty once declared, and before a contract.

@@ -289,12 +289,8 @@ class HandReplay:
         tricks = [{"leader": l, "cards": [cards[c] for c in t], "winner": w} for l, t, w in state.tricks]
         if self.in_progress and state.trick:  # the unfinished trick, winner not known yet
             tricks.append({"leader": state.leader, "cards": [cards[c] for c in state.trick], "winner": None})
-        contract = state.contract if state.declarer >= 0 else None
-        if contract is not None:  # records.md: in progress, the contract holds what is decided
-            for term in state.undecided_terms():
-                del contract[term]
         out = {
-            "contract": contract,
+            "contract": state.decided_contract,  # in progress: what is decided (records.md)
             "tricks": tricks,
             "books": state.books_so_far() if self.in_progress else list(state.books),
             "score": None if self.in_progress else list(state.score),

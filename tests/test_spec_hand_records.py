@@ -173,3 +173,34 @@ def test_where_the_first_lead_names_trump_it_is_undecided_until_then(tmp_path):
     assert out["tricks"] == [{"leader": 0, "cards": ["AH"], "winner": None}]
     out = replay_ok(tmp_path, with_changes(OREGON, declare={"trump": None}, play=[], in_progress=True))
     assert out["contract"]["trump"] is None
+
+
+# ============================================================================ Calls: bare numbers
+def test_the_text_says_a_bare_number_contract_as_its_call(tmp_path):
+    """"`<n>` for a bare-number bid": the text output names the contract as the call is written
+    (``1``), not with the strain's inner name (``1 number``)."""
+    text = replay(tmp_path, with_changes(OREGON, play=OREGON["play"][:1], in_progress=True)).stdout
+    assert "contract  1 by seat 0 (side 0+2), hearts trump, uptown" in text
+    assert "number" not in text
+
+
+@pytest.mark.parametrize("call", ["1", " 1 ", "01"])
+def test_bare_number_bids_in_any_spacing(tmp_path, call):
+    out = replay_ok(tmp_path, with_changes(OREGON, auction=[call, "PASS", "Pass", "pass"], in_progress=True))
+    assert out["contract"]["bid"] == 1 and out["contract"]["declarer"] == 0
+
+
+@pytest.mark.parametrize("call", ["1 uptown", "1 notrump", "1 nt", "one"])
+def test_a_strain_word_after_a_bare_number_bid_is_no_call(tmp_path, call):
+    """Oregon's bids are bare numbers: ``1 uptown`` is not one of its calls."""
+    msg = replay_error(tmp_path, with_changes(OREGON, auction=[call, "pass", "pass", "pass"]), "auction[0]")
+    assert msg == f"seat 0: {call!r} is not a call of this variant"
+
+
+def test_analyze_reports_the_same_decided_contract(tmp_path):
+    """`bidwhist analyze` of a hand stopped before trump is named says what replay says."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True)))
+    result = run("analyze", str(path), "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert json.loads(result.stdout)["contract"] == {k: v for k, v in DOWN_CONTRACT.items() if k != "trump"}

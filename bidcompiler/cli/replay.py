@@ -188,7 +188,10 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
         trump_words = f"{rules.suit_names[rules.suits.index(contract['trump'])]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
-    text = f"{contract['bid']} {contract['strain']} by {by}, {trump_words}"
+    # The bid as its call is written: a bare strain's is the number alone (records.md `<n>`).
+    bare = any(strain.bare and strain.name == contract["strain"] for strain in rules.strains)
+    bid = str(contract["bid"]) if bare else f"{contract['bid']} {contract['strain']}"
+    text = f"{bid} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
@@ -209,10 +212,7 @@ def print_deal(out: render.Lines, state) -> None:
     elif state.declarer < 0:
         _row(out, "contract", "not yet: the auction is open")
     else:
-        contract = state.contract
-        for term in state.undecided_terms():  # in progress: what the declarer has yet to name
-            del contract[term]
-        _row(out, "contract", contract_text(rules, contract))
+        _row(out, "contract", contract_text(rules, state.decided_contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
         taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
