@@ -325,6 +325,12 @@ class HandReplay:
                 moved = before[side] - after[side]
                 text += f"{moved} book{'s' if moved != 1 else ''} moved from side {side} to side {other}"
             lines.append(text)
+        # After a penalty that left the reneging side short, the hand is already scored as a
+        # sweep and later reneges move nothing (renege_penalties stops); each is said all the same.
+        for i, seat, suit in state.renege_plays[len(steps):]:
+            lines.append(f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] and the "
+                         "renege stood: nothing more moved (the hand is already scored as if the other side "
+                         "took every book)")
         return lines
 
 

@@ -204,3 +204,37 @@ def test_analyze_reports_the_same_decided_contract(tmp_path):
     result = run("analyze", str(path), "--json")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert json.loads(result.stdout)["contract"] == {k: v for k, v in DOWN_CONTRACT.items() if k != "trump"}
+
+
+# ============================================================================ reneges
+# renege-penalty: seat 1 plays 3S on the first trick (holding hearts) and 2H on the fourth (a
+# spade lead: holding spades) -- two reneges of side 1, which took 1 book: fewer than the 3 it
+# owes, so the hand is scored as if side 0 took all 13 (+14: 7 over six, doubled in notrump).
+TWO_RENEGES = with_changes(
+    BASE, **{"with": ["renege-penalty"]},
+    play=["3S" if c == "2H" else "2H" if c == "3S" else c for c in BASE["play"]])
+
+
+def test_every_renege_that_stood_is_listed_and_the_text_says_what_each_moved(tmp_path):
+    out = replay_ok(tmp_path, TWO_RENEGES)
+    assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "H"}, {"at": "play[13]", "seat": 1, "suit": "S"}]
+    assert out["books"] == [13, 0] and out["score"] == [14, 0]
+    text = replay(tmp_path, TWO_RENEGES).stdout
+    assert ("seat 1 did not follow hearts at play[1] and the renege stood: side 1 had only 1 book, so the hand "
+            "is scored as if side 0 took all 13") in text
+    # The second renege is said too, though it moves nothing more.
+    assert "seat 1 did not follow spades at play[13] and the renege stood: nothing more moved" in text
+
+
+def test_reneges_of_a_hand_in_progress_are_listed_and_books_are_the_tricks_so_far(tmp_path):
+    """"books are the tricks so far" in progress: the penalty moves books only when the hand is scored."""
+    out = replay_ok(tmp_path, with_changes(TWO_RENEGES, play=TWO_RENEGES["play"][:6], in_progress=True))
+    assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "H"}]
+    assert out["books"] == [2, 0] and out["score"] is None
+
+
+def test_a_claim_after_a_renege_scores_the_books_as_the_penalty_moved_them(tmp_path):
+    """The claim gives side 0 the 8 tricks left (12 books to 1 before the penalty); side 1 took
+    only 1 book, so it is scored as 13 to 0."""
+    out = replay_ok(tmp_path, with_changes(TWO_RENEGES, play=TWO_RENEGES["play"][:16], claim=8))
+    assert out["books"] == [13, 0] and out["score"] == [14, 0] and len(out["reneges"]) == 2
