@@ -238,3 +238,24 @@ def test_a_claim_after_a_renege_scores_the_books_as_the_penalty_moved_them(tmp_p
     only 1 book, so it is scored as 13 to 0."""
     out = replay_ok(tmp_path, with_changes(TWO_RENEGES, play=TWO_RENEGES["play"][:16], claim=8))
     assert out["books"] == [13, 0] and out["score"] == [14, 0] and len(out["reneges"]) == 2
+
+
+# ============================================================================ declare
+def test_where_the_first_lead_names_trump_a_trump_hand_has_no_declare(tmp_path):
+    """"a hand played with trump has no declare": absent or ``null``; a declare naming a trump
+    suit, or only the direction the bid fixed, is illegal (``{}`` too: test_replay.py)."""
+    for declare in (..., None):
+        out = replay_ok(tmp_path, with_changes(OREGON, declare=declare, in_progress=True))
+        assert out["contract"]["trump"] == "H"
+    for declare in ({"trump": "H"}, {"direction": "uptown"}):
+        msg = replay_error(tmp_path, with_changes(OREGON, declare=declare, in_progress=True), "declare")
+        assert "a hand played with trump has no declare" in msg
+
+
+def test_a_declared_notrump_where_the_first_lead_names_trump(tmp_path):
+    """"a declared notrump is {"trump": null}"; what the bid fixed (uptown) may be repeated."""
+    out = replay_ok(tmp_path, with_changes(OREGON, declare={"trump": None}, in_progress=True))
+    assert out["contract"] == {"declarer": 0, "side": 0, "bid": 1, "strain": "number", "trump": None,
+                               "direction": "uptown"}
+    assert replay_ok(tmp_path, with_changes(OREGON, declare={"trump": None, "direction": "UPTOWN"},
+                                            in_progress=True))["contract"]["trump"] is None
