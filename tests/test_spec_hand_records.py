@@ -259,3 +259,37 @@ def test_a_declared_notrump_where_the_first_lead_names_trump(tmp_path):
                                "direction": "uptown"}
     assert replay_ok(tmp_path, with_changes(OREGON, declare={"trump": None, "direction": "UPTOWN"},
                                             in_progress=True))["contract"]["trump"] is None
+
+
+# ============================================================================ the order of checking
+def test_the_order_of_checking_through_swaps_and_in_progress(tmp_path):
+    """records.md's order, with the entries test_replay.py's chain leaves out: `swaps` between
+    `discard` and `play[i]`, and `in_progress` after `claim`.  Every entry is broken; fixing
+    each moves the error to the next."""
+    broken = with_changes(
+        ONE_EACH, hands=[ONE_EACH["hands"][0][:11]] + ONE_EACH["hands"][1:],
+        auction=["4 nt", "4 high", "pass", "pass"], declare={"trump": None, "direction": "sideways"},
+        discard=ONE_EACH["discard"][1:] + ["8H"], swaps=[{"seat": 1, "gave": "BJ", "drew": "AH"}],
+        play=["AH", "2H", "AD"] + ONE_EACH["play"][3:8], claim=99, in_progress=True)
+    steps = [("hands", ONE_EACH["hands"]), ("auction[1]", ONE_EACH["auction"]), ("declare", ONE_EACH["declare"]),
+             ("discard", ONE_EACH["discard"]), ("swaps", ONE_EACH["swaps"]), ("play[2]", ONE_EACH["play"][:8]),
+             ("claim", 10), ("in_progress", ...)]
+    record = broken
+    for at, fix in steps:
+        replay_error(tmp_path, record, at)
+        record = with_changes(record, **{at.split("[")[0]: fix})
+    out = replay_ok(tmp_path, record)
+    assert out["books"] == [12, 1] and out["score"] == [12, 0]
+
+
+def test_a_hand_that_stops_early_is_illegal_at_the_entry_where_it_stops(tmp_path):
+    """"`auction` when the calls stop before the auction is over", "`play` when the cards stop
+    before the hand is over" (no claim, no in_progress): also when every later entry is absent."""
+    assert "has not called" in replay_error(tmp_path, with_changes(BASE, auction=["4 nt", "pass"]), "auction")
+    msg = replay_error(tmp_path, with_changes(BASE, play=BASE["play"][:6]), "play")
+    assert msg == ("the play stops after 6 cards, with seat 2 to play; the hand is not over and nothing is "
+                   "claimed")
+    assert "no declare" in replay_error(tmp_path, with_changes(BASE, declare=..., discard=..., play=...), "declare")
+    assert "must discard 6" in replay_error(tmp_path, with_changes(BASE, discard=..., play=...), "discard")
+    assert "does not say" in replay_error(tmp_path, with_changes(ONE_EACH, swaps=[], play=...), "swaps")
+    assert "stops after 0 cards" in replay_error(tmp_path, with_changes(BASE, play=...), "play")
