@@ -618,6 +618,13 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     names = rules.cards
     leaving = f" ({', '.join(names[c] for c in out)} among them: {'it leaves' if len(out) == 1 else 'they leave'} " \
               "play)" if out else ""
+    # A card of the kitty that left play at once (a joker out in notrump) never reached the hand:
+    # listing it is the likeliest reason for a wrong count, so it is named first.
+    stayed = [c for c in state.out if c not in out]
+    for card in discard if isinstance(discard, list) else ():
+        if parse_card(rules, card) in stayed:
+            raise RecordError(where, f"seat {taker} discards {card_shown(rules, card)}, which stays in the kitty: "
+                                     "it leaves play and never reaches the hand, so it is not listed")
     short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
         count = len(discard) if isinstance(discard, list) else "no list of"

@@ -293,3 +293,15 @@ def test_a_hand_that_stops_early_is_illegal_at_the_entry_where_it_stops(tmp_path
     assert "must discard 6" in replay_error(tmp_path, with_changes(BASE, discard=..., play=...), "discard")
     assert "does not say" in replay_error(tmp_path, with_changes(ONE_EACH, swaps=[], play=...), "swaps")
     assert "stops after 0 cards" in replay_error(tmp_path, with_changes(BASE, play=...), "play")
+
+
+# ============================================================================ discard
+def test_a_joker_left_in_the_kitty_is_not_listed_and_the_message_says_why(tmp_path):
+    """"a joker left in the kitty never reaches the hand and is not listed" (jokers-out-in-notrump,
+    both jokers in the worked deal's kitty): listing them is illegal at `discard`, saying why."""
+    out_rule = with_changes(BASE, **{"with": ["jokers-out-in-notrump"]})
+    out = replay_ok(tmp_path, with_changes(out_rule, discard="2S 3D 2D 2C".split()))
+    assert out["books"] == [12, 1] and out["score"] == [12, 0]
+    for discard in (BASE["discard"], ["bj", "2S", "3D", "2D"]):
+        msg = replay_error(tmp_path, with_changes(out_rule, discard=discard), "discard")
+        assert msg.startswith("seat 0 discards BJ, which stays in the kitty: it leaves play"), msg
