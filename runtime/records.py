@@ -773,7 +773,7 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {claim} trick{'' if claim == 1 else 's'}, but only {remaining} "
+            raise RecordError(at, f"claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only {remaining} "
                                   f"remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
             raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
@@ -786,7 +786,7 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     if len(claim) != sides:
         raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {sum(claim)} trick{'' if sum(claim) == 1 else 's'}, but "
+        raise RecordError(at, f"claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 

@@ -305,3 +305,22 @@ def test_a_joker_left_in_the_kitty_is_not_listed_and_the_message_says_why(tmp_pa
     for discard in (BASE["discard"], ["bj", "2S", "3D", "2D"]):
         msg = replay_error(tmp_path, with_changes(out_rule, discard=discard), "discard")
         assert msg.startswith("seat 0 discards BJ, which stays in the kitty: it leaves play"), msg
+
+
+# ============================================================================ claim
+@pytest.mark.parametrize("claim", [10 ** 300, [10 ** 300, 1]], ids=["number", "shares"])
+def test_a_huge_claim_is_illegal_and_quoted_cut(tmp_path, claim):
+    """"A claim larger than the tricks remaining is illegal"; records.md: "A message quotes at most
+    40 characters of a value from the record"."""
+    msg = replay_error(tmp_path, with_changes(BASE, play=BASE["play"][:4], claim=claim), "claim")
+    assert "11 remain" in msg and "characters)" in msg and len(msg) < 150
+
+
+def test_a_claim_of_every_remaining_trick_and_of_none(tmp_path):
+    """Two sides: the declaring side takes `claim` of the remaining tricks, the other side the rest."""
+    out = replay_ok(tmp_path, with_changes(BASE, play=BASE["play"][:4], claim=11))
+    assert out["books"] == [13, 0] and out["score"] == [14, 0] and len(out["tricks"]) == 1
+    out = replay_ok(tmp_path, with_changes(BASE, play=BASE["play"][:4], claim=0))
+    assert out["books"] == [2, 11] and out["score"] == [-8, 0]
+    text = replay(tmp_path, with_changes(BASE, play=BASE["play"][:4], claim=0)).stdout
+    assert "side 0+2 2 (declarers)   side 1+3 11, the rest by claim" in text and "result    set" in text
