@@ -231,6 +231,9 @@ def test_reneges_of_a_hand_in_progress_are_listed_and_books_are_the_tricks_so_fa
     out = replay_ok(tmp_path, with_changes(TWO_RENEGES, play=TWO_RENEGES["play"][:6], in_progress=True))
     assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "H"}]
     assert out["books"] == [2, 0] and out["score"] is None
+    # The text says so too (what the penalty moves is known only when the hand is scored).
+    text = replay(tmp_path, with_changes(TWO_RENEGES, play=TWO_RENEGES["play"][:6], in_progress=True)).stdout
+    assert "seat 1 did not follow hearts at play[1] and the renege stands" in text
 
 
 def test_a_claim_after_a_renege_scores_the_books_as_the_penalty_moved_them(tmp_path):
