@@ -327,3 +327,16 @@ def test_a_claim_of_every_remaining_trick_and_of_none(tmp_path):
     assert out["books"] == [2, 11] and out["score"] == [-8, 0]
     text = replay(tmp_path, with_changes(BASE, play=BASE["play"][:4], claim=0)).stdout
     assert "side 0+2 2 (declarers)   side 1+3 11, the rest by claim" in text and "result    set" in text
+
+
+def test_a_renege_on_a_joker_lead_is_of_the_trump_suit(tmp_path):
+    """`"suit"` is the suit the renege failed to follow: a joker led in a suit contract leads trump
+    (hearts here), so seat 1, holding hearts, reneges on hearts with 3S."""
+    suit_hand = with_changes(BASE, auction=["4 up", "pass", "pass", "pass"], declare={"trump": "H"},
+                             discard="2S 3D 2D 2C 9S TS".split(), play=["BJ", "3S", "7H", "3C"], in_progress=True,
+                             **{"with": ["renege-penalty"]})
+    out = replay_ok(tmp_path, suit_hand)
+    assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "H"}]
+    assert out["tricks"] == [{"leader": 0, "cards": ["BJ", "3S", "7H", "3C"], "winner": 0}]
+    msg = replay_error(tmp_path, with_changes(suit_hand, **{"with": []}), "play[1]")
+    assert msg == "seat 1 must follow hearts (holds 2H, 3H, 4H, 5H, 6H)"
