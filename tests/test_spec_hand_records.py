@@ -340,3 +340,11 @@ def test_a_renege_on_a_joker_lead_is_of_the_trump_suit(tmp_path):
     assert out["tricks"] == [{"leader": 0, "cards": ["BJ", "3S", "7H", "3C"], "winner": 0}]
     msg = replay_error(tmp_path, with_changes(suit_hand, **{"with": []}), "play[1]")
     assert msg == "seat 1 must follow hearts (holds 2H, 3H, 4H, 5H, 6H)"
+
+
+def test_analyze_of_a_first_lead_hand_before_its_lead_leaves_trump_undecided(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(with_changes(OREGON, play=[], in_progress=True)))
+    result = run("analyze", str(path), "--json")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "trump" not in json.loads(result.stdout)["contract"]

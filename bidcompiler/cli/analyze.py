@@ -111,7 +111,7 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
         seat = (state.leader + len(state.trick) - 1) % rules.players
         record({"seat": seat, "card": cards[state.trick[-1]]})
     if in_progress:
-        return {"contract": final.contract, "declaring_side": side, "positions": positions,
+        return {"contract": final.decided_contract, "declaring_side": side, "positions": positions,
                 "books": final.books_so_far(), "score": None, "claim": None, "in_progress": True}
     return {
         "contract": final.contract,
