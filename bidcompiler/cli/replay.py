@@ -21,6 +21,7 @@ import click
 from rich.text import Text
 
 from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
+from runtime.notation import named_strains
 from runtime.records import (
     HandReplay,
     NotARecord,
@@ -189,8 +190,8 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
     # The bid as its call is written: a bare strain's is the number alone (records.md `<n>`).
-    bare = any(strain.bare and strain.name == contract["strain"] for strain in rules.strains)
-    bid = str(contract["bid"]) if bare else f"{contract['bid']} {contract['strain']}"
+    named = contract["strain"] in named_strains(rules)
+    bid = f"{contract['bid']} {contract['strain']}" if named else str(contract["bid"])
     text = f"{bid} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
