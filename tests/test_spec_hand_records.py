@@ -348,3 +348,27 @@ def test_analyze_of_a_first_lead_hand_before_its_lead_leaves_trump_undecided(tmp
     result = run("analyze", str(path), "--json")
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "trump" not in json.loads(result.stdout)["contract"]
+
+
+# spades-trump: an uptown or downtown bid names only the direction; spades are trump.
+SPADES = with_changes(BASE, **{"with": ["spades-trump"]}, auction=["4 uptown", "pass", "pass", "pass"],
+                      play=..., in_progress=True)
+
+
+@pytest.mark.parametrize("declare", [..., None, {}, {"trump": "S"}, {"trump": "s", "direction": "High"}],
+                         ids=["absent", "null", "empty", "restated", "restated-lenient"])
+def test_declare_omits_what_the_variant_does_not_ask_for(tmp_path, declare):
+    """"Omit what the variant does not ask for": with spades-trump the declarer names nothing after
+    an uptown bid; what the bid settled may be repeated, in any spelling."""
+    out = replay_ok(tmp_path, with_changes(SPADES, declare=declare))
+    assert out["contract"] == {"declarer": 0, "side": 0, "bid": 4, "strain": "uptown", "trump": "S",
+                               "direction": "uptown"}
+
+
+@pytest.mark.parametrize("declare, message", [
+    ({"trump": "♥"}, "seat 0: trump H contradicts the contract (spades trump)"),
+    ({"trump": None}, "seat 0: trump null contradicts the contract (spades trump)"),
+    ({"direction": "down"}, "seat 0: direction downtown contradicts the contract (uptown)"),
+])
+def test_what_the_bid_settled_may_not_be_contradicted(tmp_path, declare, message):
+    assert replay_error(tmp_path, with_changes(SPADES, declare=declare), "declare") == message
