@@ -372,3 +372,32 @@ def test_declare_omits_what_the_variant_does_not_ask_for(tmp_path, declare):
 ])
 def test_what_the_bid_settled_may_not_be_contradicted(tmp_path, declare, message):
     assert replay_error(tmp_path, with_changes(SPADES, declare=declare), "declare") == message
+
+
+# ============================================================================ in_progress: every cut
+def _cuts(record: dict):
+    """Every point a hand of the worked deal can stop at, with the entry that is then missing."""
+    later = ("declare", "discard", "swaps", "play")
+    for k in range(len(record["auction"])):
+        yield with_changes(record, auction=record["auction"][:k], **{key: ... for key in later}), "auction"
+    yield with_changes(record, declare=..., discard=..., play=...), "declare"
+    for k in range(len(record["discard"])):
+        yield with_changes(record, discard=record["discard"][:k], play=...), "discard"
+    for k in range(len(record["play"])):
+        yield with_changes(record, play=record["play"][:k]), "play"
+
+
+def test_a_hand_may_stop_anywhere_with_the_flag_and_nowhere_without(tmp_path):
+    """"`play` may stop after any card" (and the hand at any earlier point): with `in_progress`
+    it replays (exit 0, score null, books the tricks so far); without, it is illegal at the
+    entry where it stops."""
+    for cut, missing in _cuts(BASE):
+        out = replay_ok(tmp_path, with_changes(cut, in_progress=True))
+        assert out["in_progress"] is True and out["score"] is None
+        played = len(cut.get("play", []))
+        assert sum(out["books"]) == played // 4 + (1 if missing == "play" else 0)  # the discards' book
+        assert sum(len(t["cards"]) for t in out["tricks"]) == played
+        assert all(t["winner"] is None for t in out["tricks"] if len(t["cards"]) < 4)
+        assert (out["contract"] is None) == (missing == "auction")
+        result = replay(tmp_path, cut, "--json")
+        assert result.exit_code == 1 and json.loads(result.stdout)["error"]["at"] == missing, cut
