@@ -329,6 +329,14 @@ def test_a_claim_of_every_remaining_trick_and_of_none(tmp_path):
     assert "side 0+2 2 (declarers)   side 1+3 11, the rest by claim" in text and "result    set" in text
 
 
+def test_a_claim_of_0_on_a_hand_played_out_changes_nothing(tmp_path):
+    """Decision (docs/records.md): every card played, nothing remains, so 0 is the only claim
+    there is and it claims nothing; 1 is more than remains."""
+    assert replay_ok(tmp_path, with_changes(BASE, claim=0)) == replay_ok(tmp_path, BASE)
+    assert "by claim" not in replay(tmp_path, with_changes(BASE, claim=0)).stdout
+    assert replay_error(tmp_path, with_changes(BASE, claim=1), "claim") == "claim of 1 trick, but only 0 remain"
+
+
 def test_a_renege_on_a_joker_lead_is_of_the_trump_suit(tmp_path):
     """`"suit"` is the suit the renege failed to follow: a joker led in a suit contract leads trump
     (hearts here), so seat 1, holding hearts, reneges on hearts with 3S."""

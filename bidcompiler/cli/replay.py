@@ -267,7 +267,8 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
         return
     for line in replay.renege_lines():
         _row(out, "renege", line)
-    claim = ", the rest by claim" if replay.claimed else ""
+    # A claim of 0 on a hand played to its last trick claims nothing: there is no "rest".
+    claim = ", the rest by claim" if replay.claimed and len(state.tricks) < rules.hand_size else ""
     after = " (after the renege penalty)" if state.renege_plays else ""
     _row(out, "books", by_side(rules, state.books, side) + claim + after)
     _row(out, "score", by_side(rules, state.score, sign=True))
