@@ -409,3 +409,15 @@ def test_a_hand_may_stop_anywhere_with_the_flag_and_nowhere_without(tmp_path):
         assert (out["contract"] is None) == (missing == "auction")
         result = replay(tmp_path, cut, "--json")
         assert result.exit_code == 1 and json.loads(result.stdout)["error"]["at"] == missing, cut
+
+
+# ============================================================================ a hand without a contract
+def test_a_hand_without_a_contract_scores_zero_in_json_and_text(tmp_path):
+    """"`contract` is `null` for a hand that ended without one (and `score` is all zero)"; the text
+    says the same facts."""
+    thrown = with_changes(BASE, **{"with": ["all-pass-redeal"]}, auction=["PASS"] * 4, declare=..., discard=...,
+                          play=...)
+    out = replay_ok(tmp_path, thrown)
+    assert out == {"contract": None, "tricks": [], "books": [0, 0], "score": [0, 0], "error": None}
+    text = replay(tmp_path, thrown).stdout
+    assert "none: the hand was thrown in" in text and "score     side 0+2 0   side 1+3 0" in text

@@ -247,6 +247,8 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
     if state.declarer < 0:
         if replay.in_progress:
             _row(out, "status", "in progress")
+        else:  # the same facts as the JSON: no contract, and every side's score unchanged
+            _row(out, "score", by_side(rules, state.score, sign=True))
         return
     if state.tricks or (replay.in_progress and state.trick):
         table = render.PlainTable([("  trick", "right"), ("leader", "left"), ("cards", "left"),
