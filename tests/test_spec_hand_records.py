@@ -66,6 +66,7 @@ def replay_error(tmp_path, data, at: str) -> str:
     assert text.stderr.count("\n") == 1 and f"{at}: {out['error']['message']}" in text.stderr
     return out["error"]["message"]
 
+
 # Oregon (no kitty, 13 cards each, bids are bare numbers, the first card led names trump unless
 # the declarer declares notrump): dealer 3, seat 0 bids 1 and the others pass; seat 0 leads AH.
 OREGON = {
@@ -78,6 +79,21 @@ OREGON = {
 
 
 # ============================================================================ Cards
+def test_a_record_in_any_spelling_replays_to_the_canonical_output(tmp_path):
+    """"On input also ♠ ♥ ♦ ♣ and lower case", "`10` is accepted for `T`", "Output is always the
+    canonical ASCII spelling": the worked hand with every card so spelt gives the same JSON and text."""
+    spelt = with_changes(BASE, hands=[[fancy(c) for c in h] for h in BASE["hands"]],
+                         kitty=[fancy(c) for c in BASE["kitty"]], discard=[fancy(c) for c in BASE["discard"]],
+                         play=[fancy(c) for c in BASE["play"]])
+    assert spelt["play"][:2] == ["a♥", "2♥"] and "10♠" in spelt["hands"][0] and "bj" in spelt["kitty"]
+    assert replay_ok(tmp_path, spelt) == replay_ok(tmp_path, BASE)
+    assert replay(tmp_path, spelt).stdout == replay(tmp_path, BASE).stdout
+    # Errors too: seat 1 reneges with 3♠, then plays a card seat 2 holds.
+    assert replay_error(tmp_path, with_changes(spelt, play=["a♥", "3♠"]), "play[1]") == \
+        "seat 1 must follow hearts (holds 2H, 3H, 4H, 5H, 6H)"
+    assert replay_error(tmp_path, with_changes(spelt, play=["a♥", "7♥"]), "play[1]") == "seat 1 does not hold 7H"
+
+
 # "Output is always the canonical ASCII spelling above" -- error messages included: a card,
 # suit, direction or call the record spells its own way is named canonically once it is read.
 
