@@ -229,6 +229,35 @@ class HandState:
                              self.table is not None)
 
     @property
+    def decided_contract(self) -> dict | None:
+        """:attr:`contract` without the terms not decided yet (:meth:`undecided_terms`): what a
+        record of a hand in progress reports (records.md "contract holds what is decided")."""
+        contract = self.contract
+        if contract is not None:
+            for term in self.undecided_terms():
+                del contract[term]
+        return contract
+
+    def undecided_terms(self) -> tuple[str, ...]:
+        """The terms of the contract (``trump``, ``direction``) not decided yet: the declarer has still
+        to name them (or the first lead to decide trump).  Empty once declared, and before a contract.
+
+        The engine keeps "no trump" for a trump not named yet; a record tells the two apart
+        (records.md: ``trump`` null is notrump, and a contract in progress holds what is decided).
+        """
+        if self.declarer < 0 or self.table is not None:
+            return ()
+        decl = declaration(self.rules, self.bid)
+        # A step is still to come while it is pending or being asked now.
+        todo = set(self.pending) | {self.phase}
+        out = []
+        if decl.by_first_lead or (decl.names_suit and DECLARE_TRUMP in todo):
+            out.append("trump")
+        if decl.chooses_direction and DECLARE_DIRECTION in todo:
+            out.append("direction")
+        return tuple(out)
+
+    @property
     def declaration(self) -> Declaration | None:
         """What the contract's strain lets the declarer declare (None before the auction is won)."""
         return None if self.declarer < 0 else declaration(self.rules, self.bid)

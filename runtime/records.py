@@ -46,8 +46,16 @@ _PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def shown(value) -> str:
-    """``repr(value)`` for a message, cut to :data:`_SHOWN_CHARS` characters (saying how long it was)."""
-    text = repr(value)
+    """A value of the record for a message: a string quoted (``'4nt'``), anything else as JSON
+    writes it (``true``, ``null``, ``4``: a record is JSON, not Python), cut to
+    :data:`_SHOWN_CHARS` characters (saying how long it was)."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
+            text = repr(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
@@ -242,6 +250,21 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
     return value
 
 
+# records.md: "Output is always the canonical ASCII spelling" -- messages too.  A card, call,
+# suit or direction the record spells its own way (``10♥``, ``PASS``, ``high``) is named
+# canonically once read; what cannot be read is quoted as the record has it.
+def card_shown(rules: Ruleset, value) -> str:
+    """A card of the record for a message: its canonical name (``TH``), or the value quoted."""
+    cid = parse_card(rules, value)
+    return shown(value) if cid is None else rules.cards[cid]
+
+
+def call_shown(rules: Ruleset, value) -> str:
+    """A call of the record for a message: its canonical text quoted (``'4 uptown'``), or the value."""
+    action = parse_call(rules, value)
+    return shown(value if action is None else rules.action_names[action])
+
+
 def read_record_file(text: str, filename: str) -> RecordFile:
     """Parse a record file's text; NotARecord says where it is not one."""
     is_game, records = iter_records(text, filename)
@@ -267,7 +290,7 @@ class HandReplay:
         if self.in_progress and state.trick:  # the unfinished trick, winner not known yet
             tricks.append({"leader": state.leader, "cards": [cards[c] for c in state.trick], "winner": None})
         out = {
-            "contract": state.contract if state.declarer >= 0 else None,
+            "contract": state.decided_contract,  # in progress: what is decided (records.md)
             "tricks": tricks,
             "books": state.books_so_far() if self.in_progress else list(state.books),
             "score": None if self.in_progress else list(state.score),
@@ -302,6 +325,12 @@ class HandReplay:
                 moved = before[side] - after[side]
                 text += f"{moved} book{'s' if moved != 1 else ''} moved from side {side} to side {other}"
             lines.append(text)
+        # After a penalty that left the reneging side short, the hand is already scored as a
+        # sweep and later reneges move nothing (renege_penalties stops); each is said all the same.
+        for i, seat, suit in state.renege_plays[len(steps):]:
+            lines.append(f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] and the "
+                         "renege stood: nothing more moved (the hand is already scored as if the other side "
+                         "took every book)")
         return lines
 
 
@@ -476,11 +505,15 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         raise RecordError(prefix + "auction", "auction must be a list of calls")
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
-            raise RecordError(prefix + "auction", f"the auction was over after {i} calls; {shown(text)} follows it")
+            raise RecordError(prefix + "auction",
+                              f"the auction was over after {i} calls; {call_shown(rules, text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
-            raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant")
+            # records.md: "A call is one string" -- a JSON number 4 is not the call "4".
+            hint = "" if isinstance(text, str) else " (a call is a string, such as \"pass\")"
+            raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant"
+                                     + hint)
         # records.md: the matching bid itself means the same as take (the engine says when).
         yield state.call_meaning(action)
     if state.phase == AUCTION:
@@ -543,16 +576,25 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                                   f"of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
-    # What the bid already fixed may be restated, but not contradicted.
+    # What the bid already fixed may be restated, but not contradicted; what is no suit or
+    # direction at all is said to be that (not a contradiction).
     if "trump" in declare:
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
+        if given is None:
+            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
         if given != state.trump:
             held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
-            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} contradicts the contract ({held})")
-    if "direction" in declare and parse_direction(rules, declare["direction"]) != state.direction:
-        raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} contradicts "
-                                 f"the contract ({rules.orders[state.direction]})")
+            named = "null" if given == NO_TRUMP else rules.suits[given]
+            raise RecordError(where, f"seat {state.declarer}: trump {named} contradicts the contract ({held})")
+    if "direction" in declare:
+        d = parse_direction(rules, declare["direction"])
+        if d is None:
+            raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
+                                     f"of: {', '.join(rules.orders)}")
+        if d != state.direction:
+            raise RecordError(where, f"seat {state.declarer}: direction {rules.orders[d]} contradicts "
+                                     f"the contract ({rules.orders[state.direction]})")
 
 
 def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
@@ -576,6 +618,13 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     names = rules.cards
     leaving = f" ({', '.join(names[c] for c in out)} among them: {'it leaves' if len(out) == 1 else 'they leave'} " \
               "play)" if out else ""
+    # A card of the kitty that left play at once (a joker out in notrump) never reached the hand:
+    # listing it is the likeliest reason for a wrong count, so it is named first.
+    stayed = [c for c in state.out if c not in out]
+    for card in discard if isinstance(discard, list) else ():
+        if parse_card(rules, card) in stayed:
+            raise RecordError(where, f"seat {taker} discards {card_shown(rules, card)}, which stays in the kitty: "
+                                     "it leaves play and never reaches the hand, so it is not listed")
     short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
         count = len(discard) if isinstance(discard, list) else "no list of"
@@ -586,7 +635,9 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         cid = parse_card(rules, card)
         if cid is None or cid in seen or (cid not in state.hands[taker] and cid not in out):
             twice = cid is not None and cid in seen
-            raise RecordError(where, f"seat {taker} discards {shown(card)}, which it does not hold"
+            if cid is None:
+                raise RecordError(where, f"seat {taker} discards {shown(card)}, which is not a card of this deck")
+            raise RecordError(where, f"seat {taker} discards {rules.cards[cid]}, which it does not hold"
                                      + (" (any more: it is listed twice)" if twice else ""))
         seen.add(cid)
         if cid not in out:
@@ -628,7 +679,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
             if cid is None:
-                raise RecordError(where, f"swaps[{i}].{key} is {swap[key]!r}, which is not a card of this deck")
+                raise RecordError(where, f"swaps[{i}].{key} is {shown(swap[key])}, which is not a card of this deck")
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
@@ -677,7 +728,8 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; {shown(play[i])} follows it")
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; "
+                                                f"{card_shown(state.rules, play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 
 
@@ -721,7 +773,7 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {claim} trick{'' if claim == 1 else 's'}, but only {remaining} "
+            raise RecordError(at, f"claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only {remaining} "
                                   f"remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
             raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
@@ -734,7 +786,7 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     if len(claim) != sides:
         raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {sum(claim)} trick{'' if sum(claim) == 1 else 's'}, but "
+        raise RecordError(at, f"claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 

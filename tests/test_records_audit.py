@@ -316,7 +316,7 @@ def test_a_claim_larger_than_the_tricks_remaining_is_illegal(tmp_path, cards, cl
 
 # --------------------------------------------------------------------------- messages name the seat
 @pytest.mark.parametrize("declare, message", [
-    ({"trump": "H", "direction": "uptown"}, "seat 0: trump 'H' contradicts the contract (no trump)"),
+    ({"trump": "H", "direction": "uptown"}, "seat 0: trump H contradicts the contract (no trump)"),
     ({"trump": None, "direction": "sideways"}, "seat 0: direction 'sideways' is not one of: uptown, downtown"),
 ])
 def test_declare_errors_name_the_declarer(tmp_path, declare, message):
@@ -359,7 +359,7 @@ def test_a_kitty_first_hand_in_progress_may_stop_after_the_swaps(tmp_path):
     without_swaps = {k: v for k, v in stopped_hand.items() if k != "swaps"}
     out = replay_json(write(tmp_path / "ip2.json", without_swaps))
     assert out["error"] is None and out["in_progress"] is True and out["tricks"] == []
-    assert out["contract"]["direction"] is None  # not declared yet
+    assert "direction" not in out["contract"]  # not declared yet: a contract in progress holds what is decided
     declared = {**without_swaps, "declare": hand["declare"]}
     out = replay_json(write(tmp_path / "ip3.json", declared), status=1)
     assert out["error"]["at"] == "swaps"

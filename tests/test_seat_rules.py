@@ -151,7 +151,7 @@ def test_a_partner_takes_kitty_record_replays_and_not_under_standard(tmp_path):
     record["with"] = []
     path.write_text(json.dumps(record))
     refused = run("replay", str(path))
-    assert refused.exit_code == 1 and "seat 0 discards 'AD', which it does not hold" in refused.stderr
+    assert refused.exit_code == 1 and "seat 0 discards AD, which it does not hold" in refused.stderr
 
 
 def human_partner_session(tmp_path):

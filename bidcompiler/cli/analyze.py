@@ -62,8 +62,9 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
                 "positions": [], "books": list(final.books), "score": list(final.score), "claim": None}
     side = rules.side_of[final.declarer]
     if in_progress and final.phase != PLAY:
-        return {"contract": final.contract, "note": "in progress: the play has not begun", "declaring_side": side,
-                "positions": [], "books": final.books_so_far(), "score": None, "claim": None, "in_progress": True}
+        return {"contract": final.decided_contract, "note": "in progress: the play has not begun",
+                "declaring_side": side, "positions": [], "books": final.books_so_far(), "score": None,
+                "claim": None, "in_progress": True}
     state = play_start(final)
     total = _total_books(state)
     played = [c for _, trick, _ in final.tricks for c in trick] + list(final.trick)
@@ -110,7 +111,7 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
         seat = (state.leader + len(state.trick) - 1) % rules.players
         record({"seat": seat, "card": cards[state.trick[-1]]})
     if in_progress:
-        return {"contract": final.contract, "declaring_side": side, "positions": positions,
+        return {"contract": final.decided_contract, "declaring_side": side, "positions": positions,
                 "books": final.books_so_far(), "score": None, "claim": None, "in_progress": True}
     return {
         "contract": final.contract,

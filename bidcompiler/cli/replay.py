@@ -21,6 +21,7 @@ import click
 from rich.text import Text
 
 from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
+from runtime.notation import named_strains
 from runtime.records import (
     HandReplay,
     NotARecord,
@@ -180,11 +181,18 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
 
 def contract_text(rules: Ruleset, contract: dict) -> str:
     """``4 notrump by seat 0 (side 0+2), no trump, uptown``; a player alone is just ``seat 1``."""
-    trump = contract["trump"]
-    trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
+    if "trump" not in contract:  # a hand in progress, before the declarer (or the first lead) names it
+        trump_words = "trump not named yet"
+    elif contract["trump"] is None:
+        trump_words = "no trump"
+    else:
+        trump_words = f"{rules.suit_names[rules.suits.index(contract['trump'])]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
-    text = f"{contract['bid']} {contract['strain']} by {by}, {trump_words}"
+    # The bid as its call is written: a bare strain's is the number alone (records.md `<n>`).
+    named = contract["strain"] in named_strains(rules)
+    bid = f"{contract['bid']} {contract['strain']}" if named else str(contract["bid"])
+    text = f"{bid} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
@@ -205,7 +213,7 @@ def print_deal(out: render.Lines, state) -> None:
     elif state.declarer < 0:
         _row(out, "contract", "not yet: the auction is open")
     else:
-        _row(out, "contract", contract_text(rules, state.contract))
+        _row(out, "contract", contract_text(rules, state.decided_contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
         taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
@@ -239,6 +247,8 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
     if state.declarer < 0:
         if replay.in_progress:
             _row(out, "status", "in progress")
+        else:  # the same facts as the JSON: no contract, and every side's score unchanged
+            _row(out, "score", by_side(rules, state.score, sign=True))
         return
     if state.tricks or (replay.in_progress and state.trick):
         table = render.PlainTable([("  trick", "right"), ("leader", "left"), ("cards", "left"),
@@ -251,12 +261,16 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
         out.add_renderable(table)
     side = rules.side_of[state.declarer]
     if replay.in_progress:
+        for i, seat, suit in state.renege_plays:  # as the JSON lists them; nothing has moved yet
+            _row(out, "renege", f"seat {seat} did not follow {rules.suit_names[suit]} at {replay.prefix}play[{i}] "
+                                "and the renege stands: its penalty moves books when the hand is scored")
         _row(out, "books", by_side(rules, state.books_so_far(), side) + " so far")
         _row(out, "status", "in progress: not scored")
         return
     for line in replay.renege_lines():
         _row(out, "renege", line)
-    claim = ", the rest by claim" if replay.claimed else ""
+    # A claim of 0 on a hand played to its last trick claims nothing: there is no "rest".
+    claim = ", the rest by claim" if replay.claimed and len(state.tricks) < rules.hand_size else ""
     after = " (after the renege penalty)" if state.renege_plays else ""
     _row(out, "books", by_side(rules, state.books, side) + claim + after)
     _row(out, "score", by_side(rules, state.score, sign=True))
