@@ -339,3 +339,456 @@ def test_no_kitty_deals_13_and_bids_from_1(tmp_path):
                  declare={"trump": "H"}, play=["AH", "2S", "2D", "2C"], claim=6)
     out = ok(tmp_path, rec)
     assert out["books"] == [7, 6] and out["score"] == [1, 0]
+
+
+# ============================================================================ §8/§9 on standard: the hand
+@pytest.mark.parametrize("with_, claim, books, score", [
+    # §8 plain-notrump: 4 notrump making 11 books scores 5, not 10
+    (("plain-notrump",), 9, [11, 2], [5, 0]),
+    # §8 rise-and-fly: "a sweep of all 13 books by the declaring side scores double": 7 over x2, and
+    # notrump doubles again: 28
+    (("rise-and-fly",), 11, [13, 0], [28, 0]),
+    # one book short of a sweep: 6 over, doubled for notrump only
+    (("rise-and-fly",), 10, [12, 1], [12, 0]),
+    # §8 defenders-score: "the defending side scores one per book over six it took (doubled in
+    # notrump ...)": side 1 takes 8, 2 over, doubled: 4; side 0 set on 4 notrump: -8
+    (("defenders-score",), 3, [5, 8], [-8, 4]),
+    # and with plain-notrump nothing is doubled: the variant no longer doubles notrump
+    (("defenders-score", "plain-notrump"), 3, [5, 8], [-4, 2]),
+    # a made hand leaves the defenders 3 or fewer books: nothing for them
+    (("defenders-score",), 8, [10, 3], [8, 0]),
+])
+def test_house_rules_on_a_4_notrump_hand(tmp_path, with_, claim, books, score):
+    """Seat 0's 4 notrump (uptown) with the house rules named, books by claim."""
+    out = ok(tmp_path, won_first("standard", 0, "4 notrump", {"trump": None, "direction": "uptown"}, claim,
+                                 with_=with_))
+    assert out["books"] == books and out["score"] == score
+
+
+@pytest.mark.parametrize("with_, bid, declare, score", [
+    # §8 boston-x4: "a made bid of 7 scores four times over (28)"
+    (("boston-x4",), "7 uptown", {"trump": "H"}, [28, 0]),
+    # ... and notrump doubles it: 56
+    (("boston-x4",), "7 notrump", {"trump": None, "direction": "uptown"}, [56, 0]),
+    # a sweep on a bid of 6 is not a bid of 7: 7 over, not multiplied
+    (("boston-x4",), "6 uptown", {"trump": "H"}, [7, 0]),
+    # rise-and-fly alone on the 7 uptown sweep: 14
+    (("rise-and-fly",), "7 uptown", {"trump": "H"}, [14, 0]),
+])
+def test_a_sweep_on_a_high_bid(tmp_path, with_, bid, declare, score):
+    """Side 0 takes all 13 books (one trick, the discards and 11 claimed)."""
+    out = ok(tmp_path, won_first("standard", 0, bid, declare, 11, with_=with_))
+    assert out["books"] == [13, 0] and out["score"] == score
+
+
+def test_a_set_bid_of_7_under_boston_x4_loses_only_the_bid(tmp_path):
+    """boston-x4 multiplies "a made bid of 7": a set 7 uptown (12 books) is -7."""
+    out = ok(tmp_path, won_first("standard", 0, "7 uptown", {"trump": "H"}, 10, with_=("boston-x4",)))
+    assert out["books"] == [12, 1] and out["score"] == [-7, 0]
+
+
+def test_eldest_leads(tmp_path):
+    """§8 eldest-leads: "the player left of the dealer leads the first trick". Dealer 1: seat 2 calls
+    first and leads, though seat 0 declares 4 uptown in hearts; seat 0 ruffs the diamond ace."""
+    hands, kitty = suited()
+    rec = record("standard", hands, kitty, ["pass", "pass", "4 uptown", "pass"], dealer=1, with_=("eldest-leads",),
+                 declare={"trump": "H"}, discard=kitty, play=["AD", "3C", "3H", "3S"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0] == {"leader": 2, "cards": ["AD", "3C", "3H", "3S"], "winner": 0}
+    assert out["books"] == [12, 1] and out["score"] == [6, 0]
+    # without the rule the declarer leads: seat 0 does not hold AD
+    assert illegal(tmp_path, dict(rec, **{"with": []}))["at"] == "play[0]"
+
+
+def test_left_of_declarer_leads(tmp_path):
+    """§9 left-of-declarer-leads: seat 0 declares, seat 1 leads AS; seat 0 ruffs with 3H."""
+    hands, kitty = suited()
+    rec = record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], with_=("left-of-declarer-leads",),
+                 declare={"trump": "H"}, discard=kitty, play=["AS", "3D", "3C", "3H"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0]["leader"] == 1 and out["tricks"][0]["winner"] == 0
+    assert out["score"] == [6, 0]
+
+
+def test_partner_takes_kitty(tmp_path):
+    """§9 partner-takes-kitty: "the declarer's partner takes the kitty and lays away the same number
+    of cards (still the declaring side's first book); the declarer still names trump first and
+    leads". Seat 0 names hearts; seat 2 takes the kitty (with both jokers), keeps the jokers and
+    lays away 2H 2S 2D 2C 3D 4D. Seat 0 leads AH: seat 2 must follow with a joker (its only
+    trumps): LJ wins it for side 0."""
+    hands, kitty = suited()
+    discard = "2H 2S 2D 2C 3D 4D".split()
+    rec = record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], with_=("partner-takes-kitty",),
+                 declare={"trump": "H"}, discard=discard, play=["AH", "3S", "LJ", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0]["winner"] == 2
+    assert out["books"] == [12, 1] and out["score"] == [6, 0]
+    assert illegal(tmp_path, dict(rec, play=["AH", "3S", "5D", "3C"]))["at"] == "play[2]"
+    # seat 0 does not take the kitty: laying away its own hearts is wrong
+    assert illegal(tmp_path, dict(rec, discard="2H 2S 2D 2C 3H 4H".split()))["at"] == "discard"
+
+
+def test_spades_trump_the_bid_names_only_the_direction(tmp_path):
+    """§9 spades-trump: "spades are always trump in a suit contract; an uptown or downtown bid
+    names only the direction (the declarer names no suit)". Seat 0 bids 4 downtown: spades are
+    trump, so seat 1 ruffs seat 0's AH with 3S and wins; naming hearts is illegal."""
+    hands, kitty = suited()
+    rec = record("standard", hands, kitty, ["4 downtown", "pass", "pass", "pass"], with_=("spades-trump",),
+                 discard=kitty, play=["AH", "3S", "3D", "3C"], claim=0)
+    out = ok(tmp_path, rec)
+    assert out["contract"]["trump"] == "S" and out["contract"]["direction"] == "downtown"
+    assert out["tricks"][0]["winner"] == 1
+    # side 0 keeps the discards' book only: set 4, -4
+    assert out["books"] == [1, 12] and out["score"] == [-4, 0]
+    assert illegal(tmp_path, dict(rec, declare={"trump": "H"}))["at"] == "declare"
+    # notrump is as §1: the declarer names the direction
+    nt = won_first("standard", 0, "4 notrump", {"trump": None, "direction": "downtown"}, 9, with_=("spades-trump",))
+    out = ok(tmp_path, nt)
+    assert out["contract"]["trump"] is None and out["score"] == [10, 0]
+
+
+def test_kitty_first_names_trump_after_the_discard(tmp_path):
+    """§8 kitty-first: the declarer takes the kitty before naming trump; the record's fields are
+    the same and the hand scores as without it."""
+    out = ok(tmp_path, won_first("standard", 0, "4 uptown", {"trump": "H"}, 9, with_=("kitty-first",)))
+    assert out["books"] == [11, 2] and out["score"] == [5, 0]
+
+
+# ============================================================================ renege-penalty
+def _renege_hand(renege_seat: int, claim: int) -> dict:
+    """Seat 0 declares 4 uptown in hearts and leads AH; ``renege_seat`` holds 3H (swapped for its
+    own three) but plays another card: a renege that stands under renege-penalty."""
+    hands, kitty = suited()
+    own = LAYOUT[renege_seat]
+    swap(hands, kitty, "3H", "3" + own)
+    play = ["AH"] + [("A" if s == renege_seat else "4") + LAYOUT[s] for s in (1, 2, 3)]
+    return record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], with_=("renege-penalty",),
+                  declare={"trump": "H"}, discard=kitty, play=play, claim=claim)
+
+
+@pytest.mark.parametrize("seat, claim, books, score", [
+    # defender seat 1 reneges; side 0 took 1 + 1 + 6 = 8, side 1 5: 3 books move: 11 to 2, made 4: 5
+    (1, 6, [11, 2], [5, 0]),
+    # side 1 took 1 (< 3): "the hand is scored as if the other side took all 13": 7
+    (1, 10, [13, 0], [7, 0]),
+    # the declarer's partner reneges: side 0 took 1 + 1 + 8 = 10, gives 3: 7 books, set: -4
+    (2, 8, [7, 6], [-4, 0]),
+])
+def test_renege_penalty_moves_three_books(tmp_path, seat, claim, books, score):
+    """§8 renege-penalty: "a renege stands and is scored: 3 of the reneging side's books go to the
+    other side; if it took fewer than 3, the hand is scored as if the other side took all 13"."""
+    rec = _renege_hand(seat, claim)
+    out = ok(tmp_path, rec)
+    assert out["reneges"] == [{"at": "play[%d]" % seat, "seat": seat, "suit": "H"}]
+    assert out["books"] == books and out["score"] == score
+    # without the rule the same card is refused
+    err = illegal(tmp_path, dict(rec, **{"with": []}))
+    assert err["at"] == "play[%d]" % seat and "3H" in err["message"]
+
+
+# ============================================================================ §2 northeast52
+NE_KITTY = "2H 2S 2D 2C"
+
+
+def _ne(auction, declare, play, claim, discard=NE_KITTY, **rest):
+    hands, kitty = suited(NE_KITTY)
+    return record("northeast52", hands, kitty, auction, declare=declare, discard=discard.split(), play=play,
+                  claim=claim, **rest)
+
+
+@pytest.mark.parametrize("declare, claim, books, score", [
+    # the declarer wins the first trick, worth 2 books with the discards: 2 + 9 = 11 on 4: 5 over
+    ({"trump": "H", "direction": "uptown"}, 9, [11, 2], [5, 0]),
+    # notrump is not doubled
+    ({"trump": None, "direction": "uptown"}, 9, [11, 2], [5, 0]),
+    # 2 + 8 = 10: made exactly, 4
+    ({"trump": "H", "direction": "downtown-aces-bad"}, 8, [10, 3], [4, 0]),
+    # 2 + 7 = 9: set; "the opponents score the bid"
+    ({"trump": "H", "direction": "downtown"}, 7, [9, 4], [0, 4]),
+])
+def test_northeast52_scores(tmp_path, declare, claim, books, score):
+    """§2: "The discards belong to whoever wins the first trick: that trick is worth 2 books";
+    "made: the declaring side scores books over six ... Set: the opponents score the bid ...
+    Notrump is not doubled." Seat 0 bids 4 and leads the ace of hearts, which nobody can beat."""
+    out = ok(tmp_path, _ne(["4", "pass", "pass", "pass"], declare, ["AH", "3S", "3D", "3C"], claim))
+    assert out["books"] == books and out["score"] == score
+
+
+@pytest.mark.parametrize("direction, winner", [("uptown", 1), ("downtown", 1), ("downtown-aces-bad", 0)])
+def test_northeast52_the_discards_go_with_the_first_trick_to_the_defenders(tmp_path, direction, winner):
+    """Seat 0 declares spades and leads 2S (from the kitty); seat 1 must follow with AS. Uptown and
+    downtown (aces good) the ace wins, so the first trick and the discards (2 books) go to side 1;
+    aces bad, 2S is the highest spade and they are side 0's. Side 0 then claims 9 of the 11 left."""
+    play = ["2S", "AS", "3D", "3C"]
+    out = ok(tmp_path, _ne(["4", "pass", "pass", "pass"], {"trump": "S", "direction": direction}, play, 9,
+                           discard="2H 2D 2C 3H"))
+    assert out["tricks"][0]["winner"] == winner
+    if winner == 1:   # side 0 has 9: set, side 1 scores the bid
+        assert out["books"] == [9, 4] and out["score"] == [0, 4]
+    else:             # side 0 has 2 + 9 = 11: 5
+        assert out["books"] == [11, 2] and out["score"] == [5, 0]
+
+
+@pytest.mark.parametrize("auction, declarer, bid", [
+    (["4", "pass", "pass", "take"], 3, 4),        # the dealer takes by matching
+    (["4", "pass", "pass", "4"], 3, 4),           # records.md: "the matching bid itself ... means the same"
+    (["pass", "4", "pass", "take"], 3, 4),        # "even from partner"
+    (["2", "3", "pass", "5"], 3, 5),              # or bids higher
+    (["pass", "pass", "pass", "1"], 3, 1),        # all pass: the dealer bids 1 or more
+])
+def test_northeast52_the_dealer(tmp_path, auction, declarer, bid):
+    """§2 "The dealer may pass, bid higher, or take the contract by matching the high bid (even from
+    partner). If the first three pass, the dealer bids (1 or more) or calls redeal"."""
+    hands, kitty = suited(NE_KITTY)
+    out = ok(tmp_path, record("northeast52", hands, kitty, auction, in_progress=True))
+    assert (out["contract"]["declarer"], out["contract"]["bid"]) == (declarer, bid)
+
+
+@pytest.mark.parametrize("auction, bad", [
+    (["4", "4"], 1),                          # the first three must bid higher
+    (["pass", "pass", "pass", "pass"], 3),    # the dealer must bid or redeal
+    (["pass", "redeal"], 1),                  # seat 1 holds face cards: no redeal
+    (["take"], 0),                            # only the dealer takes
+])
+def test_northeast52_calls_refused(tmp_path, auction, bad):
+    """The calls §2 does not allow are illegal at that call."""
+    hands, kitty = suited(NE_KITTY)
+    assert illegal(tmp_path, record("northeast52", hands, kitty, auction))["at"] == f"auction[{bad}]"
+
+
+def _no_face_cards_for_seat_0():
+    """Seat 0's KH QH JH go to the kitty for 2S 2D 2C: seat 0 holds no king, queen or jack."""
+    hands, kitty = suited(NE_KITTY)
+    for face, deuce in (("KH", "2S"), ("QH", "2D"), ("JH", "2C")):
+        swap(hands, kitty, face, deuce)
+    return hands, kitty
+
+
+def test_northeast52_a_hand_without_face_cards_may_redeal_and_the_same_dealer_deals(tmp_path):
+    """§2 "Any player, dealer included, who holds no king, queen or jack may call redeal instead of
+    bidding on their turn (same dealer deals again)". A game record: the next hand's dealer is
+    the same seat (3); dealer 0 there is illegal at hand[1].dealer."""
+    hands, kitty = _no_face_cards_for_seat_0()
+    thrown = record("northeast52", hands, kitty, ["redeal"])
+    out = ok(tmp_path, thrown)
+    assert out["contract"] is None and out["score"] == [0, 0]
+    nxt = _ne(["4", "pass", "pass", "pass"], {"trump": "H", "direction": "uptown"}, ["AH", "3S", "3D", "3C"], 9)
+    code, game = replay(tmp_path, [thrown, nxt])
+    assert code == 0 and game["totals"] == [5, 0] and game["winner"] is None
+    code, game = replay(tmp_path, [thrown, dict(nxt, dealer=0)])
+    assert code == 1 and game["error"]["at"] == "hand[1].dealer"
+
+
+def test_northeast52_first_to_21(tmp_path):
+    """§2 "Game: first side to 21 or more": three sweeps of 7 (2 + 11 books each)."""
+    hands = []
+    for dealer in (3, 0, 1):
+        rec = won_first("northeast52", 0, "7", {"trump": "H", "direction": "uptown"}, 11, dealer=dealer,
+                        kitty=NE_KITTY)
+        hands.append(rec)
+    code, game = replay(tmp_path, hands[:2])
+    assert code == 0 and game["totals"] == [14, 0] and game["winner"] is None
+    code, game = replay(tmp_path, hands)
+    assert code == 0 and game["totals"] == [21, 0] and game["winner"] == 0
+
+
+# ============================================================================ §5 rhode-island
+@pytest.mark.parametrize("bid, declare, claim, books, score", [
+    # made: "one point for each book the side took, the discards' book included": 1 + 1 + 8 = 10
+    ("3", {"trump": "H"}, 8, [10, 3], [10, 0]),
+    # "Notrump doubles every score of the hand": 20
+    ("3", {"trump": None}, 8, [10, 3], [20, 0]),
+    # set 4 (side 0 has 1 + 1 + 3 = 5, side 1 8): the bid plus 2 over six = 6, doubled: 12
+    ("4", {"trump": None}, 3, [5, 8], [0, 12]),
+    # set 4 with side 1 at 5 books: only the bid
+    ("4", {"trump": "H"}, 7, [9, 4], [0, 4]),
+])
+def test_rhode_island_scores(tmp_path, bid, declare, claim, books, score):
+    """§5 scoring on seat 0's contract."""
+    out = ok(tmp_path, won_first("rhode-island", 0, bid, declare, claim, kitty=NE_KITTY))
+    assert out["books"] == books and out["score"] == score
+
+
+@pytest.mark.parametrize("auction, declarer, bid", [
+    (["3", "pass", "pass", "3"], 3, 3),      # "the dealer only needs to match the high bid (and then takes it)"
+    (["3", "pass", "pass", "take"], 3, 3),
+    (["3", "4", "pass", "5"], 3, 5),
+    (["pass", "pass", "pass", "1"], 3, 1),   # all pass: the dealer must bid
+])
+def test_rhode_island_the_dealer(tmp_path, auction, declarer, bid):
+    """§5 auction: once around, the dealer may match."""
+    hands, kitty = suited(NE_KITTY)
+    out = ok(tmp_path, record("rhode-island", hands, kitty, auction, in_progress=True))
+    assert (out["contract"]["declarer"], out["contract"]["bid"]) == (declarer, bid)
+
+
+@pytest.mark.parametrize("auction, bad", [
+    (["3", "3"], 1), (["pass", "pass", "pass", "pass"], 3), (["3 notrump"], 0), (["8"], 0)])
+def test_rhode_island_calls_refused(tmp_path, auction, bad):
+    """Bare numbers 1–7, no notrump bid; the first three must bid higher; the dealer must bid."""
+    hands, kitty = suited(NE_KITTY)
+    assert illegal(tmp_path, record("rhode-island", hands, kitty, auction))["at"] == f"auction[{bad}]"
+
+
+# ============================================================================ §6 hawaii
+@pytest.mark.parametrize("bid, declare, claim, books, score", [
+    ("3", {"trump": "H"}, 7, [9, 4], [1, 0]),     # made: +1
+    ("3", {"trump": "H"}, 6, [8, 5], [0, 2]),     # "set the contract with 8 − bid books": 5 on a 3
+    ("5", {"trump": None}, 9, [11, 2], [1, 0]),   # notrump: still 1
+    ("5", {"trump": None}, 8, [10, 3], [0, 2]),   # 3 books set a 5
+    ("7", {"trump": "H"}, 11, [13, 0], [1, 0]),
+])
+def test_hawaii_scores(tmp_path, bid, declare, claim, books, score):
+    """§6 "made: +1 to the declaring side; set: +2 to the opponents"."""
+    out = ok(tmp_path, won_first("hawaii", 0, bid, declare, claim, kitty=NE_KITTY))
+    assert out["books"] == books and out["score"] == score
+
+
+def test_hawaii_bids_from_3_and_a_forced_dealer(tmp_path):
+    """§6 "Bids bare numbers 3–7; the auction as in standard (once round, the dealer must bid if all pass)"."""
+    hands, kitty = suited(NE_KITTY)
+    assert illegal(tmp_path, record("hawaii", hands, kitty, ["2"]))["at"] == "auction[0]"
+    assert illegal(tmp_path, record("hawaii", hands, kitty, ["pass"] * 4))["at"] == "auction[3]"
+    assert illegal(tmp_path, record("hawaii", hands, kitty, ["3", "pass", "pass", "take"]))["at"] == "auction[3]"
+
+
+# ============================================================================ §4 cincinnati
+FULL = RANKS   # 13 cards a suit: no kitty
+
+
+@pytest.mark.parametrize("bid, declare, claim, books, score, direction", [
+    ("2 notrump", {"trump": None, "direction": "uptown"}, 8, [9, 4], [6, 0], "uptown"),   # 3 over doubled
+    ("2 notrump", {"trump": None, "direction": "downtown"}, 6, [7, 6], [-4, 0], "downtown"),  # set, doubled
+    ("1 special", {"trump": "H"}, 6, [7, 6], [1, 0], "downtown"),
+    ("1", {"trump": "H"}, 12, [13, 0], [7, 0], "uptown"),
+])
+def test_cincinnati_scores(tmp_path, bid, declare, claim, books, score, direction):
+    """§4: 13 each, no kitty; "as standard: ... books over six scored, set loses the bid, notrump
+    doubled". Seat 0 leads AH (wins: nobody else holds a heart)."""
+    hands = [suit(LAYOUT[s], FULL) for s in range(4)]
+    rec = record("cincinnati", hands, [], [bid, "pass", "pass", "pass"], declare=declare,
+                 play=["AH", "2S", "2D", "2C"], claim=claim)
+    out = ok(tmp_path, rec)
+    assert out["contract"]["direction"] == direction
+    assert out["books"] == books and out["score"] == score
+
+
+@pytest.mark.parametrize("auction, bad", [
+    (["1 special", "1"], 1), (["1 notrump", "1 special"], 1), (["1", "1 uptown"], 1),
+    (["pass", "pass", "pass", "pass"], 3), (["8"], 0)])
+def test_cincinnati_ladder(tmp_path, auction, bad):
+    """§4 "special beats uptown and notrump beats both at one number: 1 < 1 special < 1 notrump < 2"."""
+    hands = [suit(LAYOUT[s], FULL) for s in range(4)]
+    assert illegal(tmp_path, record("cincinnati", hands, [], auction))["at"] == f"auction[{bad}]"
+    good = record("cincinnati", hands, [], ["1", "1 special", "1 notrump", "2"], in_progress=True)
+    assert ok(tmp_path, good)["contract"]["declarer"] == 3
+
+
+# ============================================================================ §3 oregon
+def _oregon(auction, play, claim, declare=None, dealer=3):
+    hands = [suit(LAYOUT[s], FULL) for s in range(4)]
+    return record("oregon", hands, [], auction, dealer=dealer, declare=declare, play=play, claim=claim)
+
+
+def test_oregon_auction_goes_round_until_three_have_passed(tmp_path):
+    """§3 "The auction goes round as often as needed until three players have passed; a player who
+    passed is out of it." Seat 0 bids 1, seat 1 2, seats 2 and 3 pass, seat 0 3, seat 1 passes:
+    seat 0's 3. Its first lead (AH) makes hearts trump. 1 + 8 claimed = 9 books: 3 over; side 1
+    "scores one point per trick it took, every hand": 4."""
+    rec = _oregon(["1", "2", "pass", "pass", "3", "pass"], ["AH", "2S", "2D", "2C"], 8)
+    out = ok(tmp_path, rec)
+    assert out["contract"]["declarer"] == 0 and out["contract"]["bid"] == 3 and out["contract"]["trump"] == "H"
+    assert out["books"] == [9, 4] and out["score"] == [3, 4]
+    # a player who passed is out of it: seat 2 may not bid after passing
+    bad = _oregon(["1", "2", "pass", "pass", "3", "pass", "4"], ["AH", "2S", "2D", "2C"], 8)
+    assert illegal(tmp_path, bad)["at"] in ("auction[6]", "auction")
+    # set: 3 with 8 books: -3; the opponents' 5 tricks: 5
+    out = ok(tmp_path, _oregon(["1", "2", "pass", "pass", "3", "pass"], ["AH", "2S", "2D", "2C"], 7))
+    assert out["score"] == [-3, 5]
+    # a declared notrump is not doubled: 9 books, 3
+    out = ok(tmp_path, _oregon(["1", "2", "pass", "pass", "3", "pass"], ["AH", "2S", "2D", "2C"], 8,
+                               declare={"trump": None}))
+    assert out["contract"]["trump"] is None and out["score"] == [3, 4]
+
+
+def test_oregon_a_dealer_left_alone_takes_exactly_1(tmp_path):
+    """§3 "If the first three pass, the dealer must take a bid of 1 (exactly 1)"."""
+    assert illegal(tmp_path, _oregon(["pass", "pass", "pass", "2"], None, None))["at"] == "auction[3]"
+    assert illegal(tmp_path, _oregon(["pass", "pass", "pass", "pass"], None, None))["at"] == "auction[3]"
+    out = ok(tmp_path, dict(_oregon(["pass", "pass", "pass", "1"], None, None), in_progress=True))
+    assert (out["contract"]["declarer"], out["contract"]["bid"]) == (3, 1)
+
+
+# ============================================================================ §7 cutthroat
+def _cutthroat_deal():
+    """Seat 0: 13 hearts and AS KS QS JS; seat 1: TS-2S and AD-7D; seat 2: 6D-3D and 13 clubs;
+    kitty 2D BJ LJ (17, 17, 17 and 3: 54)."""
+    return ([suit("H", FULL) + suit("S", "AKQJ"), suit("S", "T98765432") + suit("D", "AKQJT987"),
+             suit("D", "6543") + suit("C", FULL)], "2D BJ LJ".split())
+
+
+def _ct(bid, declare, claim, dealer=2):
+    hands, kitty = _cutthroat_deal()
+    first = (dealer + 1) % 3
+    auction = [bid if (first + i) % 3 == 0 else "pass" for i in range(3)]
+    return record("cutthroat", hands, kitty, auction, dealer=dealer, declare=declare, discard=kitty,
+                  play=["AH", "2S", "2C"], claim=claim)
+
+
+@pytest.mark.parametrize("bid, declare, claim, books, score", [
+    # seat 0 takes 1 + the discards + 10 = 12 on 9: scores 12; each defender its own books
+    ("9 uptown", {"trump": "H"}, [10, 3, 3], [12, 3, 3], [12, 3, 3]),
+    # notrump doubles the declarer's score, not the defenders'
+    ("9 notrump", {"trump": None, "direction": "uptown"}, [10, 3, 3], [12, 3, 3], [24, 3, 3]),
+    # set: 8 books on 9: minus the bid
+    ("9 downtown", {"trump": "H"}, [6, 5, 5], [8, 5, 5], [-9, 5, 5]),
+    ("9 notrump", {"trump": None, "direction": "downtown"}, [6, 5, 5], [8, 5, 5], [-18, 5, 5]),
+    # all 18
+    ("18 uptown", {"trump": "H"}, [16, 0, 0], [18, 0, 0], [18, 0, 0]),
+])
+def test_cutthroat_scores(tmp_path, bid, declare, claim, books, score):
+    """§7 "made: the declarer scores the books taken; set: minus the bid; notrump doubles the
+    declarer's score; each defender scores the books they took themselves, every hand"."""
+    out = ok(tmp_path, _ct(bid, declare, claim))
+    assert out["books"] == books and out["score"] == score
+
+
+def test_cutthroat_ladder(tmp_path):
+    """§7 "bids 7–18 with uptown/downtown/notrump as in standard"."""
+    hands, kitty = _cutthroat_deal()
+    assert illegal(tmp_path, record("cutthroat", hands, kitty, ["6 uptown"], dealer=2))["at"] == "auction[0]"
+    assert illegal(tmp_path, record("cutthroat", hands, kitty, ["9 uptown", "9 downtown"], dealer=2))["at"] == "auction[1]"
+    assert illegal(tmp_path, record("cutthroat", hands, kitty, ["pass"] * 3, dealer=2))["at"] == "auction[2]"
+    out = ok(tmp_path, record("cutthroat", hands, kitty, ["9 uptown", "9 notrump", "18 downtown"], dealer=2,
+                              in_progress=True))
+    assert (out["contract"]["declarer"], out["contract"]["bid"]) == (2, 18)
+
+
+def test_cutthroat_two_defenders_reach_30_on_one_hand_tied(tmp_path):
+    """§7 "First to 30 wins; if several reach 30 on one hand, the declarer wins if it is one of them,
+    otherwise the highest score (on a tie, the first of them from the dealer's left)". Seat 0 bids
+    9 and is set every hand (8 books: -9); seats 1 and 2 take 5 each: after five hands 25 each,
+    after the sixth (dealer 1) 30 each: the first from seat 1's left is seat 2."""
+    hands = [_ct("9 uptown", {"trump": "H"}, [6, 5, 5], dealer=d) for d in (2, 0, 1, 2, 0, 1)]
+    code, game = replay(tmp_path, hands[:5])
+    assert code == 0 and game["totals"] == [-45, 25, 25] and game["winner"] is None
+    code, game = replay(tmp_path, hands)
+    assert code == 0 and game["totals"] == [-54, 30, 30] and game["winner"] == 2
+    # one more book to seat 1 on the last hand: 31 against 29 — seat 1 alone has 30
+    last = _ct("9 uptown", {"trump": "H"}, [6, 6, 4], dealer=1)
+    code, game = replay(tmp_path, hands[:5] + [last])
+    assert code == 0 and game["winner"] == 1
+
+
+# ============================================================================ §9 two-handed
+def test_two_handed(tmp_path):
+    """§9 two-handed: 12 each, kitty of 6, 24 unseen; "the auction once round from the non-dealer,
+    a dealer who must bid if the other passes; scoring and game as in standard". Seat 0 (dealer 1's
+    left) bids 4 notrump and takes 1 + the discards + 9 = 11 of 13 books: 10."""
+    hands, kitty = suited()
+    hands = hands[:2]
+    rec = record("two-handed", hands, kitty, ["4 notrump", "pass"], dealer=1,
+                 declare={"trump": None, "direction": "uptown"}, discard=kitty, play=["AH", "3S"], claim=9)
+    out = ok(tmp_path, rec)
+    assert out["books"] == [11, 2] and out["score"] == [10, 0]
+    assert illegal(tmp_path, record("two-handed", hands, kitty, ["pass", "pass"], dealer=1))["at"] == "auction[1]"
