@@ -792,3 +792,139 @@ def test_two_handed(tmp_path):
     out = ok(tmp_path, rec)
     assert out["books"] == [11, 2] and out["score"] == [10, 0]
     assert illegal(tmp_path, record("two-handed", hands, kitty, ["pass", "pass"], dealer=1))["at"] == "auction[1]"
+
+
+# ============================================================================ game ends
+DEALERS = [3, 0, 1, 2] * 4   # the deal passes to the left
+
+
+def _std(i: int, declarer: int, bid: str, claim: int, with_=(), variant="standard", kitty="2H 2S 2D 2C BJ LJ"):
+    """Hand ``i`` of a game: ``declarer`` wins with ``bid`` (its own suit trump, uptown) and its side
+    takes 1 + the discards + ``claim`` books."""
+    declare = {"trump": None, "direction": "uptown"} if bid.endswith("notrump") else {"trump": LAYOUT[declarer]}
+    return won_first(variant, declarer, bid, declare, claim, dealer=DEALERS[i], with_=with_, kitty=kitty)
+
+
+def _game(tmp_path, hands):
+    code, out = replay(tmp_path, hands)
+    assert code == 0, out.get("error")
+    return out
+
+
+@pytest.mark.parametrize("with_, hands, totals, winner", [
+    # §1 "a side with 7 or more wins": 4 uptown + 12 books = 6, then 3 uptown + 9 books = 3: 9
+    ((), [(0, "4 uptown", 10), (0, "3 uptown", 7)], [9, 0], 0),
+    # 6 is not yet 7
+    ((), [(0, "4 uptown", 10)], [6, 0], None),
+    # "a side at −7 or less loses": a set 7 notrump is -14
+    ((), [(0, "7 notrump", 10)], [-14, 0], 1),
+    # to-5: 4 uptown with 11 books = 5 wins; standard would go on
+    (("to-5",), [(0, "4 uptown", 9)], [5, 0], 0),
+    (("to-5",), [(1, "5 uptown", 7)], [0, -5], 0),
+    # to-9: a 7-point sweep is not enough there
+    (("to-9",), [(0, "4 uptown", 11)], [7, 0], None),
+    (("to-9",), [(0, "4 uptown", 11), (0, "3 uptown", 7)], [10, 0], 0),
+    # two-sets: "a side set for the third time in a game loses it": sets of 3 (8 books) and makes
+    # keep side 0 between -3 and 3; the third set loses
+    (("two-sets",), [(0, "3 uptown", 6), (0, "3 uptown", 10), (0, "3 uptown", 6), (0, "3 uptown", 7),
+                     (0, "3 uptown", 6)], [0, 0], 1),
+    ((), [(0, "3 uptown", 6), (0, "3 uptown", 10), (0, "3 uptown", 6), (0, "3 uptown", 7),
+          (0, "3 uptown", 6)], [0, 0], None),
+    # seven-set-loses: +6, then a set 7 (12 books): -1 in all, but the game is lost
+    (("seven-set-loses",), [(0, "4 uptown", 10), (0, "7 uptown", 10)], [-1, 0], 1),
+    ((), [(0, "4 uptown", 10), (0, "7 uptown", 10)], [-1, 0], None),
+    # boston-wins: "taking all 13 books wins the game at once": -4, then a sweep of 3 uptown: +7 = 3
+    (("boston-wins",), [(0, "4 uptown", 6), (0, "3 uptown", 11)], [3, 0], 0),
+    ((), [(0, "4 uptown", 6), (0, "3 uptown", 11)], [3, 0], None),
+    # the other side's sweep wins for it (seat 1 declares)
+    (("boston-wins",), [(0, "4 uptown", 6), (1, "3 uptown", 11)], [-4, 7], 1),
+])
+def test_game_ends(tmp_path, with_, hands, totals, winner):
+    """Each game-end line of §1 and §8, on a game record of claimed hands."""
+    records = [_std(i, d, bid, claim, with_) for i, (d, bid, claim) in enumerate(hands)]
+    out = _game(tmp_path, records)
+    assert out["totals"] == totals and out["winner"] == winner
+
+
+def test_a_record_may_not_go_on_after_the_game_is_won(tmp_path):
+    """records.md: a game record "may not go on after" the game is decided."""
+    records = [_std(0, 0, "4 uptown", 9, ("to-5",)), _std(1, 0, "4 uptown", 9, ("to-5",))]
+    code, out = replay(tmp_path, records)
+    assert code == 1 and out["error"]["at"].startswith("hand[1]")
+
+
+def test_ten_hands(tmp_path):
+    """§9 ten-hands: "the game is ten hands (thrown-in hands do not count); the higher total wins;
+    on a tie, one more hand at a time until the totals differ. The ±7 ends are off." Sides 0 and
+    1 alternate making 4 uptown with 11 books (+5): 25 each after ten hands, a tie; the eleventh
+    (side 0's) decides. With all-pass-redeal, a thrown-in hand does not count."""
+    hands = [_std(i, i % 2, "4 uptown", 9, ("ten-hands",)) for i in range(11)]
+    out = _game(tmp_path, hands[:9])
+    assert out["totals"] == [25, 20] and out["winner"] is None     # past 7: no end
+    out = _game(tmp_path, hands[:10])
+    assert out["totals"] == [25, 25] and out["winner"] is None
+    out = _game(tmp_path, hands)
+    assert out["totals"] == [30, 25] and out["winner"] == 0
+    # with a hand thrown in (all pass) as the fourth, ten played hands take eleven records
+    rules = ("ten-hands", "all-pass-redeal")
+    suited_hands, kitty = suited()
+    played = [_std(i if i < 3 else i + 1, i % 2, "4 uptown", 9 + (i == 9), rules) for i in range(10)]
+    thrown = record("standard", suited_hands, kitty, ["pass"] * 4, dealer=DEALERS[3], with_=rules)
+    game = played[:3] + [thrown] + played[3:]
+    out = _game(tmp_path, game[:10])
+    assert out["winner"] is None
+    out = _game(tmp_path, game)
+    assert out["totals"] == [25, 26] and out["winner"] == 1
+
+
+def test_hawaii_game_ends(tmp_path):
+    """§6 "a side wins when it is 7 up with the other side at 0, or 11 points ahead, or at 21 or more
+    with the other side at least 2 behind". Seven makes by side 0 (+1 each): 7-0 wins. Side 1 makes
+    one (+1), then is set six times (+2 to side 0 each): 12-1, 11 ahead, wins; 10-1 does not."""
+    def hawaii(i, declarer, claim):
+        return _std(i, declarer, "3", claim, variant="hawaii", kitty=NE_KITTY)
+    sevens = [hawaii(i, 0, 7) for i in range(7)]
+    assert _game(tmp_path, sevens[:6])["winner"] is None
+    out = _game(tmp_path, sevens)
+    assert out["totals"] == [7, 0] and out["winner"] == 0
+    ahead = [hawaii(0, 1, 7)] + [hawaii(i, 1, 6) for i in range(1, 7)]   # side 1 makes, then 8 books: set
+    out = _game(tmp_path, ahead[:6])
+    assert out["totals"] == [10, 1] and out["winner"] is None
+    out = _game(tmp_path, ahead)
+    assert out["totals"] == [12, 1] and out["winner"] == 0
+
+
+def _oregon_hand(i: int, bid: str, books: int):
+    """Hand ``i`` of an oregon game: seat 0 wins with ``bid`` (the others pass; a dealer left
+    alone takes 1), leads AH (hearts trump) and takes ``books`` of 13."""
+    dealer = DEALERS[i]
+    first = (dealer + 1) % 4
+    auction = [bid if (first + k) % 4 == 0 else "pass" for k in range(4)]
+    return _oregon(auction, ["AH", "2S", "2D", "2C"], books - 1, dealer=dealer)
+
+
+def test_oregon_both_reach_11_and_the_contracting_side_wins(tmp_path):
+    """§3 "first to 11; if both sides reach 11 on the same hand, the contracting side wins". Side 0
+    declares 1 every hand. 3 books: set, -1; side 1 +10. 13 books: +7 (6 in all). 11 books: +5 and
+    side 1 +2: 11 against 12, both past 11 on this hand: side 0, the contracting side, wins."""
+    hands = [_oregon_hand(0, "1", 3), _oregon_hand(1, "1", 13), _oregon_hand(2, "1", 11)]
+    out = _game(tmp_path, hands[:2])
+    assert out["totals"] == [6, 10] and out["winner"] is None
+    out = _game(tmp_path, hands)
+    assert out["totals"] == [11, 12] and out["games"][0]["winner"] == 0
+    assert out["winner"] is None   # the match is the rubber: one game of it won
+    # the text says the winner's 11 first, not "12 to 11"
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in hands), encoding="utf-8")
+    assert "game 1 won by side 0+2, 11 to 12 (hands 1-3)" in run("replay", str(path)).stdout
+
+
+def test_oregon_rubber_is_best_of_three(tmp_path):
+    """§3 "A rubber is the best of three games; the deal goes on passing to the left from one game
+    to the next". Side 0 sweeps (+7) twice a game: 14 wins a game; two games win the rubber."""
+    hands = [_oregon_hand(i, "1", 13) for i in range(4)]
+    out = _game(tmp_path, hands[:3])
+    assert out["winner"] is None and out["totals"] == [7, 0]
+    assert [(g["first_hand"], g["hands"], g["winner"]) for g in out["games"]] == [(0, 2, 0), (2, 1, None)]
+    out = _game(tmp_path, hands)
+    assert out["winner"] == 0 and [g["totals"] for g in out["games"]] == [[14, 0], [14, 0]]
