@@ -928,3 +928,168 @@ def test_oregon_rubber_is_best_of_three(tmp_path):
     assert [(g["first_hand"], g["hands"], g["winner"]) for g in out["games"]] == [(0, 2, 0), (2, 1, None)]
     out = _game(tmp_path, hands)
     assert out["winner"] == 0 and [g["totals"] for g in out["games"]] == [[14, 0], [14, 0]]
+
+
+# ============================================================================ more joker cases
+def test_jokers_out_the_declarers_own_joker_goes_among_the_discards(tmp_path):
+    """jokers-out-in-notrump: seat 0 holds BJ (for its 3H) and LJ is in the kitty: LJ stays out,
+    seat 0 takes the other five (17 cards) and lays away five, BJ among them; nobody else holds
+    a joker, so no swap. Keeping BJ is illegal at the discard."""
+    hands, kitty = suited()
+    swap(hands, kitty, "BJ", "3H")            # kitty: 2H 2S 2D 2C 3H LJ
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"], with_=("jokers-out-in-notrump",),
+                 declare={"trump": None, "direction": "uptown"}, discard="BJ 2S 2D 2C 3H".split(),
+                 play=["AH", "3S", "3D", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["books"] == [12, 1] and out["score"] == [12, 0]
+    assert illegal(tmp_path, dict(rec, discard="2H 2S 2D 2C 3H".split()))["at"] == "discard"
+
+
+def test_jokers_out_with_partner_takes_kitty_the_declarer_swaps_its_joker(tmp_path):
+    """partner-takes-kitty with jokers-out-in-notrump: seat 2 (the partner) takes the kitty and lays
+    away; "each other player holding one swaps it" — the declarer, seat 0, holding BJ, swaps it
+    for one of seat 2's discards."""
+    hands, kitty = suited()
+    swap(hands, kitty, "BJ", "3H")            # seat 0 holds BJ; kitty 2H 2S 2D 2C 3H LJ
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 with_=("partner-takes-kitty", "jokers-out-in-notrump"),
+                 declare={"trump": None, "direction": "uptown"}, discard="2H 2S 2C 3H 3D".split(),
+                 swaps=[{"seat": 0, "gave": "BJ", "drew": "2H"}], play=["AH", "3S", "4D", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["books"] == [12, 1] and out["score"] == [12, 0]
+
+
+def test_notrump_downtown_the_ace_stays_top(tmp_path):
+    """Terms: downtown (aces good) is "A 2 3 4 5 6 7 8 9 T J Q K". Seat 0 (4 notrump downtown) leads
+    2S from the kitty: seat 1's KS loses to it, its AS would win."""
+    hands, kitty = suited()
+    base = dict(auction=["4 notrump", "pass", "pass", "pass"], declare={"trump": None, "direction": "downtown"},
+                discard="2H 2D 2C BJ LJ 3H".split(), claim=10)
+    out = ok(tmp_path, record("standard", hands, kitty, play=["2S", "KS", "3D", "3C"], **base))
+    assert out["tricks"][0]["winner"] == 0
+    out = ok(tmp_path, record("standard", hands, kitty, play=["2S", "AS", "3D", "3C"], **base))
+    assert out["tricks"][0]["winner"] == 1
+
+
+def test_deuce_of_spades_downtown_spades(tmp_path):
+    """deuce-of-spades with spades trump downtown: BJ, then 2S, then the ace (aces good), 3S, ...
+    Seat 1 declares 4 downtown spades and leads AS; seat 2 holds 2S (for its 3D) and no other
+    trump: it must play it, and 2S wins."""
+    hands, kitty = suited("2H 2S 2D 2C BJ")
+    swap(hands, kitty, "2S", "3D")            # kitty: 2H 3D 2D 2C BJ
+    rec = record("standard", hands, kitty, ["pass", "4 downtown", "pass", "pass"], with_=("deuce-of-spades",),
+                 declare={"trump": "S"}, discard="2H 3D 2D 2C 3S".split(), play=["AS", "2S", "3C", "3H"], claim=0)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0]["winner"] == 2
+    # side 1: the discards only; side 0 the twelve tricks: set 4 downtown: -4 for side 1
+    assert out["books"] == [12, 1] and out["score"] == [0, -4]
+
+
+# ============================================================================ more on the score
+@pytest.mark.parametrize("with_, bid, declare, score", [
+    # plain-notrump: the boston's 28 is not doubled
+    (("boston-x4", "plain-notrump"), "7 notrump", {"trump": None, "direction": "uptown"}, [28, 0]),
+    # a made 7 is a sweep: both multipliers, 7 x 4 x 2
+    (("boston-x4", "rise-and-fly"), "7 uptown", {"trump": "H"}, [56, 0]),
+])
+def test_multipliers_together(tmp_path, with_, bid, declare, score):
+    """Each multiplier of §8 applies to the hand's score as its line says."""
+    out = ok(tmp_path, won_first("standard", 0, bid, declare, 11, with_=with_))
+    assert out["score"] == score
+
+
+def _two_renege_hand(claim: int, with_=("renege-penalty",)) -> dict:
+    """Seat 0 declares 4 uptown in hearts; seats 1 and 3 each hold a heart (3H, 4H, for their
+    threes) and both renege on AH, then on KH."""
+    hands, kitty = suited()
+    swap(hands, kitty, "3H", "3S")
+    swap(hands, kitty, "4H", "3C")
+    play = ["AH", "AS", "4D", "AC", "KH", "KS", "5D", "KC"]
+    return record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], with_=with_,
+                  declare={"trump": "H"}, discard=kitty, play=play, claim=claim)
+
+
+def test_each_renege_moves_three_books_in_turn(tmp_path):
+    """Side 1 reneges four times (seats 1 and 3, twice each). Side 0 takes the 2 tricks + the
+    discards + 4 claimed = 7, side 1 the other 6. The first renege moves 3 (10-3), the second 3
+    more (13-0); the third finds side 1 with no book, fewer than 3: "the hand is scored as if the
+    other side took all 13" (and the fourth moves nothing more)."""
+    out = ok(tmp_path, _two_renege_hand(4))
+    assert len(out["reneges"]) == 4
+    assert out["books"] == [13, 0] and out["score"] == [7, 0]
+    # with rise-and-fly it is a sweep of all 13 books by the declaring side: double
+    out = ok(tmp_path, _two_renege_hand(4, ("renege-penalty", "rise-and-fly")))
+    assert out["books"] == [13, 0] and out["score"] == [14, 0]
+
+
+def test_deal_right(tmp_path):
+    """§9 deal-right: "the deal passes to the right each hand". Dealer 3, then 2: dealer 0 is wrong."""
+    first = won_first("standard", 0, "4 uptown", {"trump": "H"}, 6, dealer=3, with_=("deal-right",))
+    second = won_first("standard", 0, "4 uptown", {"trump": "H"}, 6, dealer=2, with_=("deal-right",))
+    out = _game(tmp_path, [first, second])
+    assert out["totals"] == [-8, 0]
+    code, out = replay(tmp_path, [first, dict(second, dealer=0)])
+    assert code == 1 and out["error"]["at"] == "hand[1].dealer"
+    # the auction still goes to the left: dealer 2's first caller is seat 3
+    assert second["auction"] == ["pass", "4 uptown", "pass", "pass"]
+
+
+@pytest.mark.parametrize("variant, with_, kitty, auction, bad", [
+    ("northeast52", ("min-bid-4",), NE_KITTY, ["3"], 0),
+    ("northeast52", ("min-bid-4",), NE_KITTY, ["pass", "pass", "pass", "3"], 3),
+    ("cincinnati", ("min-bid-4",), "", ["3 notrump"], 0),
+    ("cincinnati", ("notrump-from-4",), "", ["3 notrump"], 0),
+    ("cincinnati", ("level-only",), "", ["4", "4 notrump"], 1),
+    ("rhode-island", ("first-caller-bids",), NE_KITTY, ["pass"], 0),
+])
+def test_house_rule_ladders_on_other_games(tmp_path, variant, with_, kitty, auction, bad):
+    """§8 and §9's ladder rules read on the game they are laid over."""
+    ranks = "AKQJT9876543" if kitty else RANKS
+    hands, kit = suited(kitty or "", ranks)
+    kit = [c for c in kit if c]
+    assert illegal(tmp_path, record(variant, hands, kit, auction, with_=with_))["at"] == f"auction[{bad}]"
+
+
+@pytest.mark.parametrize("rules, auction, declare, play, at, seat, suit_", [
+    # a suit contract: seat 1 holds BJ as its only trump and keeps it back on a trump lead
+    (("renege-penalty",), ["4 uptown", "pass", "pass", "pass"], {"trump": "H"}, ["AH", "AS", "LJ", "3C"], 1, 1, "H"),
+    # notrump: seat 1 holds spades and throws BJ on a spade lead
+    (("renege-penalty",), ["4 notrump", "pass", "pass", "pass"], {"trump": None, "direction": "uptown"},
+     ["2S", "BJ", "4D", "3C"], 1, 1, "S"),
+])
+def test_a_joker_kept_back_or_thrown_is_a_renege(tmp_path, rules, auction, declare, play, at, seat, suit_):
+    """§1: the joker is a trump in a suit contract (a holder with no other trump follows a trump lead
+    with it); in notrump it may be played "only when the player cannot follow". Either way round
+    it is a renege, which renege-penalty lets stand and records; without it the card is refused."""
+    hands, kitty = _jokers_out_to_1_and_2()
+    rec = record("standard", hands, kitty, auction, with_=rules, declare=declare,
+                 discard="2H 2C 3S 3H 4H 5H".split() if declare["trump"] is None else "2S 2D 2C 3S 3D 3H".split(),
+                 play=play, claim=10)
+    out = ok(tmp_path, rec)
+    assert out["reneges"] == [{"at": f"play[{at}]", "seat": seat, "suit": suit_}]
+    assert illegal(tmp_path, dict(rec, **{"with": []}))["at"] == f"play[{at}]"
+
+
+@pytest.mark.parametrize("with_, bid, declare, claim, score", [
+    # boston-x4 on cutthroat: a made bid of all 18 books, four times over: 72; notrump doubles: 144
+    (("boston-x4",), "18 uptown", {"trump": "H"}, [16, 0, 0], [72, 0, 0]),
+    (("boston-x4",), "18 notrump", {"trump": None, "direction": "uptown"}, [16, 0, 0], [144, 0, 0]),
+    # cutthroat's 7 is its lowest bid, not all the books: not multiplied (2 + 5 = 7 books)
+    (("boston-x4",), "7 uptown", {"trump": "H"}, [5, 6, 5], [7, 6, 5]),
+])
+def test_boston_x4_on_cutthroat_means_all_the_books(tmp_path, with_, bid, declare, claim, score):
+    """docs/rule-combinations.md: "a bid of 7" means a bid of all the books; on cutthroat 18."""
+    rec = _ct(bid, declare, claim)
+    rec["with"] = list(with_)
+    assert ok(tmp_path, rec)["score"] == score
+
+
+def test_seven_set_loses_on_cutthroat(tmp_path):
+    """seven-set-loses on cutthroat: a set bid of all 18 books loses at once; of the others, the
+    higher score wins (§7's rule for several players): seat 0 takes 16 books (-18), seat 2 two."""
+    rec = _ct("18 uptown", {"trump": "H"}, [14, 0, 2])
+    rec["with"] = ["seven-set-loses"]
+    out = _game(tmp_path, [rec])
+    assert out["totals"] == [-18, 0, 2] and out["winner"] == 2
+    rec["with"] = []
+    assert _game(tmp_path, [rec])["winner"] is None
