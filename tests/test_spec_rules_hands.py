@@ -1093,3 +1093,28 @@ def test_seven_set_loses_on_cutthroat(tmp_path):
     assert out["totals"] == [-18, 0, 2] and out["winner"] == 2
     rec["with"] = []
     assert _game(tmp_path, [rec])["winner"] is None
+
+
+def test_cutthroat_the_declarer_wins_among_several_at_30(tmp_path):
+    """§7 "if several reach 30 on one hand, the declarer wins if it is one of them": seat 0 declares 7
+    every hand. Books [7,6,5], [7,7,4], [9,9,0]: totals 23, 22, 9. Then [7,9,2]: seat 0 reaches
+    30, seat 1 31: seat 0, the declarer, wins with the lower score."""
+    claims = [[5, 6, 5], [5, 7, 4], [7, 9, 0], [5, 9, 2]]
+    hands = [_ct("7 uptown", {"trump": "H"}, c, dealer=d) for c, d in zip(claims, (2, 0, 1, 2))]
+    out = _game(tmp_path, hands[:3])
+    assert out["totals"] == [23, 22, 9] and out["winner"] is None
+    out = _game(tmp_path, hands)
+    assert out["totals"] == [30, 31, 11] and out["winner"] == 0
+
+
+def test_hawaii_at_21_needs_two_ahead(tmp_path):
+    """§6 "... or at 21 or more with the other side at least 2 behind". Each side sets the other ten
+    times (+2 each: 20-20; neither is 11 ahead), then side 0 makes twice (+1): 21-20 goes on,
+    22-20 wins."""
+    def hawaii(i, declarer, claim):
+        return _std(i % 16, declarer, "3", claim, variant="hawaii", kitty=NE_KITTY)
+    hands = [hawaii(i, i % 2, 6) for i in range(20)] + [hawaii(20, 0, 7), hawaii(21, 0, 7)]
+    out = _game(tmp_path, hands[:21])
+    assert out["totals"] == [21, 20] and out["winner"] is None
+    out = _game(tmp_path, hands)
+    assert out["totals"] == [22, 20] and out["winner"] == 0
