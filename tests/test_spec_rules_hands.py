@@ -1130,3 +1130,18 @@ def test_notrump_from_4_over_a_game_without_a_notrump_bid_says_why(game, strains
     assert result.exit_code == 1
     assert "notrump-from-4.yaml:11:7: auction.strains: strain 'notrump': missing required key 'trump'" in result.stderr
     assert f"to fix: change a strain the game has ({strains}), or give the new strain 'notrump'" in result.stderr
+
+
+def test_a_renege_that_leaves_the_declarers_short_is_a_sweep_for_the_defenders(tmp_path):
+    """docs/rule-combinations.md: "scored as if the other side took all 13" is a sweep for every rule
+    that reads the books. Seat 2 (declaring side) reneges; side 0 holds the first trick and the
+    discards, 2 books: fewer than 3, so side 1 is scored as taking all 13: side 0 set, -4, and
+    with boston-wins side 1 wins the game at once."""
+    rec = _renege_hand(2, 0)
+    out = ok(tmp_path, rec)
+    assert out["books"] == [0, 13] and out["score"] == [-4, 0]
+    rec["with"] = ["renege-penalty", "boston-wins"]
+    out = _game(tmp_path, [rec])
+    assert out["totals"] == [-4, 0] and out["winner"] == 1
+    rec["with"] = ["renege-penalty", "defenders-score"]
+    assert ok(tmp_path, rec)["score"] == [-4, 7]
