@@ -1145,3 +1145,42 @@ def test_a_renege_that_leaves_the_declarers_short_is_a_sweep_for_the_defenders(t
     assert out["totals"] == [-4, 0] and out["winner"] == 1
     rec["with"] = ["renege-penalty", "defenders-score"]
     assert ok(tmp_path, rec)["score"] == [-4, 7]
+
+
+def _two_jokers_at_seat_1(swaps):
+    """jokers-out-in-notrump: seat 1 holds both jokers (for 3S and 4S); seat 0 declares 4 notrump,
+    takes the whole kitty (no joker in it) and lays away six; seat 1 swaps both jokers."""
+    hands, kitty = suited()
+    swap(hands, kitty, "BJ", "3S")
+    swap(hands, kitty, "LJ", "4S")            # kitty: 2H 2S 2D 2C 3S 4S
+    return record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"], with_=("jokers-out-in-notrump",),
+                  declare={"trump": None, "direction": "uptown"}, discard=list(kitty), swaps=swaps,
+                  play=["AH", "5S", "3D", "3C"], claim=10)
+
+
+@pytest.mark.parametrize("swaps, at", [
+    ([{"seat": 1, "gave": "BJ", "drew": "2D"}, {"seat": 1, "gave": "LJ", "drew": "2C"}], None),
+    ([{"seat": 1, "gave": "LJ", "drew": "2C"}, {"seat": 1, "gave": "BJ", "drew": "2D"}], None),  # either order
+    ([{"seat": 1, "gave": "BJ", "drew": "2D"}], "swaps"),                                          # one missing
+    ([{"seat": 1, "gave": "BJ", "drew": "2D"}, {"seat": 1, "gave": "LJ", "drew": "2D"}], "swaps"),  # drawn twice
+    ([{"seat": 1, "gave": "BJ", "drew": "2D"}, {"seat": 1, "gave": "LJ", "drew": "AH"}], "swaps"),  # not a discard
+    ([{"seat": 2, "gave": "BJ", "drew": "2D"}, {"seat": 1, "gave": "LJ", "drew": "2C"}], "swaps"),  # seat 2 has none
+])
+def test_jokers_out_swaps_two_jokers(tmp_path, swaps, at):
+    """records.md swaps: "drew is one of the declarer's discards that no earlier swap drew ... a seat
+    giving two jokers may list them in either order"."""
+    rec = _two_jokers_at_seat_1(swaps)
+    if at is None:
+        out = ok(tmp_path, rec)
+        assert out["books"] == [12, 1] and out["score"] == [12, 0]
+    else:
+        assert illegal(tmp_path, rec)["at"] == at
+
+
+def test_ten_hands_a_sweep_still_wins_under_boston_wins(tmp_path):
+    """ten-hands turns off only "the ±7 ends"; boston-wins' "wins the game at once" stands: a sweep
+    in the second hand ends the game."""
+    rules = ("ten-hands", "boston-wins")
+    hands = [_std(0, 0, "4 uptown", 8, rules), _std(1, 1, "3 uptown", 11, rules)]
+    out = _game(tmp_path, hands)
+    assert out["totals"] == [4, 7] and out["winner"] == 1
