@@ -329,7 +329,7 @@ def test_the_deck_and_kitty_each_rule_deals(tmp_path, with_, kitty, bad_kitty):
     assert out["books"] == [12, 1] and out["score"] == [6, 0]
     hands, _ = suited()
     err = illegal(tmp_path, record("standard", hands, bad_kitty.split(), ["4 uptown"], with_=with_, in_progress=True))
-    assert err["at"] in ("hands", "kitty")
+    assert err["at"] == "kitty"
 
 
 def test_no_kitty_deals_13_and_bids_from_1(tmp_path):
@@ -1184,3 +1184,28 @@ def test_ten_hands_a_sweep_still_wins_under_boston_wins(tmp_path):
     hands = [_std(0, 0, "4 uptown", 8, rules), _std(1, 1, "3 uptown", 11, rules)]
     out = _game(tmp_path, hands)
     assert out["totals"] == [4, 7] and out["winner"] == 1
+
+
+def test_a_joker_led_in_a_suit_contract_is_a_trump_lead(tmp_path):
+    """§1 "a joker led is a trump lead": seat 0 keeps BJ from the kitty and leads it in hearts;
+    seat 2 holds 3H (for its 3D) and must follow with it; BJ wins."""
+    hands, kitty = suited()
+    swap(hands, kitty, "3H", "3D")            # seat 2 holds 3H; seat 0 3D
+    rec = record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], declare={"trump": "H"},
+                 discard="2H 2S 2D 2C LJ 3D".split(), play=["BJ", "3S", "3H", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0]["winner"] == 0 and out["score"] == [6, 0]
+    assert illegal(tmp_path, dict(rec, play=["BJ", "3S", "4D", "3C"]))["at"] == "play[2]"
+
+
+@pytest.mark.parametrize("claim, at", [(16, None), ([16, 0, 0], None), (5, "claim"), ([10, 3, 2], "claim"),
+                                       ([10, 3, 4], "claim")])
+def test_cutthroat_claims(tmp_path, claim, at):
+    """records.md: "With more than two sides, claim is a list giving each side's share of the
+    remaining tricks (a number is allowed only when it is all of them, taken by the declarer)"."""
+    rec = _ct("9 uptown", {"trump": "H"}, claim)
+    if at is None:
+        out = ok(tmp_path, rec)
+        assert out["books"] == [18, 0, 0] and out["score"] == [18, 0, 0]
+    else:
+        assert illegal(tmp_path, rec)["at"] == at
