@@ -1209,3 +1209,19 @@ def test_cutthroat_claims(tmp_path, claim, at):
         assert out["books"] == [18, 0, 0] and out["score"] == [18, 0, 0]
     else:
         assert illegal(tmp_path, rec)["at"] == at
+
+
+@pytest.mark.parametrize("variant, bid, declare, with_, score", [
+    ("rhode-island", "7", {"trump": "H"}, ("boston-x4",), [52, 0]),       # 13 books x 4
+    ("rhode-island", "7", {"trump": None}, ("boston-x4",), [104, 0]),     # and notrump doubles every score
+    ("northeast52", "7", {"trump": "H", "direction": "uptown"}, ("boston-x4",), [28, 0]),
+    ("hawaii", "7", {"trump": "H"}, ("boston-x4",), [4, 0]),              # its 1 point x 4
+    ("rhode-island", "3", {"trump": "H"}, ("rise-and-fly",), [26, 0]),
+    ("hawaii", "3", {"trump": "H"}, ("rise-and-fly",), [2, 0]),
+    ("northeast52", "3", {"trump": None, "direction": "uptown"}, ("rise-and-fly",), [14, 0]),
+])
+def test_multipliers_on_other_games_multiply_that_games_score(tmp_path, variant, bid, declare, with_, score):
+    """docs/rule-combinations.md: boston-x4's "four times over" and rise-and-fly's "double" multiply the
+    hand's own score in the game laid under them. Side 0 takes all 13 books."""
+    out = ok(tmp_path, won_first(variant, 0, bid, declare, 11, with_=with_, kitty=NE_KITTY))
+    assert out["books"] == [13, 0] and out["score"] == score
