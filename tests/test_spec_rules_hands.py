@@ -1225,3 +1225,18 @@ def test_multipliers_on_other_games_multiply_that_games_score(tmp_path, variant,
     hand's own score in the game laid under them. Side 0 takes all 13 books."""
     out = ok(tmp_path, won_first(variant, 0, bid, declare, 11, with_=with_, kitty=NE_KITTY))
     assert out["books"] == [13, 0] and out["score"] == score
+
+
+@pytest.mark.parametrize("rules, line, absent", [
+    (("kitty-face-up", "sport-kitty"), "In a suit contract the kitty is shown to all once trump is named", "face up"),
+    (("sport-kitty", "kitty-face-up"), "The kitty lies face up for all to see through the auction.", "In a suit contract"),
+    (("sport-kitty-always", "sport-kitty"), "In a suit contract the kitty is shown to all once trump is named",
+     "in every contract"),
+])
+def test_the_later_of_two_kitty_showing_rules_is_in_force_and_the_rulebook_says_so(rules, line, absent):
+    """docs/rule-combinations.md: the three rules set one setting, so the later one wins."""
+    args = ["rules", "standard"]
+    for rule in rules:
+        args += ["--with", rule]
+    text = run(*args).stdout
+    assert line in text and absent not in text.split("## The kitty")[1].split("## Play")[0]
