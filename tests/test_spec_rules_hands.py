@@ -1240,3 +1240,19 @@ def test_the_later_of_two_kitty_showing_rules_is_in_force_and_the_rulebook_says_
         args += ["--with", rule]
     text = run(*args).stdout
     assert line in text and absent not in text.split("## The kitty")[1].split("## Play")[0]
+
+
+@pytest.mark.parametrize("variant, rec_of, line", [
+    ("northeast52", lambda: _ne(["4", "pass", "pass", "pass"], {"trump": "H", "direction": "uptown"},
+                                ["AH", "3S", "3D", "3C"], 9), "contract  4 by seat 0 (side 0+2), hearts trump, uptown"),
+    ("oregon", lambda: _oregon(["1", "2", "pass", "pass", "3", "pass"], ["AH", "2S", "2D", "2C"], 8),
+     "contract  3 by seat 0 (side 0+2), hearts trump, uptown"),
+    ("standard", lambda: won_first("standard", 0, "4 notrump", {"trump": None, "direction": "uptown"}, 9),
+     "contract  4 notrump by seat 0 (side 0+2), no trump, uptown"),
+])
+def test_the_text_names_the_contract_as_the_auction_says_it(tmp_path, variant, rec_of, line):
+    """records.md: a call is "<n> for a bare-number bid, <n> <strain> otherwise"; replay's text says the
+    contract the same way (it read "4 number" for northeast52's bare 4)."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec_of()), encoding="utf-8")
+    assert line in run("replay", str(path)).stdout

@@ -179,12 +179,17 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
 
 
 def contract_text(rules: Ruleset, contract: dict) -> str:
-    """``4 notrump by seat 0 (side 0+2), no trump, uptown``; a player alone is just ``seat 1``."""
+    """``4 notrump by seat 0 (side 0+2), no trump, uptown`` (a bare-number bid: ``4 by seat 0 ...``);
+    a player alone is just ``seat 1``."""
     trump = contract["trump"]
     trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
-    text = f"{contract['bid']} {contract['strain']} by {by}, {trump_words}"
+    # The bid as the auction says it: a bare-number bid is the number alone ("4", not "4 number").
+    said = next((bid.text for bid in rules.bids
+                 if bid.level == contract["bid"] and rules.strains[bid.strain].name == contract["strain"]),
+                f"{contract['bid']} {contract['strain']}")
+    text = f"{said} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
