@@ -1256,3 +1256,12 @@ def test_the_text_names_the_contract_as_the_auction_says_it(tmp_path, variant, r
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(rec_of()), encoding="utf-8")
     assert line in run("replay", str(path)).stdout
+
+
+def test_the_rulesets_bid_text_is_the_call():
+    """Ruleset.bid_text, which the replay text, the table and the terminal all use: the call itself."""
+    from bidcompiler.pipeline import load_ruleset
+    assert load_ruleset("northeast52").bid_text(4, "number") == "4"
+    assert load_ruleset("standard").bid_text(4, "notrump") == "4 notrump"
+    assert load_ruleset("cincinnati").bid_text(2, "uptown") == "2"
+    assert load_ruleset("cincinnati").bid_text(2, "downtown") == "2 downtown"

@@ -185,11 +185,7 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
     trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
-    # The bid as the auction says it: a bare-number bid is the number alone ("4", not "4 number").
-    said = next((bid.text for bid in rules.bids
-                 if bid.level == contract["bid"] and rules.strains[bid.strain].name == contract["strain"]),
-                f"{contract['bid']} {contract['strain']}")
-    text = f"{said} by {by}, {trump_words}"
+    text = f"{rules.bid_text(contract['bid'], contract['strain'])} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
