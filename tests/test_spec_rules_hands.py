@@ -1265,3 +1265,25 @@ def test_the_rulesets_bid_text_is_the_call():
     assert load_ruleset("standard").bid_text(4, "notrump") == "4 notrump"
     assert load_ruleset("cincinnati").bid_text(2, "uptown") == "2"
     assert load_ruleset("cincinnati").bid_text(2, "downtown") == "2 downtown"
+
+
+BARE = ("northeast52", "oregon", "rhode-island", "hawaii")
+NO_JOKERS = ("northeast52", "oregon", "cincinnati", "rhode-island", "hawaii")
+
+
+@pytest.mark.parametrize("game, rule", [
+    *[(g, r) for g in NO_JOKERS for r in ("big-joker-notrump", "jokers-and-deuce", "jokers-free-in-notrump",
+                                          "jokers-out-in-notrump")],
+    *[(g, r) for g in BARE for r in ("level-only", "low-beats-high", "spades-trump", "notrump-from-4")],
+    *[("cutthroat", r) for r in ("notrump-from-4", "min-bid-4", "no-kitty", "renege-penalty", "partner-takes-kitty")],
+    ("northeast52", "no-red-deuces"), ("oregon", "one-joker"), ("cutthroat", "no-jokers"),
+    *[(g, r) for g in ("oregon", "cincinnati") for r in ("kitty-first", "kitty-face-up", "sport-kitty",
+                                                          "sport-kitty-always", "partner-takes-kitty")],
+    ("two-handed", "partner-takes-kitty"), ("oregon", "eldest-leads"), ("oregon", "left-of-declarer-leads"),
+    ("rhode-island", "sport-kitty"), ("hawaii", "to-5"), ("hawaii", "to-9"),
+])
+def test_the_refused_combinations_docs_list(game, rule):
+    """docs/rule-combinations.md, "House rules refused on some games": each is a compile error (exit 1
+    from the command line), never a rule silently ignored."""
+    result = run("rules", game, "--with", rule)
+    assert result.exit_code == 1 and f"{rule}.yaml:" in result.stderr
