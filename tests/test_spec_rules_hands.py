@@ -1287,3 +1287,19 @@ def test_the_refused_combinations_docs_list(game, rule):
     from the command line), never a rule silently ignored."""
     result = run("rules", game, "--with", rule)
     assert result.exit_code == 1 and f"{rule}.yaml:" in result.stderr
+
+
+def test_notrump_joker_led_and_the_other_joker_second_the_third_card_sets_the_suit(tmp_path):
+    """§1 "If a joker is led, the next player may play any card, and the first non-joker card played
+    sets the suit to follow": seat 1 leads BJ, seat 2 plays LJ (any card), seat 3's 4C sets clubs,
+    and seat 0, holding 2C, must follow with it; 4C wins."""
+    hands, kitty = _jokers_out_to_1_and_2()
+    play = ["2S", "AS", "4D", "3C", "BJ", "LJ", "4C", "2C"]
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 declare={"trump": None, "direction": "uptown"}, discard="2H 2D 3S 3H 4H 5H".split(),
+                 play=play, claim=10)
+    out = ok(tmp_path, rec)
+    assert [t["winner"] for t in out["tricks"]] == [1, 3]
+    # side 0: the discards + 10 claimed = 11: 5 over, doubled
+    assert out["books"] == [11, 2] and out["score"] == [10, 0]
+    assert illegal(tmp_path, dict(rec, play=play[:7] + ["AH"]))["at"] == "play[7]"
