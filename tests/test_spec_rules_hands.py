@@ -491,6 +491,7 @@ NE_KITTY = "2H 2S 2D 2C"
 
 
 def _ne(auction, declare, play, claim, discard=NE_KITTY, **rest):
+    """A northeast52 hand of the suited deal (kitty 2H 2S 2D 2C), dealer 3."""
     hands, kitty = suited(NE_KITTY)
     return record("northeast52", hands, kitty, auction, declare=declare, discard=discard.split(), play=play,
                   claim=claim, **rest)
@@ -686,6 +687,7 @@ def test_cincinnati_ladder(tmp_path, auction, bad):
 
 # ============================================================================ §3 oregon
 def _oregon(auction, play, claim, declare=None, dealer=3):
+    """An oregon hand of the suited deal, 13 cards a seat, no kitty."""
     hands = [suit(LAYOUT[s], FULL) for s in range(4)]
     return record("oregon", hands, [], auction, dealer=dealer, declare=declare, play=play, claim=claim)
 
@@ -728,6 +730,8 @@ def _cutthroat_deal():
 
 
 def _ct(bid, declare, claim, dealer=2):
+    """A cutthroat hand of :func:`_cutthroat_deal`: seat 0 bids ``bid`` (the others pass), leads AH
+    (the others, void, throw their lowest), and the seats claim ``claim`` of the 16 tricks left."""
     hands, kitty = _cutthroat_deal()
     first = (dealer + 1) % 3
     auction = [bid if (first + i) % 3 == 0 else "pass" for i in range(3)]
@@ -806,6 +810,7 @@ def _std(i: int, declarer: int, bid: str, claim: int, with_=(), variant="standar
 
 
 def _game(tmp_path, hands):
+    """Replay a game record of ``hands``: its JSON (asserting exit 0)."""
     code, out = replay(tmp_path, hands)
     assert code == 0, out.get("error")
     return out
@@ -882,6 +887,7 @@ def test_hawaii_game_ends(tmp_path):
     with the other side at least 2 behind". Seven makes by side 0 (+1 each): 7-0 wins. Side 1 makes
     one (+1), then is set six times (+2 to side 0 each): 12-1, 11 ahead, wins; 10-1 does not."""
     def hawaii(i, declarer, claim):
+        """Hand ``i``: ``declarer`` bids 3 and its side takes 2 + ``claim`` books."""
         return _std(i, declarer, "3", claim, variant="hawaii", kitty=NE_KITTY)
     sevens = [hawaii(i, 0, 7) for i in range(7)]
     assert _game(tmp_path, sevens[:6])["winner"] is None
@@ -1112,6 +1118,7 @@ def test_hawaii_at_21_needs_two_ahead(tmp_path):
     times (+2 each: 20-20; neither is 11 ahead), then side 0 makes twice (+1): 21-20 goes on,
     22-20 wins."""
     def hawaii(i, declarer, claim):
+        """Hand ``i``: ``declarer`` bids 3 and its side takes 2 + ``claim`` books."""
         return _std(i % 16, declarer, "3", claim, variant="hawaii", kitty=NE_KITTY)
     hands = [hawaii(i, i % 2, 6) for i in range(20)] + [hawaii(20, 0, 7), hawaii(21, 0, 7)]
     out = _game(tmp_path, hands[:21])
