@@ -550,6 +550,8 @@ def test_northeast52_the_dealer(tmp_path, auction, declarer, bid):
     (["pass", "pass", "pass", "pass"], 3),    # the dealer must bid or redeal
     (["pass", "redeal"], 1),                  # seat 1 holds face cards: no redeal
     (["take"], 0),                            # only the dealer takes
+    (["pass", "pass", "pass", "take"], 3),    # ... a bid there is: nothing to match
+    (["2", "pass", "pass", "1"], 3),          # the dealer matches or bids higher, not lower
 ])
 def test_northeast52_calls_refused(tmp_path, auction, bad):
     """The calls §2 does not allow are illegal at that call."""
