@@ -141,8 +141,9 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         missing = [key for key in REQUIRED_STRAIN if key not in strain]
         pos = doc.pos(("auction", "strains", i))
         # Strains merge by name, so a layer that means to change a strain the game under it does
-        # not have (notrump-from-4 over a game of bare-number bids) makes a new, partial one: where
-        # the strain comes from a layer over another file, the hint names the strains there are.
+        # not have (a rule giving notrump its own levels, over a game of bare-number bids) makes
+        # a new, partial one: where the strain comes from a layer over another file, the hint
+        # names the strains there are.
         hint = None
         if missing and whole and pos.file != where.file:
             hint = (f"change a strain the game has ({', '.join(whole)}), or give the new strain "
