@@ -1312,3 +1312,15 @@ def test_notrump_joker_led_and_the_other_joker_second_the_third_card_sets_the_su
     # side 0: the discards + 10 claimed = 11: 5 over, doubled
     assert out["books"] == [11, 2] and out["score"] == [10, 0]
     assert illegal(tmp_path, dict(rec, play=play[:7] + ["AH"]))["at"] == "play[7]"
+
+
+def test_big_joker_notrump_led_wins(tmp_path):
+    """§9 big-joker-notrump: the big joker "may be played like any joker there: led ...; it wins". The
+    hand of the test above: seat 1 leads BJ, LJ follows, 4C sets clubs: BJ wins, not 4C."""
+    hands, kitty = _jokers_out_to_1_and_2()
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"], with_=("big-joker-notrump",),
+                 declare={"trump": None, "direction": "uptown"}, discard="2H 2D 3S 3H 4H 5H".split(),
+                 play=["2S", "AS", "4D", "3C", "BJ", "LJ", "4C", "2C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert [t["winner"] for t in out["tricks"]] == [1, 1]
+    assert out["books"] == [11, 2] and out["score"] == [10, 0]
