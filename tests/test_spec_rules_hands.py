@@ -1324,3 +1324,29 @@ def test_big_joker_notrump_led_wins(tmp_path):
     out = ok(tmp_path, rec)
     assert [t["winner"] for t in out["tricks"]] == [1, 1]
     assert out["books"] == [11, 2] and out["score"] == [10, 0]
+
+
+def _text(tmp_path, rec) -> str:
+    """``bidwhist replay FILE`` (the text for people) of one hand record."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.stdout
+    return result.stdout
+
+
+def test_a_hand_stopped_before_the_declaration_says_trump_is_not_yet_named(tmp_path):
+    """records.md in_progress: "contract holds what is decided". After "4 uptown" and before the
+    declaration the trump suit is not decided: the text said "no trump" (and the kitty "taken").
+    A notrump bid settles no trump by itself; oregon's trump waits for the first card led."""
+    hands, kitty = suited()
+    text = _text(tmp_path, record("standard", hands, kitty, ["4 uptown", "pass", "pass", "pass"], in_progress=True))
+    assert "contract  4 uptown by seat 0 (side 0+2), trump not yet named, uptown" in text
+    assert "kitty     2H 2S 2D 2C BJ LJ, to be taken by seat 0" in text
+    text = _text(tmp_path, record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"], in_progress=True))
+    assert "contract  4 notrump by seat 0 (side 0+2), no trump" in text
+    text = _text(tmp_path, dict(_oregon(["1", "pass", "pass", "pass"], None, None), in_progress=True))
+    assert "contract  1 by seat 0 (side 0+2), trump not yet named, uptown" in text
+    # declared and the kitty taken, the words are as ever
+    text = _text(tmp_path, won_first("standard", 0, "4 uptown", {"trump": "H"}, 9))
+    assert "hearts trump, uptown" in text and "kitty     2H 2S 2D 2C BJ LJ, taken by seat 0" in text

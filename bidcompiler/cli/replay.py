@@ -178,11 +178,21 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
     return "   ".join(parts)
 
 
-def contract_text(rules: Ruleset, contract: dict) -> str:
+def contract_text(rules: Ruleset, contract: dict, declared: bool = True) -> str:
     """``4 notrump by seat 0 (side 0+2), no trump, uptown`` (a bare-number bid: ``4 by seat 0 ...``);
-    a player alone is just ``seat 1``."""
+    a player alone is just ``seat 1``.
+
+    ``declared`` False (a hand in progress stopped before the declaration): a trump the bid
+    itself does not settle reads "trump not yet named", not "no trump".
+    """
     trump = contract["trump"]
-    trump_words = "no trump" if trump is None else f"{rules.suit_names[rules.suits.index(trump)]} trump"
+    strain = next((s for s in rules.strains if s.name == contract["strain"]), None)
+    if trump is None and not declared and (strain is None or strain.trump != "none"):
+        trump_words = "trump not yet named"
+    elif trump is None:
+        trump_words = "no trump"
+    else:
+        trump_words = f"{rules.suit_names[rules.suits.index(trump)]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
     text = f"{rules.bid_text(contract['bid'], contract['strain'])} by {by}, {trump_words}"
@@ -206,10 +216,12 @@ def print_deal(out: render.Lines, state) -> None:
     elif state.declarer < 0:
         _row(out, "contract", "not yet: the auction is open")
     else:
-        _row(out, "contract", contract_text(rules, state.contract))
+        _row(out, "contract", contract_text(rules, state.contract, state.contract_value.declared))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
-        taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
+        taken = ""
+        if state.declarer >= 0 and state.kitty:   # a hand in progress may stop before the kitty is taken
+            taken = f", {'taken' if state.kitty_taken() else 'to be taken'} by seat {state.kitty_taker()}"
         _row(out, "kitty", kitty + taken)
     if state.discards:
         _row(out, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
