@@ -1288,7 +1288,7 @@ NO_JOKERS = ("northeast52", "oregon", "cincinnati", "rhode-island", "hawaii")
     ("northeast52", "no-red-deuces"), ("oregon", "one-joker"), ("cutthroat", "no-jokers"),
     *[(g, r) for g in ("oregon", "cincinnati") for r in ("kitty-first", "kitty-face-up", "sport-kitty",
                                                           "sport-kitty-always", "partner-takes-kitty")],
-    ("two-handed", "partner-takes-kitty"), ("oregon", "eldest-leads"), ("oregon", "left-of-declarer-leads"),
+    ("two-handed", "partner-takes-kitty"), ("two-handed", "no-kitty"), ("oregon", "eldest-leads"), ("oregon", "left-of-declarer-leads"),
     ("rhode-island", "sport-kitty"), ("hawaii", "to-5"), ("hawaii", "to-9"),
 ])
 def test_the_refused_combinations_docs_list(game, rule):
