@@ -132,11 +132,25 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
             if key not in levels:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
     strains = data.get("auction", {}).get("strains")
-    for i, strain in enumerate(strains if isinstance(strains, list) else ()):
-        for key in REQUIRED_STRAIN:
-            if isinstance(strain, dict) and key not in strain:
-                sink.error(doc.pos(("auction", "strains", i)),
-                           f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'")
+    strains = strains if isinstance(strains, list) else []
+    whole = [str(s.get("name")) for s in strains
+             if isinstance(s, dict) and all(key in s for key in REQUIRED_STRAIN)]
+    for i, strain in enumerate(strains):
+        if not isinstance(strain, dict):
+            continue
+        missing = [key for key in REQUIRED_STRAIN if key not in strain]
+        pos = doc.pos(("auction", "strains", i))
+        # Strains merge by name, so a layer that means to change a strain the game under it does
+        # not have (a rule giving notrump its own levels, over a game of bare-number bids) makes
+        # a new, partial one: where the strain comes from a layer over another file, the hint
+        # names the strains there are.
+        hint = None
+        if missing and whole and pos.file != where.file:
+            hint = (f"change a strain the game has ({', '.join(whole)}), or give the new strain "
+                    f"'{strain.get('name')}' {' and '.join(f'`{key}`' for key in missing)}")
+        for n, key in enumerate(missing):
+            sink.error(pos, f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'",
+                       hint=hint if n == 0 else None)
 
 
 def check_layer_formulas(doc) -> list:

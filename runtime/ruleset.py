@@ -212,6 +212,11 @@ class Ruleset:
         """The card ids of a full deck, in a fixed order."""
         return list(range(len(self.cards)))
 
+    def bid_text(self, level: int, strain: str) -> str:
+        """A contract's bid as the auction says it: ``4 notrump``, or ``4`` for a bare-number strain."""
+        return next((bid.text for bid in self.bids
+                     if bid.level == level and self.strains[bid.strain].name == strain), f"{level} {strain}")
+
     def card_id(self, name: str) -> int:
         """The id of a card by canonical name; KeyError if the deck has no such card."""
         return self._card_index()[name]

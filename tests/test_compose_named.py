@@ -170,7 +170,9 @@ auction:
 def test_a_new_strain_must_say_what_the_schema_requires(tmp_path):
     rule = write(tmp_path, "half.yaml", "name: half\nkind: house-rule\nauction:\n  strains:\n    - name: sans\n"
                                         "      aliases: [s]\n")
-    assert errors("standard", (rule,)) == [f"{rule}:5:7: auction.strains: strain 'sans': missing required key 'trump'",
+    assert errors("standard", (rule,)) == [f"{rule}:5:7: auction.strains: strain 'sans': missing required key 'trump'"
+                                           "\n    to fix: change a strain the game has (uptown, downtown, notrump), "
+                                           "or give the new strain 'sans' `trump` and `direction`",
                                            f"{rule}:5:7: auction.strains: strain 'sans': missing required key "
                                            "'direction'"]
 

@@ -169,7 +169,7 @@ def test_a_trump_not_yet_named_is_not_reported_as_notrump(tmp_path):
     out = replay_ok(tmp_path, with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True))
     assert out["contract"] == {k: v for k, v in DOWN_CONTRACT.items() if k != "trump"}
     text = replay(tmp_path, with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True)).stdout
-    assert "no trump" not in text and "trump not named yet" in text
+    assert "no trump" not in text and "trump not yet named" in text
     # Once named, it is held.
     out = replay_ok(tmp_path, with_changes(DOWN, discard=..., play=..., in_progress=True))
     assert out["contract"] == DOWN_CONTRACT

@@ -21,7 +21,6 @@ import click
 from rich.text import Text
 
 from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
-from runtime.notation import named_strains
 from runtime.records import (
     HandReplay,
     NotARecord,
@@ -180,19 +179,22 @@ def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = F
 
 
 def contract_text(rules: Ruleset, contract: dict) -> str:
-    """``4 notrump by seat 0 (side 0+2), no trump, uptown``; a player alone is just ``seat 1``."""
-    if "trump" not in contract:  # a hand in progress, before the declarer (or the first lead) names it
-        trump_words = "trump not named yet"
+    """``4 notrump by seat 0 (side 0+2), no trump, uptown`` (a bare-number bid: ``4 by seat 0 ...``);
+    a player alone is just ``seat 1``.
+
+    A hand in progress stopped before the declaration (or, where the first lead names trump,
+    before that lead) has no ``trump`` in its contract (:attr:`HandState.decided_contract`):
+    it reads "trump not yet named", not "no trump".
+    """
+    if "trump" not in contract:
+        trump_words = "trump not yet named"
     elif contract["trump"] is None:
         trump_words = "no trump"
     else:
         trump_words = f"{rules.suit_names[rules.suits.index(contract['trump'])]} trump"
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
-    # The bid as its call is written: a bare strain's is the number alone (records.md `<n>`).
-    named = contract["strain"] in named_strains(rules)
-    bid = f"{contract['bid']} {contract['strain']}" if named else str(contract["bid"])
-    text = f"{bid} by {by}, {trump_words}"
+    text = f"{rules.bid_text(contract['bid'], contract['strain'])} by {by}, {trump_words}"
     return text + (f", {contract['direction']}" if contract.get("direction") else "")
 
 
@@ -216,7 +218,9 @@ def print_deal(out: render.Lines, state) -> None:
         _row(out, "contract", contract_text(rules, state.decided_contract))
     if rules.kitty_size:
         kitty = " ".join(cards[c] for c in state.kitty) or "empty"
-        taken = f", taken by seat {state.kitty_taker()}" if state.declarer >= 0 and state.kitty else ""
+        taken = ""
+        if state.declarer >= 0 and state.kitty:   # a hand in progress may stop before the kitty is taken
+            taken = f", {'taken' if state.kitty_taken() else 'to be taken'} by seat {state.kitty_taker()}"
         _row(out, "kitty", kitty + taken)
     if state.discards:
         _row(out, "discards", " ".join(cards[c] for c in state.discards) + f" (seat {state.kitty_taker()})")
@@ -307,9 +311,15 @@ def print_replay(rf: RecordFile, result: dict) -> None:
 
 
 def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> str:
-    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends."""
-    scores = " to ".join(str(t) for t in sorted(game["totals"], reverse=True)) if len(game["totals"]) == 2 \
-        else by_side(rules, game["totals"])
+    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends.
+
+    With two sides the winner's total comes first, also where it is the lower one (a side
+    that reaches the target with the other, or whose opponent loses by a rule, wins with
+    fewer points): "won by side 0+2, 11 to 12" reads truly where the larger first would not.
+    """
+    totals = game["totals"]
+    scores = f"{totals[game['winner']]} to {totals[1 - game['winner']]}" if len(totals) == 2 \
+        else by_side(rules, totals)
     hands = f"hands {game['first_hand'] + 1}-{game['first_hand'] + game['hands']}" if game["hands"] > 1 \
         else f"hand {game['first_hand'] + 1}"
     title = f"game {number}" if rubber else "game"

@@ -168,7 +168,7 @@ def _contract_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
     if not contract:
         return Text("none yet", style="dim")
     line = Text()
-    line.append(f"{contract['bid']} {contract['strain']}", style="bold")
+    line.append(rules.bid_text(contract["bid"], contract["strain"]), style="bold")
     line.append(f" by {seat_label(rules, contract['declarer'], you)}")
     if obs.get("declared"):
         if contract["trump"] is None:
@@ -180,7 +180,7 @@ def _contract_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
             line.append(f"{SUIT_SYMBOLS.get(letter, letter)} {name}",
                         style="bold red" if letter in RED_SUITS else "bold")
     else:
-        line.append(" · trump not named yet", style="dim")
+        line.append(" · trump not yet named", style="dim")
     if contract.get("direction"):
         line.append(f" · {contract['direction']}")
     return line

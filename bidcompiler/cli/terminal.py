@@ -564,7 +564,7 @@ class Terminal:
         if hand.declarer < 0:
             return "thrown in (no contract)"
         c = hand.contract
-        text = f"{c['bid']} {c['strain']} by {self.who(hand.declarer)}"
+        text = f"{self.rules.bid_text(c['bid'], c['strain'])} by {self.who(hand.declarer)}"
         if c["trump"]:
             text += f", {self.rules.suit_names[self.rules.suits.index(c['trump'])]} trump"
         if hand.is_terminal() and hand.made is not None:
