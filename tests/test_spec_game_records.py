@@ -524,3 +524,67 @@ def test_a_played_game_saved_replays_to_the_final_score(tmp_path, name):
     out = replay(save)
     assert out["winner"] is not None
     assert out["totals"] == final_score(result.stdout)
+
+
+# --------------------------------------------------------------------------- oregon's rubber
+# rules.md §3: "first to 11; if both sides reach 11 on the same hand, the contracting side wins.
+# A rubber is the best of three games; the deal goes on passing to the left from one game to
+# the next."  records.md: "`totals` are the totals of the last game in the record, also when
+# that game has just ended (they start again from zero only with the next game's first hand)".
+def oregon_hand(dealer: int, declarer: int, bid: int, books: int) -> dict:
+    """An oregon hand (13 cards a seat, one suit each, no kitty): ``declarer`` bids ``bid``, leads
+    its ace (which names trump and which nobody can follow) and claims up to ``books`` books."""
+    followers = [(declarer + k) % 4 for k in (1, 2, 3)]
+    return {"format": "bidwhist-hand/1", "variant": "oregon", "with": [], "dealer": dealer,
+            "hands": one_suit_each(13), "kitty": [], "auction": auction(dealer, declarer, str(bid)),
+            "play": [f"A{SUITS[declarer]}"] + [f"2{SUITS[s]}" for s in followers], "claim": books - 1}
+
+
+def oregon_score(declarer: int, bid: int, books: int) -> list[int]:
+    """rules.md §3: made scores the books over six, set loses the bid; the other side scores its tricks."""
+    score = [0, 0]
+    score[declarer % 2] = books - 6 if books - 6 >= bid else -bid
+    score[1 - declarer % 2] = 13 - books
+    return score
+
+
+# Side 0: set at 1 with 3 books (-1, side 1 +10), then all 13 (+7), then 11 books (+5): 11, while
+# side 1's two tricks take it to 12.  Both reach 11 on one hand: the contracting side 0 wins.
+BOTH_REACH_11 = [(0, 1, 3), (2, 1, 13), (0, 1, 11)]
+
+
+def test_oregon_both_sides_reach_11_the_contracting_side_wins_and_the_rubber_goes_on(tmp_path):
+    plan = BOTH_REACH_11 + [(1, 1, 13)]   # game 2: side 1 sweeps, +7 from zero
+    records = [oregon_hand(i % 4, *step) for i, step in enumerate(plan)]
+    out = game(tmp_path, records[:3])
+    assert [h["score"] for h in out["hands"]] == [oregon_score(*step) for step in BOTH_REACH_11]
+    assert out["games"] == [{"first_hand": 0, "hands": 3, "totals": [11, 12], "winner": 0}]
+    assert out["totals"] == [11, 12] and out["winner"] is None   # the game's totals; the rubber goes on
+    out = game(tmp_path, records)
+    assert out["games"] == [{"first_hand": 0, "hands": 3, "totals": [11, 12], "winner": 0},
+                            {"first_hand": 3, "hands": 1, "totals": [0, 7], "winner": None}]
+    assert out["totals"] == [0, 7] and out["winner"] is None
+    text = run("replay", str(tmp_path / "game.jsonl")).stdout
+    # The winner's total first, though it is the lower (the text said "12 to 11").
+    assert "game 1 won by side 0+2, 11 to 12 (hands 1-3)" in text
+    assert "rubber    side 0+2 1 game   side 1+3 0 games" in text
+    assert text.rstrip().endswith("rubber in progress: game 2 under way, 1 won so far")
+
+
+def test_oregon_a_rubber_of_three_games_and_no_hand_after_it(tmp_path):
+    plan = BOTH_REACH_11 + [(1, 1, 13), (3, 1, 10)] + BOTH_REACH_11   # 0 wins, 1 wins (7 + 4), 0 wins
+    records = [oregon_hand(i % 4, *step) for i, step in enumerate(plan)]
+    out = game(tmp_path, records)
+    assert out["games"] == [{"first_hand": 0, "hands": 3, "totals": [11, 12], "winner": 0},
+                            {"first_hand": 3, "hands": 2, "totals": [3, 11], "winner": 1},
+                            {"first_hand": 5, "hands": 3, "totals": [11, 12], "winner": 0}]
+    assert out["totals"] == [11, 12] and out["winner"] == 0
+    text = run("replay", str(tmp_path / "game.jsonl")).stdout
+    first, second, third = (text.index(line) for line in (
+        "game 1 won by side 0+2, 11 to 12 (hands 1-3)", "game 2 won by side 1+3, 11 to 3 (hands 4-5)",
+        "game 3 won by side 0+2, 11 to 12 (hands 6-8)"))
+    assert first < second < third
+    assert text.index("rubber    side 0+2 1 game   side 1+3 1 game") > second
+    assert "side 0+2 wins the rubber, 2 games to 1" in text
+    more = records + [oregon_hand(len(records) % 4, 1, 1, 9)]
+    assert error_at(tmp_path, more) == f"hand[{len(records)}]"

@@ -293,9 +293,15 @@ def print_replay(rf: RecordFile, result: dict) -> None:
 
 
 def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> str:
-    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends."""
-    scores = " to ".join(str(t) for t in sorted(game["totals"], reverse=True)) if len(game["totals"]) == 2 \
-        else by_side(rules, game["totals"])
+    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends.
+
+    The winner's total comes first, whether or not it is the higher: a game may be won with
+    the lower score (oregon's contracting side when both reach 11, a side whose opponents were
+    set for the third time), and "11 to 12" must not read as the winner's 12.
+    """
+    totals = game["totals"]
+    scores = f"{totals[game['winner']]} to {totals[1 - game['winner']]}" if len(totals) == 2 \
+        else by_side(rules, totals)
     hands = f"hands {game['first_hand'] + 1}-{game['first_hand'] + game['hands']}" if game["hands"] > 1 \
         else f"hand {game['first_hand'] + 1}"
     title = f"game {number}" if rubber else "game"
