@@ -588,3 +588,57 @@ def test_oregon_a_rubber_of_three_games_and_no_hand_after_it(tmp_path):
     assert "side 0+2 wins the rubber, 2 games to 1" in text
     more = records + [oregon_hand(len(records) % 4, 1, 1, 9)]
     assert error_at(tmp_path, more) == f"hand[{len(records)}]"
+
+
+# --------------------------------------------------------------------------- play's hand in play
+# records.md: "`in_progress: true` (optional): the hand stops partway and says so"; the brief of
+# every writer: whatever it writes of a hand in progress says so.  `play --save` keeps the hand in
+# play in FILE.session.json as a hand record: it is marked, and it replays on its own (exit 0).
+@pytest.mark.parametrize("variant, with_", [("standard", ()), ("northeast52", ()), ("oregon", ()),
+                                            ("cutthroat", ()), ("standard", ("jokers-out-in-notrump",)),
+                                            ("standard", ("kitty-first",))])
+def test_the_saved_hand_in_play_is_marked_in_progress_and_replays(tmp_path, variant, with_):
+    from runtime.session import Session, Settings
+
+    rules = load_ruleset(variant, with_)
+    session = Session.new(rules, Settings(variant, list(with_), 4, [], "random"), tmp_path / "saved.jsonl")
+    sidecar = tmp_path / "saved.jsonl.session.json"
+    phases = set()
+    for step in range(90):
+        if session.is_over():
+            break
+        session.apply(session.bot_choice())
+        if session.is_over():
+            break
+        record = json.loads(sidecar.read_text(encoding="utf-8"))["in_progress"]["record"]
+        assert record["in_progress"] is True
+        if step % 3:
+            continue
+        phases.add(session.hand.phase)
+        out = replay(write(tmp_path / "hand.jsonl", [record]))   # the game's next hand, on its own
+        assert out["hands"][0]["in_progress"] is True and out["hands"][0]["score"] is None
+        again = Session.load(session.path, lambda v, w: load_ruleset(v, tuple(w)))
+        assert again.actions == session.actions
+    assert len(phases) >= 2   # stopped in the auction and in the play at least
+
+
+def test_a_sidecar_written_before_the_mark_still_resumes(tmp_path):
+    from runtime.session import Session, Settings
+
+    rules = load_ruleset("standard")
+    session = Session.new(rules, Settings("standard", [], 2, [], "random"), tmp_path / "saved.jsonl")
+    for _ in range(12):
+        session.apply(session.bot_choice())
+    sidecar = tmp_path / "saved.jsonl.session.json"
+    data = json.loads(sidecar.read_text(encoding="utf-8"))
+    for mark, loads in ((..., True), (False, False), (True, True)):
+        record = {k: v for k, v in data["in_progress"]["record"].items() if k != "in_progress"}
+        if mark is not ...:
+            record["in_progress"] = mark
+        sidecar.write_text(json.dumps({**data, "in_progress": {**data["in_progress"], "record": record}}),
+                           encoding="utf-8")
+        if loads:
+            assert Session.load(session.path, lambda v, w: load_ruleset(v, tuple(w))).actions == session.actions
+        else:
+            with pytest.raises(Exception, match="in_progress.record.in_progress"):
+                Session.load(session.path, lambda v, w: load_ruleset(v, tuple(w)))
