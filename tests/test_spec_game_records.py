@@ -642,3 +642,51 @@ def test_a_sidecar_written_before_the_mark_still_resumes(tmp_path):
         else:
             with pytest.raises(Exception, match="in_progress.record.in_progress"):
                 Session.load(session.path, lambda v, w: load_ruleset(v, tuple(w)))
+
+
+# --------------------------------------------------------------------------- hawaii
+# rules.md §6: bids 3-7 (bare numbers); "The opponents set the contract with `8 − bid` books";
+# made: +1 to the declaring side, set: +2 to the opponents; "a side wins when it is 7 up with
+# the other side at 0, or 11 points ahead, or at 21 or more with the other side at least 2 behind."
+def hawaii_hand(dealer: int, declarer: int, bid: int, books: int) -> dict:
+    """A hawaii hand (12 each, kitty of four): ``declarer`` bids ``bid``, names its suit, lays away
+    the four deuces, leads its ace (nobody can follow) and claims up to ``books`` books."""
+    suit = SUITS[declarer]
+    followers = [(declarer + k) % 4 for k in (1, 2, 3)]
+    return {"format": "bidwhist-hand/1", "variant": "hawaii", "with": [], "dealer": dealer,
+            "hands": [[f"{r}{s}" for r in RANKS[:12]] for s in SUITS], "kitty": ["2S", "2H", "2D", "2C"],
+            "auction": auction(dealer, declarer, str(bid)), "declare": {"trump": suit},
+            "discard": ["2S", "2H", "2D", "2C"],
+            "play": [f"A{suit}"] + [f"3{SUITS[s]}" for s in followers], "claim": books - 2}
+
+
+def hawaii_game(tmp_path: Path, plan: list[tuple[int, int, int]]) -> dict:
+    """Replay ``plan`` (declarer, bid, books) dealt in turn from seat 0, checking each hand's score."""
+    out = game(tmp_path, [hawaii_hand(i % 4, *step) for i, step in enumerate(plan)])
+    for (declarer, bid, books), got in zip(plan, out["hands"]):
+        side = declarer % 2
+        score = [0, 0]
+        if 13 - books >= 8 - bid:   # the opponents took 8 - bid books: set
+            score[1 - side] = 2
+        else:
+            score[side] = 1
+        assert got["score"] == score, (declarer, bid, books)
+    return out
+
+
+MAKE_0, MAKE_1, SET_0, SET_1 = (0, 3, 9), (1, 3, 9), (0, 3, 8), (1, 3, 8)   # set at 3: the others take 5
+
+
+@pytest.mark.parametrize("plan, totals, winner", [
+    ([MAKE_1] * 6, [0, 6], None),
+    ([MAKE_1] * 7, [0, 7], 1),                           # 7 up with the other at 0
+    ([MAKE_0] + [MAKE_1] * 7, [1, 7], None),             # 7 to 1: not a shutout
+    ([MAKE_0] + [SET_0] * 5 + [MAKE_1] * 1, [1, 11], None),   # 10 ahead
+    ([MAKE_0] + [SET_0] * 6, [1, 12], 1),                # 11 ahead
+    ([MAKE_0, MAKE_1] * 10 + [MAKE_0], [11, 10], None),
+    ([SET_0, SET_1] * 10 + [MAKE_0], [21, 20], None),             # 21, but 1 ahead
+    ([SET_0, SET_1] * 10 + [MAKE_0, MAKE_0], [22, 20], 0),        # 21 or more and 2 ahead
+])
+def test_hawaii_game_ends(tmp_path, plan, totals, winner):
+    out = hawaii_game(tmp_path, plan)
+    assert out["totals"] == totals and out["winner"] == winner
