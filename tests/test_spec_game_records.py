@@ -690,3 +690,31 @@ MAKE_0, MAKE_1, SET_0, SET_1 = (0, 3, 9), (1, 3, 9), (0, 3, 8), (1, 3, 8)   # se
 def test_hawaii_game_ends(tmp_path, plan, totals, winner):
     out = hawaii_game(tmp_path, plan)
     assert out["totals"] == totals and out["winner"] == winner
+
+
+@pytest.mark.parametrize("with_, dealers", [(("all-pass-redeal",), (0, 1, 2, 0)),
+                                            (("all-pass-redeal", "deal-right"), (0, 2, 1, 0))])
+def test_cutthroat_rotation_of_three_after_all_pass(tmp_path, with_, dealers):
+    """Three seats: the next dealer is (dealer + 1) % 3, or (dealer - 1) % 3 to the right."""
+    def thrown(dealer: int) -> dict:
+        record = cutthroat_hand(dealer, 0, 7, [0] * 3)
+        for key in ("declare", "discard", "play", "claim"):
+            del record[key]
+        return {**record, "with": list(with_), "auction": ["pass"] * 3}
+    out = game(tmp_path, [thrown(d) for d in dealers])
+    assert out["totals"] == [0, 0, 0] and out["winner"] is None and out["games"][0]["hands"] == 4
+    wrong = [thrown(dealers[0]), thrown(dealers[0])]                 # the same dealer again
+    assert error_at(tmp_path, wrong) == "hand[1].dealer"
+
+
+def test_a_simulated_game_stopped_at_max_hands_is_a_game_in_progress(tmp_path):
+    """`simulate --max-hands` stops a game still undecided: its record stops before the game is
+    decided, which records.md allows (winner null, its one game in progress)."""
+    path = tmp_path / "game-{game}.jsonl"
+    result = run("simulate", "standard+ten-hands", "--games", "1", "--seed", "2", "--max-hands", "4",
+                 "--records", str(path))
+    assert result.exit_code == 0, result.stderr
+    out = replay(tmp_path / "game-0.jsonl")
+    assert len(out["hands"]) == 4 and out["winner"] is None
+    assert out["games"] == [{"first_hand": 0, "hands": 4, "totals": out["totals"], "winner": None}]
+    assert out["totals"] == [sum(h["score"][s] for h in out["hands"]) for s in (0, 1)]
