@@ -718,3 +718,14 @@ def test_a_simulated_game_stopped_at_max_hands_is_a_game_in_progress(tmp_path):
     assert len(out["hands"]) == 4 and out["winner"] is None
     assert out["games"] == [{"first_hand": 0, "hands": 4, "totals": out["totals"], "winner": None}]
     assert out["totals"] == [sum(h["score"][s] for h in out["hands"]) for s in (0, 1)]
+
+
+@pytest.mark.parametrize("name, noted", [("game-{game}.json", True), ("game.txt", True),
+                                         ("game-{game}.jsonl", False), ("game.jsonl", False)])
+def test_simulate_says_when_a_game_records_name_would_not_be_read_as_one(tmp_path, name, noted):
+    """records.md: "A file whose name ends in `.jsonl`, or that holds more than one line, is a game
+    record".  A game of one hand that simulate writes to `game-0.json` is read back as a hand
+    record: simulate says so (play --save refuses such a name outright)."""
+    result = run("simulate", "standard", "--games", "1", "--seed", "1", "--records", str(tmp_path / name))
+    assert result.exit_code == 0, result.stderr
+    assert ("does not end in .jsonl" in result.stderr) == noted

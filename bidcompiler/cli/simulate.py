@@ -370,6 +370,12 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
         if writer and mode == "games" and count > 1 and not writer.per_game:
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)
+        elif writer and mode == "games" and not str(records).endswith(".jsonl"):
+            # records.md: only a name ending in .jsonl, or more than one line, makes a game record,
+            # so a game decided in one hand would be read back as a lone hand (no totals, no winner).
+            click.echo(f"note: {records} does not end in .jsonl: `bidwhist replay` reads a file of one line "
+                       "under any other name as a hand record, so a game of one hand written there is not "
+                       "read as a game record; name it .jsonl", err=True)
         totals = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
     data = simulation_summary(rules, spec, totals, describe_variant(variant, with_rules, sets))
     show_report(data, as_json, plot, "plot_simulation", "simulation_report")
