@@ -729,3 +729,17 @@ def test_simulate_says_when_a_game_records_name_would_not_be_read_as_one(tmp_pat
     result = run("simulate", "standard", "--games", "1", "--seed", "1", "--records", str(tmp_path / name))
     assert result.exit_code == 0, result.stderr
     assert ("does not end in .jsonl" in result.stderr) == noted
+
+
+def test_after_a_players_redeal_without_face_cards_the_same_dealer_deals_again(tmp_path):
+    """rules.md §2: "Any player, dealer included, who holds no king, queen or jack may call
+    `redeal` instead of bidding on their turn (same dealer deals again)"."""
+    plain = [f"{r}S" for r in "23456789"] + [f"{r}H" for r in "2345"]        # seat 1: no face card
+    rest = [f"{r}{s}" for s in SUITS for r in RANKS if f"{r}{s}" not in plain]
+    hands = [rest[0:12], plain, rest[12:24], rest[24:36]]
+    record = {"format": "bidwhist-hand/1", "variant": "northeast52", "with": [], "dealer": 0,
+              "hands": hands, "kitty": rest[36:40], "auction": ["redeal"]}
+    out = game(tmp_path, [record, record])
+    assert [h["contract"] for h in out["hands"]] == [None, None] and out["winner"] is None
+    assert error_at(tmp_path, [record, {**record, "dealer": 1}]) == "hand[1].dealer"
+    assert error_at(tmp_path, [{**record, "dealer": 3}]) == "hand[0].auction[0]"   # seat 0 holds face cards
