@@ -326,6 +326,8 @@ def play_out(tmp_path: Path, with_: tuple[str, ...], results: list[tuple[int, in
     ((), [(1, 3, 12)], None),                      # +6
     ((), [(1, 3, 12), (0, 3, 9), (3, 3, 9)], 1),   # side 1: 6, then 9
     ((), [(1, 4, 9), (2, 4, 9), (1, 4, 9)], 0),     # side 1 set twice: -8; side 0 at -4 wins
+    ((), [(1, 3, 8), (3, 4, 9)], 0),                # side 1 at exactly -7 loses
+    ((), [(1, 3, 8), (3, 3, 8)], None),             # -6
     # to-5 and to-9 move both ends.
     (("to-5",), [(1, 5, 11)], 1),
     (("to-5",), [(1, 5, 10)], 0),                  # side 1 set at 5: -5 loses

@@ -296,8 +296,9 @@ def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> s
     """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends.
 
     The winner's total comes first, whether or not it is the higher: a game may be won with
-    the lower score (oregon's contracting side when both reach 11, a side whose opponents were
-    set for the third time), and "11 to 12" must not read as the winner's 12.
+    the lower score (the contracting side where both reach the target on one hand and the
+    variant says it wins, a side whose opponents were set for the third time), and "11 to
+    12" must not read as the winner's 12.
     """
     totals = game["totals"]
     scores = f"{totals[game['winner']]} to {totals[1 - game['winner']]}" if len(totals) == 2 \
