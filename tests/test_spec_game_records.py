@@ -744,3 +744,19 @@ def test_after_a_players_redeal_without_face_cards_the_same_dealer_deals_again(t
     assert [h["contract"] for h in out["hands"]] == [None, None] and out["winner"] is None
     assert error_at(tmp_path, [record, {**record, "dealer": 1}]) == "hand[1].dealer"
     assert error_at(tmp_path, [{**record, "dealer": 3}]) == "hand[0].auction[0]"   # seat 0 holds face cards
+
+
+@pytest.mark.parametrize("mode", ["--games", "--hands"])
+def test_simulate_records_into_a_folder(tmp_path, mode):
+    """`simulate VARIANT --games N --records DIR`: one game record per game in the folder
+    (game-0.jsonl, ...), each replaying on its own; with --hands, DIR/hands.jsonl for --each."""
+    result = run("simulate", "standard", mode, "3", "--seed", "5", "--records", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    if mode == "--games":
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["game-0.jsonl", "game-1.jsonl", "game-2.jsonl"]
+        for g in range(3):
+            assert replay(tmp_path / f"game-{g}.jsonl")["winner"] is not None
+    else:
+        assert [p.name for p in tmp_path.iterdir()] == ["hands.jsonl"]
+        each = run("replay", "--each", str(tmp_path / "hands.jsonl"), "--json")
+        assert each.exit_code == 0 and len(json.loads(each.stdout)["hands"]) == 3

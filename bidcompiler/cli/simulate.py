@@ -310,10 +310,11 @@ class RecordWriter:
 @click.argument("variant", callback=nonempty_names)
 @variant_options
 @run_options
-@click.option("--records", type=FilePath(dir_okay=False),
-              help="Write every hand as a hand record, one per line; with --games, a name holding "
-                   "{game} (or {game:04d}) gives each game its own file, a game record.  Not with --set "
-                   "(a record names its house rules, not one-off settings).")
+@click.option("--records", type=FilePath(dir_okay=True),
+              help="Write every hand as a hand record, one per line (given an existing folder: to "
+                   "game-{game}.jsonl in it with --games, hands.jsonl with --hands); with --games, a name "
+                   "holding {game} (or {game:04d}) gives each game its own file, a game record.  Not with "
+                   "--set (a record names its house rules, not one-off settings).")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
              as_json, plot, records):
     """Play GAMES games or HANDS hands of VARIANT with bots and report what happened.
@@ -342,6 +343,10 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
+    if records and os.path.isdir(records):
+        # --records DIR: one game record per game, or every hand in one file, inside the folder.
+        records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
+        click.echo(f"note: writing the records to {records}", err=True)
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
