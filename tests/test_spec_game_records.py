@@ -760,3 +760,29 @@ def test_simulate_records_into_a_folder(tmp_path, mode):
         assert [p.name for p in tmp_path.iterdir()] == ["hands.jsonl"]
         each = run("replay", "--each", str(tmp_path / "hands.jsonl"), "--json")
         assert each.exit_code == 0 and len(json.loads(each.stdout)["hands"]) == 3
+
+
+# --------------------------------------------------------------------------- two-handed
+# rules.md §9 `two-handed`: two players, each its own side, 12 cards each, a kitty of six, the
+# other 24 cards unseen; the auction once round from the non-dealer; scoring and game as standard.
+def two_handed_hand(dealer: int, declarer: int, bid: int, books: int) -> dict:
+    """Seat 0 holds the twelve highest spades, seat 1 the twelve highest hearts; the declarer bids
+    ``bid`` uptown in its suit, lays away the kitty, leads the big joker and claims to ``books``."""
+    suit = "SH"[declarer]
+    return {"format": "bidwhist-hand/1", "variant": "two-handed", "with": [], "dealer": dealer,
+            "hands": [[f"{r}S" for r in RANKS[:12]], [f"{r}H" for r in RANKS[:12]]],
+            "kitty": ["BJ", "LJ", "2S", "2H", "2D", "2C"],
+            "auction": auction(dealer, declarer, f"{bid} uptown", 2), "declare": {"trump": suit},
+            "discard": ["2S", "2H", "2D", "2C", "LJ", f"3{suit}"],
+            "play": ["BJ", f"3{'HS'[declarer]}"], "claim": books - 2}
+
+
+def test_two_handed_the_deal_alternates_and_each_player_scores_alone(tmp_path):
+    plan = [(0, 3, 9), (0, 3, 9), (1, 4, 9)]    # seat 0 +3 twice, seat 1 set at 4: -4
+    records = [two_handed_hand(i % 2, *step) for i, step in enumerate(plan)]
+    out = game(tmp_path, records)
+    assert [h["score"] for h in out["hands"]] == [[3, 0], [3, 0], [0, -4]]
+    assert out["totals"] == [6, -4] and out["winner"] is None
+    out = game(tmp_path, records + [two_handed_hand(1, 0, 3, 9)])   # seat 0 to 9
+    assert out["totals"] == [9, -4] and out["winner"] == 0
+    assert error_at(tmp_path, [records[0], two_handed_hand(0, 1, 3, 9)]) == "hand[1].dealer"
