@@ -786,3 +786,30 @@ def test_two_handed_the_deal_alternates_and_each_player_scores_alone(tmp_path):
     out = game(tmp_path, records + [two_handed_hand(1, 0, 3, 9)])   # seat 0 to 9
     assert out["totals"] == [9, -4] and out["winner"] == 0
     assert error_at(tmp_path, [records[0], two_handed_hand(0, 1, 3, 9)]) == "hand[1].dealer"
+
+
+# --------------------------------------------------------------------------- rhode-island
+# rules.md §5: made (at least 6 + bid books): a point for each book the side took, the discards'
+# book included; set: the opponents score the bid, plus one per book over six they took.
+# "Game: first to 21 or more."
+def rhode_island_hand(dealer: int, declarer: int, bid: int, books: int) -> dict:
+    """One suit each (A down to 3), the deuces in the kitty: ``declarer`` bids ``bid``, lays the
+    deuces away, then names its suit, leads its ace and claims up to ``books`` books."""
+    suit = SUITS[declarer]
+    followers = [(declarer + k) % 4 for k in (1, 2, 3)]
+    return {"format": "bidwhist-hand/1", "variant": "rhode-island", "with": [], "dealer": dealer,
+            "hands": [[f"{r}{s}" for r in RANKS[:12]] for s in SUITS], "kitty": ["2S", "2H", "2D", "2C"],
+            "auction": auction(dealer, declarer, str(bid)), "discard": ["2S", "2H", "2D", "2C"],
+            "declare": {"trump": suit},
+            "play": [f"A{suit}"] + [f"3{SUITS[s]}" for s in followers], "claim": books - 2}
+
+
+@pytest.mark.parametrize("plan, totals, winner", [
+    ([(1, 1, 13), (3, 1, 7)], [0, 20], None),
+    ([(1, 1, 13), (3, 1, 8)], [0, 21], 1),
+    ([(0, 4, 9), (2, 5, 6)], [0, 10], None),     # set twice: 4 + 0, then 5 + 1 (seven books)
+    ([(1, 1, 13), (0, 7, 5)], [0, 22], 1),       # set at 7: side 1 took 8, so 7 + 2 more
+])
+def test_rhode_island_scores_books_and_ends_at_21(tmp_path, plan, totals, winner):
+    out = game(tmp_path, [rhode_island_hand(i % 4, *step) for i, step in enumerate(plan)])
+    assert out["totals"] == totals and out["winner"] == winner
