@@ -380,12 +380,9 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
     return ids, kitty
 
 
-def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
-    """Replay one hand record; RecordError at the first illegal entry.
-
-    The entries are checked here and applied by the engine's one replayer
-    (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
-    """
+def check_fields(record: dict, prefix: str = "") -> None:
+    """RecordError at a field given twice (or holding an object that gives a name twice), then at
+    the first unknown field: docs/records.md checks these before anything else of the record."""
     check_given_twice(record, prefix)
     unknown = sorted(set(record) - RECORD_KEYS)
     if unknown:
@@ -396,6 +393,15 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         plain = _PLAIN_FIELD.fullmatch(name) is not None
         raise RecordError(prefix + (name if plain else shown(name)),
                           f"unknown field {shown(name)} in a {HAND_FORMAT} record")
+
+
+def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
+    """Replay one hand record; RecordError at the first illegal entry.
+
+    The entries are checked here and applied by the engine's one replayer
+    (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
+    """
+    check_fields(record, prefix)
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
@@ -824,19 +830,19 @@ def apply_claim(state: HandState, claim) -> list[int]:
 def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay], GameTally]:
     """Replay a game record; RecordError (``hand[i].…``) at the first illegal entry."""
     first = records[0]
-    check_given_twice(first, "hand[0].")  # before its variant is looked up
+    check_fields(first, "hand[0].")  # before its variant is looked up
     rules = resolve_record(first, resolve, "hand[0].")
     tally = GameTally(rules)
     replays = []
     previous = None  # the previous hand's state: who deals next depends on how it ended
     for i, record in enumerate(records):
         prefix = f"hand[{i}]."
-        check_given_twice(record, prefix)
+        if tally.winner is not None:  # the whole hand is the offending entry, whatever it holds
+            raise RecordError(f"hand[{i}]", match_over_message(tally))
+        check_fields(record, prefix)  # before anything else of the hand (docs/records.md, Errors)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
-        if tally.winner is not None:
-            raise RecordError(f"hand[{i}]", match_over_message(tally))
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")

@@ -19,8 +19,10 @@ files:
   the others, the variant as named (``variant`` and ``with``, as in the record),
   and ``in_progress``: the hand in play as ``{"index": i, "record": {...}}``,
   ``i`` counting from 0 and ``record`` its partial hand record (the calls,
-  declaration, discards and cards so far, in the record's own format), or null
-  once the game is over.
+  declaration, discards and cards so far, in the record's own format, marked
+  ``"in_progress": true`` as records.md has a hand that stops partway say, so that
+  it replays on its own), or null once the game is over.  A sidecar written before
+  the mark was added loads all the same.
 
 Both are written atomically (a temporary file in the same folder, flushed and
 fsynced, then ``os.replace``), so a reader sees the old file or the new one, never
@@ -313,6 +315,11 @@ class Session:
         if partial is not None:  # an old save, caught between moving its hand in progress to the sidecar
             self.hand = self._deal(finished, self.hand.dealer)
             self.actions = []
+        # The flag the sidecar writes (absent in saves written before it did): the hand is in progress.
+        if record.get("in_progress", True) is not True:
+            raise RecordError("in_progress.record.in_progress", "the hand in play must be marked in progress "
+                                                                "(true) or not marked")
+        record = {key: value for key, value in record.items() if key != "in_progress"}
         state, actions = self._check_hand(record, "in_progress.record")
         if state.is_terminal():
             raise RecordError("in_progress.record", "this hand is finished: it belongs in the record")
@@ -465,7 +472,10 @@ class Session:
         None once the game is over."""
         if self.is_over():
             return None
-        return {"index": len(self.hands), "record": self.record_of(self.hand, self.actions)}
+        # records.md: a hand that stops partway says so (`in_progress: true`), so the sidecar's
+        # record is a hand record that replays on its own, as any other writer's would.
+        record = {**self.record_of(self.hand, self.actions), "in_progress": True}
+        return {"index": len(self.hands), "record": record}
 
     def save(self) -> None:
         """Save after an action: ``FILE`` if a hand was finished since it was written, then the sidecar.

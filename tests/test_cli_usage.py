@@ -106,7 +106,7 @@ CASES = [
     (("play", "standard", "--seat", "-1"), 2, "Invalid value for --seat: seat -1 is not at this table"),
     (("play", "standard", "--seat", "nan"), 2, "Invalid value for '--seat': 'nan' is not a valid integer"),
     # Paths: a folder where a file is wanted, a file where a folder is, a missing folder.
-    (("simulate", "standard", "--hands", "1", "--records", "{dir}"), 2, "Invalid value for '--records'"),
+    (("simulate", "standard", "--hands", "1", "--records", "{dir}/none/x.jsonl"), 2, "Invalid value for --records"),
     (("simulate", "standard", "--hands", "1", "--plot", "{dir}/none/x.png"), 2, "Invalid value for --plot"),
     (("schema", "--write", "{file}"), 2, "Invalid value for '--write'"),
     (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),

@@ -519,7 +519,7 @@ def test_a_save_mid_hand_is_a_game_record_and_the_sidecar_holds_the_hand_in_play
     assert not session.is_over(), "the game ended before the test's point"
     lines = [json.loads(line) for line in saved_lines(path)]
     assert len(lines) == len(session.hands) == sidecar(path)["in_progress"]["index"]
-    assert in_progress(path) == session.record_of(session.hand, session.actions)
+    assert in_progress(path) == {**session.record_of(session.hand, session.actions), "in_progress": True}
     assert in_progress(path)["play"] and in_progress(path) not in lines
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
     assert result.exit_code == 0, result.output

@@ -310,10 +310,11 @@ class RecordWriter:
 @click.argument("variant", callback=nonempty_names)
 @variant_options
 @run_options
-@click.option("--records", type=FilePath(dir_okay=False),
-              help="Write every hand as a hand record, one per line; with --games, a name holding "
-                   "{game} (or {game:04d}) gives each game its own file, a game record.  Not with --set "
-                   "(a record names its house rules, not one-off settings).")
+@click.option("--records", type=FilePath(dir_okay=True),
+              help="Write every hand as a hand record, one per line (given an existing folder: to "
+                   "game-{game}.jsonl in it with --games, hands.jsonl with --hands); with --games, a name "
+                   "holding {game} (or {game:04d}) gives each game its own file, a game record.  Not with "
+                   "--set (a record names its house rules, not one-off settings).")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
              as_json, plot, records):
     """Play GAMES games or HANDS hands of VARIANT with bots and report what happened.
@@ -342,6 +343,10 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
+    if records and os.path.isdir(records):
+        # --records DIR: one game record per game, or every hand in one file, inside the folder.
+        records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
+        click.echo(f"note: writing the records to {records}", err=True)
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
@@ -370,6 +375,12 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
         if writer and mode == "games" and count > 1 and not writer.per_game:
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)
+        elif writer and mode == "games" and not str(records).endswith(".jsonl"):
+            # records.md: only a name ending in .jsonl, or more than one line, makes a game record,
+            # so a game decided in one hand would be read back as a lone hand (no totals, no winner).
+            click.echo(f"note: {records} does not end in .jsonl: `bidwhist replay` reads a file of one line "
+                       "under any other name as a hand record, so a game of one hand written there is not "
+                       "read as a game record; name it .jsonl", err=True)
         totals = execute(run_chunk, (rules, spec), spec, workers, backend, scheduler, on_result=writer)
     data = simulation_summary(rules, spec, totals, describe_variant(variant, with_rules, sets))
     show_report(data, as_json, plot, "plot_simulation", "simulation_report")
