@@ -930,7 +930,7 @@ def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tup
 
 def replay_one(record: dict, resolve: Resolver) -> HandReplay:
     """One hand record replayed, its variant resolved first; RecordError where it is illegal."""
-    check_given_twice(record)  # before its variant is looked up
+    check_fields(record)  # before its variant is looked up (docs/records.md, Errors)
     return replay_hand(resolve_record(record, resolve), record)
 
 

@@ -437,3 +437,10 @@ def test_a_hand_without_a_contract_scores_zero_in_json_and_text(tmp_path):
     assert out == {"contract": None, "tricks": [], "books": [0, 0], "score": [0, 0], "error": None}
     text = replay(tmp_path, thrown).stdout
     assert "none: the hand was thrown in" in text and "score     side 0+2 0   side 1+3 0" in text
+
+
+def test_an_unknown_field_is_reported_before_the_variant_is_looked_up(tmp_path):
+    # docs/records.md (Errors): an unknown field is reported at its own name before anything
+    # else is checked -- a hand record as a game record's hands are.
+    message = replay_error(tmp_path, {**OREGON, "variant": "no-such-game", "notes": "x"}, "notes")
+    assert "unknown field 'notes'" in message
