@@ -27,8 +27,7 @@ BUILD_CONSTANTS: dict[str, tuple[str, str]] = {
     "all_books_bid": (INT, "the bid of all the books: the hand's books (its tricks, and the discards' "
                            "book where they count as one) less six where bids count books over six"),
 }
-# The books a bid counts above, where bids count books over six (auction.levels.counts).
-BOOKS_OVER = {"books-over-six": 6, "books": 0}
+BOOKS_OVER = ir.BOOKS_OVER
 HAND_TYPES = {**types_of(HAND_VARIABLES), **types_of(BUILD_CONSTANTS)}
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
 GAME_TYPES = {**types_of(GAME_VARIABLES), **types_of(BUILD_CONSTANTS)}

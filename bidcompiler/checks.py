@@ -69,6 +69,7 @@ class Remove:
 # that changes any of them can make a ladder its base wrote too tall: the message leads
 # with that file.
 _BOOK_SETTINGS = (("deal", "hand"), ("deal", "kitty"), ("kitty", "discards"))
+_COUNTS = ("auction", "levels", "counts")  # what a bid's number counts: over six leaves six books out
 
 
 def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple,
@@ -457,16 +458,25 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=("let the declarer lead first (`play.first_lead: declarer`)",
                           f"let strain '{strain.name}' name trump another way"))
     books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
-    if a.max_level > books:
+    # The highest bid a hand's books can make: a bid of n over six asks for 6 + n books, so a
+    # ladder to 8 in a hand of 13 books holds a bid no side could ever make.
+    left_out = ir.BOOKS_OVER[a.bids_count]
+    top = books - left_out
+
+    def asks(level: int) -> str:
+        return f" (a bid of {level + left_out} books)" if left_out else ""
+
+    if a.max_level > top:
         # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
-        conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
-                 ("auction", "levels", "to"), *_BOOK_SETTINGS,
-                 fix=(f"set auction.levels.to to at most {books}",))
+        conflict(sink, v, f"levels: to {a.max_level}{asks(a.max_level)} is more than the {books} books of a hand",
+                 ("auction", "levels", "to"), *_BOOK_SETTINGS, _COUNTS,
+                 fix=(f"set auction.levels.to to at most {top}",))
     for i, strain in enumerate(a.strains):
-        if strain.levels is not None and strain.levels[1] > books:
-            conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}, more than the {books} "
-                              "books of a hand", ("auction", "strains", i, "levels"), *_BOOK_SETTINGS,
-                     fix=(f"set the levels.to of strain '{strain.name}' to at most {books}",))
+        if strain.levels is not None and strain.levels[1] > top:
+            conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}{asks(strain.levels[1])}, "
+                              f"more than the {books} books of a hand",
+                     ("auction", "strains", i, "levels"), *_BOOK_SETTINGS, _COUNTS,
+                     fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

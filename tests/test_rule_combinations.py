@@ -212,7 +212,9 @@ def test_a_variant_or_set_may_change_what_bids_count(tmp_path):
     --set, like any setting."""
     from clirun import run
 
-    assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six").exit_code == 0
+    # Over six, cutthroat's 18 books end the ladder at 12 (a bid of 18 books).
+    assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six",
+               "--set", "auction.levels.to=12").exit_code == 0
     assert run("rules", "standard", "--set", "auction.levels.counts=books").exit_code == 0
     variant = tmp_path / "outright.yaml"
     variant.write_text("name: outright\nextends: standard\nauction:\n  levels: {counts: books}\n")

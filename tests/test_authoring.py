@@ -1,0 +1,72 @@
+"""A player writing house rules of their own, from the README and the docs alone.
+
+Each test is a rule a table might write (not one of the shipped files) and what the
+commands must say of it: the compiled rules it means, or one clear message with the
+file, line and column and what to do (exit 1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirun import run
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+# ----------------------------------------------------------------- a ladder no hand can make
+def test_a_ladder_above_every_book_of_a_hand_is_refused_where_it_is_written(tmp_path):
+    """`levels { from 4; to 8 }` over standard: a bid of 8 over six asks for 14 of the 13 books.
+
+    Was: accepted (the bound was the 13 books themselves, as if bids counted books
+    outright), so the auction offered bids no side could ever make.
+    """
+    rule = _write(tmp_path, "ladder.whist", "house-rule ladder-4-8\nauction { levels { from 4; to 8 } }\n")
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    first, fix = result.stderr.splitlines()[:2]
+    assert first == f"{rule}:2:31: levels: to 8 (a bid of 14 books) is more than the 13 books of a hand"
+    assert fix.strip() == "to fix: set auction.levels.to to at most 7"
+
+
+def test_a_smaller_deck_brings_the_highest_bid_down_with_it(tmp_path):
+    """A deck without sevens (11 cards each, 12 books): a bid of 7 asks for 13, so the rule must
+    end the ladder at 6; written so, it compiles and plays."""
+    text = "house-rule no-sevens\ndeck { without 7S 7H 7D 7C }\ndeal { hand 11 }\n"
+    rule = _write(tmp_path, "no-sevens.whist", text)
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{rule}:3:13: levels: to 7 (a bid of 13 books) is more than the 12 books "
+                                    "of a hand")
+    assert "to fix: set auction.levels.to to at most 6" in result.stderr
+    fixed = _write(tmp_path, "no-sevens-fixed.whist", text + "auction { levels { to 6 } }\n")
+    assert run("simulate", f"standard+{fixed}", "--hands", "5", "--seed", "1", "--json").exit_code == 0
+
+
+# ----------------------------------------------------------------- the names a formula may use
+def test_the_readme_gives_every_formula_name_with_the_engines_own_meaning():
+    """The README's table of formula names is the engine's: each name, its type and its meaning.
+
+    Was: the README listed the names bare, so a player writing "the defenders score their
+    books over six" reached for `defender_over`, which is below 0 on most made hands (the
+    shipped rule is `max(0, own_books - 6)`): a rule that costs the defenders points.
+    """
+    import re
+
+    from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
+
+    from bidcompiler.build import BUILD_CONSTANTS
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    rows = {m[0]: (m[1], m[2], m[3]) for m in
+            re.findall(r"^\| `(\w+)` \| ([^|]+) \| (int|bool) \| ([^|]+) \|$", readme, re.M)}
+    engine = {**{n: ("hand", *v) for n, v in HAND_VARIABLES.items()},
+              MADE_VARIABLE[0]: ("hand (not in `scoring.made`)", *MADE_VARIABLE[1]),
+              **{n: ("game", *v) for n, v in GAME_VARIABLES.items()},
+              **{n: ("both", *v) for n, v in BUILD_CONSTANTS.items()}}
+    assert rows == engine
+    assert "below 0" in HAND_VARIABLES["defender_over"][1]
