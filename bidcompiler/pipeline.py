@@ -23,7 +23,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -203,11 +203,13 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
+    laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
         if _layer_kind(layer) != "house-rule":
             raise CompileError([Diagnostic(layer.pos(()),
                                            f"'{rule}' is a variant, not a house rule (give it `kind: house-rule`)")])
+        _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)
         rule_names.append(rule)
     for assignment in sets:
@@ -223,6 +225,29 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     run_checks(variant, sink)
     sink.raise_if_any()
     return variant
+
+
+def _refuse_twice(layer: LoadedYaml, rule: str, laid: dict[str, str]) -> None:
+    """Refuse a house rule laid a second time over one variant (``laid``: file -> name given).
+
+    A rule that multiplies (a made 7 scores four times over) would apply twice, and one that
+    sets a value would say nothing new: either way the second mention is a slip, not a rule.
+    """
+    try:
+        key = str(Path(layer.filename).resolve())
+    except (OSError, RuntimeError, ValueError):
+        key = layer.filename
+    if key in laid:
+        first = laid[key]
+        # The names as the user gave them, whole (a path may be long): the user's own command line.
+        said = [f"'{printable(n, False)}'" for n in (first, rule)]
+        named = f"as {said[0]} both times" if first == rule else f"first as {said[0]}, then as {said[1]}"
+        name = layer.data.get("name", rule) if isinstance(layer.data, dict) else rule
+        where = layer.pos(("name",)) if isinstance(layer.data, dict) and "name" in layer.data else layer.pos(())
+        raise CompileError([Diagnostic(where, f"house rule {quoted(str(name))} is laid twice over one variant "
+                                              f"({named})",
+                                       hint="name each house rule once: a house rule applies once")])
+    laid[key] = rule
 
 
 def compile_text(text: str, filename: str, with_rules=(), sets=()) -> ir.Variant:

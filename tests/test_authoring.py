@@ -70,3 +70,22 @@ def test_the_readme_gives_every_formula_name_with_the_engines_own_meaning():
               **{n: ("both", *v) for n, v in BUILD_CONSTANTS.items()}}
     assert rows == engine
     assert "below 0" in HAND_VARIABLES["defender_over"][1]
+
+
+# ----------------------------------------------------------------- one rule named twice
+def test_a_house_rule_named_twice_is_refused_naming_it(tmp_path):
+    """`standard+boston-x4+boston-x4`: was accepted, and a made 7 scored 16 times over (the
+    rule's `4 * base` laid on itself). Now one message at the rule's file, exit 1, in every
+    command, however the rule is named (shipped name, path, --with)."""
+    result = run("rules", "standard+boston-x4+min-bid-4+boston-x4")
+    assert result.exit_code == 1
+    first, fix = result.stderr.splitlines()
+    assert first.endswith("boston-x4.yaml:2:7: house rule 'boston-x4' is laid twice over one variant "
+                          "(as 'boston-x4' both times)")
+    assert fix.strip() == "to fix: name each house rule once: a house rule applies once"
+    rule = _write(tmp_path, "to-11.whist", "house-rule to-11\ngame { target 11 }\n")
+    other = f"{tmp_path}/./to-11.whist"
+    again = run("simulate", f"standard+{rule}", "--with", other, "--hands", "2")
+    assert again.exit_code == 1
+    assert again.stderr.startswith(f"{rule}:1:12: house rule 'to-11' is laid twice over one variant "
+                                   f"(first as '{rule}', then as '{other}')")

@@ -67,9 +67,14 @@ def test_defenders_score_adds_the_defenders_books_over_six_elsewhere(game, doubl
         assert overlaid[(level, notrump, declarer, books)] == want, (level, notrump, declarer, books)
 
 
-def test_defenders_score_is_idempotent():
-    """Laid twice, the rule says one thing once."""
-    assert _scores("standard+defenders-score+defenders-score") == _scores("standard+defenders-score")
+def test_defenders_score_is_idempotent(tmp_path):
+    """Laid twice, the rule says one thing once: a second file setting the same term (the
+    shipped file itself, named twice, is refused: tests/test_authoring.py)."""
+    from bidcompiler.resources import shipped_house_rules
+
+    again = tmp_path / "defenders-score-again.yaml"
+    again.write_text(shipped_house_rules()["defenders-score"].read_text())
+    assert _scores(f"standard+defenders-score+{again}") == _scores("standard+defenders-score")
 
 
 def _defender(path, *rules, sets=()):
