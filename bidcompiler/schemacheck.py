@@ -74,8 +74,29 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     validator = _Validator(schema)
     coerce_guided(loaded, schema, validator)
     errors = list(validator.iter_errors(loaded.data))
+    if any(tuple(e.absolute_path) == ("kind",) for e in errors):
+        # A misspelt `kind` (houserule) fails the test that tells a house rule from a whole
+        # variant, and so asks for every section of one: say only what is wrong with `kind`.
+        errors = [e for e in errors if not (e.absolute_schema_path and e.absolute_schema_path[0] == "then")]
 
     diagnostics: dict[tuple, Diagnostic] = {}
+    whole = [e for e in errors if e.validator == "required" and not e.absolute_path
+             and e.absolute_schema_path and e.absolute_schema_path[0] == "then"]
+    if whole:
+        # A file with neither `kind: house-rule` nor `extends` is a whole variant, so every
+        # section it lacks is missing: most often a house rule that forgot to say so.  One
+        # message, with both ways out, instead of one line per section.
+        errors = [e for e in errors if e not in whole]
+        missing = sorted({m.split("'")[1] for e in whole for m in _required_messages(e)})
+        whist = loaded.filename.endswith(".whist")
+        rule, base = ("`house-rule NAME` as its first line", "`extends standard`") if whist else \
+            ("`kind: house-rule`", "`extends: standard`")
+        diagnostic = Diagnostic(loaded.key_pos(()),
+                                f"missing required key{'s' if len(missing) > 1 else ''} "
+                                f"{', '.join(repr(k) for k in missing)}: a variant of its own gives every section",
+                                hint=f"if this file changes a game, make it a house rule ({rule}); if it is a "
+                                     f"variant built on another, name it ({base})")
+        diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     for error in errors:
         for diagnostic in _diagnose(loaded, error):
             key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
@@ -343,6 +364,15 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
     return at(_short_message(loaded, error))
 
 
+def _did_you_mean(error: ValidationError) -> str:
+    """`` (did you mean 'X'?)`` for a misspelt word of an ``enum`` (left-of-decalrer), or nothing."""
+    if error.validator != "enum" or not isinstance(error.instance, str) or not isinstance(error.validator_value, list):
+        return ""
+    words = [w for w in error.validator_value if isinstance(w, str)]
+    close = difflib.get_close_matches(error.instance, words, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     """A message for a keyword that needs no special placement."""
     kind = error.validator
@@ -354,9 +384,9 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.
         article = "an" if title[:1] in "aeiou" else "a"
-        return f"expected {article} {title}, found {_show(value)}"
+        return f"expected {article} {title}, found {_show(value)}{_did_you_mean(error)}"
     if kind == "enum" and isinstance(want, list):
-        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}{_did_you_mean(error)}"
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"
     if kind == "pattern":

@@ -89,3 +89,35 @@ def test_a_house_rule_named_twice_is_refused_naming_it(tmp_path):
     assert again.exit_code == 1
     assert again.stderr.startswith(f"{rule}:1:12: house rule 'to-11' is laid twice over one variant "
                                    f"(first as '{rule}', then as '{other}')")
+
+
+# ----------------------------------------------------------------- the commonest slips
+def test_a_house_rule_that_forgot_its_kind_gets_one_message_saying_so(tmp_path):
+    """Was: one "missing required key" line per section of a whole game (nine of them), and not
+    a word about `kind: house-rule`."""
+    rule = _write(tmp_path, "nokind.yaml", "name: red\ndeck:\n  without: [2H, 2D]\ndeal:\n  kitty: 4\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    first, fix, summary = result.stderr.splitlines()
+    assert first == (f"{rule}:1:1: missing required keys 'auction', 'declaration', 'game', 'kitty', 'orders', "
+                     "'play', 'players', 'scoring', 'sides': a variant of its own gives every section")
+    assert fix.strip() == ("to fix: if this file changes a game, make it a house rule (`kind: house-rule`); "
+                           "if it is a variant built on another, name it (`extends: standard`)")
+    whist = _write(tmp_path, "v.whist", "variant red\ndeal { kitty 4 }\n")
+    out = run("rules", "standard", "--with", whist).stderr
+    assert out.count("\n") == 2 and "(`house-rule NAME` as its first line)" in out
+
+
+def test_a_misspelt_word_gets_a_suggestion_and_a_misspelt_kind_only_that(tmp_path):
+    """Was: `kind: houserule` also drew ten "missing required key" lines (the file read as a
+    whole variant), and no misspelt word of a list of words had a "did you mean"."""
+    rule = _write(tmp_path, "kind.yaml", "name: k\nkind: houserule\ndeal:\n  rotation: rigth\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{rule}:2:7: 'houserule' is not one of: variant, house-rule (did you mean 'house-rule'?)",
+        f"{rule}:4:13: 'rigth' is not one of: left, right (did you mean 'right'?)"]
+    seat = _write(tmp_path, "seat.whist", "house-rule s\nplay { first_lead left-of-decalrer }\n")
+    assert run("check", seat).stderr.startswith(
+        f"{seat}:2:19: expected a seat (dealer, declarer, partner, left-of-dealer, right-of-declarer ...), "
+        "found 'left-of-decalrer' (did you mean 'left-of-declarer'?)")
