@@ -12,6 +12,7 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -142,6 +143,7 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
 
     CompileError lists every problem in it.
     """
+    _refuse_other_syntax(text, filename)
     if filename.endswith(".whist"):
         doc = load_whist(text, filename, variant_schema())
     else:
@@ -161,6 +163,41 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
     if problems:
         raise CompileError(problems)
     return doc
+
+
+# The first line of a file of each syntax (after comments): what no file of the other syntax
+# can begin with.  `variant NAME` / `house-rule NAME` is no YAML mapping; `key:` is no .whist.
+_WHIST_START = re.compile(r"(variant|house-rule)[ \t]+[^\s:]")
+_YAML_START = re.compile(r"[A-Za-z_][\w-]*:(\s|$)")
+
+
+def _refuse_other_syntax(text: str, filename: str) -> None:
+    """Refuse a file written in the other syntax than its name says, in one message.
+
+    The syntax is chosen by the file's extension (`.whist`, else YAML); a file saved under
+    the wrong one would otherwise fail on its first line with a parser's complaint that
+    does not say why.
+    """
+    lines = [(n, line) for n, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        return
+    number, first = lines[0]
+    stem = Path(filename).stem
+    if filename.endswith(".whist"):
+        if _YAML_START.match(first):
+            raise CompileError([Diagnostic(SourcePos(filename, number, 1),
+                                           f"this file is written in YAML (`{printable(first.strip()[:40], False)}`), "
+                                           "but its name ends in .whist, which is read as the .whist syntax",
+                                           hint=f"rename it {stem}.yaml, or write it in the .whist syntax "
+                                                "(docs/whist-syntax.md)")])
+    elif _WHIST_START.match(first):
+        raise CompileError([Diagnostic(SourcePos(filename, number, 1),
+                                       f"this file is written in the .whist syntax "
+                                       f"(`{printable(first.strip()[:40], False)}`), but its name does not end in "
+                                       ".whist, so it is read as YAML",
+                                       hint=f"rename it {stem}.whist, or write it in YAML (`name: ...`, "
+                                            "`kind: house-rule`)")])
 
 
 def load_layer(path: Path) -> LoadedYaml:

@@ -121,3 +121,23 @@ def test_a_misspelt_word_gets_a_suggestion_and_a_misspelt_kind_only_that(tmp_pat
     assert run("check", seat).stderr.startswith(
         f"{seat}:2:19: expected a seat (dealer, declarer, partner, left-of-dealer, right-of-declarer ...), "
         "found 'left-of-decalrer' (did you mean 'left-of-declarer'?)")
+
+
+def test_a_file_in_the_other_syntax_is_named_as_such(tmp_path):
+    """The syntax goes by the file's extension. Was: a .whist rule saved as .yaml read as "expected
+    a mapping of variant settings at the top level", a YAML rule saved as .whist as "expected the
+    end of the setting or `variant` or `house-rule`, found `name`": neither said why."""
+    yaml_named = _write(tmp_path, "mine.yaml", "# our table\nhouse-rule mine\ndeal { kitty 4 }\n")
+    result = run("rules", "standard", "--with", yaml_named)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{yaml_named}:2:1: this file is written in the .whist syntax (`house-rule mine`), but its name does not "
+        "end in .whist, so it is read as YAML",
+        "    to fix: rename it mine.whist, or write it in YAML (`name: ...`, `kind: house-rule`)"]
+    whist_named = _write(tmp_path, "theirs.whist", "name: theirs\nkind: house-rule\ndeal:\n  kitty: 4\n")
+    result = run("check", whist_named)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{whist_named}:1:1: this file is written in YAML (`name: theirs`), but its name ends in .whist, which is "
+        "read as the .whist syntax",
+        "    to fix: rename it theirs.yaml, or write it in the .whist syntax (docs/whist-syntax.md)"]
