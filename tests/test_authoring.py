@@ -141,3 +141,13 @@ def test_a_file_in_the_other_syntax_is_named_as_such(tmp_path):
         f"{whist_named}:1:1: this file is written in YAML (`name: theirs`), but its name ends in .whist, which is "
         "read as the .whist syntax",
         "    to fix: rename it theirs.yaml, or write it in the .whist syntax (docs/whist-syntax.md)"]
+
+
+def test_one_word_is_a_list_of_one_inside_a_block_of_a_word_or_block_setting(tmp_path):
+    """`kitty { show { when declaration; contracts suit } }` is sport-kitty, as the docs say one
+    value where the schema wants a list is a list of one. Was: "expected a list, found 'suit'"
+    (kitty.show is a word or a block, and the block's keys were not looked up)."""
+    from bidcompiler.pipeline import compile_variant
+
+    rule = _write(tmp_path, "sk.whist", "house-rule sk\nkitty { show { when declaration; contracts suit } }\n")
+    assert compile_variant("standard", (rule,)).kitty == compile_variant("standard", ("sport-kitty",)).kitty
