@@ -16,7 +16,7 @@ from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE
 
 from . import ir, vocabulary
 from .compose import _BASE_RE, NAMED_PARTS, ORDINARY, ComposedDocument, NamedParts, base_in_condition
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
 from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
 
 # Numbers of the variant itself that any formula may name: the builder writes each one's value
@@ -130,12 +130,26 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         for key in REQUIRED_LEVELS:
             if key not in levels:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
-    strains = data.get("auction", {}).get("strains")
-    for i, strain in enumerate(strains if isinstance(strains, list) else ()):
-        for key in REQUIRED_STRAIN:
-            if isinstance(strain, dict) and key not in strain:
-                sink.error(doc.pos(("auction", "strains", i)),
-                           f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'")
+    written = data.get("auction", {}).get("strains")
+    written = written if isinstance(written, list) else []
+    strains = [s for s in written if isinstance(s, dict)]
+    for i, strain in enumerate(written):
+        if not isinstance(strain, dict):
+            continue
+        missing = [key for key in REQUIRED_STRAIN if key not in strain]
+        if not missing:
+            continue
+        # Most often a house rule naming a strain its game does not have (notrump-from-4 over a
+        # game whose bids are bare numbers): strains merge by name, so the name made a new one.
+        others = [str(s.get("name")) for s in strains
+                  if s is not strain and all(k in s for k in REQUIRED_STRAIN)]
+        keys = " and ".join(f"'{k}'" for k in missing)
+        add = f"to add strain {quoted(str(strain.get('name')))}, give it {keys}"
+        hint = (f"the other strains are {', '.join(quoted(n) for n in others)}: to change one of them, use its name; "
+                f"{add}") if others else add
+        sink.error(doc.pos(("auction", "strains", i)),
+                   f"auction.strains: strain {quoted(str(strain.get('name')))}: missing required "
+                   f"key{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing)}", hint=hint)
 
 
 def check_layer_formulas(doc) -> list:

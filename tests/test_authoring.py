@@ -151,3 +151,16 @@ def test_one_word_is_a_list_of_one_inside_a_block_of_a_word_or_block_setting(tmp
 
     rule = _write(tmp_path, "sk.whist", "house-rule sk\nkitty { show { when declaration; contracts suit } }\n")
     assert compile_variant("standard", (rule,)).kitty == compile_variant("standard", ("sport-kitty",)).kitty
+
+
+def test_a_rule_naming_a_strain_its_game_lacks_is_told_which_strains_there_are(tmp_path):
+    """"notrump from 4" over a game whose bids are bare numbers. Was: two lines, "missing required
+    key 'trump'" and "... 'direction'", with no word of why a rule that only changes levels would
+    need them (strains merge by name: a name the game lacks makes a new strain)."""
+    rule = _write(tmp_path, "nt4.whist", "house-rule nt4\nauction { strains { notrump { levels { from 4 } } } }\n")
+    result = run("rules", "rhode-island", "--with", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{rule}:2:21: auction.strains: strain 'notrump': missing required keys 'trump', 'direction'",
+        "    to fix: the other strains are 'number': to change one of them, use its name; to add strain 'notrump', "
+        "give it 'trump' and 'direction'"]
