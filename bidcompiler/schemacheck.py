@@ -98,7 +98,7 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
                                      f"variant built on another, name it ({base})")
         diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     for error in errors:
-        for diagnostic in _diagnose(loaded, error):
+        for diagnostic in _diagnose(loaded, error, schema):
             key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
             diagnostics.setdefault(key, diagnostic)
     return [diagnostics[key] for key in sorted(diagnostics)]
@@ -318,8 +318,30 @@ def _additional_keys(error: ValidationError) -> list[str]:
     ]
 
 
-def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
-    """One or more short, positioned diagnostics for one jsonschema error."""
+def _homes(root: dict, key: str) -> list[str]:
+    """The dotted paths where the schema ``root`` has a setting named ``key`` (play.first_lead)."""
+    found: list[str] = []
+
+    def walk(node: Any, path: tuple, depth: int) -> None:
+        node = _resolve(root, node)
+        if not isinstance(node, dict) or depth > 4:
+            return
+        for branch in (*node.get("anyOf", ()), *node.get("oneOf", ())):
+            walk(branch, path, depth + 1)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], (*path[:-1], f"{path[-1]}[]") if path else path, depth + 1)
+        for name, sub in (node.get("properties") or {}).items():
+            if name == key:
+                found.append(".".join((*path, name)))
+            walk(sub, path + (name,), depth + 1)
+
+    walk(root, (), 0)
+    return sorted(set(found))
+
+
+def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = None) -> list[Diagnostic]:
+    """One or more short, positioned diagnostics for one jsonschema error (``root``: the whole schema,
+    to say where a key that is unknown here belongs)."""
     path = tuple(error.absolute_path)
     kind = error.validator
     value = error.instance
@@ -340,7 +362,13 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
         for key in _additional_keys(error):
             message = f"unknown key {_show(key)}"
             close = difflib.get_close_matches(str(key), properties, n=1)
-            if close:
+            # A key of another section written in the wrong block (`auction { first_lead eldest }`).
+            homes = _homes(root, str(key)) if root is not None and isinstance(key, str) else []
+            if homes and len(homes) <= 3:
+                sections = [h.rsplit(".", 1)[0] if "." in h else "the top level" for h in homes]
+                message += f" here: it is a setting of {' or '.join(sections)} " \
+                           f"({', '.join(f'`{h}`' for h in homes)})"
+            elif close:
                 message += f" (did you mean '{close[0]}'?)"
             result.append(Diagnostic(loaded.key_pos(path + (key,)), message))
         return result or at("unknown keys")
@@ -359,7 +387,7 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
             return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
         result = []
         for sub in viable[_closest_branch(viable)]:
-            result.extend(_diagnose(loaded, sub))
+            result.extend(_diagnose(loaded, sub, root))
         return result
     return at(_short_message(loaded, error))
 

@@ -164,3 +164,16 @@ def test_a_rule_naming_a_strain_its_game_lacks_is_told_which_strains_there_are(t
         f"{rule}:2:21: auction.strains: strain 'notrump': missing required keys 'trump', 'direction'",
         "    to fix: the other strains are 'number': to change one of them, use its name; to add strain 'notrump', "
         "give it 'trump' and 'direction'"]
+
+
+def test_a_setting_written_in_the_wrong_block_is_told_where_it_belongs(tmp_path):
+    """`auction { first_lead eldest }`: was "unknown key 'first_lead' (did you mean 'first_caller'?)",
+    a suggestion that compiles to another rule. Now the block the setting belongs to."""
+    rule = _write(tmp_path, "lead.whist", "house-rule lead\nauction { first_lead eldest }\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"{rule}:2:11: unknown key 'first_lead' here: it is a setting of play "
+                                             "(`play.first_lead`)")
+    yaml_rule = _write(tmp_path, "red.yaml", "name: red\nkind: house-rule\ndeal:\n  kitty: 4\n  without: [2H, 2D]\n")
+    assert run("check", yaml_rule).stderr.splitlines()[0] == (
+        f"{yaml_rule}:5:3: unknown key 'without' here: it is a setting of deck (`deck.without`)")
