@@ -177,3 +177,18 @@ def test_a_setting_written_in_the_wrong_block_is_told_where_it_belongs(tmp_path)
     yaml_rule = _write(tmp_path, "red.yaml", "name: red\nkind: house-rule\ndeal:\n  kitty: 4\n  without: [2H, 2D]\n")
     assert run("check", yaml_rule).stderr.splitlines()[0] == (
         f"{yaml_rule}:5:3: unknown key 'without' here: it is a setting of deck (`deck.without`)")
+
+
+# ----------------------------------------------------------------- the settings reference
+def test_the_settings_page_is_the_schema():
+    """docs/settings.md lists every setting with what it takes, its default and its meaning, as the
+    schema says (was: only the JSON Schema itself, so `kitty.taker: partner` or `deal.rotation:
+    right` could be found only by reading JSON). Rewrite it with `python tests/settings_reference.py`."""
+    from settings_reference import PAGE, render
+
+    from bidcompiler import vocabulary
+
+    page = PAGE.read_text(encoding="utf-8")
+    assert page == render()
+    for path in vocabulary.vocabulary().by_schema:
+        assert path.endswith("[]") or f"| `{path}` |" in page
