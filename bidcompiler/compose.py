@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompileError, Diagnostic, SourcePos, quoted
+from .errors import CompileError, Diagnostic, SourcePos, printable, quoted
 from .yamlload import LoadedYaml, load_yaml
 
 # Settings that describe a layer itself rather than the game; never merged.
@@ -559,6 +559,15 @@ def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: Loade
             parent = load(target, Path(current.filename).parent)
         except CompileError as exc:
             raise _at_extends(exc, current, target) from None
+        if isinstance(parent.data, dict) and parent.data.get("kind") == "house-rule":
+            # A house rule gives only what it changes: built on, it would leave the variant
+            # without its deck, auction and scoring (one line for each, none saying why).
+            raise CompileError([Diagnostic(current.content_pos(("extends",)),
+                                           f"extends {quoted(target)}, which is a house rule, not a variant: a "
+                                           "variant extends a variant",
+                                           hint=f"extend the variant the rule is laid over (`extends: standard`) "
+                                                f"and lay the rule over yours (YOURS+{printable(target, False)}, "
+                                                "or --with), or write its settings into your file")])
         if _same_file_key(parent.filename) in seen:
             raise CompileError([Diagnostic(current.pos(("extends",)),
                                            f"extends '{target}' makes a cycle of variants")])

@@ -192,3 +192,13 @@ def test_the_settings_page_is_the_schema():
     assert page == render()
     for path in vocabulary.vocabulary().by_schema:
         assert path.endswith("[]") or f"| `{path}` |" in page
+
+
+def test_a_variant_extending_a_house_rule_is_told_so_at_its_extends_line(tmp_path):
+    """Was: six "missing required key/section" lines placed in the shipped house rule's file."""
+    mine = _write(tmp_path, "mine.whist", "variant mine\nextends kitty-first\n")
+    result = run("rules", mine)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"{mine}:2:9: extends 'kitty-first', which is a house rule, not a "
+                                             "variant: a variant extends a variant")
+    assert len(result.stderr.splitlines()) == 2

@@ -1028,8 +1028,9 @@ def test_regression_a_variant_extending_a_house_rule_lacks_players():
     # Was: KeyError 'players' in build_variant.
     body = STANDARD.split("\ndeck:", 1)[1]
     messages = compile_error(f"name: x\nextends: kitty-first\ndeck:{body}")
-    assert [m.split(": ", 1)[1] for m in messages] == ["missing required key 'players'",
-                                                      "missing required key 'sides'"]
+    # Now one message, at the `extends` line, saying the file is a house rule.
+    assert [m.split(": ", 1)[1].split("\n")[0] for m in messages] == [
+        "extends 'kitty-first', which is a house rule, not a variant: a variant extends a variant"]
 
 
 def test_regression_two_bare_strains_would_share_their_bids_names():
