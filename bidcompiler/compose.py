@@ -388,10 +388,13 @@ def _no_such_condition(name: str, path: tuple, names: list) -> str:
 
 def base_in_condition(name: str, path: tuple) -> str:
     """The message for ``base`` in a named condition (or term)."""
-    noun = NAMED_PARTS[path].noun
-    what = "a way the game ends" if noun == "condition" else "to the score"
-    return (f"{_dotted(path)}.{name}: a named {noun} is written whole and cannot say `base`; "
-            f"to add {what}, add a {noun} of its own name beside '{name}'")
+    parts = NAMED_PARTS[path]
+    # The parts are joined (`or` of the conditions, `+` of the terms), so a part says only itself.
+    what = ("'{name}' is one more way the game ends, beside the others (their `or`): write only its own condition"
+            if parts.noun == "condition" else
+            "the terms are added up: write only what '{name}' adds to the score")
+    return (f"{_dotted(path)}.{name}: a named {parts.noun} is written whole and cannot say `base`; "
+            + what.format(name=name))
 
 
 def _merges_by_name(below: Any, value: Any) -> bool:

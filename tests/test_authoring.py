@@ -202,3 +202,14 @@ def test_a_variant_extending_a_house_rule_is_told_so_at_its_extends_line(tmp_pat
     assert result.stderr.splitlines()[0] == (f"{mine}:2:9: extends 'kitty-first', which is a house rule, not a "
                                              "variant: a variant extends a variant")
     assert len(result.stderr.splitlines()) == 2
+
+
+def test_base_in_a_named_term_says_what_to_write_instead(tmp_path):
+    """`defender { extra = base + 1 }`: was "to add to the score, add a term of its own name beside
+    'extra'", which 'extra' already is. Now: the terms are added up, so write what it adds."""
+    rule = _write(tmp_path, "extra.whist", "house-rule extra\nscoring { defender { extra = base + 1 } }\n")
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (
+        f"{rule}:2:30: scoring.defender.extra: a named term is written whole and cannot say `base`; the terms are "
+        "added up: write only what 'extra' adds to the score")
