@@ -411,7 +411,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     p = section("play")
     play = ir.Play(
         first_lead=p.get("first_lead", default("play.first_lead")),
-        trumps_above=tuple(p.get("trumps_above") or default("play.trumps_above")),
+        trumps_above=tuple(normalise_card(c) for c in (p.get("trumps_above") or default("play.trumps_above"))),
         notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
         renege=p.get("renege", default("play.renege")),
         renege_books=p.get("renege_books", default("play.renege_books")),

@@ -45,6 +45,11 @@ def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
                               + (f", and {' '.join(v.deck.extra)}" if v.deck.extra else "") + ")",
                      ("deck", "without"), ("deck", "ranks"), ("deck", "suits"), ("deck", "extra"),
                      fix=(f"take {card} out of deck.without", "name a card the deck holds"))
+    for card, n in Counter(v.deck.without).items():
+        if n > 1:
+            # 10S and TS are one card: the schema's uniqueItems sees two spellings.
+            sink.error(v.at("deck", "without"), f"deck.without names {card} {n} times (10 and T are the same rank)",
+                       hint=f"name {card} once in deck.without")
 
 
 def deck_size(v: ir.Variant) -> int:

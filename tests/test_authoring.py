@@ -213,3 +213,20 @@ def test_base_in_a_named_term_says_what_to_write_instead(tmp_path):
     assert result.stderr.splitlines()[0] == (
         f"{rule}:2:30: scoring.defender.extra: a named term is written whole and cannot say `base`; the terms are "
         "added up: write only what 'extra' adds to the score")
+
+
+def test_a_ten_may_be_written_10_in_a_list_of_cards_as_anywhere_else(tmp_path):
+    """`deck { without 10H 10D }`: the ranks take `10` and play takes `10h`, but a list of cards
+    refused `10H` ("expected a card"), though the builder already read it as TH. Written twice
+    (TS and 10S) it is one card named twice."""
+    from bidcompiler.pipeline import compile_variant
+
+    rule = _write(tmp_path, "tens.whist", "house-rule tens\ndeck { without 10H 10D }\ndeal { kitty 4 }\n"
+                                          "play { trumps_above BJ LJ 10S }\n")
+    variant = compile_variant("standard", (rule,))
+    assert (variant.deck.without, variant.play.trumps_above) == (("TH", "TD"), ("BJ", "LJ", "TS"))
+    twice = _write(tmp_path, "twice.whist", "house-rule twice\ndeck { without TS 10S }\ndeal { kitty 5 }\n")
+    result = run("rules", "standard", "--with", twice)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"{twice}:2:16: deck.without names TS 2 times (10 and T are the same "
+                                             "rank)")
