@@ -230,3 +230,17 @@ def test_a_ten_may_be_written_10_in_a_list_of_cards_as_anywhere_else(tmp_path):
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (f"{twice}:2:16: deck.without names TS 2 times (10 and T are the same "
                                              "rank)")
+
+
+def test_the_readmes_rule_without_jokers_is_the_shipped_no_jokers(tmp_path):
+    """The README's example of a rule that takes cards away (and the base's settings about them)
+    compiles, over standard, to the shipped `no-jokers`."""
+    import re
+
+    from bidcompiler.pipeline import compile_variant
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    (text,) = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "name: our-52" in b]
+    rule = _write(tmp_path, "our-52.yaml", text)
+    mine, shipped = compile_variant("standard", (rule,)), compile_variant("standard", ("no-jokers",))
+    assert (mine.deck, mine.deal, mine.play) == (shipped.deck, shipped.deal, shipped.play)
