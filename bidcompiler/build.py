@@ -139,7 +139,7 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         missing = [key for key in REQUIRED_STRAIN if key not in strain]
         if not missing:
             continue
-        # Most often a house rule naming a strain its game does not have (notrump-from-4 over a
+        # Most often a house rule naming a strain its game does not have ("notrump from 4" over a
         # game whose bids are bare numbers): strains merge by name, so the name made a new one.
         others = [str(s.get("name")) for s in strains
                   if s is not strain and all(k in s for k in REQUIRED_STRAIN)]

@@ -568,7 +568,7 @@ def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: Loade
             raise CompileError([Diagnostic(current.content_pos(("extends",)),
                                            f"extends {quoted(target)}, which is a house rule, not a variant: a "
                                            "variant extends a variant",
-                                           hint=f"extend the variant the rule is laid over (`extends: standard`) "
+                                           hint=f"extend the variant the rule is laid over (`extends: VARIANT`) "
                                                 f"and lay the rule over yours (YOURS+{printable(target, False)}, "
                                                 "or --with), or write its settings into your file")])
         if _same_file_key(parent.filename) in seen:

@@ -89,8 +89,8 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
         errors = [e for e in errors if e not in whole]
         missing = sorted({m.split("'")[1] for e in whole for m in _required_messages(e)})
         whist = loaded.filename.endswith(".whist")
-        rule, base = ("`house-rule NAME` as its first line", "`extends standard`") if whist else \
-            ("`kind: house-rule`", "`extends: standard`")
+        rule, base = ("`house-rule NAME` as its first line", "`extends VARIANT`") if whist else \
+            ("`kind: house-rule`", "`extends: VARIANT`")
         diagnostic = Diagnostic(loaded.key_pos(()),
                                 f"missing required key{'s' if len(missing) > 1 else ''} "
                                 f"{', '.join(repr(k) for k in missing)}: a variant of its own gives every section",

@@ -102,7 +102,7 @@ def test_a_house_rule_that_forgot_its_kind_gets_one_message_saying_so(tmp_path):
     assert first == (f"{rule}:1:1: missing required keys 'auction', 'declaration', 'game', 'kitty', 'orders', "
                      "'play', 'players', 'scoring', 'sides': a variant of its own gives every section")
     assert fix.strip() == ("to fix: if this file changes a game, make it a house rule (`kind: house-rule`); "
-                           "if it is a variant built on another, name it (`extends: standard`)")
+                           "if it is a variant built on another, name it (`extends: VARIANT`)")
     whist = _write(tmp_path, "v.whist", "variant red\ndeal { kitty 4 }\n")
     out = run("rules", "standard", "--with", whist).stderr
     assert out.count("\n") == 2 and "(`house-rule NAME` as its first line)" in out
