@@ -464,24 +464,44 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                           f"let strain '{strain.name}' name trump another way"))
     books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
     # The highest bid a hand's books can make: a bid of n over six asks for 6 + n books, so a
-    # ladder to 8 in a hand of 13 books holds a bid no side could ever make.
+    # ladder to 8 in a hand of 13 books holds a bid no side could ever make.  What decides is
+    # what a bid counts, or the variant's own `made`: a game whose bids count books outright and
+    # that says so only in its formula (`books >= bid`) makes its top bid with every book.  Past
+    # the books themselves the ladder is refused whatever the formula says (it would grow
+    # without bound).
     left_out = ir.BOOKS_OVER[a.bids_count]
-    top = books - left_out
 
     def asks(level: int) -> str:
         return f" (a bid of {level + left_out} books)" if left_out else ""
 
-    if a.max_level > top:
-        # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
+    top = books - left_out
+
+    def never_made(level: int) -> bool:
+        # Above the bid of all the books by what a bid counts, unless `made` says otherwise.
+        return level > books or (level > top and not _made_with_every_book(v, level, books))
+
+    if never_made(a.max_level):
         conflict(sink, v, f"levels: to {a.max_level}{asks(a.max_level)} is more than the {books} books of a hand",
                  ("auction", "levels", "to"), *_BOOK_SETTINGS, _COUNTS,
                  fix=(f"set auction.levels.to to at most {top}",))
     for i, strain in enumerate(a.strains):
-        if strain.levels is not None and strain.levels[1] > top:
+        if strain.levels is not None and never_made(strain.levels[1]):
             conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}{asks(strain.levels[1])}, "
                               f"more than the {books} books of a hand",
                      ("auction", "strains", i, "levels"), *_BOOK_SETTINGS, _COUNTS,
                      fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
+
+
+def _made_with_every_book(v: ir.Variant, level: int, books: int) -> bool:
+    """Whether the variant's ``made`` holds for a bid of ``level`` when the declarers take every book
+    (in a suit contract or in no trump)."""
+    made = v.scoring.made.ast  # the builder's compiled, checked formula (expressions.CompiledExpr)
+    if not callable(made):
+        return False
+    left_out = ir.BOOKS_OVER[v.auction.bids_count]
+    env = {"bid": level, "books": books, "over": books - 6, "defender_books": 0, "defender_over": -6,
+           "own_books": books, "total_books": books, "sweep": True, "all_books_bid": books - left_out}
+    return any(bool(made({**env, "notrump": notrump})) for notrump in (False, True))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

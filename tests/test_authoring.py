@@ -244,3 +244,20 @@ def test_the_readmes_rule_without_jokers_is_the_shipped_no_jokers(tmp_path):
     rule = _write(tmp_path, "our-52.yaml", text)
     mine, shipped = compile_variant("standard", (rule,)), compile_variant("standard", ("no-jokers",))
     assert (mine.deck, mine.deal, mine.play) == (shipped.deck, shipped.deal, shipped.play)
+
+
+def test_the_ladders_top_is_judged_by_the_variants_own_made_formula(tmp_path):
+    """A three-handed game of one's own whose bids count books outright in its `made` formula
+    (`books >= bid`), without `auction.levels.counts`: its bid of 18 of the 18 books can be made,
+    so it is no error; the same ladder scored over six (`books >= 6 + bid`) is."""
+    head = ("variant cut\nextends standard\nplayers 3\nsides individual\ndeal { hand 17; kitty 3 }\n"
+            "auction { levels { from 7; to 18 } }\n")
+    outright = _write(tmp_path, "cut.whist", head + "scoring { made = books >= bid; declarer = if made then books "
+                                                   "else -bid }\n")
+    assert run("rules", outright).exit_code == 0
+    over_six = _write(tmp_path, "cut2.whist", head)
+    result = run("rules", over_six)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{over_six}:6:31: levels: to 18 (a bid of 24 books) is more than the 18 books of a hand",
+        "    to fix: set auction.levels.to to at most 12"]
