@@ -393,8 +393,15 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
 
 
 def _did_you_mean(error: ValidationError) -> str:
-    """`` (did you mean 'X'?)`` for a misspelt word of an ``enum`` (left-of-decalrer), or nothing."""
-    if error.validator != "enum" or not isinstance(error.instance, str) or not isinstance(error.validator_value, list):
+    """`` (did you mean 'X'?)`` for a misspelt word of an ``enum`` (left-of-decalrer), or a text a
+    ``pattern`` refuses that it takes in other case or with ``-`` for spaces (My_Rule: my-rule)."""
+    value = error.instance
+    if error.validator == "pattern" and isinstance(value, str) and isinstance(error.validator_value, str):
+        for candidate in (re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-"), value.upper()):
+            if candidate != value and re.search(error.validator_value, candidate):
+                return f" (did you mean '{candidate}'?)"
+        return ""
+    if error.validator != "enum" or not isinstance(value, str) or not isinstance(error.validator_value, list):
         return ""
     words = [w for w in error.validator_value if isinstance(w, str)]
     close = difflib.get_close_matches(error.instance, words, n=1)
@@ -418,7 +425,7 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"
     if kind == "pattern":
-        return f"{_show(value)} does not match the pattern {want}"
+        return f"{_show(value)} does not match the pattern {want}{_did_you_mean(error)}"
     bounds = {
         "minimum": ("small", "at least"),
         "exclusiveMinimum": ("small", "more than"),

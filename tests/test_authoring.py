@@ -261,3 +261,16 @@ def test_the_ladders_top_is_judged_by_the_variants_own_made_formula(tmp_path):
     assert result.stderr.splitlines() == [
         f"{over_six}:6:31: levels: to 18 (a bid of 24 books) is more than the 18 books of a hand",
         "    to fix: set auction.levels.to to at most 12"]
+
+
+def test_a_name_or_card_in_the_wrong_case_is_told_the_right_spelling(tmp_path):
+    """Was: "'our friday rule' does not match the pattern ^[a-z0-9][a-z0-9-]*$" (a regular
+    expression, no example), and "expected a card ..., found 'bj'" with no suggestion."""
+    rule = _write(tmp_path, "n.yaml", "name: our friday rule\nkind: house-rule\nplay:\n  trumps_above: [bj, LJ]\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{rule}:1:7: expected a name (lower case letters, digits and -, e.g. our-rule), found 'our friday rule' "
+        "(did you mean 'our-friday-rule'?)",
+        f"{rule}:4:18: expected a card (rank then suit, e.g. AS, or a name such as BJ), found 'bj' "
+        "(did you mean 'BJ'?)"]
