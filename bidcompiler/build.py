@@ -16,7 +16,7 @@ from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE
 
 from . import ir, vocabulary
 from .compose import _BASE_RE, NAMED_PARTS, ORDINARY, ComposedDocument, NamedParts, base_in_condition
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
 from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
 
 # Numbers of the variant itself that any formula may name: the builder writes each one's value
@@ -27,8 +27,7 @@ BUILD_CONSTANTS: dict[str, tuple[str, str]] = {
     "all_books_bid": (INT, "the bid of all the books: the hand's books (its tricks, and the discards' "
                            "book where they count as one) less six where bids count books over six"),
 }
-# The books a bid counts above, where bids count books over six (auction.levels.counts).
-BOOKS_OVER = {"books-over-six": 6, "books": 0}
+BOOKS_OVER = ir.BOOKS_OVER
 HAND_TYPES = {**types_of(HAND_VARIABLES), **types_of(BUILD_CONSTANTS)}
 HAND_TYPES_WITH_MADE = {**HAND_TYPES, MADE_VARIABLE[0]: MADE_VARIABLE[1][0]}
 GAME_TYPES = {**types_of(GAME_VARIABLES), **types_of(BUILD_CONSTANTS)}
@@ -131,26 +130,26 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         for key in REQUIRED_LEVELS:
             if key not in levels:
                 sink.error(doc.pos(("auction", "levels")), f"auction.levels: missing required key '{key}'")
-    strains = data.get("auction", {}).get("strains")
-    strains = strains if isinstance(strains, list) else []
-    whole = [str(s.get("name")) for s in strains
-             if isinstance(s, dict) and all(key in s for key in REQUIRED_STRAIN)]
-    for i, strain in enumerate(strains):
+    written = data.get("auction", {}).get("strains")
+    written = written if isinstance(written, list) else []
+    strains = [s for s in written if isinstance(s, dict)]
+    for i, strain in enumerate(written):
         if not isinstance(strain, dict):
             continue
         missing = [key for key in REQUIRED_STRAIN if key not in strain]
-        pos = doc.pos(("auction", "strains", i))
-        # Strains merge by name, so a layer that means to change a strain the game under it does
-        # not have (a rule giving notrump its own levels, over a game of bare-number bids) makes
-        # a new, partial one: where the strain comes from a layer over another file, the hint
-        # names the strains there are.
-        hint = None
-        if missing and whole and pos.file != where.file:
-            hint = (f"change a strain the game has ({', '.join(whole)}), or give the new strain "
-                    f"'{strain.get('name')}' {' and '.join(f'`{key}`' for key in missing)}")
-        for n, key in enumerate(missing):
-            sink.error(pos, f"auction.strains: strain '{strain.get('name')}': missing required key '{key}'",
-                       hint=hint if n == 0 else None)
+        if not missing:
+            continue
+        # Most often a house rule naming a strain its game does not have ("notrump from 4" over a
+        # game whose bids are bare numbers): strains merge by name, so the name made a new one.
+        others = [str(s.get("name")) for s in strains
+                  if s is not strain and all(k in s for k in REQUIRED_STRAIN)]
+        keys = " and ".join(f"'{k}'" for k in missing)
+        add = f"to add strain {quoted(str(strain.get('name')))}, give it {keys}"
+        hint = (f"the other strains are {', '.join(quoted(n) for n in others)}: to change one of them, use its name; "
+                f"{add}") if others else add
+        sink.error(doc.pos(("auction", "strains", i)),
+                   f"auction.strains: strain {quoted(str(strain.get('name')))}: missing required "
+                   f"key{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing)}", hint=hint)
 
 
 def check_layer_formulas(doc) -> list:
@@ -412,7 +411,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     p = section("play")
     play = ir.Play(
         first_lead=p.get("first_lead", default("play.first_lead")),
-        trumps_above=tuple(p.get("trumps_above") or default("play.trumps_above")),
+        trumps_above=tuple(normalise_card(c) for c in (p.get("trumps_above") or default("play.trumps_above"))),
         notrump_extras=p.get("notrump_extras") or ("no-suit" if deck.extra else "none"),
         renege=p.get("renege", default("play.renege")),
         renege_books=p.get("renege_books", default("play.renege_books")),

@@ -45,6 +45,11 @@ def check_deck(v: ir.Variant, sink: DiagnosticSink) -> None:
                               + (f", and {' '.join(v.deck.extra)}" if v.deck.extra else "") + ")",
                      ("deck", "without"), ("deck", "ranks"), ("deck", "suits"), ("deck", "extra"),
                      fix=(f"take {card} out of deck.without", "name a card the deck holds"))
+    for card, n in Counter(v.deck.without).items():
+        if n > 1:
+            # 10S and TS are one card: the schema's uniqueItems sees two spellings.
+            sink.error(v.at("deck", "without"), f"deck.without names {card} {n} times (10 and T are the same rank)",
+                       hint=f"name {card} once in deck.without")
 
 
 def deck_size(v: ir.Variant) -> int:
@@ -69,6 +74,7 @@ class Remove:
 # that changes any of them can make a ladder its base wrote too tall: the message leads
 # with that file.
 _BOOK_SETTINGS = (("deal", "hand"), ("deal", "kitty"), ("kitty", "discards"))
+_COUNTS = ("auction", "levels", "counts")  # what a bid's number counts: over six leaves six books out
 
 
 def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple,
@@ -457,16 +463,45 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=("let the declarer lead first (`play.first_lead: declarer`)",
                           f"let strain '{strain.name}' name trump another way"))
     books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
-    if a.max_level > books:
-        # Beyond every book of a hand no bid can be made, and the ladder would grow without bound.
-        conflict(sink, v, f"levels: to {a.max_level} is more than the {books} books of a hand",
-                 ("auction", "levels", "to"), *_BOOK_SETTINGS,
-                 fix=(f"set auction.levels.to to at most {books}",))
+    # The highest bid a hand's books can make: a bid of n over six asks for 6 + n books, so a
+    # ladder to 8 in a hand of 13 books holds a bid no side could ever make.  What decides is
+    # what a bid counts, or the variant's own `made`: a game whose bids count books outright and
+    # that says so only in its formula (`books >= bid`) makes its top bid with every book.  Past
+    # the books themselves the ladder is refused whatever the formula says (it would grow
+    # without bound).
+    left_out = ir.BOOKS_OVER[a.bids_count]
+
+    def asks(level: int) -> str:
+        return f" (a bid of {level + left_out} books)" if left_out else ""
+
+    top = books - left_out
+
+    def never_made(level: int) -> bool:
+        # Above the bid of all the books by what a bid counts, unless `made` says otherwise.
+        return level > books or (level > top and not _made_with_every_book(v, level, books))
+
+    if never_made(a.max_level):
+        conflict(sink, v, f"levels: to {a.max_level}{asks(a.max_level)} is more than the {books} books of a hand",
+                 ("auction", "levels", "to"), *_BOOK_SETTINGS, _COUNTS,
+                 fix=(f"set auction.levels.to to at most {top}",))
     for i, strain in enumerate(a.strains):
-        if strain.levels is not None and strain.levels[1] > books:
-            conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}, more than the {books} "
-                              "books of a hand", ("auction", "strains", i, "levels"), *_BOOK_SETTINGS,
-                     fix=(f"set the levels.to of strain '{strain.name}' to at most {books}",))
+        if strain.levels is not None and never_made(strain.levels[1]):
+            conflict(sink, v, f"strain '{strain.name}' goes up to {strain.levels[1]}{asks(strain.levels[1])}, "
+                              f"more than the {books} books of a hand",
+                     ("auction", "strains", i, "levels"), *_BOOK_SETTINGS, _COUNTS,
+                     fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
+
+
+def _made_with_every_book(v: ir.Variant, level: int, books: int) -> bool:
+    """Whether the variant's ``made`` holds for a bid of ``level`` when the declarers take every book
+    (in a suit contract or in no trump)."""
+    made = v.scoring.made.ast  # the builder's compiled, checked formula (expressions.CompiledExpr)
+    if not callable(made):
+        return False
+    left_out = ir.BOOKS_OVER[v.auction.bids_count]
+    env = {"bid": level, "books": books, "over": books - 6, "defender_books": 0, "defender_over": -6,
+           "own_books": books, "total_books": books, "sweep": True, "all_books_bid": books - left_out}
+    return any(bool(made({**env, "notrump": notrump})) for notrump in (False, True))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompileError, Diagnostic, SourcePos, quoted
+from .errors import CompileError, Diagnostic, SourcePos, printable, quoted
 from .yamlload import LoadedYaml, load_yaml
 
 # Settings that describe a layer itself rather than the game; never merged.
@@ -388,10 +388,13 @@ def _no_such_condition(name: str, path: tuple, names: list) -> str:
 
 def base_in_condition(name: str, path: tuple) -> str:
     """The message for ``base`` in a named condition (or term)."""
-    noun = NAMED_PARTS[path].noun
-    what = "a way the game ends" if noun == "condition" else "to the score"
-    return (f"{_dotted(path)}.{name}: a named {noun} is written whole and cannot say `base`; "
-            f"to add {what}, add a {noun} of its own name beside '{name}'")
+    parts = NAMED_PARTS[path]
+    # The parts are joined (`or` of the conditions, `+` of the terms), so a part says only itself.
+    what = ("'{name}' is one more way the game ends, beside the others (their `or`): write only its own condition"
+            if parts.noun == "condition" else
+            "the terms are added up: write only what '{name}' adds to the score")
+    return (f"{_dotted(path)}.{name}: a named {parts.noun} is written whole and cannot say `base`; "
+            + what.format(name=name))
 
 
 def _merges_by_name(below: Any, value: Any) -> bool:
@@ -559,6 +562,15 @@ def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: Loade
             parent = load(target, Path(current.filename).parent)
         except CompileError as exc:
             raise _at_extends(exc, current, target) from None
+        if isinstance(parent.data, dict) and parent.data.get("kind") == "house-rule":
+            # A house rule gives only what it changes: built on, it would leave the variant
+            # without its deck, auction and scoring (one line for each, none saying why).
+            raise CompileError([Diagnostic(current.content_pos(("extends",)),
+                                           f"extends {quoted(target)}, which is a house rule, not a variant: a "
+                                           "variant extends a variant",
+                                           hint=f"extend the variant the rule is laid over (`extends: VARIANT`) "
+                                                f"and lay the rule over yours (YOURS+{printable(target, False)}, "
+                                                "or --with), or write its settings into your file")])
         if _same_file_key(parent.filename) in seen:
             raise CompileError([Diagnostic(current.pos(("extends",)),
                                            f"extends '{target}' makes a cycle of variants")])

@@ -24,6 +24,11 @@ def books_of_hand(hand: int, kitty: int, discards: str) -> int:
     return hand + (1 if kitty and discards != "none" else 0)
 
 
+# The books a bid's number leaves out, by what it counts (auction.levels.counts): a bid of n
+# over six contracts for 6 + n books, a bid of n books outright for n.
+BOOKS_OVER = {"books-over-six": 6, "books": 0}
+
+
 def _pos() -> SourcePos | None:
     return field(default=None, compare=False, repr=False)
 

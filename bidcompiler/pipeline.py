@@ -12,6 +12,7 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
+from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -142,6 +143,7 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
 
     CompileError lists every problem in it.
     """
+    _refuse_other_syntax(text, filename)
     if filename.endswith(".whist"):
         doc = load_whist(text, filename, variant_schema())
     else:
@@ -161,6 +163,41 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
     if problems:
         raise CompileError(problems)
     return doc
+
+
+# The first line of a file of each syntax (after comments): what no file of the other syntax
+# can begin with.  `variant NAME` / `house-rule NAME` is no YAML mapping; `key:` is no .whist.
+_WHIST_START = re.compile(r"(variant|house-rule)[ \t]+[^\s:]")
+_YAML_START = re.compile(r"[A-Za-z_][\w-]*:(\s|$)")
+
+
+def _refuse_other_syntax(text: str, filename: str) -> None:
+    """Refuse a file written in the other syntax than its name says, in one message.
+
+    The syntax is chosen by the file's extension (`.whist`, else YAML); a file saved under
+    the wrong one would otherwise fail on its first line with a parser's complaint that
+    does not say why.
+    """
+    lines = [(n, line) for n, line in enumerate(text.lstrip("\ufeff").splitlines(), 1)
+             if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        return
+    number, first = lines[0]
+    stem = Path(filename).stem
+    if filename.endswith(".whist"):
+        if _YAML_START.match(first):
+            raise CompileError([Diagnostic(SourcePos(filename, number, 1),
+                                           f"this file is written in YAML (`{printable(first.strip()[:40], False)}`), "
+                                           "but its name ends in .whist, which is read as the .whist syntax",
+                                           hint=f"rename it {stem}.yaml, or write it in the .whist syntax "
+                                                "(docs/whist-syntax.md)")])
+    elif _WHIST_START.match(first):
+        raise CompileError([Diagnostic(SourcePos(filename, number, 1),
+                                       f"this file is written in the .whist syntax "
+                                       f"(`{printable(first.strip()[:40], False)}`), but its name does not end in "
+                                       ".whist, so it is read as YAML",
+                                       hint=f"rename it {stem}.whist, or write it in YAML (`name: ...`, "
+                                            "`kind: house-rule`)")])
 
 
 def load_layer(path: Path) -> LoadedYaml:
@@ -203,11 +240,13 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
+    laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
         if _layer_kind(layer) != "house-rule":
             raise CompileError([Diagnostic(layer.pos(()),
                                            f"'{rule}' is a variant, not a house rule (give it `kind: house-rule`)")])
+        _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)
         rule_names.append(rule)
     for assignment in sets:
@@ -223,6 +262,29 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     run_checks(variant, sink)
     sink.raise_if_any()
     return variant
+
+
+def _refuse_twice(layer: LoadedYaml, rule: str, laid: dict[str, str]) -> None:
+    """Refuse a house rule laid a second time over one variant (``laid``: file -> name given).
+
+    A rule that multiplies (a made 7 scores four times over) would apply twice, and one that
+    sets a value would say nothing new: either way the second mention is a slip, not a rule.
+    """
+    try:
+        key = str(Path(layer.filename).resolve())
+    except (OSError, RuntimeError, ValueError):
+        key = layer.filename
+    if key in laid:
+        first = laid[key]
+        # The names as the user gave them, whole (a path may be long): the user's own command line.
+        said = [f"'{printable(n, False)}'" for n in (first, rule)]
+        named = f"as {said[0]} both times" if first == rule else f"first as {said[0]}, then as {said[1]}"
+        name = layer.data.get("name", rule) if isinstance(layer.data, dict) else rule
+        where = layer.pos(("name",)) if isinstance(layer.data, dict) and "name" in layer.data else layer.pos(())
+        raise CompileError([Diagnostic(where, f"house rule {quoted(str(name))} is laid twice over one variant "
+                                              f"({named})",
+                                       hint="name each house rule once: a house rule applies once")])
+    laid[key] = rule
 
 
 def compile_text(text: str, filename: str, with_rules=(), sets=()) -> ir.Variant:

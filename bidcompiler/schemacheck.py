@@ -74,10 +74,31 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     validator = _Validator(schema)
     coerce_guided(loaded, schema, validator)
     errors = list(validator.iter_errors(loaded.data))
+    if any(tuple(e.absolute_path) == ("kind",) for e in errors):
+        # A misspelt `kind` (houserule) fails the test that tells a house rule from a whole
+        # variant, and so asks for every section of one: say only what is wrong with `kind`.
+        errors = [e for e in errors if not (e.absolute_schema_path and e.absolute_schema_path[0] == "then")]
 
     diagnostics: dict[tuple, Diagnostic] = {}
+    whole = [e for e in errors if e.validator == "required" and not e.absolute_path
+             and e.absolute_schema_path and e.absolute_schema_path[0] == "then"]
+    if whole:
+        # A file with neither `kind: house-rule` nor `extends` is a whole variant, so every
+        # section it lacks is missing: most often a house rule that forgot to say so.  One
+        # message, with both ways out, instead of one line per section.
+        errors = [e for e in errors if e not in whole]
+        missing = sorted({m.split("'")[1] for e in whole for m in _required_messages(e)})
+        whist = loaded.filename.endswith(".whist")
+        rule, base = ("`house-rule NAME` as its first line", "`extends VARIANT`") if whist else \
+            ("`kind: house-rule`", "`extends: VARIANT`")
+        diagnostic = Diagnostic(loaded.key_pos(()),
+                                f"missing required key{'s' if len(missing) > 1 else ''} "
+                                f"{', '.join(repr(k) for k in missing)}: a variant of its own gives every section",
+                                hint=f"if this file changes a game, make it a house rule ({rule}); if it is a "
+                                     f"variant built on another, name it ({base})")
+        diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     for error in errors:
-        for diagnostic in _diagnose(loaded, error):
+        for diagnostic in _diagnose(loaded, error, schema):
             key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
             diagnostics.setdefault(key, diagnostic)
     return [diagnostics[key] for key in sorted(diagnostics)]
@@ -297,8 +318,30 @@ def _additional_keys(error: ValidationError) -> list[str]:
     ]
 
 
-def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
-    """One or more short, positioned diagnostics for one jsonschema error."""
+def _homes(root: dict, key: str) -> list[str]:
+    """The dotted paths where the schema ``root`` has a setting named ``key`` (play.first_lead)."""
+    found: list[str] = []
+
+    def walk(node: Any, path: tuple, depth: int) -> None:
+        node = _resolve(root, node)
+        if not isinstance(node, dict) or depth > 4:
+            return
+        for branch in (*node.get("anyOf", ()), *node.get("oneOf", ())):
+            walk(branch, path, depth + 1)
+        if isinstance(node.get("items"), dict):
+            walk(node["items"], (*path[:-1], f"{path[-1]}[]") if path else path, depth + 1)
+        for name, sub in (node.get("properties") or {}).items():
+            if name == key:
+                found.append(".".join((*path, name)))
+            walk(sub, path + (name,), depth + 1)
+
+    walk(root, (), 0)
+    return sorted(set(found))
+
+
+def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = None) -> list[Diagnostic]:
+    """One or more short, positioned diagnostics for one jsonschema error (``root``: the whole schema,
+    to say where a key that is unknown here belongs)."""
     path = tuple(error.absolute_path)
     kind = error.validator
     value = error.instance
@@ -319,7 +362,13 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
         for key in _additional_keys(error):
             message = f"unknown key {_show(key)}"
             close = difflib.get_close_matches(str(key), properties, n=1)
-            if close:
+            # A key of another section written in the wrong block (`auction { first_lead eldest }`).
+            homes = _homes(root, str(key)) if root is not None and isinstance(key, str) else []
+            if homes and len(homes) <= 3:
+                sections = [h.rsplit(".", 1)[0] if "." in h else "the top level" for h in homes]
+                message += f" here: it is a setting of {' or '.join(sections)} " \
+                           f"({', '.join(f'`{h}`' for h in homes)})"
+            elif close:
                 message += f" (did you mean '{close[0]}'?)"
             result.append(Diagnostic(loaded.key_pos(path + (key,)), message))
         return result or at("unknown keys")
@@ -338,9 +387,25 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError) -> list[Diagnostic]:
             return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
         result = []
         for sub in viable[_closest_branch(viable)]:
-            result.extend(_diagnose(loaded, sub))
+            result.extend(_diagnose(loaded, sub, root))
         return result
     return at(_short_message(loaded, error))
+
+
+def _did_you_mean(error: ValidationError) -> str:
+    """`` (did you mean 'X'?)`` for a misspelt word of an ``enum`` (left-of-decalrer), or a text a
+    ``pattern`` refuses that it takes in other case or with ``-`` for spaces (My_Rule: my-rule)."""
+    value = error.instance
+    if error.validator == "pattern" and isinstance(value, str) and isinstance(error.validator_value, str):
+        for candidate in (re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-"), value.upper()):
+            if candidate != value and re.search(error.validator_value, candidate):
+                return f" (did you mean '{candidate}'?)"
+        return ""
+    if error.validator != "enum" or not isinstance(value, str) or not isinstance(error.validator_value, list):
+        return ""
+    words = [w for w in error.validator_value if isinstance(w, str)]
+    close = difflib.get_close_matches(error.instance, words, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
@@ -354,13 +419,13 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.
         article = "an" if title[:1] in "aeiou" else "a"
-        return f"expected {article} {title}, found {_show(value)}"
+        return f"expected {article} {title}, found {_show(value)}{_did_you_mean(error)}"
     if kind == "enum" and isinstance(want, list):
-        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}{_did_you_mean(error)}"
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"
     if kind == "pattern":
-        return f"{_show(value)} does not match the pattern {want}"
+        return f"{_show(value)} does not match the pattern {want}{_did_you_mean(error)}"
     bounds = {
         "minimum": ("small", "at least"),
         "exclusiveMinimum": ("small", "more than"),

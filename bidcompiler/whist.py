@@ -134,6 +134,12 @@ class _NodeMaker:
         schema = self._resolve(schema)
         if key in schema.get("properties", {}):
             return self._resolve(schema["properties"][key])
+        for branch in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+            # A setting that is a word or a block (kitty.show: `suit-contracts`, or
+            # `{ when declaration; contracts suit }`): the block's keys are the block form's.
+            branch = self._resolve(branch)
+            if key in branch.get("properties", {}):
+                return self._resolve(branch["properties"][key])
         extra = schema.get("additionalProperties")
         return self._resolve(extra) if isinstance(extra, dict) else {}
 

@@ -15,7 +15,8 @@ HAND_VARIABLES: dict[str, tuple[str, str]] = {
     "books": (INT, "books taken by the declaring side (discards included where they count)"),
     "over": (INT, "books over six of the declaring side (books - 6)"),
     "defender_books": (INT, "books taken by the defending side(s) together"),
-    "defender_over": (INT, "books over six of the defenders (defender_books - 6)"),
+    "defender_over": (INT, "books over six of the defenders together (defender_books - 6, below 0 when they "
+                           "took fewer than six)"),
     "own_books": (INT, "books taken by the side being scored"),
     "total_books": (INT, "books in the hand"),
     "notrump": (BOOL, "the contract has no trump"),

@@ -65,6 +65,14 @@ def case_name(spec: str, sets: tuple[str, ...]) -> str:
 
 
 def render(spec: str, sets: tuple[str, ...]) -> str:
+    """:func:`_render`, with a shipped file's path on this machine written `variants/…` (a message
+    may name one), so the golden files hold in any checkout."""
+    from bidcompiler.resources import variants_dir
+
+    return _render(spec, sets).replace(f"{variants_dir()}/", "variants/")
+
+
+def _render(spec: str, sets: tuple[str, ...]) -> str:
     """The outputs of ``rules``, ``diff`` and ``diff --json`` (against standard) for one case, in one text.
 
     ``--set`` applies to both sides of ``diff``, so a case with a change diffs

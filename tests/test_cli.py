@@ -259,7 +259,8 @@ def test_check_unknown_name_in_formula(tmp_path):
 
 
 def test_check_deal_that_does_not_add_up_to_the_deck(tmp_path):
-    path, text = edited(tmp_path, "deal.yaml", ("  hand: ", "  hand: 11"))
+    # The kitty, not the hands: 11 cards each would also leave a bid of 7 above the books of a hand.
+    path, text = edited(tmp_path, "deal.yaml", ("  kitty: ", "  kitty: 2"))
     result = run("check", str(path))
     assert result.exit_code == 1
     found = diagnostics(result.stderr)

@@ -170,11 +170,10 @@ auction:
 def test_a_new_strain_must_say_what_the_schema_requires(tmp_path):
     rule = write(tmp_path, "half.yaml", "name: half\nkind: house-rule\nauction:\n  strains:\n    - name: sans\n"
                                         "      aliases: [s]\n")
-    assert errors("standard", (rule,)) == [f"{rule}:5:7: auction.strains: strain 'sans': missing required key 'trump'"
-                                           "\n    to fix: change a strain the game has (uptown, downtown, notrump), "
-                                           "or give the new strain 'sans' `trump` and `direction`",
-                                           f"{rule}:5:7: auction.strains: strain 'sans': missing required key "
-                                           "'direction'"]
+    assert errors("standard", (rule,)) == [
+        f"{rule}:5:7: auction.strains: strain 'sans': missing required keys 'trump', 'direction'\n"
+        "    to fix: the other strains are 'uptown', 'downtown', 'notrump': to change one of them, use its name; "
+        "to add strain 'sans', give it 'trump' and 'direction'"]
 
 
 def test_a_complete_variant_still_gives_every_strain_whole(tmp_path):

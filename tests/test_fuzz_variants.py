@@ -594,10 +594,14 @@ def valid_variants(draw):
 
     discards = draw(st.sampled_from(["declarer-book", "first-trick", "none"])) if has_kitty else None
     books = hand + (1 if has_kitty and discards != "none" else 0)
-    low = draw(st.integers(0, books))
-    high = draw(st.integers(low, books))
+    # A bid of n over six asks for 6 + n books: the ladder ends at the bid of all the books.
+    counts = draw(st.sampled_from(["books", "books-over-six"])) if books >= 6 else "books"
+    top = books - (6 if counts == "books-over-six" else 0)
+    low = draw(st.integers(0, top))
+    high = draw(st.integers(low, top))
     rounds = draw(st.sampled_from(["once", "until-passed"]))
-    auction = {"levels": {"from": low, "to": high}, "strains": strains, "ranking": ranking, "rounds": rounds}
+    auction = {"levels": {"from": low, "to": high, "counts": counts}, "strains": strains, "ranking": ranking,
+               "rounds": rounds}
     if rounds == "until-passed" and draw(st.booleans()):
         auction["passes_end"] = draw(st.integers(1, players - 1))
     if_all_pass = draw(st.sampled_from(["dealer-must-bid", "dealer-bids-lowest", "dealer-bids-or-redeal", "redeal"]))
@@ -990,10 +994,12 @@ def test_regression_levels_beyond_the_books_of_a_hand():
     # Was: a hang (and unbounded memory) building a bid ladder of 10**8 levels.
     text = standard_with("{from: 3, to: 7}", "{from: 3, to: 1000000}")
     assert compile_error(text) == [
-        f"v.yaml:{line_of(text, 'levels:')}:25: levels: to 1000000 is more than the 13 books of a hand"]
-    # The books of a hand: 12 tricks and the discards' book.
-    compile_text(standard_with("{from: 3, to: 7}", "{from: 3, to: 13}"), "v.yaml")
-    assert "more than the 13 books" in compile_error(standard_with("{from: 3, to: 7}", "{from: 3, to: 14}"))[0]
+        f"v.yaml:{line_of(text, 'levels:')}:25: levels: to 1000000 (a bid of 1000006 books) is more than the 13 "
+        "books of a hand"]
+    # The books of a hand: 12 tricks and the discards' book; a bid of 7 over six asks for all 13.
+    compile_text(standard_with("{from: 3, to: 7}", "{from: 3, to: 7}"), "v.yaml")
+    assert "(a bid of 14 books) is more than the 13 books" in compile_error(
+        standard_with("{from: 3, to: 7}", "{from: 3, to: 8}"))[0]
 
 
 def test_regression_trump_by_first_lead_with_a_choice_of_orders():
@@ -1022,8 +1028,9 @@ def test_regression_a_variant_extending_a_house_rule_lacks_players():
     # Was: KeyError 'players' in build_variant.
     body = STANDARD.split("\ndeck:", 1)[1]
     messages = compile_error(f"name: x\nextends: kitty-first\ndeck:{body}")
-    assert [m.split(": ", 1)[1] for m in messages] == ["missing required key 'players'",
-                                                      "missing required key 'sides'"]
+    # Now one message, at the `extends` line, saying the file is a house rule.
+    assert [m.split(": ", 1)[1].split("\n")[0] for m in messages] == [
+        "extends 'kitty-first', which is a house rule, not a variant: a variant extends a variant"]
 
 
 def test_regression_two_bare_strains_would_share_their_bids_names():

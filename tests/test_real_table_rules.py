@@ -176,7 +176,7 @@ def test_a_strains_levels_must_fit_the_hand(tmp_path):
     out = result.stdout + result.stderr
     assert result.exit_code == 1
     assert "strain 'uptown' is bid from 6, above its highest level 5" in out
-    assert "strain 'notrump' goes up to 14, more than the 13 books of a hand" in out
+    assert "strain 'notrump' goes up to 14 (a bid of 20 books), more than the 13 books of a hand" in out
 
 
 # ============================================================================ deal-right

@@ -67,9 +67,14 @@ def test_defenders_score_adds_the_defenders_books_over_six_elsewhere(game, doubl
         assert overlaid[(level, notrump, declarer, books)] == want, (level, notrump, declarer, books)
 
 
-def test_defenders_score_is_idempotent():
-    """Laid twice, the rule says one thing once."""
-    assert _scores("standard+defenders-score+defenders-score") == _scores("standard+defenders-score")
+def test_defenders_score_is_idempotent(tmp_path):
+    """Laid twice, the rule says one thing once: a second file setting the same term (the
+    shipped file itself, named twice, is refused: tests/test_authoring.py)."""
+    from bidcompiler.resources import shipped_house_rules
+
+    again = tmp_path / "defenders-score-again.yaml"
+    again.write_text(shipped_house_rules()["defenders-score"].read_text())
+    assert _scores(f"standard+defenders-score+{again}") == _scores("standard+defenders-score")
 
 
 def _defender(path, *rules, sets=()):
@@ -212,7 +217,9 @@ def test_a_variant_or_set_may_change_what_bids_count(tmp_path):
     --set, like any setting."""
     from clirun import run
 
-    assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six").exit_code == 0
+    # Over six, cutthroat's 18 books end the ladder at 12 (a bid of 18 books).
+    assert run("rules", "cutthroat", "--set", "auction.levels.counts=books-over-six",
+               "--set", "auction.levels.to=12").exit_code == 0
     assert run("rules", "standard", "--set", "auction.levels.counts=books").exit_code == 0
     variant = tmp_path / "outright.yaml"
     variant.write_text("name: outright\nextends: standard\nauction:\n  levels: {counts: books}\n")

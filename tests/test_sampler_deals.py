@@ -291,8 +291,8 @@ PROPERTY_VARIANTS = ["standard", "standard+jokers-out-in-notrump", "cutthroat+jo
                      "standard+kitty-face-up+jokers-out-in-notrump", "standard+kitty-first",
                      "oregon", "hawaii", "two-handed", "two-handed+kitty-face-up"]
 # Four hands of 11 and four cards set aside: undealt cards where players swap cards of
-# no suit for discards drawn from a kitty everyone saw.
-ASIDE = ("deal.hand=11", "deal.undealt=4")
+# no suit for discards drawn from a kitty everyone saw (12 books: bids up to 6).
+ASIDE = ("deal.hand=11", "deal.undealt=4", "auction.levels.to=6")
 PROPERTY_CASES = [(name, ()) for name in PROPERTY_VARIANTS] + [
     ("standard+kitty-face-up+jokers-out-in-notrump", ASIDE), ("standard+jokers-out-in-notrump", ASIDE)]
 

@@ -1129,16 +1129,18 @@ def test_hawaii_at_21_needs_two_ahead(tmp_path):
     assert out["totals"] == [22, 20] and out["winner"] == 0
 
 
-@pytest.mark.parametrize("game, strains", [("northeast52", "number"), ("oregon", "number"), ("hawaii", "number"),
-                                           ("rhode-island", "number")])
+@pytest.mark.parametrize("game, strains", [("northeast52", "'number'"), ("oregon", "'number'"),
+                                           ("hawaii", "'number'"), ("rhode-island", "'number'")])
 def test_notrump_from_4_over_a_game_without_a_notrump_bid_says_why(game, strains):
     """§9 notrump-from-4 changes the notrump *bid*; these games bid bare numbers and name notrump
     after the auction, so the rule has no strain to change and is refused (exit 1), with a hint
     naming the strains the game has rather than only a missing key of a strain it never meant."""
     result = run("rules", game, "--with", "notrump-from-4")
     assert result.exit_code == 1
-    assert "notrump-from-4.yaml:11:7: auction.strains: strain 'notrump': missing required key 'trump'" in result.stderr
-    assert f"to fix: change a strain the game has ({strains}), or give the new strain 'notrump'" in result.stderr
+    assert ("notrump-from-4.yaml:11:7: auction.strains: strain 'notrump': missing required keys 'trump', "
+            "'direction'") in result.stderr
+    assert (f"to fix: the other strains are {strains}: to change one of them, use its name; to add strain "
+            "'notrump', give it 'trump' and 'direction'") in result.stderr
 
 
 def test_a_renege_that_leaves_the_declarers_short_is_a_sweep_for_the_defenders(tmp_path):
