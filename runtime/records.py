@@ -563,6 +563,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
                 if in_progress:
+                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names trump")
                 raise RecordError(where, f"seat {state.declarer} must name trump")
             value = declare["trump"]
@@ -573,6 +574,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         else:
             if "direction" not in declare:
                 if in_progress:
+                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names a direction")
                 raise RecordError(where, f"seat {state.declarer} must name a direction")
             d = parse_direction(rules, declare["direction"])
@@ -582,14 +584,26 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                                   f"of: {', '.join(rules.orders)}")
             action = rules.first_direction_action + d
         yield action
-    # What the bid already fixed may be restated, but not contradicted; what is no suit or
-    # direction at all is said to be that (not a contradiction).
+    _check_declared(state, declare, where)
+
+
+def _check_declared(state: HandState, declare: dict, where: str) -> None:
+    """RecordError where ``declare`` names a trump or direction that is none of the deck's, or
+    contradicts what is decided already (by the bid, or declared before).
+
+    What the bid already fixed may be restated, but not contradicted; what is no suit or
+    direction at all is said to be that (not a contradiction).  A hand in progress that stops
+    at a term still to be named checks the terms decided before it (records.md: replay
+    "checks everything the record holds").
+    """
+    rules = state.rules
+    open_terms = state.undecided_terms()
     if "trump" in declare:
         value = declare["trump"]
         given = NO_TRUMP if value is None else parse_suit(rules, value)
         if given is None:
             raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
-        if given != state.trump:
+        if given != state.trump and "trump" not in open_terms:
             held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
             named = "null" if given == NO_TRUMP else rules.suits[given]
             raise RecordError(where, f"seat {state.declarer}: trump {named} contradicts the contract ({held})")
@@ -598,7 +612,7 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         if d is None:
             raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
                                      f"of: {', '.join(rules.orders)}")
-        if d != state.direction:
+        if d != state.direction and "direction" not in open_terms:
             raise RecordError(where, f"seat {state.declarer}: direction {rules.orders[d]} contradicts "
                                      f"the contract ({rules.orders[state.direction]})")
 

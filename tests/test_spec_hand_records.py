@@ -444,3 +444,23 @@ def test_an_unknown_field_is_reported_before_the_variant_is_looked_up(tmp_path):
     # else is checked -- a hand record as a game record's hands are.
     message = replay_error(tmp_path, {**OREGON, "variant": "no-such-game", "notes": "x"}, "notes")
     assert "unknown field 'notes'" in message
+
+
+# A hand in progress that stops at a term still to be named (a notrump bid's direction; a
+# downtown bid's trump) is still checked against what is decided (records.md: replay "checks
+# everything the record holds") -- found by the session's second read.
+NT_STOPPED_AT_DIRECTION = {"format": "bidwhist-hand/1", "variant": "standard", "with": [], "dealer": 0, "hands": [["AS", "4H", "5H", "6H", "TH", "QH", "TD", "QD", "KD", "5C", "TC", "AC"], ["3S", "5S", "8S", "9S", "TS", "3H", "3D", "7D", "AD", "JC", "KC", "BJ"], ["QS", "KS", "7H", "JH", "KH", "2D", "5D", "2C", "6C", "8C", "QC", "LJ"], ["4S", "7S", "2H", "9H", "AH", "6D", "8D", "9D", "3C", "4C", "7C", "9C"]], "kitty": ["8H", "4D", "2S", "6S", "JD", "JS"], "auction": ["3 downtown", "pass", "pass", "3 notrump"], "declare": {"trump": "H"}, "in_progress": True}
+DOWN_STOPPED_AT_TRUMP = {"format": "bidwhist-hand/1", "variant": "standard", "with": [], "dealer": 0, "hands": [["2S", "TS", "JS", "3H", "4H", "QH", "AH", "5D", "8D", "7C", "TC", "LJ"], ["7S", "QS", "KS", "5H", "9H", "KH", "QD", "KD", "2C", "3C", "5C", "9C"], ["5S", "9S", "AS", "6H", "JH", "2D", "4D", "TD", "6C", "KC", "AC", "BJ"], ["4S", "8S", "2H", "7H", "8H", "TH", "3D", "6D", "JD", "AD", "4C", "QC"]], "kitty": ["6S", "8C", "3S", "7D", "9D", "JC"], "auction": ["pass", "pass", "pass", "3 downtown"], "declare": {"direction": "sideways"}, "in_progress": True}
+
+
+def test_a_hand_in_progress_stopping_in_declare_checks_what_it_holds(tmp_path):
+    assert replay_error(tmp_path, NT_STOPPED_AT_DIRECTION, "declare") == \
+        "seat 0: trump H contradicts the contract (no trump)"
+    assert replay_error(tmp_path, DOWN_STOPPED_AT_TRUMP, "declare") == \
+        "seat 0: direction 'sideways' is not one of: uptown, downtown"
+    restated = {**DOWN_STOPPED_AT_TRUMP, "declare": {"direction": "uptown"}}
+    assert replay_error(tmp_path, restated, "declare") == "seat 0: direction uptown contradicts the contract (downtown)"
+    # What agrees with the bid stops there as before: in progress, trump still to be named.
+    agreed = replay_ok(tmp_path, {**DOWN_STOPPED_AT_TRUMP, "declare": {"direction": "downtown"}})
+    assert agreed["in_progress"] is True and "trump" not in agreed["contract"]
+    assert replay_ok(tmp_path, {**NT_STOPPED_AT_DIRECTION, "declare": {"trump": None}})["contract"]["trump"] is None
