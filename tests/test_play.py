@@ -900,3 +900,28 @@ def test_a_direction_that_is_none_says_a_number_works_too(tmp_path):
     said = " ".join(result.output.split())
     assert "'sideways' is not a direction: say one of uptown, downtown, or a number from the list" in said
     assert "you choose downtown" in said
+
+
+def test_a_rubber_says_each_game_as_it_ends_and_who_won_the_rubber(tmp_path):
+    """records.md asks replay's text to say "each game's result as it ends, the rubber's standing,
+    and who won it"; play at the terminal says the same, with each ended game's own totals (the
+    tally's start again from zero for the next game)."""
+    save = tmp_path / "rubber.jsonl"
+    result = CliRunner().invoke(cli, ["play", "oregon", "--seed", "11", "--fast", "--save", str(save)],
+                                input="pass\n1\n7\n" * 1500)
+    assert result.exit_code == 0, result.stdout[-2000:]
+    out = result.stdout
+    replayed = json.loads(CliRunner().invoke(cli, ["replay", str(save), "--json"]).stdout)
+    games = replayed["games"]
+    assert len(games) >= 2 and replayed["winner"] is not None
+    labels = {0: "us (0+2)", 1: "them (1+3)"}
+    for n, game in enumerate(games, 1):
+        w = game["winner"]
+        line = f"game {n} won by {labels[w]}, {game['totals'][w]} to {game['totals'][1 - w]}"
+        assert line in out
+        # the totals printed just before are that game's, not the next game's zero
+        before = out[:out.index(line)].rstrip().splitlines()[-1]
+        assert before.strip() == f"totals  us (0+2) {game['totals'][0]}   them (1+3) {game['totals'][1]}"
+    won = sum(1 for g in games if g["winner"] == replayed["winner"])
+    assert f"Rubber over: {labels[replayed['winner']]} win the rubber, {won} games to {len(games) - won}." in out
+    assert "Game over:" not in out

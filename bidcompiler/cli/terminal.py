@@ -670,9 +670,32 @@ class Terminal:
                 self.console.print(f"  renege  {text}")
             self.console.print(f"  books   {books}")
             self.console.print(f"  score   {score}")
+        tally = self.session.tally
+        last = tally.games[-1] if tally.games else None
+        ended = last is not None and last.winner is not None and last.first_hand + last.hands == len(self.session.hands)
+        # A hand that ends a game shows that game's totals: in a rubber the tally's start again
+        # from zero for the next game (records.md: "they start again ... with the next game's first hand").
         totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"
-                           for s, t in enumerate(self.session.tally.totals))
+                           for s, t in enumerate(last.totals if ended and last is not None else tally.totals))
         self.console.print(f"  totals  {totals}")
+        if tally.plays_rubber and ended and last is not None:
+            # This hand ended a game of the rubber: its result, and the rubber's standing.
+            self.console.print(Text(f"  {self.game_words(len(tally.games), last)}", style="bold"))
+            self.console.print(f"  rubber  {self.rubber_standing()}")
+
+    def game_words(self, number: int, game) -> str:
+        """``game 1 won by them (1+3), 12 to -1``: one game of a rubber as it ends (the winner's total first)."""
+        rules, you = self.rules, self.viewer
+        totals = game.totals
+        scores = f"{totals[game.winner]} to {totals[1 - game.winner]}" if len(totals) == 2 else "   ".join(
+            f"{tableview.side_label(rules, s, you)} {t}" for s, t in enumerate(totals))
+        return f"game {number} won by {tableview.side_label(rules, game.winner, you)}, {scores}"
+
+    def rubber_standing(self) -> str:
+        """The rubber's standing in games won: ``us (0+2) 0 games   them (1+3) 1 game``."""
+        won = [sum(1 for g in self.session.tally.games if g.winner == s) for s in range(self.rules.sides)]
+        return "   ".join(f"{tableview.side_label(self.rules, s, self.viewer)} {n} game{'' if n == 1 else 's'}"
+                          for s, n in enumerate(won))
 
     def game_over(self) -> None:
         session = self.session
@@ -680,10 +703,17 @@ class Terminal:
         winner = session.winner
         if winner is None:
             self.console.print(f"The game stopped after {len(session.hands)} hands without a winner.")
+        elif session.tally.plays_rubber:
+            won = sum(1 for g in session.tally.games if g.winner == winner)
+            lost = sum(1 for g in session.tally.games if g.winner is not None) - won
+            self.console.print(Text(f"Rubber over: {tableview.side_label(rules, winner, self.viewer)} "
+                                    f"{'win' if self.viewer is not None else 'wins'} the rubber, "
+                                    f"{won} games to {lost}.", style="bold"))
         else:
             self.console.print(Text(f"Game over: {tableview.side_label(rules, winner, self.viewer)} "
                                     f"{'win' if self.viewer is not None else 'wins'}.", style="bold"))
-        totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}"
-                           for s, t in enumerate(session.tally.totals))
+        games = session.tally.games
+        final = games[-1].totals if games and games[-1].winner is not None else session.tally.totals
+        totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}" for s, t in enumerate(final))
         self.console.print(f"Final score: {totals}")
         self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
