@@ -175,8 +175,10 @@ class AuctionRules:
             if bound is not None and not (state.high_bid < 0 and _everyone_else_passed(state)):
                 role = "the first caller" if seat == self.first_seat(state.dealer) else describe(bound)
                 return IllegalAction(seat, "must-bid", f"seat {seat} is {role} and may not pass")
+            # Where the dealer may also throw the hand in, the message says so (a dealer's redeal).
+            other = " or call redeal" if rules.redeal_action in self.legal_calls(state) else ""
             return IllegalAction(seat, "dealer-must-bid",
-                                 f"seat {seat} is the dealer and must bid: everyone else passed")
+                                 f"seat {seat} is the dealer and must bid{other}: everyone else passed")
         if action == rules.take_action:
             if not self.may_take:
                 why = "this variant has no take"

@@ -464,3 +464,16 @@ def test_a_hand_in_progress_stopping_in_declare_checks_what_it_holds(tmp_path):
     agreed = replay_ok(tmp_path, {**DOWN_STOPPED_AT_TRUMP, "declare": {"direction": "downtown"}})
     assert agreed["in_progress"] is True and "trump" not in agreed["contract"]
     assert replay_ok(tmp_path, {**NT_STOPPED_AT_DIRECTION, "declare": {"trump": None}})["contract"]["trump"] is None
+
+
+@pytest.mark.parametrize("variant, redeal", [("northeast52", True), ("standard", False)])
+def test_a_dealer_who_must_bid_is_told_of_the_redeal_where_it_may_throw_the_hand_in(tmp_path, variant, redeal):
+    # rules.md §2: northeast52's dealer, everyone else having passed, bids or throws the hand in.
+    records = tmp_path / "sim.jsonl"
+    assert run("simulate", variant, "--hands", "1", "--seed", "1", "--records", str(records)).exit_code == 0
+    record = json.loads(records.read_text(encoding="utf-8").splitlines()[0])
+    for key in ("declare", "discard", "swaps", "play", "claim"):
+        record.pop(key, None)
+    record["auction"] = ["pass"] * 4
+    message = replay_error(tmp_path, record, "auction[3]")
+    assert message.endswith(f"is the dealer and must bid{' or call redeal' if redeal else ''}: everyone else passed")
