@@ -71,3 +71,47 @@ def test_number_formats_of_the_game_field_still_work(tmp_path):
     proc = script("simulate", "standard", "--games", "2", "--seed", "1", "--records", str(tmp_path / "g{game:03x}.jsonl"))
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g000.jsonl", "g001.jsonl"]
+
+
+# --------------------------------------------------------------------------- moves typed at `play`
+def play_piped(tmp_path, typed: bytes, *more: str) -> subprocess.CompletedProcess:
+    """``bidwhist play standard`` with ``typed`` on standard input (a pipe), then end of input."""
+    save = tmp_path / "g.jsonl"
+    proc = subprocess.run([BIDWHIST, "play", "standard", "--seed", "3", "--fast", "--bots", "random",
+                           "--save", str(save), *more], input=typed, capture_output=True, timeout=HANG_GUARD_S)
+    stderr = proc.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+    return proc
+
+
+@pytest.mark.parametrize("typed", ["²", "1 ²", "9" * 4095, "9" * 4000 + " nt", "٣"],
+                         ids=["superscript", "two-numbers", "4095-digits", "4000-digit-bid", "arabic-digit"])
+def test_typed_numbers_that_are_not_numbers_of_the_list(tmp_path, typed):
+    # Was: internal error (status 70) ending the game: int('²') raised ValueError, and the
+    # 4095 digits were read whole as a list number; '٣' was taken as the list's 3rd choice.
+    proc = play_piped(tmp_path, f"{typed}\nquit\n".encode())
+    assert proc.returncode == 0
+    out = proc.stdout.decode()
+    assert "is not a call" in out
+    assert "you call" not in out  # nothing was chosen for the player
+    assert "Saved. Resume with" in out
+
+
+def test_typed_control_characters_are_shown_escaped(tmp_path):
+    # Was: the typed escape sequence echoed raw in the refusal (the terminal obeyed it).
+    proc = play_piped(tmp_path, b"\x1b[2J\x07\xe2\x80\xaeAS\n3 \x1b]0;title\x07\nquit\n")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "'\\x1b[2J\\x07\\u202eAS' is not a call" in out
+    assert "'\\x1b]0;title\\x07' is not a strain here" in out
+
+
+def test_a_huge_typed_line_is_refused_without_echoing_it(tmp_path):
+    # Was: a 20 MB line was read whole and quoted whole in the refusal (20 MB on the screen).
+    proc = play_piped(tmp_path, b"A" * 20_000_000 + b"\npass\nquit\n")
+    out = proc.stdout.decode()
+    assert proc.returncode == 0
+    assert "that line is longer than 4096 characters: nothing was done; type it again" in out
+    assert "you pass" in out  # the next line is read as usual
+    assert len(out) < 100_000
