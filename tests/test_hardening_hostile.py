@@ -115,3 +115,38 @@ def test_a_huge_typed_line_is_refused_without_echoing_it(tmp_path):
     assert "that line is longer than 4096 characters: nothing was done; type it again" in out
     assert "you pass" in out  # the next line is read as usual
     assert len(out) < 100_000
+
+
+# --------------------------------------------------------------------------- a session file with a bad field
+@pytest.mark.parametrize("field, value, said", [
+    ("seats", [0, 0], "seats: expected a list of the seats people play, each once, found [0, 0]"),
+    ("seats", "0", 'seats: expected a list of the seats people play, each once, found "0"'),
+    ("seed", True, "seed: expected a 64-bit signed integer, found true"),
+    ("seed", 2**70, "seed: expected a 64-bit signed integer, found 1180591620717411303424"),
+    ("max_hands", 0, "max_hands: expected a whole number from 1 to 1,000,000, found 0"),
+    ("max_hands", 10**12, "max_hands: expected a whole number from 1 to 1,000,000, found 1000000000000"),
+    ("bots", 5, "bots: expected a bot's name, found 5"),
+])
+def test_a_session_field_play_never_writes_is_damage_named_by_field(tmp_path, field, value, said):
+    # Was: max_hands 0 blamed the record ("the game was decided before this hand"), 10^12
+    # and a seed of 2**70 were taken; a wrong type was "a field has the wrong type" (which
+    # one?), status 2; seats [0, 0] made a hot-seat game of one seat.
+    import json
+
+    from click.testing import CliRunner
+    from test_hardening_play import a_save
+
+    from bidcompiler.cli import cli
+    from runtime.session import sidecar_path
+
+    path = a_save(tmp_path)
+    side = sidecar_path(path)
+    data = json.loads(side.read_text())
+    data[field] = value
+    side.write_text(json.dumps(data))
+    before = path.read_bytes(), side.read_bytes()
+    result = CliRunner().invoke(cli, ["play", "--resume", str(path)], input="quit\n")
+    assert result.exit_code == 1, result.output
+    assert f"{side}: {said}" in result.stderr
+    assert f"The session file {side} is damaged" in result.stderr
+    assert (path.read_bytes(), side.read_bytes()) == before  # nothing played, nothing written
