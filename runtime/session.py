@@ -699,6 +699,10 @@ class SaveLock:
         if not (isinstance(data, dict) and isinstance(data.get("pid"), int) and isinstance(data.get("host"), str)
                 and isinstance(data.get("since"), str)):
             return None
+        # Quoted in the refusal: a host or time that is not one short printable line (an
+        # escape sequence, a page of text) is not what play writes; the lock is unreadable.
+        if not all(0 < len(data[key]) <= 255 and data[key].isprintable() for key in ("host", "since")):
+            return None
         return data
 
     @staticmethod

@@ -150,3 +150,20 @@ def test_a_session_field_play_never_writes_is_damage_named_by_field(tmp_path, fi
     assert f"{side}: {said}" in result.stderr
     assert f"The session file {side} is damaged" in result.stderr
     assert (path.read_bytes(), side.read_bytes()) == before  # nothing played, nothing written
+
+
+@pytest.mark.parametrize("host", ["\x1b]0;pwned\x07evil", "h" * 5000])
+def test_a_lock_naming_a_host_that_is_no_host_is_unreadable_and_not_quoted(tmp_path, host):
+    # Was: the lock's host was quoted raw in the refusal: an escape sequence reached the
+    # terminal, and a 5,000-character host made a page of message.
+    import json
+
+    from runtime.session import SaveLock, SaveLocked, lock_path
+
+    save = tmp_path / "s.jsonl"
+    lock_path(save).write_text(json.dumps({"pid": 1, "host": host, "since": "2026-01-01 00:00:00 +0000"}))
+    with pytest.raises(SaveLocked) as refused:
+        SaveLock(save).acquire()
+    message = str(refused.value)
+    assert host not in message and "\x1b" not in message
+    assert "cannot be read" in message and "--take-over" in message
