@@ -68,7 +68,7 @@ from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefu
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file
+from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file, json_trouble
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -265,7 +265,7 @@ class Session:
             raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
                                                      f"{exc.msg}")) from None
         except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
-            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            why = json_trouble(exc)
             raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
         try:  # a field play never writes so: the file is damaged, the save is kept as it is
             settings = Settings.from_json(side_data, str(side))
