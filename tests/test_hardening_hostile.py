@@ -183,3 +183,25 @@ def test_json_a_record_cannot_hold_is_said_in_the_readers_words(tmp_path, text, 
         proc = script(*args, str(tmp_path / "r.json"))
         assert proc.returncode == 2 and proc.stdout == ""
         assert proc.stderr.strip() == f"{tmp_path / 'r.json'}:1: invalid JSON: {said}"
+
+
+# --------------------------------------------------------------------------- --set is one setting
+@pytest.mark.parametrize("value, shown_as", [
+    ("4\ngame: {target: 1}", "\\n"), ("4\rgame: {target: 1}", "\\r"), ("4\u2028game: {target: 1}", "\\u2028"),
+], ids=["LF", "CR", "LS"])
+def test_a_set_value_cannot_bring_a_second_setting_on_a_new_line(value, shown_as):
+    # Was: status 0, and the game went to 1 point: the value was spliced into YAML text,
+    # so its second line was a setting of its own beside auction.levels.from.
+    for command in (("compile", "standard", "--json"), ("simulate", "standard", "--hands", "1")):
+        proc = script(*command, "--set", f"auction.levels.from={value}")
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert f"the value holds a line break ({shown_as}); a --set value is one line" in proc.stderr
+        assert "Invalid value for '--set'" in proc.stderr
+
+
+def test_a_set_value_on_one_line_still_takes_lists_and_mappings():
+    import json
+
+    proc = script("compile", "standard", "--json", "--set", "auction.levels={from: 2, to: 6}  # a comment")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["auction"]["min_level"] == 2
