@@ -205,3 +205,72 @@ def test_a_set_value_on_one_line_still_takes_lists_and_mappings():
     proc = script("compile", "standard", "--json", "--set", "auction.levels={from: 2, to: 6}  # a comment")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["auction"]["min_level"] == 2
+
+
+# --------------------------------------------------------------------------- SIGTERM and worker processes
+# How long processes that should have ended are waited for before they count as leaked.
+LEAK_WAIT_S = 120
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below ``pid`` (read from /proc: children, their children, ...)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:  # it ended meanwhile
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads processes from Linux's /proc")
+def test_sigterm_ends_simulates_worker_processes_too(tmp_path):
+    # Was: SIGTERM ended the parent on the spot; its workers, started by the pool's
+    # server, waited forever for work (four idle processes left behind per run).
+    import signal
+    import time
+
+    proc = subprocess.Popen([BIDWHIST, "simulate", "standard", "--hands", "1000000", "--workers", "2",
+                             "--seed", "1", "--records", str(tmp_path / "h.jsonl")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(HANG_GUARD_S * 10):  # until the server and both workers run (and records come)
+            workers = descendants(proc.pid)
+            if len(workers) >= 3 and (tmp_path / "h.jsonl").exists() and (tmp_path / "h.jsonl").stat().st_size:
+                break
+            time.sleep(0.1)
+        assert len(workers) >= 3, "the pool never started"
+        proc.send_signal(signal.SIGTERM)  # to the parent alone, as `kill PID` does
+        stderr = proc.communicate(timeout=HANG_GUARD_S)[1].decode()
+        assert proc.returncode == 128 + signal.SIGTERM
+        assert "Traceback" not in stderr
+        # The workers end at once when the parent ends them; a leaked one never does.  Waiting
+        # is bounded to tell the two apart (the bound is far above the time ending takes).
+        for _ in range(LEAK_WAIT_S * 10):
+            if not any(alive(pid) for pid in workers):
+                break
+            time.sleep(0.1)
+        assert not [pid for pid in workers if alive(pid)]
+        assert (tmp_path / "h.jsonl").read_text().endswith("}\n")  # whole records, the last one too
+    finally:
+        for pid in [proc.pid, *descendants(proc.pid)]:
+            try:
+                os.kill(pid, signal.SIGKILL)  # only what this test started
+            except OSError:
+                pass

@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import importlib
 import os
+import signal
 import sys
 
 import click
@@ -124,6 +125,24 @@ def _output_failed(exc: OSError) -> None:
     sys.exit(1)
 
 
+def _exit_on_signal(signum, frame) -> None:
+    """SIGTERM: end as an exception would, status 128 + the signal's number (143).
+
+    Python's default ends the process on the spot, running nothing: a ``simulate
+    --workers N`` so ended left its N worker processes waiting forever for work that
+    never came.  Raised as SystemExit, the clean-ups run (the pool's workers are ended,
+    files closed, ``play``'s lock removed) and the status is the shell's usual.
+    (SIGHUP, a closed terminal, reaches the workers too, as Ctrl-C does: left as it is.)
+    """
+    raise SystemExit(128 + signum)
+
+
+def _end_cleanly_on_signals() -> None:
+    """Route SIGTERM to :func:`_exit_on_signal`, unless it is ignored."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
 def main(argv=None):
     """Entry point of the ``bidwhist`` console script.
 
@@ -132,6 +151,7 @@ def main(argv=None):
     unexpected exception gets one line instead of a traceback.  Output that cannot be
     written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
+    _end_cleanly_on_signals()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
     except click.exceptions.Exit as exc:
