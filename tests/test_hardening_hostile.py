@@ -274,3 +274,34 @@ def test_sigterm_ends_simulates_worker_processes_too(tmp_path):
                 os.kill(pid, signal.SIGKILL)  # only what this test started
             except OSError:
                 pass
+
+
+# --------------------------------------------------------------------------- files the system makes up
+@pytest.mark.skipif(not os.path.exists("/proc/self/environ"), reason="needs Linux's /proc")
+@pytest.mark.parametrize("how", ["extends", "with", "link"])
+def test_a_proc_file_is_not_read_as_a_variant_and_never_quoted(tmp_path, how):
+    # Was: /proc/self/environ (size 0 to stat, the environment when read) was read as a
+    # variant file and its first line quoted in the error: a downloaded variant saying
+    # `extends: /proc/self/environ` printed the user's environment, secrets included.
+    secret = "hunter2-not-for-your-terminal"
+    if how == "extends":
+        (tmp_path / "v.yaml").write_text("name: v\nextends: /proc/self/environ\n")
+        args = ("check", "v.yaml")
+    elif how == "with":
+        args = ("compile", "standard", "--with", "/proc/self/environ")
+    else:
+        os.symlink("/proc/self/environ", tmp_path / "env.yaml")
+        args = ("rules", "env.yaml")
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "BIDWHIST_TEST_SECRET": secret}, timeout=HANG_GUARD_S)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "not a regular file (the system makes it up as it is read, as under /proc)" in proc.stderr
+    assert secret not in proc.stderr and "BIDWHIST_TEST_SECRET" not in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_an_empty_file_is_still_an_empty_file(tmp_path):
+    (tmp_path / "e.yaml").write_text("")
+    proc = script("check", str(tmp_path / "e.yaml"))
+    assert proc.returncode == 1
+    assert f"{tmp_path / 'e.yaml'}:1:1: empty file: expected a variant" in proc.stderr
