@@ -305,3 +305,12 @@ def test_an_empty_file_is_still_an_empty_file(tmp_path):
     proc = script("check", str(tmp_path / "e.yaml"))
     assert proc.returncode == 1
     assert f"{tmp_path / 'e.yaml'}:1:1: empty file: expected a variant" in proc.stderr
+
+
+def test_a_whist_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
+    # Was: "unexpected character `\ufeff`" at 1:1 (Notepad writes one; YAML files took it).
+    (tmp_path / "v.whist").write_text("\ufeffvariant v\nextends standard\ngame { target x }\n", encoding="utf-8")
+    proc = script("check", str(tmp_path / "v.whist"))
+    assert proc.returncode == 1
+    assert f"{tmp_path / 'v.whist'}:3:15: expected an integer, found 'x'" in proc.stderr
+    assert "ufeff" not in proc.stderr
