@@ -70,6 +70,8 @@ def _stat_problem(path: str | os.PathLike) -> FileRefused | None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
+        if os.path.islink(path):
+            return FileRefused("no such file (a symbolic link whose target is missing)", "missing")
         return FileRefused("no such file", "missing")
     except OSError as exc:
         return FileRefused(f"cannot read: {exc.strerror or exc}")

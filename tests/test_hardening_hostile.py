@@ -314,3 +314,18 @@ def test_a_whist_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path):
     assert proc.returncode == 1
     assert f"{tmp_path / 'v.whist'}:3:15: expected an integer, found 'x'" in proc.stderr
     assert "ufeff" not in proc.stderr
+
+
+def test_a_loop_of_links_is_not_called_missing(tmp_path):
+    # Was: "no such file" for a name that is there: a link leading to itself.
+    os.symlink("b.yaml", tmp_path / "a.yaml")
+    os.symlink("a.yaml", tmp_path / "b.yaml")
+    os.symlink("gone.yaml", tmp_path / "dangling.yaml")
+    for args, what in ((("check", "a.yaml"), "FILES"), (("compile", "standard", "--with", "a.yaml"), "--with")):
+        proc = script(*args, cwd=tmp_path)
+        assert proc.returncode == 2
+        assert (f"Invalid value for {what}: a.yaml: cannot read: Too many levels of symbolic links; "
+                "give the path of a variant file") in proc.stderr
+    proc = script("rules", "dangling.yaml", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "dangling.yaml: no such file (a symbolic link whose target is missing)" in proc.stderr
