@@ -329,3 +329,19 @@ def test_a_loop_of_links_is_not_called_missing(tmp_path):
     proc = script("rules", "dangling.yaml", cwd=tmp_path)
     assert proc.returncode == 2
     assert "dangling.yaml: no such file (a symbolic link whose target is missing)" in proc.stderr
+
+
+# --------------------------------------------------------------------------- import
+def test_import_reads_a_bounded_file_and_places_bytes_that_are_not_text(tmp_path):
+    # Was: the whole file read into memory whatever its size; bytes that were not UTF-8
+    # were "cannot read: 'utf-8' codec can't decode byte 0xff in position 7: invalid
+    # start byte", status 2 (for malformed content), with no line or column.
+    (tmp_path / "bad.ptn").write_bytes(b'[Event "x"]\n[Dea\xff "N:"]\n')
+    proc = script("import", str(tmp_path / "bad.ptn"))
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip() == f"{tmp_path / 'bad.ptn'}:2:5: not UTF-8 text (invalid start byte at byte 17)"
+    with open(tmp_path / "big.ptn", "wb") as f:
+        f.truncate(17 << 20)  # sparse: 17 MiB that take no room
+    proc = script("import", str(tmp_path / "big.ptn"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == f"{tmp_path / 'big.ptn'}: larger than 16 MiB, the most the tool reads of a PTN file"
