@@ -131,6 +131,8 @@ class Settings:
         def whole(value) -> bool:
             return isinstance(value, int) and not isinstance(value, bool)
 
+        max_hands = data.get("max_hands", 1000)
+
         problems = {
             "variant": None if isinstance(data["variant"], str) else "a variant's name or path",
             "with": None if isinstance(data.get("with", []), list)
@@ -141,7 +143,7 @@ class Settings:
             and all(whole(x) for x in data["seats"]) and len(set(data["seats"])) == len(data["seats"])
             else "a list of the seats people play, each once",
             "bots": None if isinstance(data["bots"], str) else "a bot's name",
-            "max_hands": None if whole(data.get("max_hands", 1000)) and 1 <= data.get("max_hands", 1000) <= MAX_SAVED_HANDS
+            "max_hands": None if whole(max_hands) and 1 <= max_hands <= MAX_SAVED_HANDS
             else f"a whole number from 1 to {MAX_SAVED_HANDS:,}",
         }
         for key, expected in problems.items():
