@@ -345,3 +345,25 @@ def test_import_reads_a_bounded_file_and_places_bytes_that_are_not_text(tmp_path
     proc = script("import", str(tmp_path / "big.ptn"))
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip() == f"{tmp_path / 'big.ptn'}: larger than 16 MiB, the most the tool reads of a PTN file"
+
+
+# --------------------------------------------------------------------------- text that drives a terminal
+@pytest.mark.parametrize("name, text, at", [
+    ("t.yaml", 'name: t\nextends: standard\ntitle: "Evil \\e]0;pwned\\a \\e[2J"\n', "3:8: title"),
+    ("t.whist", 'variant t\nextends standard\ntitle "a\\u202eb"\n', "3:7: title"),
+    ("d.yaml", 'name: d\nkind: house-rule\ndescription: "x \\x9b31m"\ngame: {target: 5}\n', "3:14: description"),
+], ids=["yaml-escape", "whist-bidi", "yaml-c1"])
+def test_a_variants_text_cannot_hold_control_characters(tmp_path, name, text, at):
+    # Was: accepted, and `bidwhist rules` printed the title as it was: the terminal obeyed
+    # the escape sequences (set its window title, cleared the screen).
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    proc = script("check", name, cwd=tmp_path)
+    assert proc.returncode == 1
+    assert f"{name}:{at} holds the control character " in proc.stderr
+    assert "\x1b" not in proc.stderr and "\u202e" not in proc.stderr and "\x9b" not in proc.stderr
+
+
+def test_tabs_newlines_and_no_break_spaces_stay_plain_text(tmp_path):
+    (tmp_path / "ok.yaml").write_text('name: ok\nextends: standard\ndescription: "a\\tb\\nc\\u00a0d"\n')
+    proc = script("check", "ok.yaml", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
