@@ -367,3 +367,11 @@ def test_tabs_newlines_and_no_break_spaces_stay_plain_text(tmp_path):
     (tmp_path / "ok.yaml").write_text('name: ok\nextends: standard\ndescription: "a\\tb\\nc\\u00a0d"\n')
     proc = script("check", "ok.yaml", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_schema_write_does_not_block_on_a_fifo_in_the_folder(tmp_path):
+    # Was: a hang: the schema was written into the FIFO, which nothing ever read.
+    os.mkfifo(tmp_path / "variant.schema.json")
+    proc = script("schema", "--write", str(tmp_path))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"cannot write {tmp_path / 'variant.schema.json'}: not a regular file" in proc.stderr
