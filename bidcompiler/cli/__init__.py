@@ -110,14 +110,14 @@ def cli():
 def _output_failed(exc: OSError) -> None:
     """End on a failed write (status 1): one line naming the file and the reason.
 
-    A closed pipe (``bidwhist rules standard | head -1``) ends quietly, as other tools do.
-    Standard output is pointed at /dev/null first, so that the interpreter's own flush
-    at exit does not fail a second time with a traceback-like "Exception ignored".
+    A closed pipe (``bidwhist rules VARIANT | head -1``) ends quietly, as other tools do.
+    stdout is pointed at /dev/null first, so that the interpreter's own flush at exit
+    does not fail a second time with a traceback-like "Exception ignored".
     """
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no standard output at all: nothing to silence
+    except (OSError, ValueError):  # no stdout at all: nothing to silence
         pass
     if exc.errno != errno.EPIPE:
         where = f"cannot write {exc.filename}" if exc.filename else "cannot write the output"
