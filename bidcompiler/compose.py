@@ -474,6 +474,10 @@ def compose(layers: list[LoadedYaml], house_rules: list[str]) -> ComposedDocumen
     return doc
 
 
+# What YAML reads as the end of a line (YAML 1.1, as PyYAML reads it): LF, CR, NEL, LS, PS.
+_LINE_BREAKS = "\n\r\x85\u2028\u2029"
+
+
 def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
     """A one-line ``--set path=value`` change as a layer of its own.
 
@@ -487,6 +491,11 @@ def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
     if "=" not in assignment:
         raise CompileError([Diagnostic(SourcePos(name), "expected PATH=VALUE, e.g. auction.levels.from=4")])
     path_text, value_text = assignment.split("=", 1)
+    breaks = [c for c in value_text if c in _LINE_BREAKS]
+    if breaks:  # the value is spliced into YAML text: a second line would be a setting of its own
+        raise CompileError([Diagnostic(SourcePos(name), (
+            f"the value holds a line break ({printable(breaks[0], False)}); a --set value is one line "
+            "(write a list as [A, B] and a mapping as {KEY: VALUE})"))])
     keys = [k.strip() for k in path_text.strip().split(".")]
     if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
         raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])

@@ -152,7 +152,7 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
         raise CompileError([Diagnostic(SourcePos(filename, 1, 1), "empty file: expected a variant")])
     if not isinstance(doc.data, dict):
         raise CompileError([Diagnostic(doc.pos(()), "expected a mapping of variant settings at the top level")])
-    problems = validate(doc, variant_schema())
+    problems = validate(doc, variant_schema()) + _control_characters(doc)
     if doc.data.get("kind") == "house-rule" and "extends" in doc.data:
         # Composition never reads a house rule's `extends`: a setting that can never
         # take effect is an error, not silently ignored.
@@ -198,6 +198,35 @@ def _refuse_other_syntax(text: str, filename: str) -> None:
                                        ".whist, so it is read as YAML",
                                        hint=f"rename it {stem}.whist, or write it in YAML (`name: ...`, "
                                             "`kind: house-rule`)")])
+
+
+# Characters no text of a variant file may hold: controls (ESC starts the sequences a
+# terminal obeys: `rules` prints a title as it is) but tab and newline, and the marks that
+# turn text around (a bidi override shows a name other than the one it is).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _control_characters(doc: LoadedYaml) -> list[Diagnostic]:
+    """An error at each text setting of ``doc`` holding a character of :data:`_CONTROLS`."""
+    problems: list[Diagnostic] = []
+
+    def walk(value, path: tuple) -> None:
+        if isinstance(value, str):
+            found = _CONTROLS.search(value)
+            if found:
+                problems.append(Diagnostic(doc.pos(path), (
+                    f"{'.'.join(str(p) for p in path) or 'the text'} holds the control character "
+                    f"{printable(found[0], False)} (a terminal acts on it, or it turns the text around); "
+                    "write plain text")))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, (*path, index))
+
+    walk(doc.data, ())
+    return problems
 
 
 def load_layer(path: Path) -> LoadedYaml:

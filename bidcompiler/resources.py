@@ -153,7 +153,9 @@ def locate(name: str, relative_to: Path | None = None) -> tuple[Path | None, Pat
         try:
             if candidate.is_file():
                 return candidate, None
-            exists = candidate.exists()
+            # A link that leads nowhere (a loop of links, a missing target) is not "no such
+            # file": the reader's refusal says which (Too many levels of symbolic links).
+            exists = candidate.exists() or candidate.is_symlink()
         except OSError:  # e.g. a name too long for the file system: no such file
             continue
         if exists:

@@ -408,7 +408,12 @@ def _check_nesting(text: str, filename: str) -> None:
 
 
 def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
-    """Parse ``.whist`` text into a loaded document (data plus positions)."""
+    """Parse ``.whist`` text into a loaded document (data plus positions).
+
+    A byte-order mark at the start (Windows editors write one) is dropped, as YAML's
+    reader does: it is no character of the file's text, and columns count without it.
+    """
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         return LoadedYaml(data=None, text=text, filename=filename)
     _check_nesting(text, filename)

@@ -6,7 +6,9 @@ and the files a record names, play saves and their sidecars) goes through
 memory: the path is ``stat``-ed before it is opened, so a FIFO, a device such as
 ``/dev/zero`` or a directory is refused without being opened ("not a regular file"),
 and a file larger than the limit is refused before it is read (the limit is checked
-again on what is actually read, in case the file grows meanwhile).
+again on what is actually read, in case the file grows meanwhile).  A file whose size
+is 0 but which reads as more is made up by the system (``/proc/self/environ``): refused
+as not a regular file, and nothing read from it is kept.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ MAX_SIDECAR_BYTES = 1 * MIB
 MAX_LOCK_BYTES = 4096
 
 
+# The refusal of a file of size 0 that reads as more: one the system makes up (/proc, /sys).
+PSEUDO_FILE = "not a regular file (the system makes it up as it is read, as under /proc)"
+
+
 class FileRefused(OSError):
     """A file that is not read: missing, unreadable, not a regular file, or too large.
 
@@ -51,8 +57,9 @@ class FileRefused(OSError):
 def regular_file_problem(path: str | os.PathLike) -> str | None:
     """Why ``path`` is not an existing regular file, in words; None when it is one.
 
-    Only ``stat`` is called (it follows symbolic links), never ``open``: asking about a
-    FIFO or a device must not block.
+    ``stat`` is called (it follows symbolic links), and ``open`` only for a regular file
+    of size 0 (to tell a /proc file, which reads as more): asking about a FIFO or a
+    device must not block.
     """
     problem = _stat_problem(path)
     return None if problem is None else problem.reason
@@ -63,6 +70,8 @@ def _stat_problem(path: str | os.PathLike) -> FileRefused | None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
+        if os.path.islink(path):
+            return FileRefused("no such file (a symbolic link whose target is missing)", "missing")
         return FileRefused("no such file", "missing")
     except OSError as exc:
         return FileRefused(f"cannot read: {exc.strerror or exc}")
@@ -70,7 +79,25 @@ def _stat_problem(path: str | os.PathLike) -> FileRefused | None:
         return FileRefused("not a regular file (a directory)", "not-regular")
     if not stat.S_ISREG(info.st_mode):
         return FileRefused("not a regular file", "not-regular")
+    if info.st_size == 0 and _reads_more(path):
+        return FileRefused(PSEUDO_FILE, "not-regular")
     return None
+
+
+def _reads_more(path: str | os.PathLike) -> bool:
+    """Whether a file that ``stat`` calls regular and empty gives a byte when read: one the
+    system makes up (/proc).  Opening a regular file does not block; one byte is read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return False  # the open that follows says why it cannot be read
+    try:
+        info = os.fstat(fd)
+        return stat.S_ISREG(info.st_mode) and bool(os.read(fd, 1))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_links: bool = True) -> bytes:
@@ -107,6 +134,11 @@ def read_regular(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, follow_li
                 data += f.read(limit + 1 - len(data))
         except OSError as exc:
             raise FileRefused(f"cannot read: {exc.strerror or exc}") from None
+        if info.st_size == 0 and data:
+            # A file the system makes up as it is read (/proc/self/environ, /sys/...): its size
+            # is 0 and it holds whatever it is made of now.  Nobody writes a variant or a
+            # record there; one that named it would have the tool read (and quote) secrets.
+            raise FileRefused(PSEUDO_FILE, "not-regular")
     if len(data) > limit:
         raise FileRefused(too_large(len(data), limit), "too-large")
     return data

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -146,6 +147,17 @@ def _not_json(name: str):
     raise ValueError(f"{name} is not a JSON value")
 
 
+def json_trouble(exc: ValueError | RecursionError) -> str:
+    """What Python's json refused beyond the grammar, in the reader's words: not the
+    interpreter's advice (``use sys.set_int_max_str_digits()``) or its recursion limit."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply (arrays and objects inside one another)"
+    digits = re.search(r"value has (\d+) digits", str(exc))
+    if digits:
+        return f"a number of {int(digits[1]):,} digits (the limit is {sys.get_int_max_str_digits():,})"
+    return str(exc)
+
+
 def _one_value_over_lines(text: str) -> bool:
     """True when the whole of ``text`` is one JSON value written over several lines.
 
@@ -235,7 +247,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
-        raise NotARecord(f"{filename}:{first_line}: invalid JSON: {exc}") from None
+        raise NotARecord(f"{filename}:{first_line}: invalid JSON: {json_trouble(exc)}") from None
     where = f"{filename}:{first_line}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")

@@ -70,11 +70,14 @@ from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefu
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file
+from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file, json_trouble
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
 SIDECAR_SUFFIX = ".session.json"
+# The most hands a saved game may be cut at: the bound of `simulate --max-hands` (play
+# writes 1000); a session file asking for more (or for none) is damaged.
+MAX_SAVED_HANDS = 10**6
 
 # The resolver the caller passes to load a session: (variant, with) -> Ruleset, LookupError if unknown.
 Resolver = Callable[[str, list], Ruleset]
@@ -115,21 +118,47 @@ class Settings:
 
     @staticmethod
     def from_json(data, where: str) -> "Settings":
-        """Settings from a sidecar object; SessionError naming what is wrong."""
+        """Settings from a sidecar object; SessionError naming the field that is wrong.
+
+        Each field is what a session writes or the file is damaged: ``seats`` each seat
+        once (none: the bots play every seat); ``seed`` a 64-bit signed integer, as
+        ``--seed``; ``max_hands`` from 1 to :data:`MAX_SAVED_HANDS`, as ``--max-hands``.
+        """
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
             raise SessionError(f"{where}: not a {SESSION_FORMAT} file")
-        try:
-            settings = Settings(variant=data["variant"], with_rules=list(data.get("with", [])),
-                                seed=data["seed"], seats=list(data["seats"]), bots=data["bots"],
-                                max_hands=data.get("max_hands", 1000))
-        except (KeyError, TypeError) as exc:
-            raise SessionError(f"{where}: missing or malformed field {exc}") from None
-        ok = (isinstance(settings.variant, str) and all(isinstance(w, str) for w in settings.with_rules)
-              and isinstance(settings.seed, int) and all(isinstance(s, int) for s in settings.seats)
-              and isinstance(settings.bots, str) and isinstance(settings.max_hands, int))
-        if not ok:
-            raise SessionError(f"{where}: a field has the wrong type")
-        return settings
+        missing = [key for key in ("variant", "seed", "seats", "bots") if key not in data]
+        if missing:
+            raise SessionError(f"{where}: the field {missing[0]!r} is missing")
+
+        def whole(value) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        max_hands = data.get("max_hands", 1000)
+
+        problems = {
+            "variant": None if isinstance(data["variant"], str) else "a variant's name or path",
+            "with": None if isinstance(data.get("with", []), list)
+            and all(isinstance(w, str) for w in data.get("with", [])) else "a list of house-rule names or paths",
+            "seed": None if whole(data["seed"]) and -(2**63) <= data["seed"] < 2**63
+            else "a 64-bit signed integer",
+            "seats": None if isinstance(data["seats"], list)
+            and all(whole(x) for x in data["seats"]) and len(set(data["seats"])) == len(data["seats"])
+            else "a list of the seats people play, each once",
+            "bots": None if isinstance(data["bots"], str) else "a bot's name",
+            "max_hands": None if whole(max_hands) and 1 <= max_hands <= MAX_SAVED_HANDS
+            else f"a whole number from 1 to {MAX_SAVED_HANDS:,}",
+        }
+        for key, expected in problems.items():
+            if expected:
+                raise SessionError(f"{where}: {key}: expected {expected}, found {as_written(data.get(key))}")
+        return Settings(variant=data["variant"], with_rules=list(data.get("with", [])), seed=data["seed"],
+                        seats=list(data["seats"]), bots=data["bots"], max_hands=data.get("max_hands", 1000))
+
+
+def as_written(value) -> str:
+    """``value`` as JSON writes it (``true``, ``null``), cut to 40 characters for a message."""
+    text = json.dumps(value, ensure_ascii=True)  # escaped: nothing read is sent to the terminal raw
+    return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
 
 
 def sidecar_path(path: str | os.PathLike) -> Path:
@@ -240,10 +269,13 @@ class Session:
             raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
                                                      f"{exc.msg}")) from None
         except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
-            why = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            why = json_trouble(exc)
             raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
-        settings = Settings.from_json(side_data, str(side))
-        pending = in_progress_from_json(side_data, str(side))
+        try:  # a field play never writes so: the file is damaged, the save is kept as it is
+            settings = Settings.from_json(side_data, str(side))
+            pending = in_progress_from_json(side_data, str(side))
+        except SessionError as exc:
+            raise SessionDamaged(damaged(side, path, str(exc))) from None
         try:
             text = read_bounded(path, MAX_RECORD_BYTES, "game record")
         except FileRefused as exc:
@@ -678,6 +710,10 @@ class SaveLock:
             return None
         if not (isinstance(data, dict) and isinstance(data.get("pid"), int) and isinstance(data.get("host"), str)
                 and isinstance(data.get("since"), str)):
+            return None
+        # Quoted in the refusal: a host or time that is not one short printable line (an
+        # escape sequence, a page of text) is not what play writes; the lock is unreadable.
+        if not all(0 < len(data[key]) <= 255 and data[key].isprintable() for key in ("host", "since")):
             return None
         return data
 

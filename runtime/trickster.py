@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from .errors import IllegalAction
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import RecordError, check_deal, hand_record
+from .records import RecordError, check_deal, hand_record, json_trouble
 from .ruleset import Ruleset
 
 # Trickster's seat letters for four players, in the order of play (left is next).
@@ -110,7 +110,7 @@ class PtnHand:
             try:
                 value = json.loads(json_tag.value)
             except (ValueError, RecursionError) as exc:
-                raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {exc}") from None
+                raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {json_trouble(exc)}") from None
             if not isinstance(value, dict):
                 raise PtnError(json_tag.line, "GameOptionsJson must be a JSON object")
             phrases += [f"{k}={json.dumps(v)}" for k, v in value.items()]

@@ -17,8 +17,10 @@ table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
 
 from __future__ import annotations
 
+import errno
 import importlib
 import os
+import signal
 import sys
 
 import click
@@ -105,13 +107,51 @@ def cli():
     """
 
 
+def _output_failed(exc: OSError) -> None:
+    """End on a failed write (status 1): one line naming the file and the reason.
+
+    A closed pipe (``bidwhist rules VARIANT | head -1``) ends quietly, as other tools do.
+    stdout is pointed at /dev/null first, so that the interpreter's own flush at exit
+    does not fail a second time with a traceback-like "Exception ignored".
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no stdout at all: nothing to silence
+        pass
+    if exc.errno != errno.EPIPE:
+        where = f"cannot write {exc.filename}" if exc.filename else "cannot write the output"
+        click.echo(f"bidwhist: {where}: {exc.strerror or exc}", err=True)
+    sys.exit(1)
+
+
+def _exit_on_signal(signum, frame) -> None:
+    """SIGTERM: end as an exception would, status 128 + the signal's number (143).
+
+    Python's default ends the process on the spot, running nothing: a ``simulate
+    --workers N`` so ended left its N worker processes waiting forever for work that
+    never came.  Raised as SystemExit, the clean-ups run (the pool's workers are ended,
+    files closed, ``play``'s lock removed) and the status is the shell's usual.
+    (SIGHUP, a closed terminal, reaches the workers too, as Ctrl-C does: left as it is.)
+    """
+    raise SystemExit(128 + signum)
+
+
+def _end_cleanly_on_signals() -> None:
+    """Route SIGTERM to :func:`_exit_on_signal`, unless it is ignored."""
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _exit_on_signal)
+
+
 def main(argv=None):
     """Entry point of the ``bidwhist`` console script.
 
     Click's standalone mode would turn Ctrl-C into "Aborted!" with status 1; here
     an interrupt exits 130 as shells expect, usage errors 2, bad content 1, and an
-    unexpected exception gets one line instead of a traceback.
+    unexpected exception gets one line instead of a traceback.  Output that cannot be
+    written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
+    _end_cleanly_on_signals()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -125,6 +165,10 @@ def main(argv=None):
     except EOFError:
         click.echo("end of input", err=True)
         sys.exit(1)
+    except OSError as exc:  # the output could not be written: a full disk, a closed pipe, /dev/full
+        if os.environ.get("BIDWHIST_DEBUG"):
+            raise
+        _output_failed(exc)
     except Exception as exc:  # the last line of defence: no traceback for users
         if os.environ.get("BIDWHIST_DEBUG"):
             raise

@@ -124,7 +124,14 @@ def write_schema(folder: Path) -> Path:
 
     A failure to write is a usage error naming the folder (exit 2).
     """
+    from runtime.files import regular_file_problem
+
     target = folder / SCHEMA_FILE
+    # The name is not the user's choice: what is there already must be a file to replace
+    # (a FIFO there would block the write until something read it, for ever).
+    problem = regular_file_problem(target) if os.path.lexists(target) else None
+    if problem is not None and not problem.startswith("no such file"):
+        raise click.BadParameter(f"cannot write {target}: {problem}", param_hint="DIR")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         target.write_text(_schema_text(), encoding="utf-8")

@@ -78,9 +78,10 @@ def import_cmd(file, out, nearest, as_json):
     (score them with `bidwhist replay --each OUT`).  A hand that stops before its end
     is written with "in_progress": true.
 
-    Exit status 0 when every hand is imported, 1 for a PTN that is malformed or breaks
-    the rules (FILE:LINE: message) or an unknown option without --nearest, 2 for bad
-    usage or an unreadable FILE.
+    Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
+    UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
+    without --nearest, 2 for bad usage or an unreadable FILE (not a regular file, or
+    larger than 16 MiB).
     """
     from runtime.trickster import PtnError, hand_to_record, read_ptn
 
@@ -88,11 +89,20 @@ def import_cmd(file, out, nearest, as_json):
     from ..pipeline import load_ruleset
     from ..trickster_options import map_options
 
-    try:
-        text = Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+    from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded_bytes
+
+    try:  # bounded as a record file is: a PTN file holds hands as a game record does
+        data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
+    except FileRefused as exc:
+        click.echo(str(exc), err=True)
         sys.exit(2)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # malformed content, said where: status 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        click.echo(f"{file}:{line}:{column}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})", err=True)
+        sys.exit(1)
     try:
         hands = read_ptn(text)
     except PtnError as exc:

@@ -254,13 +254,19 @@ def game_path(path: str, game: int) -> str:
     """The record file of game ``game`` for a name holding ``{game}`` or ``{game:FORMAT}``.
 
     ValueError for a format wider than :data:`MAX_GAME_WIDTH` (``{game:99999999999d}``
-    would ask for a name of that many characters) or one ``format`` refuses.
+    would ask for a name of that many characters), one ``format`` refuses, ``c`` (a
+    character: NUL, '/') and one filling in a folder separator (``{game:/>4}``).
     """
     def field(match) -> str:
         spec = (match.group(1) or ":")[1:]
         if any(int(n) > MAX_GAME_WIDTH for n in re.findall(r"\d+", spec)):
             raise ValueError(f"a width of at most {MAX_GAME_WIDTH}")
-        return format(game, spec)
+        if spec.endswith("c"):  # a character, not a number: NUL for game 0, '/' for game 47
+            raise ValueError("'c' makes the game's number a character")
+        text = format(game, spec)
+        if os.sep in text or (os.altsep and os.altsep in text):
+            raise ValueError(f"it gives {text!r}, which is not part of one file name")
+        return text
     return _GAME_FIELD.sub(field, path)
 
 
@@ -285,9 +291,17 @@ class RecordWriter:
                                          param_hint="--records")
         else:
             try:
-                self.out = stack.enter_context(open(path, "w", encoding="utf-8"))
+                self.out = open(path, "w", encoding="utf-8")
             except OSError as exc:
                 raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="--records") from None
+            stack.callback(self.close)
+
+    def close(self) -> None:
+        """Close the one record file; a write that fails here (a full disk) is named, exit 1."""
+        try:
+            self.out.close()
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {self.path}: {exc.strerror or exc}") from None
 
     def __call__(self, index: int, result) -> None:
         """Write a chunk's records (called in chunk order), then let them go."""
@@ -295,7 +309,11 @@ class RecordWriter:
         for offset, lines in enumerate(result.records):
             text = "".join(line + "\n" for line in lines)
             if not self.per_game:
-                self.out.write(text)
+                try:  # flushed now, so that a full disk is named here and not at close
+                    self.out.write(text)
+                    self.out.flush()
+                except OSError as exc:
+                    raise click.ClickException(f"cannot write {self.path}: {exc.strerror or exc}") from None
                 continue
             target = game_path(self.path, first + offset)
             try:

@@ -28,7 +28,7 @@ from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
 from runtime.notation import named_strains, parse_call, parse_card, parse_direction, parse_suit, strain_index
-from runtime.records import HandReplay
+from runtime.records import HandReplay, shown
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
@@ -51,23 +51,34 @@ Type your move, or one of:
   help          this text
   quit          save and stop (resume later with bidwhist play --resume FILE)"""
 NOTRUMP_WORDS = {"notrump", "no trump", "no-trump", "nt", "no", "none", "nt."}
+# A number of the list as typed: ASCII digits only (str.isdigit() also takes '²' and '٣',
+# which int() refuses or reads as another number) and few of them (int() refuses more
+# than 4,300 digits; no list is that long).
+LIST_NUMBER = re.compile(r"[0-9]{1,9}")
+# The longest line read from a pipe as one move; a longer one is refused whole, read and
+# let go in pieces of this size (a terminal's own line is shorter still).
+MAX_TYPED = 4096
 
 
 def _why_not_a_call(rules: Ruleset, word: str) -> str:
     """What is wrong with a typed bid the engine does not know (``9 nt``, ``4 uptwn``),
     ending in "; ", or nothing when there is no more to say than "not a call"."""
     words = word.split()
-    if not words or not (words[0].isascii() and words[0].isdigit()):
+    if not words or not LIST_NUMBER.fullmatch(words[0]):
         return ""
     levels = sorted({bid.level for bid in rules.bids})
     if int(words[0]) not in levels:
         return f"bids go from {levels[0]} to {levels[-1]}; "
     if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
-        return f"'{' '.join(words[1:])}' is not a strain here ({', '.join(named_strains(rules))}); "
+        return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(named_strains(rules))}); "
     return ""
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
+
+
+class LineTooLong(Exception):
+    """A line read from a pipe longer than :data:`MAX_TYPED`: not a move."""
 
 
 # --------------------------------------------------------------------------- helpers
@@ -243,12 +254,29 @@ class Terminal:
         """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
         EOFError (end of input) and KeyboardInterrupt go up to :meth:`run`."""
         try:
-            text = input(prompt)
+            text = input(prompt) if sys.stdin.isatty() else self.read_piped(prompt)
             # Bytes that were not UTF-8 arrive as surrogates where stdin escapes them: make them printable.
             return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         except UnicodeError:
             self.say_error("that was not readable text; type it again")
             return None
+        except LineTooLong:
+            self.say_error(f"that line is longer than {MAX_TYPED} characters: nothing was done; type it again")
+            return None
+
+    def read_piped(self, prompt: str) -> str:
+        """As :func:`input` does for a pipe, but a line longer than :data:`MAX_TYPED` is
+        LineTooLong, read to its end in pieces (memory stays bounded); EOFError at the end."""
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline(MAX_TYPED + 1)
+        if not line:
+            raise EOFError
+        if len(line) > MAX_TYPED and not line.endswith("\n"):
+            while line and not line.endswith("\n"):
+                line = sys.stdin.readline(MAX_TYPED)
+            raise LineTooLong
+        return line.removesuffix("\n")
 
     def choices(self) -> tuple[list[int], list[str]]:
         """The legal actions of the seat to move and their labels, in the order shown."""
@@ -421,7 +449,7 @@ class Terminal:
         word = raw.lower()
         bare_bids = phase == AUCTION and any_bare(rules)
         number = raw[1:] if raw.startswith("#") else raw
-        if number.isdigit() and not (bare_bids and not raw.startswith("#")):
+        if LIST_NUMBER.fullmatch(number) and not (bare_bids and not raw.startswith("#")):
             i = int(number)
             if 1 <= i <= len(legal):
                 return [legal[i - 1]], None
@@ -429,18 +457,18 @@ class Terminal:
         if phase == AUCTION:
             action = parse_call(rules, "pass" if word == "p" else raw)
             if action is None:
-                return [], (f"'{raw}' is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
+                return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
             action = self.parse_trump(word)
             if action is None:
-                return [], f"'{raw}' names no trump: say a suit (hearts, h, ♥) or notrump, or a number"
+                return [], f"{shown(raw)} names no trump: say a suit (hearts, h, ♥) or notrump, or a number"
             return [action], None
         if phase == DECLARE_DIRECTION:
             d = parse_direction(rules, word.removeprefix("direction").strip())
             if d is None:
-                return [], (f"'{raw}' is not a direction: say one of {', '.join(rules.orders)}, "
+                return [], (f"{shown(raw)} is not a direction: say one of {', '.join(rules.orders)}, "
                             "or a number from the list")
             return [rules.first_direction_action + d], None
         if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
@@ -450,7 +478,7 @@ class Terminal:
             return [card], None
         if phase == DISCARD:
             parts = [part.removeprefix("#") for part in re.split(r"[\s,]+", raw) if part]
-            if parts and all(part.isdigit() for part in parts):  # numbers of the list as it is shown now
+            if parts and all(LIST_NUMBER.fullmatch(part) for part in parts):  # numbers of the list as it is shown now
                 numbers = [int(part) for part in parts]
                 bad = [i for i in numbers if not 1 <= i <= len(legal)]
                 if bad:
@@ -459,7 +487,7 @@ class Terminal:
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
-        return [], f"'{raw}' is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+        return [], f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
 
     def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
         """``cards`` to discard, or a refusal when they are more than the discards left
