@@ -58,6 +58,9 @@ def test_a_closed_pipe_ends_quietly():
 @pytest.mark.parametrize("name, why", [
     ("{game:c}.jsonl", "'c' makes the game's number a character"),  # chr(0): NUL in a path; chr(47): '/'
     ("{game:/>4}.jsonl", "it gives '///0', which is not part of one file name"),
+    # A mistyped field was taken as a literal file name: every game into one file named '{gam}.jsonl'.
+    ("{gam}.jsonl", "{gam} is not a field a records name may hold"),
+    ("{game!r}.jsonl", "{game!r} is not a field a records name may hold"),
 ])
 def test_a_game_field_that_is_not_a_number_in_a_name_is_refused(tmp_path, name, why):
     # Was: internal error "ValueError: embedded null byte" for {game:c}; {game:/>4} wrote into folders.

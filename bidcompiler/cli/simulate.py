@@ -278,6 +278,11 @@ class RecordWriter:
         self.spec = spec
         self.per_game = spec.mode == "games" and has_game_field(path)
         self.out = None
+        other = re.search(r"\{[^{}]*\}", _GAME_FIELD.sub("", path))
+        if other:  # {gam}, {game!r}: a mistyped field would silently become part of one file's name
+            raise click.BadParameter(f"{path}: {other[0]} is not a field a records name may hold; "
+                                     "write {game} or a number format such as {game:04d}",
+                                     param_hint="--records")
         try:
             game_path(path, 0)
         except ValueError as exc:
