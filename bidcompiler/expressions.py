@@ -480,7 +480,10 @@ def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
 # Generated code nests a parenthesis or two per level, and Python refuses more than
 # 200 nested parentheses; well before that, a formula is unreadable.
 MAX_DEPTH = 64
-_TOO_DEEP = f"formula nested too deeply (more than {MAX_DEPTH} operators, calls or conditions inside one another)"
+# A chain such as a + b + c + ... is operators inside one another too (each + holds the sum
+# before it), so a flat sum of more than MAX_DEPTH terms is refused by the same limit: say so.
+_TOO_DEEP = (f"formula nested too deeply (more than {MAX_DEPTH} operators, calls or conditions inside one another; "
+             "in a chain such as a + b + c each operator counts)")
 
 
 def _children(node: Expr) -> tuple:

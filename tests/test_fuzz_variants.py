@@ -1145,7 +1145,8 @@ def test_regression_a_condition_too_deep_once_joined_is_placed_at_that_condition
     assert compile_over(CINCINNATI, rule, tmp_path) == [(
         next(tmp_path.glob("rule-*.yaml")), 5, 12,
         "game.win.sweep: formula nested too deeply (more than 64 operators, calls or conditions inside one "
-        "another) (joined by `or` to the other conditions of game.win)")]
+        "another; in a chain such as a + b + c each operator counts) (joined by `or` to the other conditions "
+        "of game.win)")]
     # Alone, the same condition compiles (one way to win needs no `or`).
     alone = f"kind: house-rule\nname: deep\ngame:\n  win:\n    target: ~\n    sweep: {deep}\n"
     compile_file(CINCINNATI, with_rules=(str(write_file(tmp_path, alone, stem="alone")),))

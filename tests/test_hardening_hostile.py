@@ -378,3 +378,14 @@ def test_schema_write_does_not_block_on_a_fifo_in_the_folder(tmp_path):
     proc = script("schema", "--write", str(tmp_path))
     assert proc.returncode == 2 and proc.stdout == ""
     assert f"cannot write {tmp_path / 'variant.schema.json'}: not a regular file" in proc.stderr
+
+
+def test_a_flat_sum_past_the_depth_limit_is_told_why(tmp_path):
+    # A sum of 70 terms has no parentheses, so "nested too deeply" alone read as wrong: the
+    # message says that each operator of a chain counts.
+    rule = tmp_path / "sum70.yaml"
+    rule.write_text("kind: house-rule\nname: sum70\nscoring:\n  made: " + " + ".join(["books"] * 70) + "\n",
+                    encoding="utf-8")
+    proc = script("rules", "standard", "--with", str(rule))
+    assert proc.returncode == 1
+    assert f"{rule}:4:" in proc.stderr and "in a chain such as a + b + c each operator counts" in proc.stderr
