@@ -274,3 +274,13 @@ def test_a_name_or_card_in_the_wrong_case_is_told_the_right_spelling(tmp_path):
         "(did you mean 'our-friday-rule'?)",
         f"{rule}:4:18: expected a card (rank then suit, e.g. AS, or a name such as BJ), found 'bj' "
         "(did you mean 'BJ'?)"]
+
+
+def test_check_of_a_house_rule_alone_says_it_was_not_laid_over_a_game():
+    # notrump-from-4 fits no bare-number game; checked alone a bare "ok" read as "it fits".
+    alone = run("check", "notrump-from-4")
+    assert alone.exit_code == 0
+    assert alone.stdout == ("notrump-from-4: ok on its own; not laid over any game "
+                            "(--on VARIANT checks that it fits one)\n")
+    assert run("check", "notrump-from-4", "--on", "standard").stdout == "notrump-from-4: ok (over standard)\n"
+    assert run("check", "notrump-from-4", "--on", "oregon").exit_code == 1

@@ -284,7 +284,8 @@ def test_check_takes_shipped_names_like_every_other_command():
     result = run("check", "standard", "min-bid-4", "northeast52")
     assert result.exit_code == 0, result.stderr
     assert result.stderr == ""
-    assert result.stdout.splitlines() == ["standard: ok", "min-bid-4: ok", "northeast52: ok"]
+    assert result.stdout.splitlines() == ["standard: ok", "min-bid-4: ok on its own; not laid over any game "
+                                          "(--on VARIANT checks that it fits one)", "northeast52: ok"]
 
 
 def test_check_takes_a_variant_with_house_rules_and_checks_it_as_one(tmp_path):
@@ -301,7 +302,7 @@ def test_check_takes_a_variant_with_house_rules_and_checks_it_as_one(tmp_path):
 def test_check_a_shipped_house_rule_on_a_variant():
     result = run("check", "min-bid-4", "--on", "standard", "--on", "northeast52")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "min-bid-4: ok\n"
+    assert result.stdout == "min-bid-4: ok (over standard, northeast52)\n"
 
 
 @pytest.mark.parametrize("name, named, shipped", [

@@ -71,6 +71,7 @@ def check(files, bases):
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0
     for name, path, rules in targets:
+        note = ""
         try:
             if rules:
                 compile_file(path, rules)
@@ -80,6 +81,10 @@ def check(files, bases):
                     raise CompileError(problems)
                 for base in bases:
                     load_ir(base, (str(path),))
+                # Checked alone, a house rule is only checked for what it says, not whether it fits
+                # a game (it may fit none): the line says so rather than a bare "ok".
+                note = (f" (over {', '.join(bases)})" if bases else
+                        " on its own; not laid over any game (--on VARIANT checks that it fits one)")
             else:
                 compile_file(path)
         except CompileError as exc:
@@ -91,7 +96,7 @@ def check(files, bases):
             failed += 1
             exc.show()
             continue
-        click.echo(f"{name}: ok")
+        click.echo(f"{name}: ok{note}")
     if failed:
         raise BadContent(f"{failed} of {len(files)} file(s) have errors")
 
