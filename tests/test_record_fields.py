@@ -282,7 +282,7 @@ def test_terminal_play_says_a_renege_stood():
 
     session = SimpleNamespace(rules=rules, hand=state, hands=finished, settings=SimpleNamespace(seats=(0,)),
                               current_player=state.current_player, apply=apply, is_over=lambda: False,
-                              tally=SimpleNamespace(totals=[0, 0]))
+                              tally=SimpleNamespace(totals=[0, 0], games=[], plays_rubber=False))
     console = Console(record=True, width=200)
     terminal = Terminal(session, console, fast=True, open_hands=False)
     actions = [parse_call(rules, c) for c in RENEGE["auction"]] + [rules.action_names.index("direction uptown")]
