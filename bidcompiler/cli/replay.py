@@ -167,11 +167,13 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = False) -> str:
-    """Per-side figures as ``bidwhist play`` shows them: ``side 0+2 9 (declarers)   side 1+3 4``."""
+def by_side(rules: Ruleset, values, declaring: int | None = None, sign: bool = False,
+            viewer: int | None = None) -> str:
+    """Per-side figures as ``bidwhist play`` shows them: ``side 0+2 9 (declarers)   side 1+3 4``
+    (sides as ``viewer`` sees them, ``us (0+2)``, where one is given)."""
     parts = []
     for side, value in enumerate(values):
-        text = f"{side_label(rules, side, None)} {signed(value) if sign else value}"
+        text = f"{side_label(rules, side, viewer)} {signed(value) if sign else value}"
         if side == declaring:  # a side of one player (individual play) is one declarer
             text += " (declarers)" if rules.side_of.count(side) > 1 else " (declarer)"
         parts.append(text)
@@ -310,8 +312,9 @@ def print_replay(rf: RecordFile, result: dict) -> None:
     console.print(match_line(rules, result, tally.plays_rubber))
 
 
-def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> str:
-    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends.
+def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool, viewer: int | None = None) -> str:
+    """``game 1 won by side 0+2, 11 to 4 (hands 1-5)``: one game's result as it ends (sides
+    named as ``viewer`` sees them at the terminal, ``us (0+2)``; as a record has them by default).
 
     With two sides the winner's total comes first, also where it is the lower one (a side
     that reaches the target with the other, or whose opponent loses by a rule, wins with
@@ -319,16 +322,16 @@ def game_result_line(rules: Ruleset, number: int, game: dict, rubber: bool) -> s
     """
     totals = game["totals"]
     scores = f"{totals[game['winner']]} to {totals[1 - game['winner']]}" if len(totals) == 2 \
-        else by_side(rules, totals)
+        else by_side(rules, totals, viewer=viewer)
     hands = f"hands {game['first_hand'] + 1}-{game['first_hand'] + game['hands']}" if game["hands"] > 1 \
         else f"hand {game['first_hand'] + 1}"
     title = f"game {number}" if rubber else "game"
-    return f"{title} won by {side_label(rules, game['winner'], None)}, {scores} ({hands})"
+    return f"{title} won by {side_label(rules, game['winner'], viewer)}, {scores} ({hands})"
 
 
-def standing_text(rules: Ruleset, won: list[int]) -> str:
-    """The rubber's standing in games: ``side 0+2 1 game   side 1+3 0 games``."""
-    return "   ".join(f"{side_label(rules, s, None)} {n} game{'' if n == 1 else 's'}" for s, n in enumerate(won))
+def standing_text(rules: Ruleset, won: list[int], viewer: int | None = None) -> str:
+    """The rubber's standing in games: ``side 0+2 1 game   side 1+3 0 games`` (sides as ``viewer`` sees them)."""
+    return "   ".join(f"{side_label(rules, s, viewer)} {n} game{'' if n == 1 else 's'}" for s, n in enumerate(won))
 
 
 def match_line(rules: Ruleset, result: dict, rubber: bool) -> Text:

@@ -33,6 +33,7 @@ from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from . import table as tableview
+from .replay import game_result_line, standing_text
 from .hand_rules import hand_rules, rulebook_sections
 
 BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
@@ -707,23 +708,10 @@ class Terminal:
                            for s, t in enumerate(last.totals if ended and last is not None else tally.totals))
         self.console.print(f"  totals  {totals}")
         if tally.plays_rubber and ended and last is not None:
-            # This hand ended a game of the rubber: its result, and the rubber's standing.
-            self.console.print(Text(f"  {self.game_words(len(tally.games), last)}", style="bold"))
-            self.console.print(f"  rubber  {self.rubber_standing()}")
-
-    def game_words(self, number: int, game) -> str:
-        """``game 1 won by them (1+3), 12 to -1``: one game of a rubber as it ends (the winner's total first)."""
-        rules, you = self.rules, self.viewer
-        totals = game.totals
-        scores = f"{totals[game.winner]} to {totals[1 - game.winner]}" if len(totals) == 2 else "   ".join(
-            f"{tableview.side_label(rules, s, you)} {t}" for s, t in enumerate(totals))
-        return f"game {number} won by {tableview.side_label(rules, game.winner, you)}, {scores}"
-
-    def rubber_standing(self) -> str:
-        """The rubber's standing in games won: ``us (0+2) 0 games   them (1+3) 1 game``."""
-        won = [sum(1 for g in self.session.tally.games if g.winner == s) for s in range(self.rules.sides)]
-        return "   ".join(f"{tableview.side_label(self.rules, s, self.viewer)} {n} game{'' if n == 1 else 's'}"
-                          for s, n in enumerate(won))
+            # This hand ended a game of the rubber: its result, and the rubber's standing, as replay says them.
+            self.console.print(Text(f"  {game_result_line(rules, len(tally.games), last.as_json(), True, you)}",
+                                    style="bold"))
+            self.console.print(f"  rubber  {standing_text(rules, tally.games_won, you)}")
 
     def game_over(self) -> None:
         session = self.session
@@ -732,8 +720,8 @@ class Terminal:
         if winner is None:
             self.console.print(f"The game stopped after {len(session.hands)} hands without a winner.")
         elif session.tally.plays_rubber:
-            won = sum(1 for g in session.tally.games if g.winner == winner)
-            lost = sum(1 for g in session.tally.games if g.winner is not None) - won
+            won = session.tally.games_won[winner]
+            lost = sum(session.tally.games_won) - won
             self.console.print(Text(f"Rubber over: {tableview.side_label(rules, winner, self.viewer)} "
                                     f"{'win' if self.viewer is not None else 'wins'} the rubber, "
                                     f"{won} games to {lost}.", style="bold"))
