@@ -578,23 +578,15 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                     _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names trump")
                 raise RecordError(where, f"seat {state.declarer} must name trump")
-            value = declare["trump"]
-            action = rules.no_trump_action if value is None else (
-                None if parse_suit(rules, value) is None else rules.first_trump_action + parse_suit(rules, value))
-            if action is None:
-                raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
+            given = _named_trump(state, declare["trump"], where)
+            action = rules.no_trump_action if given == NO_TRUMP else rules.first_trump_action + given
         else:
             if "direction" not in declare:
                 if in_progress:
                     _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names a direction")
                 raise RecordError(where, f"seat {state.declarer} must name a direction")
-            d = parse_direction(rules, declare["direction"])
-            if d is None:
-                raise RecordError(where,
-                                  f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
-                                  f"of: {', '.join(rules.orders)}")
-            action = rules.first_direction_action + d
+            action = rules.first_direction_action + _named_direction(state, declare["direction"], where)
         yield action
     _check_declared(state, declare, where)
 
@@ -611,22 +603,33 @@ def _check_declared(state: HandState, declare: dict, where: str) -> None:
     rules = state.rules
     open_terms = state.undecided_terms()
     if "trump" in declare:
-        value = declare["trump"]
-        given = NO_TRUMP if value is None else parse_suit(rules, value)
-        if given is None:
-            raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
+        given = _named_trump(state, declare["trump"], where)
         if given != state.trump and "trump" not in open_terms:
             held = "no trump" if state.trump == NO_TRUMP else f"{rules.suit_names[state.trump]} trump"
             named = "null" if given == NO_TRUMP else rules.suits[given]
             raise RecordError(where, f"seat {state.declarer}: trump {named} contradicts the contract ({held})")
     if "direction" in declare:
-        d = parse_direction(rules, declare["direction"])
-        if d is None:
-            raise RecordError(where, f"seat {state.declarer}: direction {shown(declare['direction'])} is not one "
-                                     f"of: {', '.join(rules.orders)}")
+        d = _named_direction(state, declare["direction"], where)
         if d != state.direction and "direction" not in open_terms:
             raise RecordError(where, f"seat {state.declarer}: direction {rules.orders[d]} contradicts "
                                      f"the contract ({rules.orders[state.direction]})")
+
+
+def _named_trump(state: HandState, value, where: str) -> int:
+    """The trump ``declare`` names (NO_TRUMP for null); RecordError where it is no suit of this deck."""
+    given = NO_TRUMP if value is None else parse_suit(state.rules, value)
+    if given is None:
+        raise RecordError(where, f"seat {state.declarer}: trump {shown(value)} is not a suit of this deck")
+    return given
+
+
+def _named_direction(state: HandState, value, where: str) -> int:
+    """The direction ``declare`` names; RecordError where it is none of the variant's rank orders."""
+    d = parse_direction(state.rules, value)
+    if d is None:
+        raise RecordError(where, f"seat {state.declarer}: direction {shown(value)} is not one "
+                                 f"of: {', '.join(state.rules.orders)}")
+    return d
 
 
 def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool = False):
