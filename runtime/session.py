@@ -152,7 +152,7 @@ class Settings:
             if expected:
                 raise SessionError(f"{where}: {key}: expected {expected}, found {as_written(data.get(key))}")
         return Settings(variant=data["variant"], with_rules=list(data.get("with", [])), seed=data["seed"],
-                        seats=list(data["seats"]), bots=data["bots"], max_hands=data.get("max_hands", 1000))
+                        seats=list(data["seats"]), bots=data["bots"], max_hands=max_hands)
 
 
 def as_written(value) -> str:
