@@ -478,7 +478,7 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
 
     def never_made(level: int) -> bool:
         # Above the bid of all the books by what a bid counts, unless `made` says otherwise.
-        return level > books or (level > top and not _made_with_every_book(v, level, books))
+        return level > books or (level > top and not _made_with_every_book(v, level, books, top))
 
     if never_made(a.max_level):
         conflict(sink, v, f"levels: to {a.max_level}{asks(a.max_level)} is more than the {books} books of a hand",
@@ -492,15 +492,15 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
 
 
-def _made_with_every_book(v: ir.Variant, level: int, books: int) -> bool:
+def _made_with_every_book(v: ir.Variant, level: int, books: int, all_books_bid: int) -> bool:
     """Whether the variant's ``made`` holds for a bid of ``level`` when the declarers take every book
-    (in a suit contract or in no trump)."""
+    (in a suit contract or in no trump); ``all_books_bid`` is the bid of all the books, as the
+    caller worked it out from what a bid counts."""
     made = v.scoring.made.ast  # the builder's compiled, checked formula (expressions.CompiledExpr)
     if not callable(made):
         return False
-    left_out = ir.BOOKS_OVER[v.auction.bids_count]
     env = {"bid": level, "books": books, "over": books - 6, "defender_books": 0, "defender_over": -6,
-           "own_books": books, "total_books": books, "sweep": True, "all_books_bid": books - left_out}
+           "own_books": books, "total_books": books, "sweep": True, "all_books_bid": all_books_bid}
     return any(bool(made({**env, "notrump": notrump})) for notrump in (False, True))
 
 
