@@ -563,7 +563,7 @@ def _named_items_schema(schema: dict, node: dict | None) -> dict | None:
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:
     """The chain of variant layers, base first, following ``extends`` (cycles refused)."""
     chain = [first]
-    seen = {_same_file_key(first.filename)}
+    seen = {same_file_key(first.filename)}
     current = first
     while isinstance(current.data, dict) and current.data.get("extends"):
         target = current.data["extends"]
@@ -580,20 +580,21 @@ def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: Loade
                                            hint=f"extend the variant the rule is laid over (`extends: VARIANT`) "
                                                 f"and lay the rule over yours (YOURS+{printable(target, False)}, "
                                                 "or --with), or write its settings into your file")])
-        if _same_file_key(parent.filename) in seen:
+        if same_file_key(parent.filename) in seen:
             raise CompileError([Diagnostic(current.pos(("extends",)),
                                            f"extends '{target}' makes a cycle of variants")])
-        seen.add(_same_file_key(parent.filename))
+        seen.add(same_file_key(parent.filename))
         chain.append(parent)
         current = parent
     return list(reversed(chain))
 
 
-def _same_file_key(filename: str) -> str:
-    """One spelling per file (``dir/../dir/x.yaml`` is ``x.yaml``), so every cycle is seen."""
+def same_file_key(filename: str) -> str:
+    """One spelling per file (``dir/../dir/x.yaml`` is ``x.yaml``), so every cycle (or a house
+    rule laid twice under two names) is seen; the name itself where it cannot be resolved."""
     try:
         return str(Path(filename).resolve())
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):
         return filename
 
 

@@ -23,7 +23,7 @@ from .resources import MAX_VARIANT_BYTES, file_kind, locate, shipped_files, ship
 from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
-from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, set_layer
+from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_file_key, set_layer
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
@@ -299,10 +299,7 @@ def _refuse_twice(layer: LoadedYaml, rule: str, laid: dict[str, str]) -> None:
     A rule that multiplies (a made 7 scores four times over) would apply twice, and one that
     sets a value would say nothing new: either way the second mention is a slip, not a rule.
     """
-    try:
-        key = str(Path(layer.filename).resolve())
-    except (OSError, RuntimeError, ValueError):
-        key = layer.filename
+    key = same_file_key(layer.filename)
     if key in laid:
         first = laid[key]
         # The names as the user gave them, whole (a path may be long): the user's own command line.
