@@ -6,46 +6,46 @@ writes itself to disk so that nothing is lost if the process dies.  A save is tw
 files:
 
 - ``FILE`` (``.jsonl``) is a game record as records.md defines it, at every
-  moment: one complete ``bidwhist-hand/1`` line per hand *finished*, nothing
-  else.  While the game goes on it is a game record that stops before the game is
-  decided, which ``bidwhist replay`` scores as it stands; once the game is over it
-  is the whole game.  records.md's replay refuses unknown fields, so the record
-  carries nothing of the session.  ``FILE`` is created (empty) with the session,
-  so that its name is taken and ``--resume FILE`` works from the first action on;
-  until the first hand is finished it has no line, which replay calls "not a
-  record" (exit 2): there is no hand to score yet.
+  moment, from the first action on: one ``bidwhist-hand/1`` line per hand
+  finished, then, while the game goes on, the hand in play as its last line,
+  marked ``"in_progress": true`` (records.md: a hand that stops partway says so;
+  a game record may end with one).  ``bidwhist replay FILE`` therefore scores the
+  game as it stands at any moment, even before the first hand is over (hand 0 as
+  dealt, then its calls and cards as they come); once the game is over the last
+  line is the last hand finished.  records.md's replay refuses unknown fields, so
+  the record carries nothing of the session.
 - ``FILE.session.json`` (the *sidecar*) holds what the record cannot: the seed
   that deals the hands still to come, the seats people sit in, the kind of bot in
-  the others, the variant as named (``variant`` and ``with``, as in the record),
-  and ``in_progress``: the hand in play as ``{"index": i, "record": {...}}``,
-  ``i`` counting from 0 and ``record`` its partial hand record (the calls,
-  declaration, discards and cards so far, in the record's own format, marked
-  ``"in_progress": true`` as records.md has a hand that stops partway say, so that
-  it replays on its own), or null once the game is over.  A sidecar written before
-  the mark was added loads all the same.
+  the others and the variant as named (``variant`` and ``with``, as in the
+  record).  It is written when the session is created and when ``--resume``
+  changes the seats or the bots, never during play.
 
 Both are written atomically (a temporary file in the same folder, flushed and
 fsynced, then ``os.replace``), so a reader sees the old file or the new one, never
-half of either.  The sidecar is rewritten after every action; ``FILE`` only when
-a hand is finished (and when the session is created, just after the sidecar).  At
-the end of a hand ``FILE`` is written first, then the sidecar, so the sidecar never
-names a hand beyond the ones ``FILE`` holds: a crash between the two writes leaves a sidecar
-whose hand in progress has an index lower than the number of hands in ``FILE``.
-Loading ignores such a stale hand (the hand it was is the last line of ``FILE``,
-finished) and goes on with the next deal; an index higher than the number of
-hands in ``FILE`` cannot come from a crash and is refused.
+half of either.  After every action only ``FILE`` is written, so there is no moment
+when the two disagree.  A new session writes the sidecar first, then ``FILE``: a
+crash in between leaves no ``FILE``, and the same ``--save FILE`` starts again.
 
-Saves written before the sidecar held the hand in progress kept it as the last,
-unfinished line of ``FILE``, with no ``in_progress`` in the sidecar.  Loading
-takes such a line as the hand in progress; the next save moves it into the
-sidecar (sidecar written first, then ``FILE`` without the line: if the sidecar's
-hand goes on from ``FILE``'s unfinished line, the sidecar's is the newer, so a
-crash between those two writes loses nothing either).
+Earlier layouts still load, and the next save writes the layout above:
+
+- The first kept the hand in progress as ``FILE``'s unfinished last line, without
+  the mark (read as the hand in progress, as a marked line is).
+- The second kept it in the sidecar, as ``in_progress``: ``{"index": i, "record":
+  {...}}`` (``i`` counting from 0, ``record`` the partial hand record, marked or
+  not), with ``FILE`` holding the hands finished only (empty before the first one
+  was).  There ``FILE`` was written before the sidecar at the end of a hand, so a
+  sidecar hand whose index is lower than the number of hands finished in ``FILE``
+  is stale (the hand is ``FILE``'s line, finished) and ignored; a higher one cannot
+  come from a crash and is refused.  Where ``FILE`` also ends with the same hand
+  unfinished (a crash while moving the hand from one file to the other, in either
+  direction), the longer of the two goes on from the shorter and is taken; two that
+  do not are refused.  The move writes ``FILE`` first, then the sidecar without
+  ``in_progress``.
 
 Loading rebuilds the exact state by replaying the record and then the hand in
 progress: every hand's deal and dealer are checked against the seed's, every
 entry is applied through the engine, and the rebuilt hand must write back the
-very line (or sidecar record) that was read.  Everything random that is still to
+very line that was read.  Everything random that is still to
 come is drawn from generators seeded by *where* it happens, not from one long
 stream: hand ``i`` is dealt from ``(seed, i)``, and a bot's choice at step ``k``
 of hand ``i`` in seat ``s`` from ``(seed, i, s, k)``, so a resumed game goes on
@@ -89,6 +89,13 @@ class SessionError(Exception):
 
 class SessionDamaged(SessionError):
     """A session file that is not what play writes (damaged on disk): the save itself is left as it is."""
+
+
+class SessionIllegal(SessionError):
+    """A saved hand that breaks the rules or does not fit its session: bad content, not a wrong argument.
+
+    The message names the file and the entry (``FILE: hand[2].play[5]: ...``).
+    """
 
 
 def damaged(side: Path, path: Path, why: str) -> str:
@@ -220,16 +227,15 @@ class Session:
         self.hands: list[HandState] = []
         self.actions: list[int] = []
         self.settings_changed = False  # seats or bots replaced on loading, not yet in the sidecar
-        self.saved_hands: int | None = None  # the finished hands FILE holds on disk; None: FILE not written
-        self.record_has_partial = False  # FILE (an old save) still ends with the hand in progress
+        self.sidecar_has_hand = False  # the sidecar (of the second layout) still holds a hand in progress
         self.first_dealer = first_dealer(rules, random.Random(f"bidwhist-session:{settings.seed}:dealer"))
         self.hand = self._deal(0, self.first_dealer)
 
     # ------------------------------------------------------------------ creating and loading
     @classmethod
     def new(cls, rules: Ruleset, settings: Settings, path: str | os.PathLike) -> "Session":
-        """A fresh game, saved at once so that it can be resumed from the start: the sidecar (the
-        settings and hand 0 as dealt), then ``FILE`` (empty: no hand is finished yet).
+        """A fresh game, saved at once so that it can be resumed and replayed from the start: the
+        sidecar (the settings), then ``FILE`` (hand 0 as dealt, marked in progress).
 
         In this order a crash in between leaves no ``FILE``, so the same ``--save FILE``
         can simply start again.
@@ -280,12 +286,13 @@ class Session:
             text = read_bounded(path, MAX_RECORD_BYTES, "game record")
         except FileRefused as exc:
             raise SessionError(str(exc)) from None
-        # No line yet (no hand finished): an empty record, which read_record_file would call no record.
+        # No line (a save of the second layout before its first hand was finished): an empty record,
+        # which read_record_file would call no record.
         records = read_record_file(text, str(path)).records if text.strip() else []
         try:
             rules = resolve(settings.variant, list(settings.with_rules))
-        except LookupError as exc:
-            raise SessionError(f"{side}: {exc.args[0] if exc.args else exc}") from None
+        except LookupError as exc:  # the variant the session file names: its content, not the command's
+            raise SessionIllegal(f"{side}: {exc.args[0] if exc.args else exc}") from None
         saved = (list(settings.seats), settings.bots)
         if seats:
             settings.seats = sorted(set(seats))
@@ -297,27 +304,36 @@ class Session:
         try:
             partial = session._rebuild(records)
         except RecordError as exc:
-            raise SessionError(f"{path}: {exc.at}: {exc.message}") from None
-        session.saved_hands = len(session.hands)
-        session.record_has_partial = partial is not None
+            raise SessionIllegal(f"{path}: {exc.at}: {exc.message}") from None
+        session.sidecar_has_hand = pending is not None
         try:
             session._resume_hand(pending, partial, path)
         except RecordError as exc:
-            raise SessionError(f"{side}: {exc.at}: {exc.message}") from None
+            raise SessionIllegal(f"{side}: {exc.at}: {exc.message}") from None
         return session
 
     def _rebuild(self, records: list[dict]) -> list[int] | None:
         """Replay the saved lines; each must be the hand the seed deals and write back unchanged.
 
-        Every line is a finished hand, but for a save of the old layout, whose last line
-        may be the hand in progress: it becomes :attr:`hand`, and its actions are returned
-        (None when every line is finished).
+        Every line is a finished hand but the last, which may be the hand in progress
+        (marked ``in_progress: true``, or unmarked in a save of the first layout): it
+        becomes :attr:`hand`, and its actions are returned (None when every line is finished).
         """
         for i, record in enumerate(records):
-            state, actions = self._check_hand(record, f"hand[{i}]")
+            where = f"hand[{i}]"
+            if isinstance(record, dict) and "in_progress" in record:
+                if record["in_progress"] is not True:
+                    raise RecordError(where + ".in_progress", "a hand in play is marked true, or not marked")
+                record = {key: value for key, value in record.items() if key != "in_progress"}
+                marked = True
+            else:
+                marked = False
+            state, actions = self._check_hand(record, where)
+            if marked and state.is_terminal():
+                raise RecordError(where + ".in_progress", "this hand is finished: it is not in progress")
             if not state.is_terminal():
                 if i != len(records) - 1:
-                    raise RecordError(f"hand[{i}]", "a hand in progress must be the last line")
+                    raise RecordError(where, "a hand in progress must be the last line")
                 self.hand = state
                 self.actions = actions
                 return actions
@@ -327,12 +343,13 @@ class Session:
         return None
 
     def _resume_hand(self, pending: tuple[int, dict] | None, partial: list[int] | None, path: Path) -> None:
-        """Take up the sidecar's hand in progress, ``pending`` = (index, record), after the record's hands.
+        """Take up the hand in progress of a sidecar of the second layout, ``pending`` = (index,
+        record), after the record's hands.
 
         An index below the hands finished in ``FILE`` is stale (a crash between writing
         ``FILE`` and the sidecar at the end of a hand): ignored.  Above, it is refused.
-        ``partial``: the actions of an old save's unfinished last line, which the
-        sidecar's hand must go on from.
+        ``partial``: the actions of ``FILE``'s unfinished last line; of the two, the one
+        that goes on from the other is taken (see the module docstring).
         """
         if pending is None:
             return
@@ -344,7 +361,8 @@ class Session:
             raise RecordError("in_progress.index", f"hand {index + 1} is in progress, but {path} holds "
                               f"{finished} finished hand{'' if finished == 1 else 's'} (hand {finished + 1} "
                               "comes next): the record and the session file do not belong together")
-        if partial is not None:  # an old save, caught between moving its hand in progress to the sidecar
+        if partial is not None:  # FILE ends with this hand too: caught moving it between the files
+            line_hand, line_actions = self.hand, self.actions
             self.hand = self._deal(finished, self.hand.dealer)
             self.actions = []
         # The flag the sidecar writes (absent in saves written before it did): the hand is in progress.
@@ -356,7 +374,11 @@ class Session:
         if state.is_terminal():
             raise RecordError("in_progress.record", "this hand is finished: it belongs in the record")
         if partial is not None and actions[:len(partial)] != partial:
-            raise RecordError("in_progress.record", f"does not go on from the unfinished last line of {path}")
+            if partial[:len(actions)] == actions:  # FILE's line is the newer: it goes on from this one
+                self.hand, self.actions = line_hand, line_actions
+                return
+            raise RecordError("in_progress.record", f"does not go on from the unfinished last line of {path}, "
+                                                    "nor that line from it")
         self.hand = state
         self.actions = actions
 
@@ -496,48 +518,46 @@ class Session:
         return record
 
     def records(self) -> list[dict]:
-        """The game record, as ``FILE`` holds it: every hand finished, in order."""
+        """The hands finished, in order."""
         return [self.record_of(h, []) for h in self.hands]
 
     def in_progress(self) -> dict | None:
-        """The sidecar's ``in_progress``: the hand in play, ``{"index": i, "record": partial record}``;
-        None once the game is over."""
+        """The hand in play as ``FILE``'s last line holds it, marked ``in_progress: true``; None once
+        the game is over."""
         if self.is_over():
             return None
-        # records.md: a hand that stops partway says so (`in_progress: true`), so the sidecar's
-        # record is a hand record that replays on its own, as any other writer's would.
-        record = {**self.record_of(self.hand, self.actions), "in_progress": True}
-        return {"index": len(self.hands), "record": record}
+        # records.md: a hand that stops partway says so, so the line replays as any other writer's would.
+        return {**self.record_of(self.hand, self.actions), "in_progress": True}
+
+    def lines(self) -> list[dict]:
+        """The game record, as ``FILE`` holds it: every hand finished, then the hand in play, if any."""
+        pending = self.in_progress()
+        return self.records() + ([pending] if pending is not None else [])
 
     def save(self) -> None:
-        """Save after an action: ``FILE`` if a hand was finished since it was written, then the sidecar.
+        """Save after an action: ``FILE`` (the whole game so far).
 
-        ``FILE`` goes first so that the sidecar never names a hand beyond those
-        ``FILE`` holds (see the module docstring).  An old save's ``FILE``, which ends
-        with the hand in progress, is rewritten without it after the sidecar took it.
+        A sidecar of the second layout, which still holds a hand in progress, is
+        rewritten without it once ``FILE`` has the hand (see the module docstring).
         """
-        if self.saved_hands != len(self.hands):
-            self._write_record()
-        self.save_settings()
-        if self.record_has_partial:
-            self._write_record()
+        self._write_record()
+        if self.sidecar_has_hand:
+            self.save_settings()
 
     def _write_record(self) -> None:
-        text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.records())
+        text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.lines())
         atomic_write(self.path, text)
-        self.saved_hands = len(self.hands)
-        self.record_has_partial = False
 
     def save_settings(self) -> None:
-        """Write the sidecar atomically: the settings and the hand in progress."""
-        data = {**self.settings.as_json(), "in_progress": self.in_progress()}
-        atomic_write(sidecar_path(self.path), json.dumps(data, indent=2) + "\n")
+        """Write the sidecar atomically: the settings."""
+        atomic_write(sidecar_path(self.path), json.dumps(self.settings.as_json(), indent=2) + "\n")
         self.settings_changed = False
+        self.sidecar_has_hand = False
 
 
 def in_progress_from_json(data: dict, where: str) -> tuple[int, dict] | None:
-    """The sidecar's hand in progress as (index, record); None when it has none (the game is
-    over, or the save is of the layout that kept the hand in progress in ``FILE``)."""
+    """The hand in progress of a sidecar of the second layout as (index, record); None when it has
+    none (the game is over, or the save keeps the hand in progress in ``FILE``)."""
     value = data.get("in_progress")
     if value is None:
         return None

@@ -25,7 +25,7 @@ from test_play import BOT, PROGRAM, PROMPT, terminals  # noqa: F401  (terminals:
 
 
 def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
-    """A save with a finished hand in FILE and a hand in progress in the sidecar."""
+    """A save with a finished hand in FILE, then a hand in progress."""
     rules = load_ruleset("standard")
     path = tmp_path / name
     # The first seed whose game goes on after its first hand (the bots decide how it goes).
@@ -39,7 +39,7 @@ def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
             continue
         for _ in range(3):
             session.apply(session.bot_choice())
-        assert not session.is_over() and session.actions  # a hand in progress in the sidecar
+        assert not session.is_over() and session.actions  # a hand in progress, FILE's last line
         return path
     raise AssertionError("no seed left a game going after its first hand")
 
@@ -76,7 +76,7 @@ def test_a_damaged_session_file_is_named_and_the_save_kept(tmp_path, damage):
     assert (path.read_bytes(), side.read_bytes()) == before  # nothing written over
     assert not lock_path(path).exists()  # the lock taken to resume is gone again
     replay = CliRunner().invoke(cli, ["replay", str(path), "--json"])
-    assert replay.exit_code == 0 and len(json.loads(replay.stdout)["hands"]) == 1
+    assert replay.exit_code == 0 and [h.get("in_progress", False) for h in json.loads(replay.stdout)["hands"]] == [False, True]
 
 
 def test_a_session_file_that_is_not_a_regular_file_is_refused(tmp_path):
@@ -198,3 +198,26 @@ def test_a_killed_play_leaves_a_stale_lock_that_resume_takes_over(terminals, tmp
     r.line("quit")
     assert r.wait() == 0
     assert not lock_path(save).exists()
+
+
+# --------------------------------------------------------------------------- a saved hand that breaks the rules
+@pytest.mark.parametrize("where", ["record", "sidecar"])
+def test_a_saved_hand_that_breaks_the_rules_is_bad_content_exit_1_naming_the_file(tmp_path, where):
+    """Not "Invalid value for --resume" and status 2: the command was right, the file's content is not."""
+    path = a_save(tmp_path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    if where == "record":  # a finished hand's card changed
+        lines[0]["play"][3] = "XX"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        named, at = path, "hand[0].play[3]"
+    else:  # a sidecar of the layout that held the hand in play, its hand changed
+        pending = {**lines[-1], "play": ["XX"]}
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines[:-1]))
+        side = json.loads(sidecar_path(path).read_text())
+        sidecar_path(path).write_text(json.dumps({**side, "in_progress": {"index": 1, "record": pending}}))
+        named, at = sidecar_path(path), "in_progress.record."
+    result = resume(path)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{named}: {at}") and "'XX'" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "Invalid value" not in result.stderr
+    assert not lock_path(path).exists()

@@ -4,8 +4,8 @@ The terminal tests start ``bidwhist`` (through this interpreter) on the slave si
 a pty made with the standard library, with a fixed window size, and talk to it as a
 person would: they wait for a prompt, type, and read the screen (ANSI codes
 stripped).  Where a test needs to know the cards (to try a card the rules refuse),
-it reads the save the program writes after every move (the game record of the hands
-finished, the hand in play in the sidecar), through the same
+it reads the save the program writes after every move (the game record: the hands
+finished, then the hand in play marked in progress), through the same
 :class:`runtime.session.Session` the program uses.
 
 The table view is tested on its own with rich's recording console.
@@ -40,7 +40,7 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
-from runtime.session import Session, SessionError, Settings, sidecar_path
+from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
 PROGRAM = [sys.executable, "-c", "from bidcompiler.cli import main; main()"]
 ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
@@ -208,9 +208,16 @@ def sidecar(path: Path) -> dict:
 
 
 def in_progress(path: Path) -> dict | None:
-    """The partial record of the hand in play, as the sidecar holds it."""
-    value = sidecar(path)["in_progress"]
-    return None if value is None else value["record"]
+    """The partial record of the hand in play: FILE's last line, marked in progress (None: no such line)."""
+    lines = saved_lines(path)
+    last = json.loads(lines[-1]) if lines else {}
+    return last if last.get("in_progress") else None
+
+
+def finished_lines(path: Path) -> list[dict]:
+    """The hands finished, as FILE holds them (every line but a last one in progress)."""
+    lines = [json.loads(line) for line in saved_lines(path)]
+    return lines[:-1] if lines and lines[-1].get("in_progress") else lines
 
 
 def replay_json(path: Path) -> subprocess.CompletedProcess:
@@ -288,8 +295,8 @@ def test_a_session_at_the_terminal_prompts_refuses_and_answers_commands(terminal
     t.line("quit")
     t.expect(r"Saved\. Resume with: bidwhist play --resume")
     assert t.wait() == 0
-    assert load(save).records() == [json.loads(line) for line in saved_lines(save)]
-    assert load(save).in_progress() == sidecar(save)["in_progress"]
+    assert load(save).lines() == [json.loads(line) for line in saved_lines(save)]
+    assert load(save).in_progress() == in_progress(save)
 
 
 def test_sigkill_mid_hand_then_resume_loses_nothing_and_goes_on_identically(terminals, tmp_path):
@@ -315,24 +322,24 @@ def test_sigkill_mid_hand_then_resume_loses_nothing_and_goes_on_identically(term
     t.kill(signal.SIGKILL)
     assert t.wait() == 128 + signal.SIGKILL
     assert (saved_lines(cut), sidecar(cut)) == before
-    # Killed mid-hand, the file is a game record of the hands finished; the sidecar has the rest.
-    assert len(before[0]) == len(session.hands) and before[1]["in_progress"]["index"] == len(session.hands)
-    assert len(before[1]["in_progress"]["record"]["play"]) >= 2 * session.rules.players
+    # Killed mid-hand, the file is a game record of the hands finished and the hand in play.
+    assert len(before[0]) == len(session.hands) + 1 and "in_progress" not in before[1]
+    assert len(json.loads(before[0][-1])["play"]) >= 2 * session.rules.players
     cut_short = replay_json(cut)
     assert cut_short.returncode == 0, cut_short.stderr
-    assert len(json.loads(cut_short.stdout)["hands"]) == len(session.hands)
+    assert len(json.loads(cut_short.stdout)["hands"]) == len(session.hands) + 1
     r = terminals("play", "--resume", str(cut), "--fast")
     again = r.expect(PROMPT)
     assert again.group(0) == m.group(0)  # the same question, to the same seat
     assert (saved_lines(cut), sidecar(cut)) == before  # resuming changes nothing by itself
     r.line("1")
     deadline = time.monotonic() + TIMEOUT
-    while sidecar(cut) == before[1]:  # the move typed after resuming is saved at once
+    while saved_lines(cut) == before[0]:  # the move typed after resuming is saved at once
         assert time.monotonic() < deadline, "the move after resuming was not saved"
         time.sleep(0.05)
     assert play_to_the_end(r) == 0
     assert saved_lines(cut) == saved_lines(whole)  # the bots played exactly as in the uninterrupted game
-    assert sidecar(cut) == sidecar(whole) and sidecar(cut)["in_progress"] is None
+    assert sidecar(cut) == sidecar(whole) and in_progress(cut) is None
     # A finished game's record replays.
     done = replay_json(cut)
     assert done.returncode == 0, done.stderr
@@ -439,10 +446,11 @@ def test_a_session_reloaded_after_every_action_is_the_same_game(tmp_path, varian
         steps += 1
         if steps > 100 and steps % 7:
             continue  # every action of the first hands, then now and then (a load replays the whole file)
-        # The file holds the hands finished and nothing else, the sidecar the hand in play.
-        assert [json.loads(line) for line in saved_lines(session.path)] == session.records()
-        assert len(session.records()) == len(session.hands)
-        assert sidecar(session.path)["in_progress"] == session.in_progress()
+        # The file holds the hands finished, then the hand in play; the sidecar the settings only.
+        assert [json.loads(line) for line in saved_lines(session.path)] == session.lines()
+        assert finished_lines(session.path) == session.records() and len(session.records()) == len(session.hands)
+        assert in_progress(session.path) == session.in_progress()
+        assert sidecar(session.path) == session.settings.as_json()
         again = Session.load(session.path, resolve)
         assert again.records() == session.records() and again.in_progress() == session.in_progress()
         assert again.actions == session.actions and again.hand_index == session.hand_index
@@ -475,7 +483,8 @@ def test_a_finished_session_is_a_game_record_that_replays(tmp_path):
     assert json.loads(result.stdout)["winner"] == session.winner
     side = json.loads(sidecar_path(session.path).read_text())
     assert side["format"] == "bidwhist-session/1" and side["seed"] == 8 and side["with"] == ["to-5"]
-    assert side["in_progress"] is None  # the game is over: no hand in play
+    assert in_progress(session.path) is None  # the game is over: no hand in play
+    assert [json.loads(line) for line in saved_lines(session.path)] == session.records()
 
 
 def test_a_record_that_does_not_fit_its_session_is_refused(tmp_path):
@@ -503,29 +512,32 @@ def finish(session: Session) -> list[int]:
     return taken
 
 
-def test_a_save_mid_hand_is_a_game_record_and_the_sidecar_holds_the_hand_in_play(tmp_path):
+def test_a_save_is_a_game_record_with_the_hand_in_play_from_the_start(tmp_path):
     session, resolve = random_session(tmp_path, "northeast52", seed=8)
     path = session.path
-    # Before any hand is finished the record has no line yet (nothing to replay), but it exists and resumes.
-    assert path.exists() and saved_lines(path) == []
-    assert sidecar(path)["in_progress"]["index"] == 0
+    # Before anything is played: hand 0 as dealt, in progress; it replays (exit 0) and resumes.
+    assert in_progress(path) == {**session.record_of(session.hand, []), "in_progress": True}
+    assert len(saved_lines(path)) == 1 and "in_progress" not in sidecar(path)
+    for command in ("replay", "analyze"):
+        start = CliRunner().invoke(cli, [command, str(path), "--json"])
+        assert start.exit_code == 0, start.output
+        assert [h["in_progress"] for h in json.loads(start.stdout)["hands"]] == [True]
     play_until(session, lambda s: len(s.actions) >= 6)
-    assert saved_lines(path) == [] and len(in_progress(path)["auction"]) >= 1
-    empty = CliRunner().invoke(cli, ["replay", str(path), "--json"])
-    assert empty.exit_code == 2 and "empty" in empty.stderr
+    assert len(saved_lines(path)) == 1 and len(in_progress(path)["auction"]) >= 1
+    early = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert early.exit_code == 0 and json.loads(early.stdout)["hands"][0]["score"] is None, early.output
     assert Session.load(path, resolve).actions == session.actions
-    # Mid-hand after a hand or more: the record replays (exit 0), the partial hand is in the sidecar only.
+    # Mid-hand after a hand or more: the hands finished, then the hand in play as the last line.
     play_until(session, lambda s: len(s.hands) >= 2 and len(s.hand.tricks) >= 1)
     assert not session.is_over(), "the game ended before the test's point"
-    lines = [json.loads(line) for line in saved_lines(path)]
-    assert len(lines) == len(session.hands) == sidecar(path)["in_progress"]["index"]
+    assert finished_lines(path) == session.records() and len(saved_lines(path)) == len(session.hands) + 1
     assert in_progress(path) == {**session.record_of(session.hand, session.actions), "in_progress": True}
-    assert in_progress(path)["play"] and in_progress(path) not in lines
+    assert in_progress(path)["play"]
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
     assert result.exit_code == 0, result.output
     replayed = json.loads(result.stdout)
-    assert replayed["winner"] is None and len(replayed["hands"]) == len(session.hands)
-    assert [h["score"] for h in replayed["hands"]] == [list(h.score) for h in session.hands]
+    assert replayed["winner"] is None and len(replayed["hands"]) == len(session.hands) + 1
+    assert [h["score"] for h in replayed["hands"]] == [list(h.score) for h in session.hands] + [None]
 
 
 def test_resuming_mid_hand_goes_on_as_the_uninterrupted_game(tmp_path):
@@ -540,20 +552,28 @@ def test_resuming_mid_hand_goes_on_as_the_uninterrupted_game(tmp_path):
     assert sidecar(resumed.path) == sidecar(whole.path)
 
 
-def test_a_crash_between_writing_the_record_and_the_sidecar_loses_nothing(tmp_path):
-    # The end of a hand writes FILE, then the sidecar; a crash between the two leaves the
-    # sidecar holding the hand FILE already has finished.
+def second_layout(session: Session, pending: dict | None = None) -> None:
+    """Rewrite a save as the second layout did: FILE the hands finished only, the sidecar the settings
+    and the hand in progress, ``{"index", "record"}`` (the session's own unless ``pending`` is given)."""
+    if pending is None:
+        pending = {"index": len(session.hands), "record": session.in_progress()}
+    session.path.write_text("".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in session.records()))
+    sidecar_path(session.path).write_text(json.dumps({**session.settings.as_json(), "in_progress": pending}))
+
+
+def test_a_stale_hand_in_a_sidecar_of_the_second_layout_is_ignored(tmp_path):
+    # The second layout wrote FILE, then the sidecar, at the end of a hand; a crash between the two
+    # left the sidecar holding the hand FILE already has finished.
     whole, resolve = random_session(tmp_path / "whole", "northeast52", seed=12)
     finish(whole)
     session, _ = random_session(tmp_path / "cut", "northeast52", seed=12)
     play_until(session, lambda s: len(s.hands) >= 1 and s.actions)
     finished = len(session.hands)
     while len(session.hands) == finished:  # up to the last action of this hand
-        stale = sidecar_path(session.path).read_text()
+        stale = {"index": finished, "record": session.in_progress()}
         session.apply(session.bot_choice())
     assert not session.is_over(), "the game ended before the test's point"
-    sidecar_path(session.path).write_text(stale)  # as if the process died before writing the sidecar
-    assert json.loads(stale)["in_progress"]["index"] == finished < len(saved_lines(session.path))
+    second_layout(session, stale)  # as if the process died before writing the sidecar
     resumed = Session.load(session.path, resolve)
     assert resumed.hand_index == finished + 1 and resumed.actions == []
     assert resumed.records() == session.records() and resumed.in_progress() == session.in_progress()
@@ -563,18 +583,19 @@ def test_a_crash_between_writing_the_record_and_the_sidecar_loses_nothing(tmp_pa
     assert sidecar(resumed.path) == sidecar(whole.path)
 
 
-def test_a_sidecar_ahead_of_its_record_or_with_a_finished_hand_is_refused(tmp_path):
+def test_a_sidecar_hand_ahead_of_its_record_or_finished_is_refused(tmp_path):
     session, resolve = random_session(tmp_path, "northeast52", seed=8)
     play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 3)
+    second_layout(session)
     lines = saved_lines(session.path)
     session.path.write_text("\n".join(lines[:-1]) + ("\n" if lines[:-1] else ""))  # one finished hand short
-    with pytest.raises(SessionError, match=r"in_progress\.index: hand \d+ is in progress, but .* holds"):
+    with pytest.raises(SessionIllegal, match=r"in_progress\.index: hand \d+ is in progress, but .* holds"):
         Session.load(session.path, resolve)
     session.path.write_text("\n".join(lines) + "\n")
     side = sidecar(session.path)
     side["in_progress"]["record"]["play"] = ["XX"]
     sidecar_path(session.path).write_text(json.dumps(side))
-    with pytest.raises(SessionError, match=r"session\.json: in_progress\.record"):
+    with pytest.raises(SessionIllegal, match=r"session\.json: in_progress\.record"):
         Session.load(session.path, resolve)
     side["in_progress"] = {"index": 0}
     sidecar_path(session.path).write_text(json.dumps(side))
@@ -585,60 +606,79 @@ def test_a_sidecar_ahead_of_its_record_or_with_a_finished_hand_is_refused(tmp_pa
     assert Session.load(session.path, resolve).actions == []
     side["in_progress"] = {"index": len(lines), "record": json.loads(lines[-1])}  # a finished hand, misplaced
     sidecar_path(session.path).write_text(json.dumps(side))
-    with pytest.raises(SessionError, match="in_progress"):
+    with pytest.raises(SessionIllegal, match="in_progress"):
         Session.load(session.path, resolve)
 
 
-def old_layout(session: Session) -> None:
-    """Rewrite a save as the earlier code did: the hand in progress as FILE's last line, the sidecar
-    with the settings only."""
+def test_a_marked_line_must_be_the_last_unfinished_and_marked_true(tmp_path):
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 3)
+    lines = [json.loads(line) for line in saved_lines(session.path)]
+
+    def refused(changed: list[dict], at: str) -> None:
+        session.path.write_text("".join(json.dumps(r) + "\n" for r in changed))
+        with pytest.raises(SessionIllegal, match=re.escape(f"{session.path}: {at}: ")):
+            Session.load(session.path, resolve)
+
+    refused([*lines[:-1], {**lines[-1], "in_progress": False}], f"hand[{len(lines) - 1}].in_progress")
+    refused([{**lines[0], "in_progress": True}, *lines[1:]], "hand[0].in_progress")
+    refused([lines[-1], *lines[:-1]], "hand[0].dealer")
+
+
+def first_layout(session: Session) -> None:
+    """Rewrite a save as the first layout did: the hand in progress as FILE's last line, unmarked, the
+    sidecar with the settings only."""
     records = session.records() + [session.record_of(session.hand, session.actions)]
     session.path.write_text("".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in records))
     sidecar_path(session.path).write_text(json.dumps(session.settings.as_json(), indent=2) + "\n")
 
 
+@pytest.mark.parametrize("layout", [first_layout, second_layout])
 @pytest.mark.parametrize("hands_done", [0, 1])
-def test_a_save_of_the_old_layout_resumes_and_is_saved_in_the_new(tmp_path, hands_done):
+def test_a_save_of_an_earlier_layout_resumes_and_is_saved_in_the_new(tmp_path, hands_done, layout):
     whole, resolve = random_session(tmp_path / "whole", "northeast52", seed=8)
     finish(whole)
     session, _ = random_session(tmp_path / "old", "northeast52", seed=8)
     play_until(session, lambda s: len(s.hands) >= hands_done and len(s.actions) >= 7)
-    old_layout(session)
-    assert "in_progress" not in sidecar(session.path)
+    layout(session)
     resumed = Session.load(session.path, resolve)
     assert resumed.actions == session.actions and resumed.hand_index == session.hand_index
     assert resumed.records() == session.records() and resumed.in_progress() == session.in_progress()
-    resumed.apply(resumed.bot_choice())  # the next save moves the hand in progress to the sidecar
-    assert [json.loads(line) for line in saved_lines(resumed.path)] == resumed.records()
-    assert sidecar(resumed.path)["in_progress"] == resumed.in_progress()
+    resumed.apply(resumed.bot_choice())  # the next save writes the hand in progress into FILE
+    assert [json.loads(line) for line in saved_lines(resumed.path)] == resumed.lines()
+    assert sidecar(resumed.path) == resumed.settings.as_json()
     finish(resumed)
     assert saved_lines(resumed.path) == saved_lines(whole.path)
     assert sidecar(resumed.path) == sidecar(whole.path)
 
 
-def test_an_old_save_caught_halfway_to_the_new_layout_resumes_from_the_sidecar(tmp_path):
-    # Moving an old save's hand in progress writes the sidecar first, then FILE: in between,
-    # FILE's unfinished last line is older than the sidecar's hand, which goes on from it.
+def test_a_save_caught_moving_its_hand_between_the_files_resumes_from_the_newer(tmp_path):
+    # FILE's unfinished line and the sidecar's hand are the same hand: the one that goes on from
+    # the other is the newer (the first layout moved it sidecar first; this one writes FILE first).
     session, resolve = random_session(tmp_path, "northeast52", seed=8)
     play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 5)
-    old_layout(session)
+    earlier = {"index": len(session.hands), "record": session.in_progress()}
     session.apply(session.bot_choice())
     session.apply(session.bot_choice())
-    session.save_settings()  # the sidecar of the new layout; FILE still as the old code left it
-    assert len(saved_lines(session.path)) == len(session.hands) + 1
-    resumed = Session.load(session.path, resolve)
-    assert resumed.actions == session.actions and resumed.in_progress() == session.in_progress()
-    # A sidecar hand that does not go on from FILE's unfinished line is refused.
+    later = {"index": len(session.hands), "record": session.in_progress()}
+    for line, side in ((earlier, later), (later, earlier)):
+        first_layout(session)  # FILE ends with the hand unfinished ...
+        lines = saved_lines(session.path)
+        lines[-1] = json.dumps(line["record"])
+        session.path.write_text("\n".join(lines) + "\n")
+        data = {**session.settings.as_json(), "in_progress": side}  # ... and so does the sidecar
+        sidecar_path(session.path).write_text(json.dumps(data))
+        resumed = Session.load(session.path, resolve)
+        assert resumed.actions == session.actions and resumed.in_progress() == session.in_progress()
+    # Two that do not go on one from the other are refused.
     other, _ = random_session(tmp_path / "other", "northeast52", seed=8)
     play_until(other, lambda s: len(s.hands) >= 1 and len(s.actions) >= 5)
-    earlier = other.in_progress()
-    other.apply(other.bot_choice())
-    other.apply(other.bot_choice())
-    old_layout(other)  # FILE's unfinished line is two actions ahead of the sidecar's hand
-    side = sidecar(other.path)
-    side["in_progress"] = earlier
-    sidecar_path(other.path).write_text(json.dumps(side))
-    with pytest.raises(SessionError, match="does not go on from the unfinished last line"):
+    first_layout(other)
+    different = dict(later["record"])
+    different["auction"] = different["auction"][:-1] + ["pass" if different["auction"][-1] != "pass" else "4 uptown"]
+    sidecar_path(other.path).write_text(json.dumps({**other.settings.as_json(),
+                                                    "in_progress": {**later, "record": different}}))
+    with pytest.raises(SessionError, match="does not go on from the unfinished last line|in_progress.record"):
         Session.load(other.path, resolve)
 
 
@@ -861,6 +901,7 @@ def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
     """The empty record of a play save is named as one, with how to go on, not only "empty file"."""
     session, _ = random_session(tmp_path, "standard", seed=8)
     path = session.path
+    second_layout(session)  # a save of the layout that kept the hand in progress in the sidecar
     assert saved_lines(path) == []
     for command in ("replay", "analyze"):
         result = CliRunner().invoke(cli, [command, str(path)])

@@ -420,8 +420,8 @@ def test_a_save_naming_files_outside_its_folder_still_resumes(tmp_path, monkeypa
     assert run("play", "--resume", "g.jsonl", "--fast").exit_code == 0
     old_name = str(tmp_path / "rules" / "mine.yaml")  # as an older play wrote it
     sidecar["variant"] = old_name
-    if isinstance(sidecar.get("in_progress"), dict):
-        sidecar["in_progress"]["record"]["variant"] = old_name
     sidecar_file.write_text(json.dumps(sidecar), encoding="utf-8")
+    lines = [{**json.loads(line), "variant": old_name} for line in (saves / "g.jsonl").read_text().splitlines()]
+    (saves / "g.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     resumed = run("play", "--resume", "g.jsonl", "--fast")
     assert resumed.exit_code == 0, resumed.stderr

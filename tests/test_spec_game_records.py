@@ -594,7 +594,7 @@ def test_oregon_a_rubber_of_three_games_and_no_hand_after_it(tmp_path):
 # --------------------------------------------------------------------------- play's hand in play
 # records.md: "`in_progress: true` (optional): the hand stops partway and says so"; the brief of
 # every writer: whatever it writes of a hand in progress says so.  `play --save` keeps the hand in
-# play in FILE.session.json as a hand record: it is marked, and it replays on its own (exit 0).
+# play as the last line of FILE: it is marked, and it replays on its own (exit 0).
 @pytest.mark.parametrize("variant, with_", [("standard", ()), ("northeast52", ()), ("oregon", ()),
                                             ("cutthroat", ()), ("standard", ("jokers-out-in-notrump",)),
                                             ("standard", ("kitty-first",))])
@@ -603,7 +603,6 @@ def test_the_saved_hand_in_play_is_marked_in_progress_and_replays(tmp_path, vari
 
     rules = load_ruleset(variant, with_)
     session = Session.new(rules, Settings(variant, list(with_), 4, [], "random"), tmp_path / "saved.jsonl")
-    sidecar = tmp_path / "saved.jsonl.session.json"
     phases = set()
     for step in range(60):
         if session.is_over():
@@ -611,7 +610,7 @@ def test_the_saved_hand_in_play_is_marked_in_progress_and_replays(tmp_path, vari
         session.apply(session.bot_choice())
         if session.is_over():
             break
-        record = json.loads(sidecar.read_text(encoding="utf-8"))["in_progress"]["record"]
+        record = json.loads(session.path.read_text(encoding="utf-8").splitlines()[-1])
         assert record["in_progress"] is True
         if step % 4:
             continue
@@ -630,8 +629,11 @@ def test_a_sidecar_written_before_the_mark_still_resumes(tmp_path):
     session = Session.new(rules, Settings("standard", [], 2, [], "random"), tmp_path / "saved.jsonl")
     for _ in range(12):
         session.apply(session.bot_choice())
+    # The layout that kept the hand in play in the sidecar: FILE holds the hands finished only.
     sidecar = tmp_path / "saved.jsonl.session.json"
-    data = json.loads(sidecar.read_text(encoding="utf-8"))
+    data = {**session.settings.as_json(), "in_progress": {"index": len(session.hands),
+                                                           "record": session.in_progress()}}
+    session.path.write_text("".join(json.dumps(r) + "\n" for r in session.records()), encoding="utf-8")
     for mark, loads in ((..., True), (False, False), (True, True)):
         record = {k: v for k, v in data["in_progress"]["record"].items() if k != "in_progress"}
         if mark is not ...:

@@ -1,9 +1,10 @@
 """``bidwhist play``: one person (or several at one keyboard) against bots, in a terminal.
 
 The game lives in a :class:`runtime.session.Session`, which saves after every
-action: FILE is always a valid game record (records.md) of the hands finished, and
-the sidecar FILE.session.json beside it holds the seed, the seats and the hand in
-play (see that module's docstring).  This module is the command: its options, where
+action: FILE is always a valid game record (records.md), from the first action on:
+the hands finished, then the hand in play marked in progress; the sidecar
+FILE.session.json beside it holds the seed, the seats and the bots (see that
+module's docstring).  This module is the command: its options, where
 the game is saved, starting or resuming the session; the terminal program around
 the game (the table, the prompts, the commands at the prompt, the bots' pace) is
 :class:`bidcompiler.cli.terminal.Terminal`.
@@ -86,9 +87,9 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.option("--seed", type=SEED_RANGE, default=None,
               help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
 @click.option("--save", type=FilePath(dir_okay=False), default=None,
-              help="Where to save, after every move: FILE is the game record of the hands finished, "
-                   "FILE.session.json beside it holds the hand in play and the settings (a new file under "
-                   "your data folder if omitted).")
+              help="Where to save, after every move: FILE is the game record (the hands finished, then the "
+                   "hand in play marked in progress), FILE.session.json beside it the settings (a new file "
+                   "under your data folder if omitted).")
 @click.option("--resume", type=FilePath(dir_okay=False), default=None,
               help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
@@ -103,9 +104,9 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4 low; or the
     number of a choice in the list.  At the prompt: help, hint, rules, score,
     history, quit.  The game is saved after every move: FILE is a game record of
-    the hands finished (it replays with `bidwhist replay FILE` once a hand is over,
-    and scores the whole game at the end), and FILE.session.json beside it holds the
-    hand in play and the settings.  `bidwhist play --resume FILE` goes on exactly
+    the hands finished and the hand in play, marked in progress (it replays with
+    `bidwhist replay FILE` at any moment, and scores the whole game at the end), and
+    FILE.session.json beside it holds the seed, the seats and the bots.  `bidwhist play --resume FILE` goes on exactly
     from there.  Ctrl-C saves and exits with status 130; quit and end of input save
     and exit 0.
 
@@ -250,7 +251,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
             err: Console) -> Session:
     from runtime.records import NotARecord
-    from runtime.session import Session, SessionDamaged, SessionError, sidecar_path
+    from runtime.session import Session, SessionDamaged, SessionError, SessionIllegal, sidecar_path
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records
@@ -278,9 +279,11 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         session = Session.load(resume, resolve, seats=list(seats), bots=bots)
     except SessionDamaged as exc:  # a file damaged on disk, not a wrong argument: exit 1
         raise click.ClickException(str(exc)) from None
-    except (SessionError, NotARecord) as exc:
+    except SessionIllegal as exc:  # a saved hand that breaks the rules: bad content, exit 1
         if refused:  # records.md: a refused path exits with status 1
             raise BadContent(f"{sidecar_path(resume)}: {refused[0].at}: {refused[0].message}") from None
+        raise BadContent(str(exc)) from None
+    except (SessionError, NotARecord) as exc:  # no save there, or not a record (as replay says: exit 2)
         raise click.BadParameter(str(exc), param_hint="--resume") from None
     if session.settings_changed:
         try:
