@@ -243,15 +243,21 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads processes from Linux's /proc")
-def test_sigterm_ends_simulates_worker_processes_too(tmp_path):
-    # Was: SIGTERM ended the parent on the spot; its workers, started by the pool's
-    # server, waited forever for work (four idle processes left behind per run).
+@pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_a_signal_to_simulate_ends_its_worker_processes_too(tmp_path, name, status):
+    # Was: SIGTERM (and SIGHUP, until later) ended the parent on the spot; its workers,
+    # started by the pool's server, waited forever for work (idle processes left behind per
+    # run).  SIGINT to the parent alone (`kill -INT PID`) is Ctrl-C's interrupt: status 130.
     import signal
     import time
 
+    # stderr to a file, not a pipe: a leaked worker holds the pipe open, and reading it would
+    # wait for the worker instead of failing.
+    err = open(tmp_path / "stderr", "wb")
     proc = subprocess.Popen([BIDWHIST, "simulate", "standard", "--hands", "1000000", "--workers", "2",
                              "--seed", "1", "--records", str(tmp_path / "h.jsonl")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+    err.close()
     try:
         for _ in range(HANG_GUARD_S * 10):  # until the server and both workers run (and records come)
             workers = descendants(proc.pid)
@@ -259,9 +265,10 @@ def test_sigterm_ends_simulates_worker_processes_too(tmp_path):
                 break
             time.sleep(0.1)
         assert len(workers) >= 3, "the pool never started"
-        proc.send_signal(signal.SIGTERM)  # to the parent alone, as `kill PID` does
-        stderr = proc.communicate(timeout=HANG_GUARD_S)[1].decode()
-        assert proc.returncode == 128 + signal.SIGTERM
+        proc.send_signal(getattr(signal, name))  # to the parent alone, as `kill -NAME PID` does
+        proc.wait(timeout=HANG_GUARD_S)
+        stderr = (tmp_path / "stderr").read_text()
+        assert proc.returncode == status
         assert "Traceback" not in stderr
         # The workers end at once when the parent ends them; a leaked one never does.  Waiting
         # is bounded to tell the two apart (the bound is far above the time ending takes).
@@ -389,3 +396,42 @@ def test_a_flat_sum_past_the_depth_limit_is_told_why(tmp_path):
     proc = script("rules", "standard", "--with", str(rule))
     assert proc.returncode == 1
     assert f"{rule}:4:" in proc.stderr and "in a chain such as a + b + c each operator counts" in proc.stderr
+
+
+# --------------------------------------------------------------------------- alias bombs
+def alias_bomb(levels: int) -> str:
+    """A one-line YAML list whose anchors each hold nine of the one before: 9**levels values."""
+    parts = ["&a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    parts += [f"&a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return f"[{', '.join(parts)}]"
+
+
+def test_an_alias_bomb_is_refused_before_anything_is_built(monkeypatch):
+    # Was: the builder expanded the aliases a million values deep before refusing (3.4 s for
+    # a --set value); now the values are counted on the node graph and nothing is built.
+    from bidcompiler import yamlload
+    from bidcompiler.compose import set_layer
+    from bidcompiler.errors import CompileError
+
+    built: list[int] = []
+    build = yamlload._Builder.build
+    monkeypatch.setattr(yamlload._Builder, "build", lambda self, node: built.append(1) or build(self, node))
+    for load in (lambda: set_layer("auction.levels.from=" + alias_bomb(9)),
+                 lambda: yamlload.load_yaml("kind: house-rule\nname: x\nbomb:\n  " + alias_bomb(9) + "\n", "x.yaml")):
+        with pytest.raises(CompileError) as refused:
+            load()
+        assert built == []
+        [diagnostic] = refused.value.diagnostics
+        assert diagnostic.message == ("document too large: this expands to more than "
+                                      f"{yamlload.MAX_VALUES:,} values (through aliases)")
+    # Placed on the first anchor that expands too far (9**6 values), in document order.
+    assert diagnostic.pos.line == 4 and diagnostic.pos.col == 3 + alias_bomb(9).index("&a5")
+    # Below the limit (9**5 values), aliases still expand.
+    data = yamlload.load_yaml("x: " + alias_bomb(5) + "\n", "x.yaml").data
+    assert len(data["x"]) == 5 and data["x"][4][0][0][0][0] == [1] * 9
+
+
+def test_an_alias_bomb_in_set_is_a_usage_error_saying_so():
+    proc = script("compile", "standard", "--set", "auction.levels.from=" + alias_bomb(9))
+    assert proc.returncode == 2
+    assert "document too large: this expands to more than 100,000 values (through aliases)" in proc.stderr

@@ -126,21 +126,25 @@ def _output_failed(exc: OSError) -> None:
 
 
 def _exit_on_signal(signum, frame) -> None:
-    """SIGTERM: end as an exception would, status 128 + the signal's number (143).
+    """SIGTERM or SIGHUP: end as an exception would, status 128 + the signal's number (143, 129).
 
     Python's default ends the process on the spot, running nothing: a ``simulate
     --workers N`` so ended left its N worker processes waiting forever for work that
     never came.  Raised as SystemExit, the clean-ups run (the pool's workers are ended,
-    files closed, ``play``'s lock removed) and the status is the shell's usual.
-    (SIGHUP, a closed terminal, reaches the workers too, as Ctrl-C does: left as it is.)
+    files closed, ``play``'s lock removed) and the status is the shell's usual.  SIGHUP
+    (a closed terminal; ``kill -HUP PID``) reaches the workers too when the terminal
+    closes, but not when it is sent to the parent alone, which left them running.
+    SIGINT needs nothing here: Python raises KeyboardInterrupt, which ends the same way.
     """
     raise SystemExit(128 + signum)
 
 
 def _end_cleanly_on_signals() -> None:
-    """Route SIGTERM to :func:`_exit_on_signal`, unless it is ignored."""
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, _exit_on_signal)
+    """Route SIGTERM and SIGHUP to :func:`_exit_on_signal`, unless they are ignored (``nohup``)."""
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)  # no SIGHUP on Windows
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, _exit_on_signal)
 
 
 def main(argv=None):
