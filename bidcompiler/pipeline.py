@@ -16,7 +16,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from runtime.files import FileRefused, read_regular, regular_file_problem
+from runtime.files import FileRefused, NotUtf8, newlines, read_regular, regular_file_problem, utf8_text
 from runtime.ruleset import Ruleset
 
 from .resources import MAX_VARIANT_BYTES, file_kind, locate, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
@@ -104,33 +104,13 @@ def read_text(path: Path) -> str:
     try:
         return decode_source(data)
     except NotUtf8 as exc:
-        raise CompileError([Diagnostic(SourcePos(str(path), exc.line, exc.col),
-                                       f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
-
-
-class NotUtf8(ValueError):
-    """Bytes that are not UTF-8 text: where the first bad byte is (``line``, ``col`` in characters)."""
-
-    def __init__(self, exc: UnicodeDecodeError, line: int, col: int):
-        super().__init__(exc.reason)
-        self.reason, self.start, self.line, self.col = exc.reason, exc.start, line, col
+        raise CompileError([Diagnostic(SourcePos(str(path), exc.line, exc.col), exc.message)]) from None
 
 
 def decode_source(data: bytes) -> str:
-    """The text of a source file's bytes, line breaks as text mode reads them; NotUtf8 if they are not text."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # Point at the first bad byte: its line, and its column counted in characters.
-        before = _newlines(data[:exc.start].decode("utf-8"))
-        line = before.count("\n") + 1
-        raise NotUtf8(exc, line, len(before) - before.rfind("\n")) from None
-    return _newlines(text)
-
-
-def _newlines(text: str) -> str:
-    """Line breaks as a file opened in text mode reads them."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """The text of a source file's bytes, line breaks as text mode reads them; NotUtf8 (from
+    runtime.files, which every reader shares) if they are not text."""
+    return newlines(utf8_text(data))
 
 
 def variant_schema() -> dict:

@@ -177,7 +177,9 @@ class _RecordFiles:
         return self._load_real(real, name, at, f"{self.what(at)} {quoted(name)} named at `{at}`")
 
     def _load_real(self, real: str, name: str, at: str, shown: str) -> LoadedYaml:
-        from .pipeline import NotUtf8, decode_source, variant_schema
+        from runtime.files import NotUtf8
+
+        from .pipeline import decode_source, variant_schema
         from .schemacheck import validate
         from .whist import load_whist
         from .yamlload import load_yaml

@@ -186,7 +186,42 @@ def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str
     """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes; FileRefused if not."""
     data = read_bounded_bytes(path, limit, what)
     try:
+        return utf8_text(data)
+    except NotUtf8 as exc:
+        raise FileRefused(exc.said_of(path)) from None
+
+
+def newlines(text: str) -> str:
+    """Line breaks as a file opened in text mode reads them (``\\r\\n`` and ``\\r`` as ``\\n``)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class NotUtf8(ValueError):
+    """Bytes that are not UTF-8 text, placed at the first bad byte: ``line`` (as text mode counts
+    lines) and ``col`` (in characters), both from 1, and ``byte``, its number in the file from 1."""
+
+    def __init__(self, exc: UnicodeDecodeError, line: int, col: int):
+        self.reason, self.byte, self.line, self.col = exc.reason, exc.start + 1, line, col
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """What is wrong, without the place: ``not UTF-8 text (invalid start byte at byte 17)``."""
+        return f"not UTF-8 text ({self.reason} at byte {self.byte})"
+
+    def said_of(self, path: str | os.PathLike) -> str:
+        """The one message for a file: ``PATH:LINE:COL: not UTF-8 text (... at byte N)``."""
+        return f"{path}:{self.line}:{self.col}: {self.message}"
+
+
+def utf8_text(data: bytes) -> str:
+    """``data`` decoded as UTF-8 (line breaks as they are); :class:`NotUtf8` placing the first bad byte.
+
+    The one place that says where a file stops being text, for every file the tool reads
+    (variant files, records, sessions, PTN files), so each says it the same way.
+    """
+    try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise FileRefused(f"{path}:{line}: not UTF-8 text (byte {exc.start + 1})") from None
+        before = newlines(data[:exc.start].decode("utf-8"))  # all text, up to the bad byte
+        raise NotUtf8(exc, before.count("\n") + 1, len(before) - before.rfind("\n")) from None

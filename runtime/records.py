@@ -46,17 +46,23 @@ _SHOWN_CHARS = 40
 _PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
-def shown(value) -> str:
-    """A value of the record for a message: a string quoted (``'4nt'``), anything else as JSON
+def shown(value, escaped: bool = False) -> str:
+    """A value read from a file, for a message: a string quoted (``'4nt'``), anything else as JSON
     writes it (``true``, ``null``, ``4``: a record is JSON, not Python), cut to
-    :data:`_SHOWN_CHARS` characters (saying how long it was)."""
+    :data:`_SHOWN_CHARS` characters (saying how long it was).
+
+    ``escaped``: every character beyond ASCII written as an escape (``'\\xe9'``), for a message
+    that goes to a terminal as it is (a session file's field); a record's value is shown as
+    written, its messages being escaped where they are printed.
+    """
+    quote = ascii if escaped else repr
     if isinstance(value, str):
-        text = repr(value)
+        text = quote(value)
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False)
+            text = json.dumps(value, ensure_ascii=escaped)
         except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
-            text = repr(value)
+            text = quote(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"

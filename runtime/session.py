@@ -70,7 +70,8 @@ from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefu
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import HAND_FORMAT, RecordError, check_deal, hand_record, parse_swaps, read_record_file, json_trouble
+from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, parse_swaps, read_record_file,
+                      shown)
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -157,15 +158,10 @@ class Settings:
         }
         for key, expected in problems.items():
             if expected:
-                raise SessionError(f"{where}: {key}: expected {expected}, found {as_written(data.get(key))}")
+                # escaped: nothing read is sent to the terminal raw
+                raise SessionError(f"{where}: {key}: expected {expected}, found {shown(data.get(key), escaped=True)}")
         return Settings(variant=data["variant"], with_rules=list(data.get("with", [])), seed=data["seed"],
                         seats=list(data["seats"]), bots=data["bots"], max_hands=max_hands)
-
-
-def as_written(value) -> str:
-    """``value`` as JSON writes it (``true``, ``null``), cut to 40 characters for a message."""
-    text = json.dumps(value, ensure_ascii=True)  # escaped: nothing read is sent to the terminal raw
-    return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
 
 
 def sidecar_path(path: str | os.PathLike) -> Path:

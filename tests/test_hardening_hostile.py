@@ -435,3 +435,17 @@ def test_an_alias_bomb_in_set_is_a_usage_error_saying_so():
     proc = script("compile", "standard", "--set", "auction.levels.from=" + alias_bomb(9))
     assert proc.returncode == 2
     assert "document too large: this expands to more than 100,000 values (through aliases)" in proc.stderr
+
+
+# --------------------------------------------------------------------------- bytes that are not text
+@pytest.mark.parametrize("command, name, status", [(("check",), "bad.yaml", 1), (("replay",), "bad.jsonl", 2),
+                                                   (("import",), "bad.ptn", 1)])
+def test_bytes_that_are_not_text_are_placed_the_same_way_by_every_reader(tmp_path, command, name, status):
+    # Was three copies: a variant file's byte counted from 0, a record's line without a column,
+    # and a PTN file's column counted in bytes.  Lines count as text mode does (\r\n is one break),
+    # columns in characters (é is one), bytes from 1.
+    path = tmp_path / name
+    path.write_bytes(b"ab\r\n\xc3\xa9\xc3\xa9x\xff\n")
+    proc = script(*command, str(path))
+    assert proc.returncode == status
+    assert proc.stderr.splitlines()[0] == f"{path}:2:4: not UTF-8 text (invalid start byte at byte 10)"

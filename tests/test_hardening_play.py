@@ -221,3 +221,18 @@ def test_a_saved_hand_that_breaks_the_rules_is_bad_content_exit_1_naming_the_fil
     assert result.stderr.startswith(f"{named}: {at}") and "'XX'" in result.stderr
     assert len(result.stderr.splitlines()) == 1 and "Invalid value" not in result.stderr
     assert not lock_path(path).exists()
+
+
+def test_a_session_files_field_is_quoted_as_a_records_value_is_and_escaped(tmp_path):
+    """One helper quotes a value read from a file (records.shown): a string in quotes, cut to 40
+    characters saying how long it was; a session file's field escaped beyond ASCII for the terminal."""
+    path = a_save(tmp_path)
+    side = json.loads(sidecar_path(path).read_text())
+    side["with"] = "é" * 50
+    sidecar_path(path).write_text(json.dumps(side))
+    result = resume(path)
+    assert result.exit_code == 1, result.output
+    quoted = ascii("é" * 50)
+    assert f"with: expected a list of house-rule names or paths, found {quoted[:40]}... ({len(quoted)} characters)" \
+        in result.stderr
+    assert "é" not in result.stderr

@@ -93,7 +93,7 @@ def test_check_on_a_file_that_is_not_utf8(tmp_path):
     path = write(tmp_path, "bad.yaml", b'name: x\nextends: standard\ntitle: "\xff\xfe"\n')
     proc = script("check", str(path))
     assert proc.returncode == 1
-    assert proc.stderr.splitlines()[0] == f"{path}:3:9: not UTF-8 text (invalid start byte at byte 34)"
+    assert proc.stderr.splitlines()[0] == f"{path}:3:9: not UTF-8 text (invalid start byte at byte 35)"
 
 
 @pytest.mark.parametrize("literal", ["9" * 310, str(MAX_NUMBER + 1)])

@@ -89,7 +89,7 @@ def import_cmd(file, out, nearest, as_json):
     from ..pipeline import load_ruleset
     from ..trickster_options import map_options
 
-    from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded_bytes
+    from runtime.files import MAX_RECORD_BYTES, FileRefused, NotUtf8, read_bounded_bytes, utf8_text
 
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
@@ -97,11 +97,9 @@ def import_cmd(file, out, nearest, as_json):
         click.echo(str(exc), err=True)
         sys.exit(2)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:  # malformed content, said where: status 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        click.echo(f"{file}:{line}:{column}: not UTF-8 text ({exc.reason} at byte {exc.start + 1})", err=True)
+        text = utf8_text(data)
+    except NotUtf8 as exc:  # malformed content, said where: status 1
+        click.echo(exc.said_of(file), err=True)
         sys.exit(1)
     try:
         hands = read_ptn(text)
