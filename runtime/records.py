@@ -572,11 +572,13 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     if extra:
         raise RecordError(where, f"unknown key {shown(sorted(extra)[0])} in declare")
     at[0] = where
-    if state.phase == PLAY and state.table is None:  # the first lead names trump, unless...
-        if "trump" not in declare or declare["trump"] is not None:
+    if state.phase == PLAY and state.table is None and "trump" in declare:  # the first lead names trump,
+        if declare["trump"] is not None:  # ... unless the declarer declares notrump
             raise RecordError(where, f"seat {state.declarer} names trump by the first card led: a hand played "
                                      "with trump has no declare, and a declared notrump is {\"trump\": null}")
         yield rules.no_trump_action
+    # A declare without trump there names no trump: {} is no declare (as where the variant asks for
+    # nothing), and a direction the bid settled may be restated (docs/records.md, declare).
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:

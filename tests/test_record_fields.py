@@ -16,6 +16,7 @@ from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.records import RecordFile, hand_record, replay_file
+from runtime.ruleset import NO_TRUMP
 from runtime.simulate import play_hand
 from worked_hands import NT_RECORD, NT_TRICKS, with_changes
 
@@ -503,3 +504,32 @@ auction:
     with pytest.raises(CompileError) as info:
         load_ruleset(str(variant), ("kitty-first", "sport-kitty"))
     assert "number" in str(info.value.diagnostics[0])
+
+
+# ============================================================================ declare: {}
+# records.md: declare holds what the winner names, "Omit what the variant does not ask for";
+# "Where the first card led names trump, a hand played with trump has no declare".  An empty
+# declare names nothing: it is no declare, where nothing is asked (spades-trump's suit bids) and
+# where the first card led names trump (oregon) alike.  Was: refused in oregon only.
+@pytest.mark.parametrize("variant, with_rules", [("oregon", []), ("standard", ["spades-trump"])])
+def test_an_empty_declare_is_no_declare_where_the_bid_or_the_lead_names_trump(variant, with_rules):
+    def resolve(name, rules):
+        return load_ruleset(name, tuple(rules))
+
+    rules = resolve(variant, with_rules)
+    tried = 0
+    for i in range(60):
+        state = play_hand(rules, 3, i)
+        rec = json.loads(json.dumps(hand_record(state, variant, with_rules)))
+        if not rec.get("play") or "declare" in rec or state.trump == NO_TRUMP:
+            continue  # a hand played with trump that nobody declared
+        tried += 1
+        out = replay_file(RecordFile([rec], False), resolve)
+        assert out["error"] is None and out["score"] == list(state.score)
+        assert replay_file(RecordFile([dict(rec, declare={})], False), resolve) == out
+        named = replay_file(RecordFile([dict(rec, declare={"trump": rules.suits[state.trump]})], False), resolve)
+        if variant == "oregon":  # the lead names the suit: naming it in declare is still refused
+            assert named["error"]["at"] == "declare" and "first card led" in named["error"]["message"]
+        else:  # the bid fixed it: it may be restated
+            assert named == out
+    assert tried >= 3
