@@ -66,7 +66,7 @@ def parse_record_text(text: str, file: str) -> RecordFile:
         if not text.strip():
             from runtime.session import sidecar_path  # only here: it loads the bots
 
-            if sidecar_path(file).is_file():  # a play save before its first hand is over
+            if sidecar_path(file).is_file():  # a play save of the earlier layout, before its first hand was over
                 message += (f" (a game saved by `bidwhist play`, no hand finished yet; "
                             f"`bidwhist play --resume {file}` goes on with it)")
         click.echo(message, err=True)
