@@ -123,7 +123,7 @@ def test_a_huge_typed_line_is_refused_without_echoing_it(tmp_path):
 # --------------------------------------------------------------------------- a session file with a bad field
 @pytest.mark.parametrize("field, value, said", [
     ("seats", [0, 0], "seats: expected a list of the seats people play, each once, found [0, 0]"),
-    ("seats", "0", 'seats: expected a list of the seats people play, each once, found "0"'),
+    ("seats", "0", "seats: expected a list of the seats people play, each once, found '0'"),  # as records quote
     ("seed", True, "seed: expected a 64-bit signed integer, found true"),
     ("seed", 2**70, "seed: expected a 64-bit signed integer, found 1180591620717411303424"),
     ("max_hands", 0, "max_hands: expected a whole number from 1 to 1,000,000, found 0"),
