@@ -261,14 +261,14 @@ def test_a_claim_after_a_renege_scores_the_books_as_the_penalty_moved_them(tmp_p
 
 # ============================================================================ declare
 def test_where_the_first_lead_names_trump_a_trump_hand_has_no_declare(tmp_path):
-    """"a hand played with trump has no declare": absent or ``null``; a declare naming a trump
-    suit, or only the direction the bid fixed, is illegal (``{}`` too: test_replay.py)."""
-    for declare in (..., None):
+    """"a hand played with trump has no declare": absent, ``null``, or ``{}``, which names nothing
+    (docs/records.md's decision, as where the variant asks for nothing: "Omit what the variant
+    does not ask for"), or restating only the direction the bid fixed; naming a trump suit is illegal."""
+    for declare in (..., None, {}, {"direction": "uptown"}):
         out = replay_ok(tmp_path, with_changes(OREGON, declare=declare, in_progress=True))
         assert out["contract"]["trump"] == "H"
-    for declare in ({"trump": "H"}, {"direction": "uptown"}):
-        msg = replay_error(tmp_path, with_changes(OREGON, declare=declare, in_progress=True), "declare")
-        assert "a hand played with trump has no declare" in msg
+    msg = replay_error(tmp_path, with_changes(OREGON, declare={"trump": "H"}, in_progress=True), "declare")
+    assert "a hand played with trump has no declare" in msg
 
 
 def test_a_declared_notrump_where_the_first_lead_names_trump(tmp_path):
