@@ -62,26 +62,6 @@ _GAME_TOP_LEVELS = 3
 # requiring passing to cost more than its points by half a book swing or more lost
 # (45.9%), as did no such sacrifice at all in a game (45.6%).
 _GAME_SACRIFICES = True
-# Overbids experiment (seventh/eighth session, issue 14; measured and NOT kept, see the
-# README's "overbids, eighth session" row).  Reading the opponents' bids: a bidder holds
-# what the auction model's sampled callers of its bid hold (outbid.Outlook.shown), and
-# the own tricks it holds above an average hand come out of the other hands, our
-# partners' among them (_OPP_READ: the share of that applied; 0 = off).  _READ_SAC: the
-# read is used only to judge whether a bid is a sacrifice, not to value it.
-# _OVERCALL_MADE: a bid over an opponent's needs this chance of making; _NO_SAC: no
-# sacrifice over an opponent's bid (_LONE: only once a partner has passed); _SAC_K: a
-# sacrifice over an opponent must be worth more than this share of passing's value;
-# _OPEN_K: the share of the measured shortfall an opening is judged with; _RMAX: an
-# opponent's strongest strain read for every strain.
-_OPP_READ = 1.0
-_OVERCALL_MADE = 0.5
-_PARTNER_SHARE_OF_REST = 0.85
-_SAC_K = 1.0
-_OPEN_K = 1.0
-_LONE = True
-_RMAX = False
-_READ_SAC = True
-_NO_SAC = True
 
 
 class HeuristicBot:
@@ -225,19 +205,6 @@ class HeuristicBot:
                             by_strain[t] -= 0.3
             by_strain = [min(x, 1.5) for x in by_strain]  # bidding again says little more
         bonus = max(by_strain) if by_strain else 0.0
-        # What the opponents' bids say: a bidder holds what the auction model's sampled
-        # callers of its bid hold (Outlook.shown); the tricks it holds above an average
-        # hand come out of the other hands, our partners' among them.
-        look = self._outlook(info, npart)
-        read_cut = [0.0] * n_strains
-        if npart and _OPP_READ:
-            extra = self._shown_by_opponents(state, info, look)
-            if extra is not None:
-                cut = npart * _PARTNER_SHARE_OF_REST * _OPP_READ / max(1, rules.players - 2)
-                if _READ_SAC:
-                    read_cut = [cut * e for e in extra]
-                else:
-                    by_strain = [x - cut * e for x, e in zip(by_strain, extra)]
         # Best contract per strain, notrump and suit contracts apart (they score apart);
         # the books grow with the hand's own tricks, so the best hand estimate is enough.
         plain, with_kitty = est
@@ -261,17 +228,16 @@ class HeuristicBot:
         # estimate is measured to be short by (outbid.Outlook.bias): enough to open, not
         # to choose a higher level, which the plain estimate still chooses.  A bid over
         # another is not (an overcall is a hand chosen against a shown strong one).
+        look = self._outlook(info, npart)
         bias = look.bias if state.high_bid < 0 else (0.0, 0.0)
         # Whether a bid is a sacrifice (below) is asked of the best estimate of its books,
         # not of a bidding rule of thumb: an opening is judged with the whole shortfall
         # measured (Outlook.short), an overcall without credit, as for choosing.
-        short = (look.short[0] * _OPEN_K, look.short[1] * _OPEN_K) if state.high_bid < 0 else (0.0, 0.0)
+        short = look.short if state.high_bid < 0 else (0.0, 0.0)
         can_pass = info.pass_action in legal
         # Where we may pass, no sacrifice is bid (outbid.worth_bidding) unless it saves
         # enough (outbid.is_saving_sacrifice; in a game, valued by what results do to it).
         sure_only = can_pass
-        over_opponent = state.high_bid >= 0 and state.high_seat in info.opponents[seat]
-        lone = any(s_ in partners and a_ == info.pass_action for s_, a_ in state.calls)
         take = state.high_bid if info.take_action in legal else -1
         best_bid = None  # (value, action, books, table index, bid index, value with an opener's credit)
         best_any = None  # the same with sacrifices, where they are kept out of best_bid (below)
@@ -283,11 +249,9 @@ class HeuristicBot:
             books = books0 + bias[nt]
             take_here = take if take >= 0 and info.bid_strain[take] == s else -1
             if sure_only:
-                books_s = books0 + short[nt] - read_cut[s]
+                books_s = books0 + short[nt]
                 eu_s, made_s = info.eu_row(0, nt, books_s), info.made_row(nt, books_s)
                 worth = worth_bidding(eu_s, made_s, allowed)
-                if over_opponent and _OVERCALL_MADE > 0.5:
-                    worth = frozenset(b for b in worth if made_s[b] >= _OVERCALL_MADE)
                 best_any = self._consider(best_any, info, nt, s, i, books0, books, allowed, take_here, stands, game)
                 if take_here >= 0 and not worth_bidding(eu_s, made_s, (take_here,)):
                     take_here = -1
@@ -298,9 +262,7 @@ class HeuristicBot:
                                                   info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
-        barred = over_opponent and ((_NO_SAC and (lone or not _LONE)) or best_any is not None
-                                    and best_any[5] <= pass_value * _SAC_K)
-        if best_any is not None and not barred and (best_bid is None or best_any[5] > best_bid[5]) and (
+        if best_any is not None and (best_bid is None or best_any[5] > best_bid[5]) and (
                 is_saving_sacrifice(best_any[5], pass_value)
                 or (game is not None and (_GAME_SACRIFICES or pass_value < self._plain_pass_value(
                     state, info, est, npart, bonus, stands)))):
@@ -342,27 +304,6 @@ class HeuristicBot:
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
                                       f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
-
-    @staticmethod
-    def _shown_by_opponents(state: HandState, info: RulesInfo, look) -> list[float] | None:
-        """Per strain, the own tricks the opponents' bids show above an average hand's
-        (each opponent by its highest bid; :attr:`.outbid.Outlook.shown`), or None if no
-        opponent has bid."""
-        first_bid, n_bids = info.first_bid, info.n_bids
-        opponents = info.opponents[state.seat]
-        top: dict[int, int] = {}
-        for s, a in state.calls:
-            if s in opponents and first_bid <= a < first_bid + n_bids:
-                b = a - first_bid
-                if info.bid_rank[b] >= info.bid_rank[top.get(s, b)]:
-                    top[s] = b
-        if not top:
-            return None
-        mean = look.mean_own
-        if _RMAX:
-            e = sum(max(0.0, max(look.shown[b][t] - mean[t] for t in range(len(mean)))) for b in top.values())
-            return [e] * len(mean)
-        return [sum(max(0.0, look.shown[b][t] - mean[t]) for b in top.values()) for t in range(len(mean))]
 
     def _plain_pass_value(self, state: HandState, info: RulesInfo, est, npart: int, bonus: float, stands) -> float:
         """What passing is worth in the hand's own points, the game aside (as :meth:`_call` values it)."""

@@ -194,9 +194,8 @@ class Outlook:
         # (strain by strain), read from the same hands: defending a bid is valued by the
         # books of the hands that would call it, so declaring and defending come from one
         # model (a bid made by every hand says little; one made only by strong hands, much).
-        n_strains = len(info.strain_bids)
-        owns = [[own_in_strain(info, s, plain) for s in range(n_strains)] for plain, _, _ in hands]
-        self.mean_own = [statistics.fmean(o[s] for o in owns) for s in range(n_strains)]
+        self.mean_own = [statistics.fmean(own_in_strain(info, s, plain) for plain, _, _ in hands)
+                         for s in range(len(info.strain_bids))]
         # A bid no sampled hand calls (a pre-empt out of reach): its caller is taken to
         # be as strong as the strongest sampled hand, no stronger (valuing it as made
         # had every hand outbid it into a hopeless higher contract, so it "paid" to
@@ -212,9 +211,8 @@ class Outlook:
             take_count = [[0] * n_bids for _ in range(n_bids + 1)]
             sums = [0.0] * n_bids
             counts = [0] * n_bids
-            own_sums = [[0.0] * n_strains for _ in range(n_bids)]
-            for (plain, eu, books), (sufmax, sufarg), eu_raw, (rawmax, rawarg), own in zip(
-                    hands, suffixes, raw, raw_suffixes, owns):
+            for (plain, eu, books), (sufmax, sufarg), eu_raw, (rawmax, rawarg) in zip(
+                    hands, suffixes, raw, raw_suffixes):
                 for b in range(n_bids + 1):
                     # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
                     defence = defend(b, plain, self) if b < n_bids else 0.0
@@ -236,28 +234,17 @@ class Outlook:
                         take_count[b][arg] += 1
                         sums[arg] += books[arg]
                         counts[arg] += 1
-                        row = own_sums[arg]
-                        for t in range(n_strains):
-                            row[t] += own[t]
             # Damped: the callers' strength and the calls it leads to settle together.
             new = [sums[c] / counts[c] if counts[c] else top[c] for c in range(n_bids)]
             if self.cond is not None:
                 new = [(n + o) / 2 for n, o in zip(new, self.cond)]
             self.cond = new
-        # What a caller of each bid holds, strain by strain: the mean own tricks of the
-        # sampled hands that call it (a bid no hand calls: as the nearest lower bid of its
-        # strain that some hand calls, else an average hand).
-        self.shown = [[x / counts[c] for x in own_sums[c]] if counts[c] else [] for c in range(n_bids)]
-        for c in range(n_bids):
-            if not self.shown[c]:
-                lower = [d for d in range(c) if self.shown[d] and info.bid_strain[d] == info.bid_strain[c]]
-                self.shown[c] = list(self.shown[lower[-1]] if lower else self.mean_own)
         self.p_over, self.over_to = _shares(over_count)
         self.p_take, self.take_to = _shares(take_count)
 
     # The parts of the model kept between runs (runtime.bots.stored), with their shapes.
-    _STORED = ("bias", "short", "forced", "forced_played", "mean_own", "shown", "cond", "p_over", "over_to",
-               "p_take", "take_to")
+    _STORED = ("bias", "short", "forced", "forced_played", "mean_own", "cond", "p_over", "over_to", "p_take",
+               "take_to")
 
     def stored(self) -> dict:
         """The model as a JSON object (see :meth:`restored`)."""
@@ -298,10 +285,6 @@ class Outlook:
         out.forced_played = None if played is None else floats([played])[0]
         out.mean_own = floats(doc["mean_own"], len(info.strain_bids))
         out.cond = floats(doc["cond"], n_bids)
-        shown = doc["shown"]
-        if not isinstance(shown, list) or len(shown) != n_bids:
-            raise ValueError("not a row per bid")
-        out.shown = [floats(row, len(info.strain_bids)) for row in shown]
         out.p_over, out.over_to = floats(doc["p_over"], n_bids + 1), pairs(doc["over_to"])
         out.p_take, out.take_to = floats(doc["p_take"], n_bids + 1), pairs(doc["take_to"])
         return out
