@@ -62,12 +62,6 @@ _GAME_TOP_LEVELS = 3
 # requiring passing to cost more than its points by half a book swing or more lost
 # (45.9%), as did no such sacrifice at all in a game (45.6%).
 _GAME_SACRIFICES = True
-# Overbids experiment (eighth session, issue 14; measured and NOT kept: the README's
-# "overbids, eighth session" row).  An opening is judged worth bidding on the plain
-# estimate (this share of the measured shortfall, Outlook.short; 1.0 before), and no
-# opening is a sacrifice, however much it saves (True before).
-_OPEN_SHORT_SHARE = 0.0
-_OPEN_SACRIFICES = False
 
 
 class HeuristicBot:
@@ -239,8 +233,7 @@ class HeuristicBot:
         # Whether a bid is a sacrifice (below) is asked of the best estimate of its books,
         # not of a bidding rule of thumb: an opening is judged with the whole shortfall
         # measured (Outlook.short), an overcall without credit, as for choosing.
-        short = (look.short[0] * _OPEN_SHORT_SHARE, look.short[1] * _OPEN_SHORT_SHARE) if state.high_bid < 0 \
-            else (0.0, 0.0)
+        short = look.short if state.high_bid < 0 else (0.0, 0.0)
         can_pass = info.pass_action in legal
         # Where we may pass, no sacrifice is bid (outbid.worth_bidding) unless it saves
         # enough (outbid.is_saving_sacrifice; in a game, valued by what results do to it).
@@ -269,8 +262,7 @@ class HeuristicBot:
                                                   info.expected if game is None else game.expected)
         if stands is not None:
             pass_value, pass_words = self._pass_standing(state, info, stands, pass_value, pass_words)
-        if best_any is not None and (_OPEN_SACRIFICES or state.high_bid >= 0) and (
-                best_bid is None or best_any[5] > best_bid[5]) and (
+        if best_any is not None and (best_bid is None or best_any[5] > best_bid[5]) and (
                 is_saving_sacrifice(best_any[5], pass_value)
                 or (game is not None and (_GAME_SACRIFICES or pass_value < self._plain_pass_value(
                     state, info, est, npart, bonus, stands)))):
