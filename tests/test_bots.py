@@ -892,3 +892,21 @@ def test_oregon_passes_even_a_strong_hand():
     state = hand_state(rules, 0, {1: "4S AD 7C KD 3H 2H 6C 9S KS KC 5C 9C AS"})
     call, reason = heuristic_says(state)
     assert call == "pass", (call, reason)
+
+
+def test_oregon_dealer_leaves_partners_opening_alone(monkeypatch):
+    """In oregon a side bids only with far more than its bid needs (the defenders score
+    their books), so a partner's 1 is worth the books the auction model's callers of 1
+    take, not the bid's needs and a half book.  Valued at the needs, the dealer outbid
+    its partner's 1 with 2 in 57% of the hands the auction reached 'pass / 1 / pass' at,
+    and lost 0.74 points a hand (+-0.20) against passing (``bench/open_value.py
+    --variant oregon --before pass,1,pass --deals 6000 --calls pass,2,3``, 1,570 such
+    hands); this dealer bid 2 ("about 8.8 books expected with clubs trump, worth -2.0")."""
+    rules = rules_of("oregon")
+    deal_ = {0: "QH 5C 7C 2D AC 6C JD KS 5S 6S KC JS 9H", 1: "KH 9D 6H AH 4D 7H JH 4H 8S 3D 5H QS 2S",
+             2: "AD 3H 3C 9S KD JC TD 2C 4C QC 6D 7D 7S", 3: "8D TH 8C AS TC 4S 2H TS 8H 9C 5D 3S QD"}
+    state = act(hand_state(rules, 0, deal_), "pass", "1", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "pass" and "with partner's contract" in reason, (call, reason)
+    monkeypatch.setattr(heuristic_module, "_PARTNER_BY_CALLERS", False)
+    assert heuristic_says(state)[0] == "2"
