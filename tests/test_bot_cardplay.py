@@ -332,3 +332,29 @@ def test_defenders_do_not_draw_the_declarers_trumps():
     assert state.seat == 1
     card, reason = says(state)
     assert card == "AH", (card, reason)
+
+
+def test_declarer_strong_in_trumps_without_a_sequence_draws_with_a_small_one():
+    # LJ K Q J T 9 8 of spades with the BJ and the AS out: strong enough to draw trumps,
+    # but the LJ does not head a sequence (the AS is out between them).  Leading it
+    # would only fall to the BJ that a small trump forces out as well; the old play
+    # led the LJ.
+    state = _spades_by_seat_0({0: "LJ KS QS JS TS 9S 8S AH KH 2D 3D 2C"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "8S", (card, reason)
+    assert "strong in trumps" in reason
+
+
+def test_declarer_returns_partners_suit_in_a_trump_contract():
+    # Seat 2 (the declarer's partner) won the AD and led hearts; the declarer won with
+    # the AH and has no sure winner, two small trumps and no ruff to give: it leads
+    # hearts back (the top of the two it has left), not a small diamond or club.
+    state = _spades_by_seat_0({0: "3S 2S AH QH 4H QD 9D 8D 7D QC 9C TC",
+                               1: "2D 2H KH JH TH 9H AS KS QS JS 4D 5D",
+                               2: "AD 5H 6H 7H TS 9S 8S 7S AC KC JC 2C"},
+                              ["7D", "2D", "AD", "3D", "5H", "3H", "AH", "2H"])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "QH", (card, reason)
+    assert "back to partner's hearts" in reason

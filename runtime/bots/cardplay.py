@@ -7,10 +7,11 @@ trick is the chance, from those alone, that an opponent still to play beats it
 (:func:`_risk`): a card is played to win when that chance is small, and a partner's
 winning card is overtaken only when it is likely to be beaten.
 
-The plan of a lead: the declaring side draws trumps (from the top of a sequence, or a
-small one when the side holds more trumps than the opponents); in
+The plan of a lead: the declaring side draws trumps (from the top of a sequence, else
+a small one, unless it holds the best trump left); in
 notrump the declarer's partner returns the declarer's suit and the side sets up a
-long suit before cashing the others; then sure winners; defenders return partner's
+long suit before cashing the others; then sure winners; the declaring side then leads
+back a suit its partner led; defenders return partner's
 suit and, against trumps, lead the top of a sequence or a suit with nothing to lose
 before leading away from an honour.  Discards keep an honour guarded.  Each rule was
 kept only when bench/cardplay.py (books against the baseline declaring the same
@@ -312,7 +313,10 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                     ours += left
         expected = out_trumps * theirs / holders if holders > 0 else 0.0
         if 2 * higher < m and m > expected:
-            return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
+            # A small one, unless the top heads a sequence: the top would only fall to a
+            # higher trump that a small card forces out as well (+0.02 books, _MAJORITY).
+            c = t if _heads_sequence(ti, unseen, t) else low[trump]
+            return c, (f"lead {cards[c]}: strong in trumps ({m} to about {expected:.1f} with "
                        "the opponents), drawing them before cashing side winners" if why else "")
         if m >= _LONG and _heads_sequence(ti, unseen, t):
             # Four or more trumps headed by a sequence: force out the higher ones
@@ -363,6 +367,13 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
         got = _defence_lead(state, rules, info, ti, unseen, partners, top, low, count, why)
         if got is not None:
             return got
+    # The declaring side leads back a suit its partner led (in notrump this was done
+    # above): partner's strength, not the opponents' (+0.004 books, _MAJORITY).
+    if not defending and partners:
+        s = _partner_suit(state, info, ti, partners, top)
+        if s != NO_SUIT:
+            c = top[s] if count[s] <= 2 else low[s]
+            return c, (f"lead {cards[c]}: back to partner's {suit_word(rules, s)}" if why else "")
     # Otherwise the longest side suit: the top of a sequence of honours, else a small card.
     best = None
     for s in top:
