@@ -85,13 +85,22 @@ def _partner_leads(lead: str) -> HandState:
 
 
 def test_does_not_ruff_a_partner_whose_card_will_probably_hold():
-    # One heart above partner's KH is unseen: it is with the last player only about a
-    # third of the time, so seat 2 leaves the trick to partner and throws a small card
-    # (it certainly does not ruff with the BJ).
-    card, reason = says(_partner_leads("KH"))
+    # No heart above partner's AH is unseen: only a ruff by the last player beats it,
+    # and it has probably not run out of hearts, so seat 2 leaves the trick to partner
+    # and throws a small card (it certainly does not ruff with the BJ).
+    card, reason = says(_partner_leads("AH"))
     assert card != "BJ" and card != "3S", (card, reason)
     assert card[-1] in "DC", (card, reason)
-    assert reason == f"play {card}: partner's KH is winning; no need to overtake"
+    assert reason == f"play {card}: partner's AH is winning; no need to overtake"
+
+
+def test_declaring_side_ruffs_a_partner_beaten_a_third_of_the_time():
+    # One heart above partner's KH is unseen: it is with the last player about a third
+    # of the time.  The declaring side ruffs from that chance (from 0.4 before) with
+    # the cheapest trump that holds: its tricks are the contract.
+    card, reason = says(_partner_leads("KH"))
+    assert card == "3S", (card, reason)
+    assert "likely to be beaten" in reason
 
 
 def test_ruffs_a_partner_likely_to_be_beaten_with_the_cheapest_trump_that_holds():
