@@ -367,3 +367,20 @@ def test_declarer_returns_partners_suit_in_a_trump_contract():
     card, reason = says(state)
     assert card == "QH", (card, reason)
     assert "back to partner's hearts" in reason
+
+
+def test_a_declarer_without_a_partner_strong_in_trumps_draws_with_the_top():
+    # The same trumps in a game of two: no partner plays after the opponent to a small
+    # trump, which the opponent would win cheaply while keeping its higher trumps, so
+    # the declarer leads the LJ (two-handed lost 0.37 points a hand with a small one).
+    rules = load_ruleset("two-handed")
+    ids = {name: i for i, name in enumerate(rules.cards)}
+    hand0 = [ids[c] for c in "LJ KS QS JS TS 9S 8S AH KH 2D 3D 2C".split()]
+    hand1 = [ids[c] for c in "2S 3H 4H 5H 6H 4D 5D 6D 7D 3C 4C 5C".split()]
+    kitty = "6C 7C 8C 9C TC JC"
+    state = HandState(rules, 1, [hand0, hand1], [ids[c] for c in kitty.split()])
+    act(state, "4 uptown", "pass", "trump S", *kitty.split())
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert card == "LJ", (card, reason)
+    assert "strong in trumps" in reason

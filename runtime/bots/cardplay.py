@@ -318,9 +318,12 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                     ours += left
         expected = out_trumps * theirs / holders if holders > 0 else 0.0
         if 2 * higher < m and m > expected:
-            # A small one, unless the top heads a sequence: the top would only fall to a
-            # higher trump that a small card forces out as well (+0.02 books, _MAJORITY).
-            c = t if _heads_sequence(ti, unseen, t) else low[trump]
+            # With a partner, a small one unless the top heads a sequence: the top would
+            # only fall to a higher trump that a small card forces out as well, and a
+            # partner plays after the opponent to it (+0.02 books, _MAJORITY).  Alone
+            # the top: a small one lets the opponent win cheaply and keep its higher
+            # trumps (two-handed +1.00 against +1.37 points a hand with a small one).
+            c = t if not partners or _heads_sequence(ti, unseen, t) else low[trump]
             return c, (f"lead {cards[c]}: strong in trumps ({m} to about {expected:.1f} with "
                        "the opponents), drawing them before cashing side winners" if why else "")
         if m >= _LONG and _heads_sequence(ti, unseen, t):
