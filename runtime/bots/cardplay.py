@@ -43,7 +43,7 @@ _GOOD = 0.25
 _LIKELY = 0.4  # 0.5 before: +0.01 books a hand for the declaring side (see _MAJORITY)
 # The declaring side overtakes from a smaller chance: it needs the tricks, and the
 # winner of a trick it keeps leads for the declaring side either way (0.4 before:
-# +0.007..+0.010 books a hand in standard, bench/declaring.py seeds 11 and 12).
+# +0.007..+0.010 books a hand in the base game, bench/declaring.py seeds 11 and 12).
 _LIKELY_DECLARING = 0.3
 
 
@@ -322,7 +322,8 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             # only fall to a higher trump that a small card forces out as well, and a
             # partner plays after the opponent to it (+0.02 books, _MAJORITY).  Alone
             # the top: a small one lets the opponent win cheaply and keep its higher
-            # trumps (two-handed +1.00 against +1.37 points a hand with a small one).
+            # trumps (a game of two: +1.00 against +1.37 points a hand with a small one;
+            # README, card play change (9)).
             c = t if not partners or _heads_sequence(ti, unseen, t) else low[trump]
             return c, (f"lead {cards[c]}: strong in trumps ({m} to about {expected:.1f} with "
                        "the opponents), drawing them before cashing side winners" if why else "")
