@@ -85,13 +85,22 @@ def _partner_leads(lead: str) -> HandState:
 
 
 def test_does_not_ruff_a_partner_whose_card_will_probably_hold():
-    # One heart above partner's KH is unseen: it is with the last player only about a
-    # third of the time, so seat 2 leaves the trick to partner and throws a small card
-    # (it certainly does not ruff with the BJ).
-    card, reason = says(_partner_leads("KH"))
+    # No heart above partner's AH is unseen: only a ruff by the last player beats it,
+    # and it has probably not run out of hearts, so seat 2 leaves the trick to partner
+    # and throws a small card (it certainly does not ruff with the BJ).
+    card, reason = says(_partner_leads("AH"))
     assert card != "BJ" and card != "3S", (card, reason)
     assert card[-1] in "DC", (card, reason)
-    assert reason == f"play {card}: partner's KH is winning; no need to overtake"
+    assert reason == f"play {card}: partner's AH is winning; no need to overtake"
+
+
+def test_declaring_side_ruffs_a_partner_beaten_a_third_of_the_time():
+    # One heart above partner's KH is unseen: it is with the last player about a third
+    # of the time.  The declaring side ruffs from that chance (from 0.4 before) with
+    # the cheapest trump that holds: its tricks are the contract.
+    card, reason = says(_partner_leads("KH"))
+    assert card == "3S", (card, reason)
+    assert "likely to be beaten" in reason
 
 
 def test_ruffs_a_partner_likely_to_be_beaten_with_the_cheapest_trump_that_holds():
@@ -332,3 +341,46 @@ def test_defenders_do_not_draw_the_declarers_trumps():
     assert state.seat == 1
     card, reason = says(state)
     assert card == "AH", (card, reason)
+
+
+def test_declarer_strong_in_trumps_without_a_sequence_draws_with_a_small_one():
+    # LJ K Q J T 9 8 of spades with the BJ and the AS out: strong enough to draw trumps,
+    # but the LJ does not head a sequence (the AS is out between them).  Leading it
+    # would only fall to the BJ that a small trump forces out as well; the old play
+    # led the LJ.
+    state = _spades_by_seat_0({0: "LJ KS QS JS TS 9S 8S AH KH 2D 3D 2C"}, [])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "8S", (card, reason)
+    assert "strong in trumps" in reason
+
+
+def test_declarer_returns_partners_suit_in_a_trump_contract():
+    # Seat 2 (the declarer's partner) won the AD and led hearts; the declarer won with
+    # the AH and has no sure winner, two small trumps and no ruff to give: it leads
+    # hearts back (the top of the two it has left), not a small diamond or club.
+    state = _spades_by_seat_0({0: "3S 2S AH QH 4H QD 9D 8D 7D QC 9C TC",
+                               1: "2D 2H KH JH TH 9H AS KS QS JS 4D 5D",
+                               2: "AD 5H 6H 7H TS 9S 8S 7S AC KC JC 2C"},
+                              ["7D", "2D", "AD", "3D", "5H", "3H", "AH", "2H"])
+    assert state.seat == 0
+    card, reason = says(state)
+    assert card == "QH", (card, reason)
+    assert "back to partner's hearts" in reason
+
+
+def test_a_declarer_without_a_partner_strong_in_trumps_draws_with_the_top():
+    # The same trumps in a game of two: no partner plays after the opponent to a small
+    # trump, which the opponent would win cheaply while keeping its higher trumps, so
+    # the declarer leads the LJ (two-handed lost 0.37 points a hand with a small one).
+    rules = load_ruleset("two-handed")
+    ids = {name: i for i, name in enumerate(rules.cards)}
+    hand0 = [ids[c] for c in "LJ KS QS JS TS 9S 8S AH KH 2D 3D 2C".split()]
+    hand1 = [ids[c] for c in "2S 3H 4H 5H 6H 4D 5D 6D 7D 3C 4C 5C".split()]
+    kitty = "6C 7C 8C 9C TC JC"
+    state = HandState(rules, 1, [hand0, hand1], [ids[c] for c in kitty.split()])
+    act(state, "4 uptown", "pass", "trump S", *kitty.split())
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert card == "LJ", (card, reason)
+    assert "strong in trumps" in reason

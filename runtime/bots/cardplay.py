@@ -7,10 +7,11 @@ trick is the chance, from those alone, that an opponent still to play beats it
 (:func:`_risk`): a card is played to win when that chance is small, and a partner's
 winning card is overtaken only when it is likely to be beaten.
 
-The plan of a lead: the declaring side draws trumps (from the top of a sequence, or a
-small one when the side holds more trumps than the opponents); in
+The plan of a lead: the declaring side draws trumps (from the top of a sequence, else
+a small one, unless it holds the best trump left); in
 notrump the declarer's partner returns the declarer's suit and the side sets up a
-long suit before cashing the others; then sure winners; defenders return partner's
+long suit before cashing the others; then sure winners; the declaring side then leads
+back a suit its partner led; defenders return partner's
 suit and, against trumps, lead the top of a sequence or a suit with nothing to lose
 before leading away from an honour.  Discards keep an honour guarded.  Each rule was
 kept only when bench/cardplay.py (books against the baseline declaring the same
@@ -40,6 +41,10 @@ def _out_trumps(ti: TableInfo, unseen: int) -> int:
 # beaten is at least _LIKELY (and the overtaking card's is at most _GOOD).
 _GOOD = 0.25
 _LIKELY = 0.4  # 0.5 before: +0.01 books a hand for the declaring side (see _MAJORITY)
+# The declaring side overtakes from a smaller chance: it needs the tricks, and the
+# winner of a trick it keeps leads for the declaring side either way (0.4 before:
+# +0.007..+0.010 books a hand in the base game, bench/declaring.py seeds 11 and 12).
+_LIKELY_DECLARING = 0.3
 
 
 def _miss(state, info, unseen: int) -> float:
@@ -197,7 +202,8 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
                           if why else "")
         miss = _miss(state, info, unseen)
         prisk = _risk(ti, void, unseen, pcard, led, later, miss)
-        if prisk < _LIKELY:
+        declaring = state.declarer == seat or state.declarer in partners
+        if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
             card = lowest()
             return card, (f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
                           if why else "")
@@ -312,7 +318,14 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
                     ours += left
         expected = out_trumps * theirs / holders if holders > 0 else 0.0
         if 2 * higher < m and m > expected:
-            return t, (f"lead {cards[t]}: strong in trumps ({m} to about {expected:.1f} with "
+            # With a partner, a small one unless the top heads a sequence: the top would
+            # only fall to a higher trump that a small card forces out as well, and a
+            # partner plays after the opponent to it (+0.02 books, _MAJORITY).  Alone
+            # the top: a small one lets the opponent win cheaply and keep its higher
+            # trumps (a game of two: +1.00 against +1.37 points a hand with a small one;
+            # README, card play change (9)).
+            c = t if not partners or _heads_sequence(ti, unseen, t) else low[trump]
+            return c, (f"lead {cards[c]}: strong in trumps ({m} to about {expected:.1f} with "
                        "the opponents), drawing them before cashing side winners" if why else "")
         if m >= _LONG and _heads_sequence(ti, unseen, t):
             # Four or more trumps headed by a sequence: force out the higher ones
@@ -363,6 +376,13 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
         got = _defence_lead(state, rules, info, ti, unseen, partners, top, low, count, why)
         if got is not None:
             return got
+    # The declaring side leads back a suit its partner led (in notrump this was done
+    # above): partner's strength, not the opponents' (+0.004 books, _MAJORITY).
+    if not defending and partners:
+        s = _partner_suit(state, info, ti, partners, top)
+        if s != NO_SUIT:
+            c = top[s] if count[s] <= 2 else low[s]
+            return c, (f"lead {cards[c]}: back to partner's {suit_word(rules, s)}" if why else "")
     # Otherwise the longest side suit: the top of a sequence of honours, else a small card.
     best = None
     for s in top:
