@@ -15,6 +15,7 @@ Python that changed its algorithm would simply get the slower, always-right path
 
 from __future__ import annotations
 
+import os
 import random
 
 # BITS[n] is n.bit_length(): the bits getrandbits draws for a number below n.
@@ -79,3 +80,37 @@ def exact(rng) -> bool:
     if _checked is None:
         _checked = _agrees()
     return _checked
+
+
+# The random playout's tricks compiled (runtime/playout_fast.py, the optional ``fast`` extra):
+# False where off or unavailable, else the module.  Decided on first use (numba's import is slow,
+# so nothing imports it before a playout asks), from :func:`use_compiled` or the environment.
+_compiled: object = None
+_wanted: bool | None = None
+
+
+def use_compiled(on: bool | None) -> None:
+    """Play random playouts' tricks compiled (True), in Python (False), or as ``BIDWHIST_FAST_PLAYOUT`` says (None).
+
+    Either way the hands are the same; the compiled tricks need the ``fast`` extra
+    (numba) and are used only where :func:`runtime.playout_fast.available` holds.
+    """
+    global _compiled, _wanted
+    _wanted = on
+    _compiled = None
+
+
+def compiled():
+    """runtime.playout_fast where the compiled tricks are switched on and available, else False."""
+    global _compiled
+    if _compiled is None:
+        on = _wanted
+        if on is None:
+            on = os.environ.get("BIDWHIST_FAST_PLAYOUT", "") == "1"
+        _compiled = False
+        if on:
+            from . import playout_fast  # noqa: PLC0415 - numba's import is slow: only when asked for
+
+            if playout_fast.available():
+                _compiled = playout_fast
+    return _compiled
