@@ -84,20 +84,30 @@ def exact(rng) -> bool:
 
 # The random playout's tricks compiled (runtime/playout_fast.py, the optional ``fast`` extra):
 # False where off or unavailable, else the module.  Decided on first use (numba's import is slow,
-# so nothing imports it before a playout asks), from :func:`use_compiled` or the environment.
+# so nothing imports it before a playout asks): by :func:`use_compiled` if it was called, else by
+# ``BIDWHIST_FAST_PLAYOUT`` (1: on, 0: off), else on where :func:`prefer_compiled` asked for it.
 _compiled: object = None
 _wanted: bool | None = None
+_preferred = False
 
 
 def use_compiled(on: bool | None) -> None:
-    """Play random playouts' tricks compiled (True), in Python (False), or as ``BIDWHIST_FAST_PLAYOUT`` says (None).
-
-    Either way the hands are the same; the compiled tricks need the ``fast`` extra
-    (numba) and are used only where :func:`runtime.playout_fast.available` holds.
-    """
-    global _compiled, _wanted
+    """Play random playouts' tricks compiled (True), in Python (False), or as the environment and
+    :func:`prefer_compiled` say (None).  Either way the hands are the same; the compiled tricks need
+    the ``fast`` extra (numba) and are used only where :func:`runtime.playout_fast.available` holds."""
+    global _compiled, _wanted, _preferred
     _wanted = on
+    _preferred = False
     _compiled = None
+
+
+def prefer_compiled() -> None:
+    """Use the compiled tricks from now on unless told otherwise (a run long enough to repay numba's import)."""
+    global _compiled, _preferred
+    if not _preferred:
+        _preferred = True
+        if _compiled is False:
+            _compiled = None
 
 
 def compiled():
@@ -106,11 +116,14 @@ def compiled():
     if _compiled is None:
         on = _wanted
         if on is None:
-            on = os.environ.get("BIDWHIST_FAST_PLAYOUT", "") == "1"
+            told = os.environ.get("BIDWHIST_FAST_PLAYOUT", "")
+            on = told == "1" or (_preferred and told != "0")
         _compiled = False
         if on:
-            from . import playout_fast  # noqa: PLC0415 - numba's import is slow: only when asked for
-
+            try:
+                from . import playout_fast  # noqa: PLC0415 - numba's import is slow: only when asked for
+            except ImportError:  # no numpy: the fast extra is not installed
+                return _compiled
             if playout_fast.available():
                 _compiled = playout_fast
     return _compiled
