@@ -819,7 +819,7 @@ class HandState:
         tables = store.get(key)
         if tables is None:
             tables = store[key] = fast.tables(slot_of, table.suit_of, led_keys, len(self.rules.suits))
-        played = fast.play_tricks(fast.state_view(rng), self.hands, self.leader, tables, table.free_no_suit)
+        played = fast.play_tricks(rng, self.hands, self.leader, tables, table.free_no_suit)
         won = self.won
         self.tricks += [_new_tuple(Trick, (row[0], tuple(row[1:-1]), row[-1])) for row in played]
         for row in played:

@@ -47,7 +47,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     HAVE_NUMBA = False
     IMPORT_ERROR = str(exc)
 
-__all__ = ["available", "state_view", "tables", "play_tricks"]
+__all__ = ["available", "tables", "play_tricks"]
 
 # MT19937 (CPython's Modules/_randommodule.c).
 _N = 624
@@ -121,11 +121,8 @@ if HAVE_NUMBA:
         slot_of = table[0]
         suit_of = table[1]
         keys = table[2:]
-        slots = 0
-        for c in range(slot_of.shape[0]):
-            if slot_of[c] + 1 > slots:
-                slots = slot_of[c] + 1
-        no_suit_row = keys.shape[0] - 1
+        no_suit_row = keys.shape[0] - 1  # the suits, then no suit led
+        slots = no_suit_row - TOP_SUIT  # top cards, cards of no suit, then each suit
         held = np.empty((n, slots, width), np.int64)
         count = np.zeros((n, slots), np.int64)
         for seat in range(n):
@@ -265,8 +262,9 @@ _VIEWS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def state_view(rng: random.Random) -> np.ndarray:
     """A uint32 view of ``rng``'s own state (index, then the 624 words): writing it moves ``rng``.
 
-    Call only where :func:`available` is true and ``type(rng) is random.Random``.  The
-    view is kept with the generator (weakly: it goes when the generator goes).
+    Call only where :func:`available` is true and ``type(rng) is random.Random``, and use
+    the view only while the caller holds ``rng``: the view is memory inside it (kept
+    with the generator, weakly, so it goes when the generator goes).
     """
     view = _VIEWS.get(rng)
     if view is None:
@@ -320,11 +318,11 @@ def tables(slot_of, suit_of, led_keys: dict, suits: int) -> np.ndarray:
     return np.array(rows, np.int64)
 
 
-def play_tricks(view: np.ndarray, hands: list[list[int]], leader: int, table: np.ndarray,
+def play_tricks(rng: random.Random, hands: list[list[int]], leader: int, table: np.ndarray,
                 free: bool) -> list[list[int]]:
-    """Play whole tricks from ``leader`` to the end (hands of equal length, emptied here) with the
-    draws of the generator whose :func:`state_view` is ``view``; each trick as ``[leader, cards..., winner]``."""
-    played = _tricks(view, np.array(hands, np.int64), leader, table, free).tolist()
+    """Play whole tricks from ``leader`` to the end (hands of equal length, emptied here), drawing
+    from ``rng`` (a plain ``random.Random``) as the Python loop would; each trick as ``[leader, cards..., winner]``."""
+    played = _tricks(state_view(rng), np.array(hands, np.int64), leader, table, free).tolist()
     for hand in hands:
         hand.clear()
     return played

@@ -39,9 +39,9 @@ def kernel_calls(monkeypatch):
     calls: Counter = Counter()
     play = playout_fast.play_tricks
 
-    def counted(view, hands, leader, table, free):
+    def counted(rng, hands, leader, table, free):
         calls[free] += 1
-        return play(view, hands, leader, table, free)
+        return play(rng, hands, leader, table, free)
     monkeypatch.setattr(playout_fast, "play_tricks", counted)
     return calls
 
@@ -135,3 +135,19 @@ def test_simulate_json_and_records_are_byte_identical(tmp_path):
         outs[flag] = (result.stdout, records.read_bytes())
     assert outs["0"] == outs["1"]
     draws.use_compiled(None)
+
+
+def test_long_runs_prefer_the_compiled_tricks_unless_refused(monkeypatch):
+    """A hands run of COMPILED_FROM hands or more switches them on; BIDWHIST_FAST_PLAYOUT=0 keeps them off."""
+    from runtime import simulate
+
+    rules = load_ruleset("standard")
+    monkeypatch.setattr(simulate, "COMPILED_FROM", 600)
+    try:
+        for told, count, expect in (("", 599, False), ("", 600, True), ("0", 5000, False)):
+            monkeypatch.setenv("BIDWHIST_FAST_PLAYOUT", told)
+            draws.use_compiled(None)
+            run_chunk(rules, RunSpec("hands", count, 1, ("random",), chunk_size=50), 0)
+            assert bool(draws.compiled()) is expect, (told, count)
+    finally:
+        draws.use_compiled(None)
