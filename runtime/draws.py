@@ -35,6 +35,10 @@ def below(getrandbits, n: int) -> int:
 
 def shuffle(rng: random.Random, x: list) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` would (call only where :func:`exact` is true)."""
+    fast = _compiled if _compiled is not None else compiled()
+    if fast and len(x) > 1:  # compiled (runtime/playout_fast.py): the same swaps
+        fast.shuffle(rng, x)
+        return
     getrandbits = rng.getrandbits
     for i, n, k in _shuffle_plan(len(x)):
         j = getrandbits(k)

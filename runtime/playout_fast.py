@@ -47,7 +47,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     HAVE_NUMBA = False
     IMPORT_ERROR = str(exc)
 
-__all__ = ["available", "tables", "play_tricks"]
+__all__ = ["available", "tables", "play_tricks", "shuffle"]
 
 # MT19937 (CPython's Modules/_randommodule.c).
 _N = 624
@@ -105,6 +105,15 @@ if HAVE_NUMBA:
         """out[i] = _randbelow(ns[i]) in turn (for the layout check and the tests)."""
         for i in range(ns.shape[0]):
             out[i] = _below(mt, ns[i])
+
+    @njit(cache=True)
+    def _shuffle(mt, x):  # pragma: no cover - compiled
+        """random.shuffle: from the end, x[i] swapped with x[_randbelow(i + 1)]."""
+        for i in range(x.shape[0] - 1, 0, -1):
+            j = _below(mt, i + 1)
+            c = x[i]
+            x[i] = x[j]
+            x[j] = c
 
     @njit(cache=True)
     def _tricks(mt, hands, leader, table, free):  # pragma: no cover - compiled
@@ -326,3 +335,10 @@ def play_tricks(rng: random.Random, hands: list[list[int]], leader: int, table: 
     for hand in hands:
         hand.clear()
     return played
+
+
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Shuffle ``cards`` (ints) in place exactly as ``rng.shuffle(cards)`` would (``rng`` a plain ``random.Random``)."""
+    arr = np.array(cards, np.int64)
+    _shuffle(state_view(rng), arr)
+    cards[:] = arr.tolist()

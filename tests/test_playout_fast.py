@@ -62,6 +62,19 @@ def test_the_generator_layout_is_read_and_draws_agree():
         assert ours.random() == theirs.random()
 
 
+def test_compiled_shuffle_is_random_s(compiled):
+    """draws.shuffle with the compiled tricks on makes random.shuffle's permutation, generator left alike."""
+    compiled(True)
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for length in (54, 52, 0, 1, 2, 33, 700):
+            a, b = list(range(length)), list(range(length))
+            draws.shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b
+        assert ours.getstate() == theirs.getstate()
+
+
 def _both_ways(spec: str, seeds, compiled) -> None:
     rules = load_ruleset(spec)
     for seed in seeds:
