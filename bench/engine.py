@@ -18,8 +18,10 @@ user + system time for whole processes) of:
 * **compiled playout**: the same hands with the playout's shuffle and tricks compiled
   (runtime/playout_fast.py, the ``fast`` extra; left out where numba is missing);
 * **simulate process**: ``bidwhist simulate standard --hands N --bots random --json``
-  as a whole new process against ``python bidwhist_v2.py N`` as one (and with
-  ``BIDWHIST_FAST_PLAYOUT=1``: the compiled tricks, numba's import included);
+  as a whole new process against ``python bidwhist_v2.py N`` as one, and where the
+  ``fast`` extra is installed the same run the other way than its own choice (it
+  plays its tricks compiled from ``runtime.simulate.COMPILED_FROM`` hands):
+  ``BIDWHIST_FAST_PLAYOUT=1`` below that, numba's import included, ``=0`` from it;
 * **heuristic bots** and **random bots** through the simulation driver
   (``runtime.simulate.play_hand``, as ``simulate --hands`` plays hand ``i``).
 
@@ -214,9 +216,12 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
         if process_hands:
             jobs["simulate process"] = (lambda r: (process_seconds(simulate_argv(process_hands, seed + r)), ""),
                                         process_hands, True)
-            if compiled:
-                jobs["simulate process, compiled"] = (
-                    lambda r: (process_seconds(simulate_argv(process_hands, seed + r, "1")), ""), process_hands, True)
+            if compiled:  # the other way than the run's own choice (compiled from COMPILED_FROM hands)
+                from runtime.simulate import COMPILED_FROM
+
+                other = "0" if process_hands >= COMPILED_FROM else "1"
+                jobs[f"simulate process, BIDWHIST_FAST_PLAYOUT={other}"] = (
+                    lambda r: (process_seconds(simulate_argv(process_hands, seed + r, other)), ""), process_hands, True)
             jobs["reference process"] = (lambda r: (process_seconds([sys.executable, str(ref_path),
                                                                      str(process_hands)]), ""), process_hands, True)
     for run, _, whole in jobs.values():  # warm-up, not counted: the rules' tables, the bots' knowledge
@@ -253,10 +258,12 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
         if process_hands:
             out.append(row(f"bidwhist simulate standard --hands {process_hands} (--bots random), whole process",
                            "simulate process / reference process", "simulate process", "reference process", 1.0))
-            if "simulate process, compiled" in rates:
-                out.append(row("the same with BIDWHIST_FAST_PLAYOUT=1 (compiled tricks, numba's import included)",
-                               "simulate process, compiled / reference process", "simulate process, compiled",
-                               "reference process", 1.0))
+            for other in ("0", "1"):
+                name = f"simulate process, BIDWHIST_FAST_PLAYOUT={other}"
+                if name in rates:
+                    how = "Python tricks" if other == "0" else "compiled tricks, numba's import included"
+                    out.append(row(f"the same with BIDWHIST_FAST_PLAYOUT={other} ({how})",
+                                   f"{name} / reference process", name, "reference process", 1.0))
     out.append(row("heuristic bots / random bots", "heuristic bots / random bots (simulate driver)",
                    "heuristic bots", "random bots", 0.5))
     if ref is not None:

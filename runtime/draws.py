@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 # BITS[n] is n.bit_length(): the bits getrandbits draws for a number below n.
 BITS = tuple(n.bit_length() for n in range(4096))
@@ -90,7 +91,7 @@ def exact(rng) -> bool:
 # False where off or unavailable, else the module.  Decided on first use (numba's import is slow,
 # so nothing imports it before a playout asks): by :func:`use_compiled` if it was called, else by
 # ``BIDWHIST_FAST_PLAYOUT`` (1: on, 0: off), else on where :func:`prefer_compiled` asked for it.
-_compiled: object = None
+_compiled: Any = None  # None (undecided), False, or the module runtime.playout_fast
 _wanted: bool | None = None
 _preferred = False
 

@@ -283,7 +283,8 @@ def state_view(rng: random.Random) -> np.ndarray:
 
 
 def _layout_holds() -> bool:
-    """Whether ``random.Random``'s memory is laid out as :func:`state_view` reads it, and the kernel draws as it does."""
+    """Whether ``random.Random``'s memory is laid out as :func:`state_view` reads it and the kernel
+    draws as ``random`` does."""
     import _random  # noqa: PLC0415
 
     if _random.Random.__basicsize__ < _OFFSET + 4 * (_N + 1):
@@ -300,7 +301,7 @@ def _layout_holds() -> bool:
         twin = random.Random()
         twin.setstate(rng.getstate())
         _draws(view, ns, ours)  # crosses the 624-word refill
-        theirs = [twin._randbelow(int(n)) for n in ns]
+        theirs = [twin._randbelow(int(n)) for n in ns]  # type: ignore[attr-defined]
         if ours.tolist() != theirs or rng.getstate() != twin.getstate() or rng.random() != twin.random():
             return False
     return True
