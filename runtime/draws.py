@@ -38,8 +38,11 @@ def shuffle(rng: random.Random, x: list) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` would (call only where :func:`exact` is true)."""
     fast = _compiled if _compiled is not None else compiled()
     if fast and len(x) > 1:  # compiled (runtime/playout_fast.py): the same swaps
-        fast.shuffle(rng, x)
-        return
+        try:
+            fast.shuffle(rng, x)
+            return
+        except (TypeError, ValueError, OverflowError):  # not all ints (refused before any draw): in Python
+            pass
     getrandbits = rng.getrandbits
     for i, n, k in _shuffle_plan(len(x)):
         j = getrandbits(k)

@@ -73,6 +73,11 @@ def test_compiled_shuffle_is_random_s(compiled):
             theirs.shuffle(b)
             assert a == b
         assert ours.getstate() == theirs.getstate()
+    ours, theirs = random.Random(2), random.Random(2)
+    a, b = ["x", 1, None, 2**70], ["x", 1, None, 2**70]  # not cards: the Python swaps, the same ones
+    draws.shuffle(ours, a)
+    theirs.shuffle(b)
+    assert a == b and ours.getstate() == theirs.getstate()
 
 
 def _both_ways(spec: str, seeds, compiled) -> None:
