@@ -15,8 +15,13 @@ user + system time for whole processes) of:
 * **reference**: random legal hands of the hand-coded ``bidwhist_v2.py`` (int cards,
   precomputed tables, one game only; ``../shared/perf/`` beside the checkout or
   beside the main checkout of a git worktree);
+* **compiled playout**: the same hands with the playout's shuffle and tricks compiled
+  (runtime/playout_fast.py, the ``fast`` extra; left out where numba is missing);
 * **simulate process**: ``bidwhist simulate standard --hands N --bots random --json``
-  as a whole new process against ``python bidwhist_v2.py N`` as one;
+  as a whole new process against ``python bidwhist_v2.py N`` as one, and where the
+  ``fast`` extra is installed the same run the other way than its own choice (it
+  plays its tricks compiled from ``runtime.simulate.COMPILED_FROM`` hands):
+  ``BIDWHIST_FAST_PLAYOUT=1`` below that, numba's import included, ``=0`` from it;
 * **heuristic bots** and **random bots** through the simulation driver
   (``runtime.simulate.play_hand``, as ``simulate --hands`` plays hand ``i``).
 
@@ -108,6 +113,26 @@ def engine_playout(rules, hands: int, seed: int) -> tuple[float, str]:
     return _random_hands(rules, hands, seed, fused=True)
 
 
+def compiled_available() -> bool:
+    """Whether the random playout's compiled tricks (runtime/playout_fast.py, the ``fast`` extra) run here."""
+    try:
+        from runtime import playout_fast
+    except ImportError:  # an older tree, or no numpy
+        return False
+    return playout_fast.available()
+
+
+def engine_playout_compiled(rules, hands: int, seed: int) -> tuple[float, str]:
+    """The same hands as :func:`engine_playout` with its shuffle and tricks compiled (the same draws)."""
+    from runtime import draws
+
+    draws.use_compiled(True)
+    try:
+        return _random_hands(rules, hands, seed, fused=True)
+    finally:
+        draws.use_compiled(None)
+
+
 def reference_hands(reference, hands: int, seed: int) -> tuple[float, str]:
     """Random legal hands through the hand-coded reference (dealer rotating)."""
     rng = random.Random(seed)
@@ -143,9 +168,12 @@ def process_seconds(argv: list[str]) -> float:
     return _children_cpu() - before
 
 
-def simulate_argv(hands: int, seed: int) -> list[str]:
-    """``bidwhist simulate standard --hands N --bots random`` run by this interpreter from this checkout."""
+def simulate_argv(hands: int, seed: int, compiled: str = "") -> list[str]:
+    """``bidwhist simulate standard --hands N --bots random`` run by this interpreter from this checkout
+    (``compiled``: BIDWHIST_FAST_PLAYOUT for it, "1" or "0"; "" leaves the run's own choice)."""
     code = "import sys; sys.argv[0] = 'bidwhist'; from bidcompiler.cli import main; main()"
+    if compiled:
+        code = f"import os; os.environ['BIDWHIST_FAST_PLAYOUT'] = {compiled!r}; {code}"
     return [sys.executable, "-c", code, "simulate", "standard", "--hands", str(hands), "--bots", "random",
             "--seed", str(seed), "--json"]
 
@@ -177,6 +205,9 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
     jobs = {"engine loop": (lambda r: engine_loop(rules, hands, seed + r), hands, False)}
     if hasattr(HandState, "play_random"):  # older trees have no fused playout
         jobs["random playout"] = (lambda r: engine_playout(rules, hands, seed + r), hands, False)
+    compiled = compiled_available() and hasattr(HandState, "play_random")
+    if compiled:
+        jobs["compiled playout"] = (lambda r: engine_playout_compiled(rules, hands, seed + r), hands, False)
     jobs["random bots"] = (lambda r: driver_hands(rules, hands, seed + r, "random"), hands, False)
     jobs["heuristic bots"] = (lambda r: driver_hands(rules, heuristic_hands, seed + r, "heuristic"),
                               heuristic_hands, False)
@@ -185,6 +216,12 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
         if process_hands:
             jobs["simulate process"] = (lambda r: (process_seconds(simulate_argv(process_hands, seed + r)), ""),
                                         process_hands, True)
+            if compiled:  # the other way than the run's own choice (compiled from COMPILED_FROM hands)
+                from runtime.simulate import COMPILED_FROM
+
+                other = "0" if process_hands >= COMPILED_FROM else "1"
+                jobs[f"simulate process, BIDWHIST_FAST_PLAYOUT={other}"] = (
+                    lambda r: (process_seconds(simulate_argv(process_hands, seed + r, other)), ""), process_hands, True)
             jobs["reference process"] = (lambda r: (process_seconds([sys.executable, str(ref_path),
                                                                      str(process_hands)]), ""), process_hands, True)
     for run, _, whole in jobs.values():  # warm-up, not counted: the rules' tables, the bots' knowledge
@@ -199,8 +236,9 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
             cpu, digest = run(r)
             rates[name].append(count / cpu)
             digests[name] = digest
-        if digests["engine loop"] != digests.get("random playout", digests["engine loop"]):
-            raise ValueError(f"round {r}: the random playout played other hands than the engine loop")
+        for name in ("random playout", "compiled playout"):
+            if digests["engine loop"] != digests.get(name, digests["engine loop"]):
+                raise ValueError(f"round {r}: the {name} played other hands than the engine loop")
 
     def row(title: str, measured: str, a: str, b: str, goal: float) -> dict:
         ratios = [x / y for x, y in zip(rates[a], rates[b], strict=True)]
@@ -214,9 +252,18 @@ def rows(rounds: int = 5, hands: int = 2000, heuristic_hands: int = 200, process
         if "random playout" in rates:
             out.append(row("engine loop, random legal hands (fused playout)", "random playout / reference",
                            "random playout", "reference", 1.0))
+        if "compiled playout" in rates:
+            out.append(row("engine loop, random legal hands (fused playout, compiled tricks: the fast extra)",
+                           "compiled playout / reference", "compiled playout", "reference", 1.0))
         if process_hands:
             out.append(row(f"bidwhist simulate standard --hands {process_hands} (--bots random), whole process",
                            "simulate process / reference process", "simulate process", "reference process", 1.0))
+            for other in ("0", "1"):
+                name = f"simulate process, BIDWHIST_FAST_PLAYOUT={other}"
+                if name in rates:
+                    how = "Python tricks" if other == "0" else "compiled tricks, numba's import included"
+                    out.append(row(f"the same with BIDWHIST_FAST_PLAYOUT={other} ({how})",
+                                   f"{name} / reference process", name, "reference process", 1.0))
     out.append(row("heuristic bots / random bots", "heuristic bots / random bots (simulate driver)",
                    "heuristic bots", "random bots", 0.5))
     if ref is not None:

@@ -1,6 +1,6 @@
 """Machine instructions per random hand of ``standard``: the engine against the hand-coded reference.
 
-Run from anywhere: ``python bench/instructions.py [--hands N] [--layers] [--reference FILE] [--json]``.
+Run from anywhere: ``python bench/instructions.py [--hands N] [--layers] [--compiled] [--reference FILE] [--json]``.
 Needs ``valgrind`` (its ``callgrind`` tool counts the instructions a process
 executes).  Each job runs in a child process under callgrind twice, with 0 and
 with N hands after the same set-up and warm-up, and the difference divided by N
@@ -10,7 +10,8 @@ are bench/engine.py's: the per-action API loop, the fused random playout
 ``bidwhist_v2.py``; with ``--layers`` also the API loop with ``random.choice``'s
 layers taken away (the same draw by :func:`runtime.draws.below`), then also
 ``apply_action``'s legality check and ``is_terminal`` (``_compute_legal`` and
-``_apply`` called directly): what each layer of the per-action API costs.
+``_apply`` called directly): what each layer of the per-action API costs; with
+``--compiled`` the playout with its shuffle and tricks compiled (the ``fast`` extra).
 
 Why a second measure beside bench/engine.py's CPU time: an instruction count does
 not move with the load of a shared machine, so small changes show up in it that
@@ -56,7 +57,8 @@ if job == "reference":
 else:
     from bidcompiler.pipeline import load_ruleset
     rules = load_ruleset("standard")
-    run = {{"engine loop": engine.engine_loop, "random playout": engine.engine_playout}}.get(job)
+    run = {{"engine loop": engine.engine_loop, "random playout": engine.engine_playout,
+           "compiled playout": engine.engine_playout_compiled}}.get(job)
     if run is None:  # the engine loop with a layer taken away: the same draws, the same hands
         import random
         import time
@@ -89,6 +91,8 @@ if digest:
 """
 
 JOBS = ("reference", "random playout", "engine loop")
+# With --compiled: the fused playout with its shuffle and tricks compiled (the fast extra).
+COMPILED = ("compiled playout",)
 # With --layers: the engine loop with the layers of the per-action API taken away one at a time.
 LAYERS = ("loop, draws.below", "loop, no check")
 
@@ -135,6 +139,8 @@ def main() -> None:
     parser.add_argument("--layers", action="store_true",
                         help="also count the engine loop with random.choice's layers taken away (drawing with "
                              "runtime.draws.below), then also apply_action's legality check and is_terminal")
+    parser.add_argument("--compiled", action="store_true",
+                        help="also count the fused playout with its shuffle and tricks compiled (the fast extra)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if args.hands < 1:
@@ -145,6 +151,8 @@ def main() -> None:
     if reference is None:
         sys.exit("reference: bidwhist_v2.py not found (give --reference FILE)")
     jobs = JOBS + LAYERS if args.layers else JOBS
+    if args.compiled:
+        jobs += COMPILED
     counts = per_hand(args.hands, reference, jobs)
     ratios = {job: counts["reference"] / counts[job] for job in jobs if job != "reference"}
     if args.json:

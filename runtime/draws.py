@@ -15,7 +15,9 @@ Python that changed its algorithm would simply get the slower, always-right path
 
 from __future__ import annotations
 
+import os
 import random
+from typing import Any
 
 # BITS[n] is n.bit_length(): the bits getrandbits draws for a number below n.
 BITS = tuple(n.bit_length() for n in range(4096))
@@ -34,6 +36,13 @@ def below(getrandbits, n: int) -> int:
 
 def shuffle(rng: random.Random, x: list) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` would (call only where :func:`exact` is true)."""
+    fast = _compiled if _compiled is not None else compiled()
+    if fast and len(x) > 1:  # compiled (runtime/playout_fast.py): the same swaps
+        try:
+            fast.shuffle(rng, x)
+            return
+        except (TypeError, ValueError, OverflowError):  # not all ints (refused before any draw): in Python
+            pass
     getrandbits = rng.getrandbits
     for i, n, k in _shuffle_plan(len(x)):
         j = getrandbits(k)
@@ -79,3 +88,50 @@ def exact(rng) -> bool:
     if _checked is None:
         _checked = _agrees()
     return _checked
+
+
+# The random playout's tricks compiled (runtime/playout_fast.py, the optional ``fast`` extra):
+# False where off or unavailable, else the module.  Decided on first use (numba's import is slow,
+# so nothing imports it before a playout asks): by :func:`use_compiled` if it was called, else by
+# ``BIDWHIST_FAST_PLAYOUT`` (1: on, 0: off), else on where :func:`prefer_compiled` asked for it.
+_compiled: Any = None  # None (undecided), False, or the module runtime.playout_fast
+_wanted: bool | None = None
+_preferred = False
+
+
+def use_compiled(on: bool | None) -> None:
+    """Play random playouts' tricks compiled (True), in Python (False), or as the environment and
+    :func:`prefer_compiled` say (None).  Either way the hands are the same; the compiled tricks need
+    the ``fast`` extra (numba) and are used only where :func:`runtime.playout_fast.available` holds."""
+    global _compiled, _wanted, _preferred
+    _wanted = on
+    _preferred = False
+    _compiled = None
+
+
+def prefer_compiled() -> None:
+    """Use the compiled tricks from now on unless told otherwise (a run long enough to repay numba's import)."""
+    global _compiled, _preferred
+    if not _preferred:
+        _preferred = True
+        if _compiled is False:
+            _compiled = None
+
+
+def compiled():
+    """runtime.playout_fast where the compiled tricks are switched on and available, else False."""
+    global _compiled
+    if _compiled is None:
+        on = _wanted
+        if on is None:
+            told = os.environ.get("BIDWHIST_FAST_PLAYOUT", "")
+            on = told == "1" or (_preferred and told != "0")
+        _compiled = False
+        if on:
+            try:
+                from . import playout_fast  # noqa: PLC0415 - numba's import is slow: only when asked for
+            except ImportError:  # no numpy: the fast extra is not installed
+                return _compiled
+            if playout_fast.available():
+                _compiled = playout_fast
+    return _compiled

@@ -626,7 +626,7 @@ class HandState:
         while self.phase != OVER:
             phase = self.phase
             if phase == PLAY and self.table is not None and self._refuse:
-                self._random_tricks(getrandbits)
+                self._random_tricks(rng)
             elif phase == DISCARD:  # any card of the hand: apply_action's discards, drawn as choice draws
                 self._legal = None
                 seat = self.seat
@@ -664,7 +664,7 @@ class HandState:
                     raise IndexError("Cannot choose from an empty sequence")
                 self._apply(legal[draws.below(getrandbits, len(legal))])
 
-    def _random_tricks(self, getrandbits) -> None:
+    def _random_tricks(self, rng) -> None:
         """The rest of the hand's play with random legal cards: :meth:`_compute_legal` and :meth:`_play` fused
         (renege refused, the contract declared); the state ends as they would leave it.
 
@@ -674,6 +674,7 @@ class HandState:
         suit led are looked up, not filtered: the same list, in the hand's order).
         """
         bits = draws.BITS
+        getrandbits = rng.getrandbits
         self._legal = None
         while self.trick:  # finish a trick already begun, as the per-action path plays it
             legal = self._compute_legal()
@@ -697,6 +698,10 @@ class HandState:
         leader = self.leader
         # Per contract, built once per ruleset: each card's slot in ``held`` and the keys by suit led.
         slot_of, slots, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
+        fast = draws.compiled()
+        if fast and hands[0] and len(set(map(len, hands))) == 1:  # the same loop compiled (runtime/playout_fast.py)
+            self._compiled_tricks(fast, rng, slot_of, led_keys)
+            return
         # followers[leader]: (position in the trick, seat) of the seats that play after the leader.
         followers = _followers(n)
         # held[seat][suit - TOP_SUIT]: the seat's cards that follow ``suit``, in hand order (what
@@ -799,6 +804,27 @@ class HandState:
             if not hands[winner]:
                 break
             leader = winner
+        self.trick = []
+        self.led = NO_SUIT
+        self.seat = winner
+        self.leader = leader  # the last trick's leader, as _play leaves it
+        self._finish()
+
+    def _compiled_tricks(self, fast, rng, slot_of, led_keys) -> None:
+        """:meth:`_random_tricks`'s whole tricks played by runtime.playout_fast's kernel, which draws from
+        ``rng``'s own state (the same draws, so the same cards); the state ends as the loop leaves it."""
+        table = self.table
+        key = ("playout_fast", self.trump, self.direction)
+        store = self.rules.derived("playout_fast_tables", lambda r: {})
+        tables = store.get(key)
+        if tables is None:
+            tables = store[key] = fast.tables(slot_of, table.suit_of, led_keys, len(self.rules.suits))
+        played = fast.play_tricks(rng, self.hands, self.leader, tables, table.free_no_suit)
+        won = self.won
+        self.tricks += [_new_tuple(Trick, (row[0], tuple(row[1:-1]), row[-1])) for row in played]
+        for row in played:
+            won[row[-1]] += 1
+        leader, winner = played[-1][0], played[-1][-1]
         self.trick = []
         self.led = NO_SUIT
         self.seat = winner

@@ -35,7 +35,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from . import metrics, stats
+from . import draws, metrics, stats
 from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the driver's callers use them)
 from .bots import BOTS, make_bot
 from .game import GameTally, GameView, deal, first_dealer, next_dealer
@@ -50,6 +50,10 @@ GAMES_PER_CHUNK = 50
 HANDS_PER_CHUNK = 500
 # A game that has not ended after this many hands stops there and counts as unfinished.
 MAX_HANDS = 1000
+# A hands-mode run of random bots at least this long plays its tricks compiled where the ``fast``
+# extra is installed (runtime/playout_fast.py: the same hands).  numba's import and the kernel's
+# loading cost ~0.5 s CPU a process, repaid at ~13 µs a hand only past ~40,000 hands.
+COMPILED_FROM = 100_000
 
 
 # --------------------------------------------------------------------------- playing
@@ -290,6 +294,8 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     hands = 0
     units = spec.units(index)
     if spec.mode == "hands":  # one hand a unit: count the hands by outcome, one observation per outcome
+        if spec.count >= COMPILED_FROM:
+            draws.prefer_compiled()  # unless BIDWHIST_FAST_PLAYOUT=0; the same hands either way
         outcomes: Counter = Counter()
         outcome = metrics.hand_outcome
         play = hands_player(rules, spec.seed, spec.bots)
