@@ -538,14 +538,23 @@ class Session:
         """
         self._write_record()
         if self.sidecar_has_hand:
-            self.save_settings()
+            self._write_settings()
 
     def _write_record(self) -> None:
         text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.lines())
         atomic_write(self.path, text)
 
     def save_settings(self) -> None:
-        """Write the sidecar atomically: the settings."""
+        """Write the sidecar atomically: the settings.
+
+        A sidecar of the second layout still holds the hand in progress, and this write drops it:
+        ``FILE`` is given the hand first, so no moment leaves the hand in neither file.
+        """
+        if self.sidecar_has_hand:
+            self._write_record()
+        self._write_settings()
+
+    def _write_settings(self) -> None:
         atomic_write(sidecar_path(self.path), json.dumps(self.settings.as_json(), indent=2) + "\n")
         self.settings_changed = False
         self.sidecar_has_hand = False

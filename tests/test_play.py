@@ -652,6 +652,21 @@ def test_a_save_of_an_earlier_layout_resumes_and_is_saved_in_the_new(tmp_path, h
     assert sidecar(resumed.path) == sidecar(whole.path)
 
 
+def test_a_second_layout_save_resumed_with_other_seats_keeps_its_hand_before_any_move(tmp_path):
+    # play --resume with another --seat or --bots rewrites the sidecar at once (save_settings), before
+    # any move: the hand the old sidecar held must be in FILE by then, or a crash at the prompt loses it.
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    play_until(session, lambda s: len(s.hands) >= 1 and len(s.actions) >= 7)
+    second_layout(session)
+    resumed = Session.load(session.path, resolve, seats=[2])
+    assert resumed.settings_changed
+    resumed.save_settings()  # what play's _resume does; then the process dies at the prompt
+    again = Session.load(session.path, resolve)
+    assert again.actions == session.actions and again.hand_index == session.hand_index
+    assert again.settings.seats == [2]
+    assert "in_progress" not in sidecar(session.path)
+
+
 def test_a_save_caught_moving_its_hand_between_the_files_resumes_from_the_newer(tmp_path):
     # FILE's unfinished line and the sidecar's hand are the same hand: the one that goes on from
     # the other is the newer (the first layout moved it sidecar first; this one writes FILE first).
