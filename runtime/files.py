@@ -224,4 +224,7 @@ def utf8_text(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = newlines(data[:exc.start].decode("utf-8"))  # all text, up to the bad byte
+        # A byte-order mark is no character of line 1 to the readers (JSON, YAML) that place
+        # their own errors, so it is none here either: both count the same columns.
+        before = before.removeprefix("\ufeff")
         raise NotUtf8(exc, before.count("\n") + 1, len(before) - before.rfind("\n")) from None

@@ -449,3 +449,14 @@ def test_bytes_that_are_not_text_are_placed_the_same_way_by_every_reader(tmp_pat
     proc = script(*command, str(path))
     assert proc.returncode == status
     assert proc.stderr.splitlines()[0] == f"{path}:2:4: not UTF-8 text (invalid start byte at byte 10)"
+
+
+def test_a_byte_order_mark_is_not_a_column_of_a_bad_byte_as_it_is_not_of_a_json_error(tmp_path):
+    # The JSON reader places `x` of '{"a": x}' after a BOM at column 7; a bad byte in the same
+    # place is at column 8 (one character later), not 9 (the BOM counted).
+    bad, json_error = tmp_path / "bad.json", tmp_path / "err.json"
+    bad.write_bytes(b'\xef\xbb\xbf{"a": "\xe9"}\n')
+    json_error.write_bytes(b'\xef\xbb\xbf{"a": x}\n')
+    assert script("replay", str(json_error)).stderr.startswith(f"{json_error}:1:7:")
+    assert script("replay", str(bad)).stderr.splitlines()[0] == (
+        f"{bad}:1:8: not UTF-8 text (invalid continuation byte at byte 11)")
