@@ -259,6 +259,9 @@ class Session:
         if not os.path.lexists(side):
             raise SessionError(f"{side}: missing; a game record can be resumed only with the session file "
                                "written beside it")
+        if not os.path.lexists(path):  # new() writes the session file first: it stopped in between
+            raise SessionError(f"{path}: no such file: {side} is there, but the game it begins was never "
+                               f"saved, so there is nothing to resume (`play --save {path}` starts it again)")
         # Read nothing of either file before both are known readable: a damaged session file
         # must leave the save exactly as it is.
         try:

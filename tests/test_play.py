@@ -981,3 +981,12 @@ def test_a_rubber_says_each_game_as_it_ends_and_who_won_the_rubber(tmp_path):
     won = sum(1 for g in games if g["winner"] == replayed["winner"])
     assert f"Rubber over: {labels[replayed['winner']]} win the rubber, {won} games to {len(games) - won}." in out
     assert "Game over:" not in out
+
+
+def test_a_session_file_without_its_record_says_the_game_was_never_saved(tmp_path):
+    # Session.new writes the session file, then FILE: a crash in between leaves the first alone.
+    session, resolve = random_session(tmp_path, "northeast52", seed=8)
+    session.path.unlink()
+    with pytest.raises(SessionError, match=r"no such file: .*session\.json is there, but the game it begins "
+                                           r"was never saved.*play --save"):
+        Session.load(session.path, resolve)
