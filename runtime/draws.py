@@ -130,8 +130,12 @@ def compiled():
         if on:
             try:
                 from . import playout_fast  # noqa: PLC0415 - numba's import is slow: only when asked for
-            except ImportError:  # no numpy: the fast extra is not installed
-                return _compiled
-            if playout_fast.available():
-                _compiled = playout_fast
+
+                if playout_fast.available():
+                    _compiled = playout_fast
+            except Exception:  # noqa: BLE001 - an accelerator that cannot load is no error
+                # Not only ImportError (the fast extra not installed): numba raises RuntimeError
+                # where no cache folder is writable, llvmlite OSError where its library will not
+                # load.  The Python tricks play the same hands, so the run goes on in Python.
+                _compiled = False
     return _compiled

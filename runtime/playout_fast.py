@@ -339,7 +339,13 @@ def play_tricks(rng: random.Random, hands: list[list[int]], leader: int, table: 
 
 
 def shuffle(rng: random.Random, cards: list[int]) -> None:
-    """Shuffle ``cards`` (ints) in place exactly as ``rng.shuffle(cards)`` would (``rng`` a plain ``random.Random``)."""
+    """Shuffle ``cards`` (ints) in place exactly as ``rng.shuffle(cards)`` would (``rng`` a plain ``random.Random``).
+
+    TypeError, before any draw, for a list that is not all ints: numpy would convert 1.5, True
+    or '3' to ints and the list would come back changed.
+    """
+    if any(type(card) is not int for card in cards):
+        raise TypeError("the compiled shuffle takes a list of ints only")
     arr = np.array(cards, np.int64)
     _shuffle(state_view(rng), arr)
     cards[:] = arr.tolist()

@@ -9,6 +9,7 @@ They need the ``fast`` extra (numba), part of the ``test`` extra.
 """
 
 import random
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -169,3 +170,44 @@ def test_long_runs_prefer_the_compiled_tricks_unless_refused(monkeypatch):
             assert bool(draws.compiled()) is expect, (told, count)
     finally:
         draws.use_compiled(None)
+
+
+def test_lists_not_all_ints_are_shuffled_as_python_does_not_converted(compiled):
+    """numpy would turn 1.5, True or '3' into ints: the compiled shuffle refuses them before any
+    draw, and draws.shuffle shuffles them in Python, unchanged, as random.shuffle does."""
+    import numpy as np
+
+    compiled(True)
+    for items in ([1.5, 2, 3, 4], [True, 2, 3, 4], ["3", "1", "2"], [np.int64(1), 2, 3]):
+        ours, theirs = list(items), list(items)
+        rng, python = random.Random(5), random.Random(5)
+        draws.shuffle(rng, ours)
+        python.shuffle(theirs)
+        assert ours == theirs and [type(x) for x in ours] == [type(x) for x in theirs]
+        assert rng.getstate() == python.getstate()
+
+
+class _Unloadable:
+    """A finder that makes importing runtime.playout_fast fail as numba does without a writable cache."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "runtime.playout_fast":
+            raise RuntimeError("cannot cache function '_next32': no locator available")
+        return None
+
+
+def test_an_accelerator_that_cannot_load_leaves_the_run_in_python(monkeypatch, compiled, tmp_path):
+    """Any failure loading the compiled tricks (numba's RuntimeError with no writable cache folder,
+    llvmlite's OSError) leaves the run in Python with the same results, not an internal error."""
+    import runtime
+
+    monkeypatch.delitem(sys.modules, "runtime.playout_fast")
+    monkeypatch.delattr(runtime, "playout_fast")
+    monkeypatch.setattr(sys, "meta_path", [_Unloadable(), *sys.meta_path])
+    compiled(True)
+    assert draws.compiled() is False
+    deck = list(range(54))
+    draws.shuffle(random.Random(9), deck)
+    expected = list(range(54))
+    random.Random(9).shuffle(expected)
+    assert deck == expected
