@@ -145,12 +145,7 @@ if HAVE_NUMBA:
         done = 0
         while True:
             # the lead: any card of the leader's hand
-            k = lens[leader]
-            r = _below(mt, k)
-            card = hands[leader, r]
-            for j in range(r, k - 1):
-                hands[leader, j] = hands[leader, j + 1]
-            lens[leader] = k - 1
+            card = _take_hand(hands, lens, leader, _below(mt, lens[leader]))
             s = slot_of[card]
             _remove(held, count, leader, s, card)
             trick[0] = card
@@ -172,12 +167,7 @@ if HAVE_NUMBA:
                         count[seat, slot] = f - 1
                         _remove_hand(hands, lens, seat, card)
                     else:
-                        k = lens[seat]
-                        r = _below(mt, k)
-                        card = hands[seat, r]
-                        for j in range(r, k - 1):
-                            hands[seat, j] = hands[seat, j + 1]
-                        lens[seat] = k - 1
+                        card = _take_hand(hands, lens, seat, _below(mt, lens[seat]))
                         _remove(held, count, seat, slot_of[card], card)
                     trick[i] = card
                     key = keys[led, card]
@@ -251,6 +241,16 @@ if HAVE_NUMBA:
         for t in range(j, f - 1):
             held[seat, slot, t] = held[seat, slot, t + 1]
         count[seat, slot] = f - 1
+
+    @njit(cache=True, inline="always")
+    def _take_hand(hands, lens, seat, r):  # pragma: no cover - compiled
+        """list.pop(r) on the seat's hand: a card drawn from the whole hand (a lead, or no card to follow)."""
+        k = lens[seat]
+        card = hands[seat, r]
+        for j in range(r, k - 1):
+            hands[seat, j] = hands[seat, j + 1]
+        lens[seat] = k - 1
+        return card
 
     @njit(cache=True, inline="always")
     def _remove_hand(hands, lens, seat, card):  # pragma: no cover - compiled
