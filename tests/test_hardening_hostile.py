@@ -242,6 +242,16 @@ def alive(pid: int) -> bool:
         return False
 
 
+def heard_as_from_a_terminal() -> None:
+    """In the child before it runs: SIGINT and SIGHUP back to their defaults.  A test suite run as a
+    background job (`.ci/run &`) or under nohup starts with them ignored, and a program that starts
+    with a signal ignored rightly keeps ignoring it: the signal would never reach the simulation."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads processes from Linux's /proc")
 @pytest.mark.parametrize("name, status", [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
 def test_a_signal_to_simulate_ends_its_worker_processes_too(tmp_path, name, status):
@@ -256,7 +266,8 @@ def test_a_signal_to_simulate_ends_its_worker_processes_too(tmp_path, name, stat
     err = open(tmp_path / "stderr", "wb")
     proc = subprocess.Popen([BIDWHIST, "simulate", "standard", "--hands", "1000000", "--workers", "2",
                              "--seed", "1", "--records", str(tmp_path / "h.jsonl")],
-                            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                            preexec_fn=heard_as_from_a_terminal)
     err.close()
     try:
         for _ in range(HANG_GUARD_S * 10):  # until the server and both workers run (and records come)
