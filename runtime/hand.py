@@ -804,11 +804,7 @@ class HandState:
             if not hands[winner]:
                 break
             leader = winner
-        self.trick = []
-        self.led = NO_SUIT
-        self.seat = winner
-        self.leader = leader  # the last trick's leader, as _play leaves it
-        self._finish()
+        self._tricks_over(leader, winner)
 
     def _compiled_tricks(self, fast, rng, slot_of, led_keys) -> None:
         """:meth:`_random_tricks`'s whole tricks played by runtime.playout_fast's kernel, which draws from
@@ -824,11 +820,15 @@ class HandState:
         self.tricks += [_new_tuple(Trick, (row[0], tuple(row[1:-1]), row[-1])) for row in played]
         for row in played:
             won[row[-1]] += 1
-        leader, winner = played[-1][0], played[-1][-1]
+        self._tricks_over(played[-1][0], played[-1][-1])
+
+    def _tricks_over(self, leader: int, winner: int) -> None:
+        """Leave the state as :meth:`_play` leaves it after the last trick (led by ``leader``, won by
+        ``winner``), then score the hand: the end of both random playouts, Python's and the compiled."""
         self.trick = []
         self.led = NO_SUIT
         self.seat = winner
-        self.leader = leader  # the last trick's leader, as _play leaves it
+        self.leader = leader
         self._finish()
 
     # ------------------------------------------------------------------ scoring
