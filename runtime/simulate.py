@@ -50,9 +50,10 @@ GAMES_PER_CHUNK = 50
 HANDS_PER_CHUNK = 500
 # A game that has not ended after this many hands stops there and counts as unfinished.
 MAX_HANDS = 1000
-# A hands-mode run of random bots at least this long plays its tricks compiled where the ``fast``
-# extra is installed (runtime/playout_fast.py: the same hands).  numba's import and the kernel's
-# loading cost ~0.5 s CPU a process, repaid at ~13 µs a hand only past ~40,000 hands.
+# A hands-mode run at least this long shuffles compiled, and with random bots plays its tricks
+# compiled, where the ``fast`` extra is installed (runtime/playout_fast.py: the same hands).
+# numba's import and the kernel's loading cost ~0.5 s CPU a process, repaid at ~13 µs a hand
+# only past ~40,000 hands.
 COMPILED_FROM = 100_000
 
 
