@@ -37,15 +37,8 @@ import weakref
 
 import numpy as np
 
+from .accelerator import HAVE_NUMBA, njit
 from .ruleset import NO_SUIT, TOP_SUIT
-
-IMPORT_ERROR = ""  # why numba did not import, if it did not
-try:  # numba is an optional extra
-    from numba import njit
-    HAVE_NUMBA = True
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    HAVE_NUMBA = False
-    IMPORT_ERROR = str(exc)
 
 __all__ = ["available", "tables", "play_tricks", "shuffle"]
 

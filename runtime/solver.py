@@ -178,8 +178,13 @@ class _Engine:
         installed and the contract fits it; True if it now does."""
         if self.kernel is not None:
             return True
-        from . import solver_fast  # noqa: PLC0415 - numba's import is slow: only for backend "fast"
-
+        try:
+            from . import solver_fast  # noqa: PLC0415 - numba's import is slow: only for backend "fast"
+        except Exception:  # noqa: BLE001 - an accelerator that cannot load is no error
+            # Not only ImportError (the fast extra not installed): numba raises RuntimeError where
+            # no cache folder is writable, llvmlite OSError where its library will not load.  The
+            # Python search gives the same answers, so the analysis goes on in Python.
+            return False
         if not solver_fast.available() or not solver_fast.fits(self):
             return False
         kernel = self.kernel = solver_fast.Kernel(self)

@@ -36,13 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-IMPORT_ERROR = ""  # why numba did not import, if it did not
-try:  # numba is an optional extra
-    from numba import njit
-    HAVE_NUMBA = True
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    HAVE_NUMBA = False
-    IMPORT_ERROR = str(exc)
+from .accelerator import HAVE_NUMBA, njit
 
 __all__ = ["available", "fits", "Kernel"]
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 import cProfile
 import pstats
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runtime import solver_fast
+from runtime import accelerator, solver_fast
 from runtime.hand import PLAY
 from runtime.solver import DoubleDummy
 from test_solver import ENDGAMES, endgame, rules_of, small_deal, small_rules, start_play
@@ -51,7 +52,7 @@ def both(state):
 
 
 needs_numba = pytest.mark.skipif(not solver_fast.available(),
-                                 reason=f"numba (extra 'fast') does not import: {solver_fast.IMPORT_ERROR}")
+                                 reason=f"numba (extra 'fast') does not import: {accelerator.IMPORT_ERROR}")
 
 
 @needs_numba
@@ -139,4 +140,28 @@ def test_backend_fast_without_numba_is_the_python_search(monkeypatch):
     fast = DoubleDummy(backend="fast")
     assert fast.solve(state) == DoubleDummy().solve(state)
     assert fast.solve_actions(state) == DoubleDummy().solve_actions(state)
+    assert all(e.kernel is None for e in fast._engines.values())
+
+
+class _Unloadable:
+    """A finder that makes importing runtime.solver_fast fail as numba does without a writable cache."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "runtime.solver_fast":
+            raise RuntimeError("cannot cache function '_search': no locator available")
+        return None
+
+
+def test_backend_fast_whose_accelerator_cannot_load_is_the_python_search(monkeypatch):
+    """Any failure loading the compiled search (numba's RuntimeError with no writable cache folder,
+    llvmlite's OSError) leaves backend "fast" on the pure-Python search, not an internal error."""
+    import runtime
+
+    monkeypatch.delitem(sys.modules, "runtime.solver_fast")
+    monkeypatch.delattr(runtime, "solver_fast")
+    monkeypatch.setattr(sys, "meta_path", [_Unloadable(), *sys.meta_path])
+    rng = random.Random("fast/unloadable")
+    state = endgame("standard", "uptown", 1, None, rng, 4, extra=1)
+    fast = DoubleDummy(backend="fast")
+    assert fast.solve(state) == DoubleDummy().solve(state)
     assert all(e.kernel is None for e in fast._engines.values())
