@@ -6,7 +6,6 @@ away) is shared with the sampler, which asks it for its candidates.
 
 from __future__ import annotations
 
-import os
 import random
 
 from ..auction import auction_rules
@@ -19,7 +18,6 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from . import rollout
 from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
 from .shown import placed_away, shown_mask, threats
 from .track import Track
@@ -78,16 +76,6 @@ _GAME_SACRIFICES = True
 # where no callers are above that line play exactly as before (simulate --json).
 # False is the rule before.
 _PARTNER_BY_CALLERS = True
-# A free bid (opening or over an opponent) whose own chance of making is under
-# _ROLLOUT_MADE is checked on deals consistent with the auction, played out
-# (.rollout): _ROLLOUT_SAMPLES deals, each found in up to _ROLLOUT_TRIES shuffles, at
-# least _ROLLOUT_LEAST of them; passed where the bid scores less than passing there.
-# 0 turns the check off (experiment, ninth session).
-_ROLLOUT_MADE = float(os.environ.get("OB6_MADE", "0"))  # experiment knob
-_ROLLOUT_SAMPLES = int(os.environ.get("OB6_SAMPLES", "12"))
-_ROLLOUT_TRIES = 60
-_ROLLOUT_MADE_SHARE = float(os.environ.get("OB6_SHARE", "0"))
-_ROLLOUT_LEAST = 6
 
 
 class HeuristicBot:
@@ -306,18 +294,6 @@ class HeuristicBot:
                 if why and alternatives else "redeal: nothing better" if why else "")
         if best_bid is not None and (not can_pass or best_bid[5] > pass_value + bid_margin(info)):
             _, action, books, i, b, value = best_bid
-            if (_ROLLOUT_MADE > 0.0 and can_pass and game is None and action != info.take_action
-                    and (state.high_bid < 0 or rules.side_of[state.high_seat] != rules.side_of[seat])
-                    and not rollout.active()):
-                nt_of = {s: nt for s, nt, _ in info.strain_nt_tables}
-                made = info.made_row(nt_of[info.bid_strain[b]], books)[b]
-                if made < _ROLLOUT_MADE:
-                    check = rollout.bid_over_pass(state, action, info.pass_action, HeuristicBot,
-                                                  _ROLLOUT_SAMPLES, _ROLLOUT_TRIES, _ROLLOUT_LEAST)
-                    if check is not None and (check[0] < 0.0 or check[2] < _ROLLOUT_MADE_SHARE):
-                        return info.pass_action, (
-                            f"pass: {rules.bids[b].text} scores {check[0]:+.1f} against passing on "
-                            f"{check[1]} deals consistent with the calls, played out" if why else "")
             key = info.table_list[i].key
             if not why:
                 return action, ""
