@@ -2,7 +2,7 @@
 
 Run from the repository root, on the file ``bench/realism.py --dump FILE`` writes::
 
-    python bench/overbid_floor.py D.jsonl [--contracts 240] [--redeals 12] [--seed 5]
+    python bench/overbid_floor.py D.jsonl [--contracts 240] [--redeals 12] [--seed 5] [--tries 200] [--only KIND]
 
 For ``--contracts`` contracts picked at random from the dump, the declarer keeps its
 dealt hand and the other cards are dealt again at random ``--redeals`` times (the other
@@ -11,7 +11,11 @@ and discards as it would, and the position at the first card is solved double du
 (the compiled search where the ``fast`` extra is installed).  A contract's *failure
 chance* is the share of its redeals that cannot be made: what the declarer's cards
 alone say of the contract (the calls' information about the other hands is not used:
-the redeals ignore it).  Printed: the mean failure chance against the overbids the
+the redeals ignore it).  With ``--tries N`` a redeal counts only where the bot, holding
+each other seat's new cards, makes the calls that seat made (found by rejection, up to
+N shuffles a redeal): what the declarer's cards and the auction say.  ``--only KIND``
+keeps the contracts reached by one kind of call (``bench/overbids.py``'s classes:
+open, over opponent, over partner, take, forced).  Printed: the mean failure chance against the overbids the
 contracts really had, and, for a bidder that knew each failure chance exactly and
 declared only the contracts at or under a threshold, the share kept and their overbids.
 
