@@ -148,6 +148,23 @@ def main() -> None:
         est = [f["est"] - r["dd"] for r, f, _ in g if f["est"] is not None]
         need = [f["est"] - r["needed"] for r, f, _ in g if f["est"] is not None]
         print(f"{key:<24} {len(g):>4}  {share(k_over, len(g)):<30} {mean_ci(est):<20} {mean_ci(need)}")
+    # By kind of call, and whether the bid was below the books the bot's own estimate
+    # says it needs (a sacrifice, or a competitive bid valued against defending).
+    print("\nby kind (below = bid under its own estimate's needed books):")
+    kinds: dict[str, list] = defaultdict(list)
+    for g in groups.values():
+        for r, f, o in g:
+            kind = classify(r)[0]
+            below = f["est"] is not None and f["est"] < r["needed"]
+            kinds[kind].append(o)
+            kinds[f"{kind} {'below' if below else 'at/above'}"].append(o)
+    for key in sorted(kinds):
+        k_over = sum(kinds[key])
+        print(f"  {key:<28} n={len(kinds[key]):>4}  overbids {share(k_over, len(kinds[key])):<30}"
+              f" ({100 * k_over / max(total_over, 1):4.1f}% of all overbids)")
+    free = [o for key in ("open", "over opponent", "over partner", "take") for o in kinds.get(key, [])]
+    if free:
+        print(f"  free calls (not forced)      n={len(free):>4}  overbids {share(sum(free), len(free))}")
     print("\nbias of the estimate (est - dd books) by feature:")
     for key in sorted(by_feat):
         print(f"  {key:<32} n={len(by_feat[key]):>4}  {mean_ci(by_feat[key])}")
