@@ -416,3 +416,18 @@ def test_a_later_rule_that_removes_what_an_earlier_one_set_holds():
         with pytest.raises(CompileError, match="has no effect") as info:
             load_ruleset("standard", list(order))
         assert file in str(info.value)
+
+
+def test_first_caller_bids_leaves_all_pass_redeal_nothing_to_do():
+    """first-caller-bids with all-pass-redeal: the first caller always bids, so nobody ever finds
+    everyone passed; the pair compiles, and after the bid the others (the dealer too) may pass."""
+    from runtime.game import GameState
+
+    rules = load_ruleset("standard", ["first-caller-bids", "all-pass-redeal"])
+    state = GameState(rules, 3).hand
+    assert "pass" not in _legal(state)
+    _act(state, "3 uptown")
+    for _ in range(3):
+        assert "pass" in _legal(state)
+        _act(state, "pass")
+    assert state.declarer == (state.dealer + 1) % 4 and not state.is_terminal()
