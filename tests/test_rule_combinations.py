@@ -431,3 +431,24 @@ def test_first_caller_bids_leaves_all_pass_redeal_nothing_to_do():
         assert "pass" in _legal(state)
         _act(state, "pass")
     assert state.declarer == (state.dealer + 1) % 4 and not state.is_terminal()
+
+
+def test_hawaii_shutout_is_at_least_7_to_0():
+    """rules.md §6: "a side wins when it is 7 up with the other side at 0": a set (+2) that takes a
+    side from 6 to 8 with the other at 0 wins (docs/rule-combinations.md, "Readings")."""
+    from types import SimpleNamespace
+
+    from runtime.game import GameTally
+
+    rules = load_ruleset("hawaii")
+    tally = GameTally(rules)
+    tally.totals = [0, 6]
+    # Side 0 declared 3 and was set: +2 to side 1.
+    tally.add_hand(SimpleNamespace(score=[0, 2], books=[8, 5], declarer=0, bid=0, made=False, dealer=3,
+                                   calls=[]))
+    assert tally.totals == [0, 8] and tally.winner == 1
+    tally = GameTally(rules)
+    tally.totals = [1, 6]  # not a shutout: 8 to 1, and 7 ahead is short of 11
+    tally.add_hand(SimpleNamespace(score=[0, 2], books=[8, 5], declarer=0, bid=0, made=False, dealer=3,
+                                   calls=[]))
+    assert tally.totals == [1, 8] and tally.winner is None
