@@ -254,3 +254,201 @@ def test_jokers_out_and_a_notrump_role_for_a_joker_are_refused_together(spec, se
     # each alone still plays
     for rule in ("jokers-out-in-notrump", "big-joker-notrump"):
         assert run("simulate", f"standard+{rule}", "--hands", "2").exit_code == 0
+
+
+# ------------------------------------------------------------------ rules that meet elsewhere (rules6 audit)
+# Each pins a decision of docs/rule-combinations.md ("Where two rules meet on one step"): the spec
+# states each rule alone; these are what the engine does where two of them touch.
+def _dealt(spec: str, hands, kitty, dealer: int = 3):
+    """A hand of ``spec`` dealt card by card (``hands``: one list of card names a seat)."""
+    from test_real_table_rules import new_hand
+
+    variant, *rules = spec.split("+")
+    return new_hand(load_ruleset(variant, rules), hands, kitty, dealer)
+
+
+def _act(state, *names: str):
+    for name in names:
+        state.apply_action(state.rules.action_names.index(name))
+    return state
+
+
+def _legal(state) -> set[str]:
+    return {state.rules.action_names[a] for a in state.legal_actions()}
+
+
+def _cards(state, seat: int) -> set[str]:
+    return {state.rules.cards[c] for c in state.hands[seat]}
+
+
+def _run(suit: str, high: str, low: str) -> list[str]:
+    from test_real_table_rules import cards_of
+
+    return cards_of(suit, high, low)
+
+
+# Seat 1 holds both jokers and two hearts; the declarer (seat 0) leads the ace of hearts in notrump.
+JOKERS_BESIDE_HEARTS = (
+    [["AH", "KH", *_run("S", "A", "5")], ["BJ", "LJ", "QH", "JH", *_run("D", "A", "7")],
+     [*_run("H", "T", "2"), "4S", "3S", "2S"], _run("C", "A", "3")],
+    ["2C", "6D", "5D", "4D", "3D", "2D"],
+)
+
+
+def _ace_of_hearts_led(spec: str):
+    state = _dealt(spec, *JOKERS_BESIDE_HEARTS)
+    _act(state, "4 notrump", "pass", "pass", "pass", "direction uptown", *JOKERS_BESIDE_HEARTS[1], "AH")
+    return state
+
+
+@pytest.mark.parametrize("order", [("jokers-free-in-notrump", "big-joker-notrump"),
+                                   ("big-joker-notrump", "jokers-free-in-notrump")])
+def test_free_jokers_and_a_winning_big_joker_combine(order):
+    """§8 jokers-free-in-notrump lets a joker be played while able to follow ("it still never wins":
+    the base game's fact, restated); §9 big-joker-notrump makes BJ the highest card of any notrump
+    trick, played "like any joker there".  Together (either order): either joker may be played while
+    able to follow, BJ wins the trick, LJ never does."""
+    spec = "+".join(("standard", *order))
+    state = _ace_of_hearts_led(spec)
+    assert {"BJ", "LJ", "QH", "JH"} <= _legal(state)
+    _act(state, "BJ", "2H", "3C")
+    assert state.tricks[-1][2] == 1  # seat 1's big joker beat the ace
+    state = _ace_of_hearts_led(spec)
+    _act(state, "LJ", "2H", "3C")
+    assert state.tricks[-1][2] == 0  # the little joker never wins
+    # Each alone, as §8 and §9 say: big-joker-notrump alone keeps the joker for a void...
+    assert "BJ" not in _legal(_ace_of_hearts_led("standard+big-joker-notrump"))
+    # ...and jokers-free alone lets it be played, but not win.
+    state = _act(_ace_of_hearts_led("standard+jokers-free-in-notrump"), "BJ", "2H", "3C")
+    assert state.tricks[-1][2] == 0
+
+
+# Declarer seat 0 holds BJ, its partner seat 2 holds LJ.
+JOKERS_SPLIT = (
+    [["BJ", *_run("S", "A", "4")], _run("H", "A", "3"), ["LJ", *_run("D", "A", "4")], _run("C", "A", "3")],
+    ["3S", "2S", "2H", "3D", "2D", "2C"],
+)
+
+
+def test_partner_takes_the_kitty_before_the_declarer_names_trump_with_kitty_first():
+    """§9 partner-takes-kitty ("the declarer still names trump first") with §8 kitty-first ("the
+    declarer takes the kitty before naming trump"): the kitty is taken, by the partner, before trump
+    is named; the declarer then names trump and leads."""
+    state = _dealt("standard+partner-takes-kitty+kitty-first", *JOKERS_SPLIT)
+    _act(state, "4 uptown", "pass", "pass", "pass")
+    assert state.seat == 2 and _legal(state) == _cards(state, 2)  # the partner discards, 18 cards
+    assert len(state.hands[2]) == 18
+    _act(state, "3S", "2S", "2H", "3D", "2D", "2C")
+    assert state.seat == 0 and _legal(state) == {"trump S", "trump H", "trump D", "trump C"}
+    _act(state, "trump S")
+    assert state.seat == 0 and _legal(state) == _cards(state, 0)  # the declarer leads
+
+
+def test_partner_taking_the_kitty_sets_its_own_jokers_aside_and_the_declarer_swaps():
+    """§8 jokers-out-in-notrump with §9 partner-takes-kitty: the player who takes the kitty (the
+    partner) discards with its jokers among the discards, laid apart; every other player holding one
+    (the declarer included) swaps it for a random card of the partner's other discards."""
+    state = _dealt("standard+partner-takes-kitty+jokers-out-in-notrump", *JOKERS_SPLIT)
+    _act(state, "4 notrump", "pass", "pass", "pass", "direction uptown")
+    assert state.seat == 2 and "LJ" not in _legal(state)  # laid apart by itself
+    discards = ["3S", "2S", "2H", "3D", "2D"]
+    _act(state, *discards)
+    names = state.rules.cards
+    assert [(seat, names[joker]) for seat, joker, _ in state.swaps] == [(0, "BJ")]
+    assert names[state.swaps[0][2]] in discards
+    assert not any({"BJ", "LJ"} & _cards(state, seat) for seat in range(4))
+    assert [len(h) for h in state.hands] == [12] * 4
+    assert state.seat == 0 and names[state.swaps[0][2]] in _cards(state, 0)
+
+
+# northeast52: seat 0, the first caller, holds no king, queen or jack.
+NO_FACE_CARDS_FIRST = (
+    [[*_run("S", "T", "2"), "AH", "AD", "AC"], ["AS", "KS", "QS", "JS", *_run("H", "K", "6")],
+     ["5H", "4H", "3H", "2H", *_run("D", "K", "6")], ["5D", "4D", "3D", "2D", *_run("C", "K", "6")]],
+    ["5C", "4C", "3C", "2C"],
+)
+
+
+def test_a_first_caller_who_may_not_pass_may_still_call_redeal():
+    """§9 first-caller-bids ("may not pass") over §2 northeast52 (a player with no king, queen or
+    jack "may call redeal instead of bidding on their turn"): only the pass is barred."""
+    state = _dealt("northeast52+first-caller-bids", *NO_FACE_CARDS_FIRST)
+    assert "pass" not in _legal(state) and {"1", "redeal"} <= _legal(state)
+    _act(state, "redeal")
+    assert state.is_terminal()
+    # Without first-caller-bids the same seat may pass as well.
+    assert {"pass", "redeal"} <= _legal(_dealt("northeast52", *NO_FACE_CARDS_FIRST))
+
+
+def test_a_dealer_forced_to_the_lowest_bid_bids_the_house_rules_lowest():
+    """§3 oregon ("the dealer must take a bid of 1 (exactly 1)") under §8 min-bid-4 ("lowest bid 4"):
+    the forced bid is the ladder's lowest, 4."""
+    from runtime.game import GameState
+
+    rules = load_ruleset("oregon", ["min-bid-4"])
+    state = GameState(rules, 7).hand
+    _act(state, "pass", "pass", "pass")
+    assert state.seat == state.dealer and _legal(state) == {"4"}
+
+
+@pytest.mark.parametrize("order, lowest", [(("no-kitty", "min-bid-4"), 4), (("min-bid-4", "no-kitty"), 1)])
+def test_min_bid_4_and_no_kitty_the_later_lowest_bid_holds(order, lowest):
+    """§8 min-bid-4 ("lowest bid 4") and no-kitty ("bids from 1") both state the lowest bid: as for any
+    two layers of one setting, the later in the list holds (docs/rule-combinations.md); the deal is
+    no-kitty's either way."""
+    rules = load_ruleset("standard", order)
+    assert sorted({b.level for b in rules.bids}) == list(range(lowest, 8))
+    assert (rules.hand_size, rules.kitty_size, len(rules.cards)) == (13, 0, 52)
+
+
+def test_a_later_rule_that_removes_what_an_earlier_one_set_holds():
+    """no-kitty after sport-kitty, no-jokers after jokers-free-in-notrump: the later rule holds (no
+    kitty to show, no jokers to free); the other order leaves the last rule nothing to act on and
+    is refused with the rule's own file named (docs/rule-combinations.md)."""
+    from bidcompiler.errors import CompileError
+
+    rules = load_ruleset("standard", ["sport-kitty", "no-kitty"])
+    assert rules.kitty_size == 0 and rules.kitty_show == "never"
+    rules = load_ruleset("standard", ["jokers-free-in-notrump", "no-jokers"])
+    assert len(rules.cards) == 52 and rules.tables[(-1, 0)].free_no_suit is False
+    for order, file in ((("no-kitty", "sport-kitty"), "sport-kitty.yaml"),
+                        (("no-jokers", "jokers-free-in-notrump"), "jokers-free-in-notrump.yaml")):
+        with pytest.raises(CompileError, match="has no effect") as info:
+            load_ruleset("standard", list(order))
+        assert file in str(info.value)
+
+
+def test_first_caller_bids_leaves_all_pass_redeal_nothing_to_do():
+    """first-caller-bids with all-pass-redeal: the first caller always bids, so nobody ever finds
+    everyone passed; the pair compiles, and after the bid the others (the dealer too) may pass."""
+    from runtime.game import GameState
+
+    rules = load_ruleset("standard", ["first-caller-bids", "all-pass-redeal"])
+    state = GameState(rules, 3).hand
+    assert "pass" not in _legal(state)
+    _act(state, "3 uptown")
+    for _ in range(3):
+        assert "pass" in _legal(state)
+        _act(state, "pass")
+    assert state.declarer == (state.dealer + 1) % 4 and not state.is_terminal()
+
+
+def test_hawaii_shutout_is_at_least_7_to_0():
+    """rules.md §6: "a side wins when it is 7 up with the other side at 0": a set (+2) that takes a
+    side from 6 to 8 with the other at 0 wins (docs/rule-combinations.md, "Readings")."""
+    from types import SimpleNamespace
+
+    from runtime.game import GameTally
+
+    rules = load_ruleset("hawaii")
+    tally = GameTally(rules)
+    tally.totals = [0, 6]
+    # Side 0 declared 3 and was set: +2 to side 1.
+    tally.add_hand(SimpleNamespace(score=[0, 2], books=[8, 5], declarer=0, bid=0, made=False, dealer=3,
+                                   calls=[]))
+    assert tally.totals == [0, 8] and tally.winner == 1
+    tally = GameTally(rules)
+    tally.totals = [1, 6]  # not a shutout: 8 to 1, and 7 ahead is short of 11
+    tally.add_hand(SimpleNamespace(score=[0, 2], books=[8, 5], declarer=0, bid=0, made=False, dealer=3,
+                                   calls=[]))
+    assert tally.totals == [1, 8] and tally.winner is None
