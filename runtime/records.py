@@ -670,7 +670,9 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                                      "it leaves play and never reaches the hand, so it is not listed")
     short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
-        count = len(discard) if isinstance(discard, list) else "no list of"
+        # The sentence must end whole when the list is missing or is something else.
+        count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
+                 else f"{shown(discard)}, not a list of cards")
         raise RecordError(where, f"seat {taker} must discard {target} cards{leaving}, the record has {count}")
     chosen = []
     seen = set()
