@@ -142,10 +142,13 @@ def test_dev_zero_is_not_read():
     assert "not a regular file" in proc.stderr
 
 
-def test_a_folder_is_refused(tmp_path):
-    result = run("replay", str(tmp_path))
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_folder_is_refused(tmp_path, command):
+    """docs/records.md: a file that is not a regular file (a FIFO, a device, a folder) exits
+    with status 2, "not a regular file"; a folder read "File '…' is a directory" (click's)."""
+    result = run(command, str(tmp_path))
     assert result.exit_code == 2
-    assert "directory" in result.stderr or "not a regular file" in result.stderr
+    assert f"{tmp_path}: not a regular file (a directory)" in result.stderr, result.stderr
 
 
 # --------------------------------------------------------------------------- with
