@@ -29,6 +29,10 @@ from .scoring import renege_penalties
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
                "discard", "swaps", "play", "claim", "in_progress"}
+# The fields a record may leave out: given as null, each is read as left out (docs/records.md),
+# so that `"kitty": null` or `"in_progress": null` from a writer that spells "none" so means
+# what the field's absence means, as `"claim": null` and `"declare": null` already did.
+OPTIONAL_KEYS = ("with", "kitty", "declare", "discard", "swaps", "play", "claim", "in_progress")
 # The entries that come after the auction, in records.md's order of checking.
 LATER_KEYS = ("declare", "discard", "swaps", "play", "claim")
 
@@ -300,6 +304,9 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
             raise NotARecord(f"{where}: no \"format\" field; a hand record starts "
                              f"{{\"format\": \"{HAND_FORMAT}\", ...}}")
         raise NotARecord(f"{where}: unknown record format {shown(fmt)}; expected '{HAND_FORMAT}'")
+    for key in OPTIONAL_KEYS:
+        if key in value and value[key] is None:
+            del value[key]
     return value
 
 

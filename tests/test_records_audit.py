@@ -312,6 +312,24 @@ def test_json_beyond_the_grammar_is_placed_at_its_line_and_column(tmp_path, valu
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("field", ["with", "kitty", "declare", "discard", "swaps", "play", "claim", "in_progress"])
+def test_an_optional_field_given_as_null_is_read_as_left_out(tmp_path, field):
+    """docs/records.md (decision): null in a field a record may leave out means what leaving it
+    out means.  `"claim": null` and `"declare": null` were read so, but `"with": null`,
+    `"in_progress": null` and a null kitty where the variant has none were refused, and
+    `"play": null` was 'not a list' where a missing play is a play that has not begun."""
+    absent = run("replay", str(write(tmp_path / "absent.json", record(**{field: ...}))), "--json")
+    null = run("replay", str(write(tmp_path / "null.json", dict(record(), **{field: None}))), "--json")
+    assert (null.exit_code, null.stdout) == (absent.exit_code, absent.stdout)
+    # The same where leaving the field out is what a legal record does.
+    oregon = {"format": "bidwhist-hand/1", "variant": "oregon", "dealer": 0,
+              "hands": [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"], "auction": ["pass"],
+              "in_progress": True}
+    out = replay_json(write(tmp_path / "oregon.json", dict(oregon, **{field: None}) if field != "in_progress"
+                            else oregon), status=0)
+    assert out["in_progress"] is True and out["error"] is None
+
+
 def test_a_record_without_format_says_so(tmp_path):
     """records.md: "version it (`"format"`), and reject what does not fit it with a clear error"."""
     path = write(tmp_path / "hand.json", record(format=...))
