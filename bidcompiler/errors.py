@@ -30,11 +30,12 @@ def printable(text: str, keep_newlines: bool = True) -> str:
     return "".join(c if c.isprintable() or (keep_newlines and c == "\n") else repr(c)[1:-1] for c in text)
 
 
-def quoted(name: str) -> str:
+def quoted(name: str, limit: int = QUOTED_CHARS) -> str:
     """``name`` in quotes for a message: escaped as :func:`printable` (newlines too) and,
-    past :data:`QUOTED_CHARS` characters, cut with its length said."""
-    if len(name) > QUOTED_CHARS:
-        return f"'{printable(name[:QUOTED_CHARS], False)}...' ({len(name)} characters)"
+    past ``limit`` characters (:data:`QUOTED_CHARS` unless a caller has its own), cut with
+    its length said."""
+    if len(name) > limit:
+        return f"'{printable(name[:limit], False)}...' ({len(name)} characters)"
     return f"'{printable(name, False)}'"
 
 

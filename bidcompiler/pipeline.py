@@ -24,7 +24,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_file_key, set_layer
-from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
+from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -51,8 +51,9 @@ def find_file(name: str, relative_to: Path | None = None, kind: str = "variant")
     raise VariantNotFound([Diagnostic(SourcePos(name), _not_found(name, relative_to, kind))])
 
 
-def _not_found(name: str, relative_to: Path | None, kind: str) -> str:
-    """Why ``name`` names nothing, with a "did you mean" when a shipped name or a file is close."""
+def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOTED_CHARS) -> str:
+    """Why ``name`` names nothing, with a "did you mean" when a shipped name or a file is close
+    (``name`` quoted up to ``limit`` characters: a record's reader quotes fewer)."""
     what = "house rule" if kind == "house-rule" else "variant"
     looks_like_path = Path(name).suffix in SOURCE_SUFFIXES or "/" in name
     if looks_like_path:
@@ -67,9 +68,9 @@ def _not_found(name: str, relative_to: Path | None, kind: str) -> str:
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) or difflib.get_close_matches(
         name, list(_shipped(None)), n=1, cutoff=0.6)
     if close:
-        return (f"unknown {what} {quoted(name)} (did you mean '{close[0]}'?); `bidwhist variants` lists the "
+        return (f"unknown {what} {quoted(name, limit)} (did you mean '{close[0]}'?); `bidwhist variants` lists the "
                 "shipped ones, or give the path of a file")
-    return f"unknown {what} {quoted(name)} (shipped: {', '.join(names) or 'none'}); or give the path of a file"
+    return f"unknown {what} {quoted(name, limit)} (shipped: {', '.join(names) or 'none'}); or give the path of a file"
 
 
 def _close_files(path: Path) -> str | None:

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 # read or built: replaying a record of a shipped variant the rule cache holds needs none.
 
 MAX_BYTES = 1 << 20  # 1 MiB: records.md's limit on a file a record names
+# docs/records.md: a message quotes at most 40 characters of a value from the record (its
+# variant and house-rule names too, as replay's own messages quote its other values).
+RECORD_QUOTED_CHARS = 40
 _MAX_POSITIONS = 5  # positions listed in one message; the rest are counted
 
 
@@ -153,7 +156,7 @@ class _RecordFiles:
         if broken:
             hint = ("; a record names its house rules in `with`, not after `+`"
                     if "+" in name and broken.startswith("does not exist") else "")
-            raise RefusedName(at, f"refused: {quoted(name)} {broken}{hint}")
+            raise RefusedName(at, f"refused: {quoted(name, RECORD_QUOTED_CHARS)} {broken}{hint}")
         return real
 
     def shipped(self, name: str, at: str, kind: str) -> LoadedYaml:
@@ -161,7 +164,7 @@ class _RecordFiles:
         from .pipeline import _not_found, find_file, load_layer
 
         if name not in shipped_files(None):
-            message = _not_found(name, None, kind)
+            message = _not_found(name, None, kind, RECORD_QUOTED_CHARS)
             if "+" in name:
                 message += "; a record names its house rules in `with`, not after `+`"
             # An unknown shipped name is the `with` list's fault, as it always was; `with[i]`
@@ -174,7 +177,8 @@ class _RecordFiles:
         if not is_path_name(name):
             return self.shipped(name, at, kind)
         real = self.check(name, at)
-        return self._load_real(real, name, at, f"{self.what(at)} {quoted(name)} named at `{at}`")
+        return self._load_real(real, name, at, f"{self.what(at)} {quoted(name, RECORD_QUOTED_CHARS)} "
+                                               f"named at `{at}`")
 
     def _load_real(self, real: str, name: str, at: str, shown: str) -> LoadedYaml:
         from runtime.files import NotUtf8
@@ -313,7 +317,8 @@ def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: boo
 
 def _shown(files: _RecordFiles, name: str, at: str) -> str:
     """How a message names the file the record names at ``at``."""
-    return f"{files.what(at)} {quoted(name)} named at `{at}`" if is_path_name(name) else f"{quoted(name)} (at `{at}`)"
+    name_quoted = quoted(name, RECORD_QUOTED_CHARS)
+    return f"{files.what(at)} {name_quoted} named at `{at}`" if is_path_name(name) else f"{name_quoted} (at `{at}`)"
 
 
 def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined: bool = True) -> Ruleset:
@@ -356,10 +361,15 @@ def record_name(name: str, record_file: str | os.PathLike) -> tuple[str, bool]:
     folder = os.path.abspath(record_folder(record_file))
     target = os.path.abspath(name)
     relative = os.path.relpath(target, folder).replace(os.sep, "/")
+    real_folder, real_target = os.path.realpath(folder), os.path.realpath(target)
+    real_inside = os.path.commonpath([real_folder, real_target]) == real_folder
+    if real_inside and (relative.startswith("../") or relative == ".."):
+        # Typed through a link (lnk/mine.yaml, lnk leading into the record's folder): the file
+        # is inside all the same, named by its real path there, which replay accepts (no `..`).
+        relative = os.path.relpath(real_target, real_folder).replace(os.sep, "/")
     if not is_path_name(relative):
         relative = "./" + relative
-    inside = not relative.startswith("../") and relative != ".." and os.path.commonpath(
-        [os.path.realpath(folder), os.path.realpath(target)]) == os.path.realpath(folder)
+    inside = not relative.startswith("../") and relative != ".." and real_inside
     return relative, inside
 
 

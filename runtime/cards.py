@@ -24,6 +24,9 @@ def normalise_card_text(text: str) -> str:
         return t
     for symbol, letter in SUIT_SYMBOLS.items():
         t = t.replace(symbol, letter)
+    if not t.isascii():
+        # Case is ASCII case: Unicode's upper() makes the long s ``ſ`` an S (``Aſ`` is no AS).
+        return t
     t = t.upper()
     if t.startswith("10") and len(t) == 3:
         t = "T" + t[2:]

@@ -29,6 +29,10 @@ from .scoring import renege_penalties
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
                "discard", "swaps", "play", "claim", "in_progress"}
+# The fields a record may leave out: given as null, each is read as left out (docs/records.md),
+# so that `"kitty": null` or `"in_progress": null` from a writer that spells "none" so means
+# what the field's absence means, as `"claim": null` and `"declare": null` already did.
+OPTIONAL_KEYS = ("with", "kitty", "declare", "discard", "swaps", "play", "claim", "in_progress")
 # The entries that come after the auction, in records.md's order of checking.
 LATER_KEYS = ("declare", "discard", "swaps", "play", "claim")
 
@@ -164,6 +168,35 @@ def json_trouble(exc: ValueError | RecursionError) -> str:
     return str(exc)
 
 
+# The tokens of JSON text that matter to :func:`_trouble_offset`: strings (skipped whole, as a
+# bracket or ``NaN`` inside one is text), the constants Python reads beyond JSON, numbers and brackets.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<const>-?Infinity|NaN)'
+                         r'|(?P<int>-?(?:0|[1-9][0-9]*))(?P<more>[.eE])?|(?P<open>[\[{])|(?P<close>[\]}])')
+
+
+def _trouble_offset(chunk: str, exc: ValueError | RecursionError) -> int | None:
+    """Where in ``chunk`` json met what it refused beyond the grammar (a message says where).
+
+    Everything before that point is JSON json took (it reads in order), so the first such
+    token outside a string is the one: ``NaN`` or ``Infinity``; an integer longer than
+    Python converts; for nesting too deep, the first bracket of the deepest level reached.
+    """
+    limit = sys.get_int_max_str_digits()
+    deepest, depth, where = 0, 0, None
+    for token in _JSON_TOKEN.finditer(chunk):
+        if token["const"] and not isinstance(exc, RecursionError) and "digits" not in str(exc):
+            return token.start()
+        if token["int"] and not token["more"] and len(token["int"].lstrip("-")) > limit and "digits" in str(exc):
+            return token.start()
+        if token["open"]:
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, token.start()
+        elif token["close"]:
+            depth -= 1
+    return where if isinstance(exc, RecursionError) else None
+
+
 def _one_value_over_lines(text: str) -> bool:
     """True when the whole of ``text`` is one JSON value written over several lines.
 
@@ -253,7 +286,13 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
-        raise NotARecord(f"{filename}:{first_line}: invalid JSON: {json_trouble(exc)}") from None
+        # Said where, as a JSONDecodeError is (json counts lines by LF, columns from 1).
+        offset = _trouble_offset(chunk, exc)
+        where = f"{first_line}"
+        if offset is not None:
+            line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
+            where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
+        raise NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}") from None
     where = f"{filename}:{first_line}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
@@ -265,6 +304,9 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
             raise NotARecord(f"{where}: no \"format\" field; a hand record starts "
                              f"{{\"format\": \"{HAND_FORMAT}\", ...}}")
         raise NotARecord(f"{where}: unknown record format {shown(fmt)}; expected '{HAND_FORMAT}'")
+    for key in OPTIONAL_KEYS:
+        if key in value and value[key] is None:
+            del value[key]
     return value
 
 
@@ -670,7 +712,9 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
                                      "it leaves play and never reaches the hand, so it is not listed")
     short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
-        count = len(discard) if isinstance(discard, list) else "no list of"
+        # The sentence must end whole when the list is missing or is something else.
+        count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
+                 else f"{shown(discard)}, not a list of cards")
         raise RecordError(where, f"seat {taker} must discard {target} cards{leaving}, the record has {count}")
     chosen = []
     seen = set()

@@ -87,6 +87,13 @@ def test_the_forgiving_card_spellings_stay(standard):
         assert parse_card(standard, text) is None, text
 
 
+def test_a_card_is_read_in_ascii_case_only(standard):
+    """records.md: a card's letters in any case; not letters whose Unicode upper case happens
+    to be one (the long s: 'Aſ'.upper() == 'AS'), nor other look-alikes (the Kelvin sign, fullwidth)."""
+    for text in ("Aſ", "\u212aS", "Tſ", "10ｈ", "ＡS"):
+        assert parse_card(standard, text) is None, text
+
+
 # --------------------------------------------------------------------------- size and kind of file
 def test_a_record_over_the_limit_is_refused_naming_it(tmp_path):
     """A 24 MB record peaked at 781 MB; now no record above the limit is read at all."""
@@ -142,10 +149,13 @@ def test_dev_zero_is_not_read():
     assert "not a regular file" in proc.stderr
 
 
-def test_a_folder_is_refused(tmp_path):
-    result = run("replay", str(tmp_path))
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_folder_is_refused(tmp_path, command):
+    """docs/records.md: a file that is not a regular file (a FIFO, a device, a folder) exits
+    with status 2, "not a regular file"; a folder read "File '…' is a directory" (click's)."""
+    result = run(command, str(tmp_path))
     assert result.exit_code == 2
-    assert "directory" in result.stderr or "not a regular file" in result.stderr
+    assert f"{tmp_path}: not a regular file (a directory)" in result.stderr, result.stderr
 
 
 # --------------------------------------------------------------------------- with
@@ -315,7 +325,7 @@ def test_a_name_from_a_record_is_quoted_escaped_and_cut(tmp_path, record, field,
     assert not any(not c.isprintable() and c != "\n" for c in text), repr(text)
     message = json.loads(result.stdout)["error"]["message"] if mode else result.stderr
     assert len(message.splitlines()) == 1 and len(message) < 1000, message  # the shipped names: ~600
-    assert repr(name[:60])[1:-1] in message
+    assert repr(name[:40])[1:-1] in message  # docs/records.md: at most 40 characters of a value
 
 
 def test_a_name_on_the_command_line_is_escaped_in_the_usage_error():

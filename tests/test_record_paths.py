@@ -184,6 +184,22 @@ def test_a_name_with_plus_is_not_split(tmp_path):
     assert out.exit_code == 1 and "in `with`" in json.loads(out.stdout)["error"]["message"]
 
 
+@pytest.mark.parametrize("field, name, kept", [
+    ("variant", "y" * 100, "unknown variant"),            # a shipped name: none such
+    ("variant", "y" * 100 + ".yaml", "no such file"),     # a path
+    ("with", "/" + "z" * 100, "is an absolute path"),
+])
+def test_a_long_name_is_quoted_to_40_characters(tmp_path, field, name, kept):
+    """docs/records.md: "A message quotes at most 40 characters of a value from the record";
+    a variant or house-rule name was quoted to the compiler's 60."""
+    value = [name] if field == "with" else name
+    out = run("replay", str(write(tmp_path, dict(HAND, **{field: value}))), "--json")
+    assert out.exit_code == 1, out.stdout + out.stderr
+    message = json.loads(out.stdout)["error"]["message"]
+    assert kept in message and f"'{name[:40]}...' ({len(name)} characters)" in message, message
+    assert name[:41] not in message
+
+
 def test_a_bare_name_is_only_ever_a_shipped_name(tmp_path, monkeypatch):
     """A name without `/` or extension is a shipped name: a file of that name, here or in the
     working directory, is never read."""
@@ -340,6 +356,22 @@ def test_record_name_is_relative_to_the_record(tmp_path, monkeypatch):
     assert record_name(str(tmp_path / "out" / "r" / "m.yaml"), "out/g.jsonl") == ("r/m.yaml", True)
     assert record_name("out/mine", "out/g.jsonl") == ("./mine", True)   # read back as a path, not a name
     assert record_name("mine.whist", "out/g.jsonl") == ("../mine.whist", False)
+
+
+def test_a_file_typed_through_a_link_into_the_folder_is_named_inside_it(tmp_path, monkeypatch):
+    """records.md: "whatever writes a record writes its paths that way" (relative to its folder).
+    `simulate lnk/mine.yaml --records out/h.jsonl`, lnk leading to out: the record said
+    `../lnk/mine.yaml`, which replay refuses (a `..` part), and the writer warned of a file
+    outside the folder though it is inside."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    shutil.copy(STANDARD_YAML, tmp_path / "out" / "mine.yaml")
+    (tmp_path / "lnk").symlink_to("out")
+    assert record_name("lnk/mine.yaml", "out/h.jsonl") == ("mine.yaml", True)
+    result = run("simulate", "lnk/mine.yaml", "--hands", "1", "--seed", "5", "--records", "out/h.jsonl")
+    assert result.exit_code == 0 and "not inside the folder" not in result.stderr, result.stderr
+    assert json.loads((tmp_path / "out" / "h.jsonl").read_text(encoding="utf-8"))["variant"] == "mine.yaml"
+    assert run("replay", "--each", "out/h.jsonl", "--json").exit_code == 0
 
 
 def test_a_simulated_game_record_replays_from_another_folder(tmp_path, monkeypatch):

@@ -294,6 +294,42 @@ def test_nan_is_not_json(tmp_path, constant):
     assert f"{constant.lstrip('-')} is not a JSON value" in result.stderr
 
 
+@pytest.mark.parametrize("value, at", [
+    ("NaN", "NaN"), ("-Infinity", "-Infinity"), ("9" * 5000, "9" * 5000),
+    ("[" * 100_000 + "]" * 100_000, "[]"),          # the first bracket of the deepest level
+])
+@pytest.mark.parametrize("game", [False, True])
+def test_json_beyond_the_grammar_is_placed_at_its_line_and_column(tmp_path, value, at, game):
+    """docs/records.md: a file that is no record gets one line on stderr saying where,
+    `FILE:LINE:COLUMN: ...`; NaN, a huge integer and deep nesting said only the line.
+    A string holding the same text before it is skipped (it is text, not a value)."""
+    line = json.dumps(record(variant="standard", **{"with": ["NaN[9"]}))[:-1] + f', "claim": {value}}}'
+    text = line if not game else json.dumps(NT_RECORD) + "\n" + line
+    path = write(tmp_path / ("game.jsonl" if game else "hand.json"), text)
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:{2 if game else 1}:{line.rindex(at) + 1}: invalid JSON: "), result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("field", ["with", "kitty", "declare", "discard", "swaps", "play", "claim", "in_progress"])
+def test_an_optional_field_given_as_null_is_read_as_left_out(tmp_path, field):
+    """docs/records.md (decision): null in a field a record may leave out means what leaving it
+    out means.  `"claim": null` and `"declare": null` were read so, but `"with": null`,
+    `"in_progress": null` and a null kitty where the variant has none were refused, and
+    `"play": null` was 'not a list' where a missing play is a play that has not begun."""
+    absent = run("replay", str(write(tmp_path / "absent.json", record(**{field: ...}))), "--json")
+    null = run("replay", str(write(tmp_path / "null.json", dict(record(), **{field: None}))), "--json")
+    assert (null.exit_code, null.stdout) == (absent.exit_code, absent.stdout)
+    # The same where leaving the field out is what a legal record does.
+    oregon = {"format": "bidwhist-hand/1", "variant": "oregon", "dealer": 0,
+              "hands": [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"], "auction": ["pass"],
+              "in_progress": True}
+    out = replay_json(write(tmp_path / "oregon.json", dict(oregon, **{field: None}) if field != "in_progress"
+                            else oregon), status=0)
+    assert out["in_progress"] is True and out["error"] is None
+
+
 def test_a_record_without_format_says_so(tmp_path):
     """records.md: "version it (`"format"`), and reject what does not fit it with a clear error"."""
     path = write(tmp_path / "hand.json", record(format=...))

@@ -414,6 +414,8 @@ def test_declare_errors(tmp_path, record, declare, fragments):
     ("BJ LJ 2S 3D 2D".split(), ["seat 0", "must discard 6", "has 5"]),
     ("BJ LJ 2S 3D 2D 2C 9S".split(), ["has 7"]),
     (..., ["must discard 6"]),
+    (None, ["must discard 6", "has 0"]),          # null is a discard left out (docs/records.md)
+    ("2C", ["the record has '2C', not a list of cards"]),
     ([], ["has 0"]),
     ("BJ LJ 2S 3D 2D AD".split(), ["seat 0", "discards AD, which it does not hold"]),
     ("BJ LJ 2S 3D 2D 2D".split(), ["discards 2D, which it does not hold"]),

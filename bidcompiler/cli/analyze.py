@@ -267,7 +267,7 @@ def solver_available(backend: str) -> str:
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False), callback=regular_file)
+@click.argument("file", type=click.Path(), callback=regular_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
 @click.option("--every-card", is_flag=True, help="Analyse the position before every card, not only every trick.")
 @click.option("--each", is_flag=True,
