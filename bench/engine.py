@@ -287,6 +287,11 @@ def main() -> None:
         parser.error("--rounds, --hands and --heuristic-hands must be at least 1, --process-hands at least 0")
     if find_reference(args.reference) is None:
         print("reference: bidwhist_v2.py not found (give --reference FILE); its rows are left out", file=sys.stderr)
+    if args.process_hands:  # whole processes run as installed, with bytecode (as bench/speed.py runs them)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import startup
+
+        startup.compile_packages()
     load = os.getloadavg()[0]
     result = rows(args.rounds, args.hands, args.heuristic_hands, args.process_hands, args.reference)
     if args.json:
@@ -294,9 +299,10 @@ def main() -> None:
         return
     print(f"standard, {args.rounds} interleaved rounds, CPU time; {os.cpu_count()} CPUs, load average "
           f"{load:.1f} before and {os.getloadavg()[0]:.1f} after; Python {sys.version.split()[0]}")
-    if os.environ.get("PYTHONDONTWRITEBYTECODE") or sys.dont_write_bytecode:
-        # Every whole process then compiles the package's sources again (~0.2 s CPU of simulate's start-up here).
-        print("note: PYTHONDONTWRITEBYTECODE is set: whole processes run without cached bytecode")
+    if args.process_hands:
+        # Compiled above: with PYTHONDONTWRITEBYTECODE set (or a checkout never run) every whole process would
+        # otherwise compile the package's sources again (~0.2 s CPU of simulate's start-up here).
+        print("note: the packages were compiled to bytecode first: whole processes run as installed")
     print(f"{'row':<64}{'min':>7}{'median':>8}{'max':>7}  goal")
     for r in result:
         ratio = r["ratio"]

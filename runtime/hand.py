@@ -24,6 +24,7 @@ reading the Ruleset's settings.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from . import draws
@@ -59,6 +60,24 @@ def _playout_tables(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, ..
     return rules.derived("playout_tables", build)
 
 
+def _follow_spans(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int] | None, ...]]:
+    """For each play table of ``rules`` (by trump, direction), each suit's cards as one span of ids
+    ``(first, last + 1)`` where they are consecutive ids and nothing else follows the suit, else None.
+
+    A hand is kept sorted, so the cards of such a suit in it are the slice between the span's ends
+    (two bisections), in the hand's order: what filtering the hand by suit gives, cheaper."""
+    def build(r: Ruleset) -> dict:
+        out = {}
+        for key, table in r.tables.items():
+            spans: list[tuple[int, int] | None] = []
+            for suit in range(len(r.suits)):
+                ids = [c for c, s in enumerate(table.suit_of) if s == suit]
+                spans.append((ids[0], ids[-1] + 1) if ids and ids[-1] - ids[0] + 1 == len(ids) else None)
+            out[key] = tuple(spans)
+        return out
+    return rules.derived("follow_spans", build)
+
+
 _FOLLOWERS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
@@ -83,8 +102,8 @@ class HandState:
         "high_seat", "passed", "declarer", "bid", "trump", "direction", "table",
         "discards", "pending", "trick", "leader", "tricks", "won", "books", "score",
         "made", "dealt", "redealt", "out", "discard_target", "kitty_seen", "reneges",
-        "led", "swaps", "swaps_given", "swaps_may_stop", "renege_plays", "_refuse", "_legal", "_steps", "_auction",
-        "_kittyr", "_tricksr", "_taker", "game",
+        "led", "swaps", "swaps_given", "swaps_may_stop", "renege_plays", "_refuse", "_legal", "_spans", "_steps",
+        "_auction", "_kittyr", "_tricksr", "_taker", "game",
     )
 
     def __init__(self, rules: Ruleset, dealer: int, hands: list[list[int]], kitty: list[int]):
@@ -136,6 +155,8 @@ class HandState:
         self.led = NO_SUIT  # the suit to follow in the current trick, once a card sets it
         self._refuse = self._tricksr.refuse  # read on every card: a plain bool
         self._legal: list[int] | None = None
+        # (play table, its _follow_spans), looked up on the first card that must follow suit.
+        self._spans: tuple | None = None
         # The (seat, action) of declarations, discards and a declared notrump, in order:
         # with the calls and the tricks they make :attr:`history` (cards are not
         # logged twice, so playing a card costs nothing more).
@@ -337,8 +358,29 @@ class HandState:
     def legal_actions(self) -> list[int]:
         """Every action the current player may take, in increasing id order."""
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        table = self.table
+        if self.phase == PLAY and table is not None:  # the hot path of _compute_legal, without its call
+            hand = self.hands[self.seat]
+            led = self.led
+            if led != NO_SUIT and self._refuse and not table.free_no_suit:
+                spans = self._spans  # (the table, its spans): looked up once a hand
+                if spans is None or spans[0] is not table:
+                    spans = self._spans = (table, _follow_spans(self.rules)[(self.trump, self.direction)])
+                span = spans[1][led]
+                if span is None:
+                    suit_of = table.suit_of
+                    legal = [c for c in hand if suit_of[c] == led] or hand[:]
+                else:  # the suit's cards are one run of ids: a slice of the sorted hand
+                    legal = hand[bisect_left(hand, span[0]):bisect_left(hand, span[1])] or hand[:]
+            elif led == NO_SUIT:
+                legal = hand[:]
+            else:
+                legal = self._compute_legal()
+        else:
+            legal = self._compute_legal()
+        self._legal = legal
         return legal
 
     def _compute_legal(self) -> list[int]:
@@ -386,6 +428,17 @@ class HandState:
             raise self.explain_illegal(action)
         if self.phase == PLAY and self.table is not None:  # the hot path: a card played (as _apply plays it)
             self._legal = None
+            trick = self.trick
+            if self._refuse and len(trick) < self.rules.players - 1:
+                # Neither the trick's last card nor a renege to note: _play's first steps, without its call.
+                self.hands[self.seat].remove(action)
+                trick.append(action)
+                if self.led == NO_SUIT:
+                    suit = self.table.suit_of[action]
+                    if suit >= 0:  # tricks.sets_led
+                        self.led = suit
+                self.seat = (self.seat + 1) % self.rules.players
+                return
             self._play(action)
             return
         self._apply(action)
