@@ -384,3 +384,17 @@ def test_a_declarer_without_a_partner_strong_in_trumps_draws_with_the_top():
     card, reason = says(state)
     assert card == "LJ", (card, reason)
     assert "strong in trumps" in reason
+
+
+def test_defender_second_hand_keeps_its_top_trump():
+    # The declarer leads a small trump; seat 1, second hand, holds the BJ (the top trump:
+    # it wins whenever it is played) and two small ones.  It plays low: taking the 2S
+    # with the BJ now only spends the best trump on the declarer's smallest, while kept
+    # it can still beat a higher one and partner, last to play, may win this trick.
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 2S AH KH AD KD AC KC",
+                               1: "BJ 3S 4S 2H 3H 4H 2D 3D 4D 9D 2C 3C"},
+                              ["2S"])
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "3S", (card, reason)
+    assert "second hand low in trumps" in reason, reason

@@ -224,6 +224,15 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
         miss = _miss(state, info, unseen)
         for c in winners:
             r = _risk(ti, void, unseen, c, led, later, miss)
+            # A defender second hand to a trump lead keeps a sure trump winner: it wins
+            # whenever it is played, may yet beat a higher trump than this one, and
+            # partner plays later (the declaring side's books -0.025/-0.032 a hand,
+            # bench/declaring.py seeds 11 and 12; README card play row (10)).
+            if (not r and led == trump and len(trick) == 1 and partners and len(same) > 1
+                    and state.declarer != seat and state.declarer not in partners):
+                card = lowest()
+                return card, (f"play {cards[card]}: the {cards[c]} wins any time later; second hand low "
+                              "in trumps" if why else "")
             if r <= _GOOD:
                 if not why:
                     return c, ""
