@@ -398,3 +398,17 @@ def test_defender_second_hand_keeps_its_top_trump():
     card, reason = says(state)
     assert card == "3S", (card, reason)
     assert "second hand low in trumps" in reason, reason
+
+
+def test_defender_takes_a_first_trick_that_carries_the_discards_book():
+    # The same duck where the first trick wins the declarer's four discards as a book
+    # (52 cards, discards to the first trick's winner): that trick is worth two books,
+    # and seat 1 takes it with the AS, its sure trump winner.
+    rules = load_ruleset("northeast52")
+    state = hand_state(rules, 3, {0: "KS QS JS TS 9S 2S AH KH AD KD AC KC",
+                                  1: "AS 3S 4S 2H 3H 4H 2D 3D 4D 9D QC 3C"},
+                       kitty="QH QD JC 5S")
+    act(state, "4", "pass", "pass", "pass", "trump S", "direction uptown", "QH", "QD", "JC", "5S", "2S")
+    assert state.seat == 1 and state.discards_book_pending()
+    card, reason = says(state)
+    assert card == "AS", (card, reason)
