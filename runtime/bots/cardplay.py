@@ -231,9 +231,12 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             # bench/declaring.py seeds 11 and 12; README card play row (10)).  Not at a
             # first trick that carries the discards' book or whose lead named trumps:
             # ducking there gave the declaring side +0.054 and +0.042 books a hand.
+            # Only where the declarer took a kitty (its trump leads come from length):
+            # without one (Boston) the duck gave the declaring side +0.006..+0.015.
             if (not r and led == trump and len(trick) == 1 and partners and len(same) > 1
                     and state.declarer != seat and state.declarer not in partners
-                    and (state.tricks or not _first_trick_special(state))):
+                    and (state.tricks or not _first_trick_special(state))
+                    and rules.kitty_size > 0):
                 card = lowest()
                 return card, (f"play {cards[card]}: the {cards[c]} wins any time later; second hand low "
                               "in trumps" if why else "")
