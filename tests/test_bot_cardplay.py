@@ -412,3 +412,18 @@ def test_defender_takes_a_first_trick_that_carries_the_discards_book():
     assert state.seat == 1 and state.discards_book_pending()
     card, reason = says(state)
     assert card == "AS", (card, reason)
+
+
+def test_defender_without_a_kitty_in_play_takes_the_trump_lead():
+    # No kitty (13 cards each, trump named by the first card led): the declarer's trump
+    # leads need not come from a kitty's length, and there the duck measured a loss.
+    # Seat 1, second hand to the declarer's second trump lead, takes it with the AS.
+    rules = load_ruleset("oregon")
+    state = hand_state(rules, 3, {0: "KS QS JS TS 9S 8S 2S AH KH AD KD AC KC",
+                                  1: "AS 3S 4S 2H 3H 4H 2D 3D 4D 9D QC 3C 5C",
+                                  2: "5S 2C 6H 7H 8H 9H 5D 6D 7D 8D 4C 6C 7C"},
+                       kitty="")
+    act(state, "4", "pass", "pass", "pass", "KS", "3S", "5S", "6S", "2S")
+    assert state.seat == 1 and len(state.tricks) == 1
+    card, reason = says(state)
+    assert card == "AS", (card, reason)
