@@ -8,6 +8,9 @@
   cashing side winners the opponents could ruff;
 * the chance that a card is beaten (``_risk``) follows what the seat knows: who has
   shown out of the suit led and of trumps, and which higher cards are unseen.
+* a defender second hand to a trump lead keeps its sure trump winner and plays low,
+  but takes a first trick that carries the discards' book, and ducks nothing where
+  no kitty was taken.
 """
 
 from __future__ import annotations

@@ -13,7 +13,10 @@ notrump the declarer's partner returns the declarer's suit and the side sets up 
 long suit before cashing the others; then sure winners; the declaring side then leads
 back a suit its partner led; defenders return partner's
 suit and, against trumps, lead the top of a sequence or a suit with nothing to lose
-before leading away from an honour.  Discards keep an honour guarded.  Each rule was
+before leading away from an honour.  Discards keep an honour guarded.  A defender
+second hand to a trump lead plays low and keeps a sure trump winner, where the
+declarer took a kitty and the trick is not a first one worth more (the discards'
+book) or whose lead named trumps.  Each rule was
 kept only when bench/cardplay.py (books against the baseline declaring the same
 hands) or bench/strength.py measured it a gain.
 """
