@@ -8,6 +8,9 @@
   cashing side winners the opponents could ruff;
 * the chance that a card is beaten (``_risk``) follows what the seat knows: who has
   shown out of the suit led and of trumps, and which higher cards are unseen.
+* a defender second hand to a trump lead keeps its sure trump winner and plays low,
+  but takes a first trick that carries the discards' book, and ducks nothing where
+  no kitty was taken.
 """
 
 from __future__ import annotations
@@ -384,3 +387,46 @@ def test_a_declarer_without_a_partner_strong_in_trumps_draws_with_the_top():
     card, reason = says(state)
     assert card == "LJ", (card, reason)
     assert "strong in trumps" in reason
+
+
+def test_defender_second_hand_keeps_its_top_trump():
+    # The declarer leads a small trump; seat 1, second hand, holds the BJ (the top trump:
+    # it wins whenever it is played) and two small ones.  It plays low: taking the 2S
+    # with the BJ now only spends the best trump on the declarer's smallest, while kept
+    # it can still beat a higher one and partner, last to play, may win this trick.
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 2S AH KH AD KD AC KC",
+                               1: "BJ 3S 4S 2H 3H 4H 2D 3D 4D 9D 2C 3C"},
+                              ["2S"])
+    assert state.seat == 1
+    card, reason = says(state)
+    assert card == "3S", (card, reason)
+    assert "second hand low in trumps" in reason, reason
+
+
+def test_defender_takes_a_first_trick_that_carries_the_discards_book():
+    # The same duck where the first trick wins the declarer's four discards as a book
+    # (52 cards, discards to the first trick's winner): that trick is worth two books,
+    # and seat 1 takes it with the AS, its sure trump winner.
+    rules = load_ruleset("northeast52")
+    state = hand_state(rules, 3, {0: "KS QS JS TS 9S 2S AH KH AD KD AC KC",
+                                  1: "AS 3S 4S 2H 3H 4H 2D 3D 4D 9D QC 3C"},
+                       kitty="QH QD JC 5S")
+    act(state, "4", "pass", "pass", "pass", "trump S", "direction uptown", "QH", "QD", "JC", "5S", "2S")
+    assert state.seat == 1 and state.discards_book_pending()
+    card, reason = says(state)
+    assert card == "AS", (card, reason)
+
+
+def test_defender_without_a_kitty_in_play_takes_the_trump_lead():
+    # No kitty (13 cards each, trump named by the first card led): the declarer's trump
+    # leads need not come from a kitty's length, and there the duck measured a loss.
+    # Seat 1, second hand to the declarer's second trump lead, takes it with the AS.
+    rules = load_ruleset("oregon")
+    state = hand_state(rules, 3, {0: "KS QS JS TS 9S 8S 2S AH KH AD KD AC KC",
+                                  1: "AS 3S 4S 2H 3H 4H 2D 3D 4D 9D QC 3C 5C",
+                                  2: "5S 2C 6H 7H 8H 9H 5D 6D 7D 8D 4C 6C 7C"},
+                       kitty="")
+    act(state, "4", "pass", "pass", "pass", "KS", "3S", "5S", "6S", "2S")
+    assert state.seat == 1 and len(state.tricks) == 1
+    card, reason = says(state)
+    assert card == "AS", (card, reason)
