@@ -24,6 +24,12 @@ from .knowledge import _EXACT_TOP, _RUFF, _RUFF_KEEP, RulesInfo, TableInfo, _can
 # a rank point never outweighs a real difference in the estimate.
 _TIE = 1e-5
 
+# (table, suit index, the suit's cards in hand order, most) -> _suit_options' answer, for
+# hands whose every card may be laid away: the same holding comes back hand after hand
+# (short suits above all), and its options depend on nothing else.  Read only by callers.
+_OPTIONS: dict[tuple, dict[int, tuple[float, tuple[int, ...]]]] = {}
+_OPTIONS_MAX = 200_000
+
 
 def _holding_value(info: RulesInfo, ti: TableInfo, i: int, slot: int, mask: int) -> float:
     """The estimate's tricks for the holding ``mask`` (bits by rank) of suit index ``i``."""
@@ -76,6 +82,20 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     return best
 
 
+def _options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list[int], allowed, most: int,
+             free: bool):
+    """:func:`_suit_options`, memoised where every card of the hand may be laid away (``free``)."""
+    if not free:
+        return _suit_options(info, ti, i, slot, cards, allowed, most)
+    key = (ti, i, tuple(cards), most)
+    got = _OPTIONS.get(key)
+    if got is None:
+        if len(_OPTIONS) >= _OPTIONS_MAX:
+            _OPTIONS.clear()
+        got = _OPTIONS[key] = _suit_options(info, ti, i, slot, cards, allowed, most)
+    return got
+
+
 def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tuple[list[int], float] | None:
     """The ``lay`` cards of ``hand`` (among ``legal``) to lay away under the table ``ti``,
     and the estimate of the hand left; None when the legal cards do not allow it."""
@@ -84,6 +104,7 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
     if slots is None or lay <= 0:
         return None
     sidx = ti.sidx
+    free = allowed.issuperset(hand)
     by_suit: dict[int, list[int]] = {}
     loose = []  # cards of no suit: worthless, or top cards that win every trick
     for c in hand:
@@ -107,7 +128,7 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         if i == trump_i:
             continue
         cards = by_suit.get(i, [])
-        opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
+        opts = _options(info, ti, i, slot, cards, allowed, lay, free)
         nxt: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
         get = nxt.get
         n = len(cards)
@@ -127,7 +148,7 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         states = nxt
     if trump_i >= 0:
         cards = by_suit.get(trump_i, [])
-        trump_opts = _suit_options(info, ti, trump_i, slots[trump_i], cards, allowed, lay)
+        trump_opts = _options(info, ti, trump_i, slots[trump_i], cards, allowed, lay, free)
     else:
         cards = []
         trump_opts = {0: (0.0, ())}

@@ -18,7 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
+from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -264,10 +264,10 @@ class HeuristicBot:
             take_here = take if take >= 0 and info.bid_strain[take] == s else -1
             if sure_only:
                 books_s = books0 + short[nt]
-                eu_s, made_s = info.eu_row(0, nt, books_s), info.made_row(nt, books_s)
-                worth = worth_bidding(eu_s, made_s, allowed)
+                worth_all = info.worth_set(nt, books_s)  # outbid.worth_bidding of every bid, memoised
+                worth = allowed & worth_all
                 best_any = self._consider(best_any, info, nt, s, i, books0, books, allowed, take_here, stands, game)
-                if take_here >= 0 and not worth_bidding(eu_s, made_s, (take_here,)):
+                if take_here >= 0 and take_here not in worth_all:
                     take_here = -1
             else:
                 worth = allowed
