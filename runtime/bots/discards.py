@@ -24,12 +24,6 @@ from .knowledge import _EXACT_TOP, _RUFF, _RUFF_KEEP, RulesInfo, TableInfo, _can
 # a rank point never outweighs a real difference in the estimate.
 _TIE = 1e-5
 
-# (table, suit index, the suit's cards in hand order, most) -> _suit_options' answer, for
-# hands whose every card may be laid away: the same holding comes back hand after hand
-# (short suits above all), and its options depend on nothing else.  Read only by callers.
-_OPTIONS: dict[tuple, dict[int, tuple[float, tuple[int, ...]]]] = {}
-_OPTIONS_MAX = 200_000
-
 
 def _holding_value(info: RulesInfo, ti: TableInfo, i: int, slot: int, mask: int) -> float:
     """The estimate's tricks for the holding ``mask`` (bits by rank) of suit index ``i``."""
@@ -58,42 +52,30 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     # Each holding's value from the process-wide table where there is one (the same
     # number _holding_value gives); the masks and heights are built up card by card.
     values = info.slot_values[slot] if info.slot_values is not None else None
-    small_bits = [bit[c] for c in smalls]
-    small_heights = [size - rank[c] for c in smalls]
     n_small = len(smalls)
+    # The smallest ns cards laid away, per ns: their bits and their height, summed.
+    small_masks, small_heights = [0], [0]
+    for c in smalls:
+        small_masks.append(small_masks[-1] | bit[c])
+        small_heights.append(small_heights[-1] + size - rank[c])
     best: dict[int, tuple[float, tuple[int, ...]]] = {}
+    get = best.get
     for nt in range(min(len(tops), most) + 1):
+        steps = list(zip(range(nt, nt + min(n_small, most - nt) + 1), small_masks, small_heights))
         for away_top in combinations(tops, nt):
-            mask = full
-            kept_height = height
+            top_mask = full
+            top_height = height
             for c in away_top:
-                mask &= ~bit[c]
-                kept_height -= size - rank[c]
-            for ns in range(min(n_small, most - nt) + 1):
-                if ns:
-                    mask &= ~small_bits[ns - 1]
-                    kept_height -= small_heights[ns - 1]
-                k = nt + ns
+                top_mask &= ~bit[c]
+                top_height -= size - rank[c]
+            for k, away_mask, away_height in steps:
+                mask = top_mask & ~away_mask
                 v = (values[mask] if values is not None
-                     else _holding_value(info, ti, i, slot, mask)) + _TIE * kept_height
-                old = best.get(k)
+                     else _holding_value(info, ti, i, slot, mask)) + _TIE * (top_height - away_height)
+                old = get(k)
                 if old is None or v > old[0]:
-                    best[k] = (v, away_top + tuple(smalls[:ns]))
+                    best[k] = (v, away_top + tuple(smalls[:k - nt]))
     return best
-
-
-def _options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list[int], allowed, most: int,
-             free: bool):
-    """:func:`_suit_options`, memoised where every card of the hand may be laid away (``free``)."""
-    if not free:
-        return _suit_options(info, ti, i, slot, cards, allowed, most)
-    key = (ti, i, tuple(cards), most)
-    got = _OPTIONS.get(key)
-    if got is None:
-        if len(_OPTIONS) >= _OPTIONS_MAX:
-            _OPTIONS.clear()
-        got = _OPTIONS[key] = _suit_options(info, ti, i, slot, cards, allowed, most)
-    return got
 
 
 def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tuple[list[int], float] | None:
@@ -104,7 +86,6 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
     if slots is None or lay <= 0:
         return None
     sidx = ti.sidx
-    free = allowed.issuperset(hand)
     by_suit: dict[int, list[int]] = {}
     loose = []  # cards of no suit: worthless, or top cards that win every trick
     for c in hand:
@@ -122,25 +103,25 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         away = tuple(loose_sorted[:k])
         loose_opts[k] = (loose_value - sum(1.0 for c in away if ti.win_key[c] >= 0), away)
     # DP over the side suits: (cards laid away, short count) -> (value, cards laid away).
-    states: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {
-        (k, 0): opt for k, opt in loose_opts.items()}
+    # A state's key is (cards laid away) * 256 + (shortness made: at most two a side suit).
+    states: dict[int, tuple[float, tuple[int, ...]]] = {k << 8: opt for k, opt in loose_opts.items()}
     for i, slot in enumerate(slots):
         if i == trump_i:
             continue
         cards = by_suit.get(i, [])
-        opts = _options(info, ti, i, slot, cards, allowed, lay, free)
-        nxt: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
+        opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
+        nxt: dict[int, tuple[float, tuple[int, ...]]] = {}
         get = nxt.get
         n = len(cards)
-        # (cards laid away, value, cards, shortness made); _suit_options makes the
+        # (cards laid away, what it adds to a key, value, cards); _suit_options makes the
         # counts in increasing order, so a count past the room left ends the list.
-        opt_list = [(k, v, away, 2 - (n - k) if n - k < 2 else 0) for k, (v, away) in opts.items()]
-        for (k0, short0), (v0, away0) in states.items():
-            room = lay - k0
-            for k, v, away, made in opt_list:
+        opt_list = [(k, (k << 8) + (2 - (n - k) if n - k < 2 else 0), v, away) for k, (v, away) in opts.items()]
+        for key0, (v0, away0) in states.items():
+            room = lay - (key0 >> 8)
+            for k, step, v, away in opt_list:
                 if k > room:
                     break
-                key = (k0 + k, short0 + made)
+                key = key0 + step
                 total = v0 + v
                 old = get(key)
                 if old is None or total > old[0]:
@@ -148,13 +129,14 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         states = nxt
     if trump_i >= 0:
         cards = by_suit.get(trump_i, [])
-        trump_opts = _options(info, ti, trump_i, slots[trump_i], cards, allowed, lay, free)
+        trump_opts = _suit_options(info, ti, trump_i, slots[trump_i], cards, allowed, lay)
     else:
         cards = []
         trump_opts = {0: (0.0, ())}
     best = None
-    for (k0, short), (v0, away0) in states.items():
-        need = lay - k0
+    for key0, (v0, away0) in states.items():
+        need = lay - (key0 >> 8)
+        short = key0 & 255
         opt = trump_opts.get(need)
         if opt is None:
             continue
