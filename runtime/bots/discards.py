@@ -52,27 +52,29 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     # Each holding's value from the process-wide table where there is one (the same
     # number _holding_value gives); the masks and heights are built up card by card.
     values = info.slot_values[slot] if info.slot_values is not None else None
-    small_bits = [bit[c] for c in smalls]
-    small_heights = [size - rank[c] for c in smalls]
     n_small = len(smalls)
+    # The smallest ns cards laid away, per ns: their bits and their height, summed.
+    small_masks, small_heights = [0], [0]
+    for c in smalls:
+        small_masks.append(small_masks[-1] | bit[c])
+        small_heights.append(small_heights[-1] + size - rank[c])
     best: dict[int, tuple[float, tuple[int, ...]]] = {}
+    get = best.get
     for nt in range(min(len(tops), most) + 1):
+        steps = list(zip(range(nt, nt + min(n_small, most - nt) + 1), small_masks, small_heights))
         for away_top in combinations(tops, nt):
-            mask = full
-            kept_height = height
+            top_mask = full
+            top_height = height
             for c in away_top:
-                mask &= ~bit[c]
-                kept_height -= size - rank[c]
-            for ns in range(min(n_small, most - nt) + 1):
-                if ns:
-                    mask &= ~small_bits[ns - 1]
-                    kept_height -= small_heights[ns - 1]
-                k = nt + ns
+                top_mask &= ~bit[c]
+                top_height -= size - rank[c]
+            for k, away_mask, away_height in steps:
+                mask = top_mask & ~away_mask
                 v = (values[mask] if values is not None
-                     else _holding_value(info, ti, i, slot, mask)) + _TIE * kept_height
-                old = best.get(k)
+                     else _holding_value(info, ti, i, slot, mask)) + _TIE * (top_height - away_height)
+                old = get(k)
                 if old is None or v > old[0]:
-                    best[k] = (v, away_top + tuple(smalls[:ns]))
+                    best[k] = (v, away_top + tuple(smalls[:k - nt]))
     return best
 
 
@@ -101,25 +103,25 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         away = tuple(loose_sorted[:k])
         loose_opts[k] = (loose_value - sum(1.0 for c in away if ti.win_key[c] >= 0), away)
     # DP over the side suits: (cards laid away, short count) -> (value, cards laid away).
-    states: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {
-        (k, 0): opt for k, opt in loose_opts.items()}
+    # A state's key is (cards laid away) * 256 + (shortness made: at most two a side suit).
+    states: dict[int, tuple[float, tuple[int, ...]]] = {k << 8: opt for k, opt in loose_opts.items()}
     for i, slot in enumerate(slots):
         if i == trump_i:
             continue
         cards = by_suit.get(i, [])
         opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
-        nxt: dict[tuple[int, int], tuple[float, tuple[int, ...]]] = {}
+        nxt: dict[int, tuple[float, tuple[int, ...]]] = {}
         get = nxt.get
         n = len(cards)
-        # (cards laid away, value, cards, shortness made); _suit_options makes the
+        # (cards laid away, what it adds to a key, value, cards); _suit_options makes the
         # counts in increasing order, so a count past the room left ends the list.
-        opt_list = [(k, v, away, 2 - (n - k) if n - k < 2 else 0) for k, (v, away) in opts.items()]
-        for (k0, short0), (v0, away0) in states.items():
-            room = lay - k0
-            for k, v, away, made in opt_list:
+        opt_list = [(k, (k << 8) + (2 - (n - k) if n - k < 2 else 0), v, away) for k, (v, away) in opts.items()]
+        for key0, (v0, away0) in states.items():
+            room = lay - (key0 >> 8)
+            for k, step, v, away in opt_list:
                 if k > room:
                     break
-                key = (k0 + k, short0 + made)
+                key = key0 + step
                 total = v0 + v
                 old = get(key)
                 if old is None or total > old[0]:
@@ -132,8 +134,9 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         cards = []
         trump_opts = {0: (0.0, ())}
     best = None
-    for (k0, short), (v0, away0) in states.items():
-        need = lay - k0
+    for key0, (v0, away0) in states.items():
+        need = lay - (key0 >> 8)
+        short = key0 & 255
         opt = trump_opts.get(need)
         if opt is None:
             continue

@@ -18,7 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values, worth_bidding
+from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -235,7 +235,9 @@ class HeuristicBot:
         allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
-        stands = self._standing(state, info, plain, npart) if allowed else None
+        # Bids below the high bid are never read: neither legal nor the high bid itself.
+        stands = self._standing(state, info, plain, npart, min(min(allowed), max(state.high_bid, 0))
+                                ) if allowed else None
         # In a game, what a result does to the game (its score, its ends) decides (gamestate.py).
         game = game_values(state, info, seat)
         # An opening bid (nothing bid yet) is credited with a share of the books the
@@ -264,10 +266,10 @@ class HeuristicBot:
             take_here = take if take >= 0 and info.bid_strain[take] == s else -1
             if sure_only:
                 books_s = books0 + short[nt]
-                eu_s, made_s = info.eu_row(0, nt, books_s), info.made_row(nt, books_s)
-                worth = worth_bidding(eu_s, made_s, allowed)
+                worth_all = info.worth_set(nt, books_s)  # outbid.worth_bidding of every bid, memoised
+                worth = allowed & worth_all
                 best_any = self._consider(best_any, info, nt, s, i, books0, books, allowed, take_here, stands, game)
-                if take_here >= 0 and not worth_bidding(eu_s, made_s, (take_here,)):
+                if take_here >= 0 and take_here not in worth_all:
                     take_here = -1
             else:
                 worth = allowed
@@ -343,26 +345,26 @@ class HeuristicBot:
                 best = (v, info.take_action, books, table, take, v)
         return best
 
-    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int):
-        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it)."""
+    def _standing(self, state: HandState, info: RulesInfo, plain: list[float], npart: int, lo: int = 0):
+        """Per bid: (P(the auction ends with it), our value if a later opponent outbids it);
+        bids below ``lo`` left out (outbid.standing_values)."""
         look = self._outlook(info, npart)
-        if look.cond is None:  # the model being built: as _outbid_value says
-            return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look))
+        books_of = look.books_of_callers(npart)
+        if books_of is None:  # the model being built: as _outbid_value says
+            return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look), lo)
         # As _outbid_value, with the hand's own tricks per strain worked out once a call.
         owns: dict[int, float] = {}
         strain_of = info.bid_strain
         expected = info.expected
+        nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
             own = owns.get(strain)
             if own is None:
                 own = owns[strain] = own_in_strain(info, strain, plain)
-            theirs = look.callers_books(high, own, strain, npart)
-            if theirs is None:
-                return self._outbid_value(info, high, plain, npart, look)
-            return expected(1, high, 0 if info.strain_tables[strain][0] else 1, theirs)
-        return standing_values(state, info, look, defend_at)
+            return expected(1, high, nt_of[strain], books_of(high, own, strain))
+        return standing_values(state, info, look, defend_at, lo)
 
     def _outlook(self, info: RulesInfo, npart: int):
         """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""

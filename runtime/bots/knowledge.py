@@ -302,6 +302,7 @@ class RulesInfo:
         self._eu = {}
         self._rows = {}
         self._made = {}
+        self._worth = {}
         self._best = {}
         self._weights = {}
         self._build_slots()
@@ -505,6 +506,19 @@ class RulesInfo:
             row = [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
             self._made[key] = row
         return row
+
+    def worth_set(self, nt: int, books: float) -> frozenset[int]:
+        """The bids of the whole ladder that :func:`.outbid.worth_bidding` keeps with
+        ``books`` expected books (read from :meth:`eu_row` and :meth:`made_row`), memoised:
+        of any bids, those worth bidding are ``bids & worth_set(...)``."""
+        key = (nt, int(books * 10 + 0.5))
+        got = self._worth.get(key)
+        if got is None:
+            from .outbid import worth_bidding  # outbid imports this module
+
+            got = self._worth[key] = worth_bidding(self.eu_row(0, nt, books), self.made_row(nt, books),
+                                                   range(len(self.rules.bids)))
+        return got
 
     def weights(self, mean: float, nt: int = 0):
         """Discrete distribution of the declaring side's books around ``mean`` (``nt``: 1 for notrump)."""

@@ -296,11 +296,32 @@ class Outlook:
         The callers' mean books, less what our hand holds above an average hand's, at the
         rate a side's books grow with its own hand (the declaring estimate's rate).
         """
-        if self.cond is None:
+        books_of = self.books_of_callers(npart)
+        return None if books_of is None else books_of(bid, own, strain)
+
+    def books_of_callers(self, npart: int):
+        """:meth:`callers_books` for ``npart`` partners as a function of (bid, own, strain),
+        what depends on ``npart`` worked out once (None while the model is built)."""
+        cond = self.cond
+        if cond is None:
             return None
-        books = self.cond[bid]
+        got = _BOOKS_OF.get((id(self), npart))
+        if got is not None and got[0] is self and got[1] is cond:
+            return got[2]
+        mean_own = self.mean_own
+        total = float(self.info.total_books)
         slope = 1.0 - _PARTNER_SHARE * npart / (self.info.rules.players - 1)
-        return min(float(self.info.total_books), max(0.0, books - slope * (own - self.mean_own[strain])))
+
+        def books_of(bid: int, own: float, strain: int) -> float:
+            return min(total, max(0.0, cond[bid] - slope * (own - mean_own[strain])))
+        if len(_BOOKS_OF) > 64:
+            _BOOKS_OF.clear()
+        _BOOKS_OF[(id(self), npart)] = (self, cond, books_of)
+        return books_of
+
+
+# (model id, partners) -> (model, its cond, Outlook.books_of_callers' function).
+_BOOKS_OF: dict[tuple[int, int], tuple[Outlook, list[float], object]] = {}
 
 
 def _suffix_best(eu: list[float], n_bids: int) -> tuple[list[float], list[int]]:
@@ -392,9 +413,15 @@ def later_opponents(state: HandState, info: RulesInfo) -> list[tuple[int, bool]]
 
     Asked of the engine's order of calls as if every later seat passed.
     """
+    # The answer depends on the ruleset, the seat, who passed, the number of calls and
+    # the dealer only (the high bid is taken as made, by the seat itself): memoised.
+    seat = state.seat
+    key = (id(info), seat, tuple(state.passed), len(state.calls), state.dealer)
+    got = _LATER.get(key)
+    if got is not None and got[0] is info:
+        return got[1]
     rules = state.rules
     auction = auction_rules(rules)
-    seat = state.seat
     passed = list(state.passed)
     n_calls = len(state.calls) + 1
     high = max(state.high_bid, 0)
@@ -407,32 +434,47 @@ def later_opponents(state: HandState, info: RulesInfo) -> list[tuple[int, bool]]
         passed[nxt] = True
         n_calls += 1
         nxt = auction.next_caller(nxt, passed, high, seat, n_calls)
+    if len(_LATER) > 4096:
+        _LATER.clear()
+    _LATER[key] = (info, out)  # read only by callers
     return out
 
 
-def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at) -> list[tuple[float, float]]:
+# (ruleset's info id, seat, passes, number of calls, dealer) -> (info, later_opponents' answer).
+_LATER: dict[tuple, tuple[RulesInfo, list[tuple[int, bool]]]] = {}
+
+
+# What standing_values gives for the bids below ``lo``, which the caller never reads.
+UNREAD = (math.nan, math.nan)
+
+
+def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at,
+                    lo: int = 0) -> list[tuple[float, float]]:
     """Per bid of the ladder, and last for a pass with nothing bid: (P(the auction ends
     with our bid, or no opponent opens), our value if outbid).
 
     ``defend_at(b)``: what defending the opponents' bid ``b`` is worth to us.  Later
     opponents outbid independently; the value if outbid is the mean over the bids they
-    would outbid (or take) with, weighted by how likely each is.
+    would outbid (or take) with, weighted by how likely each is.  Bids below ``lo``
+    (the high bid, say: no caller can bid them) are left out: :data:`UNREAD` (each
+    value is worked out on its own, so the others are the same either way).
     """
     seats = later_opponents(state, info)
     n_bids = info.n_bids
     if not seats:
         return [(1.0, 0.0)] * (n_bids + 1)
-    cache: dict[int, float] = {}
-    means: dict[int, float] = {}  # per list of bids an opponent outbids with: the mean defence
-    out = []
-    for stand, weight, parts in _standing_plan(look, n_bids, tuple(may_take for _, may_take in seats)):
+    cache: list[float | None] = [None] * n_bids  # per bid: the defence of it
+    means: list[float | None] = [None] * (2 * n_bids + 2)  # per list of bids an opponent outbids with: the mean defence
+    plan = _standing_plan(look, n_bids, tuple(may_take for _, may_take in seats))
+    out = [UNREAD] * lo
+    for stand, weight, parts in (plan[lo:] if lo else plan):
         value = 0.0
         for reach, which, to in parts:
-            v = means.get(which)
+            v = means[which]
             if v is None:
                 v = 0.0
                 for c, share in to:
-                    d = cache.get(c)
+                    d = cache[c]
                     if d is None:
                         d = cache[c] = defend_at(c)
                     v += share * d

@@ -1,0 +1,142 @@
+"""The heuristic's speed-ups give what the plain computations they replace give.
+
+Each fast path of the heuristic bots (runtime/bots) is checked against the computation
+it stands for, on many positions of dealt hands: the memoised ``worth_bidding`` set of
+the ladder, the standing values worked out from the high bid up only, the memoised
+later opponents of a call, and the discard planner's per-suit options built from
+running masks.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+``--records`` byte-identical over every shipped variant.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from itertools import combinations
+
+import pytest
+
+from bidcompiler.pipeline import load_ruleset
+from runtime.bots import HeuristicBot
+from runtime.bots import outbid
+from runtime.bots.discards import _TIE, _holding_value, _suit_options
+from runtime.bots.knowledge import _EXACT_TOP, rules_info
+from runtime.game import deal
+from runtime.hand import AUCTION, HandState
+
+VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
+
+
+def auction_states(rules, hands: int, seed: int):
+    """Every auction position of ``hands`` hands the heuristic bids, one bot a seat."""
+    rng = random.Random(seed)
+    for i in range(hands):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, dealt, kitty)
+        bots = [HeuristicBot(None) for _ in range(rules.players)]
+        while state.phase == AUCTION:
+            yield state
+            state.apply_action(bots[state.current_player()].choose(state))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_worth_set_is_worth_bidding_of_the_whole_ladder(variant):
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    info.ensure_util(next(auction_states(rules, 1, 1)))
+    rng = random.Random(3)
+    for tenths in range(0, 10 * info.total_books + 11):
+        books = tenths / 10 + rng.random() / 20
+        for nt in (0, 1):
+            bids = frozenset(b for b in range(info.n_bids) if rng.random() < 0.7)
+            plain = outbid.worth_bidding(info.eu_row(0, nt, books), info.made_row(nt, books), bids)
+            assert bids & info.worth_set(nt, books) == plain
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_standing_values_from_the_high_bid_up_are_the_full_lists(variant):
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    bot = HeuristicBot(None)
+    seen = 0
+    for state in auction_states(rules, 12, 5):
+        info.ensure_util(state)
+        seat = state.seat
+        npart = len(info.partners[seat])
+        plain = info.estimate_all(state.hands[seat])
+        full = bot._standing(state, info, plain, npart)
+        for lo in {0, max(state.high_bid, 0), info.n_bids // 2, info.n_bids}:
+            part = bot._standing(state, info, plain, npart, lo)
+            assert part[lo:] == full[lo:]
+            assert len(part) == len(full)
+            # Below lo: unread (NaN), or the list of a call no later opponent answers.
+            assert all(e == (1.0, 0.0) or (math.isnan(e[0]) and math.isnan(e[1])) for e in part[:lo])
+        seen += 1
+    assert seen > 12
+
+
+def test_later_opponents_memo_gives_the_fresh_answer():
+    names = ("standard", "cutthroat", "two-handed", "northeast52")
+    positions = [auction_states(load_ruleset(name), 8, 9) for name in names]
+    asked = 0
+    while positions:  # the rulesets interleaved, the memo kept from position to position
+        for gen in list(positions):
+            state = next(gen, None)
+            if state is None:
+                positions.remove(gen)
+                continue
+            info = rules_info(state.rules)
+            kept = dict(outbid._LATER)
+            outbid._LATER.clear()
+            fresh = outbid.later_opponents(state, info)
+            outbid._LATER.clear()
+            outbid._LATER.update(kept)
+            assert outbid.later_opponents(state, info) == fresh
+            assert outbid.later_opponents(state, info) == fresh  # now from the memo
+            asked += 1
+    assert asked > 40
+
+
+def _suit_options_reference(info, ti, i, slot, cards, allowed, most):
+    """The per-suit options as first written: masks and heights taken away card by card."""
+    rank, bit, size = ti.rank, ti.bit, ti.size[i]
+    full = height = 0
+    for c in cards:
+        full |= bit[c]
+        height += size - rank[c]
+    tops = [c for c in cards if rank[c] < _EXACT_TOP and c in allowed]
+    smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
+    best = {}
+    for nt in range(min(len(tops), most) + 1):
+        for away_top in combinations(tops, nt):
+            mask, kept = full, height
+            for c in away_top:
+                mask &= ~bit[c]
+                kept -= size - rank[c]
+            for ns in range(min(len(smalls), most - nt) + 1):
+                if ns:
+                    mask &= ~bit[smalls[ns - 1]]
+                    kept -= size - rank[smalls[ns - 1]]
+                v = _holding_value(info, ti, i, slot, mask) + _TIE * kept
+                old = best.get(nt + ns)
+                if old is None or v > old[0]:
+                    best[nt + ns] = (v, away_top + tuple(smalls[:ns]))
+    return best
+
+
+@pytest.mark.parametrize("variant", ["standard", "northeast52", "standard+jokers-and-deuce", "cutthroat"])
+def test_discard_suit_options_equal_the_reference(variant):
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    rng = random.Random(6)
+    for _ in range(40):
+        hands, kitty = deal(rules, rng)
+        hand = hands[0] + list(kitty)
+        for ti in info.table_list:
+            slots = info.table_slots[info.table_index[ti.key]][0]
+            for i, slot in enumerate(slots):
+                cards = [c for c in hand if ti.sidx[c] == i]
+                allowed = set(hand) if rng.random() < 0.7 else set(rng.sample(hand, len(hand) // 2))
+                most = rng.randint(1, 7)
+                assert (_suit_options(info, ti, i, slot, cards, allowed, most)
+                        == _suit_options_reference(info, ti, i, slot, cards, allowed, most))
