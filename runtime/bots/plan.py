@@ -71,3 +71,17 @@ def books_needed(state) -> int:
         if v == best:
             return i
     return 0  # not reached: max() is in the list
+
+
+def books_to_spare(state) -> int:
+    """Books the declaring side can lose and still take every book that counts (0: none).
+
+    More than 0 only where the books that still change the score stop short of all
+    the books left: further books are worth nothing, and what matters is the chance
+    of taking the ones that count, not how many.  0 where every book left scores
+    (each overtrick counts) and where nothing the side can reach changes the score.
+    """
+    need = books_needed(state)
+    if need <= 0:
+        return 0
+    return max(0, state.books_to_play() - need)
