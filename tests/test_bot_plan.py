@@ -71,7 +71,7 @@ def test_hawaii_has_books_to_spare_and_standard_none():
 
 
 def test_with_books_to_spare_three_small_trumps_are_kept():
-    # Seat 1 holds 7-6-2 of spades with the KS, QS, JS and others out; its partner
+    # Seat 1 holds 7-6-2 of spades with six unseen, the KS, QS and JS among them; its partner
     # declared.  Counted for books, the side "holds most of the trumps" and seat 1
     # led the 7S; in hawaii a book beyond the contract is worth nothing, and a small
     # trump gives up the lead: it cashes the AH instead (the old play led the 7S).
