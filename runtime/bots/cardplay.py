@@ -419,9 +419,10 @@ _MAJORITY = 1.0
 _MAJORITY_MIN = 3
 # Where further books are worth nothing to the declaring side (plan.books_to_spare),
 # it draws trumps with a small one only from this many: from fewer it keeps them.
-# Measured in hawaii (bench/declaring.py, seeds 11 and 12): made +1.4 and +1.1
-# points of a hundred, the side's points +0.041 and +0.034 a hand; 3 or 5 gained
-# less, 6 lost; every other variant scores each book and is unchanged.
+# Measured where a made contract scores alike at any level (bench/declaring.py,
+# seeds 11 and 12): made +1.3 and +1.1 points of a hundred, the side's points
+# +0.041 and +0.034 a hand; 3 or 5 gained less, 6 lost (README, card play change
+# (11)); where every book scores nothing changes.
 _SPARE_DRAW_MIN = 4
 
 
