@@ -18,7 +18,7 @@ not move with the load of a shared machine, so small changes show up in it that
 CPU time hides in its noise.  It is not time: how many instructions a cycle
 retires (cache misses, branch prediction) differs between the two programs, and on
 this project's machine the fused playout ran in about the reference's CPU time
-while executing ~20% fewer instructions a hand (README, issue 16's table).  Child
+while executing ~20% fewer instructions a hand (docs/measurements.md, issue 16's table).  Child
 processes run with ``PYTHONHASHSEED=0`` so that two runs of one tree count alike.
 This is a measurement, not a test: it asserts nothing.
 """

@@ -1,7 +1,7 @@
 """bench/estimate_gap.py: its rows add up, and it runs end to end with tiny counts.
 
 The bench measures how far the heuristic's declaring estimate is from the books its
-side takes (the README's row "hawaii's bid values, ninth session"); these tests hold
+side takes (docs/measurements.md's row "hawaii's bid values, ninth session"); these tests hold
 that its parts are a true split of that gap, not what the gap is.
 """
 

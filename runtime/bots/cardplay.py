@@ -232,7 +232,7 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
             # whenever it is played, may yet beat a higher trump than this one, and
             # partner plays later (the declaring side's books -0.025/-0.032 a hand,
-            # bench/declaring.py seeds 11 and 12; README card play row (10)).  Not at a
+            # bench/declaring.py seeds 11 and 12; docs/measurements.md, card play row (10)).  Not at a
             # first trick that carries the discards' book or whose lead named trumps:
             # ducking there gave the declaring side +0.054 and +0.042 books a hand.
             # Only where the declarer took a kitty (its trump leads come from length):
@@ -354,7 +354,7 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
             # partner plays after the opponent to it (+0.02 books, _MAJORITY).  Alone
             # the top: a small one lets the opponent win cheaply and keep its higher
             # trumps (a game of two: +1.00 against +1.37 points a hand with a small one;
-            # README, card play change (9)).
+            # docs/measurements.md, card play change (9)).
             c = t if not partners or _heads_sequence(ti, unseen, t) else low[trump]
             return c, (f"lead {cards[c]}: strong in trumps ({m} to about {expected:.1f} with "
                        "the opponents), drawing them before cashing side winners" if why else "")
@@ -439,14 +439,14 @@ _LONG = 4
 # seat holds at least _MAJORITY_MIN of them and, with its partners' expected share of
 # the trumps out, more than _MAJORITY times the opponents' expected share.  With
 # _LIKELY 0.4, measured a gain of about 0.03 books a hand for the declaring side,
-# paired on the same auctions (bench/declaring.py; the README's card play table, (8)).
+# paired on the same auctions (bench/declaring.py; docs/measurements.md, card play table, (8)).
 _MAJORITY = 1.0
 _MAJORITY_MIN = 3
 # Where further books are worth nothing to the declaring side (plan.books_to_spare),
 # it draws trumps with a small one only from this many: from fewer it keeps them.
 # Measured where a made contract scores alike at any level (bench/declaring.py,
 # seeds 11 and 12): made +1.3 and +1.1 points of a hundred, the side's points
-# +0.041 and +0.034 a hand; 3 or 5 gained less, 6 lost (README, card play change
+# +0.041 and +0.034 a hand; 3 or 5 gained less, 6 lost (docs/measurements.md, card play change
 # (11)); where every book scores nothing changes.
 _SPARE_DRAW_MIN = 4
 

@@ -70,7 +70,7 @@ _GAME_SACRIFICES = True
 # higher bid.  In the shipped variant whose defenders score a point a book every hand
 # and whose dealer is forced to the lowest bid, the dealer outbid its partner's lowest
 # bid in 57% of the hands that reached it after a pass on each side, and that lost 0.74
-# points a hand (+-0.20) against passing (bench/open_value.py, README's bidding change
+# points a hand (+-0.20) against passing (bench/open_value.py, docs/measurements.md, bidding change
 # (i)).  After: +0.27 -> +0.39 points a hand there against the baseline, 54.7% of whole
 # games head to head against False (bench/gamerisk.py); the base game and the variants
 # where no callers are above that line play exactly as before (simulate --json).
