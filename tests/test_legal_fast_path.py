@@ -76,3 +76,69 @@ def test_follow_spans_are_exactly_the_suits_cards():
             else:
                 assert list(range(*span)) == cards
     assert nones > 0  # a trump suit with the jokers beside it is not one run in standard's deck
+
+
+# Every house rule on the base game, and combinations where the rules of following meet
+# (trumps that are no run of ids, cards free of following, reneges that stand).
+HOUSE = sorted(p.stem for p in VARIANTS.glob("*.yaml") if "\nkind: house" in p.read_text())
+MIXED = ["standard+jokers-free-in-notrump+renege-penalty", "standard+deuce-of-spades+low-beats-high",
+         "standard+jokers-and-deuce+jokers-free-in-notrump", "standard+jokers-and-deuce+renege-penalty",
+         "standard+big-joker-notrump+renege-penalty", "standard+no-jokers+renege-penalty",
+         "oregon+renege-penalty", "two-handed+renege-penalty",
+         "hawaii+renege-penalty", "northeast52+renege-penalty", "rhode-island+renege-penalty",
+         "standard+jokers-out-in-notrump+renege-penalty", "standard+one-joker+jokers-free-in-notrump"]
+_SKIP = {"_legal", "_spans"}  # the caches the fast paths fill
+
+
+def _snapshot(state: HandState) -> dict:
+    """Every slot of ``state`` but the caches: plain values as they are, other objects by identity."""
+    out = {}
+    for name in HandState.__slots__:
+        if name in _SKIP:
+            continue
+        v = getattr(state, name)
+        out[name] = v if isinstance(v, (int, float, str, list, tuple, dict, type(None))) else id(v)
+    return out
+
+
+def _slow_apply(state: HandState, action: int) -> None:
+    """apply_action as it was before its fast path: the general list, then _apply (which plays by _play)."""
+    assert action in state._compute_legal()
+    state._apply(action)
+
+
+@pytest.mark.parametrize("spec", SPECS + [f"standard+{h}" for h in HOUSE] + MIXED)
+def test_fast_paths_step_for_step_with_heuristic_play_and_reneges(spec):
+    """At every step of hands played by the heuristic bot, at random and (where reneges stand)
+    with deliberate reneges, the legal list is the general one and apply_action leaves the state
+    (reneges, their plays and penalties included) as the general _apply does."""
+    from runtime.bots.heuristic import HeuristicBot
+
+    rules = load_ruleset(spec)
+    rng = random.Random(f"steps:{spec}")
+    bot = HeuristicBot(random.Random(1))
+    may_renege = reneged = 0
+    for hand_no in range(6):
+        dealt, kitty = deal(rules, rng)
+        dealer = rng.randrange(rules.players)
+        fast = HandState(rules, dealer, [list(h) for h in dealt], list(kitty))
+        slow = HandState(rules, dealer, [list(h) for h in dealt], list(kitty))
+        while not fast.is_terminal():
+            got = fast.legal_actions()
+            assert got == fast._compute_legal() == slow._compute_legal(), (spec, fast.trick)
+            if hand_no % 2 == 0:
+                action = bot.choose(fast)
+            else:
+                action = rng.choice(got)
+            if fast.phase_name == "play" and fast.trick and not fast._refuse and rng.random() < 0.5:
+                follow = [c for c in got if fast.table is not None and fast.table.suit_of[c] == fast.led]
+                off = [c for c in got if c not in follow]
+                may_renege += 1
+                if follow and off:  # a renege that stands, to be noted
+                    action = rng.choice(off)
+            fast.apply_action(action)
+            _slow_apply(slow, action)
+            assert _snapshot(fast) == _snapshot(slow), (spec, action)
+        assert fast.score == slow.score and fast.reneges == slow.reneges
+        reneged += len(fast.renege_plays)
+    assert reneged or not may_renege  # where reneges stand, some were played and noted
