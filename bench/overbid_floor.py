@@ -65,14 +65,7 @@ def failure_chance(rules, solver, row: dict, redeals: int, rng: random.Random, b
                 break
         else:
             continue  # no consistent deal found in the tries
-        hands, used = [], 0
-        for seat in range(rules.players):
-            if seat == decl:
-                hands.append(list(mine))
-            else:
-                hands.append(rest[used:used + rules.hand_size])
-                used += rules.hand_size
-        state = HandState(rules, row["dealer"], hands, rest[used:used + rules.kitty_size])
+        state = _redealt(rules, row, decl, mine, rest)
         try:
             for _seat, call, _why in row["calls"]:
                 state.apply_action(actions[call])
@@ -90,8 +83,9 @@ def failure_chance(rules, solver, row: dict, redeals: int, rng: random.Random, b
     return fails / solved if solved else None
 
 
-def _consistent(rules, row: dict, decl: int, mine: list[int], rest: list[int], actions: dict, judge) -> bool:
-    """Whether the bot, given the other seats' cards of this redeal, calls as they called."""
+def _redealt(rules, row: dict, decl: int, mine: list[int], rest: list[int]) -> HandState:
+    """The hand before its auction: the declarer keeps ``mine``, the other seats and the kitty
+    take ``rest`` in seat order."""
     hands, used = [], 0
     for seat in range(rules.players):
         if seat == decl:
@@ -99,7 +93,12 @@ def _consistent(rules, row: dict, decl: int, mine: list[int], rest: list[int], a
         else:
             hands.append(rest[used:used + rules.hand_size])
             used += rules.hand_size
-    state = HandState(rules, row["dealer"], hands, rest[used:used + rules.kitty_size])
+    return HandState(rules, row["dealer"], hands, rest[used:used + rules.kitty_size])
+
+
+def _consistent(rules, row: dict, decl: int, mine: list[int], rest: list[int], actions: dict, judge) -> bool:
+    """Whether the bot, given the other seats' cards of this redeal, calls as they called."""
+    state = _redealt(rules, row, decl, mine, rest)
     try:
         for seat, call, _why in row["calls"]:
             action = actions[call]
