@@ -93,6 +93,19 @@ def test_several_hands_of_one_game_make_a_game_record(tmp_path):
     assert replay["totals"] == [6, 11] and replay["winner"] == 1
 
 
+def test_one_hand_written_as_jsonl_is_said_to_be_a_game_record(tmp_path):
+    """records.md: a file named .jsonl is a game record even of one line, so the import says so
+    (it said "as a hand record", and replay then read a game of one hand)."""
+    lone = tmp_path / "lone.json"
+    assert "1 hand as a hand record" in run("import", str(DATA / "suit-contract.ptn"), "-o", str(lone)).stderr
+    out = tmp_path / "one.jsonl"
+    result = run("import", str(DATA / "suit-contract.ptn"), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "1 hand as a game record of one hand" in result.stderr
+    assert "totals" in json.loads(run("replay", str(out), "--json").stdout)
+    assert "totals" not in json.loads(run("replay", str(lone), "--json").stdout)
+
+
 def test_hands_that_are_not_one_game_are_said_to_be_independent(tmp_path):
     text = (DATA / "suit-contract.ptn").read_text() + "\n" + (DATA / "suit-contract.ptn").read_text()
     src = tmp_path / "twice.ptn"

@@ -158,6 +158,10 @@ def import_cmd(file, out, nearest, as_json):
     elif not out:
         click.echo(lines, nl=False)
     else:
-        kind = "a hand record" if len(records) == 1 else (
-            "a game record" if not_a_game is None else "independent hand records")
+        if len(records) > 1:
+            kind = "a game record" if not_a_game is None else "independent hand records"
+        elif str(out).endswith(".jsonl"):  # records.md: a .jsonl file is a game record, even of one line
+            kind = "a game record of one hand (a name ending in .jsonl makes a game record; .json keeps a lone hand)"
+        else:
+            kind = "a hand record"
         click.echo(f"{out}: {len(records)} hand{'s' if len(records) != 1 else ''} as {kind}", err=True)
