@@ -67,10 +67,7 @@ def books_needed(state) -> int:
     best = max(reach)
     if all(v == best for v in reach):
         return 0
-    for i, v in enumerate(reach):
-        if v == best:
-            return i
-    return 0  # not reached: max() is in the list
+    return reach.index(best)  # the first count reaching the best score
 
 
 def books_to_spare(state) -> int:
