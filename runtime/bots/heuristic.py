@@ -246,7 +246,8 @@ class HeuristicBot:
         share_div = rules.players - 1
         tricks = info.tricks
         decl_book = info.declarer_book
-        allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
+        last_bid = first_bid + n_bids
+        allowed = frozenset([a - first_bid for a in legal if first_bid <= a < last_bid])
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
         # Bids below the high bid are never read: neither legal nor the high bid itself.
@@ -365,19 +366,22 @@ class HeuristicBot:
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it);
         bids below ``lo`` left out (outbid.standing_values)."""
         look = self._outlook(info, npart)
-        books_of = look.books_of_callers(npart)
-        if books_of is None:  # the model being built: as _outbid_value says
+        line = look.callers_line(npart)
+        if line is None:  # the model being built: as _outbid_value says
             return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look), lo)
-        # As _outbid_value, with the hand's own tricks per strain worked out once a call
+        # As _outbid_value: the callers' books (Outlook.books_of_callers) less what our
+        # hand holds above an average one, that part worked out once a call per strain
         # (for every strain up front: a few sums, cheaper than asking which are needed).
+        cond, total, slope, mean_own = line
         strain_of = info.bid_strain
         expected = info.expected
         nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
-        own_of = [own_in_strain(info, strain, plain) for strain in range(len(info.strain_tables))]
+        above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
+                 for strain in range(len(info.strain_tables))]
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
-            return expected(1, high, nt_of[strain], books_of(high, own_of[strain], strain))
+            return expected(1, high, nt_of[strain], min(total, max(0.0, cond[high] - above[strain])))
         return standing_values(state, info, look, defend_at, lo)
 
     def _outlook(self, info: RulesInfo, npart: int):
@@ -802,7 +806,11 @@ class HeuristicBot:
                         return card, (f"play {rules.cards[card]}: cheapest card that beats the "
                                       f"{rules.cards[trick[best_i]]} on the table" if why else "")
         seat = state.seat
-        track = self._track.sync(state, rules.players)
+        track = self._track
+        tricks = state.tricks
+        if not (track.done == len(tricks) and track.dealt is state.dealt and track.table is table
+                and (not tricks or tricks[-1] is track.last)):  # Track.sync's "nothing new", without its call
+            track.sync(state, rules.players)
         # The cards this seat cannot place: not played, not in the trick, not its own,
         # not laid away by it, not out of play.  Its own are those it held when play
         # began (the rest of them are played since).
