@@ -814,7 +814,7 @@ class HeuristicBot:
         # The cards this seat cannot place: not played, not in the trick, not its own,
         # not laid away by it, not out of play.  Its own are those it held when play
         # began (the rest of them are played since).
-        own = track.own.get(seat)
+        own = track.own[seat]
         if own is None:
             own = track.own[seat] = card_mask(state.hands[seat]) | card_mask(
                 c for t in state.tricks for i, c in enumerate(t[1]) if (t[0] + i) % rules.players == seat)
@@ -827,7 +827,7 @@ class HeuristicBot:
             in_trick |= BIT[c]
         # What the seat knows for the whole play (the cards out of play, its own
         # discards, whether it was shown any card), worked out at its first card.
-        fixed = track.seen.get(seat)
+        fixed = track.seen[seat]
         if fixed is None:
             extra = track.mask_of("out", state.out) if state.out else 0
             if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
