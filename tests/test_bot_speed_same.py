@@ -23,7 +23,7 @@ from runtime.bots import outbid
 from runtime.bots.discards import _TIE, _holding_value, _suit_options
 from runtime.bots.knowledge import _EXACT_TOP, rules_info
 from runtime.game import deal
-from runtime.hand import AUCTION, HandState
+from runtime.hand import AUCTION, PLAY, HandState
 
 VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
 
@@ -182,3 +182,25 @@ def test_play_to_end_plays_as_a_loop_of_choose(variant):
         assert whole.is_terminal()
         assert (whole.calls, whole.discards, whole.tricks, whole.score, whole.books) == (
             looped.calls, looped.discards, looped.tricks, looped.score, looped.books)
+
+
+class _LastCard(HeuristicBot):
+    """The heuristic, but playing its last legal card wherever it has a choice of cards."""
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if state.phase == PLAY and state.table is not None and len(legal) > 1:
+            return legal[-1]
+        return super().choose(state)
+
+
+def test_play_to_end_of_a_subclass_asks_its_own_choose():
+    rules = load_ruleset("standard")
+    dealt, kitty = deal(rules, random.Random(13))
+    looped = HandState(rules, 0, dealt, kitty)
+    whole = looped.clone()
+    bot = _LastCard(None)
+    while not looped.is_terminal():
+        looped.apply_action(bot.choose(looped))
+    _LastCard(None).play_to_end(whole)
+    assert (whole.tricks, whole.score) == (looped.tricks, looped.score)

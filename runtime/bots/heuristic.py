@@ -129,6 +129,10 @@ class HeuristicBot:
         without a driver's calls per action (simulate's hands run it where every seat is
         this bot)."""
         apply = state.apply_action
+        if type(self).choose is not HeuristicBot.choose:  # a subclass's own choose decides
+            while not state.is_terminal():
+                apply(self.choose(state))
+            return
         play = self._play
         while state.phase != OVER:  # not state.is_terminal()
             if state.phase == PLAY and state.table is not None:  # choose's hot path
