@@ -3,8 +3,9 @@
 Each fast path of the heuristic bots (runtime/bots) is checked against the computation
 it stands for, on many positions of dealt hands: the memoised ``worth_bidding`` set of
 the ladder, the standing values worked out from the high bid up only, the memoised
-later opponents of a call, and the discard planner's per-suit options built from
-running masks.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+later opponents of a call, the discard planner's per-suit options built from
+running masks (kept per count in lists), the defence of an outbid call read from the
+callers' line, and ``play_to_end`` (a whole hand without the driver's calls).  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
 ``--records`` byte-identical over every shipped variant.
 """
 
@@ -22,7 +23,7 @@ from runtime.bots import outbid
 from runtime.bots.discards import _TIE, _holding_value, _suit_options
 from runtime.bots.knowledge import _EXACT_TOP, rules_info
 from runtime.game import deal
-from runtime.hand import AUCTION, HandState
+from runtime.hand import AUCTION, PLAY, HandState
 
 VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
 
@@ -140,3 +141,66 @@ def test_discard_suit_options_equal_the_reference(variant):
                 most = rng.randint(1, 7)
                 assert (_suit_options(info, ti, i, slot, cards, allowed, most)
                         == _suit_options_reference(info, ti, i, slot, cards, allowed, most))
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "two-handed"])
+def test_standing_values_read_the_callers_books(variant):
+    """_standing's defence of an outbid call (the callers' line, our part per strain worked
+    out once) is Outlook.callers_books of our own tricks in the strain, valued by expected."""
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    bot = HeuristicBot(None)
+    seen = 0
+    for state in auction_states(rules, 8, 11):
+        info.ensure_util(state)
+        npart = len(info.partners[state.seat])
+        plain = info.estimate_all(state.hands[state.seat])
+        look = bot._outlook(info, npart)
+
+        def defend_at(high, plain=plain, look=look, npart=npart):
+            strain = info.bid_strain[high]
+            nt = 0 if info.strain_tables[strain][0] else 1
+            own = outbid.own_in_strain(info, strain, plain)
+            return info.expected(1, high, nt, look.callers_books(high, own, strain, npart))
+        assert bot._standing(state, info, plain, npart) == outbid.standing_values(state, info, look, defend_at)
+        seen += 1
+    assert seen > 8
+
+
+@pytest.mark.parametrize("variant", ["standard", "northeast52", "cutthroat", "two-handed"])
+def test_play_to_end_plays_as_a_loop_of_choose(variant):
+    rules = load_ruleset(variant)
+    rng = random.Random(12)
+    for i in range(6):
+        dealt, kitty = deal(rules, rng)
+        looped = HandState(rules, i % rules.players, dealt, kitty)
+        whole = looped.clone()
+        bot = HeuristicBot(None)
+        while not looped.is_terminal():
+            looped.apply_action(bot.choose(looped))
+        HeuristicBot(None).play_to_end(whole)
+        assert whole.is_terminal()
+        assert (whole.calls, whole.discards, whole.tricks, whole.score, whole.books) == (
+            looped.calls, looped.discards, looped.tricks, looped.score, looped.books)
+
+
+class _LastCard(HeuristicBot):
+    """The heuristic, but playing its last legal card wherever it has a choice of cards."""
+
+    def choose(self, state):
+        legal = state.legal_actions()
+        if state.phase == PLAY and state.table is not None and len(legal) > 1:
+            return legal[-1]
+        return super().choose(state)
+
+
+def test_play_to_end_of_a_subclass_asks_its_own_choose():
+    rules = load_ruleset("standard")
+    dealt, kitty = deal(rules, random.Random(13))
+    looped = HandState(rules, 0, dealt, kitty)
+    whole = looped.clone()
+    bot = _LastCard(None)
+    while not looped.is_terminal():
+        looped.apply_action(bot.choose(looped))
+    _LastCard(None).play_to_end(whole)
+    assert (whole.tricks, whole.score) == (looped.tricks, looped.score)

@@ -176,8 +176,12 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
         k = win_key[c]
         if k > best_key:
             best_key, best_i = k, i
-    # Follow suit when able, even where a renege would stand.
-    same = [c for c in legal if suit_of[c] == led]
+    # Follow suit when able, even where a renege would stand.  (Where reneges are refused
+    # and no card is free of suit, the legal cards are all of the suit led or none of them.)
+    if info.refuse and not ti.free:
+        same = legal if suit_of[legal[0]] == led else []
+    else:
+        same = [c for c in legal if suit_of[c] == led]
     following = bool(same)
     if following:
         cand = same

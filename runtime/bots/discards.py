@@ -15,6 +15,7 @@ ruffs.  Among equal plans the higher cards are kept.
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 from ..ruleset import NO_SUIT, NO_TRUMP
@@ -51,31 +52,48 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
     # Each holding's value from the process-wide table where there is one (the same
     # number _holding_value gives); the masks and heights are built up card by card.
-    values = info.slot_values[slot] if info.slot_values is not None else None
+    values = info.slot_values[slot] if info.slot_values is not None else _Holdings(info, ti, i, slot)
     n_small = len(smalls)
-    # The smallest ns cards laid away, per ns: their bits and their height, summed.
-    small_masks, small_heights = [0], [0]
+    # The smallest ns cards laid away, per ns: the bits kept (all but theirs) and their height.
+    keep_masks, small_heights = [-1], [0]
+    away_mask = 0
     for c in smalls:
-        small_masks.append(small_masks[-1] | bit[c])
+        away_mask |= bit[c]
+        keep_masks.append(~away_mask)
         small_heights.append(small_heights[-1] + size - rank[c])
-    best: dict[int, tuple[float, tuple[int, ...]]] = {}
-    get = best.get
+    # Per count laid away: the best value so far and the top cards it lays away (a list
+    # indexed by count, not a dict: no value is -inf, so the first one tried is kept as before).
+    best_v = [-math.inf] * (most + 1)
+    best_top: list[tuple[int, ...]] = [()] * (most + 1)
     for nt in range(min(len(tops), most) + 1):
-        steps = list(zip(range(nt, nt + min(n_small, most - nt) + 1), small_masks, small_heights))
+        steps = list(zip(range(nt, nt + min(n_small, most - nt) + 1), keep_masks, small_heights))
         for away_top in combinations(tops, nt):
             top_mask = full
             top_height = height
             for c in away_top:
                 top_mask &= ~bit[c]
                 top_height -= size - rank[c]
-            for k, away_mask, away_height in steps:
-                mask = top_mask & ~away_mask
-                v = (values[mask] if values is not None
-                     else _holding_value(info, ti, i, slot, mask)) + _TIE * (top_height - away_height)
-                old = get(k)
-                if old is None or v > old[0]:
-                    best[k] = (v, away_top + tuple(smalls[:k - nt]))
-    return best
+            for k, keep, away_height in steps:
+                v = values[top_mask & keep] + _TIE * (top_height - away_height)
+                if v > best_v[k]:
+                    best_v[k] = v
+                    best_top[k] = away_top
+    # The counts reached are 0..the last one (each nt reaches nt..nt + its smalls), in order.
+    return {k: (best_v[k], best_top[k] + tuple(smalls[:k - len(best_top[k])]))
+            for k in range(most + 1) if best_v[k] != -math.inf}
+
+
+class _Holdings(dict):
+    """Holding mask -> the estimate's tricks for one suit too long for the value tables
+    (:func:`_holding_value`), worked out on first use."""
+
+    def __init__(self, info: RulesInfo, ti: TableInfo, i: int, slot: int):
+        super().__init__()
+        self.args = (info, ti, i, slot)
+
+    def __missing__(self, mask: int) -> float:
+        v = self[mask] = _holding_value(*self.args, mask)
+        return v
 
 
 def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tuple[list[int], float] | None:

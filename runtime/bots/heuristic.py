@@ -11,14 +11,14 @@ import random
 from ..auction import auction_rules
 from ..contract import declaration
 from ..game import deal
-from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY, HandState
+from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values
+from .outbid import _OUTLOOKS, bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -122,6 +122,24 @@ class HeuristicBot:
                 return legal[0]
             return self._play(state, legal, False)[0]
         return self._decide(state, False)[0]
+
+    def play_to_end(self, state: HandState) -> None:
+        """Play ``state`` to its end with this bot at every seat: the actions :meth:`choose`
+        takes for each seat in turn (a driver's loop of ``choose`` and ``apply_action``),
+        without a driver's calls per action (simulate's hands run it where every seat is
+        this bot)."""
+        apply = state.apply_action
+        if type(self).choose is not HeuristicBot.choose:  # a subclass's own choose decides
+            while not state.is_terminal():
+                apply(self.choose(state))
+            return
+        play = self._play
+        while state.phase != OVER:  # not state.is_terminal()
+            if state.phase == PLAY and state.table is not None:  # choose's hot path
+                legal = state.legal_actions()
+                apply(legal[0] if len(legal) == 1 else play(state, legal, False)[0])
+            else:
+                apply(self._decide(state, False)[0])
 
     def explain(self, state: HandState) -> tuple[int, str]:
         """The action and a one-line reason in words, e.g. ``play QH: cheapest card that beats the JH``."""
@@ -232,7 +250,8 @@ class HeuristicBot:
         share_div = rules.players - 1
         tricks = info.tricks
         decl_book = info.declarer_book
-        allowed = frozenset(a - first_bid for a in legal if first_bid <= a < first_bid + n_bids)
+        last_bid = first_bid + n_bids
+        allowed = frozenset([a - first_bid for a in legal if first_bid <= a < last_bid])
         # Each bid is worth its contract only if it stands: the chance that a later
         # opponent outbids it, and what we then defend, come from the auction model.
         # Bids below the high bid are never read: neither legal nor the high bid itself.
@@ -268,12 +287,13 @@ class HeuristicBot:
                 books_s = books0 + short[nt]
                 worth_all = info.worth_set(nt, books_s)  # outbid.worth_bidding of every bid, memoised
                 worth = allowed & worth_all
-                best_any = self._consider(best_any, info, nt, s, i, books0, books, allowed, take_here, stands, game)
+                found_any, found = self._best_standing_bids(info, nt, books0, s, allowed, worth, stands, game)
+                best_any = self._consider(best_any, info, nt, s, i, books0, books, found_any, take_here, stands, game)
                 if take_here >= 0 and take_here not in worth_all:
                     take_here = -1
             else:
-                worth = allowed
-            best_bid = self._consider(best_bid, info, nt, s, i, books0, books, worth, take_here, stands, game)
+                found = self._best_standing_bid(info, nt, books0, s, allowed, stands, game)
+            best_bid = self._consider(best_bid, info, nt, s, i, books0, books, found, take_here, stands, game)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
                                                   info.expected if game is None else game.expected)
         if stands is not None:
@@ -329,12 +349,13 @@ class HeuristicBot:
         return value
 
     def _consider(self, best, info: RulesInfo, nt: int, strain: int, table: int, books0: float, books: float,
-                  bids, take: int, stands, game):
-        """``best`` (see :meth:`_call`'s best_bid), or the best of ``strain``'s ``bids`` (and
-        of taking bid ``take``, if not -1) if better: its value chosen on the plain
-        estimate ``books0``, the value an opener's credit gives it on ``books``."""
+                  found: tuple[int, float], take: int, stands, game):
+        """``best`` (see :meth:`_call`'s best_bid), or the best of ``strain``'s bids (and
+        of taking bid ``take``, if not -1) if better: ``found``, (bid, value) of the best
+        of them (:meth:`_best_standing_bid`) chosen on the plain estimate ``books0``, the
+        value an opener's credit gives it on ``books``."""
         tolerance = 0.0
-        b, v = self._best_standing_bid(info, nt, books0, strain, bids, stands, game)
+        b, v = found
         if b >= 0 and (best is None or v > best[0] + tolerance
                        or (v >= best[0] - tolerance and info.bid_rank[b] > info.bid_rank[best[4]])):
             vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
@@ -349,25 +370,29 @@ class HeuristicBot:
         """Per bid: (P(the auction ends with it), our value if a later opponent outbids it);
         bids below ``lo`` left out (outbid.standing_values)."""
         look = self._outlook(info, npart)
-        books_of = look.books_of_callers(npart)
-        if books_of is None:  # the model being built: as _outbid_value says
+        line = look.callers_line(npart)
+        if line is None:  # the model being built: as _outbid_value says
             return standing_values(state, info, look, lambda b: self._outbid_value(info, b, plain, npart, look), lo)
-        # As _outbid_value, with the hand's own tricks per strain worked out once a call.
-        owns: dict[int, float] = {}
+        # As _outbid_value: the callers' books (Outlook.books_of_callers) less what our
+        # hand holds above an average one, that part worked out once a call per strain
+        # (for every strain up front: a few sums, cheaper than asking which are needed).
+        cond, total, slope, mean_own = line
         strain_of = info.bid_strain
         expected = info.expected
         nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
+        above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
+                 for strain in range(len(info.strain_tables))]
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
-            own = owns.get(strain)
-            if own is None:
-                own = owns[strain] = own_in_strain(info, strain, plain)
-            return expected(1, high, nt_of[strain], books_of(high, own, strain))
+            return expected(1, high, nt_of[strain], min(total, max(0.0, cond[high] - above[strain])))
         return standing_values(state, info, look, defend_at, lo)
 
     def _outlook(self, info: RulesInfo, npart: int):
         """The ruleset's auction model (:class:`.outbid.Outlook`), hands valued as this bot values its own."""
+        built = _OUTLOOKS.get(id(info))  # the model once built: what outlook() looks up first
+        if built is not None and built.info is info:
+            return built
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart), forced_worth,
                        tag=[type(self).__qualname__, npart])
@@ -466,6 +491,29 @@ class HeuristicBot:
             if best_b < 0 or v >= best_v:
                 best_b, best_v = b, v
         return best_b, best_v
+
+    @classmethod
+    def _best_standing_bids(cls, info: RulesInfo, nt: int, books: float, strain: int, allowed, worth, stands,
+                            game=None):
+        """:meth:`_best_standing_bid` of ``allowed`` and of its subset ``worth``, both from one
+        pass over the bids (each bid's value is worked out once, as there, and the same
+        ties decide).  In a game the two are asked apart (its values depend on the set)."""
+        if game is not None:
+            return (cls._best_standing_bid(info, nt, books, strain, allowed, stands, game),
+                    cls._best_standing_bid(info, nt, books, strain, worth, stands, game))
+        row = info.eu_row(0, nt, books)
+        best_b, best_v = -1, 0.0
+        worth_b, worth_v = -1, 0.0
+        for b in info.strain_bids[strain]:
+            if b not in allowed:
+                continue
+            p, out = stands[b]
+            v = p * row[b] + (1.0 - p) * out
+            if best_b < 0 or v >= best_v:
+                best_b, best_v = b, v
+            if b in worth and (worth_b < 0 or v >= worth_v):
+                worth_b, worth_v = b, v
+        return (best_b, best_v), (worth_b, worth_v)
 
     @staticmethod
     def _discards_drawn(state: HandState) -> bool:
@@ -762,11 +810,15 @@ class HeuristicBot:
                         return card, (f"play {rules.cards[card]}: cheapest card that beats the "
                                       f"{rules.cards[trick[best_i]]} on the table" if why else "")
         seat = state.seat
-        track = self._track.sync(state, rules.players)
+        track = self._track
+        tricks = state.tricks
+        if not (track.done == len(tricks) and track.dealt is state.dealt and track.table is table
+                and (not tricks or tricks[-1] is track.last)):  # Track.sync's "nothing new", without its call
+            track.sync(state, rules.players)
         # The cards this seat cannot place: not played, not in the trick, not its own,
         # not laid away by it, not out of play.  Its own are those it held when play
         # began (the rest of them are played since).
-        own = track.own.get(seat)
+        own = track.own[seat]
         if own is None:
             own = track.own[seat] = card_mask(state.hands[seat]) | card_mask(
                 c for t in state.tricks for i, c in enumerate(t[1]) if (t[0] + i) % rules.players == seat)
@@ -779,7 +831,7 @@ class HeuristicBot:
             in_trick |= BIT[c]
         # What the seat knows for the whole play (the cards out of play, its own
         # discards, whether it was shown any card), worked out at its first card.
-        fixed = track.seen.get(seat)
+        fixed = track.seen[seat]
         if fixed is None:
             extra = track.mask_of("out", state.out) if state.out else 0
             if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):

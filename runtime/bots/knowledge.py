@@ -152,6 +152,11 @@ def _suit_value(size: int, mask: int, kind: int, inplay: float = 1.0) -> float:
 _EXACT_TOP = 6
 
 
+# A holding's shortness by its length (a void 2, a singleton 1, else 0): what a ruff counts.
+# A slot holds at most 32 cards (its mask is 16 or 32 bits wide).
+_SHORTNESS = tuple(2 - n if n < 2 else 0 for n in range(33))
+
+
 def _canonical(mask: int) -> int:
     """The holding with its small cards moved up to just below the exact top ranks."""
     top = mask & ((1 << _EXACT_TOP) - 1)
@@ -384,8 +389,8 @@ class RulesInfo:
         for i, t, sides in self.table_ruff:
             spare = lens[t] - _RUFF_KEEP
             if spare > 0:
-                if short is None:
-                    short = [2 - n if n < 2 else 0 for n in lens].__getitem__
+                if short is None:  # each slot's shortness (2 - length, at least 0), mapped in C
+                    short = list(map(_SHORTNESS.__getitem__, lens)).__getitem__
                 n = sum(map(short, sides))
                 out[i] += _RUFF * (n if n < spare else spare)
         return out

@@ -302,15 +302,14 @@ class Outlook:
     def books_of_callers(self, npart: int):
         """:meth:`callers_books` for ``npart`` partners as a function of (bid, own, strain),
         what depends on ``npart`` worked out once (None while the model is built)."""
-        cond = self.cond
-        if cond is None:
+        line = self.callers_line(npart)
+        if line is None:
             return None
+        cond = line[0]
         got = _BOOKS_OF.get((id(self), npart))
         if got is not None and got[0] is self and got[1] is cond:
             return got[2]
-        mean_own = self.mean_own
-        total = float(self.info.total_books)
-        slope = 1.0 - _PARTNER_SHARE * npart / (self.info.rules.players - 1)
+        _, total, slope, mean_own = line
 
         def books_of(bid: int, own: float, strain: int) -> float:
             return min(total, max(0.0, cond[bid] - slope * (own - mean_own[strain])))
@@ -318,6 +317,18 @@ class Outlook:
             _BOOKS_OF.clear()
         _BOOKS_OF[(id(self), npart)] = (self, cond, books_of)
         return books_of
+
+
+    def callers_line(self, npart: int) -> tuple[list[float], float, float, list[float]] | None:
+        """(the callers' mean books per bid, the books there are, the slope, the mean own
+        tricks per strain) of :meth:`books_of_callers`' line for ``npart`` partners: its
+        books are ``min(total, max(0.0, cond[bid] - slope * (own - mean_own[strain])))``.
+        None while the model is built."""
+        cond = self.cond
+        if cond is None:
+            return None
+        return cond, float(self.info.total_books), 1.0 - _PARTNER_SHARE * npart / (self.info.rules.players - 1), \
+            self.mean_own
 
 
 # (model id, partners) -> (model, its cond, Outlook.books_of_callers' function).

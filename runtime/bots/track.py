@@ -43,8 +43,11 @@ class Track:
             self.done = 0
             self.played = 0
             self.void = [0] * players
-            self.own = {}  # seat -> mask of the cards it held when it first played
-            self.seen = {}  # seat -> (mask of the cards it knows are out of play, shown anything)
+            # Per seat (lists by seat: read at every card played), None until it first plays:
+            # the mask of the cards it held when it first played; (mask of the cards it knows
+            # are out of play, whether it was shown anything).
+            self.own: list[int | None] = [None] * players
+            self.seen: list[tuple[int, bool] | None] = [None] * players
             self.masks = {}
         if done > self.done:
             table = self.table
