@@ -46,6 +46,10 @@ CASES = [
     (("play", "standard", "--with", ""), 2, f"Invalid value for '--with': {EMPTY}"),
     (("play", "standard", "--save", ""), 2, f"Invalid value for '--save': {EMPTY}"),
     (("play", "--resume", ""), 2, f"Invalid value for '--resume': {EMPTY}"),
+    # check FILES: '' was "  is a directory", 'NAME+' "not a regular file (a directory)".
+    (("check", ""), 2, f"Invalid value for 'FILES...': {EMPTY}"),
+    (("check", "standard+"), 2, "'standard+' has an empty name before or after '+'"),
+    (("check", "standard++to-5"), 2, "'standard++to-5' has an empty name before or after '+'"),
     # check --on: was not looked at unless a house rule was among FILES.
     (("check", "--on", "nosuch", "standard"), 2, "Invalid value for --on: unknown variant 'nosuch'"),
     (("check", "--on", "", "standard"), 2, f"Invalid value for '--on': {EMPTY}"),
@@ -109,6 +113,7 @@ CASES = [
     (("simulate", "standard", "--hands", "1", "--records", "{dir}/none/x.jsonl"), 2, "Invalid value for --records"),
     (("simulate", "standard", "--hands", "1", "--plot", "{dir}/none/x.png"), 2, "Invalid value for --plot"),
     (("schema", "--write", "{file}"), 2, "Invalid value for '--write'"),
+    (("schema", "--write", "/dev/null"), 2, "Invalid value for DIR: /dev/null: not a folder"),  # was "File exists"
     (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),
     (("play", "standard", "--save", "{dir}"), 2, "Invalid value for '--save'"),
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),

@@ -51,7 +51,7 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILES...")
+@click.argument("files", nargs=-1, required=True, metavar="FILES...", callback=nonempty_names)
 @click.option("--on", "bases", multiple=True, metavar="VARIANT", callback=nonempty_names,
               help="Also lay each house-rule file over this variant and check the result (repeatable).")
 def check(files, bases):
@@ -131,6 +131,9 @@ def write_schema(folder: Path) -> Path:
     """
     from runtime.files import regular_file_problem
 
+    if os.path.exists(folder) and not folder.is_dir():
+        # A device such as /dev/null passes click's "not a file" check; mkdir would say "File exists".
+        raise click.BadParameter(f"{folder}: not a folder", param_hint="DIR")
     target = folder / SCHEMA_FILE
     # The name is not the user's choice: what is there already must be a file to replace
     # (a FIFO there would block the write until something read it, for ever).
