@@ -60,7 +60,7 @@ import random
 import socket
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -293,6 +293,11 @@ class Session:
         except LookupError as exc:  # the variant the session file names: its content, not the command's
             raise SessionIllegal(f"{side}: {exc.args[0] if exc.args else exc}") from None
         saved = (list(settings.seats), settings.bots)
+        try:  # what the file holds and the command line does not replace: a damaged file if wrong
+            check_settings(rules, replace(settings, seats=[] if seats else settings.seats,
+                                          bots=bots or settings.bots))
+        except SessionError as exc:
+            raise SessionDamaged(damaged(side, path, f"{side}: {exc}")) from None
         if seats:
             settings.seats = sorted(set(seats))
         if bots:
@@ -585,7 +590,8 @@ def check_settings(rules: Ruleset, settings: Settings) -> None:
     if bad:
         raise SessionError(f"seat {bad[0]} is not at this table (seats 0 to {rules.players - 1})")
     if settings.bots not in BOTS:
-        raise SessionError(f"unknown bot '{settings.bots}' (known: {', '.join(sorted(BOTS))})")
+        # escaped: the name may come from a session file, and nothing read goes to the terminal raw
+        raise SessionError(f"unknown bot {shown(settings.bots, escaped=True)} (known: {', '.join(sorted(BOTS))})")
 
 
 def kitty_taken(hand: HandState) -> bool:

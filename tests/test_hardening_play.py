@@ -236,3 +236,21 @@ def test_a_session_files_field_is_quoted_as_a_records_value_is_and_escaped(tmp_p
     assert f"with: expected a list of house-rule names or paths, found {quoted[:40]}... ({len(quoted)} characters)" \
         in result.stderr
     assert "é" not in result.stderr
+
+
+
+def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_path):
+    """Was "Invalid value for --resume" (exit 2, as if the command were wrong), the bot's name sent raw."""
+    path = a_save(tmp_path)  # one save for every case: making it plays a hand
+    side = sidecar_path(path)
+    saved = json.loads(side.read_text())
+    for field, value, said in [("bots", "nosuch", "unknown bot 'nosuch'"),
+                               ("bots", "\x1b[31mred", "unknown bot '\\x1b[31mred'"),
+                               ("seats", [9], "seat 9 is not at this table")]:
+        side.write_text(json.dumps({**saved, field: value}))
+        before = path.read_bytes(), side.read_bytes()
+        result = resume(path)
+        assert result.exit_code == 1, result.output
+        assert f"{side}: {said}" in result.stderr and f"The session file {side} is damaged" in result.stderr
+        assert "\x1b" not in result.stderr and "Invalid value" not in result.stderr
+        assert (path.read_bytes(), side.read_bytes()) == before
