@@ -192,3 +192,14 @@ def test_simulate_records_help_says_it_is_not_for_set():
     assert "a game record. Not with --set (a record names its house rules, not one-off settings)." in said
     refused = run("simulate", "standard", "--hands", "1", "--set", "auction.levels.from=4", "--records", "x.jsonl")
     assert refused.exit_code == 2 and "--records cannot be combined with --set" in refused.stderr
+
+
+def test_import_does_not_write_over_the_file_it_reads(tmp_path):
+    """`import game.ptn -o game.ptn` replaced the PTN with its records (convert refuses the same)."""
+    ptn = tmp_path / "game.ptn"
+    shutil.copy(Path(__file__).parent / "data" / "trickster" / "suit-contract.ptn", ptn)
+    before = ptn.read_bytes()
+    result = run("import", str(ptn), "-o", str(tmp_path / "." / "game.ptn"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Invalid value for --output:" in result.stderr and "is FILE itself" in result.stderr
+    assert ptn.read_bytes() == before
