@@ -65,6 +65,11 @@ CASES = [
      "Invalid value for '--set': auction.levels.from=" + "9" * 30 + ": number too large: a number of 30 digits"),
     (("diff", "standard", "cincinnati", "--set", "bogus"), 2, "Invalid value for '--set': bogus: expected PATH=VALUE"),
     (("simulate", "standard", "--hands", "1", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
+    # A key that describes a file, not the game: was silently ignored, or "duplicate key 'name' (first at line 2)".
+    (("compile", "standard", "--set", "extends=cincinnati"), 2,
+     "Invalid value for '--set': extends=cincinnati: 'extends' describes a variant file, not a rule of the game"),
+    (("rules", "standard", "--set", "title=Mine"), 2, "'title' describes a variant file, not a rule of the game"),
+    (("compile", "standard", "--set", "name=x"), 2, "'name' describes a variant file, not a rule of the game"),
     # ... while one that reads but breaks the rules stays a content error, as in a house-rule file.
     (("compile", "standard", "--set", "auction.levels.from=abc"), 1,
      "--set auction.levels.from=abc: expected an integer, found 'abc'"),
