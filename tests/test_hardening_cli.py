@@ -7,10 +7,14 @@ appear.  The subprocess timeout in ``script`` is only a safety net against a han
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 
 import pytest
 from clirun import script
+
+from bidcompiler.cli import main
 
 RANGE = "is not in the range"
 
@@ -110,3 +114,14 @@ def test_a_record_naming_a_fifo_is_an_illegal_record(tmp_path):
     proc = script("replay", "--json", "r.json", cwd=tmp_path)
     assert proc.returncode == 1
     assert '"at": "variant"' in proc.stdout and "not a regular file" in proc.stdout
+
+
+def test_a_stdout_that_cannot_hold_the_dash_gets_an_escape_not_an_internal_error(monkeypatch, capsys):
+    """Under PYTHONIOENCODING=ascii (or a Latin-1 locale) `compile`'s "standard — ..." ended in an internal error."""
+    out = io.BytesIO()
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(out, encoding="ascii"))
+    with pytest.raises(SystemExit) as ended:
+        main(["compile", "standard"])
+    sys.stdout.flush()
+    assert ended.value.code == 0, capsys.readouterr().err
+    assert out.getvalue().startswith(b"standard \\u2014 ")
