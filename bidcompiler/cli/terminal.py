@@ -484,7 +484,7 @@ class Terminal:
                 bad = [i for i in numbers if not 1 <= i <= len(legal)]
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
-                return self.within_discards(list(dict.fromkeys(legal[i - 1] for i in numbers)))
+                return self.within_discards([legal[i - 1] for i in numbers])
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
@@ -492,7 +492,11 @@ class Terminal:
 
     def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
         """``cards`` to discard, or a refusal when they are more than the discards left
-        (all or none: not the first few of them, the rest silently dropped)."""
+        (all or none: not the first few of them, the rest silently dropped), or when one is
+        typed twice (`1 1 1`: was one card discarded, the rest dropped unsaid)."""
+        twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+        if twice is not None:
+            return [], f"{self.rules.cards[twice]} typed twice: nothing was discarded"
         hand = self.session.hand
         left = hand.discard_target - len(hand.discards)
         if len(cards) > left:
