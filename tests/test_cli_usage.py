@@ -87,6 +87,11 @@ CASES = [
     (("compare", "standard", "cincinnati", "--hands", "1", "--max-hands", "5"), 2, "--max-hands is for --games"),
     (("simulate", "standard", "--hands", "2", "--records", "{dir}/{game}.jsonl"), 2,
      "Invalid value for --records: {dir}/{game}.jsonl: a {game} field numbers the files of --games"),
+    # --records onto the variant file itself: was written over with the records.
+    (("simulate", "{file}", "--hands", "1", "--records", "{file}"), 2,
+     "Invalid value for --records: {file} is the variant file {file}: write the records under a new name"),
+    (("simulate", "standard", "--with", "{file}", "--hands", "1", "--records", "{dir}/./standard.yaml"), 2,
+     "is the variant file"),
     (("play", "standard", "--take-over"), 2, "--take-over is for the lock of a save"),
     (("simulate", "standard", "--hands", "1", "--games", "1"), 2, "give --games or --hands, not both"),
     (("simulate", "standard", "--hands", "1", "--scheduler", "tcp://127.0.0.1:1"), 2,
