@@ -129,6 +129,9 @@ CASES = [
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
+    # A name in capitals: was "unknown variant 'STANDARD' (shipped: ...)", no suggestion.
+    (("rules", "STANDARD+TO-5"), 2, "unknown variant 'STANDARD' (did you mean 'standard'?)"),
+    (("rules", "standard+TO-5"), 2, "unknown house rule 'TO-5' (did you mean 'to-5'?)"),
     (("simulate", "standard", "--hands", "1", "--with", "nosuch"), 2, "Invalid value for --with: unknown house rule"),
     (("simulate", "standard", "--hands", "1", "--backend", "nosuch"), 2, "Invalid value for '--backend'"),
     (("convert", "--to", "nosuch", "{file}"), 2, "Invalid value for '--to'"),
