@@ -125,3 +125,12 @@ def test_a_stdout_that_cannot_hold_the_dash_gets_an_escape_not_an_internal_error
     sys.stdout.flush()
     assert ended.value.code == 0, capsys.readouterr().err
     assert out.getvalue().startswith(b"standard \\u2014 ")
+
+
+def test_a_closed_stdout_is_said_not_an_internal_error(monkeypatch, capsys):
+    """`bidwhist variants >&-` printed nothing with status 0; `play ... >&-` ended in an internal error."""
+    monkeypatch.setattr("sys.stdout", None)  # what Python makes of a closed file descriptor 1
+    with pytest.raises(SystemExit) as ended:
+        main(["variants"])
+    assert ended.value.code == 1
+    assert capsys.readouterr().err == "bidwhist: cannot write the output: stdout is closed\n"

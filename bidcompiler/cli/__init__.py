@@ -171,6 +171,9 @@ def main(argv=None):
     written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
     _end_cleanly_on_signals()
+    if sys.stdout is None:  # started with stdout closed (`>&-`): output would vanish, or play fail inside rich
+        click.echo("bidwhist: cannot write the output: stdout is closed", err=True)
+        sys.exit(1)
     _unencodable_escaped()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
