@@ -134,3 +134,14 @@ def test_a_closed_stdout_is_said_not_an_internal_error(monkeypatch, capsys):
         main(["variants"])
     assert ended.value.code == 1
     assert capsys.readouterr().err == "bidwhist: cannot write the output: stdout is closed\n"
+
+
+def test_play_with_stdin_closed_saves_as_at_the_end_of_input(monkeypatch, capsys, tmp_path):
+    """`bidwhist play ... <&-` ended in an internal error (None has no isatty)."""
+    monkeypatch.setattr("sys.stdin", None)
+    save = tmp_path / "g.jsonl"
+    with pytest.raises(SystemExit) as ended:
+        main(["play", "standard", "--seed", "3", "--fast", "--save", str(save)])
+    assert ended.value.code == 0, capsys.readouterr().err
+    assert f"Resume with: bidwhist play --resume {save}" in capsys.readouterr().out
+    assert save.read_text().endswith('"in_progress": true}\n')

@@ -254,6 +254,8 @@ class Terminal:
     def read(self, prompt: str) -> str | None:
         """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
         EOFError (end of input) and KeyboardInterrupt go up to :meth:`run`."""
+        if sys.stdin is None:  # started with stdin closed (`<&-`): the end of input, saved as at EOF
+            raise EOFError
         try:
             text = input(prompt) if sys.stdin.isatty() else self.read_piped(prompt)
             # Bytes that were not UTF-8 arrive as surrogates where stdin escapes them: make them printable.
