@@ -53,6 +53,7 @@ CASES = [
     # check --on: was not looked at unless a house rule was among FILES.
     (("check", "--on", "nosuch", "standard"), 2, "Invalid value for --on: unknown variant 'nosuch'"),
     (("check", "--on", "", "standard"), 2, f"Invalid value for '--on': {EMPTY}"),
+    (("check", "--on", "to-5", "{file}"), 2, "Invalid value for --on: to-5 is a house rule, not a variant"),
     (("check", "--on", "{dir}", "standard"), 2, "Invalid value for --on: {dir} is a directory"),
     # --set that cannot be read as a change: was exit 1, as if a file were bad.
     (("compile", "standard", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),

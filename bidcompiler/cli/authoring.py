@@ -67,7 +67,10 @@ def check(files, bases):
     from ..pipeline import compile_file, file_kind, load_layer
 
     for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
-        _check_target(base, "--on")
+        path, rules = _check_target(base, "--on")
+        if not rules and file_kind(path) == "house-rule":  # was "1 of 1 file(s) have errors", blaming FILES
+            raise click.BadParameter(f"{base} is a house rule, not a variant: --on names a game to lay FILES over",
+                                     param_hint="--on")
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0
     for name, path, rules in targets:
