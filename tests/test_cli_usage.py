@@ -130,6 +130,9 @@ CASES = [
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
+    # A name longer than a file name may be: was "bidwhist: cannot write NAME: File name too long", exit 1.
+    (("rules", "standard+" + "x" * 300), 2, "Invalid value for VARIANT: unknown house rule 'xxxx"),
+    (("check", "s" * 300), 2, "Invalid value for FILES: unknown variant 'ssss"),
     # A name in capitals: was "unknown variant 'STANDARD' (shipped: ...)", no suggestion.
     (("rules", "STANDARD+TO-5"), 2, "unknown variant 'STANDARD' (did you mean 'standard'?)"),
     (("rules", "standard+TO-5"), 2, "unknown house rule 'TO-5' (did you mean 'to-5'?)"),

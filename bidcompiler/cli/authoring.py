@@ -35,10 +35,10 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
     from ..pipeline import VariantNotFound, VariantSpec, find_file
 
     given = Path(name)
-    if given.is_dir():
+    if os.path.isdir(given):  # os.path's: False for a name too long to be a file, where Path's raises
         raise click.BadParameter(f"{name} is a directory; give the variant or house-rule files in it",
                                  param_hint=param)
-    if given.is_file():
+    if os.path.isfile(given):
         return given, ()
     spec = VariantSpec.parse(name)
     try:
