@@ -254,3 +254,27 @@ def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_pat
         assert f"{side}: {said}" in result.stderr and f"The session file {side} is damaged" in result.stderr
         assert "\x1b" not in result.stderr and "Invalid value" not in result.stderr
         assert (path.read_bytes(), side.read_bytes()) == before
+
+
+def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
+    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
+    save = tmp_path / "g.jsonl"
+    real_save = Session.save
+
+    def failing(session):
+        if session.path == save:
+            raise OSError(28, "No space left on device")
+        real_save(session)
+
+    monkeypatch.setattr(Session, "save", failing)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
+                                input="pass\nquit\n")
+    assert result.exit_code == 1, result.output
+    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    assert f"the game is saved in {copy} instead ({save} could not be written)" in " ".join(result.stderr.split())
+    assert f"Saved. Resume with: bidwhist play --resume {copy}" in result.stdout
+    assert copy.read_text().splitlines()[-1].endswith('"in_progress": true}')
+    assert '"pass"' in copy.read_text()
+    assert CliRunner().invoke(cli, ["play", "--resume", str(copy)], input="quit\n").exit_code == 0

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -159,30 +160,66 @@ class Terminal:
                     self.human_turn(seat)
                 else:
                     self.bot_turn(seat)
+            saved = self.save_quietly()
             self.game_over()
-            return 0
+            return 0 if saved else 1
         except (Quit, EOFError):
-            self.save_quietly()
+            saved = self.save_quietly()
             self.console.print()
-            self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
-            return 0
+            if saved is not None:
+                self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+            return 0 if saved else 1
         except KeyboardInterrupt:
-            self.save_quietly()
+            saved = self.save_quietly()
             self.console.print()
-            self.say_saved(f"Interrupted; the game is saved in {session.path}")
-            self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
+            if saved is not None:
+                self.say_saved(f"Interrupted; the game is saved in {session.path}")
+                self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
             return 130
 
     def say_saved(self, text: str) -> None:
         """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
         self.console.print(text, soft_wrap=True, markup=False)
 
-    def save_quietly(self) -> None:
-        """Save once more on the way out (the file is already current after every action)."""
+    def save_quietly(self) -> bool | None:
+        """Save once more on the way out (the file is already current after every action).
+
+        True when saved; when FILE cannot be written (its folder gone or full), the game
+        goes to a new file in the temporary folder, with its session file, and
+        ``session.path`` names it: False.  None when even that failed (said: the game
+        is lost).  Before, "Saved" was said over a failed save, and the moves since the
+        last good one were lost.
+        """
+        session = self.session
         try:
-            self.session.save()
+            session.save()
+            return True
         except OSError as exc:
-            self.err.print(f"could not save {self.session.path}: {exc.strerror or exc}", markup=False)
+            self.err.print(f"could not save {session.path}: {exc.strerror or exc}", markup=False)
+        failed = session.path
+        try:
+            fd, rescue = tempfile.mkstemp(prefix=f"{Path(failed).stem}-", suffix=".jsonl")
+            os.close(fd)
+            session.path = Path(rescue)
+            # Files named relative to FILE's folder are named relative to the copy's (with `..` if
+            # need be: it still resumes, as a save naming a file outside its folder does).
+            folder = Path(failed).parent
+
+            def whole(name: str) -> str:
+                file = folder / name
+                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue)) if os.path.isfile(file) else name
+
+            session.settings.variant = whole(session.settings.variant)
+            session.settings.with_rules = [whole(name) for name in session.settings.with_rules]
+            session.save_settings()
+            session.save()
+        except OSError as exc:
+            self.err.print(f"the game could not be saved anywhere ({exc.strerror or exc}); "
+                           "the moves since the last save are lost", style="bold red", markup=False)
+            return None
+        self.err.print(f"the game is saved in {rescue} instead ({failed} could not be written)",
+                       style="yellow", markup=False)
+        return False
 
     def apply(self, action: int) -> None:
         """Apply an action through the session and tell what happened; IllegalAction if refused."""
