@@ -73,7 +73,7 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
 
 
 def _close_name(name: str, names: list[str]) -> list[str]:
-    """The shipped name closest to ``name``, case aside (`STANDARD` is close to `standard`), as a list of 0 or 1."""
+    """The shipped name closest to ``name``, case aside (`NAME` is close to `name`), as a list of 0 or 1."""
     lowered = {n.lower(): n for n in names}
     return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
 
