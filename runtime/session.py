@@ -92,6 +92,10 @@ class SessionDamaged(SessionError):
     """A session file that is not what play writes (damaged on disk): the save itself is left as it is."""
 
 
+class SessionSeatRefused(SessionError):
+    """A seat given to resume with (``--seat``) that is not at the saved game's table."""
+
+
 class SessionIllegal(SessionError):
     """A saved hand that breaks the rules or does not fit its session: bad content, not a wrong argument.
 
@@ -302,7 +306,10 @@ class Session:
             settings.seats = sorted(set(seats))
         if bots:
             settings.bots = bots
-        check_settings(rules, settings)
+        try:
+            check_settings(rules, settings)
+        except SessionError as exc:  # the saved values passed above: a seat given to resume with
+            raise SessionSeatRefused(str(exc)) from None
         session = cls(rules, settings, path)
         session.settings_changed = saved != (settings.seats, settings.bots)
         try:

@@ -254,6 +254,10 @@ def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_pat
         assert f"{side}: {said}" in result.stderr and f"The session file {side} is damaged" in result.stderr
         assert "\x1b" not in result.stderr and "Invalid value" not in result.stderr
         assert (path.read_bytes(), side.read_bytes()) == before
+    # ... while a seat given on the command line is the command's error, named by its option (was --resume).
+    side.write_text(json.dumps(saved))
+    result = resume(path, "--seat", "7")
+    assert result.exit_code == 2 and "Invalid value for --seat: seat 7 is not at this table" in result.stderr
 
 
 def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
