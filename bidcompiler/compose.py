@@ -499,6 +499,10 @@ def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
     keys = [k.strip() for k in path_text.strip().split(".")]
     if not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", k) for k in keys):
         raise CompileError([Diagnostic(SourcePos(name), f"'{path_text}' is not a dotted path of setting names")])
+    if keys[0] in LAYER_KEYS:  # they describe a file, so a change of one would be silently ignored
+        raise CompileError([Diagnostic(SourcePos(name), (
+            f"'{keys[0]}' describes a variant file, not a rule of the game: --set cannot change it "
+            "(to build on another variant, name it, or write a file that extends it)"))])
     if schema is None:
         from .pipeline import variant_schema  # the pipeline imports this module
 

@@ -65,12 +65,17 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
     names = list(_shipped(kind))
     # A shipped file of the other kind is close too: a misspelt variant named after `+`
     # is still meant, and that it is no house rule is said once it is found.
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) or difflib.get_close_matches(
-        name, list(_shipped(None)), n=1, cutoff=0.6)
+    close = _close_name(name, names) or _close_name(name, list(_shipped(None)))
     if close:
         return (f"unknown {what} {quoted(name, limit)} (did you mean '{close[0]}'?); `bidwhist variants` lists the "
                 "shipped ones, or give the path of a file")
     return f"unknown {what} {quoted(name, limit)} (shipped: {', '.join(names) or 'none'}); or give the path of a file"
+
+
+def _close_name(name: str, names: list[str]) -> list[str]:
+    """The shipped name closest to ``name``, case aside (`NAME` is close to `name`), as a list of 0 or 1."""
+    lowered = {n.lower(): n for n in names}
+    return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
 
 
 def _close_files(path: Path) -> str | None:

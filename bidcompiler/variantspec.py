@@ -6,8 +6,8 @@ look it up in the rule cache (bidcompiler.rulecache) without importing the compi
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import CompileError
 
@@ -27,7 +27,8 @@ class VariantSpec:
     @staticmethod
     def parse(text: str, with_rules=(), sets=()) -> "VariantSpec":
         """Read ``NAME+RULE+RULE`` (a path holding ``+`` is taken whole if it exists)."""
-        if "+" in text and not Path(text).exists():
+        # os.path.exists, not Path.exists: a name too long for a file name is no file, not an OSError
+        if "+" in text and not os.path.exists(text):
             base, *rules = text.split("+")
         else:
             base, rules = text, []

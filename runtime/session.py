@@ -60,7 +60,7 @@ import random
 import socket
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -90,6 +90,10 @@ class SessionError(Exception):
 
 class SessionDamaged(SessionError):
     """A session file that is not what play writes (damaged on disk): the save itself is left as it is."""
+
+
+class SessionSeatRefused(SessionError):
+    """A seat given to resume with (``--seat``) that is not at the saved game's table."""
 
 
 class SessionIllegal(SessionError):
@@ -293,11 +297,19 @@ class Session:
         except LookupError as exc:  # the variant the session file names: its content, not the command's
             raise SessionIllegal(f"{side}: {exc.args[0] if exc.args else exc}") from None
         saved = (list(settings.seats), settings.bots)
+        try:  # what the file holds and the command line does not replace: a damaged file if wrong
+            check_settings(rules, replace(settings, seats=[] if seats else settings.seats,
+                                          bots=bots or settings.bots))
+        except SessionError as exc:
+            raise SessionDamaged(damaged(side, path, f"{side}: {exc}")) from None
         if seats:
             settings.seats = sorted(set(seats))
         if bots:
             settings.bots = bots
-        check_settings(rules, settings)
+        try:
+            check_settings(rules, settings)
+        except SessionError as exc:  # the saved values passed above: a seat given to resume with
+            raise SessionSeatRefused(str(exc)) from None
         session = cls(rules, settings, path)
         session.settings_changed = saved != (settings.seats, settings.bots)
         try:
@@ -585,7 +597,8 @@ def check_settings(rules: Ruleset, settings: Settings) -> None:
     if bad:
         raise SessionError(f"seat {bad[0]} is not at this table (seats 0 to {rules.players - 1})")
     if settings.bots not in BOTS:
-        raise SessionError(f"unknown bot '{settings.bots}' (known: {', '.join(sorted(BOTS))})")
+        # escaped: the name may come from a session file, and nothing read goes to the terminal raw
+        raise SessionError(f"unknown bot {shown(settings.bots, escaped=True)} (known: {', '.join(sorted(BOTS))})")
 
 
 def kitty_taken(hand: HandState) -> bool:

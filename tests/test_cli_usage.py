@@ -46,9 +46,14 @@ CASES = [
     (("play", "standard", "--with", ""), 2, f"Invalid value for '--with': {EMPTY}"),
     (("play", "standard", "--save", ""), 2, f"Invalid value for '--save': {EMPTY}"),
     (("play", "--resume", ""), 2, f"Invalid value for '--resume': {EMPTY}"),
+    # check FILES: '' was "  is a directory", 'NAME+' "not a regular file (a directory)".
+    (("check", ""), 2, f"Invalid value for 'FILES...': {EMPTY}"),
+    (("check", "standard+"), 2, "'standard+' has an empty name before or after '+'"),
+    (("check", "standard++to-5"), 2, "'standard++to-5' has an empty name before or after '+'"),
     # check --on: was not looked at unless a house rule was among FILES.
     (("check", "--on", "nosuch", "standard"), 2, "Invalid value for --on: unknown variant 'nosuch'"),
     (("check", "--on", "", "standard"), 2, f"Invalid value for '--on': {EMPTY}"),
+    (("check", "--on", "to-5", "{file}"), 2, "Invalid value for --on: to-5 is a house rule, not a variant"),
     (("check", "--on", "{dir}", "standard"), 2, "Invalid value for --on: {dir} is a directory"),
     # --set that cannot be read as a change: was exit 1, as if a file were bad.
     (("compile", "standard", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
@@ -61,6 +66,11 @@ CASES = [
      "Invalid value for '--set': auction.levels.from=" + "9" * 30 + ": number too large: a number of 30 digits"),
     (("diff", "standard", "cincinnati", "--set", "bogus"), 2, "Invalid value for '--set': bogus: expected PATH=VALUE"),
     (("simulate", "standard", "--hands", "1", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
+    # A key that describes a file, not the game: was silently ignored, or "duplicate key 'name' (first at line 2)".
+    (("compile", "standard", "--set", "extends=cincinnati"), 2,
+     "Invalid value for '--set': extends=cincinnati: 'extends' describes a variant file, not a rule of the game"),
+    (("rules", "standard", "--set", "title=Mine"), 2, "'title' describes a variant file, not a rule of the game"),
+    (("compile", "standard", "--set", "name=x"), 2, "'name' describes a variant file, not a rule of the game"),
     # ... while one that reads but breaks the rules stays a content error, as in a house-rule file.
     (("compile", "standard", "--set", "auction.levels.from=abc"), 1,
      "--set auction.levels.from=abc: expected an integer, found 'abc'"),
@@ -78,6 +88,11 @@ CASES = [
     (("compare", "standard", "cincinnati", "--hands", "1", "--max-hands", "5"), 2, "--max-hands is for --games"),
     (("simulate", "standard", "--hands", "2", "--records", "{dir}/{game}.jsonl"), 2,
      "Invalid value for --records: {dir}/{game}.jsonl: a {game} field numbers the files of --games"),
+    # --records onto the variant file itself: was written over with the records.
+    (("simulate", "{file}", "--hands", "1", "--records", "{file}"), 2,
+     "Invalid value for --records: {file} is the variant file {file}: write the records under a new name"),
+    (("simulate", "standard", "--with", "{file}", "--hands", "1", "--records", "{dir}/./standard.yaml"), 2,
+     "is the variant file"),
     (("play", "standard", "--take-over"), 2, "--take-over is for the lock of a save"),
     (("simulate", "standard", "--hands", "1", "--games", "1"), 2, "give --games or --hands, not both"),
     (("simulate", "standard", "--hands", "1", "--scheduler", "tcp://127.0.0.1:1"), 2,
@@ -109,11 +124,18 @@ CASES = [
     (("simulate", "standard", "--hands", "1", "--records", "{dir}/none/x.jsonl"), 2, "Invalid value for --records"),
     (("simulate", "standard", "--hands", "1", "--plot", "{dir}/none/x.png"), 2, "Invalid value for --plot"),
     (("schema", "--write", "{file}"), 2, "Invalid value for '--write'"),
+    (("schema", "--write", "/dev/null"), 2, "Invalid value for DIR: /dev/null: not a folder"),  # was "File exists"
     (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),
     (("play", "standard", "--save", "{dir}"), 2, "Invalid value for '--save'"),
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
+    # A name longer than a file name may be: was "bidwhist: cannot write NAME: File name too long", exit 1.
+    (("rules", "standard+" + "x" * 300), 2, "Invalid value for VARIANT: unknown house rule 'xxxx"),
+    (("check", "s" * 300), 2, "Invalid value for FILES: unknown variant 'ssss"),
+    # A name in capitals: was "unknown variant 'STANDARD' (shipped: ...)", no suggestion.
+    (("rules", "STANDARD+TO-5"), 2, "unknown variant 'STANDARD' (did you mean 'standard'?)"),
+    (("rules", "standard+TO-5"), 2, "unknown house rule 'TO-5' (did you mean 'to-5'?)"),
     (("simulate", "standard", "--hands", "1", "--with", "nosuch"), 2, "Invalid value for --with: unknown house rule"),
     (("simulate", "standard", "--hands", "1", "--backend", "nosuch"), 2, "Invalid value for '--backend'"),
     (("convert", "--to", "nosuch", "{file}"), 2, "Invalid value for '--to'"),
@@ -187,3 +209,14 @@ def test_simulate_records_help_says_it_is_not_for_set():
     assert "a game record. Not with --set (a record names its house rules, not one-off settings)." in said
     refused = run("simulate", "standard", "--hands", "1", "--set", "auction.levels.from=4", "--records", "x.jsonl")
     assert refused.exit_code == 2 and "--records cannot be combined with --set" in refused.stderr
+
+
+def test_import_does_not_write_over_the_file_it_reads(tmp_path):
+    """`import game.ptn -o game.ptn` replaced the PTN with its records (convert refuses the same)."""
+    ptn = tmp_path / "game.ptn"
+    shutil.copy(Path(__file__).parent / "data" / "trickster" / "suit-contract.ptn", ptn)
+    before = ptn.read_bytes()
+    result = run("import", str(ptn), "-o", str(tmp_path / "." / "game.ptn"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Invalid value for --output:" in result.stderr and "is FILE itself" in result.stderr
+    assert ptn.read_bytes() == before

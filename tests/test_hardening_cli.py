@@ -7,10 +7,14 @@ appear.  The subprocess timeout in ``script`` is only a safety net against a han
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 
 import pytest
 from clirun import script
+
+from bidcompiler.cli import main
 
 RANGE = "is not in the range"
 
@@ -110,3 +114,34 @@ def test_a_record_naming_a_fifo_is_an_illegal_record(tmp_path):
     proc = script("replay", "--json", "r.json", cwd=tmp_path)
     assert proc.returncode == 1
     assert '"at": "variant"' in proc.stdout and "not a regular file" in proc.stdout
+
+
+def test_a_stdout_that_cannot_hold_the_dash_gets_an_escape_not_an_internal_error(monkeypatch, capsys):
+    """Under PYTHONIOENCODING=ascii (or a Latin-1 locale) `compile`'s "standard — ..." ended in an internal error."""
+    out = io.BytesIO()
+    monkeypatch.setattr("sys.stdout", io.TextIOWrapper(out, encoding="ascii"))
+    with pytest.raises(SystemExit) as ended:
+        main(["compile", "standard"])
+    sys.stdout.flush()
+    assert ended.value.code == 0, capsys.readouterr().err
+    assert out.getvalue().startswith(b"standard \\u2014 ")
+
+
+def test_a_closed_stdout_is_said_not_an_internal_error(monkeypatch, capsys):
+    """`bidwhist variants >&-` printed nothing with status 0; `play ... >&-` ended in an internal error."""
+    monkeypatch.setattr("sys.stdout", None)  # what Python makes of a closed file descriptor 1
+    with pytest.raises(SystemExit) as ended:
+        main(["variants"])
+    assert ended.value.code == 1
+    assert capsys.readouterr().err == "bidwhist: cannot write the output: stdout is closed\n"
+
+
+def test_play_with_stdin_closed_saves_as_at_the_end_of_input(monkeypatch, capsys, tmp_path):
+    """`bidwhist play ... <&-` ended in an internal error (None has no isatty)."""
+    monkeypatch.setattr("sys.stdin", None)
+    save = tmp_path / "g.jsonl"
+    with pytest.raises(SystemExit) as ended:
+        main(["play", "standard", "--seed", "3", "--fast", "--save", str(save)])
+    assert ended.value.code == 0, capsys.readouterr().err
+    assert f"Resume with: bidwhist play --resume {save}" in capsys.readouterr().out
+    assert save.read_text().endswith('"in_progress": true}\n')

@@ -236,3 +236,49 @@ def test_a_session_files_field_is_quoted_as_a_records_value_is_and_escaped(tmp_p
     assert f"with: expected a list of house-rule names or paths, found {quoted[:40]}... ({len(quoted)} characters)" \
         in result.stderr
     assert "é" not in result.stderr
+
+
+
+def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_path):
+    """Was "Invalid value for --resume" (exit 2, as if the command were wrong), the bot's name sent raw."""
+    path = a_save(tmp_path)  # one save for every case: making it plays a hand
+    side = sidecar_path(path)
+    saved = json.loads(side.read_text())
+    for field, value, said in [("bots", "nosuch", "unknown bot 'nosuch'"),
+                               ("bots", "\x1b[31mred", "unknown bot '\\x1b[31mred'"),
+                               ("seats", [9], "seat 9 is not at this table")]:
+        side.write_text(json.dumps({**saved, field: value}))
+        before = path.read_bytes(), side.read_bytes()
+        result = resume(path)
+        assert result.exit_code == 1, result.output
+        assert f"{side}: {said}" in result.stderr and f"The session file {side} is damaged" in result.stderr
+        assert "\x1b" not in result.stderr and "Invalid value" not in result.stderr
+        assert (path.read_bytes(), side.read_bytes()) == before
+    # ... while a seat given on the command line is the command's error, named by its option (was --resume).
+    side.write_text(json.dumps(saved))
+    result = resume(path, "--seat", "7")
+    assert result.exit_code == 2 and "Invalid value for --seat: seat 7 is not at this table" in result.stderr
+
+
+def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
+    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
+    save = tmp_path / "g.jsonl"
+    real_save = Session.save
+
+    def failing(session):
+        if session.path == save:
+            raise OSError(28, "No space left on device")
+        real_save(session)
+
+    monkeypatch.setattr(Session, "save", failing)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
+                                input="pass\nquit\n")
+    assert result.exit_code == 1, result.output
+    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    assert f"the game is saved in {copy} instead ({save} could not be written)" in " ".join(result.stderr.split())
+    assert f"Saved. Resume with: bidwhist play --resume {copy}" in result.stdout
+    assert copy.read_text().splitlines()[-1].endswith('"in_progress": true}')
+    assert '"pass"' in copy.read_text()
+    assert CliRunner().invoke(cli, ["play", "--resume", str(copy)], input="quit\n").exit_code == 0

@@ -938,6 +938,24 @@ def test_typing_more_discards_than_are_left_discards_none_of_them(tmp_path):
     assert said.count("you discard ") == 2
 
 
+def test_a_discard_typed_twice_discards_nothing(tmp_path):
+    """`1 1 1 1 1 1` discarded one card and dropped the rest unsaid; `QS QS` discarded one, then refused one."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="7 nt\nup\n1 1 1 1 1 1\nQS qs\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert said.count("typed twice: nothing was discarded") == 2 and "you discard " not in said
+
+
+def test_where_a_bare_number_is_a_bid_a_refused_number_says_how_to_pick_from_the_list(tmp_path):
+    """hawaii bids bare numbers: `1` is a bid of 1, refused, and the message said "or a number from the list"."""
+    result = CliRunner().invoke(cli, ["play", "hawaii", "--seed", "7", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="1\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "'1' is not a call: bids go from 3 to 7; try pass, a bid such as '4', or #N for choice N of the list" in said
+
+
 def test_resuming_a_file_that_does_not_exist_says_so(tmp_path):
     """Not "FILE.session.json: missing" of a FILE that is not there either."""
     path = tmp_path / "nope.jsonl"

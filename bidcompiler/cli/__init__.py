@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -147,6 +148,20 @@ def _end_cleanly_on_signals() -> None:
             signal.signal(number, _exit_on_signal)
 
 
+def _unencodable_escaped() -> None:
+    """Write what stdout's encoding cannot hold as ``\\u2013`` escapes, not fail.
+
+    Under an encoding without ``–``, ``·`` or ``♠`` (PYTHONIOENCODING=ascii, a Latin-1
+    locale, an old console), a report or ``play``'s first screen ended in an internal
+    error.  An escape keeps the rest readable, and inside a JSON string it is JSON.
+    """
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        try:
+            sys.stdout.reconfigure(errors="backslashreplace")
+        except (OSError, ValueError):  # a closed or detached stdout: nothing to write to
+            pass
+
+
 def main(argv=None):
     """Entry point of the ``bidwhist`` console script.
 
@@ -156,6 +171,10 @@ def main(argv=None):
     written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
     _end_cleanly_on_signals()
+    if sys.stdout is None:  # started with stdout closed (`>&-`): output would vanish, or play fail inside rich
+        click.echo("bidwhist: cannot write the output: stdout is closed", err=True)
+        sys.exit(1)
+    _unencodable_escaped()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
     except click.exceptions.Exit as exc:

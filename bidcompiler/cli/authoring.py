@@ -35,10 +35,10 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
     from ..pipeline import VariantNotFound, VariantSpec, find_file
 
     given = Path(name)
-    if given.is_dir():
+    if os.path.isdir(given):  # os.path's: False for a name too long to be a file, where Path's raises
         raise click.BadParameter(f"{name} is a directory; give the variant or house-rule files in it",
                                  param_hint=param)
-    if given.is_file():
+    if os.path.isfile(given):
         return given, ()
     spec = VariantSpec.parse(name)
     try:
@@ -51,7 +51,7 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
 
 
 @click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILES...")
+@click.argument("files", nargs=-1, required=True, metavar="FILES...", callback=nonempty_names)
 @click.option("--on", "bases", multiple=True, metavar="VARIANT", callback=nonempty_names,
               help="Also lay each house-rule file over this variant and check the result (repeatable).")
 def check(files, bases):
@@ -67,7 +67,10 @@ def check(files, bases):
     from ..pipeline import compile_file, file_kind, load_layer
 
     for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
-        _check_target(base, "--on")
+        path, rules = _check_target(base, "--on")
+        if not rules and file_kind(path) == "house-rule":  # was "1 of 1 file(s) have errors", blaming FILES
+            raise click.BadParameter(f"{base} is a house rule, not a variant: --on names a game to lay FILES over",
+                                     param_hint="--on")
     targets = [(name, *_check_target(name)) for name in files]
     failed = 0
     for name, path, rules in targets:
@@ -131,6 +134,9 @@ def write_schema(folder: Path) -> Path:
     """
     from runtime.files import regular_file_problem
 
+    if os.path.exists(folder) and not folder.is_dir():
+        # A device such as /dev/null passes click's "not a file" check; mkdir would say "File exists".
+        raise click.BadParameter(f"{folder}: not a folder", param_hint="DIR")
     target = folder / SCHEMA_FILE
     # The name is not the user's choice: what is there already must be a file to replace
     # (a FIFO there would block the write until something read it, for ever).

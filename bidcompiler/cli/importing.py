@@ -8,6 +8,7 @@ the file, the choice of rules, the messages, and where the records go.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -91,6 +92,8 @@ def import_cmd(file, out, nearest, as_json):
 
     from runtime.files import MAX_RECORD_BYTES, FileRefused, NotUtf8, read_bounded_bytes, utf8_text
 
+    if out and os.path.exists(out) and os.path.samefile(out, file):  # writing would destroy what is read
+        raise click.BadParameter(f"{out} is FILE itself: write the records under a new name", param_hint="--output")
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
     except FileRefused as exc:

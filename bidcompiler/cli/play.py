@@ -251,7 +251,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
             err: Console) -> Session:
     from runtime.records import NotARecord
-    from runtime.session import Session, SessionDamaged, SessionError, SessionIllegal, sidecar_path
+    from runtime.session import Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused, sidecar_path
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records
@@ -283,6 +283,8 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         if refused:  # records.md: a refused path exits with status 1
             raise BadContent(f"{sidecar_path(resume)}: {refused[0].at}: {refused[0].message}") from None
         raise BadContent(str(exc)) from None
+    except SessionSeatRefused as exc:  # was named "--resume", as if the save were wrong
+        raise click.BadParameter(str(exc), param_hint="--seat") from None
     except (SessionError, NotARecord) as exc:  # no save there, or not a record (as replay says: exit 2)
         raise click.BadParameter(str(exc), param_hint="--resume") from None
     if session.settings_changed:

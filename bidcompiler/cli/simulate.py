@@ -270,6 +270,19 @@ def game_path(path: str, game: int) -> str:
     return _GAME_FIELD.sub(field, path)
 
 
+def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
+    """Refuse (exit 2) a --records file that is the variant or a house-rule file named: writing would destroy it."""
+    if not os.path.exists(records):
+        return
+    from ..variantspec import VariantSpec
+
+    parsed = VariantSpec.parse(variant, with_rules)
+    for name in (parsed.base, *parsed.with_rules):
+        if os.path.isfile(name) and os.path.samefile(name, records):
+            raise click.BadParameter(f"{records} is the variant file {name}: write the records under a new name",
+                                     param_hint="--records")
+
+
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
@@ -373,6 +386,8 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
+    if records:
+        _not_a_variant_file(records, variant, with_rules)
     rules = load_rules(variant, with_rules, sets)
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "

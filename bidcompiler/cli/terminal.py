@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -159,30 +160,66 @@ class Terminal:
                     self.human_turn(seat)
                 else:
                     self.bot_turn(seat)
+            saved = self.save_quietly()
             self.game_over()
-            return 0
+            return 0 if saved else 1
         except (Quit, EOFError):
-            self.save_quietly()
+            saved = self.save_quietly()
             self.console.print()
-            self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
-            return 0
+            if saved is not None:
+                self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+            return 0 if saved else 1
         except KeyboardInterrupt:
-            self.save_quietly()
+            saved = self.save_quietly()
             self.console.print()
-            self.say_saved(f"Interrupted; the game is saved in {session.path}")
-            self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
+            if saved is not None:
+                self.say_saved(f"Interrupted; the game is saved in {session.path}")
+                self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
             return 130
 
     def say_saved(self, text: str) -> None:
         """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
         self.console.print(text, soft_wrap=True, markup=False)
 
-    def save_quietly(self) -> None:
-        """Save once more on the way out (the file is already current after every action)."""
+    def save_quietly(self) -> bool | None:
+        """Save once more on the way out (the file is already current after every action).
+
+        True when saved; when FILE cannot be written (its folder gone or full), the game
+        goes to a new file in the temporary folder, with its session file, and
+        ``session.path`` names it: False.  None when even that failed (said: the game
+        is lost).  Before, "Saved" was said over a failed save, and the moves since the
+        last good one were lost.
+        """
+        session = self.session
         try:
-            self.session.save()
+            session.save()
+            return True
         except OSError as exc:
-            self.err.print(f"could not save {self.session.path}: {exc.strerror or exc}", markup=False)
+            self.err.print(f"could not save {session.path}: {exc.strerror or exc}", markup=False)
+        failed = session.path
+        try:
+            fd, rescue = tempfile.mkstemp(prefix=f"{Path(failed).stem}-", suffix=".jsonl")
+            os.close(fd)
+            session.path = Path(rescue)
+            # Files named relative to FILE's folder are named relative to the copy's (with `..` if
+            # need be: it still resumes, as a save naming a file outside its folder does).
+            folder = Path(failed).parent
+
+            def whole(name: str) -> str:
+                file = folder / name
+                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue)) if os.path.isfile(file) else name
+
+            session.settings.variant = whole(session.settings.variant)
+            session.settings.with_rules = [whole(name) for name in session.settings.with_rules]
+            session.save_settings()
+            session.save()
+        except OSError as exc:
+            self.err.print(f"the game could not be saved anywhere ({exc.strerror or exc}); "
+                           "the moves since the last save are lost", style="bold red", markup=False)
+            return None
+        self.err.print(f"the game is saved in {rescue} instead ({failed} could not be written)",
+                       style="yellow", markup=False)
+        return False
 
     def apply(self, action: int) -> None:
         """Apply an action through the session and tell what happened; IllegalAction if refused."""
@@ -254,6 +291,8 @@ class Terminal:
     def read(self, prompt: str) -> str | None:
         """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
         EOFError (end of input) and KeyboardInterrupt go up to :meth:`run`."""
+        if sys.stdin is None:  # started with stdin closed (`<&-`): the end of input, saved as at EOF
+            raise EOFError
         try:
             text = input(prompt) if sys.stdin.isatty() else self.read_piped(prompt)
             # Bytes that were not UTF-8 arrive as surrogates where stdin escapes them: make them printable.
@@ -458,8 +497,10 @@ class Terminal:
         if phase == AUCTION:
             action = parse_call(rules, "pass" if word == "p" else raw)
             if action is None:
+                # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
+                pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
                 return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
-                            f"'{labels[min(2, len(labels) - 1)]}', or a number from the list")
+                            f"'{labels[min(2, len(labels) - 1)]}', {pick}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
             action = self.parse_trump(word)
@@ -484,7 +525,7 @@ class Terminal:
                 bad = [i for i in numbers if not 1 <= i <= len(legal)]
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
-                return self.within_discards(list(dict.fromkeys(legal[i - 1] for i in numbers)))
+                return self.within_discards([legal[i - 1] for i in numbers])
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
@@ -492,7 +533,11 @@ class Terminal:
 
     def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
         """``cards`` to discard, or a refusal when they are more than the discards left
-        (all or none: not the first few of them, the rest silently dropped)."""
+        (all or none: not the first few of them, the rest silently dropped), or when one is
+        typed twice (`1 1 1`: was one card discarded, the rest dropped unsaid)."""
+        twice = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+        if twice is not None:
+            return [], f"{self.rules.cards[twice]} typed twice: nothing was discarded"
         hand = self.session.hand
         left = hand.discard_target - len(hand.discards)
         if len(cards) > left:
