@@ -13,10 +13,10 @@ A measurement, not a test: it asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
-import sys
 from pathlib import Path
 
 
@@ -32,7 +32,11 @@ def _ci(xs: list[float]) -> str:
 
 def main() -> None:
     """Match, compare, print."""
-    a, b = _load(sys.argv[1]), _load(sys.argv[2])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("before", metavar="BEFORE", help="a `bench/realism.py --dump` file")
+    parser.add_argument("after", metavar="AFTER", help="the dump of the same hands to compare with it")
+    args = parser.parse_args()
+    a, b = _load(args.before), _load(args.after)
     common = sorted(set(a) & set(b))
     n = len(common)
     ob_a = [0.0 if a[h]["makeable"] else 100.0 for h in common]
