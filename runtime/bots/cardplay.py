@@ -4,8 +4,10 @@
 the play table's view of the hand, the cards the seat cannot place and the voids
 shown; :func:`suit_word` names a suit in those reasons.  Whether a card will hold a
 trick is the chance, from those alone, that an opponent still to play beats it
-(:func:`_risk`): a card is played to win when that chance is small, and a partner's
-winning card is overtaken only when it is likely to be beaten.
+(:func:`_risk`, each opponent's share of a suit's unseen cards from
+:func:`.infer.placement`: hand sizes and shown voids): a card is played to win when that
+chance is small, and a partner's winning card is overtaken only when it is likely to be
+beaten.  A defender plays a side-suit winner that only a ruff threatens.
 
 The plan of a lead: the declaring side draws trumps (from the top of a sequence, else
 a small one, unless it holds the best trump left); in
