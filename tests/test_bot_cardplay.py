@@ -8,6 +8,8 @@
   cashing side winners the opponents could ruff;
 * the chance that a card is beaten (``_risk``) follows what the seat knows: who has
   shown out of the suit led and of trumps, and which higher cards are unseen.
+* a defender plays a side-suit winner that only a ruff threatens (it is no safer kept);
+  where a seat sits (hand sizes, shown voids) sets the chance it holds a card;
 * a defender second hand to a trump lead keeps its sure trump winner and plays low,
   but takes a first trick that carries the discards' book, and ducks nothing where
   no kitty was taken.
@@ -20,6 +22,7 @@ import random
 from bidcompiler.pipeline import load_ruleset
 from runtime.bots import HeuristicBot
 from runtime.bots.cardplay import _risk
+from runtime.bots.infer import placement
 from runtime.bots.knowledge import rules_info
 from runtime.hand import PLAY, HandState
 
@@ -137,7 +140,7 @@ def test_the_chance_of_being_beaten_follows_what_is_known():
     card = {name: i for i, name in enumerate(RULES.cards)}
     mine = {card[c] for c in SMALL_HAND.split()}
     unseen = sum(1 << c for c in range(RULES.n_cards) if c not in mine)
-    miss = 0.7
+    miss = [dict.fromkeys(ti.suits, 0.7)] * RULES.players
     later = [0]
     no_voids = [0, 0, 0, 0]
     out_of_hearts = [1 << hearts, 0, 0, 0]
@@ -430,3 +433,37 @@ def test_defender_without_a_kitty_in_play_takes_the_trump_lead():
     assert state.seat == 1 and len(state.tricks) == 1
     card, reason = says(state)
     assert card == "AS", (card, reason)
+
+
+def test_defender_plays_a_winner_only_a_ruff_threatens():
+    # Seat 0 declares spades and has shown out of hearts; its partner (seat 2) cashed the
+    # AH and leads the 5H.  Seat 3, second hand, holds the KH (the best heart left) and
+    # the 2H: only the declarer's ruff can beat the king, and a king kept is no safer
+    # from it.  It plays the KH, not second hand low (the 2H would hand the trick over).
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 9S AD 2D 2C KC QC JC",
+                               1: "3D 3C 4H 7H 8H 9H 7D 8D 9D 8S 7S 9C",
+                               2: "4D AC AH 5H 6H TH JH QH TD JD QD TC"},
+                              ["AD", "3D", "4D", "5D", "2C", "3C", "AC", "KD",
+                               "AH", "3H", "2D", "4H", "5H"])
+    assert state.seat == 3
+    card, reason = says(state)
+    assert card == "KH", (card, reason)
+    assert "only a ruff" in reason, reason
+
+
+def test_placement_follows_hand_sizes_and_voids():
+    # Mid-hand: seat 3 sees 27 unseen cards in three hands of nine (seat 0 and its
+    # partner 1, seat 2).  Where seat 0 has shown out of hearts, a heart is never with
+    # it and is with seat 1 or 2 half the time each; a club is anywhere a third.
+    state = _spades_by_seat_0({0: "AS KS QS JS TS 9S AD 2D 2C KC QC JC",
+                               1: "3D 3C 4H 7H 8H 9H 7D 8D 9D 8S 7S 9C",
+                               2: "4D AC AH 5H 6H TH JH QH TD JD QD TC"},
+                              ["AD", "3D", "4D", "5D", "2C", "3C", "AC", "KD",
+                               "AH", "3H", "2D", "4H"])
+    hearts = RULES.suit_names.index("hearts")
+    clubs = RULES.suit_names.index("clubs")
+    unseen = (1 << 27) - 1  # only the count matters
+    void = [1 << hearts, 0, 0, 0]
+    miss = placement(state, 3, void, unseen, [hearts, clubs])
+    assert miss[0][hearts] == 1.0 and miss[1][hearts] == 0.5 and miss[2][hearts] == 0.5
+    assert abs(miss[0][clubs] - 2 / 3) < 1e-9 and miss[3][clubs] == 1.0

@@ -4,8 +4,10 @@
 the play table's view of the hand, the cards the seat cannot place and the voids
 shown; :func:`suit_word` names a suit in those reasons.  Whether a card will hold a
 trick is the chance, from those alone, that an opponent still to play beats it
-(:func:`_risk`): a card is played to win when that chance is small, and a partner's
-winning card is overtaken only when it is likely to be beaten.
+(:func:`_risk`, each opponent's share of a suit's unseen cards from
+:func:`.infer.placement`: hand sizes and shown voids): a card is played to win when that
+chance is small, and a partner's winning card is overtaken only when it is likely to be
+beaten.  A defender plays a side-suit winner that only a ruff threatens.
 
 The plan of a lead: the declaring side draws trumps (from the top of a sequence, else
 a small one, unless it holds the best trump left); in
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from ..contract import declaration
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
+from .infer import placement
 from .knowledge import BIT, TableInfo
 from .plan import books_to_spare
 
@@ -52,25 +55,16 @@ _LIKELY = 0.4  # 0.5 before: +0.01 books a hand for the declaring side (see _MAJ
 _LIKELY_DECLARING = 0.3
 
 
-def _miss(state, info, unseen: int) -> float:
-    """The chance that a given unseen card is not in the hand of a player still to play.
-
-    That player holds as many cards as there are tricks left; the cards the seat cannot
-    place are spread over the other hands (and any discards it has not seen).
-    """
-    n = unseen.bit_count()
-    left = info.tricks - len(state.tricks)
-    return 1.0 - left / n if n > left else 0.0
-
-
-def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss: float) -> float:
+def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) -> float:
     """The chance that an opponent still to play beats ``card`` in a trick of suit ``led``.
 
     From what the seat knows: an opponent that may still hold the suit led can beat a
     card of that suit only with a higher one of it, and cannot ruff; one that is out of
     the suit led (shown, or every card of it is placed) can ruff (or overruff a trump)
-    unless it has shown out of trumps too.  The chances that an opponent holds one of
-    ``k`` unseen cards, or none of the suit led, are ``1 - miss**k`` and ``miss**k``.
+    unless it has shown out of trumps too.  ``miss[o][s]``: the chance that a given
+    unseen card of suit ``s`` is not in opponent ``o``'s hand (:func:`.infer.placement`);
+    the chances that ``o`` holds one of ``k`` unseen cards of it, or none, are
+    ``1 - miss**k`` and ``miss**k``.
     """
     higher = (ti.above[card] & unseen).bit_count()
     trump = ti.trump
@@ -78,32 +72,43 @@ def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss: fl
     keep = 1.0
     if trump == NO_TRUMP or led == trump:  # no ruffs: only a higher card of the suit led
         if higher:
-            p = 1.0 - miss ** higher
             for o in later:
                 if not void[o] & lbit:
-                    keep *= 1.0 - p
+                    keep *= miss[o][led] ** higher
         return 1.0 - keep
     tbit = 1 << trump
+    n_led = (ti.suit_mask[led] & unseen).bit_count()
     if ti.suit_of[card] == trump:  # a ruff: beaten only by an overruff
         if higher:
-            p = 1.0 - miss ** higher
-            p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()  # out of the suit led
             for o in later:
                 vo = void[o]
                 if not vo & tbit:
-                    keep *= 1.0 - (p if vo & lbit else p_void * p)
+                    p = 1.0 - miss[o][trump] ** higher
+                    keep *= 1.0 - (p if vo & lbit else miss[o][led] ** n_led * p)
         return 1.0 - keep
-    p_void = miss ** (ti.suit_mask[led] & unseen).bit_count()
-    p_trump = 1.0 - miss ** (ti.suit_mask[trump] & unseen).bit_count()
-    p_high = 1.0 - miss ** higher
+    n_trump = (ti.suit_mask[trump] & unseen).bit_count()
     for o in later:
         vo = void[o]
-        ruff = 0.0 if vo & tbit else p_trump
+        ruff = 0.0 if vo & tbit else 1.0 - miss[o][trump] ** n_trump
         if vo & lbit:
             keep *= 1.0 - ruff
         else:
-            beat = p_high + p_void * ruff
+            beat = 1.0 - miss[o][led] ** higher + miss[o][led] ** n_led * ruff
             keep *= 1.0 - beat if beat < 1.0 else 0.0
+    return 1.0 - keep
+
+
+def _high_risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) -> float:
+    """The chance that an opponent still to play holds a higher card of the suit led than
+    ``card`` (a card of that suit), ruffs aside (``miss`` as in :func:`_risk`)."""
+    higher = (ti.above[card] & unseen).bit_count()
+    if not higher:
+        return 0.0
+    keep = 1.0
+    lbit = 1 << led
+    for o in later:
+        if not void[o] & lbit:
+            keep *= miss[o][led] ** higher
     return 1.0 - keep
 
 
@@ -209,7 +214,7 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             card = lowest()
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
-        miss = _miss(state, info, unseen)
+        miss = placement(state, seat, void, unseen, ti.suits)
         prisk = _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
@@ -230,7 +235,7 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        miss = _miss(state, info, unseen)
+        miss = placement(state, seat, void, unseen, ti.suits)
         for c in winners:
             r = _risk(ti, void, unseen, c, led, later, miss)
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
@@ -248,6 +253,14 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
                 card = lowest()
                 return card, (f"play {cards[card]}: the {cards[c]} wins any time later; second hand low "
                               "in trumps" if why else "")
+            # A defender's side-suit card threatened only by a ruff is no safer kept:
+            # the declarer's side, long in trumps, can ruff it later too, and a small
+            # card would let it win this trick cheaply (the declaring side's books
+            # -0.005 .. -0.013 a hand on seeds 11-14; docs/measurements.md, card play (13)).
+            if (r > _GOOD and following and suit_of[c] != trump and state.declarer != seat
+                    and state.declarer not in partners and _high_risk(ti, void, unseen, c, led, later, miss) <= _GOOD):
+                return c, (f"play {cards[c]}: only a ruff is likely to beat it, and keeping it "
+                           "would not make it safer" if why else "")
             if r <= _GOOD:
                 if not why:
                     return c, ""

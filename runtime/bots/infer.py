@@ -1,0 +1,47 @@
+"""Where the cards a seat cannot see may be: an inference from what the engine has shown.
+
+The card play judges a card by the chance that an opponent still to play holds a
+higher one, or can ruff.  Without inference each card the seat cannot place is
+equally likely in any other hand.  What the hand so far shows narrows that:
+
+* a seat that failed to follow a suit holds none of it (the voids of :class:`.track.Track`);
+* each hand holds as many cards as the engine says (the lengths of
+  :attr:`HandState.hands` are public), and the unseen cards no hand holds (discards the
+  seat has not seen, cards out of play) are the rest.
+
+:func:`placement` turns these into, per other seat and suit, the chance that a given
+unseen card of that suit is *not* in that seat's hand: one less the seat's hand size
+over the hand sizes of every seat that may hold the suit plus the cards in no hand.
+With no void shown this is the even spread the play assumed before.
+
+Tried and not kept (docs/measurements.md, card play (13)): weighting the declarer's
+share of the trumps when it chose them, or a bidder's share of the top cards, by 2
+(or 0.5) made the defence worse; the declaring side's play did not change measurably.
+"""
+
+from __future__ import annotations
+
+from ..hand import HandState
+
+
+def placement(state: HandState, seat: int, void: list[int], unseen: int, suits) -> list[dict[int, float]]:
+    """Per seat ``o`` and suit ``s`` of ``suits``, the chance that a given unseen card of
+    ``s`` is not in ``o``'s hand, as ``seat`` can tell (1.0 for ``seat`` itself and for a
+    seat shown out of ``s``).
+
+    ``void``: per seat, a bit per suit it has shown out of; ``unseen``: the mask of the
+    cards ``seat`` cannot place.
+    """
+    hands = state.hands
+    n = len(hands)
+    sizes = [0 if o == seat else len(hands[o]) for o in range(n)]
+    # The unseen cards in no hand: discards not seen, cards out of play not seen.
+    hidden = max(0, unseen.bit_count() - sum(sizes))
+    miss: list[dict[int, float]] = [{} for _ in range(n)]
+    for s in suits:
+        bit = 1 << s
+        held = [0 if void[o] & bit else sizes[o] for o in range(n)]
+        room = hidden + sum(held)
+        for o in range(n):
+            miss[o][s] = 1.0 - held[o] / room if room > 0 else 1.0
+    return miss
