@@ -176,3 +176,18 @@ def test_the_plot_title_names_both_variants_and_the_bots(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.stderr
     assert drawn == [(["A: standard", "B: standard+min-bid-4+to-5"],
                       "standard against standard+min-bid-4+to-5: 20 hands on the same deals, seed 4, bots: heuristic")]
+
+
+def test_an_interval_just_off_zero_is_written_as_its_range_not_a_plus_minus_that_reaches_zero():
+    """A paired proportions' interval (-2.430, -0.002) around -1.211 is nearly centred, but
+    "-1.211 ± 1.214" would include zero while the interval (and the * beside it) does not:
+    the words give the range instead (it printed "1.211037% ± 1.219156% less often")."""
+    from bidcompiler.cli.report import _plusminus, is_symmetric
+    from runtime.stats import Interval
+
+    just_off = Interval(-0.01211037, -0.02430193, -0.00002, 4000)
+    assert not is_symmetric(just_off)
+    words = _plusminus(just_off, True)
+    assert "±" not in words and words == "1% (0.002% to 2%)", words
+    centred = Interval(-0.05, -0.07, -0.03, 4000)
+    assert is_symmetric(centred) and _plusminus(centred, True) == "5% ± 2%"

@@ -127,10 +127,16 @@ def is_symmetric(interval: stats.Interval) -> bool:
     """Whether an interval is centred on its value closely enough for ``value ± half`` to say it.
 
     Means and their differences are; a difference of proportions near 0 or 1 often is
-    not (its interval stops at ±100 points), and is then written as a range.
+    not (its interval stops at ±100 points), and is then written as a range.  Nor is an
+    interval that only just excludes zero on one side while ``value ± half`` (half its
+    width) would reach past zero, or the reverse: the words must say what the interval
+    says (a paired proportions' interval is a little lopsided, and there it shows).
     """
     below, above = interval.value - interval.low, interval.high - interval.value
-    return abs(above - below) <= 0.1 * max(above, below)
+    if abs(above - below) > 0.1 * max(above, below):
+        return False
+    excludes_zero = interval.low > 0 or interval.high < 0
+    return excludes_zero == (abs(interval.value) > (above + below) / 2)
 
 
 def _plusminus(d: stats.Interval, percent: bool) -> str:
