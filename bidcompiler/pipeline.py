@@ -229,6 +229,21 @@ def load_named(name: str, here: Path | None, kind: str) -> LoadedYaml:
     return load_layer(find_file(name, here, kind))
 
 
+def _extendable(name: str, here: Path | None) -> str:
+    """``name`` as an ``extends:`` target: a shipped name, or a file named as variant files are.
+
+    Whoever wrote a variant file chose its ``extends:``, not the user who runs it: a
+    path there to a file of another kind (``/etc/shadow``, ``~/.netrc``) would be read
+    and its lines quoted back in the errors.  Only names ending in a variant file's
+    suffix are read, so a variant file cannot make the tool quote other files.
+    """
+    if name in shipped_files(None) or Path(name).suffix in SOURCE_SUFFIXES or locate(name, here) == (None, None):
+        return name  # (naming nothing, it is reported as an unknown name, with a "did you mean")
+    raise CompileError([Diagnostic(SourcePos(name), (
+        f"{quoted(name)} is neither a shipped variant nor a variant file (a file named "
+        f"{', '.join(SOURCE_SUFFIXES)}): a file of another kind is not read"))])
+
+
 def compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
     """Compose a variant file (and what it extends) with house rules and --set changes.
 
@@ -252,7 +267,7 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
         raise CompileError([Diagnostic(top.pos(("kind",)),
                                        f"'{top.data.get('name')}' is a house rule, not a variant: "
                                        "lay it over a variant with --with or NAME+RULE")])
-    chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
+    chain = resolve_extends(lambda name, here: load(_extendable(name, here), here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
     laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by

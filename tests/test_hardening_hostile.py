@@ -317,9 +317,30 @@ def test_a_proc_file_is_not_read_as_a_variant_and_never_quoted(tmp_path, how):
     proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, cwd=tmp_path,
                           env={**os.environ, "BIDWHIST_TEST_SECRET": secret}, timeout=HANG_GUARD_S)
     assert proc.returncode == 1 and proc.stdout == ""
-    assert "not a regular file (the system makes it up as it is read, as under /proc)" in proc.stderr
+    if how == "extends":  # not even opened: a variant file's extends reads variant files only
+        assert "is neither a shipped variant nor a variant file" in proc.stderr
+    else:
+        assert "not a regular file (the system makes it up as it is read, as under /proc)" in proc.stderr
     assert secret not in proc.stderr and "BIDWHIST_TEST_SECRET" not in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("target", ["secret.conf", "secret", ".netrc"])
+def test_extends_reads_no_file_that_is_not_named_as_a_variant_file(tmp_path, target):
+    # Was: `extends: secret.conf` read the file as YAML and quoted its keys back
+    # ("unknown key 'db_password'"): whoever wrote a variant file chose its extends,
+    # so it could make the tool show the user's other files.
+    (tmp_path / target).write_text("db_password: hunter2\napi_key: abc123\n")
+    (tmp_path / "v.yaml").write_text(f"name: v\nextends: {target}\n")
+    proc = script("check", str(tmp_path / "v.yaml"))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"v.yaml:2:10: '{target}' is neither a shipped variant nor a variant file" in proc.stderr
+    assert "db_password" not in proc.stderr and "api_key" not in proc.stderr
+    (tmp_path / "base.yml").write_text((tmp_path / "v.yaml").read_text().replace(f"extends: {target}", "extends: standard"))
+    (tmp_path / "v.yaml").write_text("name: v\nextends: base.yml\n")
+    assert script("check", str(tmp_path / "v.yaml")).returncode == 0  # a variant file's name still reads
+    (tmp_path / "v.yaml").write_text("name: v\nextends: stnadard\n")
+    assert "did you mean 'standard'?" in script("check", str(tmp_path / "v.yaml")).stderr  # and a misspelt name
 
 
 def test_an_empty_file_is_still_an_empty_file(tmp_path):
