@@ -76,6 +76,10 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
     """
     if "\0" in name:
         return "is not a valid path (it holds a NUL character)", ""
+    if name.endswith("/"):
+        # realpath drops the final slash, which would make ``mine.yaml/`` the file mine.yaml;
+        # the system reads such a name as a folder (records.md: a path names a regular file).
+        return "is not a regular file (a path ending in `/` names a folder)", ""
     if not confined:
         real = os.path.realpath(os.path.join(base, name))
     elif os.path.isabs(name):
@@ -342,8 +346,13 @@ def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined
 
 
 def record_folder(record_file: str | os.PathLike) -> str:
-    """The folder the paths in the record at ``record_file`` are relative to."""
-    return os.path.dirname(os.fspath(record_file)) or "."
+    """The folder the paths in the record at ``record_file`` are relative to.
+
+    That is the folder of the record file itself: a link given on the command line is
+    followed (docs/records.md), so the record's paths are read beside the record, and
+    confined to its folder, not to the folder the link happens to be in.
+    """
+    return os.path.dirname(os.path.realpath(os.fspath(record_file)))
 
 
 # --------------------------------------------------------------------------- writing

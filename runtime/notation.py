@@ -15,6 +15,15 @@ from .ruleset import Ruleset
 # of thousands of digits must not reach int() (which refuses more than 4,300 digits).
 MAX_CALL_DIGITS = 6
 
+# Case is ASCII case, as for cards: Unicode's lower() makes the Kelvin sign (U+212A) a k,
+# so ``taKe`` would be ``take``; only A-Z are folded.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _folded(text: str) -> str:
+    """``text`` without blanks around it and with ASCII letters in lower case (nothing else folded)."""
+    return text.strip().translate(_ASCII_LOWER)
+
 
 def parse_card(rules: Ruleset, text: str) -> int | None:
     """The card id of ``text`` (``as``, ``10h``, ``A♠``, ``bj``), or None."""
@@ -25,7 +34,7 @@ def parse_card(rules: Ruleset, text: str) -> int | None:
 
 def strain_index(rules: Ruleset, word: str) -> int | None:
     """The strain a word names (its name or an alias), or None."""
-    word = word.strip().lower()
+    word = _folded(word)
     for i, strain in enumerate(rules.strains):
         if word == strain.name or word in strain.aliases:
             return i
@@ -41,7 +50,7 @@ def parse_call(rules: Ruleset, text: str) -> int | None:
     """The action id of a call such as ``pass``, ``4``, ``4 nt``, ``4 low``, ``take``, or None."""
     if not isinstance(text, str):
         return None
-    words = text.strip().lower().split()
+    words = _folded(text).split()
     if len(words) == 1 and words[0] in ("pass", "take", "redeal"):
         return {"pass": rules.pass_action, "take": rules.take_action,
                 "redeal": rules.redeal_action}[words[0]]
@@ -64,7 +73,7 @@ def parse_direction(rules: Ruleset, text: str) -> int | None:
     """The index of the rank order a word names (``downtown``, ``low`` …), or None."""
     if not isinstance(text, str):
         return None
-    return rules.order_aliases.get(text.strip().lower())
+    return rules.order_aliases.get(_folded(text))
 
 
 def parse_suit(rules: Ruleset, text: str) -> int | None:

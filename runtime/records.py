@@ -442,9 +442,10 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
 
 def check_fields(record: dict, prefix: str = "") -> None:
     """RecordError at a field given twice (or holding an object that gives a name twice), then at
-    the first unknown field: docs/records.md checks these before anything else of the record."""
+    the first unknown field as the record writes them: docs/records.md checks these before
+    anything else of the record."""
     check_given_twice(record, prefix)
-    unknown = sorted(set(record) - RECORD_KEYS)
+    unknown = [name for name in record if name not in RECORD_KEYS]  # the first as written
     if unknown:
         # Reported at its own name (records.md), but a name is the record's own text: one
         # with line breaks, control characters or thousands of characters is shown quoted

@@ -94,6 +94,15 @@ def test_a_card_is_read_in_ascii_case_only(standard):
         assert parse_card(standard, text) is None, text
 
 
+def test_a_call_is_read_in_ascii_case_only(standard):
+    """records.md: calls are case-insensitive, in ASCII case as cards are: the Kelvin sign
+    (U+212A, whose Unicode lower case is k) does not make 'taKe' the call take."""
+    northeast52 = load_ruleset("northeast52")
+    assert parse_call(northeast52, "TAKE") == northeast52.take_action is not None
+    assert parse_call(northeast52, "ta\u212ae") is None
+    assert parse_call(standard, "4 HIGH") == parse_call(standard, "4 uptown") is not None
+
+
 # --------------------------------------------------------------------------- size and kind of file
 def test_a_record_over_the_limit_is_refused_naming_it(tmp_path):
     """A 24 MB record peaked at 781 MB; now no record above the limit is read at all."""

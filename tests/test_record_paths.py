@@ -457,3 +457,26 @@ def test_a_save_naming_files_outside_its_folder_still_resumes(tmp_path, monkeypa
     (saves / "g.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     resumed = run("play", "--resume", "g.jsonl", "--fast")
     assert resumed.exit_code == 0, resumed.stderr
+
+
+def test_a_path_ending_in_a_slash_names_a_folder(tmp_path, legal):
+    """``mine.yaml/`` is no name of the file mine.yaml (the system reads it as a folder)."""
+    shutil.copy(STANDARD_YAML, tmp_path / "mine.yaml")
+    assert_refused(write(tmp_path, dict(legal, variant="mine.yaml/")), "variant", "is not a regular file", secret=None)
+    assert_refused(write(tmp_path, dict(legal, **{"with": ["mine.yaml/"]})), "with[0]", "is not a regular file",
+                   secret=None)
+
+
+def test_a_record_given_through_a_link_reads_its_files_beside_it(tmp_path, legal):
+    """The record's folder is the folder of the record file, a link to it followed: the
+    files it names are read beside it, and nothing beside the link is in its reach."""
+    mailed = tmp_path / "mailed"
+    mailed.mkdir()
+    shutil.copy(STANDARD_YAML, mailed / "mine.yaml")
+    record = write(mailed, dict(legal, variant="mine.yaml"))
+    link = tmp_path / "latest.json"
+    link.symlink_to(record)
+    assert run("replay", str(link), "--json").exit_code == 0
+    (tmp_path / "home.yaml").write_text(STANDARD_YAML.read_text(encoding="utf-8"), encoding="utf-8")
+    record.write_text(json.dumps(dict(legal, variant="home.yaml")), encoding="utf-8")
+    assert_refused(link, "variant", "no such file", secret=None)

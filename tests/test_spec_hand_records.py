@@ -446,6 +446,12 @@ def test_an_unknown_field_is_reported_before_the_variant_is_looked_up(tmp_path):
     assert "unknown field 'notes'" in message
 
 
+def test_of_two_unknown_fields_the_first_written_is_reported(tmp_path):
+    # records.md: `at` names the first offending entry of the record: the first unknown field
+    # as the record writes them (the reader reported the first in sorted order).
+    assert "unknown field 'zeta'" in replay_error(tmp_path, {**OREGON, "zeta": 1, "alpha": 2}, "zeta")
+
+
 # A hand in progress that stops at a term still to be named (a notrump bid's direction; a
 # downtown bid's trump) is still checked against what is decided (records.md: replay "checks
 # everything the record holds") -- found by the session's second read.
