@@ -220,3 +220,13 @@ def test_import_does_not_write_over_the_file_it_reads(tmp_path):
     assert result.exit_code == 2 and result.stdout == ""
     assert "Invalid value for --output:" in result.stderr and "is FILE itself" in result.stderr
     assert ptn.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_folder_or_device_as_file_is_one_line_and_status_2(tmp_path, command):
+    # records.md: a file that is not a record "exits with status 2 and one line on stderr";
+    # a folder printed click's four lines of usage (a missing file was already one line).
+    for path, problem in ((tmp_path, "not a regular file (a directory)"), ("/dev/null", "not a regular file")):
+        result = run(command, str(path))
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.splitlines() == [f"{path}: {problem}"], result.stderr

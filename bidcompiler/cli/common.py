@@ -53,6 +53,13 @@ class BadContent(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+class BadFileArgument(BadContent):
+    """A FILE argument that names no file to read (exit 2, bad usage), said in one line
+    (``FILE: not a regular file (a directory)``), as a missing or unreadable one is."""
+
+    exit_code = 2
+
+
 def fail_compile(exc: CompileError) -> BadContent:
     """A CompileError as a CLI failure: every diagnostic on stderr, exit status 1."""
     return BadContent("\n".join(str(d) for d in exc.diagnostics))
@@ -193,5 +200,6 @@ def regular_file(ctx, param, value):
     problem = regular_file_problem(value)
     # A missing or unreadable file is left to the command, which says so in its own words.
     if problem is not None and problem.startswith("not a regular file"):
-        raise click.BadParameter(f"{value}: {problem}", ctx=ctx, param=param)
+        # One line, as a missing file or bad JSON is said (records.md: "one line on stderr").
+        raise BadFileArgument(f"{value}: {problem}")
     return value
