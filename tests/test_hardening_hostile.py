@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 from clirun import BIDWHIST, HANG_GUARD_S, script
@@ -493,3 +494,11 @@ def test_a_byte_order_mark_is_not_a_column_of_a_bad_byte_as_it_is_not_of_a_json_
     assert script("replay", str(json_error)).stderr.startswith(f"{json_error}:1:7:")
     assert script("replay", str(bad)).stderr.splitlines()[0] == (
         f"{bad}:1:8: not UTF-8 text (invalid continuation byte at byte 11)")
+
+
+@needs_dev_full
+def test_import_output_on_a_full_disk_is_status_1_in_the_words_of_every_command():
+    # Was "/dev/full: cannot write: No space left on device", status 2 (as if the usage were wrong).
+    proc = script("import", str(Path(__file__).parent / "data" / "trickster" / "suit-contract.ptn"), "-o", FULL)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [f"cannot write {FULL}: No space left on device"]

@@ -147,7 +147,7 @@ def write_schema(folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         target.write_text(_schema_text(), encoding="utf-8")
     except OSError as exc:
-        raise click.BadParameter(f"cannot write {target}: {exc.strerror or exc}", param_hint="DIR") from None
+        raise BadContent(f"cannot write {target}: {exc.strerror or exc}") from None  # a full disk: status 1
     return target
 
 
@@ -261,7 +261,8 @@ def convert(file, target, output):
         try:
             Path(output).write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise click.BadParameter(f"cannot write {output}: {exc.strerror}", param_hint="--output") from None
+            # Bad luck, not bad usage: status 1, as every command's output that cannot be written.
+            raise BadContent(f"cannot write {output}: {exc.strerror or exc}") from None
         if make_schema is not None:  # after the output, so a failed write leaves nothing behind
             written = write_schema(make_schema)
             click.echo(f"wrote {written}: the schema the modeline of {output} points at", err=True)

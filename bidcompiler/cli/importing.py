@@ -81,8 +81,8 @@ def import_cmd(file, out, nearest, as_json):
 
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
-    without --nearest, 2 for bad usage or an unreadable FILE (not a regular file, or
-    larger than 16 MiB).
+    without --nearest or an --output that cannot be written (a full disk), 2 for bad
+    usage or an unreadable FILE (not a regular file, or larger than 16 MiB).
     """
     from runtime.trickster import PtnError, hand_to_record, read_ptn
 
@@ -151,8 +151,8 @@ def import_cmd(file, out, nearest, as_json):
         try:
             Path(out).write_text(lines, encoding="utf-8")
         except OSError as exc:
-            click.echo(f"{out}: cannot write: {exc.strerror or exc}", err=True)
-            sys.exit(2)
+            click.echo(f"cannot write {out}: {exc.strerror or exc}", err=True)  # as every command says it
+            sys.exit(1)
     if as_json:
         click.echo(json.dumps({"records": records, "rules": rules_of,
                                "game": len(records) > 1 and not_a_game is None,
