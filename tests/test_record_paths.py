@@ -465,6 +465,9 @@ def test_a_path_ending_in_a_slash_names_a_folder(tmp_path, legal):
     assert_refused(write(tmp_path, dict(legal, variant="mine.yaml/")), "variant", "is not a regular file", secret=None)
     assert_refused(write(tmp_path, dict(legal, **{"with": ["mine.yaml/"]})), "with[0]", "is not a regular file",
                    secret=None)
+    # `mine.yaml/.` too: realpath makes it mine.yaml, where the system says "Not a directory".
+    assert_refused(write(tmp_path, dict(legal, variant="mine.yaml/.")), "variant", "is not a regular file",
+                   secret=None)
 
 
 def test_a_record_given_through_a_link_reads_its_files_beside_it(tmp_path, legal):
