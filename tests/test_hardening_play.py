@@ -282,3 +282,26 @@ def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, 
     assert copy.read_text().splitlines()[-1].endswith('"in_progress": true}')
     assert '"pass"' in copy.read_text()
     assert CliRunner().invoke(cli, ["play", "--resume", str(copy)], input="quit\n").exit_code == 0
+
+
+def test_a_copy_saved_on_the_way_out_keeps_a_shipped_name_beside_a_file_of_that_name(tmp_path, monkeypatch):
+    """The copy's names are made relative to its folder; `standard` (a shipped name) became
+    `../saves/standard` where the save's folder held a file named standard, and the copy did not resume."""
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "standard").write_text("not a variant\n")
+    save = tmp_path / "saves" / "g.jsonl"
+    real_save = Session.save
+
+    def failing(session):
+        if session.path == save:
+            raise OSError(28, "No space left on device")
+        real_save(session)
+
+    monkeypatch.setattr(Session, "save", failing)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
+                                input="quit\n")
+    assert result.exit_code == 1, result.output
+    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    assert json.loads(sidecar_path(copy).read_text())["variant"] == "standard"

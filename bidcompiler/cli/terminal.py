@@ -33,6 +33,7 @@ from runtime.records import HandReplay, shown
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
+from ..recordnames import is_path_name
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import hand_rules, rulebook_sections
@@ -207,7 +208,10 @@ class Terminal:
 
             def whole(name: str) -> str:
                 file = folder / name
-                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue)) if os.path.isfile(file) else name
+                # A shipped name (no `/`, no extension: records.md) stays one, even beside a file of that name.
+                if not is_path_name(name) or not os.path.isfile(file):
+                    return name
+                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue))
 
             session.settings.variant = whole(session.settings.variant)
             session.settings.with_rules = [whole(name) for name in session.settings.with_rules]
