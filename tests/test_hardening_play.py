@@ -305,3 +305,28 @@ def test_a_copy_saved_on_the_way_out_keeps_a_shipped_name_beside_a_file_of_that_
     assert result.exit_code == 1, result.output
     [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
     assert json.loads(sidecar_path(copy).read_text())["variant"] == "standard"
+
+
+def test_a_copy_saved_on_the_way_out_from_a_folder_reached_through_a_link_still_resumes(tmp_path, monkeypatch):
+    """The save names `../mine.yaml` from its real folder; the copy's name for it was worked out
+    from the link's folder (lnk/../mine.yaml, lexically tmp/mine.yaml), and the copy did not resume."""
+    (tmp_path / "real" / "saves").mkdir(parents=True)
+    mine = tmp_path / "real" / "mine.yaml"
+    mine.write_text((Path(__file__).parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    (tmp_path / "lnk").symlink_to(tmp_path / "real" / "saves")
+    save = tmp_path / "lnk" / "g.jsonl"
+    real_save = Session.save
+
+    def failing(session):
+        if session.path == save:
+            raise OSError(28, "No space left on device")
+        real_save(session)
+
+    monkeypatch.setattr(Session, "save", failing)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    result = CliRunner().invoke(cli, ["play", str(mine), "--seed", "5", "--fast", "--save", str(save)], input="quit\n")
+    assert result.exit_code == 1, result.output
+    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    assert json.loads(sidecar_path(copy).read_text())["variant"] == "../real/mine.yaml"

@@ -33,7 +33,7 @@ from runtime.records import HandReplay, shown
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
-from ..recordnames import is_path_name
+from ..recordnames import is_path_name, record_folder
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import hand_rules, rulebook_sections
@@ -204,7 +204,9 @@ class Terminal:
             session.path = Path(rescue)
             # Files named relative to FILE's folder are named relative to the copy's (with `..` if
             # need be: it still resumes, as a save naming a file outside its folder does).
-            folder = Path(failed).parent
+            # FILE's folder as the save names files from it: links followed (a `..` from a link's
+            # folder would climb out of the wrong one).
+            folder = Path(record_folder(failed))
 
             def whole(name: str) -> str:
                 file = folder / name
