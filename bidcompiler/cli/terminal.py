@@ -28,7 +28,8 @@ from runtime.auction import auction_rules
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
-from runtime.notation import named_strains, parse_call, parse_card, parse_direction, parse_suit, strain_index
+from runtime.notation import (ascii_lower, named_strains, parse_call, parse_card, parse_direction, parse_suit,
+                              strain_index)
 from runtime.records import HandReplay, shown
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
@@ -492,7 +493,9 @@ class Terminal:
         phase = hand.phase
         legal, labels = self.choices()
         raw = text.strip()
-        word = raw.lower()
+        # ASCII case, as records read calls and words (runtime.notation): an alias `HÖHER` is
+        # kept as `hÖher`, which Unicode's lower() (`höher`) would not match.
+        word = ascii_lower(raw)
         bare_bids = phase == AUCTION and any_bare(rules)
         number = raw[1:] if raw.startswith("#") else raw
         if LIST_NUMBER.fullmatch(number) and not (bare_bids and not raw.startswith("#")):
