@@ -210,6 +210,7 @@ class Terminal:
             folder = Path(record_folder(failed))
 
             def whole(name: str) -> str:
+                """``name`` (relative to FILE's folder) as the copy names it, from its own folder."""
                 file = folder / name
                 # A shipped name (no `/`, no extension: records.md) stays one, even beside a file of that name.
                 if not is_path_name(name) or not os.path.isfile(file):
