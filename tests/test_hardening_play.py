@@ -260,9 +260,9 @@ def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_pat
     assert result.exit_code == 2 and "Invalid value for --seat: seat 7 is not at this table" in result.stderr
 
 
-def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
-    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
-    save = tmp_path / "g.jsonl"
+def _quit_with_a_save_that_fails(tmp_path, monkeypatch, variant: str, save, typed: str):
+    """Play ``variant`` saving to ``save``, every save to it failing (a full disk), type ``typed``:
+    the result and the one copy play saved instead (in tmp_path/tmp)."""
     real_save = Session.save
 
     def failing(session):
@@ -273,10 +273,16 @@ def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, 
     monkeypatch.setattr(Session, "save", failing)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
-                                input="pass\nquit\n")
+    result = CliRunner().invoke(cli, ["play", variant, "--seed", "5", "--fast", "--save", str(save)], input=typed)
     assert result.exit_code == 1, result.output
     [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    return result, copy
+
+
+def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
+    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
+    save = tmp_path / "g.jsonl"
+    result, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, "standard", save, "pass\nquit\n")
     assert f"the game is saved in {copy} instead ({save} could not be written)" in " ".join(result.stderr.split())
     assert f"Saved. Resume with: bidwhist play --resume {copy}" in result.stdout
     assert copy.read_text().splitlines()[-1].endswith('"in_progress": true}')
@@ -289,21 +295,7 @@ def test_a_copy_saved_on_the_way_out_keeps_a_shipped_name_beside_a_file_of_that_
     `../saves/standard` where the save's folder held a file named standard, and the copy did not resume."""
     (tmp_path / "saves").mkdir()
     (tmp_path / "saves" / "standard").write_text("not a variant\n")
-    save = tmp_path / "saves" / "g.jsonl"
-    real_save = Session.save
-
-    def failing(session):
-        if session.path == save:
-            raise OSError(28, "No space left on device")
-        real_save(session)
-
-    monkeypatch.setattr(Session, "save", failing)
-    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
-                                input="quit\n")
-    assert result.exit_code == 1, result.output
-    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, "standard", tmp_path / "saves" / "g.jsonl", "quit\n")
     assert json.loads(sidecar_path(copy).read_text())["variant"] == "standard"
 
 
@@ -315,18 +307,5 @@ def test_a_copy_saved_on_the_way_out_from_a_folder_reached_through_a_link_still_
     mine.write_text((Path(__file__).parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8"),
                     encoding="utf-8")
     (tmp_path / "lnk").symlink_to(tmp_path / "real" / "saves")
-    save = tmp_path / "lnk" / "g.jsonl"
-    real_save = Session.save
-
-    def failing(session):
-        if session.path == save:
-            raise OSError(28, "No space left on device")
-        real_save(session)
-
-    monkeypatch.setattr(Session, "save", failing)
-    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
-    result = CliRunner().invoke(cli, ["play", str(mine), "--seed", "5", "--fast", "--save", str(save)], input="quit\n")
-    assert result.exit_code == 1, result.output
-    [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, str(mine), tmp_path / "lnk" / "g.jsonl", "quit\n")
     assert json.loads(sidecar_path(copy).read_text())["variant"] == "../real/mine.yaml"
