@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 
 from runtime.game import tie_breaks
+from runtime.notation import ascii_lower
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE, types_of
 
 from . import ir, vocabulary
@@ -371,7 +372,9 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         levels = None if own is None else (own.get("from", a["levels"]["from"]), own.get("to", a["levels"]["to"]))
         strains.append(ir.Strain(
             name=s["name"],
-            aliases=tuple(x.lower() for x in s.get("aliases", default("auction.strains[*].aliases"))),
+            # In ASCII case, as calls are read (runtime.notation): Unicode's lower() would make an
+            # alias written `ÜBER` the word `über`, which the call `4 ÜBER` then does not match.
+            aliases=tuple(ascii_lower(x) for x in s.get("aliases", default("auction.strains[*].aliases"))),
             bare=s.get("bare", default("auction.strains[*].bare")),
             trump=s["trump"],
             directions=(direction,) if isinstance(direction, str) else tuple(direction),

@@ -225,7 +225,15 @@ def _layer_kind(doc: LoadedYaml) -> str:
 
 
 def load_named(name: str, here: Path | None, kind: str) -> LoadedYaml:
-    """Load the file a name refers to (a shipped name, or a path, also tried relative to ``here``)."""
+    """Load the file a name refers to (a shipped name, or a path, also tried relative to ``here``).
+
+    A variant (what an ``extends:`` names) must be one a variant file may name
+    (:func:`_extendable`).  A record's loader keeps its own rules instead: they refuse a
+    path before the file system is asked, so a record learns nothing of files outside
+    its folder, where this check's look-up would tell whether one exists.
+    """
+    if kind == "variant":
+        name = _extendable(name, here)
     return load_layer(find_file(name, here, kind))
 
 
@@ -267,7 +275,7 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
         raise CompileError([Diagnostic(top.pos(("kind",)),
                                        f"'{top.data.get('name')}' is a house rule, not a variant: "
                                        "lay it over a variant with --with or NAME+RULE")])
-    chain = resolve_extends(lambda name, here: load(_extendable(name, here), here, "variant"), top)
+    chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
     laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by

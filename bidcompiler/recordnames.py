@@ -76,10 +76,11 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
     """
     if "\0" in name:
         return "is not a valid path (it holds a NUL character)", ""
-    if name.endswith("/"):
-        # realpath drops the final slash, which would make ``mine.yaml/`` the file mine.yaml;
-        # the system reads such a name as a folder (records.md: a path names a regular file).
-        return "is not a regular file (a path ending in `/` names a folder)", ""
+    if name.endswith(("/", "/.", "/..")):
+        # realpath drops a final slash (or `/.`, or `x/..`), which would make ``mine.yaml/`` or
+        # ``mine.yaml/.`` the file mine.yaml; the system reads such a name as a folder
+        # (records.md: a path names a regular file).
+        return "is not a regular file (a path ending in `/`, `/.` or `/..` names a folder)", ""
     if not confined:
         real = os.path.realpath(os.path.join(base, name))
     elif os.path.isabs(name):

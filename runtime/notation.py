@@ -20,9 +20,15 @@ MAX_CALL_DIGITS = 6
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
+def ascii_lower(text: str) -> str:
+    """``text`` with ASCII letters in lower case, nothing else folded: how calls and the
+    aliases they are compared with (bidcompiler.build) are put in one case."""
+    return text.translate(_ASCII_LOWER)
+
+
 def _folded(text: str) -> str:
     """``text`` without blanks around it and with ASCII letters in lower case (nothing else folded)."""
-    return text.strip().translate(_ASCII_LOWER)
+    return ascii_lower(text.strip())
 
 
 def parse_card(rules: Ruleset, text: str) -> int | None:

@@ -222,6 +222,25 @@ def test_import_does_not_write_over_the_file_it_reads(tmp_path):
     assert ptn.read_bytes() == before
 
 
+def test_import_of_a_missing_file_with_an_output_already_there_says_it_cannot_read(tmp_path):
+    """The check above asked samefile of a missing FILE: "cannot write missing.ptn", status 1."""
+    out = tmp_path / "out.jsonl"
+    out.write_text("")
+    result = run("import", str(tmp_path / "missing.ptn"), "-o", str(out))
+    assert result.exit_code == 2 and "missing.ptn: cannot read: No such file" in result.stderr
+    assert "cannot write" not in result.stderr
+
+
+def test_simulate_records_named_as_a_shipped_variant_are_not_that_variant(tmp_path, monkeypatch):
+    """`--records standard` over an old file named `standard` here: the variant is the shipped
+    standard, not that file (was refused as "the variant file standard")."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "standard").write_text("")
+    result = run("simulate", "standard", "--hands", "1", "--bots", "random", "--records", "standard")
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "standard").read_text().startswith("{")
+
+
 @pytest.mark.parametrize("command", ["replay", "analyze"])
 def test_a_folder_or_device_as_file_is_one_line_and_status_2(tmp_path, command):
     # records.md: a file that is not a record "exits with status 2 and one line on stderr";

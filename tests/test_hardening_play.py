@@ -260,9 +260,9 @@ def test_a_saved_bot_or_seat_play_never_writes_is_a_damaged_session_file(tmp_pat
     assert result.exit_code == 2 and "Invalid value for --seat: seat 7 is not at this table" in result.stderr
 
 
-def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
-    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
-    save = tmp_path / "g.jsonl"
+def _quit_with_a_save_that_fails(tmp_path, monkeypatch, variant: str, save, typed: str):
+    """Play ``variant`` saving to ``save``, every save to it failing (a full disk), type ``typed``:
+    the result and the one copy play saved instead (in tmp_path/tmp)."""
     real_save = Session.save
 
     def failing(session):
@@ -273,12 +273,39 @@ def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, 
     monkeypatch.setattr(Session, "save", failing)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)],
-                                input="pass\nquit\n")
+    result = CliRunner().invoke(cli, ["play", variant, "--seed", "5", "--fast", "--save", str(save)], input=typed)
     assert result.exit_code == 1, result.output
     [copy] = (tmp_path / "tmp").glob("g-*.jsonl")
+    return result, copy
+
+
+def test_a_save_that_fails_on_the_way_out_goes_to_a_copy_that_resumes(tmp_path, monkeypatch):
+    """`quit` after FILE became unwritable said "Saved." and exited 0: the moves since the last save were lost."""
+    save = tmp_path / "g.jsonl"
+    result, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, "standard", save, "pass\nquit\n")
     assert f"the game is saved in {copy} instead ({save} could not be written)" in " ".join(result.stderr.split())
     assert f"Saved. Resume with: bidwhist play --resume {copy}" in result.stdout
     assert copy.read_text().splitlines()[-1].endswith('"in_progress": true}')
     assert '"pass"' in copy.read_text()
     assert CliRunner().invoke(cli, ["play", "--resume", str(copy)], input="quit\n").exit_code == 0
+
+
+def test_a_copy_saved_on_the_way_out_keeps_a_shipped_name_beside_a_file_of_that_name(tmp_path, monkeypatch):
+    """The copy's names are made relative to its folder; `standard` (a shipped name) became
+    `../saves/standard` where the save's folder held a file named standard, and the copy did not resume."""
+    (tmp_path / "saves").mkdir()
+    (tmp_path / "saves" / "standard").write_text("not a variant\n")
+    _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, "standard", tmp_path / "saves" / "g.jsonl", "quit\n")
+    assert json.loads(sidecar_path(copy).read_text())["variant"] == "standard"
+
+
+def test_a_copy_saved_on_the_way_out_from_a_folder_reached_through_a_link_still_resumes(tmp_path, monkeypatch):
+    """The save names `../mine.yaml` from its real folder; the copy's name for it was worked out
+    from the link's folder (lnk/../mine.yaml, lexically tmp/mine.yaml), and the copy did not resume."""
+    (tmp_path / "real" / "saves").mkdir(parents=True)
+    mine = tmp_path / "real" / "mine.yaml"
+    mine.write_text((Path(__file__).parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    (tmp_path / "lnk").symlink_to(tmp_path / "real" / "saves")
+    _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, str(mine), tmp_path / "lnk" / "g.jsonl", "quit\n")
+    assert json.loads(sidecar_path(copy).read_text())["variant"] == "../real/mine.yaml"

@@ -103,6 +103,16 @@ def test_a_call_is_read_in_ascii_case_only(standard):
     assert parse_call(standard, "4 HIGH") == parse_call(standard, "4 uptown") is not None
 
 
+def test_a_strain_alias_is_a_call_as_written(tmp_path):
+    """An alias with a letter beyond ASCII (`ÜBER`) is read as written: it was stored in
+    Unicode's lower case (`über`), which a call read in ASCII case never matches."""
+    text = (Path(__file__).parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8")
+    (tmp_path / "mine.yaml").write_text(text.replace("aliases: [nt, no]", "aliases: [nt, no, ÜBER]")
+                                        .replace("name: standard", "name: mine", 1), encoding="utf-8")
+    mine = load_ruleset(str(tmp_path / "mine.yaml"))
+    assert parse_call(mine, "4 ÜBER") == parse_call(mine, "4 Über") == parse_call(mine, "4 nt") is not None
+
+
 # --------------------------------------------------------------------------- size and kind of file
 def test_a_record_over_the_limit_is_refused_naming_it(tmp_path):
     """A 24 MB record peaked at 781 MB; now no record above the limit is read at all."""

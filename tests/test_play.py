@@ -1008,3 +1008,15 @@ def test_a_session_file_without_its_record_says_the_game_was_never_saved(tmp_pat
     with pytest.raises(SessionError, match=r"no such file: .*session\.json is there, but the game it begins "
                                            r"was never saved.*play --save"):
         Session.load(session.path, resolve)
+
+
+def test_a_direction_alias_beyond_ascii_is_read_as_written(tmp_path):
+    """A strain alias `HÖHER` (lent to the order uptown) is kept in ASCII case (`hÖher`); the
+    prompt lowered the typed word in Unicode case (`höher`), so the alias as written was refused."""
+    text = (Path(__file__).parent.parent / "variants" / "standard.yaml").read_text(encoding="utf-8")
+    (tmp_path / "mine.yaml").write_text(text.replace("aliases: [high, up]", "aliases: [high, up, HÖHER]")
+                                        .replace("name: standard", "name: mine", 1), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["play", str(tmp_path / "mine.yaml"), "--seed", "3", "--fast",
+                                      "--save", str(tmp_path / "g.jsonl")], input="7 nt\nHÖHER\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "is not a direction" not in result.output and "to discard" in result.output, result.output[-600:]

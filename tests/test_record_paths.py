@@ -465,6 +465,9 @@ def test_a_path_ending_in_a_slash_names_a_folder(tmp_path, legal):
     assert_refused(write(tmp_path, dict(legal, variant="mine.yaml/")), "variant", "is not a regular file", secret=None)
     assert_refused(write(tmp_path, dict(legal, **{"with": ["mine.yaml/"]})), "with[0]", "is not a regular file",
                    secret=None)
+    # `mine.yaml/.` too: realpath makes it mine.yaml, where the system says "Not a directory".
+    assert_refused(write(tmp_path, dict(legal, variant="mine.yaml/.")), "variant", "is not a regular file",
+                   secret=None)
 
 
 def test_a_record_given_through_a_link_reads_its_files_beside_it(tmp_path, legal):
@@ -480,3 +483,18 @@ def test_a_record_given_through_a_link_reads_its_files_beside_it(tmp_path, legal
     (tmp_path / "home.yaml").write_text(STANDARD_YAML.read_text(encoding="utf-8"), encoding="utf-8")
     record.write_text(json.dumps(dict(legal, variant="home.yaml")), encoding="utf-8")
     assert_refused(link, "variant", "no such file", secret=None)
+
+
+def test_a_variant_files_extends_tells_a_record_nothing_of_files_outside_its_folder(tmp_path, legal):
+    """extends' check that a name is a variant file's looked the name up first: a file outside
+    the folder that exists gave another message (not a valid variant) than one that does not."""
+    (tmp_path / "outside").write_text("x: 1\n")
+    said = []
+    for target in ["../outside", "../nothere", str(tmp_path / "outside"), str(tmp_path / "nothere")]:
+        folder = tmp_path / f"r{len(said)}"
+        folder.mkdir()
+        (folder / "v.yaml").write_text(f"name: v\nextends: {target}\n")
+        out = run("replay", str(write(folder, dict(legal, variant="v.yaml"))), "--json")
+        said.append(json.loads(out.stdout)["error"]["message"])
+    assert said[0] == said[1] and "has a `..` part" in said[0]
+    assert said[2] == said[3] and "is an absolute path" in said[2]

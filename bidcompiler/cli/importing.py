@@ -92,7 +92,9 @@ def import_cmd(file, out, nearest, as_json):
 
     from runtime.files import MAX_RECORD_BYTES, FileRefused, NotUtf8, read_bounded_bytes, utf8_text
 
-    if out and os.path.exists(out) and os.path.samefile(out, file):  # writing would destroy what is read
+    # Writing would destroy what is read.  (FILE missing or out of reach is said below, as
+    # reading it fails: samefile's OSError was reported as "cannot write FILE", status 1.)
+    if out and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
         raise click.BadParameter(f"{out} is FILE itself: write the records under a new name", param_hint="--output")
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")

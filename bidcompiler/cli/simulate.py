@@ -274,11 +274,15 @@ def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
     """Refuse (exit 2) a --records file that is the variant or a house-rule file named: writing would destroy it."""
     if not os.path.exists(records):
         return
+    from ..resources import locate
     from ..variantspec import VariantSpec
 
     parsed = VariantSpec.parse(variant, with_rules)
     for name in (parsed.base, *parsed.with_rules):
-        if os.path.isfile(name) and os.path.samefile(name, records):
+        # The file the name leads to, as the compiler finds it: a shipped name wins over a
+        # file of that name here (`--records standard` is no shipped variant's file).
+        found = locate(name)[0]
+        if found is not None and os.path.samefile(found, records):
             raise click.BadParameter(f"{records} is the variant file {name}: write the records under a new name",
                                      param_hint="--records")
 

@@ -28,11 +28,13 @@ from runtime.auction import auction_rules
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
-from runtime.notation import named_strains, parse_call, parse_card, parse_direction, parse_suit, strain_index
+from runtime.notation import (ascii_lower, named_strains, parse_call, parse_card, parse_direction, parse_suit,
+                              strain_index)
 from runtime.records import HandReplay, shown
 from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
+from ..recordnames import is_path_name, record_folder
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import hand_rules, rulebook_sections
@@ -203,11 +205,17 @@ class Terminal:
             session.path = Path(rescue)
             # Files named relative to FILE's folder are named relative to the copy's (with `..` if
             # need be: it still resumes, as a save naming a file outside its folder does).
-            folder = Path(failed).parent
+            # FILE's folder as the save names files from it: links followed (a `..` from a link's
+            # folder would climb out of the wrong one).
+            folder = Path(record_folder(failed))
 
             def whole(name: str) -> str:
+                """``name`` (relative to FILE's folder) as the copy names it, from its own folder."""
                 file = folder / name
-                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue)) if os.path.isfile(file) else name
+                # A shipped name (no `/`, no extension: records.md) stays one, even beside a file of that name.
+                if not is_path_name(name) or not os.path.isfile(file):
+                    return name
+                return os.path.relpath(os.path.abspath(file), os.path.dirname(rescue))
 
             session.settings.variant = whole(session.settings.variant)
             session.settings.with_rules = [whole(name) for name in session.settings.with_rules]
@@ -486,7 +494,9 @@ class Terminal:
         phase = hand.phase
         legal, labels = self.choices()
         raw = text.strip()
-        word = raw.lower()
+        # ASCII case, as records read calls and words (runtime.notation): an alias `HÖHER` is
+        # kept as `hÖher`, which Unicode's lower() (`höher`) would not match.
+        word = ascii_lower(raw)
         bare_bids = phase == AUCTION and any_bare(rules)
         number = raw[1:] if raw.startswith("#") else raw
         if LIST_NUMBER.fullmatch(number) and not (bare_bids and not raw.startswith("#")):
