@@ -9,12 +9,24 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from bidcompiler.cli import cli
 
-BIDWHIST = shutil.which("bidwhist")
+
+def _installed_script() -> str | None:
+    """The ``bidwhist`` script installed beside this Python (its venv's ``bin``), else the one on PATH.
+
+    PATH alone could find another install's script (an old global one), and the tests
+    would then check that program instead of this checkout."""
+    beside = Path(sys.executable).parent / "bidwhist"
+    return str(beside) if beside.is_file() else shutil.which("bidwhist")
+
+
+BIDWHIST = _installed_script()
 
 # A guard against a hung command, not a time limit: the suite runs on shared, loaded
 # machines, so it is far above any command's normal time (a time limit would flake).
