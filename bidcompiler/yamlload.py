@@ -417,6 +417,7 @@ class ScalarPos(SourcePos):
     layout: tuple = ()
 
     def shifted(self, line: int, col: int) -> SourcePos:
+        """The file position of ``line``:``col`` of the value, through its layout where the value was folded."""
         if 1 <= line <= len(self.layout) and self.layout[line - 1]:
             row = self.layout[line - 1]
             at_line, at_col = row[col - 1] if 1 <= col <= len(row) else (row[-1][0], row[-1][1] + col - len(row))

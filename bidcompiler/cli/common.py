@@ -50,6 +50,7 @@ class BadContent(click.ClickException):
     exit_code = 1
 
     def show(self, file=None):
+        """Print the message alone on stderr (no "Error:" prefix, no usage lines)."""
         click.echo(self.format_message(), err=True)
 
 

@@ -146,6 +146,7 @@ class Terminal:
         return self.humans[0] if len(self.humans) == 1 else None
 
     def who(self, seat: int, viewer: int | None = None) -> str:
+        """How ``seat`` is named to ``viewer`` (the player at the terminal by default): "you", or the seat's label."""
         viewer = self.viewer if viewer is None else viewer
         return "you" if seat == viewer else tableview.seat_label(self.rules, seat, viewer)
 
@@ -265,6 +266,7 @@ class Terminal:
 
     # ---------------------------------------------------------------- bots
     def bot_turn(self, seat: int) -> None:
+        """Let the bot at ``seat`` act, shown at a readable pace (no pause between one bot's discards)."""
         phase = self.session.hand.phase
         # A readable pace: a pause before each call and card, but not between one bot's discards.
         if not self.fast and not (phase == DISCARD and self.last_bot == (seat, phase)):
@@ -284,6 +286,7 @@ class Terminal:
 
     # ---------------------------------------------------------------- people
     def human_turn(self, seat: int) -> None:
+        """Show the table to the player at ``seat``; read typed lines until a move (or a command) ends the turn."""
         if self.hot_seat and seat != self.last_human:
             self.console.clear()
             self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
@@ -352,6 +355,7 @@ class Terminal:
         return rules.action_names[action]
 
     def show_table(self, seat: int) -> None:
+        """Print what ``seat`` may see: its hand, the calls, the trick and the cards shown."""
         session = self.session
         obs = session.observation(seat, open_hands=self.open_hands)
         legal_cards = None
@@ -363,11 +367,13 @@ class Terminal:
                                                    legal=legal_cards, human_seats=self.humans))
 
     def spec_name(self) -> str:
+        """The variant as the session names it (``NAME+RULE...``; a file's stem where the variant is a path)."""
         s = self.session.settings
         base = Path(s.variant).stem if os.sep in s.variant else s.variant
         return "+".join([base, *s.with_rules])
 
     def prompt(self, seat: int) -> str:
+        """The prompt for the move the phase asks of ``seat`` (a call, trump, a direction, discards or a card)."""
         hand = self.session.hand
         phase = hand.phase
         if phase == AUCTION:
@@ -556,6 +562,7 @@ class Terminal:
         return cards, None
 
     def parse_trump(self, word: str) -> int | None:
+        """The action naming trump (or notrump) that ``word`` types, or None if it names none."""
         rules = self.rules
         word = word.removeprefix("trump").strip()
         if word in NOTRUMP_WORDS:
@@ -569,6 +576,7 @@ class Terminal:
 
     # ---------------------------------------------------------------- commands
     def hint(self) -> None:
+        """Print the bot's move for the player and its reason; a failing hint is said, never costs the game."""
         try:
             found = self.session.hint()
         except Exception as exc:  # a hint must never cost the game
@@ -632,6 +640,7 @@ class Terminal:
             console.print(Text.from_ansi(shown), end="")
 
     def show_score(self) -> None:
+        """Print the game's totals as the player sees the sides, and each finished hand's score."""
         session = self.session
         rules = self.rules
         you = self.viewer
@@ -645,6 +654,7 @@ class Terminal:
             self.console.print("  no hand finished yet")
 
     def contract_words(self, hand) -> str:
+        """``hand``'s contract in words (or that it was thrown in), for the history."""
         if hand.declarer < 0:
             return "thrown in (no contract)"
         c = hand.contract
@@ -656,6 +666,7 @@ class Terminal:
         return text
 
     def show_history(self) -> None:
+        """Print each finished hand of the game: its contract, books and score."""
         session = self.session
         for i, hand in enumerate(session.hands, 1):
             books = " / ".join(str(b) for b in hand.books)
@@ -741,6 +752,7 @@ class Terminal:
         return line("play", "plays", rules.cards[action])
 
     def hand_over(self, hand) -> None:
+        """Print how ``hand`` ended: the contract made or set, the books and the score."""
         rules = self.rules
         you = self.viewer
         number = len(self.session.hands) if self.session.hands and self.session.hands[-1] is hand else "?"
@@ -769,6 +781,7 @@ class Terminal:
             self.console.print(f"  rubber  {standing_text(rules, tally.games_won, you)}")
 
     def game_over(self) -> None:
+        """Print who won the game (or the rubber) and the final totals."""
         session = self.session
         rules = self.rules
         winner = session.winner
