@@ -280,7 +280,7 @@ def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
     parsed = VariantSpec.parse(variant, with_rules)
     for name in (parsed.base, *parsed.with_rules):
         # The file the name leads to, as the compiler finds it: a shipped name wins over a
-        # file of that name here (`--records standard` is no shipped variant's file).
+        # file of that name here (`--records NAME` beside a file NAME is no shipped variant's file).
         found = locate(name)[0]
         if found is not None and os.path.samefile(found, records):
             raise click.BadParameter(f"{records} is the variant file {name}: write the records under a new name",
