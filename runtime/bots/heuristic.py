@@ -482,15 +482,7 @@ class HeuristicBot:
             row = info.eu_row(0, nt, books)
         else:
             row = game.expected_bids(nt, books, strain, allowed)
-        best_b, best_v = -1, 0.0
-        for b in info.strain_bids[strain]:
-            if b not in allowed:
-                continue
-            p, out = stands[b]
-            v = p * row[b] + (1.0 - p) * out
-            if best_b < 0 or v >= best_v:
-                best_b, best_v = b, v
-        return best_b, best_v
+        return HeuristicBot._scan_standing(row, info.strain_bids[strain], allowed, (), stands)[0]
 
     @classmethod
     def _best_standing_bids(cls, info: RulesInfo, nt: int, books: float, strain: int, allowed, worth, stands,
@@ -501,10 +493,16 @@ class HeuristicBot:
         if game is not None:
             return (cls._best_standing_bid(info, nt, books, strain, allowed, stands, game),
                     cls._best_standing_bid(info, nt, books, strain, worth, stands, game))
-        row = info.eu_row(0, nt, books)
+        return cls._scan_standing(info.eu_row(0, nt, books), info.strain_bids[strain], allowed, worth, stands)
+
+    @staticmethod
+    def _scan_standing(row, bids, allowed, worth, stands):
+        """The one pass of :meth:`_best_standing_bid`: ((bid, value) best of ``allowed``,
+        (bid, value) best of its subset ``worth``), each (-1, 0.0) where none; a bid's
+        value ``p * row[b] + (1 - p) * out`` by ``stands[b] = (p, out)``, ties to the higher bid."""
         best_b, best_v = -1, 0.0
         worth_b, worth_v = -1, 0.0
-        for b in info.strain_bids[strain]:
+        for b in bids:
             if b not in allowed:
                 continue
             p, out = stands[b]
