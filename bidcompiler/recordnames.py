@@ -23,6 +23,7 @@ says: relative to the record's folder.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -65,6 +66,20 @@ def is_path_name(name: str) -> bool:
 
 
 # --------------------------------------------------------------------------- the path rules
+# `C:\x.yaml`, `C:/x.yaml`, `C:x.yaml`: a drive, absolute (or drive-relative) on Windows, so a record
+# that names one would lead outside its folder there (docs/records.md, decision).
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+def _is_text(name: str) -> bool:
+    """Whether ``name`` is Unicode text (no lone surrogate, which JSON's ``\\ud800`` can spell)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tuple[str | None, str]:
     """The rule ``name`` (relative to folder ``base``, inside ``root``) breaks, or None; and its real path.
 
@@ -76,6 +91,10 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
     """
     if "\0" in name:
         return "is not a valid path (it holds a NUL character)", ""
+    if not _is_text(name):
+        # JSON lets a string hold a lone surrogate ("\ud800"), which no file name is: the
+        # system could not even be asked (and "\udcff" would name raw bytes, not text).
+        return "is not a valid path (it holds a lone surrogate, which is not text)", ""
     if name.endswith(("/", "/.", "/..")):
         # realpath drops a final slash (or `/.`, or `x/..`), which would make ``mine.yaml/`` or
         # ``mine.yaml/.`` the file mine.yaml; the system reads such a name as a folder
@@ -85,6 +104,15 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
         real = os.path.realpath(os.path.join(base, name))
     elif os.path.isabs(name):
         return "is an absolute path; a record names files by paths relative to its own folder", ""
+    elif _WINDOWS_DRIVE.match(name):
+        return ("names a drive (as a Windows path does), outside its folder; a record names files "
+                "by paths relative to its own folder"), ""
+    elif "\\" in name:
+        # docs/records.md (decision): a record's paths are written with `/`, so that a record
+        # and its files mailed together mean the same on every system; a Windows-style
+        # `rules\mine.yaml` would name one file here and a folder's file there.
+        return ("holds a backslash: a record's paths separate folders with `/` "
+                "(`rules/mine.yaml`), on every system"), ""
     elif ".." in name.split("/"):
         return "has a `..` part; a record may name only files inside its own folder", ""
     else:

@@ -175,6 +175,28 @@ def test_a_missing_file_is_refused(tmp_path):
     assert_refused(path, "with[1]", "no such file")
 
 
+def test_a_lone_surrogate_in_a_path_is_refused_not_a_crash(tmp_path):
+    """JSON's ``"\\ud800"`` is a string no file name is: it was an internal error (exit 70)
+    when the system was asked for it; now a refused path, at its entry, as every other."""
+    path = write(tmp_path, dict(HAND, variant="rules/\ud800.yaml"))
+    assert_refused(path, "variant", "lone surrogate")
+    path = write(tmp_path, dict(HAND, **{"with": ["min-bid-4", "\udcff.yaml"]}))
+    assert_refused(path, "with[1]", "lone surrogate")
+    assert run("analyze", str(path)).exit_code == 1
+
+
+def test_windows_style_paths_are_refused_even_where_such_a_file_exists(tmp_path):
+    """docs/records.md (decision): a record's paths use `/`; a backslash, or a drive (`C:`), would
+    name another file (or one outside the folder) on Windows, so a mailed record means one thing."""
+    shutil.copy(STANDARD_YAML, tmp_path / "rules\\mine.yaml")   # one file of that name here
+    (tmp_path / "C:").mkdir()
+    shutil.copy(STANDARD_YAML, tmp_path / "C:" / "mine.yaml")
+    assert_refused(write(tmp_path, dict(HAND, variant="rules\\mine.yaml")), "variant", "holds a backslash")
+    assert_refused(write(tmp_path, dict(HAND, **{"with": ["..\\..\\x.yaml"]})), "with[0]", "holds a backslash")
+    for name in ("C:/mine.yaml", "C:\\mine.yaml", "c:mine.yaml"):
+        assert_refused(write(tmp_path, dict(HAND, variant=name)), "variant", "names a drive")
+
+
 def test_a_name_with_plus_is_not_split(tmp_path):
     """`standard+/etc/passwd` is one name (a path inside a folder `standard+`), not a variant and
     a house rule: /etc/passwd is never read."""
