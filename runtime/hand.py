@@ -310,7 +310,7 @@ class HandState:
         """True once the kitty's taker (:meth:`kitty_taker`) has picked it up (and so knows it)."""
         if self.declarer < 0 or not self.kitty:
             return False
-        if self.phase in (DISCARD, PLAY, OVER):
+        if self.phase in (DISCARD, PLAY, OVER, EXCHANGE):  # EXCHANGE: after the discards, so taken
             return True
         return self.phase in (DECLARE_TRUMP, DECLARE_DIRECTION) and not self._kittyr.declare_first
 

@@ -136,6 +136,15 @@ def test_a_hand_in_progress_may_stop_before_or_partway_through_the_swaps(tmp_pat
     assert text.exit_code == 0 and "in progress" in text.stdout
 
 
+@pytest.mark.parametrize("swaps", [..., TWO_JOKERS["swaps"][:1]], ids=["before", "partway"])
+def test_a_hand_stopped_at_the_swaps_says_the_kitty_was_taken(tmp_path, swaps):
+    """The discards are laid away, so the kitty was taken: the text said "to be taken" while the
+    exchanges were pending (records.md in_progress), as if the declarer had not picked it up."""
+    text = replay(tmp_path, record(TWO_JOKERS, swaps=swaps, play=..., in_progress=True))
+    assert text.exit_code == 0 and "discards" in text.stdout
+    assert "taken by seat 0" in text.stdout and "to be taken" not in text.stdout, text.stdout
+
+
 @pytest.mark.parametrize("swaps, fragment", [
     (..., "BJ"), (TWO_JOKERS["swaps"][:1], "LJ"),
     ([{"seat": 1, "gave": "BJ", "drew": "8H"}], "not one of the face-down discards"),
