@@ -370,6 +370,10 @@ class HandReplay:
         rules = state.rules
         if not state.renege_plays:
             return []
+        if self.in_progress:  # as the JSON lists them; nothing has moved yet
+            return [f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] "
+                    "and the renege stands: its penalty moves books when the hand is scored"
+                    for i, seat, suit in state.renege_plays]
         books = list(self.raw_books if self.raw_books is not None else state.books_so_far())
         steps = renege_penalties(rules, books, [seat for _, seat, _ in state.renege_plays])
         lines = []

@@ -255,6 +255,22 @@ def test_a_renege_that_stood_is_listed_and_books_are_as_scored(tmp_path):
     assert out["tricks"][0] == {"leader": 0, "cards": ["AH", "2H", "4D", "4C"], "winner": 0}
 
 
+def test_analyze_says_what_a_renege_moved_as_replay_does(tmp_path):
+    """analyze's last position counts 12 books to 1 by play, its hand 9 to 4 as scored: without
+    replay's ``reneges`` (JSON) and renege line (text) nothing said why the books differ."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(RENEGE), encoding="utf-8")
+    out = json.loads(run("analyze", str(path), "--json").stdout)
+    assert out["positions"][-1]["books"] == [12, 1] and out["books"] == [9, 4]
+    assert out["reneges"] == [{"at": "play[2]", "seat": 2, "suit": "H"}]
+    text = run("analyze", str(path)).stdout
+    assert "renege    seat 2 did not follow hearts at play[2]" in text and "3 books moved from side 0" in text
+    assert "(after the renege penalty)" in text
+    # Where no renege may stand there is no list, as in replay's JSON.
+    path.write_text(json.dumps(BASE), encoding="utf-8")
+    assert "reneges" not in json.loads(run("analyze", str(path), "--json").stdout)
+
+
 def test_reneges_is_present_and_empty_where_one_may_stand_and_absent_elsewhere(tmp_path):
     out = replay_ok(tmp_path, record(BASE, **{"with": ["renege-penalty"]}))
     assert out["reneges"] == [] and out["books"] == [12, 1]

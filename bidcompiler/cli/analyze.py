@@ -123,6 +123,16 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
     }
 
 
+def with_reneges(hand: dict, replay) -> dict:
+    """``hand`` with the ``reneges`` of ``bidwhist replay --json`` where a house rule lets a renege stand.
+
+    A renege that stood moves books when the hand is scored, so the hand's ``books`` differ
+    from the last position's; the list (and the text's renege lines) says why, as replay does.
+    """
+    reneges = replay.as_json().get("reneges")
+    return hand if reneges is None else {**hand, "reneges": reneges}
+
+
 # The keys of a hand's analysis with nothing in them: what an illegal hand gets in
 # the JSON, so a program reads the same keys whether or not the hand was legal (as
 # `replay --json` gives an illegal hand its keys, each null).
@@ -140,12 +150,14 @@ def _change_text(change: int, last: dict | None) -> str:
     return f"{who} lost {abs(change)}"
 
 
-def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str | None = None) -> None:
+def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str | None = None,
+               renege_lines: list[str] | None = None) -> None:
     """One analysed hand as a table: position, what was played, books, what perfect play reaches.
 
     As in ``replay`` and ``play``, tricks count from 1 and books are shown by side, in
     side order (the line above the table names the sides); "can reach" is what the
-    declaring side can still reach with perfect play.
+    declaring side can still reach with perfect play.  ``renege_lines`` (replay's words for
+    each renege that stood) come before the books, which they explain.
     """
     from rich.table import Table
     from rich.text import Text
@@ -197,7 +209,10 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
                       _change_text(p["change"], last if every_card else None))
     console.print(table)
     claim = f", {hand['claim']} claimed" if hand["claim"] is not None else ""
-    console.print(Text(f"  books     {by_side(rules, hand['books'], side)}{claim}"))
+    for line in renege_lines or ():
+        console.print(Text(f"  renege    {line}"))
+    after = " (after the renege penalty)" if renege_lines and not hand.get("in_progress") else ""
+    console.print(Text(f"  books     {by_side(rules, hand['books'], side)}{claim}{after}"))
     if hand.get("in_progress"):
         console.print(Text("  score     none yet: the hand is in progress"))
         return
@@ -237,10 +252,11 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                 click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
-        hand = analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress)
+        hand = with_reneges(analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress),
+                            replay)
         hands.append({"line": line, **hand, "error": None})
         if console is not None:
-            print_hand(console, hand, replay.state.rules, every_card, title)
+            print_hand(console, hand, replay.state.rules, every_card, title, replay.renege_lines())
     if as_json:
         click.echo(json.dumps({"hands": hands, "illegal": illegal}))
     return 1 if illegal else 0
@@ -320,11 +336,12 @@ def analyze(file, as_json, every_card, each, backend):
             click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None), err=True)
         sys.exit(1)
     solver = DoubleDummy(backend=backend)
-    hands = [analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress) for r in replays]
+    hands = [with_reneges(analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress), r) for r in replays]
     if as_json:
         out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
         click.echo(json.dumps(out))
         return
     console = render.stdout()
     for i, (hand, r) in enumerate(zip(hands, replays), 1):
-        print_hand(console, hand, r.state.rules, every_card, f"hand {i}" if rf.is_game else None)
+        print_hand(console, hand, r.state.rules, every_card, f"hand {i}" if rf.is_game else None,
+                   r.renege_lines())

@@ -267,9 +267,8 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
         out.add_renderable(table)
     side = rules.side_of[state.declarer]
     if replay.in_progress:
-        for i, seat, suit in state.renege_plays:  # as the JSON lists them; nothing has moved yet
-            _row(out, "renege", f"seat {seat} did not follow {rules.suit_names[suit]} at {replay.prefix}play[{i}] "
-                                "and the renege stands: its penalty moves books when the hand is scored")
+        for line in replay.renege_lines():  # as the JSON lists them; nothing has moved yet
+            _row(out, "renege", line)
         _row(out, "books", by_side(rules, state.books_so_far(), side) + " so far")
         _row(out, "status", "in progress: not scored")
         return
