@@ -284,6 +284,8 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
                     "and this one holds one JSON value over several lines: write a hand record on one line")
         # json's messages that end "... at" expect the position after them; ours is in front.
         msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
+        if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
+            msg = "a byte order mark (U+FEFF) is let stand only before the first record"
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         # Said where, as a JSONDecodeError is (json counts lines by LF, columns from 1).

@@ -211,6 +211,12 @@ def test_a_byte_order_mark_is_not_part_of_the_record(tmp_path):
     assert out["score"] == [12, 0]
     game = replay_json(write(tmp_path / "game.jsonl", "\ufeff" + json.dumps(NT_RECORD) + "\n"))
     assert game["hands"][0]["score"] == [12, 0] and len(game["games"]) == 1
+    # Before a later line it is in the JSON text, said in the reader's words (not Python's advice).
+    path = write(tmp_path / "game.jsonl", json.dumps(NT_RECORD) + "\n\ufeff" + json.dumps(NT_RECORD) + "\n")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"{path}:2:1: invalid JSON: a byte order mark"), result.stderr
+    assert "utf-8-sig" not in result.stderr
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
