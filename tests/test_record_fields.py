@@ -145,6 +145,16 @@ def test_a_hand_stopped_at_the_swaps_says_the_kitty_was_taken(tmp_path, swaps):
     assert "taken by seat 0" in text.stdout and "to be taken" not in text.stdout, text.stdout
 
 
+def test_a_notrump_hand_stopped_before_the_direction_says_it_is_not_yet_named(tmp_path):
+    """records.md in_progress: "contract holds what is decided"; the JSON leaves the direction out,
+    and the text said only "no trump", as if no direction were to come."""
+    data = record(TWO_JOKERS, declare=..., discard=..., swaps=..., play=..., in_progress=True)
+    assert "direction" not in replay_ok(tmp_path, data)["contract"]
+    text = replay(tmp_path, data).stdout
+    assert "no trump, direction not yet named" in text, text
+    assert "no trump, direction not yet named" not in replay(tmp_path, TWO_JOKERS).stdout
+
+
 @pytest.mark.parametrize("swaps, fragment", [
     (..., "BJ"), (TWO_JOKERS["swaps"][:1], "LJ"),
     ([{"seat": 1, "gave": "BJ", "drew": "8H"}], "not one of the face-down discards"),

@@ -186,7 +186,9 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
 
     A hand in progress stopped before the declaration (or, where the first lead names trump,
     before that lead) has no ``trump`` in its contract (:attr:`HandState.decided_contract`):
-    it reads "trump not yet named", not "no trump".
+    it reads "trump not yet named", not "no trump"; and one stopped before the declarer names
+    the direction (a notrump bid, where the declarer chooses it) "direction not yet named",
+    as the JSON leaves ``direction`` out.
     """
     if "trump" not in contract:
         trump_words = "trump not yet named"
@@ -197,7 +199,7 @@ def contract_text(rules: Ruleset, contract: dict) -> str:
     side = side_label(rules, contract["side"], None)
     by = f"seat {contract['declarer']}" + ("" if side == f"seat {contract['declarer']}" else f" ({side})")
     text = f"{rules.bid_text(contract['bid'], contract['strain'])} by {by}, {trump_words}"
-    return text + (f", {contract['direction']}" if contract.get("direction") else "")
+    return text + (f", {contract['direction']}" if contract.get("direction") else ", direction not yet named")
 
 
 def _row(out: render.Lines, label: str, value: str) -> None:
