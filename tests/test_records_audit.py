@@ -219,6 +219,21 @@ def test_a_byte_order_mark_is_not_part_of_the_record(tmp_path):
     assert "utf-8-sig" not in result.stderr
 
 
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_a_file_that_is_no_record_is_said_on_one_line_whatever_its_name_holds(tmp_path, command):
+    """records.md: "exits with status 2 and one line on stderr saying where"; a FILE whose name
+    holds a newline or an ESC (someone else's file, saved under their name) made two lines, and
+    sent the ESC to the terminal; an illegal record's line already escaped them."""
+    bad = write(tmp_path / "hand\n\x1b[2J.json", '{"format":')
+    folder = tmp_path / "folder\n.json"
+    folder.mkdir()
+    for path in (bad, folder):
+        result = run(command, str(path), "--json")
+        assert result.exit_code == 2 and result.stdout == "", result.stdout
+        assert result.stderr.count("\n") == 1 and "\x1b" not in result.stderr, repr(result.stderr)
+        assert "\\n" in result.stderr  # the name, escaped
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_pretty_printed_hand_record_is_a_game_record_and_the_error_says_why(tmp_path, newline):
     """records.md: "A file whose name ends in `.jsonl`, or that holds more than one line, is a

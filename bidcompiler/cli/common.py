@@ -202,5 +202,5 @@ def regular_file(ctx, param, value):
     # A missing or unreadable file is left to the command, which says so in its own words.
     if problem is not None and problem.startswith("not a regular file"):
         # One line, as a missing file or bad JSON is said (records.md: "one line on stderr").
-        raise BadFileArgument(f"{value}: {problem}")
+        raise BadFileArgument(printable(f"{value}: {problem}", False))  # a newline in the name too
     return value

@@ -53,7 +53,7 @@ def read_record_text(file: str) -> str:
     try:
         return read_bounded(file, MAX_RECORD_BYTES, "record")
     except FileRefused as exc:
-        click.echo(str(exc), err=True)
+        click.echo(printable(str(exc), False), err=True)  # one line, whatever the file's name holds
         sys.exit(2)
 
 
@@ -69,7 +69,8 @@ def parse_record_text(text: str, file: str) -> RecordFile:
             if sidecar_path(file).is_file():  # a play save of the earlier layout, before its first hand was over
                 message += (f" (a game saved by `bidwhist play`, no hand finished yet; "
                             f"`bidwhist play --resume {file}` goes on with it)")
-        click.echo(message, err=True)
+        # One line on stderr (records.md), also where FILE's name holds a newline or an ESC.
+        click.echo(printable(message, False), err=True)
         sys.exit(2)
 
 
@@ -366,7 +367,7 @@ def each_record(text: str, file: str) -> Iterator[tuple[int, dict]]:
         for _ in iter_records(text, file)[1]:
             pass
     except NotARecord as exc:
-        click.echo(str(exc), err=True)
+        click.echo(printable(str(exc), False), err=True)
         sys.exit(2)
     return iter_records(text, file)[1]
 
