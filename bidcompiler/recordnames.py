@@ -407,17 +407,36 @@ def record_name(name: str, record_file: str | os.PathLike) -> tuple[str, bool]:
         relative = os.path.relpath(real_target, real_folder).replace(os.sep, "/")
     if not is_path_name(relative):
         relative = "./" + relative
-    inside = not relative.startswith("../") and relative != ".." and real_inside
+    inside = not relative.startswith("../") and relative != ".." and real_inside and _portable(relative)
     return relative, inside
 
 
+def _portable(relative: str) -> bool:
+    """Whether replay takes ``relative`` as a path by its spelling alone (no backslash, no drive, text)."""
+    return "\\" not in relative and not _WINDOWS_DRIVE.match(relative) and _is_text(relative)
+
+
 def outside_warning(names: list[str], record_file: str | os.PathLike) -> str:
-    """The stderr note for variant files a record at ``record_file`` cannot name portably."""
-    these = ", ".join(names)
-    return (f"note: {these} {'is' if len(names) == 1 else 'are'} not inside the folder of {record_file}; "
-            "records.md lets a record name only files inside its own folder, so `bidwhist replay` "
-            "will refuse the record (`play --resume` still continues it); put the variant file(s) "
-            "beside the record to replay it anywhere")
+    """The stderr note for variant files a record at ``record_file`` cannot name portably.
+
+    Files outside the record's folder get one note; files inside it whose relative name
+    replay refuses by its spelling (a backslash, a drive: docs/records.md) another.
+    """
+    spelt = {n: record_name(n, record_file)[0] for n in names}
+    unportable = [n for n in names if not spelt[n].startswith("../") and not _portable(spelt[n])]
+    outside = [n for n in names if n not in unportable]
+    notes = []
+    if outside:
+        these = ", ".join(outside)
+        notes.append(f"note: {these} {'is' if len(outside) == 1 else 'are'} not inside the folder of "
+                     f"{record_file}; records.md lets a record name only files inside its own folder, so "
+                     "`bidwhist replay` will refuse the record (`play --resume` still continues it); put the "
+                     "variant file(s) beside the record to replay it anywhere")
+    if unportable:
+        notes.append(f"note: {', '.join(unportable)} cannot be named in a record: a record's paths separate "
+                     "folders with `/` and name no drive (docs/records.md), so `bidwhist replay` will refuse "
+                     "the record; rename the file (no backslash, no `X:` at the start)")
+    return "\n".join(notes)
 
 
 def names_for_record(variant: str, with_rules, record_file: str | os.PathLike) -> tuple[str, list[str], list[str]]:

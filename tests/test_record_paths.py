@@ -430,6 +430,20 @@ def test_a_file_outside_the_records_folder_is_warned_about(tmp_path, monkeypatch
     assert_refused(tmp_path / "out" / "g.jsonl", "hand[0].with[0]", "has a `..` part", secret=None)
 
 
+def test_a_file_whose_name_replay_refuses_is_warned_about(tmp_path, monkeypatch):
+    """A file inside the folder named with a backslash is written as such, and replay refuses it
+    (docs/records.md): the writer says so, as it does of a file outside the folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "my\\rule.whist").write_text(
+        'house-rule mine\ndescription "to 5"\ngame { win = score >= 5 }\n', encoding="utf-8")
+    result = run("simulate", "standard", "--with", "out/my\\rule.whist", "--games", "1", "--seed", "4",
+                 "--records", "out/g.jsonl")
+    assert result.exit_code == 0, result.stderr
+    assert "cannot be named in a record" in result.stderr and "not inside the folder" not in result.stderr
+    assert_refused(tmp_path / "out" / "g.jsonl", "hand[0].with[0]", "holds a backslash", secret=None)
+
+
 def test_a_played_game_is_saved_with_relative_names_and_resumes_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     saves = tmp_path / "saves"
