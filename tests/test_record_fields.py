@@ -362,6 +362,22 @@ def test_a_three_side_claim_shares_the_remaining_tricks(tmp_path):
     assert out["books"] == [18, 0, 0] and out["score"] == [36, 0, 0]
 
 
+def test_analyze_gives_the_claim_as_the_record_spells_it(tmp_path):
+    """analyze's ``claim`` was the declaring side's books after the tricks played, whatever moved
+    them: with three sides it showed 12 of [12, 2, 2] ("12 claimed"), and after a renege penalty
+    the books it moved counted as claimed (RENEGE claiming 4 of the 11 left after trick 1 said 1)."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record(CUT, claim=[12, 2, 2])), encoding="utf-8")
+    assert json.loads(run("analyze", str(path), "--json").stdout)["claim"] == [12, 2, 2]
+    assert "the rest by claim (seat 0 12   seat 1 2   seat 2 2)" in run("analyze", str(path)).stdout
+    path.write_text(json.dumps(record(CUT, claim=16)), encoding="utf-8")
+    assert json.loads(run("analyze", str(path), "--json").stdout)["claim"] == [16, 0, 0]
+    path.write_text(json.dumps(record(RENEGE, play=RENEGE["play"][:4], claim=4)), encoding="utf-8")
+    out = json.loads(run("analyze", str(path), "--json").stdout)
+    assert out["claim"] == 4 and out["reneges"] == [{"at": "play[2]", "seat": 2, "suit": "H"}]
+    assert "4 claimed" in run("analyze", str(path)).stdout
+
+
 @pytest.mark.parametrize("claim,fragment", [
     (12, "list of each side's share"),
     ([12, 2, 3], "17 tricks, but 16 remain"),

@@ -42,9 +42,13 @@ def _total_books(state: HandState) -> int:
 
 
 def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claimed: bool = False,
-                 in_progress: bool = False) -> dict:
+                 in_progress: bool = False, raw_books: list[int] | None = None) -> dict:
     """The analysis of one replayed hand as plain data (the JSON of one hand).
 
+    ``claim`` is what the record claims: with two sides the declaring side's share of the
+    tricks left (the record's number), with more a list by side; counted from ``raw_books``
+    (the books before any renege penalty, :attr:`HandReplay.raw_books`), as a penalty moves
+    books but claims none.
     A hand in progress (records.md ``in_progress``) is analysed up to where it stops,
     the last position being the one it stops at (mid-trick too: the solver starts
     from any position of the play); ``score`` is null and ``in_progress`` true.
@@ -119,8 +123,14 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
         "positions": positions,
         "books": list(final.books),
         "score": list(final.score),
-        "claim": (final.books[side] - state.books_so_far()[side]) if claimed else None,
+        "claim": _claim(rules, side, final.books if raw_books is None else raw_books, state.books_so_far()) if claimed else None,
     }
+
+
+def _claim(rules: Ruleset, side: int, books: list[int], played: list[int]) -> int | list[int]:
+    """The claim as the record spells it: the declaring side's share, or each side's with more than two."""
+    shares = [b - p for b, p in zip(books, played)]
+    return shares[side] if rules.sides == 2 else shares
 
 
 def with_reneges(hand: dict, replay) -> dict:
@@ -208,7 +218,11 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
         table.add_row(where, played, books, str(p["dd_declaring_books"]),
                       _change_text(p["change"], last if every_card else None))
     console.print(table)
-    claim = f", {hand['claim']} claimed" if hand["claim"] is not None else ""
+    claim = hand["claim"]
+    if isinstance(claim, list):  # more than two sides: each side's share of the rest
+        claim = f", the rest by claim ({by_side(rules, claim)})"
+    else:
+        claim = f", {claim} claimed" if claim is not None else ""
     for line in renege_lines or ():
         console.print(Text(f"  renege    {line}"))
     after = " (after the renege penalty)" if renege_lines and not hand.get("in_progress") else ""
@@ -252,8 +266,8 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                 click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
-        hand = with_reneges(analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress),
-                            replay)
+        hand = with_reneges(analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress,
+                                         replay.raw_books), replay)
         hands.append({"line": line, **hand, "error": None})
         if console is not None:
             print_hand(console, hand, replay.state.rules, every_card, title, replay.renege_lines())
@@ -336,7 +350,8 @@ def analyze(file, as_json, every_card, each, backend):
             click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None), err=True)
         sys.exit(1)
     solver = DoubleDummy(backend=backend)
-    hands = [with_reneges(analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress), r) for r in replays]
+    hands = [with_reneges(analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress, r.raw_books), r)
+             for r in replays]
     if as_json:
         out = {"hands": hands, "error": None} if rf.is_game else {**hands[0], "error": None}
         click.echo(json.dumps(out))
