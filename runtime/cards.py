@@ -8,7 +8,12 @@ canonical ASCII spelling.
 
 from __future__ import annotations
 
+import re
+
+# The black symbols records.md names, and the white ones (♤ ♡ ♢ ♧) some apps write for the same
+# suits (docs/records.md, decision).
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_SELECTED_SYMBOL = re.compile("([" + "".join(SUIT_SYMBOLS) + "])[\ufe0e\ufe0f]")
 
 
 def normalise_card_text(text: str) -> str:
@@ -17,8 +22,9 @@ def normalise_card_text(text: str) -> str:
     ``as`` -> ``AS``, ``10h`` -> ``TH``, ``A♠`` -> ``AS``, ``bj`` -> ``BJ``.  The result
     is not checked against any deck; callers look it up in their variant's cards.
     """
-    # An emoji suit (``♥️``) is the symbol and a presentation selector: the selector is dropped.
-    t = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    # An emoji suit (``♥️``) is the symbol and a presentation selector: the selector is dropped
+    # there, and only there (``A\ufe0f♥`` is no card: a selector belongs after its symbol).
+    t = _SELECTED_SYMBOL.sub(r"\1", text.strip())
     if any(ch.isspace() for ch in t):
         # records.md allows case, ``10`` and the suit symbols: ``A S`` is no spelling of AS.
         return t

@@ -201,6 +201,11 @@ def test_emoji_suit_symbols_are_the_suit_symbols(tmp_path):
     out = replay_json(write(tmp_path / "hand.json", hand))
     assert out["tricks"][0]["cards"] == ["AH", "2H", "7H", "4C"]
     assert out["score"] == [12, 0]
+    # The selector belongs after its symbol: elsewhere (it was dropped anywhere) the text is no card.
+    for odd in ("a\ufe0f\u2665", "\ufe0fah", "ah\ufe0f"):
+        hand["play"][0] = odd
+        out = replay_json(write(tmp_path / "hand.json", hand), status=1)
+        assert out["error"]["at"] == "play[0]" and "not a card of this deck" in out["error"]["message"]
 
 
 # --------------------------------------------------------------------------- files as apps write them
