@@ -123,7 +123,8 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
         "positions": positions,
         "books": list(final.books),
         "score": list(final.score),
-        "claim": _claim(rules, side, final.books if raw_books is None else raw_books, state.books_so_far()) if claimed else None,
+        "claim": (_claim(rules, side, final.books if raw_books is None else raw_books, state.books_so_far())
+                  if claimed else None),
     }
 
 
