@@ -433,9 +433,9 @@ def outside_warning(names: list[str], record_file: str | os.PathLike) -> str:
                      "`bidwhist replay` will refuse the record (`play --resume` still continues it); put the "
                      "variant file(s) beside the record to replay it anywhere")
     if unportable:
-        notes.append(f"note: {', '.join(unportable)} cannot be named in a record: a record's paths separate "
-                     "folders with `/` and name no drive (docs/records.md), so `bidwhist replay` will refuse "
-                     "the record; rename the file (no backslash, no `X:` at the start)")
+        notes.append(f"note: {', '.join(unportable)} cannot be named in a record: a record's paths are text "
+                     "(UTF-8), separate folders with `/` and name no drive (docs/records.md), so `bidwhist "
+                     "replay` will refuse the record; rename the file (UTF-8, no backslash, no `X:` at the start)")
     return "\n".join(notes)
 
 
