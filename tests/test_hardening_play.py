@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import SaveLock, SaveLocked, Session, Settings, lock_path, sidecar_path
-from test_play import BOT, PROGRAM, PROMPT, terminals  # noqa: F401  (terminals: the pty fixture)
+from test_play import BOT, PROGRAM, PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
 
 
 def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
@@ -183,6 +183,23 @@ def test_the_lock_goes_on_ctrl_c_and_on_sigterm(terminals, tmp_path):  # noqa: F
     assert r.wait() == 128 + signal.SIGTERM
     assert not lock_path(save).exists()
     assert "Traceback" not in r.text
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_say_where_the_game_is_saved_as_ctrl_c_does(terminals, tmp_path, name):  # noqa: F811
+    # Was: status 143 (129) with the game saved, but not a word of where or how to resume.
+    save = tmp_path / "t.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(PROMPT)
+    t.wait_until_reading()
+    number = getattr(signal, name)
+    t.kill(number)
+    t.expect(f"Stopped by {name}; the game is saved in {save}")
+    t.expect(f"Resume with: bidwhist play --resume {save}")
+    assert t.wait() == 128 + number
+    assert not lock_path(save).exists()
+    assert "Traceback" not in t.text
+    assert load(save).settings.seed == 3  # the save resumes
 
 
 def test_a_killed_play_leaves_a_stale_lock_that_resume_takes_over(terminals, tmp_path):  # noqa: F811

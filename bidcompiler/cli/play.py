@@ -107,8 +107,8 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     the hands finished and the hand in play, marked in progress (it replays with
     `bidwhist replay FILE` at any moment, and scores the whole game at the end), and
     FILE.session.json beside it holds the seed, the seats and the bots.  `bidwhist play --resume FILE` goes on exactly
-    from there.  Ctrl-C saves and exits with status 130; quit and end of input save
-    and exit 0.
+    from there.  Ctrl-C saves and exits with status 130 (SIGTERM 143, SIGHUP 129), saying
+    where the game is saved; quit and end of input save and exit 0.
 
     One play at a time on a save: while it runs, FILE.lock names its process, host and
     start, and a second play on FILE is refused, saying so.  The lock goes when play
@@ -162,10 +162,13 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
 def _ends_cleanly_on_signals(held: ExitStack) -> None:
     """SIGTERM and SIGHUP (a closed terminal) end play as an exception would: the lock is removed.
 
-    Every move is on disk already (the session saves after each), so nothing is lost.
+    Every move is on disk already (the session saves after each), so nothing is lost;
+    once the game runs, the terminal saves once more and says where, as on Ctrl-C.
     """
+    from .terminal import Stopped
+
     def stop(signum, frame):
-        raise SystemExit(128 + signum)
+        raise Stopped(signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
