@@ -7,6 +7,7 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import click
@@ -204,3 +205,46 @@ def regular_file(ctx, param, value):
         # One line, as a missing file or bad JSON is said (records.md: "one line on stderr").
         raise BadFileArgument(f"{value}: {problem}")
     return value
+
+
+def output_problem(path: str | os.PathLike) -> str | None:
+    """Why a file could not be written at ``path``, in words; None when it can.
+
+    Asked before a command does its work (a simulation, a conversion, a game), so that
+    its result is never thrown away at the end for a name that cannot be written: too
+    long a name, a folder that does not exist or is not writable, a read-only disk.
+    Found by trying, not by ``os.access`` (which answers "yes" to root, and knows nothing
+    of name lengths): a file that is there is opened for appending (nothing written), one
+    that is not is made and removed again.  Something there that is not a regular file
+    (``/dev/null``, a FIFO) is left to the command: opening a FIFO would wait for a reader.
+    The CLI does not make missing folders for an output FILE (``--plot``, ``--records``,
+    ``-o``, ``--save``): a misspelt folder is said, not made.
+    """
+    import stat
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"folder {folder} does not exist" if not os.path.lexists(folder) else f"{folder} is not a folder"
+    try:
+        if os.path.lexists(path) and not os.path.exists(path):
+            return None  # a link to nothing: writing makes its target, which is not tried here
+        if os.path.lexists(path):
+            mode = os.stat(path).st_mode
+            if stat.S_ISDIR(mode):
+                return "it is a folder"
+            if not stat.S_ISREG(mode):
+                return None
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.unlink(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def check_output(path: str | os.PathLike, option: str) -> None:
+    """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=option)

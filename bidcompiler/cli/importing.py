@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .common import FilePath, regular_file
+from .common import FilePath, check_output, regular_file
 
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
@@ -96,6 +96,8 @@ def import_cmd(file, out, nearest, as_json):
     # reading it fails: samefile's OSError was reported as "cannot write FILE", status 1.)
     if out and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
         raise click.BadParameter(f"{out} is FILE itself: write the records under a new name", param_hint="--output")
+    if out:
+        check_output(out, "--output")  # before the work: a missing folder is said, not made
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
     except FileRefused as exc:

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import SEED_RANGE, BadContent, FilePath, load_rules, nonempty_names, spec_text, with_rules_option
+from .common import (SEED_RANGE, BadContent, FilePath, check_output, load_rules, nonempty_names, spec_text,
+                     with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -213,6 +214,19 @@ def _check_bots(name: str | None) -> str | None:
     return name
 
 
+def _check_save(path: Path) -> None:
+    """Refuse (exit 2) a --save that could not be written, before the game starts: a missing
+    folder (said, not made, as for every output file), or too long a name for the files
+    saved beside it (FILE.session.json, written through a temporary file)."""
+    from .common import output_problem
+
+    check_output(path, "--save")
+    beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")  # the longest name saved there
+    problem = output_problem(beside)
+    if problem is not None:
+        raise click.BadParameter(f"cannot write {path}.session.json beside {path}: {problem}", param_hint="--save")
+
+
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
            held: ExitStack) -> Session:
     from runtime.session import Session, SessionError, Settings
@@ -233,6 +247,8 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     path = Path(save) if save else default_save_path()
     if not path.name.endswith(".jsonl"):
         raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
+    if save:  # the default's folder is made (the user's data folder); a named one must exist
+        _check_save(path)
     # The lock first: of two plays starting on one new file, the second must not find it
     # free between the first's check and its first write.
     _lock(path, take_over, held, err)
