@@ -251,3 +251,40 @@ def test_a_long_list_in_a_set_change_is_refused_too():
     proc = script("rules", "standard", "--set", "deck.without=[" + ", ".join(["2S"] * 300) + "]")
     assert proc.returncode == 2
     assert "list too long: 300 items (a list in a variant file holds at most 256 items)" in proc.stderr
+
+
+# --------------------------------------------------------------------------- long chains and long lines
+def a_chain(tmp_path: Path, files: int) -> Path:
+    """``files`` variant files, each extending the next, the last extending the shipped standard; the first."""
+    for i in range(files):
+        target = f"./v{i + 1}.yaml" if i < files - 1 else "standard"
+        write(tmp_path, f"v{i}.yaml", f"extends: {target}\nname: v{i}\n")
+    return tmp_path / "v0.yaml"
+
+
+def test_a_chain_of_extends_is_bounded_naming_the_limit(tmp_path):
+    # Was: followed to its end however long (3,000 files: 5 s, each read and parsed).
+    from bidcompiler.compose import MAX_EXTENDS
+
+    first = a_chain(tmp_path, MAX_EXTENDS)  # with standard, one variant too many
+    said = messages(first)
+    assert len(said) == 1
+    assert said[0].startswith(f"{tmp_path / f'v{MAX_EXTENDS - 1}.yaml'}:1:10: extends 'standard': a chain of "
+                              f"more than {MAX_EXTENDS} variants")
+    assert compile_file(tmp_path / "v1.yaml")  # MAX_EXTENDS variants, standard the last: compiles
+
+
+def test_a_very_long_line_is_shown_cut_around_the_column(tmp_path):
+    # Was: the whole line in the message (a key of 100,000 letters: 200 KB of stderr, the
+    # caret line padded with 100,000 spaces), and a .whist word of 200,000 letters named whole.
+    path = write(tmp_path, "long.yaml", "extends: standard\nname: probe\n" + "k" * 100_000 + ": 1 {\n")
+    proc = script("check", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    first, shown, caret = proc.stderr.splitlines()[:3]
+    assert first.startswith(f"{path}:3:")
+    assert shown.startswith("    ...k") and len(shown) < 200 and ": 1 {" in shown
+    assert caret.strip() == "^" and len(caret) < 200
+    whist = write(tmp_path, "long.whist", "x" * 200_000 + "\n")
+    proc = script("check", str(whist))
+    assert proc.returncode == 1 and len(proc.stderr) < 1000
+    assert f"found `{'x' * 60}...` (200000 characters)" in proc.stderr
