@@ -150,6 +150,12 @@ CASES = [
     (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),
     (("play", "standard", "--save", "{dir}"), 2, "Invalid value for '--save'"),
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
+    # More house rules than a record may name (records.md: 32): a game was played and its records
+    # and save written, which replay and --resume then refused.
+    (("simulate", "standard", "--hands", "1", *[a for i in range(33) for a in ("--with", f"r{i}")]), 2,
+     "Invalid value for --with: 33 house rules laid over one variant; at most 32"),
+    (("rules", "standard" + "".join(f"+r{i}" for i in range(33))), 2,
+     "Invalid value for VARIANT: 33 house rules laid over one variant; at most 32"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
     # A name longer than a file name may be: was "bidwhist: cannot write NAME: File name too long", exit 1.

@@ -143,9 +143,17 @@ def nonempty_names(ctx, param, values):
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
-    from ..errors import CompileError
-    from ..variantspec import VariantNotFound
+    from runtime.records import MAX_WITH
 
+    from ..errors import CompileError
+    from ..variantspec import VariantNotFound, VariantSpec
+
+    laid = VariantSpec.parse(spec, tuple(with_rules)).with_rules
+    if len(laid) > MAX_WITH:
+        # As many as a record may name (records.md): a game played with more wrote records,
+        # and a save, that replay and --resume then refused.
+        raise click.BadParameter(f"{len(laid)} house rules laid over one variant; at most {MAX_WITH}",
+                                 param_hint="--with" if with_rules else param)
     try:
         return load(spec, tuple(with_rules), tuple(sets))
     except VariantNotFound as exc:
