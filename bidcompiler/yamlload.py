@@ -509,10 +509,14 @@ class _Builder:
                 return value
             return number
         try:
-            return float(value)
+            real = float(value)
         except ValueError:  # not reached: the pattern matched
             self.sink.error(self.pos(node), f"'{value}' is not a valid float")
             return value
+        if not abs(real) <= MAX_NUMBER:  # 1e400 was read as inf, and said "found inf"
+            self.sink.error(self.pos(node), number_message(value))
+            return value
+        return real
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}

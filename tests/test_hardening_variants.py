@@ -118,6 +118,14 @@ def test_setting_beyond_the_bound(tmp_path):
                               "1,000,000 in absolute value)"]
 
 
+@pytest.mark.parametrize("literal", ["1e400", "-2.5e6"])
+def test_a_real_number_beyond_the_bound_is_named_as_written(tmp_path, literal):
+    # Was: 1e400 read as infinity, then "expected an integer, found inf" (a word the file never held).
+    path = write(tmp_path, "v.yaml", f"name: x\nextends: standard\ndeal: {{hand: {literal}}}\n")
+    assert messages(path) == [f"{path}:3:14: number too large: {literal} (numbers in a variant file are at most "
+                              "1,000,000 in absolute value)"]
+
+
 def test_products_of_bounded_literals_are_bounded_too(tmp_path):
     # Was: 3,000-digit products -> "Exceeds the limit (4300 digits)" in replay.
     # 512 factors as a balanced tree: 9 levels deep, within the depth limit.
