@@ -285,14 +285,20 @@ def test_a_chain_of_extends_is_bounded_naming_the_limit(tmp_path):
 def test_a_very_long_line_is_shown_cut_around_the_column(tmp_path):
     # Was: the whole line in the message (a key of 100,000 letters: 200 KB of stderr, the
     # caret line padded with 100,000 spaces), and a .whist word of 200,000 letters named whole.
-    path = write(tmp_path, "long.yaml", "extends: standard\nname: probe\n" + "k" * 100_000 + ": 1 {\n")
+    path = write(tmp_path, "long.yaml", "extends: standard\nname: probe\ntitle: " + "k" * 100_000 + "\x00 end\n")
     proc = script("check", str(path))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     first, shown, caret = proc.stderr.splitlines()[:3]
-    assert first.startswith(f"{path}:3:")
-    assert shown.startswith("    ...k") and len(shown) < 200 and ": 1 {" in shown
-    assert caret.strip() == "^" and len(caret) < 200
+    assert first.startswith(f"{path}:3:100008: unacceptable character #x0000")
+    assert shown.startswith("    ...kkk") and shown.endswith("k\\x00 end") and len(shown) < 200
+    assert caret.strip() == "^" and len(caret) == len(shown) - len("x00 end")  # under the \x00
     whist = write(tmp_path, "long.whist", "x" * 200_000 + "\n")
     proc = script("check", str(whist))
     assert proc.returncode == 1 and len(proc.stderr) < 1000
     assert f"found `{'x' * 60}...` (200000 characters)" in proc.stderr
+
+
+def test_a_key_longer_than_yaml_reads_is_said_so(tmp_path):
+    # Was: "could not find expected ':'", pointing after the key at the ':' that was there.
+    path = write(tmp_path, "key.yaml", "extends: standard\nname: probe\n" + "k" * 2000 + ": 1\n")
+    assert messages(path) == [f"{path}:3:1: a key of 2,000 characters: YAML reads a key of at most 1024"]
