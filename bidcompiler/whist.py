@@ -362,6 +362,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
+        elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
+            message = "a string not closed on its line: end it with `\"` before the line ends"
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())

@@ -302,3 +302,9 @@ def test_a_key_longer_than_yaml_reads_is_said_so(tmp_path):
     # Was: "could not find expected ':'", pointing after the key at the ':' that was there.
     path = write(tmp_path, "key.yaml", "extends: standard\nname: probe\n" + "k" * 2000 + ": 1\n")
     assert messages(path) == [f"{path}:3:1: a key of 2,000 characters: YAML reads a key of at most 1024"]
+
+
+def test_a_whist_string_left_open_is_said_so(tmp_path):
+    # Was: "unexpected character `"`", of the quote that opens the string.
+    path = write(tmp_path, "open.whist", 'variant p\nextends standard\ntitle "ok" "not closed\n')
+    assert messages(path) == [f'{path}:3:12: a string not closed on its line: end it with `"` before the line ends']
