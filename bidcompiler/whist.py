@@ -386,7 +386,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
 
 
 # What the nesting check looks at: quoted texts and comments (skipped whole), and brackets.
-_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[\[\]{}]')
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"|#[^\n]*|[\[\]{}]')
 
 
 def _check_nesting(text: str, filename: str) -> None:
