@@ -144,6 +144,9 @@ CASES = [
      "Invalid value for --output: cannot write {dir}/none/x.jsonl: folder {dir}/none does not exist"),
     (("play", "standard", "--save", "{dir}/none/x.jsonl"), 2,
      "Invalid value for --save: cannot write {dir}/none/x.jsonl: folder {dir}/none does not exist"),
+    # A control character in the name is escaped, as in every message quoting the user's text.
+    (("play", "standard", "--save", "{dir}/no\x07ne/x.jsonl"), 2,
+     "Invalid value for --save: cannot write {dir}/no\\x07ne/x.jsonl: folder {dir}/no\\x07ne does not exist"),
     (("play", "standard", "--save", f"{{dir}}/{LONG[:240]}.jsonl"), 2,
      f"Invalid value for --save: cannot write {{dir}}/{LONG[:240]}.jsonl.session.json beside"),
     (("schema", "--write", "/dev/null"), 2, "Invalid value for DIR: /dev/null: not a folder"),  # was "File exists"

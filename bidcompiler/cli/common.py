@@ -232,7 +232,8 @@ def output_problem(path: str | os.PathLike) -> str | None:
 
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        return f"folder {folder} does not exist" if not os.path.lexists(folder) else f"{folder} is not a folder"
+        shown = printable(folder, False)  # a name is the user's, and may hold an ESC
+        return f"folder {shown} does not exist" if not os.path.lexists(folder) else f"{shown} is not a folder"
     try:
         if os.path.lexists(path) and not os.path.exists(path):
             return None  # a link to nothing: writing makes its target, which is not tried here
@@ -255,4 +256,4 @@ def check_output(path: str | os.PathLike, option: str) -> None:
     """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`."""
     problem = output_problem(path)
     if problem is not None:
-        raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=option)
+        raise click.BadParameter(f"cannot write {printable(str(path), False)}: {problem}", param_hint=option)

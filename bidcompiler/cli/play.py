@@ -218,13 +218,15 @@ def _check_save(path: Path) -> None:
     """Refuse (exit 2) a --save that could not be written, before the game starts: a missing
     folder (said, not made, as for every output file), or too long a name for the files
     saved beside it (FILE.session.json, written through a temporary file)."""
+    from ..errors import printable
     from .common import output_problem
 
     check_output(path, "--save")
     beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")  # the longest name saved there
     problem = output_problem(beside)
     if problem is not None:
-        raise click.BadParameter(f"cannot write {path}.session.json beside {path}: {problem}", param_hint="--save")
+        raise click.BadParameter(printable(f"cannot write {path}.session.json beside {path}: {problem}", False),
+                                 param_hint="--save")
 
 
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import printable
 from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, check_output, load_rules, nonempty_names, output_problem,
                      spec_text, variant_options)
 
@@ -112,7 +113,7 @@ def check_run(games, hands, workers, backend, scheduler, plot):
         except plots.PlotUnavailable as exc:
             raise click.UsageError(str(exc)) from None
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--plot") from None
+            raise click.BadParameter(printable(str(exc), False), param_hint="--plot") from None
     return ("games", games) if games else ("hands", hands)
 
 
@@ -299,7 +300,8 @@ def _records_writable(records: str, mode: str, count: int) -> None:
         for name in names:
             problem = output_problem(name)
             if problem is not None:
-                raise click.BadParameter(f"cannot write {records} ({name}): {problem}", param_hint="--records")
+                raise click.BadParameter(printable(f"cannot write {records} ({name}): {problem}", False),
+                                         param_hint="--records")
     else:
         check_output(records, "--records")
 
