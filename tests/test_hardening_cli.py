@@ -145,3 +145,14 @@ def test_play_with_stdin_closed_saves_as_at_the_end_of_input(monkeypatch, capsys
     assert ended.value.code == 0, capsys.readouterr().err
     assert f"Resume with: bidwhist play --resume {save}" in capsys.readouterr().out
     assert save.read_text().endswith('"in_progress": true}\n')
+
+
+@pytest.mark.parametrize("command", [("replay",), ("convert", "--to", "yaml"), ("play", "--resume")])
+def test_a_control_character_in_a_missing_files_name_is_shown_escaped(tmp_path, command):
+    # Was: the BEL (or an ESC, which the terminal acts on) printed raw in "FILE: cannot read",
+    # in click's own "File '...' does not exist" and in --resume's "no such file".
+    name = str(tmp_path / "no\x07file.json")
+    proc = script(*command, name)
+    assert proc.returncode == 2
+    assert "\x07" not in proc.stderr
+    assert str(tmp_path / "no\\x07file.json") in proc.stderr

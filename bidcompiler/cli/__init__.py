@@ -180,6 +180,12 @@ def main(argv=None):
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        from ..errors import printable
+
+        # Every usage error quotes what was typed (click's own "File '...' does not exist"
+        # too): a control character in it is shown as its escape, not acted on by the terminal.
+        # (printable leaves an escaped message as it is.)
+        exc.message = printable(exc.message)
         exc.show()
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):

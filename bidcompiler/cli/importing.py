@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import printable
 from .common import FilePath, check_output, regular_file
 
 # The reader, the engine and the compiler are imported inside the functions that use
@@ -101,7 +102,7 @@ def import_cmd(file, out, nearest, as_json):
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
     except FileRefused as exc:
-        click.echo(str(exc), err=True)
+        click.echo(printable(str(exc), False), err=True)  # the path is the user's: an ESC in it is shown
         sys.exit(2)
     try:
         text = utf8_text(data)

@@ -53,7 +53,7 @@ def read_record_text(file: str) -> str:
     try:
         return read_bounded(file, MAX_RECORD_BYTES, "record")
     except FileRefused as exc:
-        click.echo(str(exc), err=True)
+        click.echo(printable(str(exc), False), err=True)  # the path is the user's: an ESC in it is shown
         sys.exit(2)
 
 
