@@ -159,6 +159,10 @@ CASES = [
      "Invalid value for --with: 33 house rules laid over one variant; at most 32"),
     (("rules", "standard" + "".join(f"+r{i}" for i in range(33))), 2,
      "Invalid value for VARIANT: 33 house rules laid over one variant; at most 32"),
+    # A --set longer than any change: was quoted whole in its message (up to 128 KB).
+    (("rules", "standard", "--set", "deal.hand=" + "9" * 5000), 2,
+     "Invalid value for '--set': 'deal.hand=99999999999999999999999999999999999999999999999999...' (5010 "
+     "characters): at most 4,096 characters in one change (write a longer one as a house rule)"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
     # A name longer than a file name may be: was "bidwhist: cannot write NAME: File name too long", exit 1.

@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
 
 
+# The most characters one --set may hold: far above any real change (a list of 256 cards
+# is about 1,000), as a typed move at the prompt is bounded (terminal.MAX_TYPED).
+MAX_SET_CHARS = 4096
+
+
 class FilePath(click.Path):
     """A ``click.Path`` that refuses an empty name (exit 2, naming the option).
 
@@ -89,6 +94,11 @@ def set_expressions(ctx, param, values):
     from ..rulecache import note_set_text, set_text_known
 
     for value in values:
+        if len(value) > MAX_SET_CHARS:
+            # Every message about a change quotes it whole: 128 KB (the most one argument may
+            # be) was printed back in each.
+            raise click.BadParameter(f"{quoted(value)}: at most {MAX_SET_CHARS:,} characters in one change "
+                                     "(write a longer one as a house rule)", ctx=ctx, param=param)
         if set_text_known(value):  # read before by this code: the compiler need not be loaded
             continue
         from ..compose import set_layer
