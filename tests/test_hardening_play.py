@@ -326,3 +326,25 @@ def test_a_copy_saved_on_the_way_out_from_a_folder_reached_through_a_link_still_
     (tmp_path / "lnk").symlink_to(tmp_path / "real" / "saves")
     _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, str(mine), tmp_path / "lnk" / "g.jsonl", "quit\n")
     assert json.loads(sidecar_path(copy).read_text())["variant"] == "../real/mine.yaml"
+
+
+def test_sigterm_while_a_move_is_saved_waits_until_it_is_saved():
+    # As Ctrl-C does: a SIGTERM arriving inside a move's apply-and-save used to stop it
+    # half-way (the session's memory ahead of its file); now it is acted on after the save.
+    from bidcompiler.cli.terminal import Stopped, interrupts_deferred
+
+    def stop(signum, frame):
+        raise Stopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    steps = []
+    try:
+        with pytest.raises(Stopped) as info:
+            with interrupts_deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                steps.append("saved")  # reached: the signal waited
+        assert info.value.code == 128 + signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert steps == ["saved"]
+    assert signal.getsignal(signal.SIGTERM) is previous
