@@ -83,7 +83,8 @@ def import_cmd(file, out, nearest, as_json):
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
     without --nearest or an --output that cannot be written (a full disk), 2 for bad
-    usage or an unreadable FILE (not a regular file, or larger than 16 MiB).
+    usage, an unreadable FILE (not a regular file, or larger than 16 MiB) or an --output
+    that cannot be written at all (its folder missing, too long a name), checked first.
     """
     from runtime.trickster import PtnError, hand_to_record, read_ptn
 
