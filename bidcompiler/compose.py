@@ -105,6 +105,11 @@ SET_PREFIX = "--set "
 # In a list of named items, ``{name: X, remove: true}`` takes item X away.
 REMOVE_KEY = "remove"
 
+# The most variants one chain of ``extends`` may hold, the file named first included: a
+# chain of 3,000 files was followed to its end (5 s, each file read and parsed), a
+# longer one for as long as files came.  As many as a record's house rules (records.md).
+MAX_EXTENDS = 32
+
 
 @dataclass
 class FormulaLayer:
@@ -565,7 +570,8 @@ def _named_items_schema(schema: dict, node: dict | None) -> dict | None:
 
 
 def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: LoadedYaml) -> list[LoadedYaml]:
-    """The chain of variant layers, base first, following ``extends`` (cycles refused)."""
+    """The chain of variant layers, base first, following ``extends`` (cycles, and chains
+    longer than :data:`MAX_EXTENDS`, refused)."""
     chain = [first]
     seen = {same_file_key(first.filename)}
     current = first
@@ -587,6 +593,12 @@ def resolve_extends(load: Callable[[str, Path | None], LoadedYaml], first: Loade
         if same_file_key(parent.filename) in seen:
             raise CompileError([Diagnostic(current.pos(("extends",)),
                                            f"extends '{target}' makes a cycle of variants")])
+        if len(chain) >= MAX_EXTENDS:
+            raise CompileError([Diagnostic(current.pos(("extends",)),
+                                           f"extends {quoted(target)}: a chain of more than {MAX_EXTENDS} "
+                                           f"variants, each extending the next (from {first.filename})",
+                                           hint="extend a variant nearer the base, or write the settings of "
+                                                "some of the chain into one file")])
         seen.add(same_file_key(parent.filename))
         chain.append(parent)
         current = parent

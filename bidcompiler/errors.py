@@ -65,6 +65,28 @@ class SourcePos:
         return SourcePos(self.file, self.line + line - 1, col)
 
 
+# The most of a source line a message shows: a line of 200,000 characters was printed
+# whole, and its caret line padded with as many spaces.
+SNIPPET_CHARS = 120
+
+
+def source_snippet(line: str, col: int) -> tuple[str, int]:
+    """``line`` as a message shows it under ``file:line:col``, and the caret's offset in it.
+
+    Escaped as :func:`printable`, the caret counted in the line as printed (escapes are
+    wider); a line longer than :data:`SNIPPET_CHARS` is cut to that many characters
+    around column ``col``, ``...`` marking each cut.
+    """
+    start, end = 0, len(line)
+    if end > SNIPPET_CHARS:
+        start = max(0, min(col - 1 - SNIPPET_CHARS // 2, end - SNIPPET_CHARS))
+        end = start + SNIPPET_CHARS
+    before = "..." if start > 0 else ""
+    after = "..." if end < len(line) else ""
+    caret_at = len(before) + len(printable(line[start:max(start, col - 1)], False))
+    return before + printable(line[start:end], False) + after, caret_at
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem found in a source file."""
@@ -82,9 +104,8 @@ class Diagnostic:
         # Messages quote the user's values, and any text may come from a hostile file.
         text = printable(f"{self.pos}: {self.message}")
         if self.source_line is not None and self.pos.col:
-            # Under the character it points at, counted in the line as printed (escapes are wider).
-            caret = " " * len(printable(self.source_line[:self.pos.col - 1], False)) + "^"
-            text += f"\n    {printable(self.source_line, False)}\n    {caret}"
+            shown, caret_at = source_snippet(self.source_line, self.pos.col)
+            text += f"\n    {shown}\n    {' ' * caret_at}^"
         if self.hint:
             # On a line of its own, so the first line stays file:line:col: message for editors.
             text += f"\n    to fix: {printable(self.hint)}"

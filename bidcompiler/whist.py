@@ -31,7 +31,7 @@ from yaml.error import Mark
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import resources
-from .errors import CompileError, Diagnostic, SourcePos
+from .errors import QUOTED_CHARS, CompileError, Diagnostic, SourcePos
 from .yamlload import (
     BOOL_TAG,
     INT_TAG,
@@ -347,7 +347,10 @@ def _found(token) -> str:
         return "the end of the file"
     if token.type == "_NEWLINE":
         return "the end of the line"
-    return f"`{token.value}`"
+    value = str(token.value)
+    if len(value) > QUOTED_CHARS:  # a word of 200,000 letters is named, not printed whole
+        return f"`{value[:QUOTED_CHARS]}...` ({len(value)} characters)"
+    return f"`{value}`"
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileError:
@@ -359,6 +362,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
+        elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
+            message = "a string not closed on its line: end it with `\"` before the line ends"
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
@@ -381,7 +386,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
 
 
 # What the nesting check looks at: quoted texts and comments (skipped whole), and brackets.
-_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[\[\]{}]')
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*+"|#[^\n]*|[\[\]{}]')
 
 
 def _check_nesting(text: str, filename: str) -> None:

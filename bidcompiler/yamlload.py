@@ -509,10 +509,14 @@ class _Builder:
                 return value
             return number
         try:
-            return float(value)
+            real = float(value)
         except ValueError:  # not reached: the pattern matched
             self.sink.error(self.pos(node), f"'{value}' is not a valid float")
             return value
+        if not abs(real) <= MAX_NUMBER:  # 1e400 was read as inf, and said "found inf"
+            self.sink.error(self.pos(node), number_message(value))
+            return value
+        return real
 
     def mapping(self, node: MappingNode) -> dict:
         result: dict = {}
@@ -582,7 +586,14 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
         # which is often the real mistake (an unclosed quote or bracket).
         if exc.context and exc.problem and exc.context_mark is not None:
             context_pos = _mark_pos(filename, exc.context_mark)
-            if exc.context.startswith("while "):
+            if exc.context == "while scanning a simple key" and exc.problem_mark is not None \
+                    and exc.problem_mark.index - exc.context_mark.index > 1024:
+                # YAML reads a key of at most 1024 characters: "could not find expected ':'"
+                # was said of a line that had its ':' right there, after a longer key.
+                pos = context_pos
+                message = (f"a key of {exc.problem_mark.index - exc.context_mark.index:,} characters: "
+                           "YAML reads a key of at most 1024")
+            elif exc.context.startswith("while "):
                 if (context_pos.line, context_pos.col) != (pos.line, pos.col):
                     context = exc.context.removeprefix("while ")
                     message = f"{message} ({context} that started at line {context_pos.line})"

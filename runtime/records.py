@@ -170,7 +170,9 @@ def json_trouble(exc: ValueError | RecursionError) -> str:
 
 # The tokens of JSON text that matter to :func:`_trouble_offset`: strings (skipped whole, as a
 # bracket or ``NaN`` inside one is text), the constants Python reads beyond JSON, numbers and brackets.
-_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(?P<const>-?Infinity|NaN)'
+# Possessive (``*+``): a plain ``*`` kept a backtracking point per character of a string, and a
+# string of 15 MB ran out of memory (MemoryError, status 70).
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*+"|(?P<const>-?Infinity|NaN)'
                          r'|(?P<int>-?(?:0|[1-9][0-9]*))(?P<more>[.eE])?|(?P<open>[\[{])|(?P<close>[\]}])')
 
 

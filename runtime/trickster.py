@@ -58,7 +58,9 @@ _NOTRUMP = "notrump"
 
 # The tags followed by lines of their own (calls, tricks).
 _SECTIONS = {"auction": "Auction", "play": "Play"}
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+# The value's repetition is possessive (``*+``): as a plain ``*`` it kept a backtracking
+# point per character, and a tag of 15 MB ran out of memory (MemoryError, status 70).
+_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
 _CALL = re.compile(r"^(\d+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
 
 

@@ -23,6 +23,8 @@ from bidcompiler.resources import shipped_files
 
 STANDARD = Path(str(shipped_files()["standard"]))
 EMPTY = "an empty name"
+LONG = "n" * 300  # longer than a file name may be (255 bytes on every common file system)
+PTN = str(Path(__file__).parent / "data" / "trickster" / "suit-contract.ptn")
 
 # {dir} is a folder, {file} a copy of standard.yaml, both in a fresh temporary folder.
 CASES = [
@@ -124,10 +126,43 @@ CASES = [
     (("simulate", "standard", "--hands", "1", "--records", "{dir}/none/x.jsonl"), 2, "Invalid value for --records"),
     (("simulate", "standard", "--hands", "1", "--plot", "{dir}/none/x.png"), 2, "Invalid value for --plot"),
     (("schema", "--write", "{file}"), 2, "Invalid value for '--write'"),
+    # Output files checked before the work, every one alike (a missing folder is said, not made):
+    # a name too long for the disk was found only after the whole run (--plot: the report
+    # printed, then "File name too long"); -o into a missing folder after the work (status 1);
+    # --save into a missing folder made it silently, and a name with no room for the
+    # session file beside it failed at the first save.
+    (("simulate", "standard", "--hands", "1", "--plot", f"{{dir}}/{LONG}.png"), 2,
+     f"Invalid value for --plot: cannot write {{dir}}/{LONG}.png: File name too long"),
+    (("compare", "standard", "standard", "--hands", "1", "--plot", f"{{dir}}/{LONG}.svg"), 2,
+     f"Invalid value for --plot: cannot write {{dir}}/{LONG}.svg: File name too long"),
+    (("simulate", "standard", "--games", "1", "--records", "{dir}/none/{game}.jsonl"), 2,
+     "Invalid value for --records: cannot write {dir}/none/{game}.jsonl ({dir}/none/0.jsonl): folder {dir}/none "
+     "does not exist"),
+    (("convert", "--to", "whist", "{file}", "-o", "{dir}/none/x.whist"), 2,
+     "Invalid value for --output: cannot write {dir}/none/x.whist: folder {dir}/none does not exist"),
+    (("import", PTN, "-o", "{dir}/none/x.jsonl"), 2,
+     "Invalid value for --output: cannot write {dir}/none/x.jsonl: folder {dir}/none does not exist"),
+    (("play", "standard", "--save", "{dir}/none/x.jsonl"), 2,
+     "Invalid value for --save: cannot write {dir}/none/x.jsonl: folder {dir}/none does not exist"),
+    # A control character in the name is escaped, as in every message quoting the user's text.
+    (("play", "standard", "--save", "{dir}/no\x07ne/x.jsonl"), 2,
+     "Invalid value for --save: cannot write {dir}/no\\x07ne/x.jsonl: folder {dir}/no\\x07ne does not exist"),
+    (("play", "standard", "--save", f"{{dir}}/{LONG[:240]}.jsonl"), 2,
+     f"Invalid value for --save: cannot write {{dir}}/{LONG[:240]}.jsonl.session.json beside"),
     (("schema", "--write", "/dev/null"), 2, "Invalid value for DIR: /dev/null: not a folder"),  # was "File exists"
     (("compile", "{dir}"), 2, "Invalid value for VARIANT: {dir}: not a regular file"),
     (("play", "standard", "--save", "{dir}"), 2, "Invalid value for '--save'"),
     (("play", "standard", "--save", "{dir}/x.txt"), 2, "Invalid value for --save: {dir}/x.txt: a game record's name"),
+    # More house rules than a record may name (records.md: 32): a game was played and its records
+    # and save written, which replay and --resume then refused.
+    (("simulate", "standard", "--hands", "1", *[a for i in range(33) for a in ("--with", f"r{i}")]), 2,
+     "Invalid value for --with: 33 house rules laid over one variant; at most 32"),
+    (("rules", "standard" + "".join(f"+r{i}" for i in range(33))), 2,
+     "Invalid value for VARIANT: 33 house rules laid over one variant; at most 32"),
+    # A --set longer than any change: was quoted whole in its message (up to 128 KB).
+    (("rules", "standard", "--set", "deal.hand=" + "9" * 5000), 2,
+     "Invalid value for '--set': 'deal.hand=99999999999999999999999999999999999999999999999999...' (5010 "
+     "characters): at most 4,096 characters in one change (write a longer one as a house rule)"),
     # Unknown names.
     (("rules", "nosuch"), 2, "Invalid value for VARIANT: unknown variant 'nosuch'"),
     # A name longer than a file name may be: was "bidwhist: cannot write NAME: File name too long", exit 1.

@@ -12,7 +12,7 @@ import os
 import sys
 
 import pytest
-from clirun import script
+from clirun import HANG_GUARD_S, script
 
 from bidcompiler.cli import main
 
@@ -145,3 +145,35 @@ def test_play_with_stdin_closed_saves_as_at_the_end_of_input(monkeypatch, capsys
     assert ended.value.code == 0, capsys.readouterr().err
     assert f"Resume with: bidwhist play --resume {save}" in capsys.readouterr().out
     assert save.read_text().endswith('"in_progress": true}\n')
+
+
+@pytest.mark.parametrize("command", [("replay",), ("convert", "--to", "yaml"), ("play", "--resume")])
+def test_a_control_character_in_a_missing_files_name_is_shown_escaped(tmp_path, command):
+    # Was: the BEL (or an ESC, which the terminal acts on) printed raw in "FILE: cannot read",
+    # in click's own "File '...' does not exist" and in --resume's "no such file".
+    name = str(tmp_path / "no\x07file.json")
+    proc = script(*command, name)
+    assert proc.returncode == 2
+    assert "\x07" not in proc.stderr
+    assert str(tmp_path / "no\\x07file.json") in proc.stderr
+
+
+def test_a_second_ctrl_c_while_ending_shows_no_traceback():
+    # Was: "Exception ignored in ...: Traceback ... KeyboardInterrupt" when a second Ctrl-C came
+    # while the process wound down after the first (seen as simulate --workers 2 joined its pool).
+    # The second interrupt is sent from an exit hook, so it arrives exactly then.
+    import subprocess
+    import textwrap
+
+    program = textwrap.dedent("""
+        import atexit, os, signal, sys
+        from bidcompiler.cli import listing, main
+        atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), sys.stderr.write("ended\\n")))
+        def interrupted(*args, **kwargs):
+            raise KeyboardInterrupt
+        listing.variants.callback = interrupted
+        main(["variants"])
+    """)
+    proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=HANG_GUARD_S)
+    assert proc.returncode == 130
+    assert proc.stderr.split() == ["interrupted", "ended"]  # the exit hook ran on, uninterrupted

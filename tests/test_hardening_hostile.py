@@ -502,3 +502,22 @@ def test_import_output_on_a_full_disk_is_status_1_in_the_words_of_every_command(
     proc = script("import", str(Path(__file__).parent / "data" / "trickster" / "suit-contract.ptn"), "-o", FULL)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [f"cannot write {FULL}: No space left on device"]
+
+
+def test_a_record_with_a_long_string_then_nan_is_placed_in_bounded_memory():
+    # Was: finding where json stopped (at the NaN) kept a backtracking point per character of
+    # the string before it: 1.8 GB and MemoryError (status 70) for a string of 15 MB.
+    import tracemalloc
+
+    from runtime.records import NotARecord, read_record_file
+
+    text = '{"format": "bidwhist-hand/1", "a": "' + "a" * 1_000_000 + '", "b": NaN}'
+    tracemalloc.start()
+    try:
+        with pytest.raises(NotARecord) as info:
+            read_record_file(text, "r.json")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(info.value) == "r.json:1:1000045: invalid JSON: NaN is not a JSON value"
+    assert peak < 8 * len(text)

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import SaveLock, SaveLocked, Session, Settings, lock_path, sidecar_path
-from test_play import BOT, PROGRAM, PROMPT, terminals  # noqa: F401  (terminals: the pty fixture)
+from test_play import BOT, PROGRAM, PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
 
 
 def a_save(tmp_path: Path, name: str = "g.jsonl") -> Path:
@@ -185,6 +185,23 @@ def test_the_lock_goes_on_ctrl_c_and_on_sigterm(terminals, tmp_path):  # noqa: F
     assert "Traceback" not in r.text
 
 
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_sigterm_and_sighup_say_where_the_game_is_saved_as_ctrl_c_does(terminals, tmp_path, name):  # noqa: F811
+    # Was: status 143 (129) with the game saved, but not a word of where or how to resume.
+    save = tmp_path / "t.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
+    t.expect(PROMPT)
+    t.wait_until_reading()
+    number = getattr(signal, name)
+    t.kill(number)
+    t.expect(f"Stopped by {name}; the game is saved in {save}")
+    t.expect(f"Resume with: bidwhist play --resume {save}")
+    assert t.wait() == 128 + number
+    assert not lock_path(save).exists()
+    assert "Traceback" not in t.text
+    assert load(save).settings.seed == 3  # the save resumes
+
+
 def test_a_killed_play_leaves_a_stale_lock_that_resume_takes_over(terminals, tmp_path):  # noqa: F811
     save = tmp_path / "k.jsonl"
     t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", BOT)
@@ -309,3 +326,25 @@ def test_a_copy_saved_on_the_way_out_from_a_folder_reached_through_a_link_still_
     (tmp_path / "lnk").symlink_to(tmp_path / "real" / "saves")
     _, copy = _quit_with_a_save_that_fails(tmp_path, monkeypatch, str(mine), tmp_path / "lnk" / "g.jsonl", "quit\n")
     assert json.loads(sidecar_path(copy).read_text())["variant"] == "../real/mine.yaml"
+
+
+def test_sigterm_while_a_move_is_saved_waits_until_it_is_saved():
+    # As Ctrl-C does: a SIGTERM arriving inside a move's apply-and-save used to stop it
+    # half-way (the session's memory ahead of its file); now it is acted on after the save.
+    from bidcompiler.cli.terminal import Stopped, interrupts_deferred
+
+    def stop(signum, frame):
+        raise Stopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    steps = []
+    try:
+        with pytest.raises(Stopped) as info:
+            with interrupts_deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                steps.append("saved")  # reached: the signal waited
+        assert info.value.code == 128 + signal.SIGTERM
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert steps == ["saved"]
+    assert signal.getsignal(signal.SIGTERM) is previous

@@ -118,6 +118,14 @@ def test_setting_beyond_the_bound(tmp_path):
                               "1,000,000 in absolute value)"]
 
 
+@pytest.mark.parametrize("literal", ["1e400", "-2.5e6"])
+def test_a_real_number_beyond_the_bound_is_named_as_written(tmp_path, literal):
+    # Was: 1e400 read as infinity, then "expected an integer, found inf" (a word the file never held).
+    path = write(tmp_path, "v.yaml", f"name: x\nextends: standard\ndeal: {{hand: {literal}}}\n")
+    assert messages(path) == [f"{path}:3:14: number too large: {literal} (numbers in a variant file are at most "
+                              "1,000,000 in absolute value)"]
+
+
 def test_products_of_bounded_literals_are_bounded_too(tmp_path):
     # Was: 3,000-digit products -> "Exceeds the limit (4300 digits)" in replay.
     # 512 factors as a balanced tree: 9 levels deep, within the depth limit.
@@ -251,3 +259,52 @@ def test_a_long_list_in_a_set_change_is_refused_too():
     proc = script("rules", "standard", "--set", "deck.without=[" + ", ".join(["2S"] * 300) + "]")
     assert proc.returncode == 2
     assert "list too long: 300 items (a list in a variant file holds at most 256 items)" in proc.stderr
+
+
+# --------------------------------------------------------------------------- long chains and long lines
+def a_chain(tmp_path: Path, files: int) -> Path:
+    """``files`` variant files, each extending the next, the last extending the shipped standard; the first."""
+    for i in range(files):
+        target = f"./v{i + 1}.yaml" if i < files - 1 else "standard"
+        write(tmp_path, f"v{i}.yaml", f"extends: {target}\nname: v{i}\n")
+    return tmp_path / "v0.yaml"
+
+
+def test_a_chain_of_extends_is_bounded_naming_the_limit(tmp_path):
+    # Was: followed to its end however long (3,000 files: 5 s, each read and parsed).
+    from bidcompiler.compose import MAX_EXTENDS
+
+    first = a_chain(tmp_path, MAX_EXTENDS)  # with standard, one variant too many
+    said = messages(first)
+    assert len(said) == 1
+    assert said[0].startswith(f"{tmp_path / f'v{MAX_EXTENDS - 1}.yaml'}:1:10: extends 'standard': a chain of "
+                              f"more than {MAX_EXTENDS} variants")
+    assert compile_file(tmp_path / "v1.yaml")  # MAX_EXTENDS variants, standard the last: compiles
+
+
+def test_a_very_long_line_is_shown_cut_around_the_column(tmp_path):
+    # Was: the whole line in the message (a key of 100,000 letters: 200 KB of stderr, the
+    # caret line padded with 100,000 spaces), and a .whist word of 200,000 letters named whole.
+    path = write(tmp_path, "long.yaml", "extends: standard\nname: probe\ntitle: " + "k" * 100_000 + "\x00 end\n")
+    proc = script("check", str(path))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    first, shown, caret = proc.stderr.splitlines()[:3]
+    assert first.startswith(f"{path}:3:100008: unacceptable character #x0000")
+    assert shown.startswith("    ...kkk") and shown.endswith("k\\x00 end") and len(shown) < 200
+    assert caret.strip() == "^" and len(caret) == len(shown) - len("x00 end")  # under the \x00
+    whist = write(tmp_path, "long.whist", "x" * 200_000 + "\n")
+    proc = script("check", str(whist))
+    assert proc.returncode == 1 and len(proc.stderr) < 1000
+    assert f"found `{'x' * 60}...` (200000 characters)" in proc.stderr
+
+
+def test_a_key_longer_than_yaml_reads_is_said_so(tmp_path):
+    # Was: "could not find expected ':'", pointing after the key at the ':' that was there.
+    path = write(tmp_path, "key.yaml", "extends: standard\nname: probe\n" + "k" * 2000 + ": 1\n")
+    assert messages(path) == [f"{path}:3:1: a key of 2,000 characters: YAML reads a key of at most 1024"]
+
+
+def test_a_whist_string_left_open_is_said_so(tmp_path):
+    # Was: "unexpected character `"`", of the quote that opens the string.
+    path = write(tmp_path, "open.whist", 'variant p\nextends standard\ntitle "ok" "not closed\n')
+    assert messages(path) == [f'{path}:3:12: a string not closed on its line: end it with `"` before the line ends']

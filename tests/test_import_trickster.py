@@ -320,3 +320,21 @@ def test_an_empty_file_is_not_ptn(tmp_path):
     src.write_text("% nothing here\n")
     result = run("import", str(src))
     assert result.exit_code == 1 and "no PTN tags" in result.stderr
+
+
+def test_a_tag_of_a_megabyte_is_read_in_bounded_memory():
+    # Was: the tag's pattern kept a backtracking point per character: 192 MB of memory to read a
+    # tag of 1 MB, and a 15 MB tag (within the 16 MiB limit) ended in MemoryError (status 70).
+    import tracemalloc
+
+    from runtime.trickster import read_ptn
+
+    text = '[Deal "N:' + "A" * 1_000_000 + '"]\n'
+    tracemalloc.start()
+    try:
+        hands = read_ptn(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(hands[0].tags["deal"].value) == 1_000_002
+    assert peak < 8 * len(text)  # the value and its unescaped copy, not a record per character

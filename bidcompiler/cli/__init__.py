@@ -148,6 +148,14 @@ def _end_cleanly_on_signals() -> None:
             signal.signal(number, _exit_on_signal)
 
 
+def _interrupts_ignored() -> None:
+    """Ignore further Ctrl-C: the interrupt has been acted on, and the process is ending."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread (an embedding caller): nothing to ignore here
+        pass
+
+
 def _unencodable_escaped() -> None:
     """Write what stdout's encoding cannot hold as ``\\u2013`` escapes, not fail.
 
@@ -180,9 +188,18 @@ def main(argv=None):
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        from ..errors import printable
+
+        # Every usage error quotes what was typed (click's own "File '...' does not exist"
+        # too): a control character in it is shown as its escape, not acted on by the terminal.
+        # (printable leaves an escaped message as it is.)
+        exc.message = printable(exc.message)
         exc.show()
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
+        # A second Ctrl-C while the process winds down (a pool's threads joined at exit) was
+        # raised inside Python's clean-up and printed "Exception ignored ... Traceback".
+        _interrupts_ignored()
         click.echo("interrupted", err=True)
         sys.exit(130)
     except EOFError:

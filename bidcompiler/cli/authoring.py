@@ -13,6 +13,7 @@ from ..resources import SCHEMA_FILE
 from .common import (
     BadContent,
     FilePath,
+    check_output,
     fail_compile,
     load_ir,
     nonempty_names,
@@ -200,13 +201,15 @@ OUTPUT_SUFFIXES = {"whist": (".whist",), "yaml": (".yaml", ".yml")}
 
 
 def _check_output(source: Path, output: Path, target: str) -> None:
-    """Refuse (exit 2) an ``-o`` that is FILE itself, or whose ending would read it in the other syntax."""
+    """Refuse (exit 2) an ``-o`` that is FILE itself, whose ending would read it in the other syntax,
+    or that could not be written."""
     if output.exists() and source.exists() and output.resolve() == source.resolve():
         raise click.BadParameter(f"{output} is FILE itself: write the converted file under a new name",
                                  param_hint="--output")
     if output.suffix not in OUTPUT_SUFFIXES[target]:
         raise click.BadParameter(f"{output}: a {target} file's name ends in {' or '.join(OUTPUT_SUFFIXES[target])}"
                                  " (the ending says how the file is read)", param_hint="--output")
+    check_output(output, "--output")  # before the work: a missing folder is said, not made
 
 
 def convert_source(ctx, param, value):

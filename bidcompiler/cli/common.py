@@ -7,6 +7,7 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import click
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
 # everywhere (a longer one could not even be read back: Python refuses int() of more
 # than 4,300 digits).  simulate, compare and play all take seeds in this range.
 SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
+
+
+# The most characters one --set may hold: far above any real change (a list of 256 cards
+# is about 1,000), as a typed move at the prompt is bounded (terminal.MAX_TYPED).
+MAX_SET_CHARS = 4096
 
 
 class FilePath(click.Path):
@@ -88,6 +94,11 @@ def set_expressions(ctx, param, values):
     from ..rulecache import note_set_text, set_text_known
 
     for value in values:
+        if len(value) > MAX_SET_CHARS:
+            # Every message about a change quotes it whole: 128 KB (the most one argument may
+            # be) was printed back in each.
+            raise click.BadParameter(f"{quoted(value)}: at most {MAX_SET_CHARS:,} characters in one change "
+                                     "(write a longer one as a house rule)", ctx=ctx, param=param)
         if set_text_known(value):  # read before by this code: the compiler need not be loaded
             continue
         from ..compose import set_layer
@@ -142,9 +153,17 @@ def nonempty_names(ctx, param, values):
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
-    from ..errors import CompileError
-    from ..variantspec import VariantNotFound
+    from runtime.records import MAX_WITH
 
+    from ..errors import CompileError
+    from ..variantspec import VariantNotFound, VariantSpec
+
+    laid = VariantSpec.parse(spec, tuple(with_rules)).with_rules
+    if len(laid) > MAX_WITH:
+        # As many as a record may name (records.md): a game played with more wrote records,
+        # and a save, that replay and --resume then refused.
+        raise click.BadParameter(f"{len(laid)} house rules laid over one variant; at most {MAX_WITH}",
+                                 param_hint="--with" if with_rules else param)
     try:
         return load(spec, tuple(with_rules), tuple(sets))
     except VariantNotFound as exc:
@@ -204,3 +223,47 @@ def regular_file(ctx, param, value):
         # One line, as a missing file or bad JSON is said (records.md: "one line on stderr").
         raise BadFileArgument(printable(f"{value}: {problem}", False))  # a newline in the name too
     return value
+
+
+def output_problem(path: str | os.PathLike) -> str | None:
+    """Why a file could not be written at ``path``, in words; None when it can.
+
+    Asked before a command does its work (a simulation, a conversion, a game), so that
+    its result is never thrown away at the end for a name that cannot be written: too
+    long a name, a folder that does not exist or is not writable, a read-only disk.
+    Found by trying, not by ``os.access`` (which answers "yes" to root, and knows nothing
+    of name lengths): a file that is there is opened for appending (nothing written), one
+    that is not is made and removed again.  Something there that is not a regular file
+    (``/dev/null``, a FIFO) is left to the command: opening a FIFO would wait for a reader.
+    The CLI does not make missing folders for an output FILE (``--plot``, ``--records``,
+    ``-o``, ``--save``): a misspelt folder is said, not made.
+    """
+    import stat
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        shown = printable(folder, False)  # a name is the user's, and may hold an ESC
+        return f"folder {shown} does not exist" if not os.path.lexists(folder) else f"{shown} is not a folder"
+    try:
+        if os.path.lexists(path) and not os.path.exists(path):
+            return None  # a link to nothing: writing makes its target, which is not tried here
+        if os.path.lexists(path):
+            mode = os.stat(path).st_mode
+            if stat.S_ISDIR(mode):
+                return "it is a folder"
+            if not stat.S_ISREG(mode):
+                return None
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        else:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+            os.unlink(path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def check_output(path: str | os.PathLike, option: str) -> None:
+    """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`."""
+    problem = output_problem(path)
+    if problem is not None:
+        raise click.BadParameter(f"cannot write {printable(str(path), False)}: {problem}", param_hint=option)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from .common import FilePath, regular_file
+from ..errors import printable
+from .common import FilePath, check_output, regular_file
 
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
@@ -82,7 +83,8 @@ def import_cmd(file, out, nearest, as_json):
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
     without --nearest or an --output that cannot be written (a full disk), 2 for bad
-    usage or an unreadable FILE (not a regular file, or larger than 16 MiB).
+    usage, an unreadable FILE (not a regular file, or larger than 16 MiB) or an --output
+    that cannot be written at all (its folder missing, too long a name), checked first.
     """
     from runtime.trickster import PtnError, hand_to_record, read_ptn
 
@@ -96,10 +98,12 @@ def import_cmd(file, out, nearest, as_json):
     # reading it fails: samefile's OSError was reported as "cannot write FILE", status 1.)
     if out and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
         raise click.BadParameter(f"{out} is FILE itself: write the records under a new name", param_hint="--output")
+    if out:
+        check_output(out, "--output")  # before the work: a missing folder is said, not made
     try:  # bounded as a record file is: a PTN file holds hands as a game record does
         data = read_bounded_bytes(file, MAX_RECORD_BYTES, "PTN file")
     except FileRefused as exc:
-        click.echo(str(exc), err=True)
+        click.echo(printable(str(exc), False), err=True)  # the path is the user's: an ESC in it is shown
         sys.exit(2)
     try:
         text = utf8_text(data)

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import SEED_RANGE, BadContent, FilePath, load_rules, nonempty_names, spec_text, with_rules_option
+from .common import (SEED_RANGE, BadContent, FilePath, check_output, load_rules, nonempty_names, spec_text,
+                     with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -107,8 +108,8 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     the hands finished and the hand in play, marked in progress (it replays with
     `bidwhist replay FILE` at any moment, and scores the whole game at the end), and
     FILE.session.json beside it holds the seed, the seats and the bots.  `bidwhist play --resume FILE` goes on exactly
-    from there.  Ctrl-C saves and exits with status 130; quit and end of input save
-    and exit 0.
+    from there.  Ctrl-C saves and exits with status 130 (SIGTERM 143, SIGHUP 129), saying
+    where the game is saved; quit and end of input save and exit 0.
 
     One play at a time on a save: while it runs, FILE.lock names its process, host and
     start, and a second play on FILE is refused, saying so.  The lock goes when play
@@ -162,10 +163,13 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
 def _ends_cleanly_on_signals(held: ExitStack) -> None:
     """SIGTERM and SIGHUP (a closed terminal) end play as an exception would: the lock is removed.
 
-    Every move is on disk already (the session saves after each), so nothing is lost.
+    Every move is on disk already (the session saves after each), so nothing is lost;
+    once the game runs, the terminal saves once more and says where, as on Ctrl-C.
     """
+    from .terminal import Stopped
+
     def stop(signum, frame):
-        raise SystemExit(128 + signum)
+        raise Stopped(signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)
@@ -210,6 +214,21 @@ def _check_bots(name: str | None) -> str | None:
     return name
 
 
+def _check_save(path: Path) -> None:
+    """Refuse (exit 2) a --save that could not be written, before the game starts: a missing
+    folder (said, not made, as for every output file), or too long a name for the files
+    saved beside it (FILE.session.json, written through a temporary file)."""
+    from ..errors import printable
+    from .common import output_problem
+
+    check_output(path, "--save")
+    beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")  # the longest name saved there
+    problem = output_problem(beside)
+    if problem is not None:
+        raise click.BadParameter(printable(f"cannot write {path}.session.json beside {path}: {problem}", False),
+                                 param_hint="--save")
+
+
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
            held: ExitStack) -> Session:
     from runtime.session import Session, SessionError, Settings
@@ -230,6 +249,8 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     path = Path(save) if save else default_save_path()
     if not path.name.endswith(".jsonl"):
         raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
+    if save:  # the default's folder is made (the user's data folder); a named one must exist
+        _check_save(path)
     # The lock first: of two plays starting on one new file, the second must not find it
     # free between the first's check and its first write.
     _lock(path, take_over, held, err)

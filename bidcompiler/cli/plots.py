@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from .common import output_problem
+
 INSTALL = "pip install 'bidwhist[plot]'"
 
 
@@ -32,7 +34,8 @@ def check_path(path: str) -> None:
 
     Checked before a run starts, so a long simulation is never thrown away at the end
     for a misspelt file name: the format (from the extension, which must be there) must be
-    one matplotlib writes, and the folder must exist and be writable.
+    one matplotlib writes, and the file must be one that can be written
+    (:func:`bidcompiler.cli.common.output_problem`).
     """
     from matplotlib.backend_bases import FigureCanvasBase
 
@@ -43,13 +46,9 @@ def check_path(path: str) -> None:
     if ext not in formats:
         raise ValueError(f"cannot draw a {ext!r} file: give a name ending in one of "
                          f".{', .'.join(sorted(formats))}")
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        raise ValueError(f"cannot write {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"cannot write {path}: folder {folder} is not writable")
-    if os.path.isdir(path):
-        raise ValueError(f"cannot write {path}: it is a folder")
+    problem = output_problem(path)  # too long a name, a missing folder, a read-only disk...
+    if problem is not None:
+        raise ValueError(f"cannot write {path}: {problem}")
 
 
 def _figure():

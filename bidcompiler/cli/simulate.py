@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import PROGRESS_FROM, SEED_RANGE, FilePath, load_rules, nonempty_names, spec_text, variant_options
+from ..errors import printable
+from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, check_output, load_rules, nonempty_names, output_problem,
+                     spec_text, variant_options)
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -111,7 +113,7 @@ def check_run(games, hands, workers, backend, scheduler, plot):
         except plots.PlotUnavailable as exc:
             raise click.UsageError(str(exc)) from None
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--plot") from None
+            raise click.BadParameter(printable(str(exc), False), param_hint="--plot") from None
     return ("games", games) if games else ("hands", hands)
 
 
@@ -287,6 +289,23 @@ def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
                                      param_hint="--records")
 
 
+def _records_writable(records: str, mode: str, count: int) -> None:
+    """Refuse (exit 2) a --records name that could not be written, before the run: with
+    {game}, the first game's file and the last's (the longest name)."""
+    if mode == "games" and has_game_field(records):
+        try:
+            names = dict.fromkeys([game_path(records, 0), game_path(records, count - 1)])
+        except ValueError:  # a bad {game} field: RecordWriter says so
+            return
+        for name in names:
+            problem = output_problem(name)
+            if problem is not None:
+                raise click.BadParameter(printable(f"cannot write {records} ({name}): {problem}", False),
+                                         param_hint="--records")
+    else:
+        check_output(records, "--records")
+
+
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
@@ -392,6 +411,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
     if records:
         _not_a_variant_file(records, variant, with_rules)
+        _records_writable(records, mode, count)
     rules = load_rules(variant, with_rules, sets)
     if sets and records:
         raise click.UsageError("--records cannot be combined with --set: a record names its variant "

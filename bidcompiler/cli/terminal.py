@@ -81,6 +81,18 @@ class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
 
 
+class Stopped(SystemExit):
+    """Play was ended by SIGTERM or SIGHUP (a closed terminal): status 128 + the signal's number.
+
+    A SystemExit, so that wherever it arrives the process ends with that status and the
+    clean-ups run; :meth:`Terminal.run` catches it to save once more and say where.
+    """
+
+    def __init__(self, signum: int):
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
 class LineTooLong(Exception):
     """A line read from a pipe longer than :data:`MAX_TYPED`: not a move."""
 
@@ -102,18 +114,32 @@ def for_you(message: str, seat: int) -> str:
 
 @contextmanager
 def interrupts_deferred():
-    """Hold Ctrl-C back while a move is applied and saved, so that it is saved whole; raise it after."""
+    """Hold Ctrl-C back while a move is applied and saved, so that it is saved whole; raise it after.
+
+    SIGTERM and SIGHUP too, where play handles them (:class:`Stopped`): they are acted on
+    once the move is saved, as Ctrl-C is.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    caught: list[int] = []
+    held = {signal.SIGINT: signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))}
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)  # no SIGHUP on Windows
+        if number is not None and callable(signal.getsignal(number)):
+            held[number] = signal.signal(number, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, previous in held.items():
+            signal.signal(number, previous)
     if caught:
-        raise KeyboardInterrupt
+        first = caught[0]
+        handler = held[first]
+        if first == signal.SIGINT:
+            raise KeyboardInterrupt
+        if callable(handler):
+            handler(first, None)  # play's: raises Stopped
 
 
 
@@ -179,6 +205,20 @@ class Terminal:
                 self.say_saved(f"Interrupted; the game is saved in {session.path}")
                 self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
             return 130
+        except Stopped as exc:
+            # Told on stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone
+            # (then nothing can be told, and the save is all that matters).
+            saved = self.save_quietly()
+            if saved is not None:
+                try:
+                    name = signal.Signals(exc.signum).name
+                    self.err.print(f"\nStopped by {name}; the game is saved in {session.path}", soft_wrap=True,
+                                   markup=False)
+                    self.err.print(f"Resume with: bidwhist play --resume {session.path}", soft_wrap=True,
+                                   markup=False)
+                except OSError:
+                    pass
+            return 128 + exc.signum
 
     def say_saved(self, text: str) -> None:
         """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
