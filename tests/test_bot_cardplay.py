@@ -12,7 +12,8 @@
   where a seat sits (hand sizes, shown voids) sets the chance it holds a card;
 * a defender second hand to a trump lead keeps its sure trump winner and plays low,
   but takes a first trick that carries the discards' book, and ducks nothing where
-  no kitty was taken.
+  no kitty was taken;
+* the declaring side stops drawing trumps once the opponents are placed out of them.
 """
 
 from __future__ import annotations
@@ -467,3 +468,20 @@ def test_placement_follows_hand_sizes_and_voids():
     miss = placement(state, 3, void, unseen, [hearts, clubs])
     assert miss[0][hearts] == 1.0 and miss[1][hearts] == 0.5 and miss[2][hearts] == 0.5
     assert abs(miss[0][clubs] - 2 / 3) < 1e-9 and miss[3][clubs] == 1.0
+
+
+def test_declarer_stops_drawing_when_the_opponents_are_placed_out_of_trumps():
+    # Seat 0 laid six spades away, led the BJ and saw seat 1 show out of trumps.  One
+    # trump (the TS) is left that it cannot place: seat 1 has none, so it is with
+    # partner or seat 3, an even chance; drawing it with the LJ (the old play: the best
+    # trump left) would probably only take partner's.  It cashes a side winner instead.
+    kitty = "9S 8S 7S 6S 5S 4S"
+    state = hand_state(RULES, 3, {0: "BJ LJ AS KS QS JS AH KH AD KD AC KC",
+                                  1: "2H 3H 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C",
+                                  2: "TS 3S QH JH TH QD JD TD QC JC TC 9C"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", *kitty.split())
+    act(state, "BJ", "2H", "3S", "2S")
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert card in ("AH", "AD", "AC"), (card, reason)
+    assert "a sure winner" in reason, reason
