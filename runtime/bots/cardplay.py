@@ -10,7 +10,8 @@ chance is small, and a partner's winning card is overtaken only when it is likel
 beaten.  A defender plays a side-suit winner that only a ruff threatens.
 
 The plan of a lead: the declaring side draws trumps (from the top of a sequence, else
-a small one, unless it holds the best trump left); in
+a small one, unless it holds the best trump left) while the opponents may hold one
+(not once they are placed out of them, :func:`.infer.placement`); in
 notrump the declarer's partner returns the declarer's suit and the side sets up a
 long suit before cashing the others; then sure winners; the declaring side then leads
 back a suit its partner led; defenders return partner's

@@ -15,6 +15,10 @@ unseen card of that suit is *not* in that seat's hand: one less the seat's hand 
 over the hand sizes of every seat that may hold the suit plus the cards in no hand.
 With no void shown this is the even spread the play assumed before.
 
+The card play reads it in :func:`.cardplay._risk` (each opponent's share of a suit) and
+when the declaring side decides whether any opponent still holds a trump to draw
+(card play change (14)).
+
 Tried and not kept (docs/measurements.md, card play (13)): weighting the declarer's
 share of the trumps when it chose them, or a bidder's share of the top cards, by 2
 (or 0.5) made the defence worse; the declaring side's play did not change measurably.
