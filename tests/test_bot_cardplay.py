@@ -9,10 +9,12 @@
 * the chance that a card is beaten (``_risk``) follows what the seat knows: who has
   shown out of the suit led and of trumps, and which higher cards are unseen.
 * a defender plays a side-suit winner that only a ruff threatens (it is no safer kept);
-  where a seat sits (hand sizes, shown voids) sets the chance it holds a card;
+  where a seat sits (hand sizes less the shown cards placed with it, shown voids) sets
+  the chance it holds a card;
 * a defender second hand to a trump lead keeps its sure trump winner and plays low,
   but takes a first trick that carries the discards' book, and ducks nothing where
-  no kitty was taken.
+  no kitty was taken;
+* the declaring side stops drawing trumps once the opponents are placed out of them.
 """
 
 from __future__ import annotations
@@ -467,3 +469,40 @@ def test_placement_follows_hand_sizes_and_voids():
     miss = placement(state, 3, void, unseen, [hearts, clubs])
     assert miss[0][hearts] == 1.0 and miss[1][hearts] == 0.5 and miss[2][hearts] == 0.5
     assert abs(miss[0][clubs] - 2 / 3) < 1e-9 and miss[3][clubs] == 1.0
+
+
+def test_declarer_stops_drawing_when_the_opponents_are_placed_out_of_trumps():
+    # Seat 0 laid six spades away, led the BJ and saw seat 1 show out of trumps.  One
+    # trump (the TS) is left that it cannot place: seat 1 has none, so it is with
+    # partner or seat 3, an even chance; drawing it with the LJ (the old play: the best
+    # trump left) would probably only take partner's.  It cashes a side winner instead.
+    kitty = "9S 8S 7S 6S 5S 4S"
+    state = hand_state(RULES, 3, {0: "BJ LJ AS KS QS JS AH KH AD KD AC KC",
+                                  1: "2H 3H 4H 5H 6H 7H 2D 3D 4D 5D 2C 3C",
+                                  2: "TS 3S QH JH TH QD JD TD QC JC TC 9C"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", *kitty.split())
+    act(state, "BJ", "2H", "3S", "2S")
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert card in ("AH", "AD", "AC"), (card, reason)
+    assert "a sure winner" in reason, reason
+
+
+def test_placement_takes_the_shown_kitty_out_of_its_takers_room():
+    # The kitty lies face up; seat 0 takes it and lays six cards away (three of them
+    # from the kitty).  Seat 1 places the six kitty cards with seat 0 (or its discards),
+    # not among the cards it cannot see: of seat 0's twelve cards about four are kitty
+    # cards (12 of the 18 it held kept), so only about eight are among the 36 unseen,
+    # and a given unseen heart is less likely with seat 0 than with seat 2 or 3.
+    rules = load_ruleset("standard+kitty-face-up")
+    kitty = "4C 5C 6C 7C 8C 6D"
+    mine = "3D 3C 4H 7H 8H 9H 7D 8D 9D 8S 7S 9C"
+    state = hand_state(rules, 3, {0: "AS KS QS JS TS 9S AD 2D 2C KC QC JC", 1: mine}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", "4C", "5C", "6C", "2C", "2D", "JC")
+    assert state.phase == PLAY and state.shown_to(1)
+    known = set(mine.split()) | set(kitty.split())
+    unseen = sum(1 << c for c, name in enumerate(rules.cards) if name not in known)
+    hearts = rules.suit_names.index("hearts")
+    miss = placement(state, 1, [0, 0, 0, 0], unseen, [hearts])
+    assert abs(miss[0][hearts] - (1 - 8 / 36)) < 1e-9
+    assert abs(miss[2][hearts] - (1 - 12 / 36)) < 1e-9 and miss[3][hearts] == miss[2][hearts]

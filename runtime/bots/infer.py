@@ -6,13 +6,18 @@ equally likely in any other hand.  What the hand so far shows narrows that:
 
 * a seat that failed to follow a suit holds none of it (the voids of :class:`.track.Track`);
 * each hand holds as many cards as the engine says (the lengths of
-  :attr:`HandState.hands` are public), and the unseen cards no hand holds (discards the
-  seat has not seen, cards out of play) are the rest.
+  :attr:`HandState.hands` are public), less the cards shown to the seat that it
+  places there (a kitty turned face up), and the unseen cards no hand holds (discards
+  the seat has not seen, cards out of play) are the rest.
 
 :func:`placement` turns these into, per other seat and suit, the chance that a given
 unseen card of that suit is *not* in that seat's hand: one less the seat's hand size
 over the hand sizes of every seat that may hold the suit plus the cards in no hand.
 With no void shown this is the even spread the play assumed before.
+
+The card play reads it in :func:`.cardplay._risk` (each opponent's share of a suit) and
+when the declaring side decides whether any opponent still holds a trump to draw
+(card play change (14)).
 
 Tried and not kept (docs/measurements.md, card play (13)): weighting the declarer's
 share of the trumps when it chose them, or a bidder's share of the top cards, by 2
@@ -22,6 +27,7 @@ share of the trumps when it chose them, or a bidder's share of the top cards, by
 from __future__ import annotations
 
 from ..hand import HandState
+from .knowledge import card_mask
 
 
 def placement(state: HandState, seat: int, void: list[int], unseen: int, suits) -> list[dict[int, float]]:
@@ -34,7 +40,24 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, suits) 
     """
     hands = state.hands
     n = len(hands)
-    sizes = [0 if o == seat else len(hands[o]) for o in range(n)]
+    sizes: list[float] = [0 if o == seat else len(hands[o]) for o in range(n)]
+    shown = state.shown_to(seat)
+    if shown:
+        # Cards shown to the seat (a kitty turned face up) and placed with their holder
+        # are counted in its hand size but not among the unseen cards: its room for
+        # unseen cards is that much less.  The holder may have laid some of them away
+        # again, which the seat cannot tell: each is taken to be held as often as any
+        # of the holder's cards (its hand against the cards it laid away).
+        gone = 0
+        for _, cards, _winner in state.tricks:
+            gone |= card_mask(cards)
+        gone |= card_mask(state.trick)
+        away = len(state.discards)
+        for holder, cards in shown:
+            if holder >= 0 and holder != seat:
+                size = sizes[holder]
+                placed = (card_mask(cards) & ~unseen & ~gone).bit_count()
+                sizes[holder] = max(0.0, size - placed * size / (size + away)) if size else 0
     # The unseen cards in no hand: discards not seen, cards out of play not seen.
     hidden = max(0, unseen.bit_count() - sum(sizes))
     miss: list[dict[int, float]] = [{} for _ in range(n)]
