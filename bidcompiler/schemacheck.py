@@ -283,12 +283,26 @@ def _type_name(wanted: Any) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+# What a quoted text may be meant as: a whole number or a truth value.
+_QUOTED_WORD = re.compile(r"^[-+]?[0-9]+$|^(true|false)$")
+
+
 def _found(loaded: LoadedYaml, error: ValidationError) -> str:
     node = loaded.node(error.absolute_path)
     if error.instance is None:
         if isinstance(node, ScalarNode) and node.style is None and node.value == "":
             return "nothing"
     key = error.absolute_path[-1] if error.absolute_path else None
+    if error.validator in ("type", *_COMBINATORS) and isinstance(node, ScalarNode) and node.style in ("'", '"') \
+            and isinstance(error.instance, str) \
+            and _QUOTED_WORD.match(error.instance.strip()):
+        # `target: "7"`, `dealer_may_take: "true"`: the quotes made text of a number or a truth value.
+        word = error.instance.strip()
+        return f"the text {_show(error.instance)} (the quotes make it text: write {word} without them)"
+    if isinstance(error.instance, list) and 1 < len(error.instance) <= 8 \
+            and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in error.instance):
+        # `first_lead left of declarer` in .whist: several words are a list; show them.
+        return f"the list [{', '.join(str(v) for v in error.instance)}]"
     if isinstance(node, FormulaNode) and isinstance(key, str):
         # `from = 4` in .whist: the `=` made a formula where a plain value belongs.
         return f"the formula `{node.value}` (`=` starts a formula; write `{key} {node.value}`)"
@@ -401,6 +415,10 @@ def _did_you_mean(error: ValidationError) -> str:
             if candidate != value and re.search(error.validator_value, candidate):
                 return f" (did you mean '{candidate}'?)"
         return ""
+    if error.validator == "enum" and isinstance(value, list) and all(isinstance(v, str) for v in value) \
+            and "-".join(value) in (error.validator_value or ()):
+        # `first_lead left of declarer` in .whist: the words of one name, written apart.
+        return f" (did you mean '{'-'.join(value)}'?)"
     if error.validator != "enum" or not isinstance(value, str) or not isinstance(error.validator_value, list):
         return ""
     words = [w for w in error.validator_value if isinstance(w, str)]
@@ -419,7 +437,7 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.
         article = "an" if title[:1] in "aeiou" else "a"
-        return f"expected {article} {title}, found {_show(value)}{_did_you_mean(error)}"
+        return f"expected {article} {title}, found {_found(loaded, error)}{_did_you_mean(error)}"
     if kind == "enum" and isinstance(want, list):
         return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}{_did_you_mean(error)}"
     if kind == "const":

@@ -155,6 +155,31 @@ def test_a_plain_value_written_as_a_formula_says_the_equals_sign_made_it_one():
     assert d.message == "expected an integer, found the formula `4` (`=` starts a formula; write `from 4`)"
 
 
+def test_a_formula_written_without_its_equals_sign_is_told_to_add_it():
+    """`multiplier if notrump then 3 else 1`: the words of a formula, read as a list of values
+    (or stopped at an operator or `(`), are shown with the `=` they lack."""
+    [d] = whist_errors("house-rule x\nscoring { multiplier if notrump then 3 else 1 }\n")
+    assert (d.pos.line, d.pos.col) == (2, 22)
+    assert d.message == "`multiplier` takes a formula, which follows `=`: write `multiplier = if notrump then 3 else 1`"
+    [d] = whist_errors("house-rule x\nscoring { declarer if made then base else 2 * base }\n")
+    assert d.message.endswith("found `*` (a formula follows `=`: `declarer = if made then base else 2 * base`)")
+    # A named term or condition (any key of the block) takes a formula too.
+    [d] = whist_errors("house-rule x\ngame { lose { set-on-seven last_bid == 7 } }\n")
+    assert d.message.endswith("(a formula follows `=`: `set-on-seven = last_bid == 7`)")
+    [d] = whist_errors("house-rule x\nscoring { defender { over-six max(0, own_books - 6) } }\n")
+    assert d.message.endswith("(a formula follows `=`: `over-six = max(0, own_books - 6)`)")
+    # Not where no formula is taken: a ladder's mistake is only a syntax error.
+    [d] = whist_errors("house-rule x\nauction { ranking uptown = downtown < < notrump }\n")
+    assert "formula" not in d.message
+
+
+def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
+    [d] = whist_errors('house-rule x\ngame { target "7" }\n')
+    assert d.message == "expected an integer, found the text '7' (the quotes make it text: write 7 without them)"
+    [d] = whist_errors("house-rule x\nplay { first_lead left of declarer }\n")
+    assert d.message.endswith("found the list [left, of, declarer] (did you mean 'left-of-declarer'?)")
+
+
 def test_formula_errors_point_inside_the_line():
     [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = books >= \n}\n")
     assert (d.pos.line, d.pos.col) == (4, 19)
