@@ -97,11 +97,69 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
                                 hint=f"if this file changes a game, make it a house rule ({rule}); if it is a "
                                      f"variant built on another, name it ({base})")
         diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
+    errors, unindented = _unindented_blocks(loaded, errors, schema)
     for error in errors:
         for diagnostic in _diagnose(loaded, error, schema):
+            if diagnostic.message.startswith("unknown key") and \
+                    (diagnostic.pos.line, diagnostic.pos.col) in unindented.get("unknown", ()):
+                continue
             key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
             diagnostics.setdefault(key, diagnostic)
+    for diagnostic in unindented.get("", ()):
+        assert isinstance(diagnostic, Diagnostic)
+        diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     return [diagnostics[key] for key in sorted(diagnostics)]
+
+
+def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[list, dict[str, Any]]:
+    """A block left empty with its settings below it not indented under it (``auction:`` and then
+    ``levels: …`` at the left margin): one message at the first of them, for what would be two
+    (the block "found nothing", each setting "unknown here").
+
+    Returns the errors less the empty block's, and what to leave out and add: under ``"unknown"``,
+    the positions an unknown key is no longer reported at; under ``""``, the new diagnostics.
+    """
+    # The keys written with nothing after them, in the mappings that have unknown keys.
+    empty = set()
+    for error in errors:
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            for key, value in error.instance.items():
+                node = loaded.node((*error.absolute_path, key))
+                if value is None and isinstance(node, ScalarNode) and node.style is None and node.value == "":
+                    empty.add((*error.absolute_path, key))
+    if not empty:
+        return errors, {}
+    skip: dict[str, Any] = {"": []}
+    dropped = set()
+    for path in sorted(empty, key=str):
+        parent = loaded.data
+        for part in path[:-1]:
+            parent = parent.get(part) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict):
+            continue
+        keys = list(parent)
+        block = path[-1]
+        run = []
+        for key in keys[keys.index(block) + 1:] if block in keys else ():
+            if not isinstance(key, str) or ".".join((*path, key)) not in _homes(root, key):
+                break
+            run.append(key)
+        if not run:
+            continue
+        dropped.add(path)
+        for key in run:
+            pos = loaded.key_pos((*path[:-1], key))
+            skip.setdefault("unknown", []).append((pos.line, pos.col))
+        first = loaded.key_pos((*path[:-1], run[0]))
+        names = " and ".join(f"'{k}'" for k in run) if len(run) <= 2 else \
+            ", ".join(f"'{k}'" for k in run[:-1]) + f" and '{run[-1]}'"
+        line = loaded.key_pos(path).line
+        them = "them" if len(run) > 1 else "it"
+        skip[""].append(Diagnostic(first, f"{names} {'are settings' if len(run) > 1 else 'is a setting'} of "
+                                          f"'{block}' (line {line}), which is empty: indent {them} under "
+                                          f"'{block}' (with spaces)"))
+    # The empty block's own error ("expected a mapping, found nothing") is said by the new message.
+    return [e for e in errors if not (tuple(e.absolute_path) in dropped and e.instance is None)], skip
 
 
 # -- string coercion ---------------------------------------------------------------

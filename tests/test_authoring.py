@@ -284,3 +284,25 @@ def test_check_of_a_house_rule_alone_says_it_was_not_laid_over_a_game():
                             "(--on VARIANT checks that it fits one)\n")
     assert run("check", "notrump-from-4", "--on", "standard").stdout == "notrump-from-4: ok (over standard)\n"
     assert run("check", "notrump-from-4", "--on", "oregon").exit_code == 1
+
+
+# ----------------------------------------------------------------- a block's settings not indented
+def test_settings_not_indented_under_their_empty_block_get_one_message(tmp_path):
+    """`auction:` and then `levels: …` at the left margin: one message at `levels` saying to indent it.
+
+    Was two: `auction` "expected a mapping, found nothing" and `levels` "unknown key here"
+    (and where the block may be empty, `play:` then `first_lead:`, only the second).
+    """
+    rule = _write(tmp_path, "flat.yaml", "name: flat\nkind: house-rule\ndescription: x\nauction:\n"
+                                         "levels: {from: 4}\nrounds: until-passed\n")
+    result = run("check", rule, "--on", "standard")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:-1] == [
+        f"{rule}:5:1: 'levels' and 'rounds' are settings of 'auction' (line 4), which is empty: indent them "
+        "under 'auction' (with spaces)"]
+    rule = _write(tmp_path, "flat-play.yaml", "name: flat\nkind: house-rule\ndescription: x\nplay:\n"
+                                              "first_lead: partner\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"{rule}:5:1: 'first_lead' is a setting of 'play' (line 4), which is "
+                                             "empty: indent it under 'play' (with spaces)")
