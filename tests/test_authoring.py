@@ -306,3 +306,19 @@ def test_settings_not_indented_under_their_empty_block_get_one_message(tmp_path)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (f"{rule}:5:1: 'first_lead' is a setting of 'play' (line 4), which is "
                                              "empty: indent it under 'play' (with spaces)")
+
+
+# ----------------------------------------------------------------- one message for a deck without jokers
+def test_promoted_trumps_missing_from_the_deck_are_one_message(tmp_path):
+    """`trumps_above: [BJ, LJ, 2D, 2S]` (the deuces below the jokers) over a 52-card game.
+
+    Was one message for BJ and another for LJ, at the same place with the same fixes.
+    """
+    rule = _write(tmp_path, "big-deuces.yaml", "name: big-deuces\nkind: house-rule\ndescription: x\n"
+                                               "play:\n  trumps_above: [BJ, LJ, 2D, 2S]\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0
+    result = run("rules", "northeast52", "--with", rule)
+    assert result.exit_code == 1
+    assert [line for line in result.stderr.splitlines() if not line.startswith(" ")] == [
+        f"{rule}:5:17: trumps_above names BJ, LJ, which are not in the deck"]
+    assert "take BJ, LJ out of play.trumps_above" in result.stderr
