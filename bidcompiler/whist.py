@@ -417,6 +417,34 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     return f" (a formula follows `=`: `{match.group(1)} = {match.group(2).strip()}`)"
 
 
+def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
+    """The formula language's own message where a syntax error at ``at`` lies inside a formula
+    (``key = …`` on one line), or None.
+
+    The file's parser knows the formula only as part of the whole file, and so names what the
+    file could hold next (``the end of the setting``, ``}``); the formula's own parser says
+    what is wrong with the formula (``to compare, write ==``), as for a formula in YAML.
+    """
+    from .expressions import parse_expression
+
+    line_start = text.rfind("\n", 0, at) + 1
+    start = max(line_start, text.rfind("{", line_start, at) + 1, text.rfind(";", line_start, at) + 1)
+    match = re.match(r"[ \t]*[A-Za-z0-9_][A-Za-z0-9_-]*[ \t]*=(?!=)[ \t]*", text[start:at])
+    if match is None:
+        return None
+    begin = start + match.end()
+    ends = [i for i in (text.find(c, at) for c in "};#\n") if i >= 0]
+    end = min(ends, default=len(text))
+    if text[begin:end].rstrip().endswith("\\"):
+        return None  # a formula continued on the next line: the file's parser has said it
+    line = text.count("\n", 0, begin) + 1
+    try:
+        parse_expression(text[begin:end], SourcePos(filename, line, begin - line_start + 1))
+    except CompileError as exc:
+        return exc.diagnostics[0]
+    return None
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict | None = None) -> CompileError:
     lines = _text_lines(text)
     line = getattr(exc, "line", 0) or len(lines)
@@ -446,6 +474,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
             message += _formula_hint(text, at, schema)
             if block is not None and closing_wanted and token is not None and token.type in ("$END",):
                 message += f" (the {block[0]} block opened at line {block[1]} is not closed)"
+    where = exc.pos_in_stream if isinstance(exc, UnexpectedCharacters) else at
+    inside = _formula_error(text, where, filename) if where is not None else None
+    if inside is not None:
+        line, col, message = inside.pos.line, inside.pos.col, inside.message
     source = lines[line - 1] if 0 < line <= len(lines) else None
     return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
 

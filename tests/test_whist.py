@@ -182,8 +182,10 @@ def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
 
 def test_formula_errors_point_inside_the_line():
     [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = books >= \n}\n")
-    assert (d.pos.line, d.pos.col) == (4, 19)
-    assert "found the end of the line" in d.message
+    # Just after `>=`, as in YAML (the formula's own message: the file's parser said "found the end
+    # of the line" one column further on).
+    assert (d.pos.line, d.pos.col) == (4, 18)
+    assert d.message == "unexpected end of expression, expected a number, a name or `(`"
 
 
 def test_unknown_name_in_a_formula_is_positioned_like_yaml():
@@ -260,3 +262,16 @@ def test_a_continued_formula_converts_with_single_blanks():
     layer = load_layer_text(text, "r.whist")
     assert "  win: score >= 5 or swept\n" in to_yaml(layer.data)
     assert "win = score >= 5 or swept" in to_whist(layer.data, SHAPE)
+
+
+def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
+    """In .whist the file's parser named what the file could hold next ("expected the end of the
+    setting, `and`, a comparison, `else` or …, found `=`"); the message is now the one a YAML file
+    gets for the same formula, at the same place in it."""
+    [d] = whist_errors("house-rule x\nscoring { declarer = if made = true then base else 0 }\n")
+    assert (d.pos.line, d.pos.col) == (2, 30)
+    assert d.message == "unknown character `=`; to compare, write `==`"
+    [d] = whist_errors("house-rule x\nscoring { declarer = 3 < bid < 5 }\n")
+    assert d.message.startswith("comparisons cannot be chained")
+    [d] = whist_errors("house-rule x\nscoring { declarer = if made then base else 2 * base else 0 }\n")
+    assert (d.pos.col, d.message) == (54, "`else` without an `if` of its own: write `if CONDITION then A else B`")
