@@ -387,3 +387,17 @@ def test_real_table_scoring_rules_replay_a_sweep_and_a_set_as_the_rule_says(tmp_
             result = run("replay", path, "--json")
             assert result.exit_code == 0, result.stderr
             assert json.loads(result.stdout)["score"] == score, (line, name)
+
+
+# ----------------------------------------------------------------- a rule that gives no setting
+def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
+    """Only `name`, `kind` and a description: was "ok", a rule that changes nothing (a file cut
+    short, its block forgotten). Now one message at `kind` (the `house-rule` line in .whist)."""
+    rule = _write(tmp_path, "empty.yaml", "name: empty\nkind: house-rule\ndescription: a set costs double\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"{rule}:2:1: this house rule changes nothing: it gives no setting"
+    rule = _write(tmp_path, "empty.whist", 'house-rule empty\ndescription "a set costs double"\n')
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    assert "`scoring { multiplier = if notrump then 3 else 1 }`" in result.stderr

@@ -124,7 +124,7 @@ def test_comments_semicolons_and_continued_lines(tmp_path):
 
 def test_quoted_text_keeps_unicode_and_escapes(tmp_path):
     rule = tmp_path / "r.whist"
-    rule.write_text('house-rule r\ndescription "Läuft \\"gut\\" — ok"\n', encoding="utf-8")
+    rule.write_text('house-rule r\ndescription "Läuft \\"gut\\" — ok"\ngame { target 9 }\n', encoding="utf-8")
     assert load_layer(rule).data["description"] == 'Läuft "gut" — ok'
 
 
