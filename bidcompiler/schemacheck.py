@@ -111,6 +111,22 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
     return [diagnostics[key] for key in sorted(diagnostics)]
 
 
+def _takes_named_terms(root: dict, path: tuple) -> bool:
+    """Whether the setting at ``path`` (keys only) may be a mapping of names of one's own choosing."""
+    node: Any = root
+    for key in path:
+        node = _resolve(root, node)
+        forms = [node, *(_resolve(root, b) for b in (*node.get("anyOf", ()), *node.get("oneOf", ())))] \
+            if isinstance(node, dict) else []
+        node = next((f["properties"][key] for f in forms if isinstance(f, dict) and key in f.get("properties", {})),
+                    None)
+        if node is None:
+            return False
+    node = _resolve(root, node)
+    forms = [node, *(_resolve(root, b) for b in (*node.get("anyOf", ()), *node.get("oneOf", ())))]
+    return any(isinstance(f, dict) and isinstance(f.get("additionalProperties"), dict) for f in forms)
+
+
 def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[list, dict[str, Any]]:
     """A block left empty with its settings below it not indented under it (``auction:`` and then
     ``levels: …`` at the left margin): one message at the first of them, for what would be two
@@ -121,8 +137,10 @@ def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[li
     """
     # The keys written with nothing after them, in the mappings that have unknown keys.
     empty = set()
+    unknown: dict[tuple, set] = {}  # mapping path -> its unknown keys
     for error in errors:
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            unknown.setdefault(tuple(error.absolute_path), set()).update(_additional_keys(error))
             for key, value in error.instance.items():
                 node = loaded.node((*error.absolute_path, key))
                 if value is None and isinstance(node, ScalarNode) and node.style is None and node.value == "":
@@ -140,8 +158,11 @@ def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[li
         keys = list(parent)
         block = path[-1]
         run = []
+        # A block of named terms (game.lose) takes any name: an unknown key below it is one.
+        terms = _takes_named_terms(root, path)
         for key in keys[keys.index(block) + 1:] if block in keys else ():
-            if not isinstance(key, str) or ".".join((*path, key)) not in _homes(root, key):
+            if not isinstance(key, str) or key not in unknown.get(tuple(path[:-1]), ()) or \
+                    not (terms or ".".join((*path, key)) in _homes(root, key)):
                 break
             run.append(key)
         if not run:

@@ -307,6 +307,12 @@ def test_settings_not_indented_under_their_empty_block_get_one_message(tmp_path)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == (f"{rule}:5:1: 'first_lead' is a setting of 'play' (line 4), which is "
                                              "empty: indent it under 'play' (with spaces)")
+    # A name of one's own under a block of named conditions: was "found nothing" and "unknown key".
+    rule = _write(tmp_path, "flat-lose.yaml", "name: flat\nkind: house-rule\ndescription: x\ngame:\n  lose:\n"
+                                              "  set-on-seven: last_bid == 7\n")
+    result = run("check", rule)
+    assert result.stderr.splitlines()[:-1] == [f"{rule}:6:3: 'set-on-seven' is a setting of 'lose' (line 5), "
+                                               "which is empty: indent it under 'lose' (with spaces)"]
 
 
 # ----------------------------------------------------------------- one message for a deck without jokers
