@@ -472,6 +472,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)
+            if token is not None and token.type == "_COMMA" and "_COMMA" not in expected:
+                # `trumps_above BJ, LJ`: commas belong inside brackets only.
+                message += " (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)"
             if block is not None and closing_wanted and token is not None and token.type in ("$END",):
                 message += f" (the {block[0]} block opened at line {block[1]} is not closed)"
     where = exc.pos_in_stream if isinstance(exc, UnexpectedCharacters) else at

@@ -173,6 +173,13 @@ def test_a_formula_written_without_its_equals_sign_is_told_to_add_it():
     assert "formula" not in d.message
 
 
+def test_commas_outside_brackets_are_told_how_a_list_is_written():
+    """Was only "expected a value, the end of the setting, `<`, `=` or …, found `,`"."""
+    [d] = whist_errors("house-rule x\nplay { trumps_above BJ, LJ }\n")
+    assert (d.pos.line, d.pos.col) == (2, 23)
+    assert d.message.endswith("found `,` (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)")
+
+
 def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
     [d] = whist_errors('house-rule x\ngame { target "7" }\n')
     assert d.message == "expected an integer, found the text '7' (the quotes make it text: write 7 without them)"
