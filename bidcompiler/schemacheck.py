@@ -511,7 +511,12 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     want = error.validator_value
     value = error.instance
     if kind == "type":
-        return f"expected {_type_name(want)}, found {_found(loaded, error)}"
+        message = f"expected {_type_name(want)}, found {_found(loaded, error)}"
+        keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
+        if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
+            # `levels: 4`: say which settings the block holds (levels: {from: 4}).
+            message += f" (a block of {', '.join(keys)})"
+        return message
     title = error.schema.get("title") if isinstance(error.schema, dict) else None
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.

@@ -151,6 +151,12 @@ def test_quoted_number_where_an_integer_is_wanted_is_an_error():
                                           "text: write true without them)"]
 
 
+def test_a_plain_value_where_a_block_belongs_names_the_blocks_settings():
+    """`deal: 12`: was only "expected a mapping, found 12"."""
+    _, diags = check("name: x\ndeal: 12\n")
+    assert [d.message for d in diags] == ["expected a mapping, found 12 (a block of cards, kitty)"]
+
+
 def test_empty_value_where_a_string_is_wanted_is_not_coerced():
     loaded, diags = check("name:\ndeal: {cards: 1, kitty: 1}\n")
     assert [(d.pos, d.message) for d in diags] == [(at(1, 6), "expected a string, found nothing")]
