@@ -98,6 +98,10 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
                                      f"variant built on another, name it ({base})")
         diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     errors, unindented = _unindented_blocks(loaded, errors, schema)
+    # Words of one name written apart (`first caller`): one message, at the first word.
+    apart = {(*tuple(e.absolute_path)[:-1], tuple(e.absolute_path)[-1] + k)
+             for e in errors if _words_apart(loaded, e) for k in range(1, _words_apart_count(loaded, e))}
+    errors = [e for e in errors if tuple(e.absolute_path) not in apart]
     for error in errors:
         for diagnostic in _diagnose(loaded, error, schema):
             if diagnostic.message.startswith("unknown key") and \
@@ -505,6 +509,47 @@ def _did_you_mean(error: ValidationError) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
+def _data_at(data: Any, path: tuple) -> Any:
+    """The value at ``path`` (keys and list indexes) in ``data``, or None where there is none."""
+    for part in path:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _words_apart_count(loaded: LoadedYaml, error: ValidationError) -> int:
+    """How many items of a list, from the one ``error`` is about, are the words of one allowed
+    name written apart (`must_bid first caller` in .whist: 2), or 0."""
+    path = tuple(error.absolute_path)
+    words = error.validator_value if error.validator == "enum" else None
+    if not path or not isinstance(path[-1], int) or not isinstance(words, list):
+        return 0
+    items = _data_at(loaded.data, path[:-1])
+    if not isinstance(items, list):
+        return 0
+    i = path[-1]
+    for n in (3, 2):
+        if len(items[i:i + n]) == n and "-".join(str(v) for v in items[i:i + n]) in words:
+            return n
+    return 0
+
+
+def _words_apart(loaded: LoadedYaml, error: ValidationError) -> str:
+    """`` (did you mean 'first-caller'? …)`` where an item of a list and the items after it are the
+    words of one allowed name written apart (:func:`_words_apart_count`), else ``""``."""
+    n = _words_apart_count(loaded, error)
+    if not n:
+        return ""
+    path = tuple(error.absolute_path)
+    items = _data_at(loaded.data, path[:-1])
+    joined = "-".join(str(v) for v in items[path[-1]:path[-1] + n])
+    return f" (did you mean '{joined}'? the words of one name are joined by -)"
+
+
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     """A message for a keyword that needs no special placement."""
     kind = error.validator
@@ -521,9 +566,11 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.
         article = "an" if title[:1] in "aeiou" else "a"
-        return f"expected {article} {title}, found {_found(loaded, error)}{_did_you_mean(error)}"
+        suggestion = _did_you_mean(error) or _words_apart(loaded, error)
+        return f"expected {article} {title}, found {_found(loaded, error)}{suggestion}"
     if kind == "enum" and isinstance(want, list):
-        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}{_did_you_mean(error)}"
+        return (f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+                f"{_did_you_mean(error) or _words_apart(loaded, error)}")
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"
     if kind == "pattern":

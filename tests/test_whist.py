@@ -173,6 +173,14 @@ def test_a_formula_written_without_its_equals_sign_is_told_to_add_it():
     assert "formula" not in d.message
 
 
+def test_the_words_of_one_name_written_apart_in_a_list_are_one_message():
+    """`must_bid first caller`: was two messages, 'first' and 'caller', the first with no suggestion."""
+    [d] = whist_errors("house-rule x\nauction { must_bid first caller }\n")
+    assert d.message.endswith("found 'first' (did you mean 'first-caller'? the words of one name are joined by -)")
+    [d] = whist_errors("house-rule x\nauction { must_bid left of dealer }\n")
+    assert d.message.endswith("(did you mean 'left-of-dealer'? the words of one name are joined by -)")
+
+
 def test_commas_outside_brackets_are_told_how_a_list_is_written():
     """Was only "expected a value, the end of the setting, `<`, `=` or …, found `,`"."""
     [d] = whist_errors("house-rule x\nplay { trumps_above BJ, LJ }\n")
