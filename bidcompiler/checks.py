@@ -386,14 +386,18 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
 def check_play(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Promoted trumps must be cards of the deck."""
     cards = set(v.deck.cards())
-    for card in v.play.trumps_above:
-        if card not in cards:
-            out = " (deck.without takes it out)" if card in v.deck.without else ""
-            conflict(sink, v, f"trumps_above names {card}, which is not in the deck{out}",
-                     ("play", "trumps_above"), ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
-                     ("deck", "without"),
-                     fix=(f"take {card} out of play.trumps_above", Remove(("play", "trumps_above")),
-                          "keep the card in the deck"))
+    # One message for all the missing cards: a deck without jokers misses both at once.
+    missing = [card for card in v.play.trumps_above if card not in cards]
+    if missing:
+        names = ", ".join(missing)
+        out = [card for card in missing if card in v.deck.without]
+        taken = f" (deck.without takes {', '.join(out)} out)" if out else ""
+        which, them = ("which is", "it") if len(missing) == 1 else ("which are", "them")
+        conflict(sink, v, f"trumps_above names {names}, {which} not in the deck{taken}",
+                 ("play", "trumps_above"), ("deck", "extra"), ("deck", "ranks"), ("deck", "suits"),
+                 ("deck", "without"),
+                 fix=(f"take {names} out of play.trumps_above", Remove(("play", "trumps_above")),
+                      f"keep {them} in the deck"))
     repeated = [c for c, n in Counter(v.play.trumps_above).items() if n > 1]
     for card in repeated:
         sink.error(v.at("play", "trumps_above"), f"trumps_above names {card} twice",

@@ -431,6 +431,19 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Di
             )
         elif kind == "RPAR" and not operand_due and "RPAR" not in expected:
             message = "`)` without a matching `(`"
+        elif str(token) == "*" and operand_due and token.start_pos and text[token.start_pos - 1] == "*":
+            message = "there is no power operator `**`; multiply (`bid * bid`)"
+        elif kind == "NAME" and not operand_due and token.start_pos and text[token.start_pos - 1].isdigit():
+            # `2bid`: a number and a name written together.
+            message = (f"expected an operator, found `{token}` right after a number; "
+                       + ("numbers are written out in digits (no `e`)" if re.fullmatch(r"e\d+", str(token))
+                          else f"to multiply, write `* {token}`"))
+        elif not expected and str(token) in ("then", "else"):
+            # The parser offers nothing here (its list is empty): a `then` or an `else` with
+            # no `if` of its own left (`if a then b else c else d`).
+            message = f"`{token}` without an `if` of its own: write `if CONDITION then A else B`"
+        elif not expected:
+            message = f"unexpected `{token}`"
         else:
             message = f"expected {_describe_expected(expected)}, found `{token}`"
         return Diagnostic(origin.shifted(token.line, token.column), message)

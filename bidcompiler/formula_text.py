@@ -57,6 +57,7 @@ NOUNS = {
     "score": ("the side's score", False),
     "opponent_score": ("the best other score", False),
     "sets": ("the times the side has been set", True),
+    "sets_in_a_row": ("the side's contracts set in a row", True),
     "hands": ("the hands played", True),
     "games": ("the games the side has won", True),
     "target": ("the target", False),
@@ -83,6 +84,7 @@ WHEN = {
 # Counts compared with a number: a sentence whose {q} is "at least 3" etc.
 COUNTS = {
     "sets": "the side has been set {q} {times}",
+    "sets_in_a_row": "the side has been set {q} {times} in a row",
     "hands": "{q} {hands} been played",
     "games": "the side has won {q} {games}",
     "played": "{q} {hands} been played with a contract",

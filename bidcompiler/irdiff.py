@@ -132,6 +132,9 @@ def format_value(path: str, value) -> str:
         return "the auction's levels" if value is None else f"{value[0]} to {value[1]}"
     if value is None:
         return "none"
+    if path == "auction.passes_end" and value == 0:
+        # The compiled count where the auction goes round once: there is none.
+        return "none (once round)"
     if isinstance(value, DeckSize):
         return str(value)
     if isinstance(value, ir.Formula):

@@ -97,11 +97,94 @@ def validate(loaded: LoadedYaml, schema: dict) -> list[Diagnostic]:
                                 hint=f"if this file changes a game, make it a house rule ({rule}); if it is a "
                                      f"variant built on another, name it ({base})")
         diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
+    errors, unindented = _unindented_blocks(loaded, errors, schema)
+    # Words of one name written apart (`first caller`): one message, at the first word.
+    apart = {(*tuple(e.absolute_path)[:-1], tuple(e.absolute_path)[-1] + k)
+             for e in errors if _words_apart(loaded, e) for k in range(1, _words_apart_count(loaded, e))}
+    errors = [e for e in errors if tuple(e.absolute_path) not in apart]
     for error in errors:
         for diagnostic in _diagnose(loaded, error, schema):
+            if diagnostic.message.startswith("unknown key") and \
+                    (diagnostic.pos.line, diagnostic.pos.col) in unindented.get("unknown", ()):
+                continue
             key = (diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)
             diagnostics.setdefault(key, diagnostic)
+    for diagnostic in unindented.get("", ()):
+        assert isinstance(diagnostic, Diagnostic)
+        diagnostics[(diagnostic.pos.file, diagnostic.pos.line, diagnostic.pos.col, diagnostic.message)] = diagnostic
     return [diagnostics[key] for key in sorted(diagnostics)]
+
+
+def _takes_named_terms(root: dict, path: tuple) -> bool:
+    """Whether the setting at ``path`` (keys only) may be a mapping of names of one's own choosing."""
+    node: Any = root
+    for key in path:
+        node = _resolve(root, node)
+        forms = [node, *(_resolve(root, b) for b in (*node.get("anyOf", ()), *node.get("oneOf", ())))] \
+            if isinstance(node, dict) else []
+        node = next((f["properties"][key] for f in forms if isinstance(f, dict) and key in f.get("properties", {})),
+                    None)
+        if node is None:
+            return False
+    node = _resolve(root, node)
+    forms = [node, *(_resolve(root, b) for b in (*node.get("anyOf", ()), *node.get("oneOf", ())))]
+    return any(isinstance(f, dict) and isinstance(f.get("additionalProperties"), dict) for f in forms)
+
+
+def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[list, dict[str, Any]]:
+    """A block left empty with its settings below it not indented under it (``auction:`` and then
+    ``levels: …`` at the left margin): one message at the first of them, for what would be two
+    (the block "found nothing", each setting "unknown here").
+
+    Returns the errors less the empty block's, and what to leave out and add: under ``"unknown"``,
+    the positions an unknown key is no longer reported at; under ``""``, the new diagnostics.
+    """
+    # The keys written with nothing after them, in the mappings that have unknown keys.
+    empty = set()
+    unknown: dict[tuple, set] = {}  # mapping path -> its unknown keys
+    for error in errors:
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            unknown.setdefault(tuple(error.absolute_path), set()).update(_additional_keys(error))
+            for key, value in error.instance.items():
+                node = loaded.node((*error.absolute_path, key))
+                if value is None and isinstance(node, ScalarNode) and node.style is None and node.value == "":
+                    empty.add((*error.absolute_path, key))
+    if not empty:
+        return errors, {}
+    skip: dict[str, Any] = {"": []}
+    dropped = set()
+    for path in sorted(empty, key=str):
+        parent = loaded.data
+        for part in path[:-1]:
+            parent = parent.get(part) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict):
+            continue
+        keys = list(parent)
+        block = path[-1]
+        run = []
+        # A block of named terms (game.lose) takes any name: an unknown key below it is one.
+        terms = _takes_named_terms(root, path)
+        for key in keys[keys.index(block) + 1:] if block in keys else ():
+            if not isinstance(key, str) or key not in unknown.get(tuple(path[:-1]), ()) or \
+                    not (terms or ".".join((*path, key)) in _homes(root, key)):
+                break
+            run.append(key)
+        if not run:
+            continue
+        dropped.add(path)
+        for key in run:
+            pos = loaded.key_pos((*path[:-1], key))
+            skip.setdefault("unknown", []).append((pos.line, pos.col))
+        first = loaded.key_pos((*path[:-1], run[0]))
+        names = " and ".join(f"'{k}'" for k in run) if len(run) <= 2 else \
+            ", ".join(f"'{k}'" for k in run[:-1]) + f" and '{run[-1]}'"
+        line = loaded.key_pos(path).line
+        them = "them" if len(run) > 1 else "it"
+        skip[""].append(Diagnostic(first, f"{names} {'are settings' if len(run) > 1 else 'is a setting'} of "
+                                          f"'{block}' (line {line}), which is empty: indent {them} under "
+                                          f"'{block}' (with spaces)"))
+    # The empty block's own error ("expected a mapping, found nothing") is said by the new message.
+    return [e for e in errors if not (tuple(e.absolute_path) in dropped and e.instance is None)], skip
 
 
 # -- string coercion ---------------------------------------------------------------
@@ -283,12 +366,26 @@ def _type_name(wanted: Any) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+# What a quoted text may be meant as: a whole number or a truth value.
+_QUOTED_WORD = re.compile(r"^[-+]?[0-9]+$|^(true|false)$")
+
+
 def _found(loaded: LoadedYaml, error: ValidationError) -> str:
     node = loaded.node(error.absolute_path)
     if error.instance is None:
         if isinstance(node, ScalarNode) and node.style is None and node.value == "":
             return "nothing"
     key = error.absolute_path[-1] if error.absolute_path else None
+    if error.validator in ("type", *_COMBINATORS) and isinstance(node, ScalarNode) and node.style in ("'", '"') \
+            and isinstance(error.instance, str) \
+            and _QUOTED_WORD.match(error.instance.strip()):
+        # `target: "7"`, `dealer_may_take: "true"`: the quotes made text of a number or a truth value.
+        word = error.instance.strip()
+        return f"the text {_show(error.instance)} (the quotes make it text: write {word} without them)"
+    if isinstance(error.instance, list) and 1 < len(error.instance) <= 8 \
+            and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in error.instance):
+        # `first_lead left of declarer` in .whist: several words are a list; show them.
+        return f"the list [{', '.join(str(v) for v in error.instance)}]"
     if isinstance(node, FormulaNode) and isinstance(key, str):
         # `from = 4` in .whist: the `=` made a formula where a plain value belongs.
         return f"the formula `{node.value}` (`=` starts a formula; write `{key} {node.value}`)"
@@ -401,11 +498,56 @@ def _did_you_mean(error: ValidationError) -> str:
             if candidate != value and re.search(error.validator_value, candidate):
                 return f" (did you mean '{candidate}'?)"
         return ""
+    if error.validator == "enum" and isinstance(value, list) and all(isinstance(v, str) for v in value) \
+            and "-".join(value) in (error.validator_value or ()):
+        # `first_lead left of declarer` in .whist: the words of one name, written apart.
+        return f" (did you mean '{'-'.join(value)}'?)"
     if error.validator != "enum" or not isinstance(value, str) or not isinstance(error.validator_value, list):
         return ""
     words = [w for w in error.validator_value if isinstance(w, str)]
     close = difflib.get_close_matches(error.instance, words, n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _data_at(data: Any, path: tuple) -> Any:
+    """The value at ``path`` (keys and list indexes) in ``data``, or None where there is none."""
+    for part in path:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _words_apart_count(loaded: LoadedYaml, error: ValidationError) -> int:
+    """How many items of a list, from the one ``error`` is about, are the words of one allowed
+    name written apart (`must_bid first caller` in .whist: 2), or 0."""
+    path = tuple(error.absolute_path)
+    words = error.validator_value if error.validator == "enum" else None
+    if not path or not isinstance(path[-1], int) or not isinstance(words, list):
+        return 0
+    items = _data_at(loaded.data, path[:-1])
+    if not isinstance(items, list):
+        return 0
+    i = path[-1]
+    for n in (3, 2):
+        if len(items[i:i + n]) == n and "-".join(str(v) for v in items[i:i + n]) in words:
+            return n
+    return 0
+
+
+def _words_apart(loaded: LoadedYaml, error: ValidationError) -> str:
+    """`` (did you mean 'first-caller'? …)`` where an item of a list and the items after it are the
+    words of one allowed name written apart (:func:`_words_apart_count`), else ``""``."""
+    n = _words_apart_count(loaded, error)
+    if not n:
+        return ""
+    path = tuple(error.absolute_path)
+    items = _data_at(loaded.data, path[:-1])
+    joined = "-".join(str(v) for v in items[path[-1]:path[-1] + n])
+    return f" (did you mean '{joined}'? the words of one name are joined by -)"
 
 
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
@@ -414,14 +556,21 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     want = error.validator_value
     value = error.instance
     if kind == "type":
-        return f"expected {_type_name(want)}, found {_found(loaded, error)}"
+        message = f"expected {_type_name(want)}, found {_found(loaded, error)}"
+        keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
+        if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
+            # `levels: 4`: say which settings the block holds (levels: {from: 4}).
+            message += f" (a block of {', '.join(keys)})"
+        return message
     title = error.schema.get("title") if isinstance(error.schema, dict) else None
     if title and kind in ("enum", "pattern"):
         # The schema names what belongs here ("a suit"): say it in those words.
         article = "an" if title[:1] in "aeiou" else "a"
-        return f"expected {article} {title}, found {_show(value)}{_did_you_mean(error)}"
+        suggestion = _did_you_mean(error) or _words_apart(loaded, error)
+        return f"expected {article} {title}, found {_found(loaded, error)}{suggestion}"
     if kind == "enum" and isinstance(want, list):
-        return f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}{_did_you_mean(error)}"
+        return (f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+                f"{_did_you_mean(error) or _words_apart(loaded, error)}")
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"
     if kind == "pattern":

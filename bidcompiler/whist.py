@@ -143,6 +143,19 @@ class _NodeMaker:
         extra = schema.get("additionalProperties")
         return self._resolve(extra) if isinstance(extra, dict) else {}
 
+    def _raw_child_schema(self, schema: dict, key: str) -> object:
+        """The schema of ``key`` in ``schema`` as written (its ``$ref`` not followed): a property,
+        of the block or of one of its forms, or the schema of every other key (named terms)."""
+        schema = self._resolve(schema)
+        forms = [schema, *(self._resolve(b) for b in (*schema.get("anyOf", ()), *schema.get("oneOf", ())))]
+        for form in forms:
+            if key in form.get("properties", {}):
+                return form["properties"][key]
+        for form in forms:
+            if isinstance(form.get("additionalProperties"), dict):
+                return form["additionalProperties"]
+        return None
+
     @staticmethod
     def _types(schema: dict) -> set:
         t = schema.get("type")
@@ -186,6 +199,11 @@ class _NodeMaker:
         schema = self.child_schema(parent_schema, key_token.value)
         kind = tree.data
         if kind == "setting":
+            if len(tree.children) > 2 and _takes_formula(self._raw_child_schema(parent_schema, key_token.value)):
+                # `multiplier if notrump then 3 else 1`: the words of a formula without its `=`.
+                words = " ".join(str(c.value) if isinstance(c, Token) else "[…]" for c in tree.children[1:])
+                raise _syntax(self, tree.children[1], f"`{key_token.value}` takes a formula, which follows `=`: "
+                                                      f"write `{key_token.value} = {words}`")
             return key, self.values(tree.children[1:], schema)
         if kind == "formula":
             return key, self.formula(tree)
@@ -353,7 +371,84 @@ def _found(token) -> str:
     return f"`{value}`"
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileError:
+_FORMULA_REF = "#/definitions/formula"
+
+
+def _takes_formula(schema: object) -> bool:
+    """Whether ``schema`` (unresolved) takes a formula: the formula itself, or one of its forms."""
+    if not isinstance(schema, dict):
+        return False
+    forms = (*schema.get("oneOf", ()), *schema.get("anyOf", ()))
+    return any(isinstance(b, dict) and b.get("$ref") == _FORMULA_REF for b in (schema, *forms))
+
+
+@lru_cache(maxsize=4)
+def _formula_keys(schema_json: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The settings that take a formula, and the blocks whose every key takes one (named terms)."""
+    keys: set[str] = set()
+    blocks: set[str] = set()
+    stack = [json.loads(schema_json)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key, sub in (node.get("properties") or {}).items():
+                if _takes_formula(sub):
+                    keys.add(key)
+                    forms = (*sub.get("oneOf", ()), *sub.get("anyOf", ()))
+                    if any(isinstance(f, dict) and _takes_formula(f.get("additionalProperties")) for f in forms):
+                        blocks.add(key)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(keys), frozenset(blocks)
+
+
+def _formula_hint(text: str, at: int, schema: dict | None) -> str:
+    """`` (a formula follows `=`: `KEY = …`)`` where a statement before ``at`` names a setting that
+    takes a formula without the ``=`` (``multiplier if notrump then 3 else 1``), else ``""``."""
+    if schema is None:
+        return ""
+    start = max(text.rfind(c, 0, at) for c in "{;\n") + 1
+    end = min((i for i in (text.find(c, at) for c in "};\n#") if i >= 0), default=len(text))
+    match = re.match(r"\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s+(?!=)(.*)", text[start:end], re.S)
+    if match is None:
+        return ""
+    keys, blocks = _formula_keys(json.dumps(schema, sort_keys=True))
+    block = _open_block(text, start)
+    if match.group(1) not in keys and (block is None or block[0] not in blocks):
+        return ""
+    return f" (a formula follows `=`: `{match.group(1)} = {match.group(2).strip()}`)"
+
+
+def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
+    """The formula language's own message where a syntax error at ``at`` lies inside a formula
+    (``key = …`` on one line), or None.
+
+    The file's parser knows the formula only as part of the whole file, and so names what the
+    file could hold next (``the end of the setting``, ``}``); the formula's own parser says
+    what is wrong with the formula (``to compare, write ==``), as for a formula in YAML.
+    """
+    from .expressions import parse_expression
+
+    line_start = text.rfind("\n", 0, at) + 1
+    start = max(line_start, text.rfind("{", line_start, at) + 1, text.rfind(";", line_start, at) + 1)
+    match = re.match(r"[ \t]*[A-Za-z0-9_][A-Za-z0-9_-]*[ \t]*=(?!=)[ \t]*", text[start:at])
+    if match is None:
+        return None
+    begin = start + match.end()
+    ends = [i for i in (text.find(c, at) for c in "};#\n") if i >= 0]
+    end = min(ends, default=len(text))
+    if text[begin:end].rstrip().endswith("\\"):
+        return None  # a formula continued on the next line: the file's parser has said it
+    line = text.count("\n", 0, begin) + 1
+    try:
+        parse_expression(text[begin:end], SourcePos(filename, line, begin - line_start + 1))
+    except CompileError as exc:
+        return exc.diagnostics[0]
+    return None
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict | None = None) -> CompileError:
     lines = _text_lines(text)
     line = getattr(exc, "line", 0) or len(lines)
     col = getattr(exc, "column", 0) or (len(lines[-1]) + 1 if lines else 1)
@@ -364,6 +459,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
             message += " (quote text with double quotes)"
         elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
             message = "a string not closed on its line: end it with `\"` before the line ends"
+        else:
+            message += _formula_hint(text, exc.pos_in_stream, schema)
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
@@ -379,8 +476,16 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str) -> CompileErro
             message = "unexpected `}`: no block is open here"
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
+            message += _formula_hint(text, at, schema)
+            if token is not None and token.type == "_COMMA" and "_COMMA" not in expected:
+                # `trumps_above BJ, LJ`: commas belong inside brackets only.
+                message += " (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)"
             if block is not None and closing_wanted and token is not None and token.type in ("$END",):
                 message += f" (the {block[0]} block opened at line {block[1]} is not closed)"
+    where = exc.pos_in_stream if isinstance(exc, UnexpectedCharacters) else at
+    inside = _formula_error(text, where, filename) if where is not None else None
+    if inside is not None:
+        line, col, message = inside.pos.line, inside.pos.col, inside.message
     source = lines[line - 1] if 0 < line <= len(lines) else None
     return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
 
@@ -426,7 +531,7 @@ def load_whist(text: str, filename: str, schema: dict) -> LoadedYaml:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
-        error = _syntax_error(exc, text, filename)
+        error = _syntax_error(exc, text, filename, schema)
     else:
         error = None
     finally:

@@ -575,6 +575,27 @@ def _offset_pos(text: str, filename: str, offset: int) -> SourcePos:
     return SourcePos(filename, line, offset - start + 1)
 
 
+def _yaml_words(exc: yaml.MarkedYAMLError, message: str, line: str) -> str:
+    """PyYAML's message for the mistakes of indentation an author makes, in words (its own
+    names `<block end>` and `<block mapping start>` say nothing to one); ``line``: the line
+    of the problem."""
+    problem = exc.problem or ""
+    if problem.startswith("expected <block end>") and exc.context_mark is not None:
+        return (f"bad indentation: this line lines up with no key above it (the block it is in "
+                f"started at line {exc.context_mark.line + 1}); the keys of one block start in one column")
+    if problem == "mapping values are not allowed here" and re.match(r"\s+[^\s:#]+$", line[:exc.problem_mark.column]):
+        # `key: value` alone on a line indented deeper than the key above: YAML read the line as
+        # the rest of that key's value, and then met the `:`.
+        return ("bad indentation: this line is indented deeper than the key above it, so it reads as the rest "
+                "of that key's value; line it up with the key above (or give that key no value, to open a block)")
+    if problem == "mapping values are not allowed here":
+        return ("`: ` inside a value: quote the value (\"a: b\"), or put each key of a block on a line of "
+                "its own, indented under the key it belongs to")
+    if "'\\t'" in problem:
+        return f"{message} (indent with spaces: YAML does not allow tabs there)"
+    return message
+
+
 def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
     """A PyYAML error as a one-diagnostic :class:`CompileError`."""
     if isinstance(exc, yaml.MarkedYAMLError):
@@ -605,6 +626,8 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
                 # "found duplicate anchor 'x'; first occurrence" / "second occurrence"
                 message = f"{exc.context} at line {context_pos.line}; {exc.problem} here"
                 related = (context_pos,)
+        lines = _text_lines(text)
+        message = _yaml_words(exc, message, lines[pos.line - 1] if 1 <= pos.line <= len(lines) else "")
     elif isinstance(exc, yaml.reader.ReaderError):
         pos = _offset_pos(text, filename, exc.position)
         character = exc.character if isinstance(exc.character, int) else ord(exc.character[:1] or "\0")

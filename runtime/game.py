@@ -96,6 +96,9 @@ class GameTally:
         self.games: list[GameResult] = []
         self.totals = [0] * rules.sides
         self.sets = [0] * rules.sides
+        # This side's contracts set one after another (a contract it makes ends the row;
+        # hands the other sides declare, or thrown in, do not): "set twice in a row".
+        self.sets_in_a_row = [0] * rules.sides
         self.hands_played = 0  # in the current game
         self.played = 0  # hands of the current game played with a contract (not thrown in)
         self.games_won = [0] * rules.sides  # in a rubber
@@ -141,7 +144,7 @@ class GameTally:
         rules = self.rules
         game = self._game_of_next_hand()
         game.hands += 1
-        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
+        self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = self._counts_after(hand)
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
         game_winner = self._decide(declaring_side, hand)
         game.totals = list(self.totals)
@@ -155,11 +158,13 @@ class GameTally:
         else:  # the rubber goes on: a new game from zero
             self.totals = [0] * rules.sides
             self.sets = [0] * rules.sides
+            self.sets_in_a_row = [0] * rules.sides
             self.hands_played = 0
             self.played = 0
 
-    def _counts_after(self, hand) -> tuple[list[int], list[int], int, int]:
-        """(totals, sets, hands, hands with a contract) of the game once ``hand`` is added (new lists)."""
+    def _counts_after(self, hand) -> tuple[list[int], list[int], list[int], int, int]:
+        """(totals, sets, sets in a row, hands, hands with a contract) of the game once ``hand`` is
+        added (new lists)."""
         rules = self.rules
         floor = rules.game_end.floor
         totals = []
@@ -167,21 +172,24 @@ class GameTally:
             total = self.totals[side] + points
             totals.append(total if floor is None else max(floor, total))
         sets = list(self.sets)
-        if hand.made is False:
-            sets[rules.side_of[hand.declarer]] += 1
-        return totals, sets, self.hands_played + 1, self.played + (1 if hand.declarer >= 0 else 0)
+        row = list(self.sets_in_a_row)
+        if hand.declarer >= 0 and hand.made is not None:
+            side = rules.side_of[hand.declarer]
+            sets[side] += not hand.made
+            row[side] = 0 if hand.made else row[side] + 1
+        return totals, sets, row, self.hands_played + 1, self.played + (1 if hand.declarer >= 0 else 0)
 
     def winner_if(self, hand) -> int | None:
         """The side that would win the current game if ``hand`` (a finished hand, or any object
         with its ``score``, ``books``, ``declarer``, ``bid``, ``made`` and ``dealer``) were
         added now; None if the game would go on.  Nothing is changed."""
-        saved = self.totals, self.sets, self.hands_played, self.played
-        self.totals, self.sets, self.hands_played, self.played = self._counts_after(hand)
+        saved = self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played
+        self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = self._counts_after(hand)
         try:
             side = self.rules.side_of[hand.declarer] if hand.declarer >= 0 else None
             return self._decide(side, hand)
         finally:
-            self.totals, self.sets, self.hands_played, self.played = saved
+            self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = saved
 
     def may_end(self, low: list[int], high: list[int]) -> bool:
         """Whether some result of the next hand could end the current game, each side's
@@ -207,6 +215,7 @@ class GameTally:
                 "score": scores[side],
                 "opponent_score": (max(r[0] for r in others), max(r[1] for r in others)) if others else (0, 0),
                 "sets": (self.sets[side], self.sets[side] + 1),
+                "sets_in_a_row": (0, self.sets_in_a_row[side] + 1),
                 "hands": (self.hands_played + 1, self.hands_played + 1),
                 "swept": (0, 1),
                 "games": (self.games_won[side], self.games_won[side]),
@@ -236,6 +245,7 @@ class GameTally:
                 "score": self.totals[side],
                 "opponent_score": max(others) if others else 0,
                 "sets": self.sets[side],
+                "sets_in_a_row": self.sets_in_a_row[side],
                 "hands": self.hands_played,
                 "swept": bool(total_books) and hand.books[side] == total_books,
                 "games": self.games_won[side],
@@ -325,6 +335,7 @@ class GameView:
         found = self._memo[("key", dealer)] = (
                 tuple(t.totals),
                 tuple(t.sets) if "sets" in names else None,
+                tuple(t.sets_in_a_row) if "sets_in_a_row" in names else None,
                 t.hands_played if "hands" in names else None,
                 t.played if "played" in names else None,
                 tuple(t.games_won) if "games" in names else None,
@@ -470,7 +481,7 @@ _READS: dict[int, tuple[Ruleset, tuple[bool, bool, bool]]] = {}
 
 def _reads(rules: Ruleset) -> tuple[bool, bool, bool]:
     """Whether the game's end test reads of a hand (swept, its bid's level, made):
-    the win and lose formulas' names (a set counts in ``sets``)."""
+    the win and lose formulas' names (a set counts in ``sets`` and ``sets_in_a_row``)."""
     got = _READS.get(id(rules))
     if got is None or got[0] is not rules:
         if len(_READS) > 64:
@@ -478,7 +489,8 @@ def _reads(rules: Ruleset) -> tuple[bool, bool, bool]:
         end = rules.game_end
         names = end.win.names | end.lose.names
         got = _READS[id(rules)] = (rules, ("swept" in names, "last_bid" in names,
-                                           "last_made" in names or "sets" in names))
+                                           "last_made" in names or "sets" in names
+                                           or "sets_in_a_row" in names))
     return got[1]
 
 

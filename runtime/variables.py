@@ -30,6 +30,8 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "score": (INT, "this side's total score"),
     "opponent_score": (INT, "the best total among the other sides"),
     "sets": (INT, "times this side has been set in this game"),
+    "sets_in_a_row": (INT, "this side's contracts set one after another in this game (a contract it makes "
+                           "ends the row; hands the other side declares or throws in do not)"),
     "hands": (INT, "hands played in this game"),
     "swept": (BOOL, "this side took every book of the hand just played"),
     "games": (INT, "games this side has won in the rubber"),

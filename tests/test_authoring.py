@@ -7,6 +7,7 @@ file, line and column and what to do (exit 1).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from clirun import run
@@ -284,3 +285,125 @@ def test_check_of_a_house_rule_alone_says_it_was_not_laid_over_a_game():
                             "(--on VARIANT checks that it fits one)\n")
     assert run("check", "notrump-from-4", "--on", "standard").stdout == "notrump-from-4: ok (over standard)\n"
     assert run("check", "notrump-from-4", "--on", "oregon").exit_code == 1
+
+
+# ----------------------------------------------------------------- a block's settings not indented
+def test_settings_not_indented_under_their_empty_block_get_one_message(tmp_path):
+    """`auction:` and then `levels: …` at the left margin: one message at `levels` saying to indent it.
+
+    Was two: `auction` "expected a mapping, found nothing" and `levels` "unknown key here"
+    (and where the block may be empty, `play:` then `first_lead:`, only the second).
+    """
+    rule = _write(tmp_path, "flat.yaml", "name: flat\nkind: house-rule\ndescription: x\nauction:\n"
+                                         "levels: {from: 4}\nrounds: until-passed\n")
+    result = run("check", rule, "--on", "standard")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:-1] == [
+        f"{rule}:5:1: 'levels' and 'rounds' are settings of 'auction' (line 4), which is empty: indent them "
+        "under 'auction' (with spaces)"]
+    rule = _write(tmp_path, "flat-play.yaml", "name: flat\nkind: house-rule\ndescription: x\nplay:\n"
+                                              "first_lead: partner\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"{rule}:5:1: 'first_lead' is a setting of 'play' (line 4), which is "
+                                             "empty: indent it under 'play' (with spaces)")
+    # A name of one's own under a block of named conditions: was "found nothing" and "unknown key".
+    rule = _write(tmp_path, "flat-lose.yaml", "name: flat\nkind: house-rule\ndescription: x\ngame:\n  lose:\n"
+                                              "  set-on-seven: last_bid == 7\n")
+    result = run("check", rule)
+    assert result.stderr.splitlines()[:-1] == [f"{rule}:6:3: 'set-on-seven' is a setting of 'lose' (line 5), "
+                                               "which is empty: indent it under 'lose' (with spaces)"]
+
+
+# ----------------------------------------------------------------- one message for a deck without jokers
+def test_promoted_trumps_missing_from_the_deck_are_one_message(tmp_path):
+    """`trumps_above: [BJ, LJ, 2D, 2S]` (the deuces below the jokers) over a 52-card game.
+
+    Was one message for BJ and another for LJ, at the same place with the same fixes.
+    """
+    rule = _write(tmp_path, "big-deuces.yaml", "name: big-deuces\nkind: house-rule\ndescription: x\n"
+                                               "play:\n  trumps_above: [BJ, LJ, 2D, 2S]\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0
+    result = run("rules", "northeast52", "--with", rule)
+    assert result.exit_code == 1
+    assert [line for line in result.stderr.splitlines() if not line.startswith(" ")] == [
+        f"{rule}:5:17: trumps_above names BJ, LJ, which are not in the deck"]
+    assert "take BJ, LJ out of play.trumps_above" in result.stderr
+
+
+# ----------------------------------------------------------------- compile's summary shows the rule
+def test_compiles_summary_names_the_house_rules_and_a_strains_own_levels():
+    """`compile standard+notrump-from-4`: was the summary of standard itself, word for word (the title
+    line named no house rule, the bids line had no notrump from 4), so an author saw no sign of the rule."""
+    result = run("compile", "standard+notrump-from-4")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "standard + notrump-from-4 — Bid Whist (54 cards)"
+    assert lines[4].startswith("  bids      3-7 (notrump 4-7), at one number: ")
+    assert run("compile", "standard").stdout.splitlines()[0] == "standard — Bid Whist (54 cards)"
+
+
+# ----------------------------------------------------------------- the tutorial's table of real-table rules
+def _tutorial_rows() -> list[tuple[str, str]]:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    table = text.split("## 6. More rules from real tables", 1)[1].split("\n## ", 1)[0]
+    import re
+
+    return re.findall(r"^\| ([^|`]+?) \| `([^`]+)` \|$", table, re.M)
+
+
+def test_the_tutorials_real_table_rules_are_there():
+    assert len(_tutorial_rows()) >= 20
+
+
+def test_each_real_table_rule_of_the_tutorial_compiles_over_standard_and_changes_it(tmp_path):
+    """docs/tutorial.md §6: each line, written as a house rule the way the table shows, is accepted over
+    standard and changes something `diff` names (a line that compiled to standard would be a rule that
+    does nothing)."""
+    for i, (said, line) in enumerate(_tutorial_rows()):
+        rule = _write(tmp_path, f"r{i}.yaml", f"name: r{i}\nkind: house-rule\ndescription: {json.dumps(said)}\n{line}\n")
+        result = run("diff", "standard", f"standard+{rule}")
+        assert result.exit_code == 0, (line, result.stderr)
+        assert result.stdout.strip() and result.stdout != "No rule differences\n", line
+
+
+# 3 notrump: side 1 takes all 13 books (tests/data/nt-sweep-by-side-1.json, standard scores it 14),
+# and side 1 set with 7 books (nt-set-of-side-1.json, -6); hands of `simulate standard --seed 5`.
+REAL_TABLE_SCORES = [
+    # (the tutorial's rule, score of the sweep, score of the set), [side 0, side 1]
+    ("scoring: {multiplier: if notrump then 3 else 1}", [0, 21], [0, -9]),
+    ("scoring: {multiplier: if notrump and made then 2 else 1}", [0, 14], [0, -3]),
+    ("scoring: {declarer: if made then bid else base}", [0, 6], [0, -6]),
+    ("scoring: {declarer: if made then base else books - 6 - bid}", [0, 14], [0, -4]),
+    ("scoring: {defender: {set-bonus: if made then 0 else bid}}", [0, 14], [6, -6]),
+    ("scoring: {declarer: if sweep then 7 else base}", [0, 14], [0, -6]),
+]
+
+
+def test_real_table_scoring_rules_replay_a_sweep_and_a_set_as_the_rule_says(tmp_path):
+    data = Path(__file__).parent / "data"
+    rows = {line for _, line in _tutorial_rows()}
+    for i, (line, sweep, set_) in enumerate(REAL_TABLE_SCORES):
+        assert line in rows, line  # the tutorial's own line
+        _write(tmp_path, f"r{i}.yaml", f"name: r{i}\nkind: house-rule\ndescription: x\n{line}\n")
+        for name, score in (("nt-sweep-by-side-1.json", sweep), ("nt-set-of-side-1.json", set_)):
+            record = json.loads((data / name).read_text())
+            record["with"] = [f"r{i}.yaml"]
+            path = _write(tmp_path, f"{i}-{name}", json.dumps(record))
+            result = run("replay", path, "--json")
+            assert result.exit_code == 0, result.stderr
+            assert json.loads(result.stdout)["score"] == score, (line, name)
+
+
+# ----------------------------------------------------------------- a rule that gives no setting
+def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
+    """Only `name`, `kind` and a description: was "ok", a rule that changes nothing (a file cut
+    short, its block forgotten). Now one message at `kind` (the `house-rule` line in .whist)."""
+    rule = _write(tmp_path, "empty.yaml", "name: empty\nkind: house-rule\ndescription: a set costs double\n")
+    result = run("check", rule)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"{rule}:2:1: this house rule changes nothing: it gives no setting"
+    rule = _write(tmp_path, "empty.whist", 'house-rule empty\ndescription "a set costs double"\n')
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    assert "`scoring { multiplier = if notrump then 3 else 1 }`" in result.stderr

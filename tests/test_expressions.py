@@ -320,6 +320,16 @@ def test_variable_types_may_be_spelled_as_python_types_or_strings():
         ("if made then 1", "10:26: unexpected end of expression, expected `else`"),
         ("min(bid over)", "10:20: expected an operator, `,` or `)`, found `over`"),
         ("bid +* 2", "10:17: expected a number, a name or `(`, found `*`"),
+        # Was "expected , found `else`": the parser offers nothing after a whole conditional.
+        ("if made then 1 else 2 else 3", "10:34: `else` without an `if` of its own: write "
+                                         "`if CONDITION then A else B`"),
+        ("bid then 2", "10:16: `then` without an `if` of its own: write `if CONDITION then A else B`"),
+        # Were "expected a number, a name or `(`, found `*`" and "expected an operator or the end
+        # of the expression, found `bid`".
+        ("bid ** 2", "10:17: there is no power operator `**`; multiply (`bid * bid`)"),
+        ("2bid", "10:13: expected an operator, found `bid` right after a number; to multiply, write `* bid`"),
+        ("1e3", "10:13: expected an operator, found `e3` right after a number; numbers are written out in "
+                "digits (no `e`)"),
         ("", "10:12: the expression is empty"),
         ("   # just a comment", "10:12: the expression is empty"),
     ],

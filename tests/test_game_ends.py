@@ -155,3 +155,31 @@ def test_the_whist_syntax_writes_named_conditions(tmp_path):
     win, lose, wins, _ = ends("standard", (str(path),))
     assert wins == {"target": "score >= 9", "sweep": "swept"} and win == "score >= 9 or swept"
     assert lose == "false"
+
+
+def test_set_twice_in_a_row_counts_a_sides_own_contracts_one_after_another(tmp_path):
+    """`sets_in_a_row` (rules.md has no such rule; real tables say "set twice in a row loses"): the
+    side's contracts set one after another; a hand the other side declares, or thrown in, does
+    not break the row, a contract it makes does. Was: no name said it (only `sets`, in the game)."""
+    from types import SimpleNamespace
+
+    from runtime.game import GameTally
+
+    rules = load_ruleset("standard", (rule(tmp_path, "row", "  lose:\n    row: sets_in_a_row >= 2\n"),))
+    bid = next(i for i, b in enumerate(rules.bids) if b.level == 3)
+
+    def hand(declarer: int, made: bool | None, score: tuple[int, int]):
+        return SimpleNamespace(declarer=declarer, made=made, score=list(score), bid=bid, dealer=3,
+                               books=[6, 7] if declarer >= 0 else [], calls=[])
+
+    tally = GameTally(rules)
+    for h in (hand(0, False, (-3, 0)), hand(1, True, (0, 1)), hand(-1, None, (0, 0))):
+        tally.add_hand(h)
+        assert tally.winner is None
+    assert tally.sets_in_a_row == [1, 0]
+    # Side 0 set again: twice in a row, it loses (side 1 wins), though its score is only -6.
+    assert tally.winner_if(hand(0, False, (-3, 0))) == 1
+    # A contract it makes in between ends the row.
+    tally.add_hand(hand(0, True, (1, 0)))
+    tally.add_hand(hand(0, False, (-3, 0)))
+    assert tally.winner is None and tally.sets_in_a_row == [1, 0] and tally.sets == [2, 0]

@@ -237,7 +237,7 @@ def end_table(variant: str, rules_with: tuple[str, ...]):
     except CompileError as exc:
         return "error", sorted(d.message for d in exc.diagnostics)
     grid = {
-        "score": range(-12, 13, 1), "opponent_score": (0, 5, 12), "sets": (0, 2, 3), "hands": (1, 10),
+        "score": range(-12, 13, 1), "opponent_score": (0, 5, 12), "sets": (0, 2, 3), "sets_in_a_row": (0,), "hands": (1, 10),
         "swept": (False, True), "games": (0,), "played": (9, 10), "last_bid": (0, 7),
         "last_declarer": (False, True), "last_made": (False, True),
     }

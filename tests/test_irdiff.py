@@ -99,6 +99,14 @@ def test_house_rule_words():
         "  after:  made: the declarers' books over six, quadrupled on a bid of 7; set: minus the bid\n")
 
 
+def test_an_auction_going_round_until_passed_has_no_count_of_passes_before(tmp_path):
+    """Was "passes that end the auction: 0 -> 3": a game going round once has no such count."""
+    rule = tmp_path / "rounds.yaml"
+    rule.write_text("name: rounds\nkind: house-rule\ndescription: x\nauction: {rounds: until-passed}\n")
+    assert run("standard", f"standard+{rule}").stdout.splitlines()[1] == \
+        "passes that end the auction: none (once round) -> 3"
+
+
 BONUS = ('house-rule bonus\n'
          'scoring { declarer = if made and bid == 7 then 14 else if made and bid == 5 then base + 5 else base }\n')
 

@@ -141,8 +141,20 @@ def test_yaml_11_words_stay_strings_and_numbers_become_strings_only_where_wanted
 
 def test_quoted_number_where_an_integer_is_wanted_is_an_error():
     loaded, diags = check('name: x\ndeal: {cards: "12", kitty: 4}\n')
-    assert [d.message for d in diags] == ["expected an integer, found '12'"]
+    # It says why a 12 is not a number: the quotes made it text.
+    assert [d.message for d in diags] == ["expected an integer, found the text '12' (the quotes make it text: "
+                                          "write 12 without them)"]
     assert loaded.data["deal"]["cards"] == "12"
+    loaded, diags = check("name: x\ndeal: {cards: 12, kitty: 4}\nflag: 'true'\n", {
+        **SCHEMA, "properties": {**SCHEMA["properties"], "flag": {"type": "boolean"}}})
+    assert [d.message for d in diags] == ["expected true or false, found the text 'true' (the quotes make it "
+                                          "text: write true without them)"]
+
+
+def test_a_plain_value_where_a_block_belongs_names_the_blocks_settings():
+    """`deal: 12`: was only "expected a mapping, found 12"."""
+    _, diags = check("name: x\ndeal: 12\n")
+    assert [d.message for d in diags] == ["expected a mapping, found 12 (a block of cards, kitty)"]
 
 
 def test_empty_value_where_a_string_is_wanted_is_not_coerced():

@@ -124,7 +124,7 @@ def test_comments_semicolons_and_continued_lines(tmp_path):
 
 def test_quoted_text_keeps_unicode_and_escapes(tmp_path):
     rule = tmp_path / "r.whist"
-    rule.write_text('house-rule r\ndescription "Läuft \\"gut\\" — ok"\n', encoding="utf-8")
+    rule.write_text('house-rule r\ndescription "Läuft \\"gut\\" — ok"\ngame { target 9 }\n', encoding="utf-8")
     assert load_layer(rule).data["description"] == 'Läuft "gut" — ok'
 
 
@@ -155,10 +155,52 @@ def test_a_plain_value_written_as_a_formula_says_the_equals_sign_made_it_one():
     assert d.message == "expected an integer, found the formula `4` (`=` starts a formula; write `from 4`)"
 
 
+def test_a_formula_written_without_its_equals_sign_is_told_to_add_it():
+    """`multiplier if notrump then 3 else 1`: the words of a formula, read as a list of values
+    (or stopped at an operator or `(`), are shown with the `=` they lack."""
+    [d] = whist_errors("house-rule x\nscoring { multiplier if notrump then 3 else 1 }\n")
+    assert (d.pos.line, d.pos.col) == (2, 22)
+    assert d.message == "`multiplier` takes a formula, which follows `=`: write `multiplier = if notrump then 3 else 1`"
+    [d] = whist_errors("house-rule x\nscoring { declarer if made then base else 2 * base }\n")
+    assert d.message.endswith("found `*` (a formula follows `=`: `declarer = if made then base else 2 * base`)")
+    # A named term or condition (any key of the block) takes a formula too.
+    [d] = whist_errors("house-rule x\ngame { lose { set-on-seven last_bid == 7 } }\n")
+    assert d.message.endswith("(a formula follows `=`: `set-on-seven = last_bid == 7`)")
+    [d] = whist_errors("house-rule x\nscoring { defender { over-six max(0, own_books - 6) } }\n")
+    assert d.message.endswith("(a formula follows `=`: `over-six = max(0, own_books - 6)`)")
+    # Not where no formula is taken: a ladder's mistake is only a syntax error.
+    [d] = whist_errors("house-rule x\nauction { ranking uptown = downtown < < notrump }\n")
+    assert "formula" not in d.message
+
+
+def test_the_words_of_one_name_written_apart_in_a_list_are_one_message():
+    """`must_bid first caller`: was two messages, 'first' and 'caller', the first with no suggestion."""
+    [d] = whist_errors("house-rule x\nauction { must_bid first caller }\n")
+    assert d.message.endswith("found 'first' (did you mean 'first-caller'? the words of one name are joined by -)")
+    [d] = whist_errors("house-rule x\nauction { must_bid left of dealer }\n")
+    assert d.message.endswith("(did you mean 'left-of-dealer'? the words of one name are joined by -)")
+
+
+def test_commas_outside_brackets_are_told_how_a_list_is_written():
+    """Was only "expected a value, the end of the setting, `<`, `=` or …, found `,`"."""
+    [d] = whist_errors("house-rule x\nplay { trumps_above BJ, LJ }\n")
+    assert (d.pos.line, d.pos.col) == (2, 23)
+    assert d.message.endswith("found `,` (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)")
+
+
+def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
+    [d] = whist_errors('house-rule x\ngame { target "7" }\n')
+    assert d.message == "expected an integer, found the text '7' (the quotes make it text: write 7 without them)"
+    [d] = whist_errors("house-rule x\nplay { first_lead left of declarer }\n")
+    assert d.message.endswith("found the list [left, of, declarer] (did you mean 'left-of-declarer'?)")
+
+
 def test_formula_errors_point_inside_the_line():
     [d] = whist_errors("variant x\nextends standard\nscoring {\n  made = books >= \n}\n")
-    assert (d.pos.line, d.pos.col) == (4, 19)
-    assert "found the end of the line" in d.message
+    # Just after `>=`, as in YAML (the formula's own message: the file's parser said "found the end
+    # of the line" one column further on).
+    assert (d.pos.line, d.pos.col) == (4, 18)
+    assert d.message == "unexpected end of expression, expected a number, a name or `(`"
 
 
 def test_unknown_name_in_a_formula_is_positioned_like_yaml():
@@ -235,3 +277,16 @@ def test_a_continued_formula_converts_with_single_blanks():
     layer = load_layer_text(text, "r.whist")
     assert "  win: score >= 5 or swept\n" in to_yaml(layer.data)
     assert "win = score >= 5 or swept" in to_whist(layer.data, SHAPE)
+
+
+def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
+    """In .whist the file's parser named what the file could hold next ("expected the end of the
+    setting, `and`, a comparison, `else` or …, found `=`"); the message is now the one a YAML file
+    gets for the same formula, at the same place in it."""
+    [d] = whist_errors("house-rule x\nscoring { declarer = if made = true then base else 0 }\n")
+    assert (d.pos.line, d.pos.col) == (2, 30)
+    assert d.message == "unknown character `=`; to compare, write `==`"
+    [d] = whist_errors("house-rule x\nscoring { declarer = 3 < bid < 5 }\n")
+    assert d.message.startswith("comparisons cannot be chained")
+    [d] = whist_errors("house-rule x\nscoring { declarer = if made then base else 2 * base else 0 }\n")
+    assert (d.pos.col, d.message) == (54, "`else` without an `if` of its own: write `if CONDITION then A else B`")

@@ -240,8 +240,24 @@ def test_compile_error_survives_pickling():
 def test_malformed_yaml_position_and_message():
     (diag,) = errors_of("name: test\nbad: a: b\n")
     assert diag.pos == at(2, 7)
-    assert diag.message == "mapping values are not allowed here"
+    assert diag.message.startswith("`: ` inside a value: quote the value")
     assert diag.source_line == "bad: a: b"
+
+
+def test_indentation_mistakes_are_said_in_words_not_pyyaml_tokens():
+    # A key indented deeper than its block's keys, and one between two blocks' columns:
+    # PyYAML says "expected <block end>, but found '<block mapping start>'".
+    (diag,) = errors_of("a:\n  b: {x: 1}\n   c: 2\n")
+    assert diag.pos == at(3, 4)
+    assert diag.message.startswith("bad indentation: this line lines up with no key above it (the block it "
+                                   "is in started at line 2)")
+    assert "<" not in diag.message
+    # After a plain value, the deeper line reads as the rest of that value ("mapping values
+    # are not allowed here" to PyYAML, as for `a: b: c` on one line).
+    (diag,) = errors_of("a:\n  b: 1\n   c: 2\n")
+    assert diag.pos == at(3, 5) and diag.message.startswith("bad indentation: this line is indented deeper")
+    (diag,) = errors_of("a:\n    b: 1\n  c: 2\n")
+    assert diag.pos == at(3, 3) and diag.message.startswith("bad indentation")
 
 
 def test_unclosed_flow_sequence_mentions_where_it_started():
@@ -253,7 +269,7 @@ def test_unclosed_flow_sequence_mentions_where_it_started():
 
 def test_tab_indentation_and_unprintable_characters():
     (diag,) = errors_of("a:\n\tb: 1\n")
-    assert diag.pos == at(2, 1) and "'\\t'" in diag.message
+    assert diag.pos == at(2, 1) and "'\\t'" in diag.message and "indent with spaces" in diag.message
     (diag,) = errors_of("a: \x07\n")
     assert diag.pos == at(1, 4) and "unacceptable character" in diag.message
 

@@ -152,14 +152,18 @@ def variant_summary(v: ir.Variant) -> None:
     ladder = " < ".join(" = ".join(group) for group in a.ranking)
     uses_target = any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose))
     target = f"target {v.game.target}; " if uses_target else ""
+    # A strain bid at levels of its own (notrump from 4) is part of the ladder a house rule changed.
+    own = [f"{s.name} {s.levels[0]}-{s.levels[1]}" for s in a.strains if s.levels is not None]
+    own_levels = f" ({', '.join(own)})" if own else ""
+    with_rules = "".join(f" + {escape(r)}" for r in v.house_rules)
     lines = [
-        f"[bold]{v.name}[/bold] — {v.title}",
+        f"[bold]{v.name}[/bold]{with_rules} — {v.title}",
         f"  players   {v.players} ({v.sides})",
         f"  deck      {size} cards: {''.join(v.deck.suits)} x {''.join(v.deck.ranks)}"
         + (f" + {' '.join(v.deck.extra)}" if v.deck.extra else "")
         + (f" without {' '.join(v.deck.without)}" if v.deck.without else ""),
         f"  deal      {v.deal.hand} each, kitty {v.deal.kitty}",
-        f"  bids      {a.min_level}-{a.max_level}, at one number: {ladder}"
+        f"  bids      {a.min_level}-{a.max_level}{own_levels}, at one number: {ladder}"
         + f"; if all pass: {a.if_all_pass}",
         "  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
         f"  scoring   made when {v.scoring.made.text}; declarers {v.scoring.declarer.text}; "
