@@ -133,6 +133,26 @@ def test_a_simulation_printed_as_json_to_a_pipe_loads_no_renderer():
     assert [m for m in loaded if m.split(".")[0] == "rich" or m == "bidcompiler.cli.render"] == []
 
 
+# What a simulation writing no records never needs (issue 16, the whole-process row): the
+# package's folder is found without importlib.resources' readers (and zipfile), and the
+# record writer is imported by a run that writes records only.
+NOT_FOR_A_PLAIN_RUN = ("importlib.resources", "importlib.readers", "zipfile", "runtime.records")
+
+
+def test_a_simulation_without_records_loads_no_resource_reader_nor_record_writer():
+    loaded = modules_loaded_by("simulate", "standard", "--hands", "5", "--bots", "random", "--seed", "1", "--json")
+    assert "runtime.simulate" in loaded
+    assert [m for m in loaded if m in NOT_FOR_A_PLAIN_RUN or m.startswith("importlib.resources.")] == []
+
+
+def test_the_package_folder_is_the_one_importlib_resources_names():
+    import importlib.resources
+
+    from bidcompiler import resources
+
+    assert resources._package_folder() == importlib.resources.files("bidcompiler")
+
+
 def test_progress_is_left_to_rich_wherever_it_might_draw_a_bar(monkeypatch):
     from bidcompiler.cli.common import PROGRESS_FROM
     from bidcompiler.cli.simulate import may_show_progress
