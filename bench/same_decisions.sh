@@ -9,7 +9,8 @@
 # `simulate V --games 300 --seed 7 --json --records`; the JSON and the records (every
 # call and card of every hand) must be identical.  Runs the active Python's bidcompiler;
 # with TREE=DIR set, the copy of the sources in DIR (e.g. a `git archive` of a commit, so
-# that the tree may change while the check runs).
+# that the tree may change while the check runs).  With BOTS=KIND (e.g. BOTS=random) every
+# case runs with `--bots KIND` (the random bots' fused playout, the simulate driver's fast path).
 set -euo pipefail
 mode=${1:?usage: same_decisions.sh record|check DIR}
 dir=${2:?usage: same_decisions.sh record|check DIR}
@@ -28,10 +29,10 @@ run() {  # $1: output stem, $2: what to play, rest: variant and options
   PYTHONPATH=${TREE:-} nice python -c "import sys, os; import bidcompiler.cli as c
 tree = os.environ.get('TREE')
 assert not tree or c.__file__.startswith(os.path.abspath(tree)), c.__file__
-sys.argv[0] = 'bidwhist'; c.main()" simulate "$@" $what --json --records "$out/$stem.records.jsonl" --workers 1 \
+sys.argv[0] = 'bidwhist'; c.main()" simulate "$@" $what ${BOTS:+--bots "$BOTS"} --json --records "$out/$stem.records.jsonl" --workers 1 \
     > "$out/$stem.json"
 }
-export -f run; export out; [ -n "${TREE:-}" ] && export TREE
+export -f run; export out; [ -n "${BOTS:-}" ] && export BOTS; [ -n "${TREE:-}" ] && export TREE
 for c in "${cases[@]}"; do
   stem=$(echo "$c" | tr ' ' '_' | tr -d '-')
   echo "$stem.hands|--hands 2000 --seed 1|$c"

@@ -40,7 +40,6 @@ from .backends import BackendError, run_chunks  # noqa: F401  (re-exported: the 
 from .bots import BOTS, make_bot
 from .game import GameTally, GameView, deal, first_dealer, next_dealer
 from .hand import HandState
-from .records import hand_record
 from .ruleset import Ruleset
 
 # Units per chunk.  Fixed per mode (never derived from the number of workers), so a
@@ -348,6 +347,10 @@ def run_compare_chunk(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, index: 
 
 
 def _record_line(state: HandState, variant: str, with_rules) -> str:
+    # Imported here, not with the module: a run that writes no records (most of them) does not
+    # pay runtime.records' import (~5 ms CPU of every start-up: its parsers and patterns).
+    from .records import hand_record  # noqa: PLC0415
+
     return json.dumps(hand_record(state, variant, list(with_rules)))
 
 

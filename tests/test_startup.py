@@ -133,6 +133,39 @@ def test_a_simulation_printed_as_json_to_a_pipe_loads_no_renderer():
     assert [m for m in loaded if m.split(".")[0] == "rich" or m == "bidcompiler.cli.render"] == []
 
 
+# What a simulation of random bots writing no records never needs (issue 16, the whole-process
+# row): the package's folder is found without importlib.resources' readers (and zipfile), the
+# record writer is imported by a run that writes records only, and a bot's module when its kind plays.
+NOT_FOR_A_PLAIN_RUN = ("importlib.resources", "importlib.readers", "zipfile", "runtime.records",
+                       "runtime.bots.heuristic", "runtime.bots.baseline", "runtime.bots.sampler")
+
+
+def test_a_simulation_without_records_loads_no_resource_reader_nor_record_writer():
+    loaded = modules_loaded_by("simulate", "standard", "--hands", "5", "--bots", "random", "--seed", "1", "--json")
+    assert "runtime.simulate" in loaded
+    assert [m for m in loaded if m in NOT_FOR_A_PLAIN_RUN or m.startswith("importlib.resources.")] == []
+
+
+def test_the_bot_registry_loads_each_class_when_asked():
+    from runtime import bots
+    from runtime.bots.heuristic import HeuristicBot
+    from runtime.bots.uniform import RandomBot
+
+    assert bots.BOTS["heuristic"] is HeuristicBot and bots.HeuristicBot is HeuristicBot
+    assert bots.BOTS.get("random") is RandomBot and bots.BOTS.get("nobody") is None
+    assert dict(bots.BOTS.items())["random"] is RandomBot and RandomBot in bots.BOTS.values()
+    with pytest.raises(AttributeError):
+        bots.NoSuchBot  # noqa: B018
+
+
+def test_the_package_folder_is_the_one_importlib_resources_names():
+    import importlib.resources
+
+    from bidcompiler import resources
+
+    assert resources._package_folder() == importlib.resources.files("bidcompiler")
+
+
 def test_progress_is_left_to_rich_wherever_it_might_draw_a_bar(monkeypatch):
     from bidcompiler.cli.common import PROGRESS_FROM
     from bidcompiler.cli.simulate import may_show_progress
