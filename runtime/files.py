@@ -31,6 +31,10 @@ MAX_RECORD_BYTES = 16 * MIB
 MAX_SIDECAR_BYTES = 1 * MIB
 # The lock file beside a save: one small JSON object.
 MAX_LOCK_BYTES = 4096
+# The most house rules a record may lay on its variant (`with`), and so the most a command
+# lays over one variant (a game played with more would write records replay refuses):
+# each costs a compile, and no table plays with more than a handful.
+MAX_WITH = 32
 
 
 # The refusal of a file of size 0 that reads as more: one the system makes up (/proc, /sys).

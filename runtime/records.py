@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from .errors import IllegalAction
+# MAX_WITH, the most house rules a record lays on its variant, lives with the other input
+# limits, where the command line reads it without loading this module.
+from .files import MAX_WITH
 from .game import GameTally, named_first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
@@ -36,9 +39,6 @@ OPTIONAL_KEYS = ("with", "kitty", "declare", "discard", "swaps", "play", "claim"
 # The entries that come after the auction, in records.md's order of checking.
 LATER_KEYS = ("declare", "discard", "swaps", "play", "claim")
 
-# The most house rules a record may lay on its variant (`with`): each costs a compile, and
-# no table plays with more than a handful.
-MAX_WITH = 32
 
 Resolver = Callable[[str, list], Ruleset]
 # The most characters of a record's own text a message quotes: a "call" of thousands of

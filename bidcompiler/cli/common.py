@@ -153,7 +153,7 @@ def nonempty_names(ctx, param, values):
 
 
 def _guarded(load, spec: str, with_rules, sets, param: str):
-    from runtime.records import MAX_WITH
+    from runtime.files import MAX_WITH
 
     from ..errors import CompileError
     from ..variantspec import VariantNotFound, VariantSpec

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 DEFAULT_BOTS = "heuristic"
 
 # Modules a local pool's server process imports once, so workers start warm: the
-# chunk functions, and the compiler that rebuilds a Ruleset's formulas on unpickling.
-POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions")
+# chunk functions, the compiler that rebuilds a Ruleset's formulas on unpickling, and the
+# default bots (runtime.bots imports a kind only when it plays, so it is named here).
+POOL_PRELOAD = ("runtime.simulate", "bidcompiler.expressions", "runtime.bots.heuristic")
 
 
 # Bounds of the numeric options (issue 15), each said in --help and in the usage error
