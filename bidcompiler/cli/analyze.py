@@ -348,7 +348,7 @@ def analyze(file, as_json, every_card, each, backend):
             empty = {"hands": None} if rf.is_game else NOT_ANALYSED
             click.echo(json.dumps({**empty, "error": err}))
         else:
-            click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None), err=True)
+            click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None, text), err=True)
         sys.exit(1)
     solver = DoubleDummy(backend=backend)
     hands = [with_reneges(analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress, r.raw_books), r)

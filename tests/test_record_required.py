@@ -1,0 +1,52 @@
+"""A record that lacks a required field (docs/records.md: ``variant``, ``dealer``, ``hands``,
+``auction``, and ``kitty`` where the variant deals one) is told so by name, at the field,
+and the text points at the object that lacks it (FILE:LINE:COLUMN); exit status 1.
+A field given as ``null`` is not missing: its own check refuses it, as before."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clirun import run
+from worked_hands import NT_RECORD
+
+REQUIRED = ["variant", "dealer", "hands", "kitty", "auction"]
+
+
+def without(field: str) -> dict:
+    """The worked notrump hand with ``field`` left out."""
+    return {k: v for k, v in NT_RECORD.items() if k != field}
+
+
+@pytest.mark.parametrize("field", REQUIRED)
+def test_missing_field_is_named_in_a_hand_record(tmp_path, field):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(without(field)), encoding="utf-8")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    error = json.loads(result.stdout)["error"]
+    assert error["at"] == field
+    assert error["message"].startswith(f'no {field}: a hand record needs "{field}"'), error
+    text = run("replay", str(path))
+    assert text.exit_code == 1
+    assert text.stderr.strip().startswith(f"{path}:1:1: {field}: no {field}: "), text.stderr
+
+
+@pytest.mark.parametrize("field", ["dealer", "variant"])
+def test_missing_field_in_a_game_record_points_at_its_object(tmp_path, field):
+    # The lacking hand is on line 3, indented by two spaces: its object starts at column 3.
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n\n  " + json.dumps(without(field)) + "\n", encoding="utf-8")
+    result = run("analyze", str(path))
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert result.stderr.strip().startswith(f"{path}:3:3: hand 1, {field}: no {field}: "), result.stderr
+
+
+def test_a_null_dealer_is_not_missing(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({**NT_RECORD, "dealer": None}), encoding="utf-8")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {"at": "dealer", "message": "dealer must be a seat from 0 to 3"}
