@@ -50,3 +50,28 @@ def test_a_null_dealer_is_not_missing(tmp_path):
     result = run("replay", str(path), "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"] == {"at": "dealer", "message": "dealer must be a seat from 0 to 3"}
+
+
+# ---------------------------------------------------------------- replay and analyze say the same
+def test_an_open_auction_in_progress_reads_not_scored(tmp_path):
+    # A hand in progress whose auction is still open says "not scored", as one past the auction does.
+    path = tmp_path / "hand.json"
+    open_auction = {**without("declare"), "auction": ["4 notrump", "pass"], "in_progress": True}
+    del open_auction["discard"], open_auction["play"]
+    path.write_text(json.dumps(open_auction), encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "status    in progress: not scored" in result.stdout
+
+
+def test_a_claim_of_0_on_a_played_out_hand_is_not_shown_by_analyze(tmp_path):
+    # The whole hand is played and claims 0: nothing was left to claim, and replay says
+    # nothing of it; analyze's books line now reads as replay's.
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({**NT_RECORD, "claim": 0}), encoding="utf-8")
+    replayed = run("replay", str(path))
+    analyzed = run("analyze", str(path))
+    assert replayed.exit_code == analyzed.exit_code == 0, analyzed.stdout + analyzed.stderr
+    books = [line for line in replayed.stdout.splitlines() if line.startswith("  books     ")]
+    assert books == [line for line in analyzed.stdout.splitlines() if line.startswith("  books     ")]
+    assert books == ["  books     side 0+2 12 (declarers)   side 1+3 1"]

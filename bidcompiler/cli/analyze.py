@@ -220,6 +220,9 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
                       _change_text(p["change"], last if every_card else None))
     console.print(table)
     claim = hand["claim"]
+    last = hand["positions"][-1]
+    if last["trick"] >= rules.hand_size and last["cards"] == 0:
+        claim = None  # a claim (of 0) on a hand played to its last trick claims nothing: replay's words
     if isinstance(claim, list):  # more than two sides: each side's share of the rest
         claim = f", the rest by claim ({by_side(rules, claim)})"
     else:

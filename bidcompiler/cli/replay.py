@@ -261,7 +261,7 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
     print_deal(out, state)
     if state.declarer < 0:
         if replay.in_progress:
-            _row(out, "status", "in progress")
+            _row(out, "status", "in progress: not scored")  # as a hand in progress past the auction
         else:  # the same facts as the JSON: no contract, and every side's score unchanged
             _row(out, "score", by_side(rules, state.score, sign=True))
         return
