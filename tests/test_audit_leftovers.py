@@ -1,7 +1,12 @@
-"""A record that lacks a required field (docs/records.md: ``variant``, ``dealer``, ``hands``,
+"""Small fixes left by the eleventh session's audits, each proved here.
+
+A record that lacks a required field (docs/records.md: ``variant``, ``dealer``, ``hands``,
 ``auction``, and ``kitty`` where the variant deals one) is told so by name, at the field,
 and the text points at the object that lacks it (FILE:LINE:COLUMN); exit status 1.
-A field given as ``null`` is not missing: its own check refuses it, as before."""
+A field given as ``null`` is not missing: its own check refuses it, as before.
+Replay and analyze word an unfinished or fully played hand alike; a folder name the
+CLI prints after writing a schema is escaped as every other name it prints.
+"""
 
 from __future__ import annotations
 
@@ -75,3 +80,23 @@ def test_a_claim_of_0_on_a_played_out_hand_is_not_shown_by_analyze(tmp_path):
     books = [line for line in replayed.stdout.splitlines() if line.startswith("  books     ")]
     assert books == [line for line in analyzed.stdout.splitlines() if line.startswith("  books     ")]
     assert books == ["  books     side 0+2 12 (declarers)   side 1+3 1"]
+
+
+# ---------------------------------------------------------------- a folder's name, escaped
+def test_schema_write_escapes_a_control_character_in_the_folder(tmp_path):
+    folder = tmp_path / "a\x1bb"
+    result = run("schema", "--write", str(folder))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert (folder / "variant.schema.json").is_file()
+    assert "\x1b" not in result.stdout and "a\\x1bb" in result.stdout
+
+
+def test_convert_escapes_a_control_character_in_the_schema_it_writes(tmp_path):
+    # No schema in the output's folder (outside a source tree): convert writes one and says so.
+    source = tmp_path / "mine.whist"
+    source.write_text('house-rule mine\ndescription "ours"\nscoring { declarer = base }\n', encoding="utf-8")
+    folder = tmp_path / "c\x1bd"
+    folder.mkdir()
+    result = run("convert", str(source), "--to", "yaml", "-o", str(folder / "mine.yaml"))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "\x1b" not in result.stderr and "c\\x1bd" in result.stderr
