@@ -49,6 +49,18 @@ def test_missing_field_in_a_game_record_points_at_its_object(tmp_path, field):
     assert result.stderr.strip().startswith(f"{path}:3:3: hand 1, {field}: no {field}: "), result.stderr
 
 
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_missing_field_with_each_points_at_its_object(tmp_path, command):
+    # --each: the second line is a hand without a dealer, indented by two spaces.
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps({**NT_RECORD, "claim": 0}) + "\n  " + json.dumps(without("dealer")) + "\n",
+                    encoding="utf-8")
+    result = run(command, "--each", str(path))
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert result.stderr.strip() == (f'{path}:2:3: dealer: no dealer: a hand record needs "dealer", '
+                                     "the seat that dealt (0 to 3)")
+
+
 def test_a_null_dealer_is_not_missing(tmp_path):
     path = tmp_path / "hand.json"
     path.write_text(json.dumps({**NT_RECORD, "dealer": None}), encoding="utf-8")

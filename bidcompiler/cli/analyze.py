@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import printable
 from .common import regular_file
 
 if TYPE_CHECKING:
@@ -246,9 +245,10 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import parse_record_text, read_record_text, records_resolver, replayed_hands
+    from .replay import each_error_line, parse_record_text, read_record_text, records_resolver, replayed_hands
 
     text = read_record_text(file)
+    starts: dict[int, int] = {}
     rf = parse_record_text(text, file)
     lines = record_line_numbers(text)[:len(rf.records)]  # one record: the whole text, from its first line
     solver = DoubleDummy(backend=backend)
@@ -267,7 +267,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
             illegal.append(line)
             hands.append({"line": line, **NOT_ANALYSED, "error": err})
             if console is not None:
-                click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
+                click.echo(each_error_line(file, line, err, text, starts), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
         hand = with_reneges(analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress,

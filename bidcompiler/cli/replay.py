@@ -168,6 +168,18 @@ def error_line(file: str, error: dict, lines: list[int] | None = None, text: str
     return printable(f"{file}{line}: {place}: {error['message']}", False)
 
 
+def each_error_line(file: str, line: int, error: dict, text: str, starts: dict[int, int]) -> str:
+    """``--each``'s stderr line for an illegal hand: ``FILE:LINE: at: message``; a required field
+    the hand lacks points at the column of its object too, as :func:`error_line` does.
+    ``starts`` (each record's line to its column) is filled on the first such error and reused."""
+    where = str(line)
+    if MISSING_FIELD.match(error["message"]):
+        if not starts:
+            starts.update(record_starts(text))
+        where += f":{starts.get(line, 1)}"
+    return printable(f"{file}:{where}: {error['at']}: {error['message']}", False)
+
+
 # --------------------------------------------------------------------------- text
 def signed(value: int) -> str:
     """A score change as a player reads it: ``+8``, ``-7``, ``0``."""
@@ -400,6 +412,7 @@ def replay_each(file: str, as_json: bool) -> int:
         return 1 if illegal else 0
     console = render.stdout()
     made = set_ = thrown = progress = count = 0
+    starts: dict[int, int] = {}
     for number, (line, record) in enumerate(records, 1):
         count = number
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
@@ -408,7 +421,7 @@ def replay_each(file: str, as_json: bool) -> int:
         except RecordError as exc:
             error = exc.as_json()
             illegal.append(line)
-            click.echo(printable(f"{file}:{line}: {error['at']}: {error['message']}", False), err=True)
+            click.echo(each_error_line(file, line, error, text, starts), err=True)
             console.print(Text(f"{title}: illegal at {error['at']}, not scored", style="bold"))
             continue
         print_hand(console, replay, title)
