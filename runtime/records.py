@@ -122,6 +122,17 @@ def record_line_numbers(text: str) -> list[int]:
     return [n for n, line in _numbered_lines(text) if line.strip()]
 
 
+def record_starts(text: str) -> list[tuple[int, int]]:
+    """Where each record of a file begins: the line (from 1) and column (from 1) of its first
+    character, the ``{`` of its object (a byte order mark before the first is not counted)."""
+    starts = []
+    for n, line in _numbered_lines(text):
+        if line.strip():
+            body = line[1:] if n == 1 and line.startswith("\ufeff") else line
+            starts.append((n, len(body) - len(body.lstrip()) + 1))
+    return starts
+
+
 def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, dict]]]:
     """Whether ``text`` is a game record, and its records one at a time with their first line.
 
@@ -421,6 +432,7 @@ def _twice(first: str, second: str) -> str:
 
 def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[list[int]], list[int]]:
     """The deal of a record as card ids, checked to be exactly the variant's deck."""
+    check_required(record, "hands", prefix, rules)
     hands = record.get("hands")
     if not isinstance(hands, list) or len(hands) != rules.players:
         raise RecordError(prefix + "hands", f"expected {rules.players} hands, one per seat")
@@ -437,6 +449,8 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
                                   f"{rules.cards[c]} is dealt twice ({_twice(seen[c], f'hands[{seat}]')})")
             seen[c] = f"hands[{seat}]"
         ids.append(cards)
+    if rules.kitty_size:  # where the variant deals none, no kitty is the empty one
+        check_required(record, "kitty", prefix, rules)
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
     if len(kitty) != rules.kitty_size:
         raise RecordError(prefix + "kitty",
@@ -446,6 +460,34 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
             raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
         seen[c] = "kitty"
     return ids, kitty
+
+
+# What each required field of a hand record holds, for the message that says it is missing
+# (docs/records.md: format, variant, dealer, hands and auction are required; kitty where the
+# variant deals one).  ``format`` is checked when the file is read (not a record: exit 2).
+_REQUIRED_WHAT = {
+    "variant": "a variant's name or a path",
+    "dealer": "the seat that dealt (0 to {last})",
+    "hands": "the {players} hands dealt, one list of cards per seat",
+    "kitty": "the {kitty} cards dealt to the kitty, as the variant deals one",
+    "auction": "the calls in order, as a list",
+}
+# The start of every missing-field message: the CLI points such an error at the object that
+# lacks the field (FILE:LINE:COLUMN), as there is no text of the field to point at.
+MISSING_FIELD = re.compile(r"no [a-z_]+: a hand record needs ")
+
+
+def check_required(record: dict, field: str, prefix: str = "", rules: Ruleset | None = None) -> None:
+    """RecordError at ``field`` when the record does not give it at all ("no dealer: ...").
+
+    A field given as ``null`` is not missing: the field's own check refuses it there.
+    """
+    if field in record:
+        return
+    what = _REQUIRED_WHAT[field]
+    if rules is not None:
+        what = what.format(last=rules.players - 1, players=rules.players, kitty=rules.kitty_size)
+    raise RecordError(prefix + field, f'no {field}: a hand record needs "{field}", {what}')
 
 
 def check_fields(record: dict, prefix: str = "") -> None:
@@ -471,6 +513,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     (:meth:`HandState.from_actions`), fed one by one as the hand's phases ask for them.
     """
     check_fields(record, prefix)
+    check_required(record, "dealer", prefix, rules)
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
@@ -492,6 +535,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
 
     def _hand_entries(state: HandState, record: dict, prefix: str, at: list, in_progress: bool):
         """Every entry of the record as actions, in the order the hand's phases ask for them."""
+        check_required(record, "auction", prefix, state.rules)
         yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
             # An empty declare, discard, swaps or play says nothing and is let pass; any
@@ -930,6 +974,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         if tally.winner is not None:  # the whole hand is the offending entry, whatever it holds
             raise RecordError(f"hand[{i}]", match_over_message(tally))
         check_fields(record, prefix)  # before anything else of the hand (docs/records.md, Errors)
+        check_required(record, "variant", prefix)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
@@ -978,6 +1023,7 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     RecordError at the field whose name cannot be used (``prefix`` + ``variant``/``with``)."""
     variant = record.get("variant")
     with_rules = record.get("with", [])
+    check_required(record, "variant", prefix)
     if not isinstance(variant, str):
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
     if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):

@@ -360,7 +360,7 @@ def test_claims_that_are_illegal(tmp_path):
     ({"kitty": NT_RECORD["kitty"] + ["AH"]}, "kitty", ["7 cards"]),
     ({"kitty": ["AH"] + NT_RECORD["kitty"][1:]}, "kitty", ["AH", "twice", "hands[0]", "kitty"]),
     ({"kitty": ["XJ"] + NT_RECORD["kitty"][1:]}, "kitty", ["'XJ'"]),
-    ({"kitty": ...}, "kitty", ["0 cards"]),
+    ({"kitty": ...}, "kitty", ["no kitty", "6 cards"]),
 ])
 def test_deal_errors(tmp_path, change, at, fragments):
     # The auction is broken too: the deal is checked first.

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..errors import printable
 from .common import regular_file
 
 if TYPE_CHECKING:
@@ -220,6 +219,9 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
                       _change_text(p["change"], last if every_card else None))
     console.print(table)
     claim = hand["claim"]
+    last = hand["positions"][-1]
+    if last["trick"] >= rules.hand_size and last["cards"] == 0:
+        claim = None  # a claim (of 0) on a hand played to its last trick claims nothing: replay's words
     if isinstance(claim, list):  # more than two sides: each side's share of the rest
         claim = f", the rest by claim ({by_side(rules, claim)})"
     else:
@@ -243,9 +245,10 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import parse_record_text, read_record_text, records_resolver, replayed_hands
+    from .replay import each_error_line, parse_record_text, read_record_text, records_resolver, replayed_hands
 
     text = read_record_text(file)
+    starts: dict[int, int] = {}
     rf = parse_record_text(text, file)
     lines = record_line_numbers(text)[:len(rf.records)]  # one record: the whole text, from its first line
     solver = DoubleDummy(backend=backend)
@@ -264,7 +267,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
             illegal.append(line)
             hands.append({"line": line, **NOT_ANALYSED, "error": err})
             if console is not None:
-                click.echo(printable(f"{file}:{line}: {err['at']}: {err['message']}", False), err=True)
+                click.echo(each_error_line(file, line, err, text, starts), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
             continue
         hand = with_reneges(analyze_hand(replay.state, every_card, solver, replay.claimed, replay.in_progress,
@@ -348,7 +351,7 @@ def analyze(file, as_json, every_card, each, backend):
             empty = {"hands": None} if rf.is_game else NOT_ANALYSED
             click.echo(json.dumps({**empty, "error": err}))
         else:
-            click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None), err=True)
+            click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None, text), err=True)
         sys.exit(1)
     solver = DoubleDummy(backend=backend)
     hands = [with_reneges(analyze_hand(r.state, every_card, solver, r.claimed, r.in_progress, r.raw_books), r)

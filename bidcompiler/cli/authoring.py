@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import resources
+from ..errors import printable
 from ..resources import SCHEMA_FILE
 from .common import (
     BadContent,
@@ -166,7 +167,8 @@ def schema(folder):
     if folder is None:
         click.echo(_schema_text(), nl=False)
         return
-    click.echo(f"wrote {write_schema(Path(folder))}")
+    # The folder is the user's text: a control character in it is shown escaped, not acted on.
+    click.echo(printable(f"wrote {write_schema(Path(folder))}", False))
 
 
 def _schema_ref(output: Path) -> tuple[str, Path | None]:
@@ -268,7 +270,7 @@ def convert(file, target, output):
             raise BadContent(f"cannot write {output}: {exc.strerror or exc}") from None
         if make_schema is not None:  # after the output, so a failed write leaves nothing behind
             written = write_schema(make_schema)
-            click.echo(f"wrote {written}: the schema the modeline of {output} points at", err=True)
+            click.echo(printable(f"wrote {written}: the schema the modeline of {output} points at", False), err=True)
     else:
         if target == "yaml":
             click.echo(f"note: the modeline points at {SCHEMA_FILE} in the folder where you save the file; "

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
 from runtime.records import (
+    MISSING_FIELD,
     HandReplay,
     NotARecord,
     RecordError,
@@ -29,6 +30,7 @@ from runtime.records import (
     iter_records,
     read_record_file,
     record_line_numbers,
+    record_starts,
     replay_file,
     replay_game,
     replay_one,
@@ -144,22 +146,38 @@ def checked(rf: RecordFile, file: str, command: str = "replay") -> dict:
     return result
 
 
-def error_line(file: str, error: dict, lines: list[int] | None = None) -> str:
+def error_line(file: str, error: dict, lines: list[int] | None = None, text: str | None = None) -> str:
     """The one stderr line of an illegal record, for people: file, where, and the rule broken.
 
     In a game record ``hand[3].play[17]`` reads ``FILE:4: hand 4, play[17]: …``: the
     file's line (as a compiler says it), then the hand counted from 1 and the field as
     records.md names it.  A field of a lone hand record stays as is: ``FILE: play[2]: …``.
+    A required field the record lacks has no text to point at: given the file's ``text``,
+    the line points at the object that lacks it, ``FILE:4:1: hand 4, dealer: no dealer: …``.
     """
     match = _HAND_AT.match(error["at"])
+    index = int(match.group(1)) if match else 0
+    starts = record_starts(text) if text is not None and MISSING_FIELD.match(error["message"]) else []
+    where = f":{starts[index][0]}:{starts[index][1]}" if index < len(starts) else None
     if match is None:
-        return printable(f"{file}: {error['at']}: {error['message']}", False)
-    index = int(match.group(1))
+        return printable(f"{file}{where or ''}: {error['at']}: {error['message']}", False)
     rest = match.group(2).lstrip(".")
     place = f"hand {index + 1}" + (f", {rest}" if rest else "")
-    line = f":{lines[index]}" if lines is not None and index < len(lines) else ""
+    line = where or (f":{lines[index]}" if lines is not None and index < len(lines) else "")
     # The message quotes the record (someone else's file): printed, it says no more than it shows.
     return printable(f"{file}{line}: {place}: {error['message']}", False)
+
+
+def each_error_line(file: str, line: int, error: dict, text: str, starts: dict[int, int]) -> str:
+    """``--each``'s stderr line for an illegal hand: ``FILE:LINE: at: message``; a required field
+    the hand lacks points at the column of its object too, as :func:`error_line` does.
+    ``starts`` (each record's line to its column) is filled on the first such error and reused."""
+    where = str(line)
+    if MISSING_FIELD.match(error["message"]):
+        if not starts:
+            starts.update(record_starts(text))
+        where += f":{starts.get(line, 1)}"
+    return printable(f"{file}:{where}: {error['at']}: {error['message']}", False)
 
 
 # --------------------------------------------------------------------------- text
@@ -255,7 +273,7 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
     print_deal(out, state)
     if state.declarer < 0:
         if replay.in_progress:
-            _row(out, "status", "in progress")
+            _row(out, "status", "in progress: not scored")  # as a hand in progress past the auction
         else:  # the same facts as the JSON: no contract, and every side's score unchanged
             _row(out, "score", by_side(rules, state.score, sign=True))
         return
@@ -394,6 +412,7 @@ def replay_each(file: str, as_json: bool) -> int:
         return 1 if illegal else 0
     console = render.stdout()
     made = set_ = thrown = progress = count = 0
+    starts: dict[int, int] = {}
     for number, (line, record) in enumerate(records, 1):
         count = number
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
@@ -402,7 +421,7 @@ def replay_each(file: str, as_json: bool) -> int:
         except RecordError as exc:
             error = exc.as_json()
             illegal.append(line)
-            click.echo(printable(f"{file}:{line}: {error['at']}: {error['message']}", False), err=True)
+            click.echo(each_error_line(file, line, error, text, starts), err=True)
             console.print(Text(f"{title}: illegal at {error['at']}, not scored", style="bold"))
             continue
         print_hand(console, replay, title)
@@ -462,5 +481,6 @@ def replay(file, as_json, each):
             result["error"] = exc.as_json()
     if result["error"] is not None:
         if not as_json:
-            click.echo(error_line(file, result["error"], record_line_numbers(text) if rf.is_game else None), err=True)
+            click.echo(error_line(file, result["error"], record_line_numbers(text) if rf.is_game else None, text),
+                       err=True)
         sys.exit(1)
