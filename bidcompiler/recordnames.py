@@ -80,6 +80,16 @@ def _is_text(name: str) -> bool:
     return True
 
 
+def _file_system_name(name: str) -> bool:
+    """Whether ``name`` spells a file name of this system (Python's spelling of bytes that are
+    not UTF-8 included: ``\\udcff``), which a lone surrogate other than those does not."""
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tuple[str | None, str]:
     """The rule ``name`` (relative to folder ``base``, inside ``root``) breaks, or None; and its real path.
 
@@ -91,9 +101,11 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
     """
     if "\0" in name:
         return "is not a valid path (it holds a NUL character)", ""
-    if not _is_text(name):
+    if not _is_text(name) and (confined or not _file_system_name(name)):
         # JSON lets a string hold a lone surrogate ("\ud800"), which no file name is: the
         # system could not even be asked (and "\udcff" would name raw bytes, not text).
+        # A save its own player resumes may: the file name of bytes that are not UTF-8 that
+        # play was given ("\udcff" is Python's spelling of the byte), read as it was then.
         return "is not a valid path (it holds a lone surrogate, which is not text)", ""
     if name.endswith(("/", "/.", "/..")):
         # realpath drops a final slash (or `/.`, or `x/..`), which would make ``mine.yaml/`` or

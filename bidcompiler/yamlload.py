@@ -608,9 +608,11 @@ def _yaml_error(exc: yaml.YAMLError, text: str, filename: str) -> CompileError:
         if exc.context and exc.problem and exc.context_mark is not None:
             context_pos = _mark_pos(filename, exc.context_mark)
             if exc.context == "while scanning a simple key" and exc.problem_mark is not None \
+                    and exc.problem_mark.line == exc.context_mark.line \
                     and exc.problem_mark.index - exc.context_mark.index > 1024:
                 # YAML reads a key of at most 1024 characters: "could not find expected ':'"
-                # was said of a line that had its ':' right there, after a longer key.
+                # was said of a line that had its ':' right there, after a longer key.  (A long
+                # line with no ':' is found missing one at the next line: that message stands.)
                 pos = context_pos
                 message = (f"a key of {exc.problem_mark.index - exc.context_mark.index:,} characters: "
                            "YAML reads a key of at most 1024")

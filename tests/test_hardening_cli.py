@@ -177,3 +177,15 @@ def test_a_second_ctrl_c_while_ending_shows_no_traceback():
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert proc.returncode == 130
     assert proc.stderr.split() == ["interrupted", "ended"]  # the exit hook ran on, uninterrupted
+
+
+@pytest.mark.parametrize("args", [("convert", "--to", "yaml"), ("play", "--resume")])
+def test_a_newline_in_a_usage_errors_name_is_escaped_so_the_error_is_one_line(tmp_path, capsys, args):
+    # Was: "Error: Invalid value for 'FILE': File 'no" and "file.json' does not exist." on two
+    # lines (the newline typed in the name kept, where every other control character is escaped).
+    name = str(tmp_path / "no\nfile.json")
+    with pytest.raises(SystemExit) as ended:
+        main([*args, name])
+    assert ended.value.code == 2
+    error = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Error:")]
+    assert len(error) == 1 and str(tmp_path / "no\\nfile.json") in error[0], error

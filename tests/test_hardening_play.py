@@ -348,3 +348,30 @@ def test_sigterm_while_a_move_is_saved_waits_until_it_is_saved():
         signal.signal(signal.SIGTERM, previous)
     assert steps == ["saved"]
     assert signal.getsignal(signal.SIGTERM) is previous
+
+
+def test_a_second_play_checking_a_new_save_never_removes_the_save_of_the_play_holding_it(tmp_path, monkeypatch):
+    """`play --save FILE` checks FILE can be written before it takes FILE's lock: it made FILE
+    and removed it again, so the first save of the play holding the lock, landing in between,
+    was removed (and that play's start could find FILE there).  Here the holder's first save
+    lands as the second play removes the first thing it removes."""
+    from runtime.session import atomic_write
+
+    save = tmp_path / "g.jsonl"
+    holder = SaveLock(save).acquire()  # a play started on the new FILE, not saved yet
+    real_unlink = os.unlink
+    landed = []
+
+    def unlink(path, *args, **kwargs):
+        if not landed:
+            landed.append(path)
+            atomic_write(save, '{"the holder": "first save"}\n')  # the holder saves its first move
+        real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", unlink)
+    result = CliRunner().invoke(cli, ["play", "standard", "--save", str(save), "--bots", "random"], input="quit\n")
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    assert result.exit_code == 1, result.output  # refused: the save is in use
+    assert "in use by another play" in result.stderr
+    assert save.read_text() == '{"the holder": "first save"}\n'
+    holder.release()

@@ -304,6 +304,14 @@ def test_a_key_longer_than_yaml_reads_is_said_so(tmp_path):
     assert messages(path) == [f"{path}:3:1: a key of 2,000 characters: YAML reads a key of at most 1024"]
 
 
+def test_a_long_line_with_no_colon_is_said_to_miss_its_colon_not_to_be_a_long_key(tmp_path):
+    # Was: "a key of 2,001 characters: YAML reads a key of at most 1024", of a line holding no
+    # ':' at all (a line of text pasted in): the ':' is what is missing, whatever the length.
+    path = write(tmp_path, "nocolon.yaml", "extends: standard\nname: probe\n" + "k" * 2000 + "\nplayers: 4\n")
+    assert messages(path) == [f"{path}:4:1: could not find expected ':' (scanning a simple key that started "
+                              "at line 3)"]
+
+
 def test_a_whist_string_left_open_is_said_so(tmp_path):
     # Was: "unexpected character `"`", of the quote that opens the string.
     path = write(tmp_path, "open.whist", 'variant p\nextends standard\ntitle "ok" "not closed\n')

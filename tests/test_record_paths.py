@@ -447,6 +447,30 @@ def test_a_file_whose_name_replay_refuses_is_warned_about(tmp_path, monkeypatch)
     assert_refused(tmp_path / "out" / "g.jsonl", "hand[0].with[0]", "holds a backslash", secret=None)
 
 
+def test_a_save_naming_a_file_whose_name_is_not_utf8_still_resumes(tmp_path):
+    """A record's paths are UTF-8 text (docs/records.md), but a save is resumed by its own player:
+    a house rule file named with a byte that is not UTF-8 (Python's ``\\udcff``) was played and
+    saved, then --resume refused the save ("lone surrogate"), and the game in progress was lost."""
+    def play(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([BIDWHIST, "play", *args, "--fast"], input="quit\n", capture_output=True, text=True,
+                              timeout=HANG_GUARD_S, cwd=tmp_path, errors="backslashreplace")
+
+    assert BIDWHIST
+    (tmp_path / os.fsdecode(b"to5\xff.whist")).write_text(
+        'house-rule to5\ndescription "to 5"\ngame { win = score >= 5 }\n', encoding="utf-8")
+    played = play("standard", "--with", os.fsdecode(b"to5\xff.whist"), "--seed", "2", "--save", "g.jsonl")
+    assert played.returncode == 0, played.stderr
+    assert "cannot be named in a record" in played.stderr  # replay will refuse it: said when written
+    resumed = play("--resume", "g.jsonl")
+    assert resumed.returncode == 0, resumed.stderr
+    # A lone surrogate that is no byte of a file name is refused there too (not an internal error).
+    sidecar = json.loads((tmp_path / "g.jsonl.session.json").read_text(encoding="utf-8"))
+    sidecar["with"] = ["to5\ud800.whist"]
+    (tmp_path / "g.jsonl.session.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    refused = run("play", "--resume", str(tmp_path / "g.jsonl"), "--fast")
+    assert refused.exit_code == 1 and "lone surrogate" in refused.stderr, refused.stderr
+
+
 def test_a_played_game_is_saved_with_relative_names_and_resumes_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     saves = tmp_path / "saves"

@@ -192,8 +192,10 @@ def main(argv=None):
 
         # Every usage error quotes what was typed (click's own "File '...' does not exist"
         # too): a control character in it is shown as its escape, not acted on by the terminal.
-        # (printable leaves an escaped message as it is.)
-        exc.message = printable(exc.message)
+        # (printable leaves an escaped message as it is.)  A usage error is one line, so a
+        # newline typed in a name is escaped too; bad content (a compile error's source
+        # lines) keeps its own lines.
+        exc.message = printable(exc.message, not isinstance(exc, click.UsageError))
         exc.show()
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):

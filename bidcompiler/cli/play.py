@@ -221,8 +221,13 @@ def _check_save(path: Path) -> None:
     from ..errors import printable
     from .common import output_problem
 
-    check_output(path, "--save")
-    beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")  # the longest name saved there
+    if os.path.lexists(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        check_output(path, "--save")  # a missing folder, or what is there (opened to append): nothing made
+    # Only a name no other play uses is made (and removed) here: this runs before the lock,
+    # and making FILE itself could remove the save of a play that holds it (written between
+    # the two) or have that play's start find FILE there.  Every file saved there is written
+    # through a temporary one, and this is the longest name of them.
+    beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")
     problem = output_problem(beside)
     if problem is not None:
         raise click.BadParameter(printable(f"cannot write {path}.session.json beside {path}: {problem}", False),
