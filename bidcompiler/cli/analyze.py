@@ -128,7 +128,9 @@ def analyze_hand(final: HandState, every_card: bool, solver: DoubleDummy, claime
 
 
 def _claim(rules: Ruleset, side: int, books: list[int], played: list[int]) -> int | list[int]:
-    """The claim as the record spells it: the declaring side's share, or each side's with more than two."""
+    """The claim by the side: with two sides the declaring side's share (a number, as a record spells
+    it); with more, each side's share as a list, also where the record wrote a number (the declaring
+    side's taking every remaining trick, records.md) so a program reads one shape per game."""
     shares = [b - p for b, p in zip(books, played)]
     return shares[side] if rules.sides == 2 else shares
 
