@@ -477,8 +477,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)
-            if token is not None and token.type == "_COMMA" and "_COMMA" not in expected:
-                # `trumps_above BJ, LJ`: commas belong inside brackets only.
+            if (token is not None and token.type == "_COMMA" and "_COMMA" not in expected
+                    and expected & {"WORD", "STRING"}):
+                # `trumps_above BJ, LJ`: commas belong inside brackets only (after a setting's
+                # value, where another value may come; not after a block's `}`).
                 message += " (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)"
             if block is not None and closing_wanted and token is not None and token.type in ("$END",):
                 message += f" (the {block[0]} block opened at line {block[1]} is not closed)"

@@ -188,6 +188,13 @@ def test_commas_outside_brackets_are_told_how_a_list_is_written():
     assert d.message.endswith("found `,` (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)")
 
 
+def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
+    """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
+    write (was told 'a list is written `BJ LJ`')."""
+    [d] = whist_errors("house-rule x\ndeal { kitty 6 } ,\n")
+    assert d.message == "expected the end of the setting or `}`, found `,`"
+
+
 def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
     [d] = whist_errors('house-rule x\ngame { target "7" }\n')
     assert d.message == "expected an integer, found the text '7' (the quotes make it text: write 7 without them)"
