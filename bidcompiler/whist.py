@@ -436,8 +436,12 @@ def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     if match is None:
         return None
     begin = start + match.end()
-    ends = [i for i in (text.find(c, at) for c in "};#\n") if i >= 0]
+    # The formula ends at the first `}`, `;`, `#` or line end after its `=`; an error past that
+    # (`lose = sets >= 3 } }`: the second `}`) is the file's, not the formula's.
+    ends = [i for i in (text.find(c, begin) for c in "};#\n") if i >= 0]
     end = min(ends, default=len(text))
+    if at > end:
+        return None
     if text[begin:end].rstrip().endswith("\\"):
         return None  # a formula continued on the next line: the file's parser has said it
     line = text.count("\n", 0, begin) + 1

@@ -188,6 +188,16 @@ def test_commas_outside_brackets_are_told_how_a_list_is_written():
     assert d.message.endswith("found `,` (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)")
 
 
+def test_an_error_after_a_formula_on_its_line_is_the_files_not_the_formulas():
+    """`game { lose = sets >= 3 } }`: the second `}` closes no block (was "unknown character `}`"
+    at the first, the formula read on to the error's place)."""
+    [d] = whist_errors("house-rule x\ngame { lose = sets >= 3 } }\n")
+    assert (d.pos.line, d.pos.col, d.message) == (2, 27, "unexpected `}`: no block is open here")
+    # Inside the formula, still the formula's own message.
+    [d] = whist_errors("house-rule x\ngame { lose = sets >= 3 >= 2 }\n")
+    assert d.message.startswith("comparisons cannot be chained")
+
+
 def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
     """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
     write (was told 'a list is written `BJ LJ`')."""
