@@ -411,7 +411,7 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     start = max(text.rfind(c, 0, at) for c in "{;\n") + 1
     end = min((i for i in (text.find(c, at) for c in "};\n#") if i >= 0), default=len(text))
     match = re.match(r"\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s+(?!=)(.*)", text[start:end], re.S)
-    if match is None:
+    if match is None or match.group(1) == "remove":  # `remove NAME` (the grammar's _REMOVE) takes no formula
         return ""
     keys, blocks = _formula_keys(json.dumps(schema, sort_keys=True))
     block = _open_block(text, start)

@@ -198,6 +198,12 @@ def test_an_error_after_a_formula_on_its_line_is_the_files_not_the_formulas():
     assert d.message.startswith("comparisons cannot be chained")
 
 
+def test_a_removal_among_named_conditions_is_not_told_a_formula_follows_an_equals_sign():
+    """`lose { remove target sweep }`: `remove` takes one name (was told to write `remove = target sweep`)."""
+    [d] = whist_errors("house-rule x\ngame { lose { remove target sweep } }\n")
+    assert d.message == "expected the end of the setting or `}`, found `sweep`"
+
+
 def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
     """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
     write (was told 'a list is written `BJ LJ`')."""
