@@ -403,6 +403,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Di
         char = err.char if err.char.isprintable() else repr(err.char)
         message = f"unknown character `{char}`"
         hint = _CHAR_HINTS.get(err.char)
+        after = text[err.pos_in_stream + 1:err.pos_in_stream + 2]
+        if err.char == "=" and after in ("<", ">"):
+            # `score => 7`: the comparison written the other way round, not an equality.
+            hint = f"to compare, write `{after}=`"
         if hint is None and err.char.isalpha() and err.char.isupper():
             hint = "names are written in lowercase"
         if hint:
