@@ -436,7 +436,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Di
         elif kind == "RPAR" and not operand_due and "RPAR" not in expected:
             message = "`)` without a matching `(`"
         elif str(token) == "*" and operand_due and token.start_pos and text[token.start_pos - 1] == "*":
-            message = "there is no power operator `**`; multiply (`bid * bid`)"
+            # The example multiplies the name the author raised to a power (`over ** 2`), else bid.
+            base = re.search(r"([a-z_][a-z0-9_]*)\s*\*$", text[:token.start_pos])
+            name = base.group(1) if base else "bid"
+            message = f"there is no power operator `**`; multiply (`{name} * {name}`)"
         elif kind == "NAME" and not operand_due and token.start_pos and text[token.start_pos - 1].isdigit():
             # `2bid`: a number and a name written together.
             message = (f"expected an operator, found `{token}` right after a number; "

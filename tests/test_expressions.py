@@ -330,6 +330,7 @@ def test_variable_types_may_be_spelled_as_python_types_or_strings():
         # Were "expected a number, a name or `(`, found `*`" and "expected an operator or the end
         # of the expression, found `bid`".
         ("bid ** 2", "10:17: there is no power operator `**`; multiply (`bid * bid`)"),
+        ("over ** 2", "10:18: there is no power operator `**`; multiply (`over * over`)"),
         ("2bid", "10:13: expected an operator, found `bid` right after a number; to multiply, write `* bid`"),
         ("1e3", "10:13: expected an operator, found `e3` right after a number; numbers are written out in "
                 "digits (no `e`)"),
