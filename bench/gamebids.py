@@ -74,10 +74,11 @@ class Counts:
 
 
 def _tally_as(rules, tally: GameTally) -> GameTally:
-    """A tally of ``rules`` standing where ``tally`` stands (totals, sets, hands, games won)."""
+    """A tally of ``rules`` standing where ``tally`` stands (totals, sets, sets in a row, hands, games won)."""
     other = GameTally(rules)
     other.totals = list(tally.totals)
     other.sets = list(tally.sets)
+    other.sets_in_a_row = list(tally.sets_in_a_row)
     other.hands_played = tally.hands_played
     other.played = tally.played
     other.games_won = list(tally.games_won)

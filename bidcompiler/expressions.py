@@ -403,6 +403,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Di
         char = err.char if err.char.isprintable() else repr(err.char)
         message = f"unknown character `{char}`"
         hint = _CHAR_HINTS.get(err.char)
+        after = text[err.pos_in_stream + 1:err.pos_in_stream + 2]
+        if err.char == "=" and after in ("<", ">"):
+            # `score => 7`: the comparison written the other way round, not an equality.
+            hint = f"to compare, write `{after}=`"
         if hint is None and err.char.isalpha() and err.char.isupper():
             hint = "names are written in lowercase"
         if hint:
@@ -432,7 +436,10 @@ def _syntax_diagnostic(err: UnexpectedInput, text: str, origin: SourcePos) -> Di
         elif kind == "RPAR" and not operand_due and "RPAR" not in expected:
             message = "`)` without a matching `(`"
         elif str(token) == "*" and operand_due and token.start_pos and text[token.start_pos - 1] == "*":
-            message = "there is no power operator `**`; multiply (`bid * bid`)"
+            # The example multiplies the name the author raised to a power (`over ** 2`), else bid.
+            base = re.search(r"([a-z_][a-z0-9_]*)\s*\*$", text[:token.start_pos])
+            name = base.group(1) if base else "bid"
+            message = f"there is no power operator `**`; multiply (`{name} * {name}`)"
         elif kind == "NAME" and not operand_due and token.start_pos and text[token.start_pos - 1].isdigit():
             # `2bid`: a number and a name written together.
             message = (f"expected an operator, found `{token}` right after a number; "

@@ -146,9 +146,11 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
                                    "a house rule cannot extend; it is laid over a variant",
                                    hint="remove `extends` and name the variant when you use the rule "
                                         "(VARIANT+RULE, --with RULE, or `check --on VARIANT`)"))
-    if doc.data.get("kind") == "house-rule" and not problems and not set(doc.data) - _WORDS_OF_A_FILE:
+    if doc.data.get("kind") == "house-rule" and not problems and all(
+            doc.data[key] == {} for key in set(doc.data) - _WORDS_OF_A_FILE):
         # A rule that gives no setting changes nothing, whatever it is laid over: a setting
-        # that can never take effect is an error (a file cut short, a block left out).
+        # that can never take effect is an error (a file cut short, a block left out, or
+        # left empty: `game: {}`, `game { }`).
         problems.append(Diagnostic(doc.key_pos(("kind",)) if "kind" in doc.data else doc.pos(()),
                                    "this house rule changes nothing: it gives no setting",
                                    hint="give what it changes, e.g. " + (

@@ -370,6 +370,17 @@ def _type_name(wanted: Any) -> str:
 _QUOTED_WORD = re.compile(r"^[-+]?[0-9]+$|^(true|false)$")
 
 
+def _wants_unquoted(error: ValidationError, word: str) -> bool:
+    """Whether the place of ``error`` takes ``word`` written without quotes: an integer where an
+    integer (or number) belongs, true or false where a truth value does; a type check or, for
+    anyOf / oneOf, one of its forms.  (`target: "true"` is not told to write `true`.)"""
+    wanted = "boolean" if word in ("true", "false") else "integer"
+    if error.validator == "type":
+        names = [error.validator_value] if isinstance(error.validator_value, str) else list(error.validator_value)
+        return wanted in names or (wanted == "integer" and "number" in names)
+    return any(_wants_unquoted(sub, word) for sub in error.context or ())
+
+
 def _found(loaded: LoadedYaml, error: ValidationError) -> str:
     node = loaded.node(error.absolute_path)
     if error.instance is None:
@@ -378,7 +389,7 @@ def _found(loaded: LoadedYaml, error: ValidationError) -> str:
     key = error.absolute_path[-1] if error.absolute_path else None
     if error.validator in ("type", *_COMBINATORS) and isinstance(node, ScalarNode) and node.style in ("'", '"') \
             and isinstance(error.instance, str) \
-            and _QUOTED_WORD.match(error.instance.strip()):
+            and _QUOTED_WORD.match(error.instance.strip()) and _wants_unquoted(error, error.instance.strip()):
         # `target: "7"`, `dealer_may_take: "true"`: the quotes made text of a number or a truth value.
         word = error.instance.strip()
         return f"the text {_show(error.instance)} (the quotes make it text: write {word} without them)"

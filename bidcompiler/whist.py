@@ -411,7 +411,7 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     start = max(text.rfind(c, 0, at) for c in "{;\n") + 1
     end = min((i for i in (text.find(c, at) for c in "};\n#") if i >= 0), default=len(text))
     match = re.match(r"\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s+(?!=)(.*)", text[start:end], re.S)
-    if match is None:
+    if match is None or match.group(1) == "remove":  # `remove NAME` (the grammar's _REMOVE) takes no formula
         return ""
     keys, blocks = _formula_keys(json.dumps(schema, sort_keys=True))
     block = _open_block(text, start)
@@ -436,8 +436,12 @@ def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     if match is None:
         return None
     begin = start + match.end()
-    ends = [i for i in (text.find(c, at) for c in "};#\n") if i >= 0]
+    # The formula ends at the first `}`, `;`, `#` or line end after its `=`; an error past that
+    # (`lose = sets >= 3 } }`: the second `}`) is the file's, not the formula's.
+    ends = [i for i in (text.find(c, begin) for c in "};#\n") if i >= 0]
     end = min(ends, default=len(text))
+    if at > end:
+        return None
     if text[begin:end].rstrip().endswith("\\"):
         return None  # a formula continued on the next line: the file's parser has said it
     line = text.count("\n", 0, begin) + 1
@@ -477,8 +481,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)
-            if token is not None and token.type == "_COMMA" and "_COMMA" not in expected:
-                # `trumps_above BJ, LJ`: commas belong inside brackets only.
+            if (token is not None and token.type == "_COMMA" and "_COMMA" not in expected
+                    and expected & {"WORD", "STRING"}):
+                # `trumps_above BJ, LJ`: commas belong inside brackets only (after a setting's
+                # value, where another value may come; not after a block's `}`).
                 message += " (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)"
             if block is not None and closing_wanted and token is not None and token.type in ("$END",):
                 message += f" (the {block[0]} block opened at line {block[1]} is not closed)"

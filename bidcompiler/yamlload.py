@@ -580,6 +580,13 @@ def _yaml_words(exc: yaml.MarkedYAMLError, message: str, line: str) -> str:
     names `<block end>` and `<block mapping start>` say nothing to one); ``line``: the line
     of the problem."""
     problem = exc.problem or ""
+    if (problem == "expected <block end>, but found '-'" and exc.context_mark is not None
+            and exc.problem_mark is not None and exc.problem_mark.column == exc.context_mark.column):
+        # `- LJ` in line with the keys of a mapping (an item of the list above, not indented as far
+        # as its fellows): it does line up with a key, so "lines up with no key" would be wrong.
+        return (f"bad indentation: a list item in line with the keys of the block that started at line "
+                f"{exc.context_mark.line + 1}; a block holds keys or `- ` items, not both: indent the item "
+                f"under its key, in line with the items above it")
     if problem.startswith("expected <block end>") and exc.context_mark is not None:
         return (f"bad indentation: this line lines up with no key above it (the block it is in "
                 f"started at line {exc.context_mark.line + 1}); the keys of one block start in one column")

@@ -354,7 +354,8 @@ class GameView:
         # counts of view.key): ranges that reach the same totals from another position of
         # the process decide alike (shared by every view of the ruleset).
         totals = self._tally.totals
-        key = ("may_end", self.key(0)[1:5], tuple([t + x for t, x in zip(totals, low)]),
+        key = ("may_end", self.key(0)[1:-1],  # every count, not the totals or the order
+               tuple([t + x for t, x in zip(totals, low)]),
                tuple([t + x for t, x in zip(totals, high)]))
         memo = self._shared
         found = memo.get(key)

@@ -407,3 +407,7 @@ def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
     result = run("rules", "standard", "--with", rule)
     assert result.exit_code == 1
     assert "`scoring { multiplier = if notrump then 3 else 1 }`" in result.stderr
+    # Blocks left empty give no setting either (was "ok").
+    rule = _write(tmp_path, "blocks.whist", "house-rule blocks\ngame { }\nscoring { }\n")
+    result = run("check", rule)
+    assert result.stderr.splitlines()[0] == f"{rule}:1:1: this house rule changes nothing: it gives no setting"

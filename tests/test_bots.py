@@ -92,6 +92,14 @@ def play_hands(rules, bots, hands: int, seed: int) -> list[HandState]:
 
 
 # ---------------------------------------------------------------------------- registry
+def test_registry_copies_hold_classes_not_their_names():
+    """A registry not yet read (a fresh one: BOTS itself keeps what earlier tests loaded) copied
+    with dict(), ** or .copy() holds the classes. Was: the class names, as strings."""
+    fresh = type(BOTS)(random="RandomBot")
+    assert dict(fresh)["random"] is RandomBot and {**fresh}["random"] is RandomBot
+    assert fresh.copy() == {"random": RandomBot}
+
+
 def test_registry_and_interface():
     assert set(BOTS) == {"random", "heuristic", "baseline", "sampler"}
     for name in BOTS:

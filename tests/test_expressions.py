@@ -311,6 +311,9 @@ def test_variable_types_may_be_spelled_as_python_types_or_strings():
         ("bid +", "10:17: unexpected end of expression, expected a number, a name or `(`"),
         ("bid $ 2", "10:16: unknown character `$`"),
         ("bid = 2", "10:16: unknown character `=`; to compare, write `==`"),
+        # Was "write `==`" for a comparison written the other way round.
+        ("bid => 2", "10:16: unknown character `=`; to compare, write `>=`"),
+        ("bid =< 2", "10:16: unknown character `=`; to compare, write `<=`"),
         ("Bid", "10:12: unknown character `B`; names are written in lowercase"),
         ("1.5", "10:13: unknown character `.`; numbers are whole numbers"),
         ("(bid + 1", "10:20: unexpected end of expression, expected `)`"),
@@ -327,6 +330,7 @@ def test_variable_types_may_be_spelled_as_python_types_or_strings():
         # Were "expected a number, a name or `(`, found `*`" and "expected an operator or the end
         # of the expression, found `bid`".
         ("bid ** 2", "10:17: there is no power operator `**`; multiply (`bid * bid`)"),
+        ("over ** 2", "10:18: there is no power operator `**`; multiply (`over * over`)"),
         ("2bid", "10:13: expected an operator, found `bid` right after a number; to multiply, write `* bid`"),
         ("1e3", "10:13: expected an operator, found `e3` right after a number; numbers are written out in "
                 "digits (no `e`)"),

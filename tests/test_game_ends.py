@@ -183,3 +183,16 @@ def test_set_twice_in_a_row_counts_a_sides_own_contracts_one_after_another(tmp_p
     tally.add_hand(hand(0, True, (1, 0)))
     tally.add_hand(hand(0, False, (-3, 0)))
     assert tally.winner is None and tally.sets_in_a_row == [1, 0] and tally.sets == [2, 0]
+
+
+def test_may_end_memo_tells_apart_positions_of_different_games_won(tmp_path):
+    """GameView.may_end shares its answers between views of one ruleset, keyed by the counts
+    the end test reads: games won too. Was: the key dropped `games` once `sets_in_a_row` joined
+    view.key, so a position after a won game of the rubber got the answer of one before it."""
+    from runtime.game import GameTally, GameView
+
+    rules = load_ruleset("standard", (rule(tmp_path, "rub", "  rubber: 3\n  win:\n    second: games >= 1 and score >= 3\n"),))
+    before, after = GameTally(rules), GameTally(rules)
+    after.games_won = [1, 0]
+    assert GameView(before).may_end([3, 0], [3, 0]) is False
+    assert GameView(after).may_end([3, 0], [3, 0]) is True

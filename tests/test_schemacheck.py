@@ -149,6 +149,10 @@ def test_quoted_number_where_an_integer_is_wanted_is_an_error():
         **SCHEMA, "properties": {**SCHEMA["properties"], "flag": {"type": "boolean"}}})
     assert [d.message for d in diags] == ["expected true or false, found the text 'true' (the quotes make it "
                                           "text: write true without them)"]
+    # Only where the word unquoted belongs: `cards: "true"` is no integer either way (was told to
+    # write true without the quotes).
+    _, diags = check('name: x\ndeal: {cards: "true", kitty: 4}\n')
+    assert [d.message for d in diags] == ["expected an integer, found 'true'"]
 
 
 def test_a_plain_value_where_a_block_belongs_names_the_blocks_settings():

@@ -188,6 +188,29 @@ def test_commas_outside_brackets_are_told_how_a_list_is_written():
     assert d.message.endswith("found `,` (a list is written `BJ LJ`, or `[BJ, LJ]` with the commas inside brackets)")
 
 
+def test_an_error_after_a_formula_on_its_line_is_the_files_not_the_formulas():
+    """`game { lose = sets >= 3 } }`: the second `}` closes no block (was "unknown character `}`"
+    at the first, the formula read on to the error's place)."""
+    [d] = whist_errors("house-rule x\ngame { lose = sets >= 3 } }\n")
+    assert (d.pos.line, d.pos.col, d.message) == (2, 27, "unexpected `}`: no block is open here")
+    # Inside the formula, still the formula's own message.
+    [d] = whist_errors("house-rule x\ngame { lose = sets >= 3 >= 2 }\n")
+    assert d.message.startswith("comparisons cannot be chained")
+
+
+def test_a_removal_among_named_conditions_is_not_told_a_formula_follows_an_equals_sign():
+    """`lose { remove target sweep }`: `remove` takes one name (was told to write `remove = target sweep`)."""
+    [d] = whist_errors("house-rule x\ngame { lose { remove target sweep } }\n")
+    assert d.message == "expected the end of the setting or `}`, found `sweep`"
+
+
+def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
+    """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
+    write (was told 'a list is written `BJ LJ`')."""
+    [d] = whist_errors("house-rule x\ndeal { kitty 6 } ,\n")
+    assert d.message == "expected the end of the setting or `}`, found `,`"
+
+
 def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
     [d] = whist_errors('house-rule x\ngame { target "7" }\n')
     assert d.message == "expected an integer, found the text '7' (the quotes make it text: write 7 without them)"

@@ -260,6 +260,17 @@ def test_indentation_mistakes_are_said_in_words_not_pyyaml_tokens():
     assert diag.pos == at(3, 3) and diag.message.startswith("bad indentation")
 
 
+def test_a_list_item_in_line_with_the_keys_of_a_block_is_not_said_to_line_up_with_no_key():
+    # `- LJ` less indented than `- BJ` lines up with `b`: was "this line lines up with no key above it".
+    (diag,) = errors_of("a:\n  b:\n    - BJ\n  - LJ\n")
+    assert diag.pos == at(4, 3)
+    assert diag.message.startswith("bad indentation: a list item in line with the keys of the block that "
+                                   "started at line 2;")
+    # Deeper than any key, it still lines up with none.
+    (diag,) = errors_of("a:\n  b:\n  - BJ\n - LJ\n")
+    assert diag.message.startswith("bad indentation: this line lines up with no key above it")
+
+
 def test_unclosed_flow_sequence_mentions_where_it_started():
     (diag,) = errors_of("a: [1, 2\nb: 3\n")
     assert diag.pos.line == 2

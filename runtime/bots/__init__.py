@@ -86,6 +86,15 @@ class _Registry(dict):
         """(kind, class) of every kind, loaded."""
         return [(kind, self[kind]) for kind in self]
 
+    def __iter__(self):
+        # Defined here so that dict(BOTS) and {**BOTS} read through __getitem__ (CPython copies a
+        # dict subclass's storage directly, class names and all, unless it defines __iter__).
+        return dict.__iter__(self)
+
+    def copy(self) -> dict:
+        """A plain dict of every kind's class, loaded."""
+        return dict(self.items())
+
 
 BOTS: dict[str, Any] = _Registry(random="RandomBot", heuristic="HeuristicBot", baseline="BaselineBot",
                                  sampler="SamplerBot")
