@@ -484,6 +484,15 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         if not error.context:
             # oneOf matched more than one alternative.
             return at("matches more than one of the allowed forms; make it unambiguous")
+        word = error.instance.strip() if isinstance(error.instance, str) else ""
+        if _QUOTED_WORD.match(word) and _wants_unquoted(error, word) and "quotes make it" in _found(loaded, error):
+            # `first_dealer: "2"` (random or a seat): the text's form is no match, but the number
+            # written without its quotes is; say that, not which words the text is not.
+            wanted_type = "boolean" if word in ("true", "false") else "integer"
+            words = [str(v) for sub in error.context or () if sub.validator == "enum"
+                     for v in sub.validator_value if isinstance(v, str)]
+            also = f" or {' or '.join(words)}" if words else ""
+            return at(f"expected {_type_name(wanted_type)}{also}, found {_found(loaded, error)}")
         branches = _branches(error)
         viable = {i: errs for i, errs in branches.items() if not _type_mismatch(errs)}
         if not viable:

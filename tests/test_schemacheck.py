@@ -155,6 +155,18 @@ def test_quoted_number_where_an_integer_is_wanted_is_an_error():
     assert [d.message for d in diags] == ["expected an integer, found 'true'"]
 
 
+def test_quoted_number_where_a_word_or_a_number_belongs_is_told_of_its_quotes():
+    """`first_dealer: "2"` (random, or a seat): was "'2' is not one of: random"."""
+    schema = {"type": "object", "properties": {"first_dealer": {
+        "anyOf": [{"enum": ["random"]}, {"type": "integer", "minimum": 0}]}}}
+    _, diags = check('first_dealer: "2"\n', schema)
+    assert [d.message for d in diags] == ["expected an integer or random, found the text '2' (the quotes "
+                                          "make it text: write 2 without them)"]
+    # A word that is none of them keeps its did-you-mean.
+    _, diags = check('first_dealer: "rnd"\n', schema)
+    assert [d.message for d in diags] == ["'rnd' is not one of: random (did you mean 'random'?)"]
+
+
 def test_a_plain_value_where_a_block_belongs_names_the_blocks_settings():
     """`deal: 12`: was only "expected a mapping, found 12"."""
     _, diags = check("name: x\ndeal: 12\n")
