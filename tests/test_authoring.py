@@ -343,6 +343,14 @@ def test_compiles_summary_names_the_house_rules_and_a_strains_own_levels():
     assert run("compile", "standard").stdout.splitlines()[0] == "standard — Bid Whist (54 cards)"
 
 
+def test_compiles_summary_names_the_settings_given_with_set():
+    """`compile standard --set auction.levels.from=4`: the heading said only "standard" above a
+    ladder of 4-7, so nothing showed where the 4 came from."""
+    lines = run("compile", "standard", "--set", "auction.levels.from=4").stdout.splitlines()
+    assert lines[0] == "standard --set auction.levels.from=4 — Bid Whist (54 cards)"
+    assert lines[4].startswith("  bids      4-7, ")
+
+
 # ----------------------------------------------------------------- the tutorial's table of real-table rules
 def _tutorial_rows() -> list[tuple[str, str]]:
     text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text(encoding="utf-8")

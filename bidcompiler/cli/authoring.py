@@ -119,7 +119,7 @@ def compile_cmd(variant, with_rules, sets, as_json):
     if as_json:
         click.echo(to_json(v), nl=False)
     else:
-        render.variant_summary(v)
+        render.variant_summary(v, tuple(sets))
 
 
 def _schema_text() -> str:

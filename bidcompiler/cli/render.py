@@ -144,8 +144,9 @@ class Lines:
                 yield Text(part[0], style=part[1])
 
 
-def variant_summary(v: ir.Variant) -> None:
-    """A short readable summary of a compiled variant (the IR in words)."""
+def variant_summary(v: ir.Variant, sets: tuple[str, ...] = ()) -> None:
+    """A short readable summary of a compiled variant (the IR in words); ``sets``, the
+    command line's ``--set`` settings, are named in the heading, since the lines show them."""
     console = stdout()
     size = len(v.deck.cards())
     a = v.auction
@@ -157,7 +158,7 @@ def variant_summary(v: ir.Variant) -> None:
     own_levels = f" ({', '.join(own)})" if own else ""
     with_rules = "".join(f" + {escape(r)}" for r in v.house_rules)
     lines = [
-        f"[bold]{v.name}[/bold]{with_rules} — {v.title}",
+        f"[bold]{v.name}[/bold]{with_rules}{''.join(f' --set {escape(s)}' for s in sets)} — {v.title}",
         f"  players   {v.players} ({v.sides})",
         f"  deck      {size} cards: {''.join(v.deck.suits)} x {''.join(v.deck.ranks)}"
         + (f" + {' '.join(v.deck.extra)}" if v.deck.extra else "")
