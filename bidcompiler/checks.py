@@ -128,8 +128,9 @@ def _dotted(path: tuple) -> str:
 
 
 def _shown(pos: SourcePos) -> str:
-    """A position as a message names it: a ``--set`` change is one argument, not a file with lines."""
-    return pos.file if pos.file.startswith(SET_PREFIX) else str(pos)
+    """A position as a message names it: a ``--set`` change is one argument, not a file with lines;
+    a shipped file is named by its shipped name (:func:`resources.shown_place`)."""
+    return pos.file if pos.file.startswith(SET_PREFIX) else resources.shown_place(pos.file, pos.line, pos.col)
 
 
 def _way(v: ir.Variant, item, lead: SourcePos | None) -> str | None:
