@@ -124,6 +124,17 @@ def test_a_clash_with_a_shipped_house_rule_names_it_by_name_and_the_users_value(
     assert str(resources.variants_dir()) not in result.stderr
 
 
+@pytest.mark.parametrize("base", ["standard", "standard+notrump-from-4"])
+def test_a_strains_levels_are_blamed_at_the_offending_value_over_any_base(tmp_path, base):
+    """The column of the value (``9``), not of the ``{`` of its section, whether the user's
+    file writes the strain's levels whole or over a shipped rule that wrote them first."""
+    rule = write(tmp_path, "nt.yaml", "name: nt\nkind: house-rule\ndescription: x\nauction:\n  strains:\n"
+                                      "    - name: notrump\n      levels: {from: 9}\n")
+    result = run("check", str(rule), "--on", base)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{rule}:7:22: strain 'notrump' is bid from 9, above its highest level 7")
+
+
 def test_the_fix_offered_works(tmp_path):
     rule = write(tmp_path, "mine.yaml", NO_DOWNTOWN + "orders: {downtown: ~}\n")
     assert run("check", str(rule), "--on", "standard").exit_code == 0
