@@ -28,6 +28,7 @@ from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, 
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
 from .scoring import renege_penalties
+from .tricks import TrickRules
 
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
@@ -1078,10 +1079,20 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         except RecordError as exc:
             return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
+    record = rf.records[0]
+    illegal = {"contract": None, "tricks": None, "books": None, "score": None}
     try:
-        return replay_one(rf.records[0], resolve).as_json()
+        check_fields(record)  # before its variant is looked up, as replay_one does
+        rules = resolve_record(record, resolve)
     except RecordError as exc:
-        return {"contract": None, "tricks": None, "books": None, "score": None, "error": exc.as_json()}
+        return {**illegal, "error": exc.as_json()}
+    try:
+        return replay_hand(rules, record).as_json()
+    except RecordError as exc:
+        # The keys of a legal hand of these rules, each null: `reneges` too where a renege
+        # may stand (records.md: present whenever a house rule lets one stand).
+        reneges = {} if TrickRules(rules).refuses_renege else {"reneges": None}
+        return {**illegal, "error": exc.as_json(), **reneges}
 
 
 # --------------------------------------------------------------------------- writing

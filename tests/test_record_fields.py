@@ -288,6 +288,26 @@ def test_reneges_is_present_and_empty_where_one_may_stand_and_absent_elsewhere(t
     replay_illegal(tmp_path, record(RENEGE, **{"with": []}), "play[2]", "must follow hearts")
 
 
+def test_an_illegal_hand_where_a_renege_may_stand_has_the_keys_of_a_legal_one(tmp_path):
+    """replay and analyze (whole file and --each) give an illegal hand every key a legal hand
+    of its rules has, each null: ``reneges`` too where a renege may stand (before, none had it)."""
+    bad = record(RENEGE, play=RENEGE["play"][:-1] + ["ZZ"])
+    result = replay(tmp_path, bad, "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert set(out) == set(replay_ok(tmp_path, RENEGE)) and out["reneges"] is None
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps(RENEGE) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    legal, illegal = json.loads(run("analyze", str(path), "--each", "--json").stdout)["hands"]
+    assert set(legal) == set(illegal) and illegal["reneges"] is None and illegal["error"]
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    alone = json.loads(run("analyze", str(path), "--json").stdout)
+    assert "reneges" in alone and alone["reneges"] is None
+    # Where no renege may stand, an illegal hand has no `reneges`, as a legal one has none.
+    assert "reneges" not in json.loads(replay(tmp_path, record(bad, **{"with": []}), "--json").stdout)
+
+
 def test_replay_text_says_what_the_renege_moved(tmp_path):
     result = replay(tmp_path, RENEGE)
     assert result.exit_code == 0

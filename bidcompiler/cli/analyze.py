@@ -258,7 +258,8 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     hands, illegal = [], []
     for number, (line, record) in enumerate(zip(lines, rf.records), 1):
         one = RecordFile([record], False, rf.source)
-        err = replay_file(one, records_resolver(rf))["error"]
+        checked = replay_file(one, records_resolver(rf))
+        err = checked["error"]
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
         if err is None:
             try:
@@ -267,7 +268,9 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                 err = exc.as_json()
         if err is not None:
             illegal.append(line)
-            hands.append({"line": line, **NOT_ANALYSED, "error": err})
+            # replay's ``reneges: null`` where a renege may stand: the keys of a legal hand.
+            reneges = {"reneges": None} if "reneges" in checked else {}
+            hands.append({"line": line, **NOT_ANALYSED, "error": err, **reneges})
             if console is not None:
                 click.echo(each_error_line(file, line, err, text, starts), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
@@ -351,7 +354,8 @@ def analyze(file, as_json, every_card, each, backend):
         err = result["error"]
         if as_json:
             empty = {"hands": None} if rf.is_game else NOT_ANALYSED
-            click.echo(json.dumps({**empty, "error": err}))
+            reneges = {"reneges": None} if "reneges" in result else {}  # as replay's, where one may stand
+            click.echo(json.dumps({**empty, "error": err, **reneges}))
         else:
             click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None, text), err=True)
         sys.exit(1)
