@@ -380,6 +380,20 @@ class HandReplay:
             out["in_progress"] = True
         return out
 
+    @property
+    def penalty_moved_books(self) -> bool:
+        """Whether a renege penalty changed the books the hand is scored with.
+
+        A renege can stand and move nothing: a side that took no book is "scored as if the
+        other side took every book", which it did.  The text says "(after the renege
+        penalty)" beside the books only where this is true.
+        """
+        state = self.state
+        if self.in_progress or not state.renege_plays:
+            return False
+        raw = self.raw_books if self.raw_books is not None else state.books_so_far()
+        return list(raw) != list(state.books)
+
     def renege_lines(self) -> list[str]:
         """Each renege that stood, in words: who, where, and what the penalty moved (text output)."""
         state = self.state

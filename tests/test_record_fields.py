@@ -315,6 +315,28 @@ def test_replay_text_says_what_the_renege_moved(tmp_path):
     assert "3 books moved from side 0 to side 1" in result.stdout
 
 
+# Seat 1 reneges in trick 2 (6H on KS, holding spades) and its side takes no book: the
+# declarers sweep, 13 to 0, and the penalty ("scored as if the other side took every book")
+# moves nothing.
+SWEEP_RENEGE = record(BASE, play=(
+    "AH 2H 7H 4C  KS 6H 4D 3C  8H 3H 5D 5C  9H 4H 6D 6C  TH 5H 7D 7C  JH AS 8D 8C  "
+    "QH 3S 9D 9C  KH 4S TD TC  9S 5S JD JC  TS 6S QD QC  JS 7S KD KC  QS 8S AD AC").split(),
+    **{"with": ["renege-penalty"]})
+
+
+def test_books_are_after_the_renege_penalty_only_where_it_moved_some(tmp_path):
+    """replay and analyze said "(after the renege penalty)" whenever a renege stood, even
+    where the penalty moved no book; now only where it moved some (RENEGE: 12-1 to 9-4)."""
+    assert replay_ok(tmp_path, SWEEP_RENEGE)["books"] == [13, 0]
+    path = tmp_path / "hand.json"
+    for data, moved in ((SWEEP_RENEGE, False), (RENEGE, True)):
+        path.write_text(json.dumps(data), encoding="utf-8")
+        for command in ("replay", "analyze"):
+            text = run(command, str(path)).stdout
+            assert "renege    seat " in text
+            assert ("(after the renege penalty)" in text) is moved, (command, text)
+
+
 def test_terminal_play_says_a_renege_stood():
     """bidwhist play narrates the renege as it stands, and what it moved when the hand ends
     (the terminal driven through a stand-in session holding RENEGE's hand)."""
