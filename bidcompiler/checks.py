@@ -110,6 +110,23 @@ def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *th
     sink.error(lead, message, hint=", or ".join(ways) if ways else None)
 
 
+def _newest_part(v: ir.Variant, path: tuple, keys: tuple) -> tuple:
+    """The part of the section ``path`` (one of ``keys``) the newest layer wrote, else ``path``.
+
+    A message about a pair of values (a strain's levels from and to) points at the
+    value itself, not at the ``{`` of its section, and at the same column whether
+    the section was written whole by one file or part by part over another.
+    """
+    origin = v.origin
+    if origin is None:
+        return path
+    written = [path + (key,) for key in keys if origin.is_set(path + (key,))]
+    if not written:
+        return path
+    # max keeps the first of equals: ``from`` when one layer wrote both.
+    return max(written, key=lambda part: (origin.newest_layer(part), -written.index(part)))
+
+
 def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
     """Where the setting at ``path`` (or, for a section, its newest part) was made."""
     origin = v.origin
@@ -128,8 +145,9 @@ def _dotted(path: tuple) -> str:
 
 
 def _shown(pos: SourcePos) -> str:
-    """A position as a message names it: a ``--set`` change is one argument, not a file with lines."""
-    return pos.file if pos.file.startswith(SET_PREFIX) else str(pos)
+    """A position as a message names it: a ``--set`` change is one argument, not a file with lines;
+    a shipped file is named by its shipped name (:func:`resources.shown_place`)."""
+    return pos.file if pos.file.startswith(SET_PREFIX) else resources.shown_place(pos.file, pos.line, pos.col)
 
 
 def _way(v: ir.Variant, item, lead: SourcePos | None) -> str | None:
@@ -320,7 +338,7 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
             low, high = strain.levels
             conflict(sink, v, f"strain '{strain.name}' is bid from {low}, above its highest level {high}"
                               f" (auction.levels: {a.min_level} to {a.max_level})",
-                     ("auction", "strains", i, "levels"), ("auction", "levels"),
+                     _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to")), ("auction", "levels"),
                      fix=(f"give strain '{strain.name}' levels from at most {high}",
                           f"let strain '{strain.name}' go up to at least {low} (levels.to)"))
         elif strain.levels is not None and not a.min_level <= strain.levels[0] <= strain.levels[1] <= a.max_level:
@@ -330,7 +348,7 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
             low, high = strain.levels
             conflict(sink, v, f"strain '{strain.name}' is bid from {low} to {high}, outside the auction's "
                               f"levels {a.min_level} to {a.max_level}",
-                     ("auction", "strains", i, "levels"), ("auction", "levels"),
+                     _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to")), ("auction", "levels"),
                      fix=(f"give strain '{strain.name}' levels within {a.min_level} to {a.max_level}",
                           "change auction.levels to include them"))
     order_names = {o.name for o in v.orders}

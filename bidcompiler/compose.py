@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import CompileError, Diagnostic, SourcePos, printable, quoted
+from .resources import shown_place
 from .yamlload import LoadedYaml, load_yaml
 
 # Settings that describe a layer itself rather than the game; never merged.
@@ -378,9 +379,13 @@ def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value
     here, there = doc.data.get("name") or doc.filename, below.data.get("name") or below.filename
     levels = f" (bids {into['from']} to {into['to']})" if {"from", "to"} <= set(into) else ""
     stated = _stated(into, path)
+    at = below.content_pos(where)
+    shown = at.file if at.file.startswith(SET_PREFIX) else shown_place(at.file, at.line, at.col)
+    if shown.startswith("shipped '"):  # the name is quoted already: only the line is new
+        shown = "shipped" + shown[shown.index(","):] if "," in shown else "shipped"
     by_default = "" if path[-1] in into else " (the default: it does not say)"
     return (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
-            f"but {quoted(str(there))} ({below.content_pos(where)}) counts {words.get(stated, stated)}{by_default}"
+            f"but {quoted(str(there))} ({shown}) counts {words.get(stated, stated)}{by_default}"
             f"{levels}: its numbers would mean other books there, so the two do not combine")
 
 

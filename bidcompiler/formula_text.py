@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .expressions import (
-    Binary, Bool, BoolOp, Call, Compare, Expr, IfElse, Name, Not, Num, Unary, simplify, unparse,
+    Binary, Bool, BoolOp, Call, Compare, Expr, IfElse, Name, Not, Num, Unary, parse_expression, simplify, unparse,
 )
 
-__all__ = ["Wording", "simplified", "formula_code", "reading"]
+__all__ = ["Wording", "simplified", "formula_code", "formula_shown", "reading"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,13 @@ def simplified(expr: Expr) -> Expr:
 def formula_code(expr: Expr) -> str:
     """The simplified formula's text, a nested conditional in parentheses; it parses back to the same tree."""
     return unparse(simplified(expr), grouped=True)
+
+
+def formula_shown(text: str) -> str:
+    """A compiled formula's text as every command prints it (``compile``'s summary, ``rules``,
+    ``diff``): simplified, so one formula reads the same everywhere (``-2 * bid``, never
+    ``2 * -bid`` in one place and ``-2 * bid`` in another).  An empty text stays empty."""
+    return formula_code(parse_expression(text)) if text else text
 
 
 def reading(expr: Expr, wording: Wording = Wording(), condition: bool | None = None) -> str:

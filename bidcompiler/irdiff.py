@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from . import ir, vocabulary
 from .build import contract_kinds, kitty_show_words
 from .expressions import parse_expression
-from .formula_text import Wording, formula_code, reading
+from .formula_text import Wording, formula_shown, reading
 from .irjson import to_data
 from .rulebook import listed_terms
 
@@ -202,7 +202,7 @@ def _named(items) -> bool:
 
 def _shown(f: ir.Formula) -> str:
     """A formula as ``diff`` shows it: simplified (see :mod:`bidcompiler.formula_text`)."""
-    return formula_code(parse_expression(f.text)) if f.text else f.text
+    return formula_shown(f.text)
 
 
 # Formulas whose numbers are points ("14 points", "nothing"); a multiplier's are not.

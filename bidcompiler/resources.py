@@ -134,6 +134,20 @@ def data_path(name: str) -> Traversable:
     return _packaged("data", name) or Path(__file__).resolve().parent / "data" / name
 
 
+def shown_place(filename: str, line: int = 0, col: int = 0) -> str:
+    """A place as a message about a clash between layers names it.
+
+    The user's files (and ``--set`` changes) are named as they were given, with
+    line and column; a shipped file by its shipped name (``notrump-from-4``) and
+    line, never by the path where it happens to be installed, which the user did
+    not write and cannot edit.
+    """
+    if is_shipped(filename):
+        return f"shipped '{Path(filename).stem}'" + (f", line {line}" if line else "")
+    where = filename + (f":{line}" if line else "")
+    return where + (f":{col}" if line and col else "")
+
+
 def is_shipped(filename: str) -> bool:
     """True if ``filename`` is one of the shipped variant files, not a file of the user's.
 

@@ -21,7 +21,7 @@ from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
 from .build import kitty_show_words
-from .formula_text import Wording, formula_code, reading, simplified
+from .formula_text import Wording, formula_code, formula_shown, reading, simplified
 from .vocabulary import rulebook_words, said as say
 from .seatwords import capital, noun
 
@@ -90,7 +90,7 @@ def _tree(f: ir.Formula):
 
 def _shown(f: ir.Formula) -> str:
     """The formula's text as the rulebook shows it: simplified."""
-    return formula_code(_tree(f))
+    return formula_shown(f.text)
 
 
 def _listed(ways: list[tuple[str, ir.Formula]], wording: Wording) -> list[str]:

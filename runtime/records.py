@@ -28,6 +28,7 @@ from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, 
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
 from .scoring import renege_penalties
+from .tricks import TrickRules
 
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
@@ -378,6 +379,20 @@ class HandReplay:
         if self.in_progress:
             out["in_progress"] = True
         return out
+
+    @property
+    def penalty_moved_books(self) -> bool:
+        """Whether a renege penalty changed the books the hand is scored with.
+
+        A renege can stand and move nothing: a side that took no book is "scored as if the
+        other side took every book", which it did.  The text says "(after the renege
+        penalty)" beside the books only where this is true.
+        """
+        state = self.state
+        if self.in_progress or not state.renege_plays:
+            return False
+        raw = self.raw_books if self.raw_books is not None else state.books_so_far()
+        return list(raw) != list(state.books)
 
     def renege_lines(self) -> list[str]:
         """Each renege that stood, in words: who, where, and what the penalty moved (text output)."""
@@ -1078,10 +1093,20 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         except RecordError as exc:
             return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
+    record = rf.records[0]
+    illegal = {"contract": None, "tricks": None, "books": None, "score": None}
     try:
-        return replay_one(rf.records[0], resolve).as_json()
+        check_fields(record)  # before its variant is looked up, as replay_one does
+        rules = resolve_record(record, resolve)
     except RecordError as exc:
-        return {"contract": None, "tricks": None, "books": None, "score": None, "error": exc.as_json()}
+        return {**illegal, "error": exc.as_json()}
+    try:
+        return replay_hand(rules, record).as_json()
+    except RecordError as exc:
+        # The keys of a legal hand of these rules, each null: `reneges` too where a renege
+        # may stand (records.md: present whenever a house rule lets one stand).
+        reneges = {} if TrickRules(rules).refuses_renege else {"reneges": None}
+        return {**illegal, "error": exc.as_json(), **reneges}
 
 
 # --------------------------------------------------------------------------- writing

@@ -281,7 +281,7 @@ def test_a_removed_strain_still_ranked_is_the_ranking_error_at_the_overlay(tmp_p
     found = errors("standard", (rule,))
     ranking = next(m for m in found if "ranking names 'notrump'" in m)
     assert ranking.startswith(f"{rule}:5:5: ranking names 'notrump', which is not a strain (here: auction.strains; "
-                              f"auction.ranking at {STANDARD}:{line_of(STANDARD.read_text(), 'ranking: [[')}:12)")
+                              f"auction.ranking at shipped 'standard', line {line_of(STANDARD.read_text(), 'ranking: [[')})")
     assert "to fix: take 'notrump' out of auction.ranking, or add a strain named 'notrump'" in ranking
     # Ranking what is left compiles (notrump_extras goes too: no contract is without trump).
     fixed = write(tmp_path, "fixed.yaml", text + "  ranking: [[uptown, downtown]]\nplay: {notrump_extras: ~}\n")

@@ -152,3 +152,21 @@ def test_any_formula_gets_a_reading_and_code_that_means_the_same(kind, data, poi
     assert text.count("(") == text.count(")")
     code = formula_code(tree)
     assert parse_expression(code) == simplify(tree)
+
+
+def test_compile_rules_and_diff_print_one_formula_alike(tmp_path):
+    """`compile`'s summary printed the formula as written (``2 * -bid``) where `rules` and
+    `diff` print it simplified (``-2 * bid``): all three now print it one way."""
+    from click.testing import CliRunner
+
+    from bidcompiler.cli import cli
+
+    rule = tmp_path / "double-set.yaml"
+    rule.write_text("name: double-set\nkind: house-rule\ndescription: x\n"
+                    "scoring:\n  declarer: if made then over else 2 * -bid\n", encoding="utf-8")
+    outputs = [CliRunner().invoke(cli, argv).output
+               for argv in (["compile", f"standard+{rule}"], ["rules", f"standard+{rule}"],
+                            ["diff", "standard", f"standard+{rule}"])]
+    for out in outputs:
+        assert "if made then over else -2 * bid" in out, out
+        assert "2 * -bid" not in out

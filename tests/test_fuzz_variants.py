@@ -1165,7 +1165,7 @@ def test_regression_a_word_two_strains_share_is_placed_in_the_users_file(tmp_pat
     assert [str(d).splitlines()[0] for d in strains] == [
         f"{path}:{line_of(text, 'aliases: [special')}:16: '{word}' names both strain 'uptown' and strain 'downtown' "
         f"(here: auction.strains.0.aliases; auction.strains.1.aliases at "
-        f"{VARIANTS_DIR / 'standard.yaml'}:{line_of(STANDARD, 'aliases: [low')}:16)"
+        f"shipped 'standard', line {line_of(STANDARD, 'aliases: [low')})"
         for word in ("low", "down")]
     # order_aliases no longer names a setting no file wrote (it pointed at standard's line 9, `name:`).
     assert not any("order_aliases.downtown at" in d.message for d in info.value.diagnostics)
@@ -1185,7 +1185,7 @@ def test_regression_a_ladder_too_tall_after_the_users_kitty_change_leads_with_th
     first = str(ladder).splitlines()[0]
     assert first.startswith(f"{path}:3:13: levels: to 18 is more than the 17 books of a hand (here: kitty.discards; "
                             "auction.levels.to at ")
-    assert first.endswith("cutthroat.yaml:23:25)")
+    assert first.endswith("at shipped 'cutthroat', line 23)")
 
 
 @pytest.mark.parametrize("name, text, where", [

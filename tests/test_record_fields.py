@@ -288,11 +288,53 @@ def test_reneges_is_present_and_empty_where_one_may_stand_and_absent_elsewhere(t
     replay_illegal(tmp_path, record(RENEGE, **{"with": []}), "play[2]", "must follow hearts")
 
 
+def test_an_illegal_hand_where_a_renege_may_stand_has_the_keys_of_a_legal_one(tmp_path):
+    """replay and analyze (whole file and --each) give an illegal hand every key a legal hand
+    of its rules has, each null: ``reneges`` too where a renege may stand (before, none had it)."""
+    bad = record(RENEGE, play=RENEGE["play"][:-1] + ["ZZ"])
+    result = replay(tmp_path, bad, "--json")
+    assert result.exit_code == 1
+    out = json.loads(result.stdout)
+    assert set(out) == set(replay_ok(tmp_path, RENEGE)) and out["reneges"] is None
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps(RENEGE) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    legal, illegal = json.loads(run("analyze", str(path), "--each", "--json").stdout)["hands"]
+    assert set(legal) == set(illegal) and illegal["reneges"] is None and illegal["error"]
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    alone = json.loads(run("analyze", str(path), "--json").stdout)
+    assert "reneges" in alone and alone["reneges"] is None
+    # Where no renege may stand, an illegal hand has no `reneges`, as a legal one has none.
+    assert "reneges" not in json.loads(replay(tmp_path, record(bad, **{"with": []}), "--json").stdout)
+
+
 def test_replay_text_says_what_the_renege_moved(tmp_path):
     result = replay(tmp_path, RENEGE)
     assert result.exit_code == 0
     assert "seat 2 did not follow hearts at play[2]" in result.stdout
     assert "3 books moved from side 0 to side 1" in result.stdout
+
+
+# Seat 1 reneges in trick 2 (6H on KS, holding spades) and its side takes no book: the
+# declarers sweep, 13 to 0, and the penalty ("scored as if the other side took every book")
+# moves nothing.
+SWEEP_RENEGE = record(BASE, play=(
+    "AH 2H 7H 4C  KS 6H 4D 3C  8H 3H 5D 5C  9H 4H 6D 6C  TH 5H 7D 7C  JH AS 8D 8C  "
+    "QH 3S 9D 9C  KH 4S TD TC  9S 5S JD JC  TS 6S QD QC  JS 7S KD KC  QS 8S AD AC").split(),
+    **{"with": ["renege-penalty"]})
+
+
+def test_books_are_after_the_renege_penalty_only_where_it_moved_some(tmp_path):
+    """replay and analyze said "(after the renege penalty)" whenever a renege stood, even
+    where the penalty moved no book; now only where it moved some (RENEGE: 12-1 to 9-4)."""
+    assert replay_ok(tmp_path, SWEEP_RENEGE)["books"] == [13, 0]
+    path = tmp_path / "hand.json"
+    for data, moved in ((SWEEP_RENEGE, False), (RENEGE, True)):
+        path.write_text(json.dumps(data), encoding="utf-8")
+        for command in ("replay", "analyze"):
+            text = run(command, str(path)).stdout
+            assert "renege    seat " in text
+            assert ("(after the renege penalty)" in text) is moved, (command, text)
 
 
 def test_terminal_play_says_a_renege_stood():

@@ -173,7 +173,7 @@ def test_a_lowest_bid_counted_over_six_is_refused_where_bids_count_books_outrigh
     result = run("simulate", "cutthroat+min-bid-4", "--hands", "2")
     assert result.exit_code == 1
     message = result.stderr
-    assert "min-bid-4.yaml" in message and "cutthroat.yaml" in message, message
+    assert "min-bid-4.yaml" in message and "'cutthroat' (shipped, line " in message, message
     assert "count books over six" in message and "counts books outright (bids 7 to 18)" in message
     assert message.count("auction.levels.counts") == 1
     # ... while the games whose bids count over six take it, as before
@@ -202,7 +202,7 @@ def test_a_house_rule_may_not_change_what_bids_count_where_the_game_takes_the_de
     result = run("rules", "standard", "--with", str(_house_rule(tmp_path, "books")))
     assert result.exit_code == 1
     message = result.stderr
-    assert "says-books.yaml" in message and "standard.yaml" in message, message
+    assert "says-books.yaml" in message and "'standard' (shipped, line " in message, message
     assert "count books outright" in message and "counts books over six (the default" in message, message
     assert message.count("auction.levels.counts") == 1
     same = run("rules", "standard", "--with", str(_house_rule(tmp_path, "books-over-six")))
@@ -250,7 +250,7 @@ def test_jokers_out_and_a_notrump_role_for_a_joker_are_refused_together(spec, se
         in message, message
     assert message.count("do not combine") == 1
     if not sets:  # two shipped files: both named
-        assert "big-joker-notrump.yaml" in message and "jokers-out-in-notrump.yaml" in message
+        assert "big-joker-notrump.yaml" in message and "shipped 'jokers-out-in-notrump', line " in message
     # each alone still plays
     for rule in ("jokers-out-in-notrump", "big-joker-notrump"):
         assert run("simulate", f"standard+{rule}", "--hands", "2").exit_code == 0

@@ -18,6 +18,7 @@ from clirun import run
 
 from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import compile_variant, shipped_house_rules, shipped_variants
+from bidcompiler import resources
 from bidcompiler.resources import is_shipped
 
 STANDARD = shipped_variants()["standard"]
@@ -103,10 +104,35 @@ def test_a_house_rule_that_breaks_its_base_leads_with_the_users_line(tmp_path, a
     strains = NO_DOWNTOWN.splitlines().index("    - name: downtown") + 1  # where the list of strains begins
     assert lines[0].startswith(f"{rule}:{strains}:5: orders.downtown has no effect: no strain plays in it")
     # The shipped file's line second, on the same line.
-    assert f"orders.downtown at {STANDARD}:{shipped_line(STANDARD, 'downtown: [A, 2')}:" in lines[0]
-    assert lines[0].index(str(rule)) < lines[0].index(str(STANDARD))
+    # By its shipped name, never by the path it is installed at.
+    assert f"orders.downtown at shipped 'standard', line {shipped_line(STANDARD, 'downtown: [A, 2')})" in lines[0]
+    assert str(STANDARD) not in lines[0]
     assert lines[1] == (f"    to fix: remove `downtown` from `orders` (in {rule}: `orders: {{downtown: ~}}`), "
                         "or keep a strain that plays downtown")
+
+
+def test_a_clash_with_a_shipped_house_rule_names_it_by_name_and_the_users_value(tmp_path):
+    """A user's rule laid after a shipped house rule: both layers named, the user's by
+    file:line:column of the offending value, the shipped one by its shipped name."""
+    rule = write(tmp_path, "lv.yaml", "name: lv\nkind: house-rule\ndescription: x\nauction:\n  levels: {to: 3}\n")
+    result = run("rules", f"standard+notrump-from-4+{rule}")
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    nt4 = shipped_house_rules()["notrump-from-4"]
+    assert first.startswith(f"{rule}:5:16: strain 'notrump' is bid from 4, above its highest level 3")
+    assert f"at shipped 'notrump-from-4', line {shipped_line(nt4, 'levels: {from: 4}')})" in first
+    assert str(resources.variants_dir()) not in result.stderr
+
+
+@pytest.mark.parametrize("base", ["standard", "standard+notrump-from-4"])
+def test_a_strains_levels_are_blamed_at_the_offending_value_over_any_base(tmp_path, base):
+    """The column of the value (``9``), not of the ``{`` of its section, whether the user's
+    file writes the strain's levels whole or over a shipped rule that wrote them first."""
+    rule = write(tmp_path, "nt.yaml", "name: nt\nkind: house-rule\ndescription: x\nauction:\n  strains:\n"
+                                      "    - name: notrump\n      levels: {from: 9}\n")
+    result = run("check", str(rule), "--on", base)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{rule}:7:22: strain 'notrump' is bid from 9, above its highest level 7")
 
 
 def test_the_fix_offered_works(tmp_path):
@@ -155,7 +181,7 @@ def test_a_users_variant_extending_a_shipped_one_leads_with_the_users_file(tmp_p
     result = run("compile", str(mine))
     assert result.exit_code == 1
     first = result.stderr.splitlines()[0]
-    assert first.startswith(f"{mine}:") and str(STANDARD) in first
+    assert first.startswith(f"{mine}:") and "shipped 'standard'" in first and str(STANDARD) not in first
 
 
 @pytest.mark.parametrize("strain, aliases, said", [

@@ -163,13 +163,14 @@ def _change_text(change: int, last: dict | None) -> str:
 
 
 def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str | None = None,
-               renege_lines: list[str] | None = None) -> None:
+               renege_lines: list[str] | None = None, penalised: bool = False) -> None:
     """One analysed hand as a table: position, what was played, books, what perfect play reaches.
 
     As in ``replay`` and ``play``, tricks count from 1 and books are shown by side, in
     side order (the line above the table names the sides); "can reach" is what the
     declaring side can still reach with perfect play.  ``renege_lines`` (replay's words for
-    each renege that stood) come before the books, which they explain.
+    each renege that stood) come before the books, which they explain; ``penalised`` says
+    the penalty moved books (``HandReplay.penalty_moved_books``), so they are "after" it.
     """
     from rich.table import Table
     from rich.text import Text
@@ -230,7 +231,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
         claim = f", {claim} claimed" if claim is not None else ""
     for line in renege_lines or ():
         console.print(Text(f"  renege    {line}"))
-    after = " (after the renege penalty)" if renege_lines and not hand.get("in_progress") else ""
+    after = " (after the renege penalty)" if penalised else ""
     console.print(Text(f"  books     {by_side(rules, hand['books'], side)}{claim}{after}"))
     if hand.get("in_progress"):
         console.print(Text("  score     none yet: the hand is in progress"))
@@ -258,7 +259,8 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     hands, illegal = [], []
     for number, (line, record) in enumerate(zip(lines, rf.records), 1):
         one = RecordFile([record], False, rf.source)
-        err = replay_file(one, records_resolver(rf))["error"]
+        checked = replay_file(one, records_resolver(rf))
+        err = checked["error"]
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
         if err is None:
             try:
@@ -267,7 +269,9 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                 err = exc.as_json()
         if err is not None:
             illegal.append(line)
-            hands.append({"line": line, **NOT_ANALYSED, "error": err})
+            # replay's ``reneges: null`` where a renege may stand: the keys of a legal hand.
+            reneges = {"reneges": None} if "reneges" in checked else {}
+            hands.append({"line": line, **NOT_ANALYSED, "error": err, **reneges})
             if console is not None:
                 click.echo(each_error_line(file, line, err, text, starts), err=True)
                 console.print(Text(f"{title}: illegal at {err['at']}, not analysed", style="bold"))
@@ -276,7 +280,8 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
                                          replay.raw_books), replay)
         hands.append({"line": line, **hand, "error": None})
         if console is not None:
-            print_hand(console, hand, replay.state.rules, every_card, title, replay.renege_lines())
+            print_hand(console, hand, replay.state.rules, every_card, title, replay.renege_lines(),
+                       replay.penalty_moved_books)
     if as_json:
         click.echo(json.dumps({"hands": hands, "illegal": illegal}))
     return 1 if illegal else 0
@@ -351,7 +356,8 @@ def analyze(file, as_json, every_card, each, backend):
         err = result["error"]
         if as_json:
             empty = {"hands": None} if rf.is_game else NOT_ANALYSED
-            click.echo(json.dumps({**empty, "error": err}))
+            reneges = {"reneges": None} if "reneges" in result else {}  # as replay's, where one may stand
+            click.echo(json.dumps({**empty, "error": err, **reneges}))
         else:
             click.echo(error_line(file, err, record_line_numbers(text) if rf.is_game else None, text), err=True)
         sys.exit(1)
@@ -365,4 +371,4 @@ def analyze(file, as_json, every_card, each, backend):
     console = render.stdout()
     for i, (hand, r) in enumerate(zip(hands, replays), 1):
         print_hand(console, hand, r.state.rules, every_card, f"hand {i}" if rf.is_game else None,
-                   r.renege_lines())
+                   r.renege_lines(), r.penalty_moved_books)

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from runtime.stats import Interval
 
+from ..formula_text import formula_shown
 from .common import PROGRESS_FROM
 from .report import is_symmetric
 
@@ -144,6 +145,11 @@ class Lines:
                 yield Text(part[0], style=part[1])
 
 
+def shown(f: ir.Formula) -> str:
+    """A formula as the summary prints it: as ``rules`` and ``diff`` do, and safe from rich's markup."""
+    return escape(formula_shown(f.text))
+
+
 def variant_summary(v: ir.Variant, sets: tuple[str, ...] = ()) -> None:
     """A short readable summary of a compiled variant (the IR in words); ``sets``, the
     command line's ``--set`` settings, are named in the heading, since the lines show them."""
@@ -167,9 +173,9 @@ def variant_summary(v: ir.Variant, sets: tuple[str, ...] = ()) -> None:
         f"  bids      {a.min_level}-{a.max_level}{own_levels}, at one number: {ladder}"
         + f"; if all pass: {a.if_all_pass}",
         "  orders    " + ", ".join(f"{o.name} ({' '.join(o.ranks)})" for o in v.orders),
-        f"  scoring   made when {v.scoring.made.text}; declarers {v.scoring.declarer.text}; "
-        f"defenders {v.scoring.defender.text}; times {v.scoring.multiplier.text}",
-        f"  game      {target}won when {v.game.win.text}; lost when {v.game.lose.text}",
+        f"  scoring   made when {shown(v.scoring.made)}; declarers {shown(v.scoring.declarer)}; "
+        f"defenders {shown(v.scoring.defender)}; times {shown(v.scoring.multiplier)}",
+        f"  game      {target}won when {shown(v.game.win)}; lost when {shown(v.game.lose)}",
         "  (use --json for the full intermediate form)",
     ]
     for line in lines:

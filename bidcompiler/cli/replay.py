@@ -297,7 +297,7 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
         _row(out, "renege", line)
     # A claim of 0 on a hand played to its last trick claims nothing: there is no "rest".
     claim = ", the rest by claim" if replay.claimed and len(state.tricks) < rules.hand_size else ""
-    after = " (after the renege penalty)" if state.renege_plays else ""
+    after = " (after the renege penalty)" if replay.penalty_moved_books else ""
     _row(out, "books", by_side(rules, state.books, side) + claim + after)
     _row(out, "score", by_side(rules, state.score, sign=True))
     if state.made is not None:
