@@ -138,7 +138,7 @@ def shown_place(filename: str, line: int = 0, col: int = 0) -> str:
     """A place as a message about a clash between layers names it.
 
     The user's files (and ``--set`` changes) are named as they were given, with
-    line and column; a shipped file by its shipped name (``notrump-from-4``) and
+    line and column; a shipped file by its shipped name (such as a house rule's own name) and
     line, never by the path where it happens to be installed, which the user did
     not write and cannot edit.
     """
