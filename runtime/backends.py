@@ -101,7 +101,8 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
     returned is then empty, and nothing is kept per chunk): a caller that folds the results as they arrive keeps
     memory flat however many chunks a run has.  A pool then also keeps only a window
     of chunks in flight ahead of the next one due, so finished chunks waiting for an
-    earlier one stay few.
+    earlier one stay few.  The Dask backend keeps such a window whatever ``keep`` says
+    (the futures are its cost, one per chunk submitted).
     """
     # With keep=False only the results that wait for an earlier chunk are held (a pool's
     # window bounds them): lists of n_chunks entries would cost 16 bytes a chunk, 320 MB for
@@ -128,7 +129,7 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
         return next_in_order
 
     if backend == "dask":
-        _run_dask(fn, args, n_chunks, scheduler, deliver)
+        _run_dask(fn, args, n_chunks, scheduler, deliver, due)
     elif backend != "local":
         raise ValueError(f"unknown backend {backend!r}")
     elif workers <= 1 or n_chunks <= 1:
@@ -181,7 +182,11 @@ def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks
             deliver(pending.pop(future), future.result())
 
 
-def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
+def _run_dask(fn, args, n_chunks, scheduler, deliver, due) -> None:
+    """Run the chunks on the Dask scheduler at ``scheduler``, a window at a time (see
+    :func:`_run_windowed`): at most ``WINDOW_PER_WORKER`` chunks per worker thread are
+    submitted or finished-but-not-yet-due, so neither this process nor the scheduler holds
+    a future per chunk of the run (a 10**9-game run has 2x10^7 chunks)."""
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError:
@@ -219,11 +224,28 @@ def _run_dask(fn, args, n_chunks, scheduler, deliver) -> None:
         # its tasks), not with each task: see _Shipped for why one copy matters.
         shipped = tuple(client.scatter(a, broadcast=True, hash=False) if isinstance(a, Ruleset) else a
                         for a in args)
-        futures: list = [client.submit(fn, *shipped, i, pure=False) for i in range(n_chunks)]
-        index = {f.key: i for i, f in enumerate(futures)}
-        for future in dask_completed(futures, loop=client.loop):
-            i = index[future.key]
-            deliver(i, future.result())
-            futures[i] = None  # the last reference here: Dask may release the result
+        # The window counts worker threads as the pool counts processes; a scheduler with no
+        # worker yet still gets one worker's window (Dask queues the tasks until one joins).
+        threads = sum(client.nthreads().values())
+        window = max(1, min(threads, n_chunks)) * WINDOW_PER_WORKER
+        pending: dict = {}  # task key -> chunk index, for the chunks in the window only
+        submitted = 0
+        stream = dask_completed(loop=client.loop)  # grows as the window moves on
+
+        def top_up() -> None:
+            """Submit chunks until ``window`` lie ahead of the chunk due next."""
+            nonlocal submitted
+            while submitted < n_chunks and submitted < due() + window:
+                future = client.submit(fn, *shipped, submitted, pure=False)
+                pending[future.key] = submitted
+                stream.add(future)
+                submitted += 1
+
+        top_up()
+        for future in stream:
+            deliver(pending.pop(future.key), future.result())
+            # This loop's name was the last reference to the future: Dask may release its result.
+            del future
+            top_up()  # before the next step, so the stream is never empty while chunks remain
     finally:
         client.close()

@@ -342,6 +342,30 @@ def test_dask_backend_gives_the_same_result(dask_cluster, tmp_path):
         run(*cmp_args, "--workers", "2").stdout
 
 
+def _chunk_number(offset, i):
+    """A chunk's result for the window test: cheap, and says which chunk it was."""
+    return offset + i
+
+
+def test_dask_backend_keeps_a_bounded_window_of_chunks(dask_cluster):
+    """Dask is sent a window of chunks at a time, not all of them: the scheduler never holds
+    many more tasks than the window (2 threads x WINDOW_PER_WORKER), and the results still
+    come in chunk order."""
+    from runtime.backends import WINDOW_PER_WORKER, run_chunks
+    held, seen = [], []
+
+    def on_result(i, result):
+        held.append(len(dask_cluster.scheduler.tasks))  # the tasks Dask holds right now
+        seen.append((i, result))
+
+    n_chunks = 120
+    run_chunks(_chunk_number, (1000,), n_chunks, backend="dask", scheduler=dask_cluster.scheduler_address,
+               on_result=on_result, keep=False)
+    assert seen == [(i, 1000 + i) for i in range(n_chunks)]
+    # A few over the window: tasks a result has just released may not have left yet.
+    assert max(held) <= 2 * WINDOW_PER_WORKER + 4, held
+
+
 @pytest.mark.parametrize("address, words", [
     ("nonsense", "nonsense is not a Dask scheduler address: missing port number"),
     ("tcp://somehost", "tcp://somehost is not a Dask scheduler address: missing port number"),
