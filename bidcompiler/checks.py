@@ -158,14 +158,17 @@ def _way(v: ir.Variant, item, lead: SourcePos | None) -> str | None:
     def what(path: tuple) -> str:
         return f"`{path[-1]}` from `{_dotted(path[:-1])}`" if len(path) > 1 else f"`{path[0]}`"
 
-    if lead is not None and _only_setter(v, item.path) == lead.file:
+    # Every file is shipped (the lead is one only then): none is the user's to edit, and its
+    # installed path is no name they wrote; a --set takes the setting out for them.
+    shipped = lead is not None and resources.is_shipped(lead.file)
+    if lead is not None and not shipped and _only_setter(v, item.path) == lead.file:
         # Written in the user's file and nowhere below it: deleting the line will do.
         return f"remove {what(item.path)}"
     path = _removable(v, item.path)
     if path is None:
         return None
     where = lead.file if lead is not None else "your file"
-    if where.startswith(SET_PREFIX):
+    if shipped or where.startswith(SET_PREFIX):
         return f"remove {what(path)} with `--set {_dotted(path)}=~`"
     if where.endswith(".whist"):
         written = f"remove {path[-1]}"

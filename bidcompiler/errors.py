@@ -6,7 +6,8 @@ a user sees every mistake in a file in one run.  :class:`CompileError` is the on
 exception the compiler raises for bad input; the CLI prints its diagnostics as
 ``file:line:col: message`` (then ``    to fix: …`` where the check knows what to do)
 and exits with status 1.  A problem that spans a shipped file and a file of the user's
-is placed in the user's file (see ``checks.conflict`` and ``resources.is_shipped``).
+is placed in the user's file (see ``checks.conflict`` and ``resources.is_shipped``);
+one placed in a shipped file leads with its shipped name and line (``Diagnostic.place``).
 
 Both classes are plain data and survive pickling, because compile errors may cross
 a process pool.
@@ -100,9 +101,19 @@ class Diagnostic:
     # What the user can do about it, in a sentence ("remove `downtown` from `orders`, or ...").
     hint: str | None = field(default=None, compare=False)
 
+    @property
+    def place(self) -> str:
+        """Where the message leads: ``file:line:col`` for a file of the user's (or a
+        ``--set``), a shipped file by its shipped name and line (``shipped 'name', line 9``,
+        :func:`resources.shown_place`), never by the path it is installed at, which the
+        user did not write.  Every printed form of a diagnostic starts here."""
+        from .resources import shown_place  # resources is a leaf, but keeps this module import-free
+
+        return shown_place(self.pos.file, self.pos.line, self.pos.col) if self.pos.file else str(self.pos)
+
     def __str__(self) -> str:
         # Messages quote the user's values, and any text may come from a hostile file.
-        text = printable(f"{self.pos}: {self.message}")
+        text = printable(f"{self.place}: {self.message}")
         if self.source_line is not None and self.pos.col:
             shown, caret_at = source_snippet(self.source_line, self.pos.col)
             text += f"\n    {shown}\n    {' ' * caret_at}^"
@@ -113,7 +124,7 @@ class Diagnostic:
 
     def one_line(self) -> str:
         """The diagnostic on one line (for messages that must stay one line): ``pos: message; to fix: …``."""
-        return printable(f"{self.pos}: {self.message}" + (f"; to fix: {self.hint}" if self.hint else ""), False)
+        return printable(f"{self.place}: {self.message}" + (f"; to fix: {self.hint}" if self.hint else ""), False)
 
 
 class CompileError(Exception):

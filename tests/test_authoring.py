@@ -81,8 +81,9 @@ def test_a_house_rule_named_twice_is_refused_naming_it(tmp_path):
     result = run("rules", "standard+boston-x4+min-bid-4+boston-x4")
     assert result.exit_code == 1
     first, fix = result.stderr.splitlines()
-    assert first.endswith("boston-x4.yaml:2:7: house rule 'boston-x4' is laid twice over one variant "
-                          "(as 'boston-x4' both times)")
+    # A shipped file is named by its shipped name, not by the path it is installed at.
+    assert first == ("shipped 'boston-x4', line 2: house rule 'boston-x4' is laid twice over one variant "
+                     "(as 'boston-x4' both times)")
     assert fix.strip() == "to fix: name each house rule once: a house rule applies once"
     rule = _write(tmp_path, "to-11.whist", "house-rule to-11\ngame { target 11 }\n")
     other = f"{tmp_path}/./to-11.whist"

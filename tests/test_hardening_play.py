@@ -375,3 +375,22 @@ def test_a_second_play_checking_a_new_save_never_removes_the_save_of_the_play_ho
     assert "in use by another play" in result.stderr
     assert save.read_text() == '{"the holder": "first save"}\n'
     holder.release()
+
+
+def test_sigterm_just_after_the_save_is_made_says_where_it_is_saved(tmp_path, monkeypatch):
+    """A SIGTERM after play made its save but before the game started exited 143 saying
+    nothing; later ones say where the game is saved. Now this one says so too."""
+    real_new = Session.new.__func__
+
+    def new_then_terminated(cls, rules, settings, path):
+        session = real_new(cls, rules, settings, path)
+        os.kill(os.getpid(), signal.SIGTERM)  # the instant after the save is made
+        return session
+
+    monkeypatch.setattr(Session, "new", classmethod(new_then_terminated))
+    save = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)], input="")
+    assert result.exit_code == 128 + signal.SIGTERM, result.output
+    said = " ".join(result.stderr.split())
+    assert f"Stopped by SIGTERM; the game is saved in {save} Resume with: bidwhist play --resume {save}" in said
+    assert save.exists() and not lock_path(save).exists()

@@ -173,7 +173,9 @@ def test_a_lowest_bid_counted_over_six_is_refused_where_bids_count_books_outrigh
     result = run("simulate", "cutthroat+min-bid-4", "--hands", "2")
     assert result.exit_code == 1
     message = result.stderr
-    assert "min-bid-4.yaml" in message and "'cutthroat' (shipped, line " in message, message
+    # Both files shipped: each named by its shipped name, never by the path it is installed at.
+    assert message.startswith("shipped 'min-bid-4', line ") and "'cutthroat' (shipped, line " in message, message
+    assert ".yaml" not in message
     assert "count books over six" in message and "counts books outright (bids 7 to 18)" in message
     assert message.count("auction.levels.counts") == 1
     # ... while the games whose bids count over six take it, as before
@@ -250,7 +252,8 @@ def test_jokers_out_and_a_notrump_role_for_a_joker_are_refused_together(spec, se
         in message, message
     assert message.count("do not combine") == 1
     if not sets:  # two shipped files: both named
-        assert "big-joker-notrump.yaml" in message and "shipped 'jokers-out-in-notrump', line " in message
+        assert message.startswith("shipped 'big-joker-notrump', line ") and ".yaml" not in message
+        assert "shipped 'jokers-out-in-notrump', line " in message
     # each alone still plays
     for rule in ("jokers-out-in-notrump", "big-joker-notrump"):
         assert run("simulate", f"standard+{rule}", "--hands", "2").exit_code == 0
@@ -411,11 +414,14 @@ def test_a_later_rule_that_removes_what_an_earlier_one_set_holds():
     assert rules.kitty_size == 0 and rules.kitty_show == "never"
     rules = load_ruleset("standard", ["jokers-free-in-notrump", "no-jokers"])
     assert len(rules.cards) == 52 and rules.tables[(-1, 0)].free_no_suit is False
-    for order, file in ((("no-kitty", "sport-kitty"), "sport-kitty.yaml"),
-                        (("no-jokers", "jokers-free-in-notrump"), "jokers-free-in-notrump.yaml")):
+    for order, file in ((("no-kitty", "sport-kitty"), "sport-kitty"),
+                        (("no-jokers", "jokers-free-in-notrump"), "jokers-free-in-notrump")):
         with pytest.raises(CompileError, match="has no effect") as info:
             load_ruleset("standard", list(order))
-        assert file in str(info.value)
+        # By its shipped name, never by the path it is installed at.
+        assert str(info.value).startswith(f"shipped '{file}', line ") and ".yaml" not in str(info.value)
+        # and its way out is a --set, not an edit of the installed file (its path was quoted)
+        assert "with `--set " in str(info.value)
 
 
 def test_first_caller_bids_leaves_all_pass_redeal_nothing_to_do():

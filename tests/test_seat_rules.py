@@ -322,7 +322,8 @@ def test_partner_needs_partnerships():
     with pytest.raises(CompileError) as info:
         compile_variant("cutthroat", ("partner-takes-kitty",))
     message = str(info.value)
-    assert "partner-takes-kitty.yaml:7:10: kitty.taker: partner names a partner, but each of the 3 players " \
+    # both files shipped: named by its shipped name, not by the path it is installed at
+    assert "shipped 'partner-takes-kitty', line 7: kitty.taker: partner names a partner, but each of the 3 players " \
            "plays alone" in message
     assert "play in partnerships" in message
 

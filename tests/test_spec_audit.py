@@ -149,7 +149,7 @@ def test_a_strain_bid_outside_the_auction_levels_is_refused():
     with pytest.raises(CompileError) as info:
         load_ruleset("cutthroat", ("notrump-from-4",))
     message = str(info.value)
-    assert "notrump-from-4.yaml:12:22: strain 'notrump' is bid from 4 to 18, outside the auction's levels 7 to 18" \
+    assert "shipped 'notrump-from-4', line 12: strain 'notrump' is bid from 4 to 18, outside the auction's levels 7 to 18" \
         in message
     assert "auction.levels at shipped 'cutthroat', line 23" in message
     load_ruleset("standard", ("notrump-from-4",))  # within standard's 3-7: fine

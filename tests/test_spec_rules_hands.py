@@ -1137,7 +1137,7 @@ def test_notrump_from_4_over_a_game_without_a_notrump_bid_says_why(game, strains
     naming the strains the game has rather than only a missing key of a strain it never meant."""
     result = run("rules", game, "--with", "notrump-from-4")
     assert result.exit_code == 1
-    assert ("notrump-from-4.yaml:11:7: auction.strains: strain 'notrump': missing required keys 'trump', "
+    assert ("shipped 'notrump-from-4', line 11: auction.strains: strain 'notrump': missing required keys 'trump', "
             "'direction'") in result.stderr
     assert (f"to fix: the other strains are {strains}: to change one of them, use its name; to add strain "
             "'notrump', give it 'trump' and 'direction'") in result.stderr
@@ -1297,7 +1297,8 @@ def test_the_refused_combinations_docs_list(game, rule):
     """docs/rule-combinations.md, "House rules refused on some games": each is a compile error (exit 1
     from the command line), never a rule silently ignored."""
     result = run("rules", game, "--with", rule)
-    assert result.exit_code == 1 and f"{rule}.yaml:" in result.stderr
+    # named by its shipped name, never by the path it is installed at
+    assert result.exit_code == 1 and f"shipped '{rule}', line " in result.stderr and ".yaml" not in result.stderr
 
 
 def test_notrump_joker_led_and_the_other_joker_second_the_third_card_sets_the_suit(tmp_path):

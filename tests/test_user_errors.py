@@ -220,11 +220,18 @@ def test_a_set_change_that_breaks_the_base_leads_with_the_set(tmp_path):
         in lines
 
 
-def test_when_every_file_is_shipped_the_setting_blamed_leads_as_before():
+def test_when_every_file_is_shipped_the_setting_blamed_leads_by_its_shipped_name():
+    """The setting blamed still leads, but named as shipped files are everywhere else in a
+    message (its name and line): it led with the absolute path it is installed at, which
+    the user never wrote."""
     with pytest.raises(CompileError) as info:
         compile_variant("oregon", ("eldest-leads",))
     [message] = [str(d) for d in info.value.diagnostics]
-    assert message.startswith(f"{shipped_house_rules()['eldest-leads']}:")
+    eldest = shipped_house_rules()["eldest-leads"]
+    assert message.startswith(f"shipped 'eldest-leads', line {shipped_line(eldest, 'first_lead:')}: play.first_lead")
+    assert str(resources.variants_dir()) not in message
+    [diagnostic] = info.value.diagnostics
+    assert diagnostic.one_line().startswith("shipped 'eldest-leads', line ")
     assert "to fix: let the declarer lead first (`play.first_lead: declarer`)" in message
 
 

@@ -123,13 +123,24 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
         raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
+    from .terminal import Stopped, tell_stopped
+
     with ExitStack() as held:
         _ends_cleanly_on_signals(held)
-        if resume:
-            session = _resume(variant, with_rules, seed, save, resume, seats, bots, take_over, held, err)
-        else:
-            session = _start(variant, with_rules, seats, bots, seed, save, err, take_over, held)
-        status = _play(session, console, err, fast, open_hands)
+        made = []  # the Session once its save is on disk (set by _start as it is made)
+        try:
+            if resume:
+                made.append(_resume(variant, with_rules, seed, save, resume, seats, bots, take_over, held, err))
+            else:
+                _start(variant, with_rules, seats, bots, seed, save, err, take_over, held, made)
+            status = _play(made[0], console, err, fast, open_hands)
+        except Stopped as exc:
+            # A signal after the save was made but before the game screen runs (which
+            # says where on its own): said here, as it would be a moment later.
+            if not made:
+                raise
+            tell_stopped(err, made[0].path, exc.signum)
+            status = 128 + exc.signum
     sys.exit(status)
 
 
@@ -235,8 +246,12 @@ def _check_save(path: Path) -> None:
 
 
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,
-           held: ExitStack) -> Session:
+           held: ExitStack, made: list[Session]) -> None:
+    """Start a new game, saved at once; the session is appended to ``made`` as its save is made,
+    so that a signal arriving then (held until the save is whole) knows where the game is."""
     from runtime.session import Session, SessionError, Settings
+
+    from .terminal import interrupts_deferred
 
     from ..recordnames import outside_warning
 
@@ -267,7 +282,8 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         err.print(outside_warning(outside, path), markup=False)
     settings = Settings(record_variant, record_with, seed, seats, bots)
     try:
-        return Session.new(rules, settings, path)
+        with interrupts_deferred():  # a signal while the save is made acts once it is made, and known
+            made.append(Session.new(rules, settings, path))
     except SessionError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:

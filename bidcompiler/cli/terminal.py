@@ -143,6 +143,19 @@ def interrupts_deferred():
 
 
 
+def tell_stopped(err: Console, path, signum: int) -> None:
+    """Say on ``err`` that a signal (:class:`Stopped`) ended play and where the game is saved.
+
+    On stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone (then
+    nothing can be told, and the save is all that matters)."""
+    try:
+        name = signal.Signals(signum).name
+        err.print(f"\nStopped by {name}; the game is saved in {path}", soft_wrap=True, markup=False)
+        err.print(f"Resume with: bidwhist play --resume {path}", soft_wrap=True, markup=False)
+    except OSError:
+        pass
+
+
 # --------------------------------------------------------------------------- the terminal game
 class Terminal:
     """The game at a terminal: draw, prompt, read, apply, narrate — until the game ends or the player stops."""
@@ -210,14 +223,7 @@ class Terminal:
             # (then nothing can be told, and the save is all that matters).
             saved = self.save_quietly()
             if saved is not None:
-                try:
-                    name = signal.Signals(exc.signum).name
-                    self.err.print(f"\nStopped by {name}; the game is saved in {session.path}", soft_wrap=True,
-                                   markup=False)
-                    self.err.print(f"Resume with: bidwhist play --resume {session.path}", soft_wrap=True,
-                                   markup=False)
-                except OSError:
-                    pass
+                tell_stopped(self.err, session.path, exc.signum)
             return 128 + exc.signum
 
     def say_saved(self, text: str) -> None:
