@@ -262,8 +262,12 @@ def output_problem(path: str | os.PathLike) -> str | None:
     return None
 
 
-def check_output(path: str | os.PathLike, option: str) -> None:
-    """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`."""
+def check_output(path: str | os.PathLike, option: str, shown: str | None = None) -> None:
+    """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`.
+
+    ``shown`` names the file in the message where ``path`` is not what the user wrote (a
+    game's file of a ``{game}`` template, a file saved beside the one named)."""
     problem = output_problem(path)
     if problem is not None:
-        raise click.BadParameter(f"cannot write {printable(str(path), False)}: {problem}", param_hint=option)
+        raise click.BadParameter(f"cannot write {printable(shown or str(path), False)}: {problem}",
+                                 param_hint=option)

@@ -229,9 +229,6 @@ def _check_save(path: Path) -> None:
     """Refuse (exit 2) a --save that could not be written, before the game starts: a missing
     folder (said, not made, as for every output file), or too long a name for the files
     saved beside it (FILE.session.json, written through a temporary file)."""
-    from ..errors import printable
-    from .common import output_problem
-
     if os.path.lexists(path) or not os.path.isdir(os.path.dirname(os.path.abspath(path))):
         check_output(path, "--save")  # a missing folder, or what is there (opened to append): nothing made
     # Only a name no other play uses is made (and removed) here: this runs before the lock,
@@ -239,10 +236,7 @@ def _check_save(path: Path) -> None:
     # the two) or have that play's start find FILE there.  Every file saved there is written
     # through a temporary one, and this is the longest name of them.
     beside = path.with_name(f".{path.name}.session.json.xxxxxxxx.tmp")
-    problem = output_problem(beside)
-    if problem is not None:
-        raise click.BadParameter(printable(f"cannot write {path}.session.json beside {path}: {problem}", False),
-                                 param_hint="--save")
+    check_output(beside, "--save", shown=f"{path}.session.json beside {path}")
 
 
 def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over: bool,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import printable
-from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, check_output, load_rules, nonempty_names, output_problem,
+from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, check_output, load_rules, nonempty_names,
                      spec_text, variant_options)
 
 if TYPE_CHECKING:
@@ -299,10 +299,7 @@ def _records_writable(records: str, mode: str, count: int) -> None:
         except ValueError:  # a bad {game} field: RecordWriter says so
             return
         for name in names:
-            problem = output_problem(name)
-            if problem is not None:
-                raise click.BadParameter(printable(f"cannot write {records} ({name}): {problem}", False),
-                                         param_hint="--records")
+            check_output(name, "--records", shown=f"{records} ({name})")
     else:
         check_output(records, "--records")
 
