@@ -28,7 +28,7 @@ from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, 
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
 from .scoring import renege_penalties
-from .tricks import TrickRules
+from .tricks import trick_rules
 
 HAND_FORMAT = "bidwhist-hand/1"
 RECORD_KEYS = {"format", "variant", "with", "dealer", "hands", "kitty", "auction", "declare",
@@ -120,12 +120,13 @@ def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
 def record_line_numbers(text: str) -> list[int]:
     """The line number (from 1) of each record of a JSON Lines file: its non-blank lines,
     the very lines :func:`iter_records` reads as records."""
-    return [n for n, line in _numbered_lines(text) if line.strip()]
+    return [n for n, _ in record_starts(text)]
 
 
 def record_starts(text: str) -> list[tuple[int, int]]:
     """Where each record of a file begins: the line (from 1) and column (from 1) of its first
-    character, the ``{`` of its object (a byte order mark before the first is not counted)."""
+    character, the ``{`` of its object (a byte order mark before the first is not counted);
+    the lines are :func:`record_line_numbers`'."""
     starts = []
     for n, line in _numbered_lines(text):
         if line.strip():
@@ -1105,7 +1106,7 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
     except RecordError as exc:
         # The keys of a legal hand of these rules, each null: `reneges` too where a renege
         # may stand (records.md: present whenever a house rule lets one stand).
-        reneges = {} if TrickRules(rules).refuses_renege else {"reneges": None}
+        reneges = {} if trick_rules(rules).refuses_renege else {"reneges": None}
         return {**illegal, "error": exc.as_json(), **reneges}
 
 
