@@ -144,7 +144,7 @@ class GameTally:
         rules = self.rules
         game = self._game_of_next_hand()
         game.hands += 1
-        self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = self._counts_after(hand)
+        self._counts = self._counts_after(hand)
         declaring_side = rules.side_of[hand.declarer] if hand.declarer >= 0 else None
         game_winner = self._decide(declaring_side, hand)
         game.totals = list(self.totals)
@@ -156,11 +156,18 @@ class GameTally:
         if self.games_won[game_winner] * 2 > rules.game_end.rubber:
             self.winner = game_winner
         else:  # the rubber goes on: a new game from zero
-            self.totals = [0] * rules.sides
-            self.sets = [0] * rules.sides
-            self.sets_in_a_row = [0] * rules.sides
-            self.hands_played = 0
-            self.played = 0
+            self._counts = ([0] * rules.sides, [0] * rules.sides, [0] * rules.sides, 0, 0)
+
+    @property
+    def _counts(self) -> tuple[list[int], list[int], list[int], int, int]:
+        """The current game's counts a hand moves, in :meth:`_counts_after`'s order: (totals,
+        sets, sets in a row, hands, hands with a contract).  One place names them all, so a
+        new count is added here and in :meth:`_counts_after`, not in each caller."""
+        return self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played
+
+    @_counts.setter
+    def _counts(self, counts: tuple[list[int], list[int], list[int], int, int]) -> None:
+        self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = counts
 
     def _counts_after(self, hand) -> tuple[list[int], list[int], list[int], int, int]:
         """(totals, sets, sets in a row, hands, hands with a contract) of the game once ``hand`` is
@@ -183,13 +190,13 @@ class GameTally:
         """The side that would win the current game if ``hand`` (a finished hand, or any object
         with its ``score``, ``books``, ``declarer``, ``bid``, ``made`` and ``dealer``) were
         added now; None if the game would go on.  Nothing is changed."""
-        saved = self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played
-        self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = self._counts_after(hand)
+        saved = self._counts
+        self._counts = self._counts_after(hand)
         try:
             side = self.rules.side_of[hand.declarer] if hand.declarer >= 0 else None
             return self._decide(side, hand)
         finally:
-            self.totals, self.sets, self.sets_in_a_row, self.hands_played, self.played = saved
+            self._counts = saved
 
     def may_end(self, low: list[int], high: list[int]) -> bool:
         """Whether some result of the next hand could end the current game, each side's
