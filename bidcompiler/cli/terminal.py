@@ -123,11 +123,15 @@ def interrupts_deferred():
         yield
         return
     caught: list[int] = []
-    held = {signal.SIGINT: signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))}
+
+    def catch(signum, frame):
+        caught.append(signum)
+
+    held = {signal.SIGINT: signal.signal(signal.SIGINT, catch)}
     for name in ("SIGTERM", "SIGHUP"):
         number = getattr(signal, name, None)  # no SIGHUP on Windows
         if number is not None and callable(signal.getsignal(number)):
-            held[number] = signal.signal(number, lambda signum, frame: caught.append(signum))
+            held[number] = signal.signal(number, catch)
     try:
         yield
     finally:
@@ -140,7 +144,6 @@ def interrupts_deferred():
             raise KeyboardInterrupt
         if callable(handler):
             handler(first, None)  # play's: raises Stopped
-
 
 
 def tell_stopped(err: Console, path, signum: int) -> None:
