@@ -382,12 +382,14 @@ def _takes_formula(schema: object) -> bool:
     return any(isinstance(b, dict) and b.get("$ref") == _FORMULA_REF for b in (schema, *forms))
 
 
-@lru_cache(maxsize=4)
-def _formula_keys(schema_json: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The settings that take a formula, and the blocks whose every key takes one (named terms)."""
+def _formula_keys(schema: dict) -> tuple[frozenset[str], frozenset[str]]:
+    """The settings that take a formula, and the blocks whose every key takes one (named terms).
+
+    Walked afresh for each hint: only a file with a syntax error asks, and the walk costs no
+    more than serialising the schema to key a cache would."""
     keys: set[str] = set()
     blocks: set[str] = set()
-    stack = [json.loads(schema_json)]
+    stack: list = [schema]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
@@ -413,7 +415,7 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     match = re.match(r"\s*([A-Za-z0-9_][A-Za-z0-9_-]*)\s+(?!=)(.*)", text[start:end], re.S)
     if match is None or match.group(1) == "remove":  # `remove NAME` (the grammar's _REMOVE) takes no formula
         return ""
-    keys, blocks = _formula_keys(json.dumps(schema, sort_keys=True))
+    keys, blocks = _formula_keys(schema)
     block = _open_block(text, start)
     if match.group(1) not in keys and (block is None or block[0] not in blocks):
         return ""
