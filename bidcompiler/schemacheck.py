@@ -381,17 +381,26 @@ def _wants_unquoted(error: ValidationError, word: str) -> bool:
     return any(_wants_unquoted(sub, word) for sub in error.context or ())
 
 
+def _quoted_word(loaded: LoadedYaml, error: ValidationError) -> str | None:
+    """The number or truth value that quotes made text of, where the place of ``error`` takes
+    it written without them (`target: "7"`, `dealer_may_take: "true"`); else None."""
+    node = loaded.node(error.absolute_path)
+    if error.validator not in ("type", *_COMBINATORS) or not isinstance(node, ScalarNode) \
+            or node.style not in ("'", '"') or not isinstance(error.instance, str):
+        return None
+    word = error.instance.strip()
+    return word if _QUOTED_WORD.match(word) and _wants_unquoted(error, word) else None
+
+
 def _found(loaded: LoadedYaml, error: ValidationError) -> str:
     node = loaded.node(error.absolute_path)
     if error.instance is None:
         if isinstance(node, ScalarNode) and node.style is None and node.value == "":
             return "nothing"
     key = error.absolute_path[-1] if error.absolute_path else None
-    if error.validator in ("type", *_COMBINATORS) and isinstance(node, ScalarNode) and node.style in ("'", '"') \
-            and isinstance(error.instance, str) \
-            and _QUOTED_WORD.match(error.instance.strip()) and _wants_unquoted(error, error.instance.strip()):
+    word = _quoted_word(loaded, error)
+    if word is not None:
         # `target: "7"`, `dealer_may_take: "true"`: the quotes made text of a number or a truth value.
-        word = error.instance.strip()
         return f"the text {_show(error.instance)} (the quotes make it text: write {word} without them)"
     if isinstance(error.instance, list) and 1 < len(error.instance) <= 8 \
             and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in error.instance):
@@ -484,8 +493,8 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         if not error.context:
             # oneOf matched more than one alternative.
             return at("matches more than one of the allowed forms; make it unambiguous")
-        word = error.instance.strip() if isinstance(error.instance, str) else ""
-        if _QUOTED_WORD.match(word) and _wants_unquoted(error, word) and "quotes make it" in _found(loaded, error):
+        word = _quoted_word(loaded, error)
+        if word is not None:
             # `first_dealer: "2"` (random or a seat): the text's form is no match, but the number
             # written without its quotes is; say that, not which words the text is not.
             wanted_type = "boolean" if word in ("true", "false") else "integer"
