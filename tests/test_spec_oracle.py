@@ -213,7 +213,9 @@ GAME_CASES = (
     + [("standard", ("ten-hands", "boston-wins")), ("standard", ("two-sets", "seven-set-loses", "to-5")),
        ("standard", ("ten-hands", "two-sets")), ("standard", ("ten-hands", "seven-set-loses")),
        ("cutthroat", ("seven-set-loses",)), ("northeast52", ("boston-wins",)), ("oregon", ("two-sets",)),
-       ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",))]
+       ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",)),
+       # docs/rule-combinations.md, "Game-end rules on games with an end of their own"
+       ("oregon", ("to-5",)), ("cutthroat", ("to-9",)), ("cutthroat", ("ten-hands",)), ("hawaii", ("ten-hands",))]
 )
 
 
