@@ -1099,6 +1099,20 @@ def test_a_joker_kept_back_or_thrown_is_a_renege(tmp_path, rules, auction, decla
     assert illegal(tmp_path, dict(rec, **{"with": []}))["at"] == f"play[{at}]"
 
 
+def test_a_joker_jokers_free_lets_go_is_no_renege(tmp_path):
+    """jokers-free-in-notrump with renege-penalty: "a joker may be played even when able to follow
+    suit", so seat 1 throwing BJ on a spade lead while holding spades is no renege ("not following
+    when able" is what the penalty scores): nothing moves, the hand scores as under the first rule
+    alone (seat 0's 2S wins, 1 + the discards + 10 claimed = 12 books, 6 over doubled = 12)."""
+    hands, kitty = _jokers_out_to_1_and_2()
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 with_=("jokers-free-in-notrump", "renege-penalty"), declare={"trump": None, "direction": "uptown"},
+                 discard="2H 2C 3S 3H 4H 5H".split(), play=["2S", "BJ", "4D", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["reneges"] == [] and out["books"] == [12, 1] and out["score"] == [12, 0]
+    assert ok(tmp_path, dict(rec, **{"with": ["jokers-free-in-notrump"]}))["score"] == [12, 0]
+
+
 @pytest.mark.parametrize("with_, bid, declare, claim, score", [
     # boston-x4 on cutthroat: a made bid of all 18 books, four times over: 72; notrump doubles: 144
     (("boston-x4",), "18 uptown", {"trump": "H"}, [16, 0, 0], [72, 0, 0]),
