@@ -197,7 +197,8 @@ HOUSE_RULES = {
     "no-kitty": lambda s: replace(_no_jokers(s, 0), hand=13, levels=(1, s.levels[1])),
     # "2S is the second-highest trump in suit contracts ... in notrump it is an ordinary spade"
     "deuce-of-spades": lambda s: replace(s, jokers=("BJ",), kitty=5, trumps_above=("BJ", "2S")),
-    "jokers-and-deuce": lambda s: replace(s, trumps_above=("BJ", "LJ", "2S")),
+    # "both jokers, 2S third-highest trump, kitty of 6": the rule's own deal, as deuce-of-spades's
+    "jokers-and-deuce": lambda s: replace(s, jokers=("BJ", "LJ"), kitty=6, trumps_above=("BJ", "LJ", "2S")),
     "defenders-score": lambda s: replace(s, defenders_score=True),
     "boston-x4": lambda s: replace(s, boston_x4=True),
     "boston-wins": lambda s: replace(s, sweep_wins=True),
@@ -268,6 +269,7 @@ class Hand:
     score: list[int] | None = None
     made: bool | None = None
     thrown_in: bool = False
+    redeal_called: bool = False          # thrown in by a `redeal` call, not by everyone passing
 
     def __post_init__(self):
         self.hands = [list(h) for h in self.hands]
@@ -330,6 +332,9 @@ class Hand:
         seat = self.seat
         self.calls.append((seat, name))
         if name == "redeal":
+            # §2 "(same dealer deals again)", whether a hand without face cards or the dealer
+            # after three passes calls it; all-pass-redeal's "next dealer" is for all passing
+            self.redeal_called = True
             self._throw_in()
             return
         if name == "take":
@@ -479,18 +484,22 @@ class Hand:
                 return s
         return None
 
-    def _legal_cards(self) -> list[str]:
+    def _following(self) -> list[str]:
+        """The cards the seat to act may play without reneging (its whole hand when void)."""
         hand = self.hands[self.seat]
         led = self._led()
-        if led is None or self.spec.renege_penalty:
-            return list(hand)   # renege-penalty: "a renege stands and is scored"
-        follow = [c for c in hand if self.suit_of(c) == led]
+        follow = [c for c in hand if self.suit_of(c) == led] if led is not None else []
         if not follow:
             return list(hand)
         if self.trump == "NT" and self.spec.notrump_jokers == "free":
             # §8 jokers-free-in-notrump: "a joker may be played even when able to follow suit"
             follow += [c for c in hand if c in ("BJ", "LJ")]
         return follow
+
+    def _legal_cards(self) -> list[str]:
+        if self.spec.renege_penalty:
+            return list(self.hands[self.seat])   # renege-penalty: "a renege stands and is scored"
+        return self._following()
 
     def power(self, card: str) -> int:
         """A card's strength among the cards of its own suit in this contract (bigger wins)."""
@@ -528,11 +537,9 @@ class Hand:
     def _play(self, card: str) -> None:
         spec = self.spec
         hand = self.hands[self.seat]
-        if self.trick and spec.renege_penalty:
-            led = self._led()
-            if led is not None and card not in [c for c in hand if self.suit_of(c) == led] \
-                    and any(self.suit_of(c) == led for c in hand):
-                self.reneges.append(self.seat)
+        if self.trick and spec.renege_penalty and card not in self._following():
+            # "not following when able"; a joker jokers-free-in-notrump lets go is no renege
+            self.reneges.append(self.seat)
         hand.remove(card)
         self.trick.append(card)
         n = spec.players

@@ -59,7 +59,7 @@ CASES = (
         ("cutthroat", ("defenders-score",)),
         # "a bid of 7" is a bid of all the books (18 where bids count books outright)
         ("cutthroat", ("boston-x4", "seven-set-loses")),
-        ("cutthroat", ("jokers-and-deuce", "big-joker-notrump")),
+        ("two-handed", ("jokers-and-deuce", "big-joker-notrump")),
         ("two-handed", ("one-joker", "eldest-leads")),
         ("two-handed", ("renege-penalty",)),     # two players each alone: "the other side" is the other
         ("oregon", ("deal-right",)),
@@ -162,7 +162,7 @@ def play_both(variant: str, with_rules: tuple, seed: int, seen: Counter, rules=N
     # Who deals next: "the deal passes to the left each hand" (deal-right: to the right);
     # after a redeal in northeast52 "the same dealer deals again", after all-pass-redeal
     # "the next dealer deals a new hand".
-    same = oracle.thrown_in and spec.all_pass_dealer == "same"
+    same = oracle.redeal_called or (oracle.thrown_in and spec.all_pass_dealer == "same")
     assert GameTally(rules).next_dealer(engine) == (dealer if same else (dealer + spec.rotation) % n), where
     if oracle.thrown_in:
         assert engine.declarer < 0 and engine.score == [0] * spec.sides, where
@@ -213,7 +213,9 @@ GAME_CASES = (
     + [("standard", ("ten-hands", "boston-wins")), ("standard", ("two-sets", "seven-set-loses", "to-5")),
        ("standard", ("ten-hands", "two-sets")), ("standard", ("ten-hands", "seven-set-loses")),
        ("cutthroat", ("seven-set-loses",)), ("northeast52", ("boston-wins",)), ("oregon", ("two-sets",)),
-       ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",))]
+       ("hawaii", ("boston-wins",)), ("two-handed", ("ten-hands",)),
+       # docs/rule-combinations.md, "Game-end rules on games with an end of their own"
+       ("oregon", ("to-5",)), ("cutthroat", ("to-9",)), ("cutthroat", ("ten-hands",)), ("hawaii", ("ten-hands",))]
 )
 
 

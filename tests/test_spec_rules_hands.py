@@ -315,6 +315,27 @@ def test_jokers_and_deuce_ranks_2s_third(tmp_path):
     assert out["books"] == [2, 11] and out["score"] == [-4, 0]
 
 
+@pytest.mark.parametrize("variant, with_", [
+    ("standard", ("deuce-of-spades", "jokers-and-deuce")),   # the later of two deck rules holds
+    ("standard", ("one-joker", "jokers-and-deuce")),
+    ("standard", ("no-jokers", "jokers-and-deuce")),
+    ("northeast52", ("jokers-and-deuce",)),   # as deuce-of-spades there: the rule's deck and kitty
+])
+def test_jokers_and_deuce_deals_both_jokers_and_a_kitty_of_6(tmp_path, variant, with_):
+    """§8 jokers-and-deuce states its deal as deuce-of-spades does: "both jokers, 2S third-highest
+    trump, kitty of 6". Laid after a rule that dropped a joker, or on a 52-card game, the deal is
+    that one: the hand of test_jokers_and_deuce_ranks_2s_third (LJ wins the first trick over 2S)."""
+    hands, kitty = suited()
+    swap(hands, kitty, "2S", "3S")
+    swap(hands, kitty, "LJ", "3D")            # kitty: 2H 3S 2D 2C BJ 3D
+    auction = ["4", "pass", "pass", "pass"] if variant == "northeast52" else ["4 uptown", "pass", "pass", "pass"]
+    declare = {"trump": "H", "direction": "uptown"} if variant == "northeast52" else {"trump": "H"}
+    rec = record(variant, hands, kitty, auction, with_=with_, declare=declare,
+                 discard="3S 2D 2C 3D 3H 4H".split(), play=["AH", "2S", "LJ", "3C"], claim=0)
+    out = ok(tmp_path, rec)
+    assert out["tricks"][0]["winner"] == 2
+
+
 @pytest.mark.parametrize("with_, kitty, bad_kitty", [
     (("one-joker",), "2H 2S 2D 2C BJ", "2H 2S 2D 2C LJ"),      # "the joker kept is BJ"
     (("no-jokers",), "2H 2S 2D 2C", "2H 2S 2D BJ"),
@@ -1078,6 +1099,20 @@ def test_a_joker_kept_back_or_thrown_is_a_renege(tmp_path, rules, auction, decla
     assert illegal(tmp_path, dict(rec, **{"with": []}))["at"] == f"play[{at}]"
 
 
+def test_a_joker_jokers_free_lets_go_is_no_renege(tmp_path):
+    """jokers-free-in-notrump with renege-penalty: "a joker may be played even when able to follow
+    suit", so seat 1 throwing BJ on a spade lead while holding spades is no renege ("not following
+    when able" is what the penalty scores): nothing moves, the hand scores as under the first rule
+    alone (seat 0's 2S wins, 1 + the discards + 10 claimed = 12 books, 6 over doubled = 12)."""
+    hands, kitty = _jokers_out_to_1_and_2()
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 with_=("jokers-free-in-notrump", "renege-penalty"), declare={"trump": None, "direction": "uptown"},
+                 discard="2H 2C 3S 3H 4H 5H".split(), play=["2S", "BJ", "4D", "3C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["reneges"] == [] and out["books"] == [12, 1] and out["score"] == [12, 0]
+    assert ok(tmp_path, dict(rec, **{"with": ["jokers-free-in-notrump"]}))["score"] == [12, 0]
+
+
 @pytest.mark.parametrize("with_, bid, declare, claim, score", [
     # boston-x4 on cutthroat: a made bid of all 18 books, four times over: 72; notrump doubles: 144
     (("boston-x4",), "18 uptown", {"trump": "H"}, [16, 0, 0], [72, 0, 0]),
@@ -1283,8 +1318,9 @@ NO_JOKERS = ("northeast52", "oregon", "cincinnati", "rhode-island", "hawaii")
 
 
 @pytest.mark.parametrize("game, rule", [
-    *[(g, r) for g in NO_JOKERS for r in ("big-joker-notrump", "jokers-and-deuce", "jokers-free-in-notrump",
-                                          "jokers-out-in-notrump")],
+    *[(g, r) for g in NO_JOKERS for r in ("big-joker-notrump", "jokers-free-in-notrump", "jokers-out-in-notrump")],
+    # jokers-and-deuce states its deck and kitty, as one-joker does: refused where they do not fit
+    ("oregon", "jokers-and-deuce"), ("cincinnati", "jokers-and-deuce"), ("cutthroat", "jokers-and-deuce"),
     *[(g, r) for g in BARE for r in ("level-only", "low-beats-high", "spades-trump", "notrump-from-4")],
     *[("cutthroat", r) for r in ("notrump-from-4", "min-bid-4", "no-kitty", "renege-penalty", "partner-takes-kitty")],
     ("northeast52", "no-red-deuces"), ("oregon", "one-joker"), ("cutthroat", "no-jokers"),
