@@ -1020,3 +1020,20 @@ def test_a_direction_alias_beyond_ascii_is_read_as_written(tmp_path):
                                       "--save", str(tmp_path / "g.jsonl")], input="7 nt\nHÖHER\nquit\n")
     assert result.exit_code == 0, result.output
     assert "is not a direction" not in result.output and "to discard" in result.output, result.output[-600:]
+
+
+def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained(tmp_path):
+    """`4NT`, `5low`, `4 u` are bids as players write them; `4h` and `4 uptown hearts` name a
+    suit, which a bid here does not: refused, saying so (not read as `4 high`)."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    rules = session.rules
+    seat = session.current_player()
+    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump")):
+        assert term.parse(typed) == ([rules.first_bid_action + rules.action_names[rules.first_bid_action:]
+                                      .index(call)], None), typed
+    for typed, why in (("4h", "a bid here names no suit ('h' is hearts), only one of uptown, downtown, notrump"),
+                       ("4 uptown hearts", "a bid here names no suit (hearts), only one of uptown, downtown, notrump")):
+        assert term.handle(seat, typed) is False
+        assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
+    assert session.hand.calls == []  # nothing was bid

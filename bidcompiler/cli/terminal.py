@@ -74,8 +74,48 @@ def _why_not_a_call(rules: Ruleset, word: str) -> str:
     if int(words[0]) not in levels:
         return f"bids go from {levels[0]} to {levels[-1]}; "
     if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
+        suits = [w for w in words[1:] if _suit_named(rules, w) is not None]
+        if suits:  # `4 hearts`, `4 uptown hearts`: a player who bids the suit they mean to name
+            suit = rules.suit_names[_suit_named(rules, suits[0])].lower()
+            typed = suit if suits[0] in (suit, suit.rstrip("s")) else f"{shown(suits[0])} is {suit}"
+            return f"a bid here names no suit ({typed}), only one of {', '.join(named_strains(rules))}; "
         return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(named_strains(rules))}); "
     return ""
+
+
+def _suit_named(rules: Ruleset, word: str) -> int | None:
+    """The suit ``word`` is as a player types it (a letter, a symbol, ``hearts``, ``heart``), or None."""
+    found = parse_suit(rules, word)
+    if found is not None:
+        return found
+    word = ascii_lower(word)
+    return next((i for i, name in enumerate(rules.suit_names) if word in (name.lower(), name.lower().rstrip("s"))),
+                None)
+
+
+# A level typed with its strain, glued or not: `4nt`, `4 low`, `4NT`.
+LEVEL_AND_STRAIN = re.compile(r"([0-9]{1,6})\s*([^\s0-9].*)")
+
+
+def spelled_call(rules: Ruleset, text: str) -> str:
+    """A bid as a player types it, spelled as calls are read (runtime.notation.parse_call).
+
+    The level may be glued to its strain (``4nt``, ``5low``), and a strain word may be
+    shortened to a start that only one strain's name or alias has (``4 u``, ``4 notr``).
+    A suit letter is never read as such a start (``4h`` is not ``4 high``: the player
+    may mean hearts), so it is refused and the refusal says why.  Records are read
+    strictly; this forgiveness is the terminal's.
+    """
+    found = LEVEL_AND_STRAIN.fullmatch(" ".join(ascii_lower(text).split()))
+    if found is None:
+        return text
+    level, strain = found.groups()
+    if strain_index(rules, strain) is None and _suit_named(rules, strain) is None:
+        starts = {i for i, s in enumerate(rules.strains) if not s.bare
+                  for name in (s.name, *s.aliases) if name.startswith(strain)}
+        if len(starts) == 1:
+            strain = rules.strains[starts.pop()].name
+    return f"{level} {strain}"
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
@@ -560,11 +600,11 @@ class Terminal:
                 return [legal[i - 1]], None
             return [], f"{i} is not a number of the list (1 to {len(legal)})"
         if phase == AUCTION:
-            action = parse_call(rules, "pass" if word == "p" else raw)
+            action = parse_call(rules, "pass" if word == "p" else spelled_call(rules, raw))
             if action is None:
                 # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
-                return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
+                return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, spelled_call(rules, word))}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', {pick}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
@@ -616,11 +656,7 @@ class Terminal:
         word = word.removeprefix("trump").strip()
         if word in NOTRUMP_WORDS:
             return rules.no_trump_action
-        suit = parse_suit(rules, word)
-        if suit is None:
-            for i, name in enumerate(rules.suit_names):
-                if word in (name.lower(), name.lower().rstrip("s")):
-                    suit = i
+        suit = _suit_named(rules, word)
         return None if suit is None else rules.first_trump_action + suit
 
     # ---------------------------------------------------------------- commands
