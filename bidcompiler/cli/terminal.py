@@ -604,7 +604,8 @@ class Terminal:
             if action is None:
                 # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
-                return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, spelled_call(rules, word))}try pass, a bid such as "
+                why = _why_not_a_call(rules, spelled_call(rules, word))
+                return [], (f"{shown(raw)} is not a call: {why}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', {pick}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
