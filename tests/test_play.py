@@ -1037,3 +1037,64 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
         assert term.handle(seat, typed) is False
         assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
     assert session.hand.calls == []  # nothing was bid
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat"])
+def test_the_books_line_says_what_makes_the_contract_as_the_scoring_does(tmp_path, variant):
+    """`Books us 3 them 1 · the contract needs 9`: the fewest books the engine's own scoring
+    makes the contract with (standard: 6 + the bid; cutthroat: the bid), once trump is settled."""
+    from bidcompiler.cli.hand_rules import books_to_make
+
+    session = people_session(tmp_path, variant)
+    term, console = terminal_for(session)
+    seat = to_trump(session)
+    assert books_to_make(session.hand) is None  # trump not yet named: the table is not settled
+    assert term.handle(seat, "hearts") is True
+    level = session.rules.bids[session.hand.bid].level
+    need = books_to_make(session.hand)
+    assert need == (level if variant == "cutthroat" else 6 + level)
+    while session.hand.phase != PLAY:
+        session.apply(session.legal_actions()[0])
+    term.show_table(session.current_player())
+    assert f"· the contract needs {need}" in console.export_text()
+
+
+def test_the_end_of_a_hand_says_the_books_needed_and_the_scoring_in_words(tmp_path):
+    """A hand's end said `set` and the score; now also the books needed against those taken,
+    the scoring formulas read in words, and how the game ends."""
+    moves = "7 nt\nup\n1 2 3 4 5 6\n" + "1\n" * 12 + "quit\n"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input=moves)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    took = int(re.search(r"books us \(0\+2\) (\d+) them", said)[1])
+    made = took >= 13
+    outcome = "made, exactly" if made else f"set, {13 - took} short"
+    assert f"needed 13 books to make 7 notrump; us (0+2) took {took}: {outcome}" in said
+    assert ("scoring the declarers score — made: the declarers' books over six; set: minus the bid · "
+            "times 2 in no trump, otherwise 1") in said
+    game = "a side wins when the side's score is at least 7; it loses when the side's score is at most -7"
+    # The game goes on after the hand (`game` says what ends it), or it is over (said after the final score).
+    if "Game over" in said:
+        assert re.search(rf"Final score: us \(0\+2\) -?\d+ them \(1\+3\) -?\d+ \({re.escape(game)}\)", said)
+    else:
+        assert f"game {game}" in said
+
+
+def test_last_and_auction_at_the_prompt_show_the_last_trick_and_the_calls(tmp_path):
+    """`last` shows the last finished trick with its winner; `auction` the calls and the contract."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    assert term.handle(session.current_player(), "last") is False
+    assert "no trick finished yet in this hand" in console.export_text()
+    seat = to_trump(session)
+    term.handle(seat, "auction")
+    said = console.export_text()
+    assert "  auction: " in said and "3 uptown" in said and "contract: 3 uptown by " in said
+    while not session.hand.tricks:
+        session.apply(session.legal_actions()[0])
+    leader, cards, winner = session.hand.tricks[-1]
+    term.handle(session.current_player(), "last")
+    rules = session.rules
+    line = ", ".join(f"{term.who((leader + j) % rules.players)} {rules.cards[c]}" for j, c in enumerate(cards))
+    assert f"  trick 1: {line} → {term.who(winner)}" in console.export_text()

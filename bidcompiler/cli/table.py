@@ -227,11 +227,12 @@ def _score_line(rules: Ruleset, values: list[int], you: int | None) -> Text:
 
 
 def render_table(obs: dict, rules: Ruleset, *, you: int | None = None, title: str = "",
-                 legal: list[str] | None = None, human_seats: tuple[int, ...] = ()):
+                 legal: list[str] | None = None, human_seats: tuple[int, ...] = (), need: int | None = None):
     """The table as ``obs`` shows it to seat ``you`` (defaults to the observation's seat).
 
     ``legal`` (card names) dims the held cards that cannot be played now;
-    ``human_seats`` only changes how the seat to move is named.
+    ``human_seats`` only changes how the seat to move is named; ``need``, the books
+    that make the contract, is said beside the books taken.
     """
     if you is None:
         you = obs.get("seat")
@@ -267,7 +268,10 @@ def render_table(obs: dict, rules: Ruleset, *, you: int | None = None, title: st
     if obs.get("out"):
         grid.add_row("Out of play", Text(" ".join(obs["out"])))
     if obs.get("books") is not None and obs.get("contract") and obs.get("phase") in ("play", "over"):
-        grid.add_row("Books", _score_line(rules, obs["books"], you))
+        books = _score_line(rules, obs["books"], you)
+        if need is not None:
+            books.append(f"   · the contract needs {need}", style="dim")
+        grid.add_row("Books", books)
     tricks = obs.get("tricks") or []
     if tricks:
         last = tricks[-1]

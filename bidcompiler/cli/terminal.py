@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.table import Table
 from rich.text import Text
 
 from runtime.auction import auction_rules
@@ -37,7 +38,7 @@ from runtime.session import Session, bot_rng
 from ..recordnames import is_path_name, record_folder
 from . import table as tableview
 from .replay import game_result_line, standing_text
-from .hand_rules import hand_rules, rulebook_sections
+from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_lines, rulebook_sections
 
 BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
 COMMANDS_HELP = """\
@@ -51,6 +52,8 @@ Type your move, or one of:
   rules         the rules of the hand in play (rules all: the whole rulebook)
   score         the score of the game, hand by hand
   history       the calls and tricks so far (and the earlier hands)
+  last          the last trick: who played what, and who won it
+  auction       the calls of this hand and the contract
   table         draw the table again
   help          this text
   quit          save and stop (resume later with bidwhist play --resume FILE)"""
@@ -453,7 +456,8 @@ class Terminal:
         _, labels = self.choices() if seat == session.current_player() else ([], [])
         title = f"bidwhist · {self.spec_name()} · hand {obs['hand_number']}"
         self.console.print(tableview.render_screen(obs, self.rules, choices=labels, you=seat, title=title,
-                                                   legal=legal_cards, human_seats=self.humans))
+                                                   legal=legal_cards, human_seats=self.humans,
+                                                   need=books_to_make(session.hand)))
 
     def spec_name(self) -> str:
         """The variant as the session names it (``NAME+RULE...``; a file's stem where the variant is a path)."""
@@ -525,6 +529,12 @@ class Terminal:
             return False
         if word in ("history", "hist"):
             self.show_history()
+            return False
+        if word in ("last", "last trick"):
+            self.show_last_trick()
+            return False
+        if word in ("auction", "bids", "calls"):
+            self.show_auction()
             return False
         if word in ("table", "look", "t"):
             self.show_table(seat)
@@ -738,6 +748,7 @@ class Terminal:
             self.console.print(f"  hand {i}: {self.contract_words(hand)}   score {change}")
         if not session.hands:
             self.console.print("  no hand finished yet")
+        self.console.print(f"  game: {game_end_words(rules)}")
 
     def contract_words(self, hand) -> str:
         """``hand``'s contract in words (or that it was thrown in), for the history."""
@@ -762,18 +773,33 @@ class Terminal:
             return
         hand = session.hand
         self.console.print(f"hand {session.hand_index + 1} (in play): dealer {self.who(hand.dealer)}")
+        self.show_auction()
+        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
+            self.console.print(f"  trick {k}: {self.played_words(leader, cards)} → {self.who(winner)}")
+        if hand.trick:
+            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {self.played_words(hand.leader, hand.trick)}")
+
+    def show_auction(self) -> None:
+        """Print the calls of the hand in play, in order, and its contract once there is one."""
+        hand = self.session.hand
         calls = ", ".join(f"{self.who(s)} {self.rules.action_names[a]}" for s, a in hand.calls)
         self.console.print(f"  auction: {calls or 'no calls yet'}")
         if hand.declarer >= 0:
             self.console.print(f"  contract: {self.contract_words(hand)}")
-        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
-            played = ", ".join(f"{self.who((leader + j) % self.rules.players)} {self.rules.cards[c]}"
-                               for j, c in enumerate(cards))
-            self.console.print(f"  trick {k}: {played} → {self.who(winner)}")
-        if hand.trick:
-            played = ", ".join(f"{self.who((hand.leader + j) % self.rules.players)} {self.rules.cards[c]}"
-                               for j, c in enumerate(hand.trick))
-            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {played}")
+
+    def show_last_trick(self) -> None:
+        """Print the last trick of the hand in play: who played what, and who won it."""
+        hand = self.session.hand
+        if not hand.tricks:
+            self.console.print("  no trick finished yet in this hand")
+            return
+        leader, cards, winner = hand.tricks[-1]
+        self.console.print(f"  trick {len(hand.tricks)}: {self.played_words(leader, cards)} → {self.who(winner)}")
+
+    def played_words(self, leader: int, cards) -> str:
+        """The cards of a trick, each with its seat: ``you 8C, seat 1 (left) 2C``."""
+        players = self.rules.players
+        return ", ".join(f"{self.who((leader + j) % players)} {self.rules.cards[c]}" for j, c in enumerate(cards))
 
     # ---------------------------------------------------------------- narration
     def tell_laid_away(self, seat: int, card: int) -> None:
@@ -850,8 +876,12 @@ class Terminal:
                                for s, v in enumerate(hand.score))
             for text in HandReplay(hand).renege_lines():  # what each renege that stood moved
                 self.console.print(f"  renege  {text}")
+            # Why it scored so: the books needed against those taken, then the scoring in words.
+            why = hand_score_lines(hand, lambda side: tableview.side_label(rules, side, you))
             self.console.print(f"  books   {books}")
+            self.labelled(why[:1])
             self.console.print(f"  score   {score}")
+            self.labelled(why[1:])
         tally = self.session.tally
         last = tally.games[-1] if tally.games else None
         ended = last is not None and last.winner is not None and last.first_hand + last.hands == len(self.session.hands)
@@ -860,11 +890,24 @@ class Terminal:
         totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"
                            for s, t in enumerate(last.totals if ended and last is not None else tally.totals))
         self.console.print(f"  totals  {totals}")
+        if not ended:  # the game goes on: what ends it (an ended one is said by its result)
+            self.labelled([("game", game_end_words(rules))])
         if tally.plays_rubber and ended and last is not None:
             # This hand ended a game of the rubber: its result, and the rubber's standing, as replay says them.
             self.console.print(Text(f"  {game_result_line(rules, len(tally.games), last.as_json(), True, you)}",
                                     style="bold"))
             self.console.print(f"  rubber  {standing_text(rules, tally.games_won, you)}")
+
+    def labelled(self, lines: list[tuple[str, str]]) -> None:
+        """Lines of the end of a hand, ``  label   text``, a long text wrapped under itself, not under the label."""
+        if not lines:
+            return
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=9, no_wrap=True)
+        grid.add_column()
+        for label, text in lines:
+            grid.add_row(Text("  " + label), Text(text))
+        self.console.print(grid)
 
     def game_over(self) -> None:
         """Print who won the game (or the rubber) and the final totals."""
@@ -886,4 +929,6 @@ class Terminal:
         final = games[-1].totals if games and games[-1].winner is not None else session.tally.totals
         totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}" for s, t in enumerate(final))
         self.console.print(f"Final score: {totals}")
+        if winner is not None:  # why it is over, in the rulebook's words
+            self.console.print(f"({game_end_words(rules)})")
         self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
