@@ -1098,3 +1098,13 @@ def test_last_and_auction_at_the_prompt_show_the_last_trick_and_the_calls(tmp_pa
     rules = session.rules
     line = ", ".join(f"{term.who((leader + j) % rules.players)} {rules.cards[c]}" for j, c in enumerate(cards))
     assert f"  trick 1: {line} → {term.who(winner)}" in console.export_text()
+
+
+def test_where_a_bid_is_a_bare_number_a_suit_or_word_after_it_is_refused_in_words(tmp_path):
+    """hawaii bids numbers alone: `4h` and `4 x` were told "only one of ;" and "not a strain here ()"."""
+    result = CliRunner().invoke(cli, ["play", "hawaii", "--seed", "4", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="4h\n4 x\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "'4h' is not a call: a bid here names no suit ('h' is hearts), nothing after its number; try pass" in said
+    assert "'4 x' is not a call: a bid here names nothing after its number; try pass" in said

@@ -77,12 +77,17 @@ def _why_not_a_call(rules: Ruleset, word: str) -> str:
     if int(words[0]) not in levels:
         return f"bids go from {levels[0]} to {levels[-1]}; "
     if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
+        strains = named_strains(rules)
+        # What a bid here names after its number: one of its strains, or nothing (a bare number).
+        names = f"only one of {', '.join(strains)}" if strains else "nothing after its number"
         suits = [w for w in words[1:] if _suit_named(rules, w) is not None]
         if suits:  # `4 hearts`, `4 uptown hearts`: a player who bids the suit they mean to name
             suit = rules.suit_names[_suit_named(rules, suits[0])].lower()
             typed = suit if suits[0] in (suit, suit.rstrip("s")) else f"{shown(suits[0])} is {suit}"
-            return f"a bid here names no suit ({typed}), only one of {', '.join(named_strains(rules))}; "
-        return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(named_strains(rules))}); "
+            return f"a bid here names no suit ({typed}), {names}; "
+        if not strains:
+            return f"a bid here names {names}; "
+        return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(strains)}); "
     return ""
 
 
