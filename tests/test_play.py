@@ -1108,3 +1108,34 @@ def test_where_a_bid_is_a_bare_number_a_suit_or_word_after_it_is_refused_in_word
     said = " ".join(result.output.split())  # the console wraps long lines
     assert "'4h' is not a call: a bid here names no suit ('h' is hearts), nothing after its number; try pass" in said
     assert "'4 x' is not a call: a bid here names nothing after its number; try pass" in said
+
+
+def test_where_a_bare_number_is_a_bid_a_refused_bid_says_how_to_pick_from_the_list(tmp_path):
+    """`1` after a bid of 4 was "you bid 1, which does not outrank 4", typed again and again by a
+    player who meant the first choice of the list: the refusal says `#1` picks it."""
+    result = CliRunner().invoke(cli, ["play", "northeast52", "--seed", "5", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="1\n#1\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    refused = re.search(r"✗ you bid 1, which does not outrank (\d+) \(seat \d\) \(#1 picks choice 1 of the list\)", said)
+    assert refused, said[-1500:]
+    assert "you pass" in said[refused.end():] or "you call" in said[refused.end():]  # #1 was taken
+
+
+def test_the_scoring_words_at_a_hands_end_name_one_declarer_where_there_are_no_partners(tmp_path):
+    """Without partnerships the declarer scores alone: "the declarer scores", and a multiplier
+    that applies to the declarer's score only says so."""
+    from bidcompiler.cli.hand_rules import hand_score_lines
+
+    session = people_session(tmp_path, "cutthroat")
+    rules = session.rules
+    assert rules.players == rules.sides and not rules.scoring.multiply_defenders
+    while not session.hands:
+        session.apply(session.legal_actions()[0])
+    hand = session.hands[0]
+    lines = dict(hand_score_lines(hand, lambda side: f"side {side}"))
+    assert lines["scoring"].startswith("the declarer scores — made: the declarer's books")
+    assert lines["scoring"].endswith("(the declarer's score only)")
+    need = lines["needed"]
+    assert need.startswith(f"{rules.bids[hand.bid].level} books to make ")  # cutthroat: made when books >= bid
+    assert ("made" if hand.made else "set") in need

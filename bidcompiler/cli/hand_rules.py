@@ -121,15 +121,17 @@ def hand_score_lines(hand: HandState, side_label) -> list[tuple[str, str]]:
     bid = rules.bids[hand.bid].text
     lines = [("needed", f"{need} books to make {bid}; {side_label(side)} took {took}: {margin}")]
     scoring = rules.scoring
-    declarers = "the declarers score" if rules.players > rules.sides else "the declarer scores"
-    parts = [f"{declarers} — {_formula_words(rules, scoring.declarer.text, points=True)}"]
+    partners = rules.players > rules.sides
+    declarers, declarers_own = ("the declarers", "the declarers'") if partners else ("the declarer", "the declarer's")
+    declared = _formula_words(rules, scoring.declarer.text, points=True)
+    parts = [f"{declarers} score{'' if partners else 's'} — {declared}"]
     defenders = _formula_words(rules, scoring.defender.text, points=True)
     if defenders != "nothing":
         parts.append(f"the defenders — {defenders}")
     multiplier = _formula_words(rules, scoring.multiplier.text)
     if multiplier and (scoring.multiply_declarer or scoring.multiply_defenders):
         whose = "" if scoring.multiply_declarer and scoring.multiply_defenders else (
-            ", the declarers' score" if scoring.multiply_declarer else ", the defenders' score")
+            f" ({declarers_own} score only)" if scoring.multiply_declarer else " (the defenders' score only)")
         parts.append(f"times {multiplier}{whose}")
     why = " · ".join(parts)
     lines.append(("scoring", why))

@@ -512,6 +512,15 @@ class Terminal:
                 ", …" if len(labels) > 8 else "")
         return for_you(exc.message, seat)
 
+    def number_is_a_bid(self, text: str) -> str:
+        """Where a bare number is a bid and ``text`` is one, how to pick from the list instead
+        (``1`` is a bid of 1, refused; the player may have meant the first choice)."""
+        typed = text.strip()
+        if self.session.hand.phase != AUCTION or not any_bare(self.rules) or not LIST_NUMBER.fullmatch(typed):
+            return ""
+        legal, _ = self.choices()
+        return f" (#{typed} picks choice {typed} of the list)" if 1 <= int(typed) <= len(legal) else ""
+
     def handle(self, seat: int, text: str) -> bool:
         """Act on one line typed by the player; True once an action was taken."""
         word = text.strip().lower()
@@ -556,7 +565,7 @@ class Terminal:
             try:
                 self.apply(action)
             except IllegalAction as exc:
-                self.say_error(self.refusal(exc, seat))
+                self.say_error(self.refusal(exc, seat) + self.number_is_a_bid(text))
                 break
             applied += 1
         if not applied:
