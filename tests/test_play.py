@@ -1139,3 +1139,18 @@ def test_the_scoring_words_at_a_hands_end_name_one_declarer_where_there_are_no_p
     need = lines["needed"]
     assert need.startswith(f"{rules.bids[hand.bid].level} books to make ")  # cutthroat: made when books >= bid
     assert ("made" if hand.made else "set") in need
+
+
+def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not_yet_named(tmp_path):
+    """A notrump bid names no trump: the Contract line said "trump not yet named" till the direction was chosen."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    rules = session.rules
+    first = session.current_player()
+    assert term.handle(first, "3nt") is True
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(rules.pass_action)
+    term.show_table(first)
+    contract = next(line for line in console.export_text().splitlines() if "Contract" in line)
+    assert "3 notrump by" in contract and "· no trump · direction not yet chosen" in contract
+    assert "trump not yet named" not in contract

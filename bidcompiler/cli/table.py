@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from runtime.contract import declarations
 from runtime.ruleset import NO_SUIT, NO_TRUMP, Ruleset
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -180,10 +181,25 @@ def _contract_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
             line.append(f"{SUIT_SYMBOLS.get(letter, letter)} {name}",
                         style="bold red" if letter in RED_SUITS else "bold")
     else:
-        line.append(" · trump not yet named", style="dim")
+        line.append(_undeclared_words(rules, contract["strain"]), style="dim")
     if contract.get("direction"):
         line.append(f" · {contract['direction']}")
     return line
+
+
+def _undeclared_words(rules: Ruleset, strain_name: str) -> str:
+    """What the declarer has still to settle, as the bid's strain says (runtime.contract reads it):
+    a notrump bid names no trump, only perhaps its direction; a fixed suit is trump already."""
+    strain = next(i for i, s in enumerate(rules.strains) if s.name == strain_name)
+    terms = declarations(rules)[strain]
+    direction = " · direction not yet chosen" if terms.chooses_direction else ""
+    if terms.notrump_only:
+        return " · no trump" + direction
+    if terms.fixed_suit is not None:
+        return f" · trump {rules.suit_names[terms.fixed_suit].lower()}" + direction
+    if terms.by_first_lead:
+        return " · trump: the suit of the first lead, or no trump" + direction
+    return (" · trump (or no trump) not yet named" if terms.may_notrump else " · trump not yet named") + direction
 
 
 def _auction_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
