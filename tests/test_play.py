@@ -1154,3 +1154,5 @@ def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not
     contract = next(line for line in console.export_text().splitlines() if "Contract" in line)
     assert "3 notrump by" in contract and "· no trump · direction not yet chosen" in contract
     assert "trump not yet named" not in contract
+    said = "\n".join(rules_text(term, console))  # `rules` at the prompt says the same
+    assert "contract  3 notrump by " in said and ": no trump, the direction still to be chosen" in said

@@ -259,6 +259,8 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
             settled = f"{trump}, played {rules.orders[table.direction]}"
         elif declaration(rules, hand.bid).fixed_suit is not None:
             settled = f"{rules.suit_names[hand.trump].lower()} trump, the order still to be chosen"
+        elif notrump_ends == [True]:  # a notrump bid: only its direction is left to choose
+            settled = "no trump, the direction still to be chosen"
         elif hand.trump != NO_TRUMP or notrump_ends == [False]:
             settled = "the trump is still to be named"
         else:
