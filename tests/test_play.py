@@ -1156,3 +1156,26 @@ def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not
     assert "trump not yet named" not in contract
     said = "\n".join(rules_text(term, console))  # `rules` at the prompt says the same
     assert "contract  3 notrump by " in said and ": no trump, the direction still to be chosen" in said
+
+
+def test_a_card_typed_suit_first_or_with_a_blank_is_read_at_the_prompt(tmp_path):
+    """`♥10`, `h10`, `sA` and `10 h` are cards as players write them; a record still spells them strictly."""
+    from bidcompiler.cli.terminal import typed_card
+    from runtime.notation import parse_card
+
+    rules = load_ruleset("standard")
+    for typed, card in (("♥10", "TH"), ("h10", "TH"), ("sA", "AS"), ("♠q", "QS"), ("10 h", "TH"), ("b j", "BJ"),
+                        ("AS", "AS"), ("10♦", "TD")):
+        assert rules.cards[typed_card(rules, typed)] == card, typed
+    assert parse_card(rules, "♥10") is None and parse_card(rules, "10 h") is None  # records: as records.md spells
+    for typed in ("s", "1h", "2c 3c", "hh"):
+        assert typed_card(rules, typed) is None, typed
+    # At the prompt: a card not held, typed suit first, is refused as that card.
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    seat = to_trump(session)
+    term.handle(seat, "hearts")
+    missing = next(c for c in range(rules.n_cards) if c not in session.hand.hands[seat] and rules.cards[c][1] in "SHDC")
+    name = rules.cards[missing]
+    term.handle(seat, name[1].lower() + name[0])
+    assert f"✗ you do not hold {name}" in console.export_text()

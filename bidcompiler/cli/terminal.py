@@ -43,7 +43,7 @@ from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_li
 BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
 COMMANDS_HELP = """\
 Type your move, or one of:
-  a card        AS  as  10h  A♠  bj        (when discarding, several at once: 2c 3c 4d, or 1 2 3)
+  a card        AS  as  10h  A♠  ♥10  bj   (when discarding, several at once: 2c 3c 4d, or 1 2 3)
   a call        {calls}
   trump         {trumps}
   direction     {directions}
@@ -124,6 +124,22 @@ def spelled_call(rules: Ruleset, text: str) -> str:
         if len(starts) == 1:
             strain = rules.strains[starts.pop()].name
     return f"{level} {strain}"
+
+def typed_card(rules: Ruleset, text: str) -> int | None:
+    """The card a player typed, as records spell cards (``AS``, ``10h``, ``A♠``) or as players
+    also write them: the suit first (``♥10``, ``sA``) or a blank inside (``10 h``).
+
+    Records are read strictly (records.md "Cards"); this forgiveness is the terminal's.
+    """
+    card = parse_card(rules, text)
+    if card is not None:
+        return card
+    joined = "".join(text.split())
+    card = parse_card(rules, joined)
+    if card is None and len(joined) > 1 and parse_suit(rules, joined[0]) is not None:
+        card = parse_card(rules, joined[1:] + joined[0])  # suit first: a suit is no rank, so ♥10 is 10♥
+    return card
+
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
@@ -645,7 +661,7 @@ class Terminal:
             return [rules.first_direction_action + d], None
         if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
             return [rules.no_trump_action], None
-        card = parse_card(rules, raw)
+        card = typed_card(rules, raw)
         if card is not None:
             return [card], None
         if phase == DISCARD:
@@ -656,7 +672,7 @@ class Terminal:
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
                 return self.within_discards([legal[i - 1] for i in numbers])
-            cards = [parse_card(rules, part) for part in parts]
+            cards = [typed_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
         return [], f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
