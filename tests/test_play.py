@@ -1179,3 +1179,14 @@ def test_a_card_typed_suit_first_or_with_a_blank_is_read_at_the_prompt(tmp_path)
     name = rules.cards[missing]
     term.handle(seat, name[1].lower() + name[0])
     assert f"✗ you do not hold {name}" in console.export_text()
+
+
+def test_a_hint_names_the_move_as_the_list_does_not_as_records_write_it(tmp_path):
+    """The hint for naming trump said `spades — trump S: about ...`: the record's action name."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    to_trump(session)
+    term.hint()
+    said = console.export_text()
+    assert said.startswith("Hint: ") and "trump S" not in said and "trump H" not in said, said
+    assert re.match(r"Hint: (spades|hearts|diamonds|clubs): about ", said), said

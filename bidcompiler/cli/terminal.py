@@ -713,6 +713,9 @@ class Terminal:
             return
         action, reason = found
         label = self.label(action)
+        record_name = self.rules.action_names[action]  # `trump S`, as records write the action
+        if reason.startswith(record_name + ":"):
+            reason = label + reason[len(record_name):]  # said as the list says it: `spades: ...`
         if reason.lower().startswith(label.lower()) or reason.split(" ", 1)[0] in ("play", "discard", "lead"):
             shown = reason  # the reason already names the move
         else:
