@@ -999,6 +999,7 @@ def test_a_rubber_says_each_game_as_it_ends_and_who_won_the_rubber(tmp_path):
     won = sum(1 for g in games if g["winner"] == replayed["winner"])
     assert f"Rubber over: {labels[replayed['winner']]} win the rubber, {won} games to {len(games) - won}." in out
     assert "Game over:" not in out
+    assert f"(each game of the rubber, best of {load_ruleset('oregon').game_end.rubber}: a side wins when" in out
 
 
 def test_a_session_file_without_its_record_says_the_game_was_never_saved(tmp_path):
@@ -1190,3 +1191,21 @@ def test_a_hint_names_the_move_as_the_list_does_not_as_records_write_it(tmp_path
     said = console.export_text()
     assert said.startswith("Hint: ") and "trump S" not in said and "trump H" not in said, said
     assert re.match(r"Hint: (spades|hearts|diamonds|clubs): about ", said), said
+
+
+def test_the_end_of_a_game_against_a_seat_says_seat_n_wins_and_what_ends_a_game(tmp_path):
+    """`Game over: seat 2 win.` where single players sit (the verb followed `us`/`them` only);
+    a rubber's end says the game end is each game's."""
+    from bidcompiler.cli.table import side_label_is_plural
+
+    rules = load_ruleset("cutthroat")
+    assert rules.players == rules.sides == 3
+    assert side_label_is_plural(rules, 0, 0) and not side_label_is_plural(rules, 2, 0)  # you win; seat 2 wins
+    session = Session.new(rules, Settings("cutthroat", [], 8, [0], "random"), tmp_path / "c.jsonl")
+    term, console = terminal_for(session)
+    finish(session)
+    term.game_over()
+    said = console.export_text()
+    winner = session.winner
+    assert ("Game over: you (0) win." if winner == 0 else f"Game over: seat {winner} wins.") in said, said
+    assert "(a side wins when the side's score is at least " in said

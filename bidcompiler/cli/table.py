@@ -79,6 +79,12 @@ def side_label(rules: Ruleset, side: int, you: int | None) -> str:
     return f"side {numbers}" if len(seats) > 1 else f"seat {numbers}"
 
 
+def side_label_is_plural(rules: Ruleset, side: int, you: int | None) -> bool:
+    """Whether :func:`side_label` names ``side`` with a word that takes a plural verb (``us``, ``them``, ``you``)."""
+    seats = [s for s in range(rules.players) if rules.side_of[s] == side]
+    return you is not None and (you in seats or rules.sides == 2)
+
+
 # --------------------------------------------------------------------------- cards
 def card_text(name: str, trump: str | None = None, dim: bool = False) -> Text:
     """A card in its canonical spelling, coloured by suit (trumps bold)."""

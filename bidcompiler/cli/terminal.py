@@ -942,6 +942,10 @@ class Terminal:
             grid.add_row(Text("  " + label), Text(text))
         self.console.print(grid)
 
+    def win_verb(self, side: int) -> str:
+        """``win`` after ``us``, ``them`` or ``you``; ``wins`` after a seat or a side (``seat 2 wins``)."""
+        return "win" if tableview.side_label_is_plural(self.rules, side, self.viewer) else "wins"
+
     def game_over(self) -> None:
         """Print who won the game (or the rubber) and the final totals."""
         session = self.session
@@ -953,15 +957,17 @@ class Terminal:
             won = session.tally.games_won[winner]
             lost = sum(session.tally.games_won) - won
             self.console.print(Text(f"Rubber over: {tableview.side_label(rules, winner, self.viewer)} "
-                                    f"{'win' if self.viewer is not None else 'wins'} the rubber, "
+                                    f"{self.win_verb(winner)} the rubber, "
                                     f"{won} games to {lost}.", style="bold"))
         else:
             self.console.print(Text(f"Game over: {tableview.side_label(rules, winner, self.viewer)} "
-                                    f"{'win' if self.viewer is not None else 'wins'}.", style="bold"))
+                                    f"{self.win_verb(winner)}.", style="bold"))
         games = session.tally.games
         final = games[-1].totals if games and games[-1].winner is not None else session.tally.totals
         totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}" for s, t in enumerate(final))
         self.console.print(f"Final score: {totals}")
         if winner is not None:  # why it is over, in the rulebook's words
-            self.console.print(f"({game_end_words(rules)})")
+            rubber = session.tally.plays_rubber
+            each = f"each game of the rubber, best of {rules.game_end.rubber}: " if rubber else ""
+            self.console.print(f"({each}{game_end_words(rules)})")
         self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
