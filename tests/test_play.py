@@ -1088,6 +1088,8 @@ def test_last_and_auction_at_the_prompt_show_the_last_trick_and_the_calls(tmp_pa
     term, console = terminal_for(session)
     assert term.handle(session.current_player(), "last") is False
     assert "no trick finished yet in this hand" in console.export_text()
+    term.handle(session.current_player(), "score")  # what ends the game, under the score
+    assert "  game    a side wins when the side's score is at least 7;" in console.export_text()
     seat = to_trump(session)
     term.handle(seat, "auction")
     said = console.export_text()

@@ -781,7 +781,7 @@ class Terminal:
             self.console.print(f"  hand {i}: {self.contract_words(hand)}   score {change}")
         if not session.hands:
             self.console.print("  no hand finished yet")
-        self.console.print(f"  game: {game_end_words(rules)}")
+        self.labelled([("game", game_end_words(rules))])
 
     def contract_words(self, hand) -> str:
         """``hand``'s contract in words (or that it was thrown in), for the history."""
