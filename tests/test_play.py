@@ -999,6 +999,7 @@ def test_a_rubber_says_each_game_as_it_ends_and_who_won_the_rubber(tmp_path):
     won = sum(1 for g in games if g["winner"] == replayed["winner"])
     assert f"Rubber over: {labels[replayed['winner']]} win the rubber, {won} games to {len(games) - won}." in out
     assert "Game over:" not in out
+    assert f"(each game of the rubber, best of {load_ruleset('oregon').game_end.rubber}: a side wins when" in out
 
 
 def test_a_session_file_without_its_record_says_the_game_was_never_saved(tmp_path):
@@ -1020,3 +1021,193 @@ def test_a_direction_alias_beyond_ascii_is_read_as_written(tmp_path):
                                       "--save", str(tmp_path / "g.jsonl")], input="7 nt\nHÖHER\nquit\n")
     assert result.exit_code == 0, result.output
     assert "is not a direction" not in result.output and "to discard" in result.output, result.output[-600:]
+
+
+def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained(tmp_path):
+    """`4NT`, `5low`, `4 u` are bids as players write them; `4h` and `4 uptown hearts` name a
+    suit, which a bid here does not: refused, saying so (not read as `4 high`)."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    rules = session.rules
+    seat = session.current_player()
+    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump")):
+        assert term.parse(typed) == ([rules.first_bid_action + rules.action_names[rules.first_bid_action:]
+                                      .index(call)], None), typed
+    for typed, why in (("4h", "a bid here names no suit ('h' is hearts), only one of uptown, downtown, notrump"),
+                       ("4 uptown hearts", "a bid here names no suit (hearts), only one of uptown, downtown, notrump")):
+        assert term.handle(seat, typed) is False
+        assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
+    assert session.hand.calls == []  # nothing was bid
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat"])
+def test_the_books_line_says_what_makes_the_contract_as_the_scoring_does(tmp_path, variant):
+    """`Books us 3 them 1 · the contract needs 9`: the fewest books the engine's own scoring
+    makes the contract with (standard: 6 + the bid; cutthroat: the bid), once trump is settled."""
+    from bidcompiler.cli.hand_rules import books_to_make
+
+    session = people_session(tmp_path, variant)
+    term, console = terminal_for(session)
+    seat = to_trump(session)
+    assert books_to_make(session.hand) is None  # trump not yet named: the table is not settled
+    assert term.handle(seat, "hearts") is True
+    level = session.rules.bids[session.hand.bid].level
+    need = books_to_make(session.hand)
+    assert need == (level if variant == "cutthroat" else 6 + level)
+    while session.hand.phase != PLAY:
+        session.apply(session.legal_actions()[0])
+    term.show_table(session.current_player())
+    assert f"· the contract needs {need}" in console.export_text()
+
+
+def test_the_end_of_a_hand_says_the_books_needed_and_the_scoring_in_words(tmp_path):
+    """A hand's end said `set` and the score; now also the books needed against those taken,
+    the scoring formulas read in words, and how the game ends."""
+    moves = "7 nt\nup\n1 2 3 4 5 6\n" + "1\n" * 12 + "quit\n"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input=moves)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    took = int(re.search(r"books us \(0\+2\) (\d+) them", said)[1])
+    made = took >= 13
+    outcome = "made, exactly" if made else f"set, {13 - took} short"
+    assert f"needed 13 books to make 7 notrump; us (0+2) took {took}: {outcome}" in said
+    assert ("scoring the declarers score — made: the declarers' books over six; set: minus the bid · "
+            "times 2 in no trump, otherwise 1") in said
+    game = "a side wins when the side's score is at least 7; it loses when the side's score is at most -7"
+    # The game goes on after the hand (`game` says what ends it), or it is over (said after the final score).
+    if "Game over" in said:
+        assert re.search(rf"Final score: us \(0\+2\) -?\d+ them \(1\+3\) -?\d+ \({re.escape(game)}\)", said)
+    else:
+        assert f"game {game}" in said
+
+
+def test_last_and_auction_at_the_prompt_show_the_last_trick_and_the_calls(tmp_path):
+    """`last` shows the last finished trick with its winner; `auction` the calls and the contract."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    assert term.handle(session.current_player(), "last") is False
+    assert "no trick finished yet in this hand" in console.export_text()
+    term.handle(session.current_player(), "score")  # what ends the game, under the score
+    assert "  game    a side wins when the side's score is at least 7;" in console.export_text()
+    seat = to_trump(session)
+    term.handle(seat, "auction")
+    said = console.export_text()
+    assert "  auction: " in said and "3 uptown" in said and "contract: 3 uptown by " in said
+    while not session.hand.tricks:
+        session.apply(session.legal_actions()[0])
+    leader, cards, winner = session.hand.tricks[-1]
+    term.handle(session.current_player(), "last")
+    rules = session.rules
+    line = ", ".join(f"{term.who((leader + j) % rules.players)} {rules.cards[c]}" for j, c in enumerate(cards))
+    assert f"  trick 1: {line} → {term.who(winner)}" in console.export_text()
+
+
+def test_where_a_bid_is_a_bare_number_a_suit_or_word_after_it_is_refused_in_words(tmp_path):
+    """hawaii bids numbers alone: `4h` and `4 x` were told "only one of ;" and "not a strain here ()"."""
+    result = CliRunner().invoke(cli, ["play", "hawaii", "--seed", "4", "--fast", "--save", str(tmp_path / "g.jsonl")],
+                                input="4h\n4 x\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    assert "'4h' is not a call: a bid here names no suit ('h' is hearts), nothing after its number; try pass" in said
+    assert "'4 x' is not a call: a bid here names nothing after its number; try pass" in said
+
+
+def test_where_a_bare_number_is_a_bid_a_refused_bid_says_how_to_pick_from_the_list(tmp_path):
+    """`1` after a bid of 4 was "you bid 1, which does not outrank 4", typed again and again by a
+    player who meant the first choice of the list: the refusal says `#1` picks it."""
+    result = CliRunner().invoke(cli, ["play", "northeast52", "--seed", "5", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="1\n#1\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    refused = re.search(r"✗ you bid 1, which does not outrank (\d+) \(seat \d\) \(#1 picks choice 1 of the list\)", said)
+    assert refused, said[-1500:]
+    assert "you pass" in said[refused.end():] or "you call" in said[refused.end():]  # #1 was taken
+
+
+def test_the_scoring_words_at_a_hands_end_name_one_declarer_where_there_are_no_partners(tmp_path):
+    """Without partnerships the declarer scores alone: "the declarer scores", and a multiplier
+    that applies to the declarer's score only says so."""
+    from bidcompiler.cli.hand_rules import hand_score_lines
+
+    session = people_session(tmp_path, "cutthroat")
+    rules = session.rules
+    assert rules.players == rules.sides and not rules.scoring.multiply_defenders
+    while not session.hands:
+        session.apply(session.legal_actions()[0])
+    hand = session.hands[0]
+    lines = dict(hand_score_lines(hand, lambda side: f"side {side}"))
+    assert lines["scoring"].startswith("the declarer scores — made: the declarer's books")
+    assert lines["scoring"].endswith("(the declarer's score only)")
+    need = lines["needed"]
+    assert need.startswith(f"{rules.bids[hand.bid].level} books to make ")  # cutthroat: made when books >= bid
+    assert ("made" if hand.made else "set") in need
+
+
+def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not_yet_named(tmp_path):
+    """A notrump bid names no trump: the Contract line said "trump not yet named" till the direction was chosen."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    rules = session.rules
+    first = session.current_player()
+    assert term.handle(first, "3nt") is True
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(rules.pass_action)
+    term.show_table(first)
+    contract = next(line for line in console.export_text().splitlines() if "Contract" in line)
+    assert "3 notrump by" in contract and "· no trump · direction not yet chosen" in contract
+    assert "trump not yet named" not in contract
+    said = "\n".join(rules_text(term, console))  # `rules` at the prompt says the same
+    assert "contract  3 notrump by " in said and ": no trump, the direction still to be chosen" in said
+
+
+def test_a_card_typed_suit_first_or_with_a_blank_is_read_at_the_prompt(tmp_path):
+    """`♥10`, `h10`, `sA` and `10 h` are cards as players write them; a record still spells them strictly."""
+    from bidcompiler.cli.terminal import typed_card
+    from runtime.notation import parse_card
+
+    rules = load_ruleset("standard")
+    for typed, card in (("♥10", "TH"), ("h10", "TH"), ("sA", "AS"), ("♠q", "QS"), ("10 h", "TH"), ("b j", "BJ"),
+                        ("AS", "AS"), ("10♦", "TD")):
+        assert rules.cards[typed_card(rules, typed)] == card, typed
+    assert parse_card(rules, "♥10") is None and parse_card(rules, "10 h") is None  # records: as records.md spells
+    for typed in ("s", "1h", "2c 3c", "hh"):
+        assert typed_card(rules, typed) is None, typed
+    # At the prompt: a card not held, typed suit first, is refused as that card.
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    seat = to_trump(session)
+    term.handle(seat, "hearts")
+    missing = next(c for c in range(rules.n_cards) if c not in session.hand.hands[seat] and rules.cards[c][1] in "SHDC")
+    name = rules.cards[missing]
+    term.handle(seat, name[1].lower() + name[0])
+    assert f"✗ you do not hold {name}" in console.export_text()
+
+
+def test_a_hint_names_the_move_as_the_list_does_not_as_records_write_it(tmp_path):
+    """The hint for naming trump said `spades — trump S: about ...`: the record's action name."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    to_trump(session)
+    term.hint()
+    said = console.export_text()
+    assert said.startswith("Hint: ") and "trump S" not in said and "trump H" not in said, said
+    assert re.match(r"Hint: (spades|hearts|diamonds|clubs): about ", said), said
+
+
+def test_the_end_of_a_game_against_a_seat_says_seat_n_wins_and_what_ends_a_game(tmp_path):
+    """`Game over: seat 2 win.` where single players sit (the verb followed `us`/`them` only);
+    a rubber's end says the game end is each game's."""
+    from bidcompiler.cli.table import side_label_is_plural
+
+    rules = load_ruleset("cutthroat")
+    assert rules.players == rules.sides == 3
+    assert side_label_is_plural(rules, 0, 0) and not side_label_is_plural(rules, 2, 0)  # you win; seat 2 wins
+    session = Session.new(rules, Settings("cutthroat", [], 8, [0], "random"), tmp_path / "c.jsonl")
+    term, console = terminal_for(session)
+    finish(session)
+    term.game_over()
+    said = console.export_text()
+    winner = session.winner
+    assert ("Game over: you (0) win." if winner == 0 else f"Game over: seat {winner} wins.") in said, said
+    assert "(a side wins when the side's score is at least " in said

@@ -72,7 +72,7 @@ def test_replay_text_shows_dealer_auction_contract_kitty_and_discards_before_the
     assert rows[18:] == [
         "books side 0+2 12 (declarers) side 1+3 1",
         "score side 0+2 +12 side 1+3 0",
-        "result made",
+        "result made: 10 books needed, 12 taken",
     ]
 
 

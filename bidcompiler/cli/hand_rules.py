@@ -74,6 +74,82 @@ def score_table(hand: HandState, notrump: bool) -> list[tuple[int, bool, int, in
     return rows
 
 
+def books_to_make(hand: HandState) -> int | None:
+    """The fewest books that make the contract in play, as the engine scores it; None before
+    the trump (or notrump) is settled, without a contract, or where no result makes it."""
+    if hand.declarer < 0 or hand.table is None:
+        return None
+    made = [books for books, is_made, _, _ in score_table(hand, hand.table.trump == NO_TRUMP) if is_made]
+    return min(made) if made else None
+
+
+def _formula_words(rules: Ruleset, text: str, *, points: bool = False, condition: bool = False) -> str:
+    """A formula's text read in plain English as the rulebook reads it ("" for the constant 1).
+
+    ``points``: its numbers are scores; ``condition``: it is a test (a game end), read as a clause.
+    """
+    # The formula parser is the compiler's: loaded when a hand ends, not when play starts.
+    from ..expressions import parse_expression
+    from ..formula_text import Wording, formula_code, reading, simplified
+
+    tree = simplified(parse_expression(text))
+    if formula_code(tree) == "1":
+        return ""
+    declarers = "the declarers" if rules.players > rules.sides else "the declarer"
+    wording = Wording(declarers=declarers, points=points, target=rules.game_end.target)
+    return reading(tree, wording, condition=condition)
+
+
+def hand_score_lines(hand: HandState, side_label) -> list[tuple[str, str]]:
+    """Why a finished hand scored what it did: (label, text) lines for the end of a hand.
+
+    ``needed``: the books the declarers needed (the engine's own scoring, as ``rules``
+    shows it) against the books they took; ``scoring``: the scoring formulas of the
+    variant in words (``made: the declarers' books over six; set: minus the bid``).
+    ``side_label(side)`` names a side for the viewer.
+    """
+    rules = hand.rules
+    need = books_to_make(hand)
+    if need is None or hand.books is None or not hand.is_terminal():
+        return []
+    side = rules.side_of[hand.declarer]
+    took = hand.books[side]
+    if hand.made:
+        margin = f"made, {took - need} more than needed" if took > need else "made, exactly"
+    else:
+        margin = f"set, {need - took} short" if took < need else "set"  # renege penalties moved the books
+    bid = rules.bids[hand.bid].text
+    lines = [("needed", f"{need} books to make {bid}; {side_label(side)} took {took}: {margin}")]
+    scoring = rules.scoring
+    partners = rules.players > rules.sides
+    declarers, declarers_own = ("the declarers", "the declarers'") if partners else ("the declarer", "the declarer's")
+    declared = _formula_words(rules, scoring.declarer.text, points=True)
+    parts = [f"{declarers} score{'' if partners else 's'} — {declared}"]
+    defenders = _formula_words(rules, scoring.defender.text, points=True)
+    if defenders != "nothing":
+        parts.append(f"the defenders — {defenders}")
+    multiplier = _formula_words(rules, scoring.multiplier.text)
+    if multiplier and (scoring.multiply_declarer or scoring.multiply_defenders):
+        whose = "" if scoring.multiply_declarer and scoring.multiply_defenders else (
+            f" ({declarers_own} score only)" if scoring.multiply_declarer else " (the defenders' score only)")
+        parts.append(f"times {multiplier}{whose}")
+    why = " · ".join(parts)
+    lines.append(("scoring", why))
+    return lines
+
+
+def game_end_words(rules: Ruleset) -> str:
+    """How a game ends, read from the variant's win and lose formulas: ``a side wins when
+    the side's score is at least 7; it loses when the side's score is at most -7``."""
+    end = rules.game_end
+    parts: list[str] = []
+    for verb, formula in (("wins", end.win), ("loses", end.lose)):
+        words = _formula_words(rules, formula.text, condition=True)
+        if words not in ("never", "false", ""):
+            parts.append(f"{'a side' if not parts else 'it'} {verb} when {words}")
+    return "; ".join(parts)
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -183,6 +259,8 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
             settled = f"{trump}, played {rules.orders[table.direction]}"
         elif declaration(rules, hand.bid).fixed_suit is not None:
             settled = f"{rules.suit_names[hand.trump].lower()} trump, the order still to be chosen"
+        elif notrump_ends == [True]:  # a notrump bid: only its direction is left to choose
+            settled = "no trump, the direction still to be chosen"
         elif hand.trump != NO_TRUMP or notrump_ends == [False]:
             settled = "the trump is still to be named"
         else:

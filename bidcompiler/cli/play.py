@@ -102,9 +102,9 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast, take_over):
     """Play a whole game of VARIANT at the terminal against bots.
 
-    Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4 low; or the
-    number of a choice in the list.  At the prompt: help, hint, rules, score,
-    history, quit.  The game is saved after every move: FILE is a game record of
+    Cards are typed as AS, as, 10h, A♠ or bj; calls as pass, 4 nt, 4nt, 4 low; or
+    the number of a choice in the list.  At the prompt: help, hint, rules, score,
+    history, last (the last trick), auction, quit.  The game is saved after every move: FILE is a game record of
     the hands finished and the hand in play, marked in progress (it replays with
     `bidwhist replay FILE` at any moment, and scores the whole game at the end), and
     FILE.session.json beside it holds the seed, the seats and the bots.  `bidwhist play --resume FILE` goes on exactly

@@ -40,6 +40,7 @@ from runtime.ruleset import Ruleset
 from ..errors import CompileError, printable
 from ..recordnames import record_folder, record_ruleset
 from . import render
+from .hand_rules import books_to_make
 from .common import regular_file
 from .table import side_label
 
@@ -301,7 +302,10 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
     _row(out, "books", by_side(rules, state.books, side) + claim + after)
     _row(out, "score", by_side(rules, state.score, sign=True))
     if state.made is not None:
-        _row(out, "result", "made" if state.made else "set")
+        # The books the contract needed (as the engine scores it), against those the declarers took.
+        need = books_to_make(state)
+        needed = f": {need} books needed, {state.books[side]} taken" if need is not None and state.books else ""
+        _row(out, "result", ("made" if state.made else "set") + needed)
 
 
 def print_replay(rf: RecordFile, result: dict) -> None:

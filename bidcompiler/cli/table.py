@@ -22,6 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from runtime.contract import declarations
 from runtime.ruleset import NO_SUIT, NO_TRUMP, Ruleset
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -76,6 +77,12 @@ def side_label(rules: Ruleset, side: int, you: int | None) -> str:
     if rules.sides == 2 and you is not None:
         return f"them ({numbers})"
     return f"side {numbers}" if len(seats) > 1 else f"seat {numbers}"
+
+
+def side_label_is_plural(rules: Ruleset, side: int, you: int | None) -> bool:
+    """Whether :func:`side_label` names ``side`` with a word that takes a plural verb (``us``, ``them``, ``you``)."""
+    seats = [s for s in range(rules.players) if rules.side_of[s] == side]
+    return you is not None and (you in seats or rules.sides == 2)
 
 
 # --------------------------------------------------------------------------- cards
@@ -180,10 +187,25 @@ def _contract_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
             line.append(f"{SUIT_SYMBOLS.get(letter, letter)} {name}",
                         style="bold red" if letter in RED_SUITS else "bold")
     else:
-        line.append(" · trump not yet named", style="dim")
+        line.append(_undeclared_words(rules, contract["strain"]), style="dim")
     if contract.get("direction"):
         line.append(f" · {contract['direction']}")
     return line
+
+
+def _undeclared_words(rules: Ruleset, strain_name: str) -> str:
+    """What the declarer has still to settle, as the bid's strain says (runtime.contract reads it):
+    a notrump bid names no trump, only perhaps its direction; a fixed suit is trump already."""
+    strain = next(i for i, s in enumerate(rules.strains) if s.name == strain_name)
+    terms = declarations(rules)[strain]
+    direction = " · direction not yet chosen" if terms.chooses_direction else ""
+    if terms.notrump_only:
+        return " · no trump" + direction
+    if terms.fixed_suit is not None:
+        return f" · trump {rules.suit_names[terms.fixed_suit].lower()}" + direction
+    if terms.by_first_lead:
+        return " · trump: the suit of the first lead, or no trump" + direction
+    return (" · trump (or no trump) not yet named" if terms.may_notrump else " · trump not yet named") + direction
 
 
 def _auction_line(rules: Ruleset, obs: dict, you: int | None) -> Text:
@@ -227,11 +249,12 @@ def _score_line(rules: Ruleset, values: list[int], you: int | None) -> Text:
 
 
 def render_table(obs: dict, rules: Ruleset, *, you: int | None = None, title: str = "",
-                 legal: list[str] | None = None, human_seats: tuple[int, ...] = ()):
+                 legal: list[str] | None = None, human_seats: tuple[int, ...] = (), need: int | None = None):
     """The table as ``obs`` shows it to seat ``you`` (defaults to the observation's seat).
 
     ``legal`` (card names) dims the held cards that cannot be played now;
-    ``human_seats`` only changes how the seat to move is named.
+    ``human_seats`` only changes how the seat to move is named; ``need``, the books
+    that make the contract, is said beside the books taken.
     """
     if you is None:
         you = obs.get("seat")
@@ -267,7 +290,10 @@ def render_table(obs: dict, rules: Ruleset, *, you: int | None = None, title: st
     if obs.get("out"):
         grid.add_row("Out of play", Text(" ".join(obs["out"])))
     if obs.get("books") is not None and obs.get("contract") and obs.get("phase") in ("play", "over"):
-        grid.add_row("Books", _score_line(rules, obs["books"], you))
+        books = _score_line(rules, obs["books"], you)
+        if need is not None:
+            books.append(f"   · the contract needs {need}", style="dim")
+        grid.add_row("Books", books)
     tricks = obs.get("tricks") or []
     if tricks:
         last = tricks[-1]

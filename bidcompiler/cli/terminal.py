@@ -22,6 +22,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.table import Table
 from rich.text import Text
 
 from runtime.auction import auction_rules
@@ -37,12 +38,12 @@ from runtime.session import Session, bot_rng
 from ..recordnames import is_path_name, record_folder
 from . import table as tableview
 from .replay import game_result_line, standing_text
-from .hand_rules import hand_rules, rulebook_sections
+from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_lines, rulebook_sections
 
 BOT_DELAY = 0.8  # seconds a bot "thinks" before its move is shown, unless --fast
 COMMANDS_HELP = """\
 Type your move, or one of:
-  a card        AS  as  10h  A♠  bj        (when discarding, several at once: 2c 3c 4d, or 1 2 3)
+  a card        AS  as  10h  A♠  ♥10  bj   (when discarding, several at once: 2c 3c 4d, or 1 2 3)
   a call        {calls}
   trump         {trumps}
   direction     {directions}
@@ -51,6 +52,8 @@ Type your move, or one of:
   rules         the rules of the hand in play (rules all: the whole rulebook)
   score         the score of the game, hand by hand
   history       the calls and tricks so far (and the earlier hands)
+  last          the last trick: who played what, and who won it
+  auction       the calls of this hand and the contract
   table         draw the table again
   help          this text
   quit          save and stop (resume later with bidwhist play --resume FILE)"""
@@ -74,8 +77,69 @@ def _why_not_a_call(rules: Ruleset, word: str) -> str:
     if int(words[0]) not in levels:
         return f"bids go from {levels[0]} to {levels[-1]}; "
     if len(words) > 1 and strain_index(rules, " ".join(words[1:])) is None:
-        return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(named_strains(rules))}); "
+        strains = named_strains(rules)
+        # What a bid here names after its number: one of its strains, or nothing (a bare number).
+        names = f"only one of {', '.join(strains)}" if strains else "nothing after its number"
+        suits = [w for w in words[1:] if _suit_named(rules, w) is not None]
+        if suits:  # `4 hearts`, `4 uptown hearts`: a player who bids the suit they mean to name
+            suit = rules.suit_names[_suit_named(rules, suits[0])].lower()
+            typed = suit if suits[0] in (suit, suit.rstrip("s")) else f"{shown(suits[0])} is {suit}"
+            return f"a bid here names no suit ({typed}), {names}; "
+        if not strains:
+            return f"a bid here names {names}; "
+        return f"{shown(' '.join(words[1:]))} is not a strain here ({', '.join(strains)}); "
     return ""
+
+
+def _suit_named(rules: Ruleset, word: str) -> int | None:
+    """The suit ``word`` is as a player types it (a letter, a symbol, ``hearts``, ``heart``), or None."""
+    found = parse_suit(rules, word)
+    if found is not None:
+        return found
+    word = ascii_lower(word)
+    return next((i for i, name in enumerate(rules.suit_names) if word in (name.lower(), name.lower().rstrip("s"))),
+                None)
+
+
+# A level typed with its strain, glued or not: `4nt`, `4 low`, `4NT`.
+LEVEL_AND_STRAIN = re.compile(r"([0-9]{1,6})\s*([^\s0-9].*)")
+
+
+def spelled_call(rules: Ruleset, text: str) -> str:
+    """A bid as a player types it, spelled as calls are read (runtime.notation.parse_call).
+
+    The level may be glued to its strain (``4nt``, ``5low``), and a strain word may be
+    shortened to a start that only one strain's name or alias has (``4 u``, ``4 notr``).
+    A suit letter is never read as such a start (``4h`` is not ``4 high``: the player
+    may mean hearts), so it is refused and the refusal says why.  Records are read
+    strictly; this forgiveness is the terminal's.
+    """
+    found = LEVEL_AND_STRAIN.fullmatch(" ".join(ascii_lower(text).split()))
+    if found is None:
+        return text
+    level, strain = found.groups()
+    if strain_index(rules, strain) is None and _suit_named(rules, strain) is None:
+        starts = {i for i, s in enumerate(rules.strains) if not s.bare
+                  for name in (s.name, *s.aliases) if name.startswith(strain)}
+        if len(starts) == 1:
+            strain = rules.strains[starts.pop()].name
+    return f"{level} {strain}"
+
+def typed_card(rules: Ruleset, text: str) -> int | None:
+    """The card a player typed, as records spell cards (``AS``, ``10h``, ``A♠``) or as players
+    also write them: the suit first (``♥10``, ``sA``) or a blank inside (``10 h``).
+
+    Records are read strictly (records.md "Cards"); this forgiveness is the terminal's.
+    """
+    card = parse_card(rules, text)
+    if card is not None:
+        return card
+    joined = "".join(text.split())
+    card = parse_card(rules, joined)
+    if card is None and len(joined) > 1 and parse_suit(rules, joined[0]) is not None:
+        card = parse_card(rules, joined[1:] + joined[0])  # suit first: a suit is no rank, so ♥10 is 10♥
+    return card
+
 
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
@@ -413,7 +477,8 @@ class Terminal:
         _, labels = self.choices() if seat == session.current_player() else ([], [])
         title = f"bidwhist · {self.spec_name()} · hand {obs['hand_number']}"
         self.console.print(tableview.render_screen(obs, self.rules, choices=labels, you=seat, title=title,
-                                                   legal=legal_cards, human_seats=self.humans))
+                                                   legal=legal_cards, human_seats=self.humans,
+                                                   need=books_to_make(session.hand)))
 
     def spec_name(self) -> str:
         """The variant as the session names it (``NAME+RULE...``; a file's stem where the variant is a path)."""
@@ -463,6 +528,15 @@ class Terminal:
                 ", …" if len(labels) > 8 else "")
         return for_you(exc.message, seat)
 
+    def number_is_a_bid(self, text: str) -> str:
+        """Where a bare number is a bid and ``text`` is one, how to pick from the list instead
+        (``1`` is a bid of 1, refused; the player may have meant the first choice)."""
+        typed = text.strip()
+        if self.session.hand.phase != AUCTION or not any_bare(self.rules) or not LIST_NUMBER.fullmatch(typed):
+            return ""
+        legal, _ = self.choices()
+        return f" (#{typed} picks choice {typed} of the list)" if 1 <= int(typed) <= len(legal) else ""
+
     def handle(self, seat: int, text: str) -> bool:
         """Act on one line typed by the player; True once an action was taken."""
         word = text.strip().lower()
@@ -486,6 +560,12 @@ class Terminal:
         if word in ("history", "hist"):
             self.show_history()
             return False
+        if word in ("last", "last trick"):
+            self.show_last_trick()
+            return False
+        if word in ("auction", "bids", "calls"):
+            self.show_auction()
+            return False
         if word in ("table", "look", "t"):
             self.show_table(seat)
             return False
@@ -501,7 +581,7 @@ class Terminal:
             try:
                 self.apply(action)
             except IllegalAction as exc:
-                self.say_error(self.refusal(exc, seat))
+                self.say_error(self.refusal(exc, seat) + self.number_is_a_bid(text))
                 break
             applied += 1
         if not applied:
@@ -560,11 +640,12 @@ class Terminal:
                 return [legal[i - 1]], None
             return [], f"{i} is not a number of the list (1 to {len(legal)})"
         if phase == AUCTION:
-            action = parse_call(rules, "pass" if word == "p" else raw)
+            action = parse_call(rules, "pass" if word == "p" else spelled_call(rules, raw))
             if action is None:
                 # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
-                return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
+                why = _why_not_a_call(rules, spelled_call(rules, word))
+                return [], (f"{shown(raw)} is not a call: {why}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', {pick}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
@@ -580,7 +661,7 @@ class Terminal:
             return [rules.first_direction_action + d], None
         if phase == PLAY and hand.table is None and word in NOTRUMP_WORDS:
             return [rules.no_trump_action], None
-        card = parse_card(rules, raw)
+        card = typed_card(rules, raw)
         if card is not None:
             return [card], None
         if phase == DISCARD:
@@ -591,7 +672,7 @@ class Terminal:
                 if bad:
                     return [], f"{bad[0]} is not a number of the list (1 to {len(legal)})"
                 return self.within_discards([legal[i - 1] for i in numbers])
-            cards = [parse_card(rules, part) for part in parts]
+            cards = [typed_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
         return [], f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
@@ -616,11 +697,7 @@ class Terminal:
         word = word.removeprefix("trump").strip()
         if word in NOTRUMP_WORDS:
             return rules.no_trump_action
-        suit = parse_suit(rules, word)
-        if suit is None:
-            for i, name in enumerate(rules.suit_names):
-                if word in (name.lower(), name.lower().rstrip("s")):
-                    suit = i
+        suit = _suit_named(rules, word)
         return None if suit is None else rules.first_trump_action + suit
 
     # ---------------------------------------------------------------- commands
@@ -636,6 +713,9 @@ class Terminal:
             return
         action, reason = found
         label = self.label(action)
+        record_name = self.rules.action_names[action]  # `trump S`, as records write the action
+        if reason.startswith(record_name + ":"):
+            reason = label + reason[len(record_name):]  # said as the list says it: `spades: ...`
         if reason.lower().startswith(label.lower()) or reason.split(" ", 1)[0] in ("play", "discard", "lead"):
             shown = reason  # the reason already names the move
         else:
@@ -701,6 +781,7 @@ class Terminal:
             self.console.print(f"  hand {i}: {self.contract_words(hand)}   score {change}")
         if not session.hands:
             self.console.print("  no hand finished yet")
+        self.labelled([("game", game_end_words(rules))])
 
     def contract_words(self, hand) -> str:
         """``hand``'s contract in words (or that it was thrown in), for the history."""
@@ -725,18 +806,33 @@ class Terminal:
             return
         hand = session.hand
         self.console.print(f"hand {session.hand_index + 1} (in play): dealer {self.who(hand.dealer)}")
+        self.show_auction()
+        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
+            self.console.print(f"  trick {k}: {self.played_words(leader, cards)} → {self.who(winner)}")
+        if hand.trick:
+            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {self.played_words(hand.leader, hand.trick)}")
+
+    def show_auction(self) -> None:
+        """Print the calls of the hand in play, in order, and its contract once there is one."""
+        hand = self.session.hand
         calls = ", ".join(f"{self.who(s)} {self.rules.action_names[a]}" for s, a in hand.calls)
         self.console.print(f"  auction: {calls or 'no calls yet'}")
         if hand.declarer >= 0:
             self.console.print(f"  contract: {self.contract_words(hand)}")
-        for k, (leader, cards, winner) in enumerate(hand.tricks, 1):
-            played = ", ".join(f"{self.who((leader + j) % self.rules.players)} {self.rules.cards[c]}"
-                               for j, c in enumerate(cards))
-            self.console.print(f"  trick {k}: {played} → {self.who(winner)}")
-        if hand.trick:
-            played = ", ".join(f"{self.who((hand.leader + j) % self.rules.players)} {self.rules.cards[c]}"
-                               for j, c in enumerate(hand.trick))
-            self.console.print(f"  trick {len(hand.tricks) + 1} so far: {played}")
+
+    def show_last_trick(self) -> None:
+        """Print the last trick of the hand in play: who played what, and who won it."""
+        hand = self.session.hand
+        if not hand.tricks:
+            self.console.print("  no trick finished yet in this hand")
+            return
+        leader, cards, winner = hand.tricks[-1]
+        self.console.print(f"  trick {len(hand.tricks)}: {self.played_words(leader, cards)} → {self.who(winner)}")
+
+    def played_words(self, leader: int, cards) -> str:
+        """The cards of a trick, each with its seat: ``you 8C, seat 1 (left) 2C``."""
+        players = self.rules.players
+        return ", ".join(f"{self.who((leader + j) % players)} {self.rules.cards[c]}" for j, c in enumerate(cards))
 
     # ---------------------------------------------------------------- narration
     def tell_laid_away(self, seat: int, card: int) -> None:
@@ -813,8 +909,12 @@ class Terminal:
                                for s, v in enumerate(hand.score))
             for text in HandReplay(hand).renege_lines():  # what each renege that stood moved
                 self.console.print(f"  renege  {text}")
+            # Why it scored so: the books needed against those taken, then the scoring in words.
+            why = hand_score_lines(hand, lambda side: tableview.side_label(rules, side, you))
             self.console.print(f"  books   {books}")
+            self.labelled(why[:1])
             self.console.print(f"  score   {score}")
+            self.labelled(why[1:])
         tally = self.session.tally
         last = tally.games[-1] if tally.games else None
         ended = last is not None and last.winner is not None and last.first_hand + last.hands == len(self.session.hands)
@@ -823,11 +923,28 @@ class Terminal:
         totals = "   ".join(f"{tableview.side_label(rules, s, you)} {t}"
                            for s, t in enumerate(last.totals if ended and last is not None else tally.totals))
         self.console.print(f"  totals  {totals}")
+        if not ended:  # the game goes on: what ends it (an ended one is said by its result)
+            self.labelled([("game", game_end_words(rules))])
         if tally.plays_rubber and ended and last is not None:
             # This hand ended a game of the rubber: its result, and the rubber's standing, as replay says them.
             self.console.print(Text(f"  {game_result_line(rules, len(tally.games), last.as_json(), True, you)}",
                                     style="bold"))
             self.console.print(f"  rubber  {standing_text(rules, tally.games_won, you)}")
+
+    def labelled(self, lines: list[tuple[str, str]]) -> None:
+        """Lines of the end of a hand, ``  label   text``, a long text wrapped under itself, not under the label."""
+        if not lines:
+            return
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(width=9, no_wrap=True)
+        grid.add_column()
+        for label, text in lines:
+            grid.add_row(Text("  " + label), Text(text))
+        self.console.print(grid)
+
+    def win_verb(self, side: int) -> str:
+        """``win`` after ``us``, ``them`` or ``you``; ``wins`` after a seat or a side (``seat 2 wins``)."""
+        return "win" if tableview.side_label_is_plural(self.rules, side, self.viewer) else "wins"
 
     def game_over(self) -> None:
         """Print who won the game (or the rubber) and the final totals."""
@@ -840,13 +957,17 @@ class Terminal:
             won = session.tally.games_won[winner]
             lost = sum(session.tally.games_won) - won
             self.console.print(Text(f"Rubber over: {tableview.side_label(rules, winner, self.viewer)} "
-                                    f"{'win' if self.viewer is not None else 'wins'} the rubber, "
+                                    f"{self.win_verb(winner)} the rubber, "
                                     f"{won} games to {lost}.", style="bold"))
         else:
             self.console.print(Text(f"Game over: {tableview.side_label(rules, winner, self.viewer)} "
-                                    f"{'win' if self.viewer is not None else 'wins'}.", style="bold"))
+                                    f"{self.win_verb(winner)}.", style="bold"))
         games = session.tally.games
         final = games[-1].totals if games and games[-1].winner is not None else session.tally.totals
         totals = "   ".join(f"{tableview.side_label(rules, s, self.viewer)} {t}" for s, t in enumerate(final))
         self.console.print(f"Final score: {totals}")
+        if winner is not None:  # why it is over, in the rulebook's words
+            rubber = session.tally.plays_rubber
+            each = f"each game of the rubber, best of {rules.game_end.rubber}: " if rubber else ""
+            self.console.print(f"({each}{game_end_words(rules)})")
         self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
