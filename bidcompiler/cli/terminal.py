@@ -146,14 +146,19 @@ def interrupts_deferred():
             handler(first, None)  # play's: raises Stopped
 
 
+def signal_of(exc: BaseException) -> int:
+    """The signal that ended play: a :class:`Stopped`'s, else Ctrl-C's (KeyboardInterrupt)."""
+    return exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+
+
 def tell_stopped(err: Console, path, signum: int) -> None:
-    """Say on ``err`` that a signal (:class:`Stopped`) ended play and where the game is saved.
+    """Say on ``err`` that a signal (Ctrl-C or :class:`Stopped`) ended play and where the game is saved.
 
     On stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone (then
     nothing can be told, and the save is all that matters)."""
     try:
-        name = signal.Signals(signum).name
-        err.print(f"\nStopped by {name}; the game is saved in {path}", soft_wrap=True, markup=False)
+        stopped = "Interrupted" if signum == signal.SIGINT else f"Stopped by {signal.Signals(signum).name}"
+        err.print(f"\n{stopped}; the game is saved in {path}", soft_wrap=True, markup=False)
         err.print(f"Resume with: bidwhist play --resume {path}", soft_wrap=True, markup=False)
     except OSError:
         pass
@@ -214,20 +219,14 @@ class Terminal:
             if saved is not None:
                 self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
             return 0 if saved else 1
-        except KeyboardInterrupt:
-            saved = self.save_quietly()
-            self.console.print()
-            if saved is not None:
-                self.say_saved(f"Interrupted; the game is saved in {session.path}")
-                self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
-            return 130
-        except Stopped as exc:
+        except (KeyboardInterrupt, Stopped) as exc:
             # Told on stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone
             # (then nothing can be told, and the save is all that matters).
             saved = self.save_quietly()
+            signum = signal_of(exc)
             if saved is not None:
-                tell_stopped(self.err, session.path, exc.signum)
-            return 128 + exc.signum
+                tell_stopped(self.err, session.path, signum)
+            return 128 + signum
 
     def say_saved(self, text: str) -> None:
         """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
