@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import (SEED_RANGE, BadContent, FilePath, check_output, load_rules, nonempty_names, spec_text,
+from .common import (SEED_RANGE, BadContent, FilePath, Integer, check_output, load_rules, nonempty_names, spec_text,
                      with_rules_option)
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.command("play")
 @click.argument("variant", required=False, callback=nonempty_names)
 @with_rules_option
-@click.option("--seat", "seats", type=int, multiple=True, metavar="N",
+@click.option("--seat", "seats", type=Integer(), multiple=True, metavar="N",
               help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
                    "several people at one keyboard.")
 @click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),

@@ -25,6 +25,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from runtime.auction import auction_rules
+from runtime.cards import digits_note
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
@@ -564,7 +565,7 @@ class Terminal:
                 # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
                 return [], (f"{shown(raw)} is not a call: {_why_not_a_call(rules, word)}try pass, a bid such as "
-                            f"'{labels[min(2, len(labels) - 1)]}', {pick}")
+                            f"'{labels[min(2, len(labels) - 1)]}', {pick}{digits_note(raw)}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
             action = self.parse_trump(word)
@@ -593,7 +594,8 @@ class Terminal:
             cards = [parse_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
-        return [], f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+        return [], (f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list "
+                    f"(help){digits_note(raw)}")
 
     def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
         """``cards`` to discard, or a refusal when they are more than the discards left
