@@ -289,6 +289,6 @@ def rulebook(text: str, with_rules=(), sets=()) -> str:
     from .rulebook import rulebook as write_rulebook
 
     with recording() as deps:
-        book = write_rulebook(compile_spec(spec))
+        book = write_rulebook(compile_spec(spec), spec.sets)
     _write("rulebook", spec, deps, book)
     return book
