@@ -1099,20 +1099,26 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         except RecordError as exc:
             return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
-    record = rf.records[0]
+    replay, refused = replay_or_refusal(rf.records[0], resolve)
+    return refused if replay is None else replay.as_json()
+
+
+def replay_or_refusal(record: dict, resolve: Resolver) -> tuple[HandReplay | None, dict]:
+    """One hand record replayed once: ``(replay, {})``, or ``(None, refusal)`` where it is illegal,
+    the refusal being replay's JSON of an illegal hand (its ``error`` and the other keys, null)."""
     illegal = {"contract": None, "tricks": None, "books": None, "score": None}
     try:
         check_fields(record)  # before its variant is looked up, as replay_one does
         rules = resolve_record(record, resolve)
     except RecordError as exc:
-        return {**illegal, "error": exc.as_json()}
+        return None, {**illegal, "error": exc.as_json()}
     try:
-        return replay_hand(rules, record).as_json()
+        return replay_hand(rules, record), {}
     except RecordError as exc:
         # The keys of a legal hand of these rules, each null: `reneges` too where a renege
         # may stand (records.md: present whenever a house rule lets one stand).
         reneges = {} if trick_rules(rules).refuses_renege else {"reneges": None}
-        return {**illegal, "error": exc.as_json(), **reneges}
+        return None, {**illegal, "error": exc.as_json(), **reneges}
 
 
 # --------------------------------------------------------------------------- writing
