@@ -78,17 +78,20 @@ _COUNTS = ("auction", "levels", "counts")  # what a bid's number counts: over si
 
 
 def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *there: tuple,
-             fix: tuple = ()) -> None:
+             fix: tuple = (), pair: tuple | None = None) -> None:
     """Report ``message`` about the setting ``here``, naming where the settings ``there`` were made.
 
     When an overlay does not fit its base the settings live in different files.  The
     message then leads with the user's file (a house rule or variant of their own, or
     a ``--set``), the one place they can edit, even when the setting it is about sits
     in a shipped file; the other places follow in brackets.  ``fix`` lists what the
-    user can do (sentences, or :class:`Remove`), shown as "to fix: a, or b".
+    user can do (sentences, or :class:`Remove`), shown as "to fix: a, or b".  ``pair``
+    is the other half of a pair of values the message is about with ``here`` (a
+    strain's ``from`` for its ``to``): its place is named as ``here``'s is, shipped or not.
     """
     # A setting no file wrote (a default) has no place of its own to name.
-    places = [(path, _where(v, path) if _written(v, path) else None) for path in (here, *there)]
+    about = (here,) if pair is None else (here, pair)
+    places = [(path, _where(v, path) if _written(v, path) else None) for path in (*about, *there)]
     lead_path, lead = places[0]
     if lead is None or resources.is_shipped(lead.file):
         named = [(path, pos) for path, pos in places if pos is not None]
@@ -102,7 +105,7 @@ def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *th
             continue
         # Past the user's own line, only the setting the message is about needs its
         # shipped place; the shipped file's other settings are not theirs to edit.
-        if path == here or not resources.is_shipped(pos.file) or resources.is_shipped(lead.file):
+        if path in about or not resources.is_shipped(pos.file) or resources.is_shipped(lead.file):
             others.append(f"{_dotted(path)} at {_shown(pos)}")
     if others:
         message += " (" + "; ".join(dict.fromkeys(others)) + ")"
@@ -110,21 +113,24 @@ def conflict(sink: DiagnosticSink, v: ir.Variant, message: str, here: tuple, *th
     sink.error(lead, message, hint=", or ".join(ways) if ways else None)
 
 
-def _newest_part(v: ir.Variant, path: tuple, keys: tuple) -> tuple:
-    """The part of the section ``path`` (one of ``keys``) the newest layer wrote, else ``path``.
+def _newest_part(v: ir.Variant, path: tuple, keys: tuple) -> tuple[tuple, tuple | None]:
+    """The part of the section ``path`` (one of ``keys``) the newest layer wrote, else ``path``;
+    and the other part, when some layer wrote it too (else None).
 
     A message about a pair of values (a strain's levels from and to) points at the
     value itself, not at the ``{`` of its section, and at the same column whether
-    the section was written whole by one file or part by part over another.
+    the section was written whole by one file or part by part over another; and it
+    names where the other value was set (``from: 4`` in a house rule under ``to: 2``).
     """
     origin = v.origin
     if origin is None:
-        return path
+        return path, None
     written = [path + (key,) for key in keys if origin.is_set(path + (key,))]
     if not written:
-        return path
+        return path, None
     # max keeps the first of equals: ``from`` when one layer wrote both.
-    return max(written, key=lambda part: (origin.newest_layer(part), -written.index(part)))
+    newest = max(written, key=lambda part: (origin.newest_layer(part), -written.index(part)))
+    return newest, next((part for part in written if part != newest), None)
 
 
 def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
@@ -339,9 +345,10 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     for i, strain in enumerate(a.strains):
         if strain.levels is not None and strain.levels[0] > strain.levels[1]:
             low, high = strain.levels
+            here, pair = _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to"))
             conflict(sink, v, f"strain '{strain.name}' is bid from {low}, above its highest level {high}"
                               f" (auction.levels: {a.min_level} to {a.max_level})",
-                     _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to")), ("auction", "levels"),
+                     here, ("auction", "levels"), pair=pair,
                      fix=(f"give strain '{strain.name}' levels from at most {high}",
                           f"let strain '{strain.name}' go up to at least {low} (levels.to)"))
         elif strain.levels is not None and not a.min_level <= strain.levels[0] <= strain.levels[1] <= a.max_level:
@@ -349,9 +356,10 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
             # rest of the rules never priced (e.g. "notrump from 4" on a game whose bids
             # count books outright from 7: 4 notrump would be four books).
             low, high = strain.levels
+            here, pair = _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to"))
             conflict(sink, v, f"strain '{strain.name}' is bid from {low} to {high}, outside the auction's "
                               f"levels {a.min_level} to {a.max_level}",
-                     _newest_part(v, ("auction", "strains", i, "levels"), ("from", "to")), ("auction", "levels"),
+                     here, ("auction", "levels"), pair=pair,
                      fix=(f"give strain '{strain.name}' levels within {a.min_level} to {a.max_level}",
                           "change auction.levels to include them"))
     order_names = {o.name for o in v.orders}

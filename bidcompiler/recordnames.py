@@ -90,6 +90,30 @@ def _file_system_name(name: str) -> bool:
     return True
 
 
+# A path that no file name can be: JSON lets a string hold a lone surrogate ("\ud800").
+_NOT_TEXT = "is not a valid path (it holds a lone surrogate, which is not text)"
+
+
+def _spelling_broken(name: str) -> str | None:
+    """The rule of a record's path spelling ``name`` breaks (records.md: text, folders separated by
+    `/`, no drive), or None: the rules a record's path is refused by, whatever the file system holds.
+
+    The one statement of them: :func:`_rule_broken` refuses a record's path by them, and
+    :func:`outside_warning` warns of a name a record about to be written would break them with.
+    """
+    if not _is_text(name):
+        return _NOT_TEXT
+    if _WINDOWS_DRIVE.match(name):
+        return ("names a drive (as a Windows path does), outside its folder; a record names files "
+                "by paths relative to its own folder")
+    if "\\" in name:
+        # docs/records.md (decision): a record's paths are written with `/`, so that a record
+        # and its files mailed together mean the same on every system; a Windows-style
+        # `rules\mine.yaml` would name one file here and a folder's file there.
+        return "holds a backslash: a record's paths separate folders with `/` (`rules/mine.yaml`), on every system"
+    return None
+
+
 def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tuple[str | None, str]:
     """The rule ``name`` (relative to folder ``base``, inside ``root``) breaks, or None; and its real path.
 
@@ -106,7 +130,7 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
         # system could not even be asked (and "\udcff" would name raw bytes, not text).
         # A save its own player resumes may: the file name of bytes that are not UTF-8 that
         # play was given ("\udcff" is Python's spelling of the byte), read as it was then.
-        return "is not a valid path (it holds a lone surrogate, which is not text)", ""
+        return _NOT_TEXT, ""
     if name.endswith(("/", "/.", "/..")):
         # realpath drops a final slash (or `/.`, or `x/..`), which would make ``mine.yaml/`` or
         # ``mine.yaml/.`` the file mine.yaml; the system reads such a name as a folder
@@ -116,15 +140,8 @@ def _rule_broken(name: str, root: str, base: str, confined: bool = True) -> tupl
         real = os.path.realpath(os.path.join(base, name))
     elif os.path.isabs(name):
         return "is an absolute path; a record names files by paths relative to its own folder", ""
-    elif _WINDOWS_DRIVE.match(name):
-        return ("names a drive (as a Windows path does), outside its folder; a record names files "
-                "by paths relative to its own folder"), ""
-    elif "\\" in name:
-        # docs/records.md (decision): a record's paths are written with `/`, so that a record
-        # and its files mailed together mean the same on every system; a Windows-style
-        # `rules\mine.yaml` would name one file here and a folder's file there.
-        return ("holds a backslash: a record's paths separate folders with `/` "
-                "(`rules/mine.yaml`), on every system"), ""
+    elif (misspelt := _spelling_broken(name)) is not None:
+        return misspelt, ""
     elif ".." in name.split("/"):
         return "has a `..` part; a record may name only files inside its own folder", ""
     else:
@@ -419,13 +436,8 @@ def record_name(name: str, record_file: str | os.PathLike) -> tuple[str, bool]:
         relative = os.path.relpath(real_target, real_folder).replace(os.sep, "/")
     if not is_path_name(relative):
         relative = "./" + relative
-    inside = not relative.startswith("../") and relative != ".." and real_inside and _portable(relative)
+    inside = not relative.startswith("../") and relative != ".." and real_inside and _spelling_broken(relative) is None
     return relative, inside
-
-
-def _portable(relative: str) -> bool:
-    """Whether replay takes ``relative`` as a path by its spelling alone (no backslash, no drive, text)."""
-    return "\\" not in relative and not _WINDOWS_DRIVE.match(relative) and _is_text(relative)
 
 
 def outside_warning(names: list[str], record_file: str | os.PathLike) -> str:
@@ -435,7 +447,7 @@ def outside_warning(names: list[str], record_file: str | os.PathLike) -> str:
     replay refuses by its spelling (a backslash, a drive: docs/records.md) another.
     """
     spelt = {n: record_name(n, record_file)[0] for n in names}
-    unportable = [n for n in names if not spelt[n].startswith("../") and not _portable(spelt[n])]
+    unportable = [n for n in names if not spelt[n].startswith("../") and _spelling_broken(spelt[n]) is not None]
     outside = [n for n in names if n not in unportable]
     notes = []
     if outside:

@@ -13,15 +13,23 @@ Every lookup therefore tries the package location first and falls back to the
 checkout.  The package location wins so that an installed copy never picks up some
 unrelated ``grammar/`` directory that happens to sit next to site-packages.
 
+A package that is not plain files on disk (imported from a zip file, say) has its data
+folders copied once per process to a temporary folder (:func:`_unpacked_data`): the
+readers of these files (the bounded reader ``runtime.files``, Lark's ``%import``,
+:func:`is_shipped`) all take real paths.
+
 Nothing else in the code base should build paths to these files by hand.
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib.machinery
 import os
+import shutil
 import stat
 import sys
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,39 +57,68 @@ def _package_folder() -> Path | None:
     return Path(spec.origin).parent
 
 
-def _packaged(*parts: str) -> Traversable | None:
-    """The resource at ``bidcompiler/<parts>`` inside the installed package, if any."""
-    try:
-        candidate = _package_folder()
-        if candidate is None:
-            import importlib.resources  # noqa: PLC0415 - a package not on disk as plain files only
+# The package's folders of data files (the wheel's layout): what a package that is not
+# plain files on disk has copied out (:func:`_unpacked_data`).
+DATA_FOLDERS = ("grammar", "variants", "schema", "data")
 
-            candidate = importlib.resources.files("bidcompiler")
-        # One part at a time: some Traversables (3.11's MultiplexedPath, used for
-        # namespace packages) accept a single child per joinpath call.
-        for part in parts:
-            candidate = candidate / part
-    except (ModuleNotFoundError, TypeError, ValueError, NotADirectoryError):
-        # No importable package / no resource reader (exotic loaders): use the checkout.
-        return None
+
+def _copy_tree(source: Traversable, target: Path) -> None:
+    """Copy the files below ``source`` (any Traversable: a folder inside a zip file) to ``target``."""
+    target.mkdir(exist_ok=True)
+    for child in source.iterdir():
+        if child.is_dir():
+            _copy_tree(child, target / child.name)
+        elif child.is_file():
+            (target / child.name).write_bytes(child.read_bytes())
+
+
+@lru_cache(maxsize=1)
+def _unpacked_data() -> Path | None:
+    """A temporary folder holding a copy of the package's data folders, for a package that is
+    not plain files on disk; None when there is no package or it has no resource reader.
+
+    Made once per process and removed at its exit: the data is a few dozen small files
+    (~100 KB), and a folder kept between runs would need its own check that the archive
+    it came from is unchanged.
+    """
     try:
-        if candidate.is_file() or candidate.is_dir():
-            return candidate
+        import importlib.resources  # noqa: PLC0415 - a package not on disk as plain files only
+
+        package = importlib.resources.files("bidcompiler")
+        found = {name: package / name for name in DATA_FOLDERS}
+        found = {name: folder for name, folder in found.items() if folder.is_dir()}
+    except (ModuleNotFoundError, TypeError, ValueError, NotADirectoryError, OSError):
+        return None
+    if not found:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="bidwhist-data-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    for name, source in found.items():
+        _copy_tree(source, folder / name)
+    return folder
+
+
+def _packaged(*parts: str) -> Path | None:
+    """The file or folder ``bidcompiler/<parts>`` of the installed package, if any, as a path on disk."""
+    folder = _package_folder() or _unpacked_data()
+    if folder is None:
+        return None
+    candidate = folder.joinpath(*parts)
+    try:
+        return candidate if candidate.is_file() or candidate.is_dir() else None
     except OSError:
         return None
-    return None
 
 
-def grammar_path(name: str) -> Traversable:
+def grammar_path(name: str) -> Path:
     """The grammar file ``name`` (e.g. ``"expr.lark"``).
 
     Installed: ``bidcompiler/grammar/<name>``; checkout: ``<repo>/grammar/<name>``.
-    For an ordinary install or a checkout the result is a :class:`pathlib.Path`.
     """
     return _packaged("grammar", name) or _CHECKOUT_ROOT / "grammar" / name
 
 
-def grammar_dir() -> Traversable:
+def grammar_dir() -> Path:
     """The directory holding the grammars.
 
     Grammars that ``%import`` other grammars (the ``.whist`` grammar imports
@@ -96,7 +133,7 @@ def grammar_text(name: str) -> str:
     return grammar_path(name).read_text(encoding="utf-8")
 
 
-def variants_dir() -> Traversable:
+def variants_dir() -> Path:
     """The directory of shipped variants and house-rule overlays.
 
     Installed: ``bidcompiler/variants``; checkout: ``<repo>/variants``.
@@ -114,19 +151,16 @@ MAX_VARIANT_BYTES = 256 << 10
 SCHEMA_FILE = "variant.schema.json"
 
 
-def schema_path() -> Traversable:
+def schema_path() -> Path:
     """The JSON Schema for the YAML surface syntax.
 
-    It lives inside the package in both layouts (``bidcompiler/schema/``), but is
-    still looked up through ``importlib.resources`` first so that installs from
-    zip files or other loaders keep working; the file-system path is the fallback.
+    It lives inside the package in both layouts (``bidcompiler/schema/``): found as the
+    other data files are (a zipped package's copy on disk), this file's folder the fallback.
     """
-    return _packaged("schema", SCHEMA_FILE) or (
-        Path(__file__).resolve().parent / "schema" / SCHEMA_FILE
-    )
+    return _packaged("schema", SCHEMA_FILE) or Path(__file__).resolve().parent / "schema" / SCHEMA_FILE
 
 
-def data_path(name: str) -> Traversable:
+def data_path(name: str) -> Path:
     """A data file shipped with the compiler (``bidcompiler/data/<name>``), such as an import's mapping table.
 
     It lives inside the package in both layouts, like the schema.

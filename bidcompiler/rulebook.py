@@ -501,12 +501,16 @@ def _glossary_section(v: ir.Variant) -> list[str]:
     return lines
 
 
-def rulebook(v: ir.Variant) -> str:
-    """The variant's compiled rules as a Markdown rulebook (deterministic, generic sentences)."""
+def rulebook(v: ir.Variant, sets: tuple[str, ...] = ()) -> str:
+    """The variant's compiled rules as a Markdown rulebook (deterministic, generic sentences);
+    ``sets``, the command line's ``--set`` settings, are named beside the house rules, since
+    the rules it states include them (as compile's summary names them)."""
     spec = "+".join((v.name, *v.house_rules))
     lines = [f"# {_md(v.title)}", "", f"The rules of `{spec}` as bidwhist compiles them.", ""]
     rules = ", ".join(_code(r) for r in v.house_rules) if v.house_rules else "none"
     lines.append(f"- House rules: {rules}.")
+    if sets:
+        lines.append(f"- Changed with `--set`: {', '.join(_code(s) for s in sets)}.")
     if v.source:
         lines.append(f"- Source: {_md(v.source)}.")
     for section in (_players_section, _orders_section, _auction_section, _declaration_section, _kitty_section,

@@ -109,8 +109,19 @@ def recording() -> Iterator[_Deps]:
 
 # --------------------------------------------------------------------------- where
 def _entries_folder(create: bool) -> Path | None:
-    """The folder holding the entries (made if ``create``), or None if it cannot be used."""
-    return diskcache.entries_folder(_SUBDIR, create)
+    """The folder holding the entries (made if ``create``), or None if it cannot be used
+    (nor when the code is not plain files whose contents :func:`code_version` can hash)."""
+    return diskcache.entries_folder(_SUBDIR, create) if diskcache.code_on_disk(*_code_roots()) else None
+
+
+@lru_cache(maxsize=1)
+def _code_roots() -> tuple[Path, ...]:
+    """The folders whose files :func:`code_version` hashes: this package, the grammars, the runtime."""
+    runtime_spec = importlib.util.find_spec("runtime")  # located, not imported
+    roots = [Path(__file__).resolve().parent, Path(str(grammar_dir()))]
+    if runtime_spec is not None and runtime_spec.origin:
+        roots.append(Path(runtime_spec.origin).resolve().parent)
+    return tuple(roots)
 
 
 # --------------------------------------------------------------------------- keys
@@ -134,12 +145,7 @@ def code_version() -> str:
                 info = os.stat(found.origin)
                 stamp += [found.origin, info.st_mtime_ns, info.st_size]
         digest.update(json.dumps(stamp).encode())
-    # The runtime package's folder without importing it (find_spec only locates it).
-    runtime_spec = importlib.util.find_spec("runtime")
-    roots = [Path(__file__).resolve().parent, Path(str(grammar_dir()))]
-    if runtime_spec is not None and runtime_spec.origin:
-        roots.append(Path(runtime_spec.origin).resolve().parent)
-    for root in roots:
+    for root in _code_roots():
         diskcache.hash_files(digest, root)
     return digest.hexdigest()
 
@@ -283,6 +289,6 @@ def rulebook(text: str, with_rules=(), sets=()) -> str:
     from .rulebook import rulebook as write_rulebook
 
     with recording() as deps:
-        book = write_rulebook(compile_spec(spec))
+        book = write_rulebook(compile_spec(spec), spec.sets)
     _write("rulebook", spec, deps, book)
     return book

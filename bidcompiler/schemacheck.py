@@ -28,6 +28,8 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from yaml.nodes import ScalarNode
 
+from runtime.cards import digits_note
+
 from .errors import Diagnostic, SourcePos
 from .yamlload import FormulaNode, LoadedYaml, coerce_to_schema_strings
 
@@ -511,11 +513,30 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                     if e.validator == "type" and not e.relative_path:
                         wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
             return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
+        closest = viable[_closest_branch(viable)]
+        alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
+        if alternatives:
+            # `first_dealer: north` (a seat or random): every allowed form, not only the word's.
+            return at(f"expected {alternatives}, found {_found(loaded, error)}{_did_you_mean(closest[0])}"
+                      f"{digits_note(error.instance)}")
         result = []
-        for sub in viable[_closest_branch(viable)]:
+        for sub in closest:
             result.extend(_diagnose(loaded, sub, root))
         return result
     return at(_short_message(loaded, error))
+
+
+def _word_or_type(closest: list[ValidationError], others: list[list[ValidationError]]) -> str:
+    """``an integer or random``: the words of an alternative that refused the value for being none of
+    them (``closest``, an ``enum``) and the kinds of value the ``others`` take, which refused it as
+    the wrong kind; empty when ``closest`` is not such a list of words or there are no others."""
+    if len(closest) != 1 or closest[0].validator != "enum" or closest[0].relative_path or not others:
+        return ""
+    kinds = [e.validator_value for errs in others for e in errs if e.validator == "type" and not e.relative_path]
+    if not kinds:
+        return ""
+    words = " or ".join(_plain(v) for v in closest[0].validator_value)
+    return f"{_type_name([k for kind in kinds for k in ([kind] if isinstance(kind, str) else kind)])} or {words}"
 
 
 def _did_you_mean(error: ValidationError) -> str:
@@ -585,7 +606,7 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     want = error.validator_value
     value = error.instance
     if kind == "type":
-        message = f"expected {_type_name(want)}, found {_found(loaded, error)}"
+        message = f"expected {_type_name(want)}, found {_found(loaded, error)}{digits_note(value)}"
         keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
         if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
             # `levels: 4`: say which settings the block holds (levels: {from: 4}).

@@ -165,6 +165,12 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
 WINDOW_PER_WORKER = 4
 
 
+def _in_window(submitted: int, n_chunks: int, due: Callable[[], int], window: int) -> bool:
+    """Whether chunk ``submitted`` goes out now: there is one, and it lies fewer than ``window``
+    chunks ahead of the chunk due next (the window both the pool and Dask keep)."""
+    return submitted < n_chunks and submitted < due() + window
+
+
 def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks: int, window: int,
                   deliver: Callable[[int, object], None], due: Callable[[], int]) -> None:
     """Submit chunks to ``pool`` no further than ``window`` ahead of the chunk due next; deliver
@@ -174,7 +180,7 @@ def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks
     pending: dict = {}
     submitted = 0
     while submitted < n_chunks or pending:
-        while submitted < n_chunks and submitted < due() + window:
+        while _in_window(submitted, n_chunks, due, window):
             pending[pool.submit(fn, *args, submitted)] = submitted
             submitted += 1
         finished, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -235,7 +241,7 @@ def _run_dask(fn, args, n_chunks, scheduler, deliver, due) -> None:
         def top_up() -> None:
             """Submit chunks until ``window`` lie ahead of the chunk due next."""
             nonlocal submitted
-            while submitted < n_chunks and submitted < due() + window:
+            while _in_window(submitted, n_chunks, due, window):
                 future = client.submit(fn, *shipped, submitted, pure=False)
                 pending[future.key] = submitted
                 stream.add(future)

@@ -16,6 +16,19 @@ SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡
 _SELECTED_SYMBOL = re.compile("([" + "".join(SUIT_SYMBOLS) + "])[\ufe0e\ufe0f]")
 
 
+def digits_note(text) -> str:
+    """`` (numbers are written with the digits 0-9)`` when ``text`` holds a digit of another
+    script (``٤``, ``４``, ``²``), else nothing: what a refusal of such a card, call or number adds.
+
+    records.md spells ranks, levels and numbers in ASCII digits; Python's ``int()`` and
+    ``str.isdigit()`` take the others too, so every reader checks for ASCII itself, and a
+    refusal says why the number that looks right was not read.
+    """
+    if isinstance(text, str) and any(ch.isdigit() and not ch.isascii() for ch in text):
+        return " (numbers are written with the digits 0-9)"
+    return ""
+
+
 def normalise_card_text(text: str) -> str:
     """Return the canonical spelling of a card written by a person or a tool.
 

@@ -55,10 +55,23 @@ def own_folder(folder: Path) -> bool:
     return stat.S_ISDIR(info.st_mode) and owner_ok and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
+# The runtime package's folder: its files are the code an entry's version is a hash of.
+_RUNTIME_FOLDER = Path(__file__).resolve().parent
+
+
+def code_on_disk(*folders: Path) -> bool:
+    """True if every one of ``folders`` is a directory: code whose files a version hash can read.
+
+    A package imported from a zip file has no such folder, and a hash of its code would be a
+    hash of nothing, the same whatever the code: no cache is used for it (a miss every time).
+    """
+    return all(os.path.isdir(folder) for folder in folders)
+
+
 def entries_folder(subdir: str, create: bool) -> Path | None:
     """The subfolder ``subdir`` of the cache (made if ``create``), or None if it cannot be used."""
     base = cache_dir()
-    if base is None:
+    if base is None or not code_on_disk(_RUNTIME_FOLDER):
         return None
     folder = base / subdir
     if create:
@@ -142,7 +155,7 @@ def _source_files(root: Path):
 def _stamps() -> list:
     """Each runtime source file's path, size and modification time (cheap: no reading)."""
     out = []
-    for path in _source_files(Path(__file__).resolve().parent):
+    for path in _source_files(_RUNTIME_FOLDER):
         with contextlib.suppress(OSError):
             info = os.stat(path)
             out.append((path, info.st_size, info.st_mtime_ns))
@@ -165,7 +178,7 @@ def runtime_unchanged() -> bool:
 
 def _hash_runtime() -> str:
     digest = hashlib.sha256(sys.version.encode())
-    hash_files(digest, Path(__file__).resolve().parent)
+    hash_files(digest, _RUNTIME_FOLDER)
     return digest.hexdigest()
 
 

@@ -25,6 +25,7 @@ from .errors import IllegalAction
 from .files import MAX_WITH
 from .game import GameTally, named_first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, OVER, PLAY, HandState
+from .cards import digits_note
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .ruleset import NO_TRUMP, Ruleset
 from .scoring import renege_penalties
@@ -429,6 +430,11 @@ class HandReplay:
         return lines
 
 
+def _not_a_card(value) -> str:
+    """A value a record gives as a card that names none of the deck, quoted, and why (its end of a refusal)."""
+    return f"{shown(value)}, which is not a card of this deck{digits_note(value)}"
+
+
 def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
     if not isinstance(value, list):
         raise RecordError(at, f"{what} must be a list of cards")
@@ -436,7 +442,7 @@ def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
     for card in value:
         cid = parse_card(rules, card)
         if cid is None:
-            raise RecordError(at, f"{what} holds {shown(card)}, which is not a card of this deck")
+            raise RecordError(at, f"{what} holds {_not_a_card(card)}")
         ids.append(cid)
     return ids
 
@@ -646,7 +652,7 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         action = parse_call(rules, text)
         if action is None:
             # records.md: "A call is one string" -- a JSON number 4 is not the call "4".
-            hint = "" if isinstance(text, str) else " (a call is a string, such as \"pass\")"
+            hint = digits_note(text) if isinstance(text, str) else " (a call is a string, such as \"pass\")"
             raise RecordError(at[0], f"seat {state.current_player()}: {shown(text)} is not a call of this variant"
                                      + hint)
         # records.md: the matching bid itself means the same as take (the engine says when).
@@ -792,7 +798,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         if cid is None or cid in seen or (cid not in state.hands[taker] and cid not in out):
             twice = cid is not None and cid in seen
             if cid is None:
-                raise RecordError(where, f"seat {taker} discards {shown(card)}, which is not a card of this deck")
+                raise RecordError(where, f"seat {taker} discards {_not_a_card(card)}")
             raise RecordError(where, f"seat {taker} discards {rules.cards[cid]}, which it does not hold"
                                      + (" (any more: it is listed twice)" if twice else ""))
         seen.add(cid)
@@ -835,7 +841,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
             if cid is None:
-                raise RecordError(where, f"swaps[{i}].{key} is {shown(swap[key])}, which is not a card of this deck")
+                raise RecordError(where, f"swaps[{i}].{key} is {_not_a_card(swap[key])}")
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
@@ -876,8 +882,7 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
         i = len(ids)
         if state.phase != PLAY:
             raise _play_error(state, play, prefix)
-        raise RecordError(f"{prefix}play[{i}]", f"seat {state.current_player()} plays {shown(play[i])}, "
-                                                "which is not a card of this deck")
+        raise RecordError(f"{prefix}play[{i}]", f"seat {state.current_player()} plays {_not_a_card(play[i])}")
 
 
 def _play_error(state: HandState, play: list, prefix: str, message: str = "") -> RecordError:
@@ -1094,20 +1099,26 @@ def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
         except RecordError as exc:
             return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
         return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
-    record = rf.records[0]
+    replay, refused = replay_or_refusal(rf.records[0], resolve)
+    return refused if replay is None else replay.as_json()
+
+
+def replay_or_refusal(record: dict, resolve: Resolver) -> tuple[HandReplay | None, dict]:
+    """One hand record replayed once: ``(replay, {})``, or ``(None, refusal)`` where it is illegal,
+    the refusal being replay's JSON of an illegal hand (its ``error`` and the other keys, null)."""
     illegal = {"contract": None, "tricks": None, "books": None, "score": None}
     try:
         check_fields(record)  # before its variant is looked up, as replay_one does
         rules = resolve_record(record, resolve)
     except RecordError as exc:
-        return {**illegal, "error": exc.as_json()}
+        return None, {**illegal, "error": exc.as_json()}
     try:
-        return replay_hand(rules, record).as_json()
+        return replay_hand(rules, record), {}
     except RecordError as exc:
         # The keys of a legal hand of these rules, each null: `reneges` too where a renege
         # may stand (records.md: present whenever a house rule lets one stand).
         reneges = {} if trick_rules(rules).refuses_renege else {"reneges": None}
-        return {**illegal, "error": exc.as_json(), **reneges}
+        return None, {**illegal, "error": exc.as_json(), **reneges}
 
 
 # --------------------------------------------------------------------------- writing

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from .errors import IllegalAction
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
+from .cards import digits_note
 from .notation import parse_call, parse_card, parse_direction, parse_suit
 from .records import RecordError, check_deal, hand_record, json_trouble
 from .ruleset import Ruleset
@@ -61,7 +62,8 @@ _SECTIONS = {"auction": "Auction", "play": "Play"}
 # The value's repetition is possessive (``*+``): as a plain ``*`` it kept a backtracking
 # point per character, and a tag of 15 MB ran out of memory (MemoryError, status 70).
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
-_CALL = re.compile(r"^(\d+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
+# A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
+_CALL = re.compile(r"^([0-9]+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
 
 
 class PtnError(Exception):
@@ -219,7 +221,8 @@ def _read_call(line: int, token: str) -> _Call:
         return _Call("pass")
     match = _CALL.match(token)
     if match is None:
-        raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)")
+        raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
+                             + digits_note(token))
     level, strain, arrow = int(match.group(1)), match.group(2), match.group(3)
     direction = _ARROWS[arrow] if arrow else None
     if strain is None:
@@ -413,7 +416,8 @@ def _declare_and_discard(hand: PtnHand, state: HandState, said: _Call | None) ->
             for card in discards:
                 cid = parse_card(rules, card)
                 if cid is None:
-                    raise PtnError(removed.line, f"CardsRemoved: {card} is not a card of these rules' deck")
+                    raise PtnError(removed.line,
+                                   f"CardsRemoved: {card} is not a card of these rules' deck" + digits_note(card))
                 _apply(state, cid, removed.line, _who(state.declarer))
         elif state.phase == PLAY and state.table is None and said is not None and said.trump == "":
             _apply(state, rules.no_trump_action, line, _who(state.declarer))  # a declared notrump
@@ -471,7 +475,7 @@ def _play(hand: PtnHand, state: HandState) -> None:
             card = _play_card(line, token)
             cid = parse_card(rules, card)
             if cid is None:
-                raise PtnError(line, f"{card} is not a card of these rules' deck")
+                raise PtnError(line, f"{card} is not a card of these rules' deck" + digits_note(card))
             if cid not in state.hands[seat]:
                 holder = next((s for s in range(n) if cid in state.hands[s]), None)
                 hint = "" if holder is None else (

@@ -352,6 +352,15 @@ def test_compiles_summary_names_the_settings_given_with_set():
     assert lines[4].startswith("  bids      4-7, ")
 
 
+def test_the_rulebook_names_the_settings_given_with_set_beside_the_house_rules():
+    """`rules standard+min-bid-4 --set game.target=9`: the rulebook named the house rule, not the
+    --set whose target its game section states."""
+    book = run("rules", "standard+min-bid-4", "--set", "game.target=9").stdout.splitlines()
+    assert "- House rules: `min-bid-4`." in book
+    assert "- Changed with `--set`: `game.target=9`." in book
+    assert not [line for line in run("rules", "standard").stdout.splitlines() if "--set" in line]
+
+
 # ----------------------------------------------------------------- the tutorial's table of real-table rules
 def _tutorial_rows() -> list[tuple[str, str]]:
     text = (Path(__file__).resolve().parents[1] / "docs" / "tutorial.md").read_text(encoding="utf-8")

@@ -25,7 +25,8 @@ from bidcompiler.pipeline import load_ruleset
 from runtime.bots import HeuristicBot
 from runtime.bots.cardplay import _risk
 from runtime.bots.infer import placement
-from runtime.bots.knowledge import rules_info
+from runtime.bots.knowledge import card_mask, rules_info
+from runtime.bots.track import Track
 from runtime.hand import PLAY, HandState
 
 
@@ -453,6 +454,11 @@ def test_defender_plays_a_winner_only_a_ruff_threatens():
     assert "only a ruff" in reason, reason
 
 
+def played_so_far(state) -> int:
+    """The mask of the cards played so far, the trick on the table's too, as the heuristic bot gives placement."""
+    return Track().sync(state, state.rules.players).played | card_mask(state.trick)
+
+
 def test_placement_follows_hand_sizes_and_voids():
     # Mid-hand: seat 3 sees 27 unseen cards in three hands of nine (seat 0 and its
     # partner 1, seat 2).  Where seat 0 has shown out of hearts, a heart is never with
@@ -466,7 +472,7 @@ def test_placement_follows_hand_sizes_and_voids():
     clubs = RULES.suit_names.index("clubs")
     unseen = (1 << 27) - 1  # only the count matters
     void = [1 << hearts, 0, 0, 0]
-    miss = placement(state, 3, void, unseen, [hearts, clubs])
+    miss = placement(state, 3, void, unseen, played_so_far(state), [hearts, clubs])
     assert miss[0][hearts] == 1.0 and miss[1][hearts] == 0.5 and miss[2][hearts] == 0.5
     assert abs(miss[0][clubs] - 2 / 3) < 1e-9 and miss[3][clubs] == 1.0
 
@@ -503,6 +509,6 @@ def test_placement_takes_the_shown_kitty_out_of_its_takers_room():
     known = set(mine.split()) | set(kitty.split())
     unseen = sum(1 << c for c, name in enumerate(rules.cards) if name not in known)
     hearts = rules.suit_names.index("hearts")
-    miss = placement(state, 1, [0, 0, 0, 0], unseen, [hearts])
+    miss = placement(state, 1, [0, 0, 0, 0], unseen, played_so_far(state), [hearts])
     assert abs(miss[0][hearts] - (1 - 8 / 36)) < 1e-9
     assert abs(miss[2][hearts] - (1 - 12 / 36)) < 1e-9 and miss[3][hearts] == miss[2][hearts]

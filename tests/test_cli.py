@@ -485,6 +485,28 @@ def test_analyze_json_of_an_illegal_hand_has_the_keys_of_a_legal_one(tmp_path):
     assert set(second) == set(first) and second["error"]["at"] == "play[5]"
 
 
+def test_analyze_each_replays_each_hand_once(tmp_path, monkeypatch):
+    """`analyze --each` replayed every legal hand twice: once to check it, once to analyse it."""
+    import runtime.records
+    from runtime.solver import DoubleDummy
+
+    good, bad = _hand_records(tmp_path)
+    bad["play"][5] = "ZZ"
+    (tmp_path / "both.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    replayed = []
+    real_replay_hand = runtime.records.replay_hand
+
+    def counted(rules, record):
+        replayed.append(record["play"][5])
+        return real_replay_hand(rules, record)
+
+    monkeypatch.setattr(runtime.records, "replay_hand", counted)
+    monkeypatch.setattr(DoubleDummy, "solve", lambda self, state: 0)  # the analysis itself is not what is counted
+    each = run("analyze", "--each", str(tmp_path / "both.jsonl"), "--json")
+    assert each.exit_code == 1
+    assert replayed == [good["play"][5], "ZZ"]
+
+
 def test_a_truncated_record_names_where_its_string_starts(tmp_path):
     """json's "Unterminated string starting at" is not left hanging: the position is in front."""
     (record,) = _hand_records(tmp_path, 1)

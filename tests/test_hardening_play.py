@@ -394,3 +394,41 @@ def test_sigterm_just_after_the_save_is_made_says_where_it_is_saved(tmp_path, mo
     said = " ".join(result.stderr.split())
     assert f"Stopped by SIGTERM; the game is saved in {save} Resume with: bidwhist play --resume {save}" in said
     assert save.exists() and not lock_path(save).exists()
+
+
+def test_ctrl_c_just_after_the_save_is_made_says_where_it_is_saved(tmp_path, monkeypatch):
+    """As SIGTERM there does: a Ctrl-C held back while play made its save was raised once it was
+    made, before the game screen runs, and ended play with no word of the save."""
+    real_new = Session.new.__func__
+
+    def new_then_interrupted(cls, rules, settings, path):
+        session = real_new(cls, rules, settings, path)
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C the instant after the save is made
+        return session
+
+    monkeypatch.setattr(Session, "new", classmethod(new_then_interrupted))
+    save = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "5", "--fast", "--save", str(save)], input="")
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.stderr.split())
+    assert f"Interrupted; the game is saved in {save} Resume with: bidwhist play --resume {save}" in said
+    assert save.exists() and not lock_path(save).exists()
+
+
+def test_ctrl_c_while_a_resumed_game_saves_its_new_settings_says_where_it_is_saved(tmp_path, monkeypatch):
+    """Resuming with other bots saves the settings before the game screen runs: a Ctrl-C
+    then waits for the save and says where the game is, as everywhere else."""
+    path = a_save(tmp_path)
+    real_save_settings = Session.save_settings
+
+    def save_then_interrupted(self):
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the settings are saved
+        real_save_settings(self)
+
+    monkeypatch.setattr(Session, "save_settings", save_then_interrupted)
+    result = resume(path, "--bots", "random", "--fast")
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.stderr.split())
+    assert f"Interrupted; the game is saved in {path} Resume with: bidwhist play --resume {path}" in said
+    assert json.loads(sidecar_path(path).read_text())["bots"] == "random"  # the save was made whole
+    assert not lock_path(path).exists()

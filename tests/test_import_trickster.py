@@ -253,6 +253,7 @@ def _broken(tmp_path, old: str, new: str) -> Path:
     ("32.AK4.QJ542.2.L", "32.AK4.QJ542..L", 3, "seat 3 has 11 cards"),
     ("Pass Pass Pass 3↑", "Pass Pass Pass 3♠", 6, "names a suit during the auction"),
     ("Pass Pass Pass 3↑", "Pass Pass Pass 9↑", 6, "not a call of these rules"),
+    ("Pass Pass Pass 3↑", "Pass Pass Pass ٣↑", 6, "written with the digits 0-9"),  # was read as 3↑
     ('[Declarer "E"]', '[Declarer "W"]', 7, "auction was won by E (seat 3)"),
     ('[Contract "3♦↑"]', '[Contract "3♦↓"]', 8, "contract plays uptown"),
     ('[Play "E"]', '[Play "S"]', 11, "E (seat 3) leads it"),

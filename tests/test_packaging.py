@@ -66,3 +66,37 @@ def test_installed_package_finds_its_data(unpacked_wheel, tmp_path):
         assert path.startswith(str(site)), path
     assert "standard" in info["variants"]
     assert info["cards"] == 54
+
+
+ZIP_PROBE = """
+import json
+from pathlib import Path
+import bidcompiler
+from bidcompiler import resources, rulecache, whist
+whist._parser()  # the .whist grammar %imports expr.lark from the grammar folder
+shipped = resources.shipped_variants()
+print(json.dumps({"package": bidcompiler.__file__, "variants": sorted(shipped),
+                  "shipped": resources.is_shipped(str(shipped["standard"])),
+                  "cache": str(rulecache._entries_folder(create=True)), "data": str(resources.variants_dir().parent)}))
+"""
+
+
+def test_a_zipped_package_finds_its_data_and_keeps_no_cache(unpacked_wheel, tmp_path):
+    # The wheel's files in one zip file on PYTHONPATH: the package's data is no folder on disk.
+    site, names = unpacked_wheel
+    archive = tmp_path / "bidwhist.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name in names:
+            if not name.endswith("/") and ".dist-info/" not in name:
+                zf.write(site / name, name)
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PYTHONPATH=str(archive), BIDWHIST_CACHE_DIR=str(cache))
+    env.pop("BIDWHIST_NO_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", ZIP_PROBE], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout)
+    assert info["package"].startswith(str(archive))
+    assert "standard" in info["variants"] and info["shipped"] is True
+    assert not Path(info["data"]).exists()  # the copy of the data is gone with the process
+    # The code's version cannot be hashed from a zip file: nothing is kept that a changed zip would reuse.
+    assert info["cache"] == "None" and not cache.exists()

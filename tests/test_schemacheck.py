@@ -162,9 +162,10 @@ def test_quoted_number_where_a_word_or_a_number_belongs_is_told_of_its_quotes():
     _, diags = check('first_dealer: "2"\n', schema)
     assert [d.message for d in diags] == ["expected an integer or random, found the text '2' (the quotes "
                                           "make it text: write 2 without them)"]
-    # A word that is none of them keeps its did-you-mean.
+    # A word that is none of them is told every allowed form (was "'rnd' is not one of: random"), and keeps its
+    # did-you-mean.
     _, diags = check('first_dealer: "rnd"\n', schema)
-    assert [d.message for d in diags] == ["'rnd' is not one of: random (did you mean 'random'?)"]
+    assert [d.message for d in diags] == ["expected an integer or random, found 'rnd' (did you mean 'random'?)"]
 
 
 def test_a_plain_value_where_a_block_belongs_names_the_blocks_settings():

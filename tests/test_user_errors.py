@@ -135,6 +135,26 @@ def test_a_strains_levels_are_blamed_at_the_offending_value_over_any_base(tmp_pa
     assert result.stderr.startswith(f"{rule}:7:22: strain 'notrump' is bid from 9, above its highest level 7")
 
 
+@pytest.mark.parametrize("layers", ["rule over the shipped rule", "shipped rule over the variant"])
+def test_a_strains_levels_clash_names_where_each_end_was_set(tmp_path, layers):
+    """`levels: {to: 2}` for notrump with notrump-from-4: the message named only the `to` (or, with
+    the shipped rule laid last, only its `from`); now the place of the other end too."""
+    nt4 = shipped_house_rules()["notrump-from-4"]
+    shipped = f"auction.strains.2.levels.from at shipped 'notrump-from-4', line {shipped_line(nt4, 'levels: {from: 4}')}"
+    strain = "  strains:\n    - name: notrump\n      levels: {to: 2}\n"
+    if layers == "rule over the shipped rule":
+        mine = write(tmp_path, "nt.yaml", "name: nt\nkind: house-rule\ndescription: x\nauction:\n" + strain)
+        result = run("compile", f"standard+notrump-from-4+{mine}")
+    else:
+        mine = write(tmp_path, "nt.yaml", "name: nt\nextends: standard\nauction:\n" + strain)
+        result = run("compile", str(mine), "--with", "notrump-from-4")
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    line = 7 if layers == "rule over the shipped rule" else 6
+    assert first.startswith(f"{mine}:{line}:20: strain 'notrump' is bid from 4, above its highest level 2"), first
+    assert shipped in first
+
+
 def test_the_fix_offered_works(tmp_path):
     rule = write(tmp_path, "mine.yaml", NO_DOWNTOWN + "orders: {downtown: ~}\n")
     assert run("check", str(rule), "--on", "standard").exit_code == 0

@@ -243,12 +243,11 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     """Analyse every line of ``file`` as an independent hand record; the exit status."""
     from rich.text import Text
 
-    from runtime.records import RecordError, RecordFile, replay_file
-    from runtime.records import record_line_numbers
+    from runtime.records import record_line_numbers, replay_or_refusal
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import each_error_line, parse_record_text, read_record_text, records_resolver, replayed_hands
+    from .replay import each_error_line, parse_record_text, read_record_text, records_resolver
 
     text = read_record_text(file)
     starts: dict[int, int] = {}
@@ -258,19 +257,14 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
     console = None if as_json else render.stdout()
     hands, illegal = [], []
     for number, (line, record) in enumerate(zip(lines, rf.records), 1):
-        one = RecordFile([record], False, rf.source)
-        checked = replay_file(one, records_resolver(rf))
-        err = checked["error"]
+        # Each hand is replayed once: the replay analysed, or replay's refusal of it.
+        replay, refused = replay_or_refusal(record, records_resolver(rf))
         title = f"hand {number}" + (f" (line {line})" if line != number else "")
-        if err is None:
-            try:
-                replay = replayed_hands(one)[0]
-            except RecordError as exc:  # a file it names changed since the check
-                err = exc.as_json()
-        if err is not None:
+        if replay is None:
+            err = refused["error"]
             illegal.append(line)
             # replay's ``reneges: null`` where a renege may stand: the keys of a legal hand.
-            reneges = {"reneges": None} if "reneges" in checked else {}
+            reneges = {"reneges": None} if "reneges" in refused else {}
             hands.append({"line": line, **NOT_ANALYSED, "error": err, **reneges})
             if console is not None:
                 click.echo(each_error_line(file, line, err, text, starts), err=True)

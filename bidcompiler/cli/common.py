@@ -28,7 +28,25 @@ if TYPE_CHECKING:
 # Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
 # everywhere (a longer one could not even be read back: Python refuses int() of more
 # than 4,300 digits).  simulate, compare and play all take seeds in this range.
-SEED_RANGE = click.IntRange(-(2**63), 2**63 - 1)
+class _AsciiDigits(click.ParamType):
+    """An integer option written with the digits 0-9: click's int() also reads '٤' (Arabic-Indic)
+    or '４' (full width) as 4, which no command documents and no record or save writes back."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"{quoted(value)} is not a whole number written with the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Integer(_AsciiDigits, click.types.IntParamType):
+    """A whole number in the digits 0-9 (``--seat``)."""
+
+
+class IntegerRange(_AsciiDigits, click.IntRange):
+    """A whole number in the digits 0-9, within bounds (``--games``, ``--seed``)."""
+
+
+SEED_RANGE = IntegerRange(-(2**63), 2**63 - 1)
 
 
 # The most characters one --set may hold: far above any real change (a list of 256 cards

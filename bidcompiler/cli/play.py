@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import (SEED_RANGE, BadContent, FilePath, check_output, load_rules, nonempty_names, spec_text,
+from .common import (SEED_RANGE, BadContent, FilePath, Integer, check_output, load_rules, nonempty_names, spec_text,
                      with_rules_option)
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @click.command("play")
 @click.argument("variant", required=False, callback=nonempty_names)
 @with_rules_option
-@click.option("--seat", "seats", type=int, multiple=True, metavar="N",
+@click.option("--seat", "seats", type=Integer(), multiple=True, metavar="N",
               help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
                    "several people at one keyboard.")
 @click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
@@ -123,24 +123,24 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
         raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
     console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
-    from .terminal import Stopped, tell_stopped
+    from .terminal import Stopped, signal_of, tell_stopped
 
     with ExitStack() as held:
         _ends_cleanly_on_signals(held)
-        made = []  # the Session once its save is on disk (set by _start as it is made)
+        made = []  # the Session once its save is on disk (set by _start and _resume as it is there)
         try:
             if resume:
-                made.append(_resume(variant, with_rules, seed, save, resume, seats, bots, take_over, held, err))
+                _resume(variant, with_rules, seed, save, resume, seats, bots, take_over, held, err, made)
             else:
                 _start(variant, with_rules, seats, bots, seed, save, err, take_over, held, made)
             status = _play(made[0], console, err, fast, open_hands)
-        except Stopped as exc:
-            # A signal after the save was made but before the game screen runs (which
-            # says where on its own): said here, as it would be a moment later.
+        except (Stopped, KeyboardInterrupt) as exc:
+            # A signal (Ctrl-C too) after the save was made but before the game screen runs
+            # (which says where on its own): said here, as it would be a moment later.
             if not made:
                 raise
-            tell_stopped(err, made[0].path, exc.signum)
-            status = 128 + exc.signum
+            tell_stopped(err, made[0].path, signal_of(exc))
+            status = 128 + signal_of(exc)
     sys.exit(status)
 
 
@@ -285,12 +285,15 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
 
 
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
-            err: Console) -> Session:
+            err: Console, made: list[Session]) -> None:
+    """Load the game saved in ``resume`` and append its session to ``made`` (before its changed
+    settings are saved: a signal held while they are saved then knows where the game is)."""
     from runtime.records import NotARecord
     from runtime.session import Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused, sidecar_path
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records
+    from .terminal import interrupts_deferred
 
     clashes = [name for name, value in (("VARIANT", variant), ("--with", with_rules), ("--seed", seed),
                                         ("--save", save)) if value]
@@ -323,10 +326,11 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         raise click.BadParameter(str(exc), param_hint="--seat") from None
     except (SessionError, NotARecord) as exc:  # no save there, or not a record (as replay says: exit 2)
         raise click.BadParameter(str(exc), param_hint="--resume") from None
+    made.append(session)
     if session.settings_changed:
         try:
-            session.save_settings()
+            with interrupts_deferred():  # a signal while the settings are saved acts once they are saved
+                session.save_settings()
         except OSError as exc:
             raise click.BadParameter(f"cannot write {sidecar_path(resume)}: {exc.strerror or exc}",
                                      param_hint="--resume") from None
-    return session

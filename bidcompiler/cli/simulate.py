@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import printable
-from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, check_output, load_rules, nonempty_names,
+from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules, nonempty_names,
                      spec_text, variant_options)
 
 if TYPE_CHECKING:
@@ -58,9 +58,9 @@ MAX_GAME_WIDTH = 20
 def run_options(command):
     """Add the options shared by ``simulate`` and ``compare``."""
     options = [
-        click.option("--games", type=click.IntRange(min=1, max=MAX_RUN),
+        click.option("--games", type=IntegerRange(min=1, max=MAX_RUN),
                      help=f"Play this many whole games (rubbers where the variant plays them); at most {MAX_RUN:,}."),
-        click.option("--hands", type=click.IntRange(min=1, max=MAX_RUN),
+        click.option("--hands", type=IntegerRange(min=1, max=MAX_RUN),
                      help=f"Play this many independent hands, the deal rotating; at most {MAX_RUN:,}."),
         click.option("--bots", default=None, metavar="KIND[,KIND...]",
                      help="Bots for every seat (random, heuristic, baseline, sampler), or one per side, "
@@ -68,13 +68,13 @@ def run_options(command):
                           "Default: heuristic.  The report's header says which played."),
         click.option("--seed", type=SEED_RANGE, default=None,
                      help="Seed of the run, a 64-bit signed integer (drawn and shown on stderr if omitted)."),
-        click.option("--workers", type=click.IntRange(min=1, max=MAX_WORKERS), default=None,
+        click.option("--workers", type=IntegerRange(min=1, max=MAX_WORKERS), default=None,
                      help=f"Local worker processes (default 1, at most {MAX_WORKERS}).  Results do not depend on it."),
         click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="Where chunks run: this machine, or an existing Dask cluster (--scheduler)."),
         click.option("--scheduler", metavar="ADDRESS",
                      help="Address of the Dask scheduler for --backend dask, e.g. tcp://10.0.0.5:8786."),
-        click.option("--max-hands", type=click.IntRange(min=1, max=MAX_GAME_HANDS), default=DEFAULT_GAME_HANDS,
+        click.option("--max-hands", type=IntegerRange(min=1, max=MAX_GAME_HANDS), default=DEFAULT_GAME_HANDS,
                      show_default=True, help="With --games: stop a game that is still undecided after this "
                                              f"many hands (at most {MAX_GAME_HANDS:,})."),
         click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from runtime.auction import auction_rules
+from runtime.cards import digits_note
 from runtime.contract import any_bare
 from runtime.errors import IllegalAction
 from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, PLAY
@@ -210,14 +211,19 @@ def interrupts_deferred():
             handler(first, None)  # play's: raises Stopped
 
 
+def signal_of(exc: BaseException) -> int:
+    """The signal that ended play: a :class:`Stopped`'s, else Ctrl-C's (KeyboardInterrupt)."""
+    return exc.signum if isinstance(exc, Stopped) else signal.SIGINT
+
+
 def tell_stopped(err: Console, path, signum: int) -> None:
-    """Say on ``err`` that a signal (:class:`Stopped`) ended play and where the game is saved.
+    """Say on ``err`` that a signal (Ctrl-C or :class:`Stopped`) ended play and where the game is saved.
 
     On stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone (then
     nothing can be told, and the save is all that matters)."""
     try:
-        name = signal.Signals(signum).name
-        err.print(f"\nStopped by {name}; the game is saved in {path}", soft_wrap=True, markup=False)
+        stopped = "Interrupted" if signum == signal.SIGINT else f"Stopped by {signal.Signals(signum).name}"
+        err.print(f"\n{stopped}; the game is saved in {path}", soft_wrap=True, markup=False)
         err.print(f"Resume with: bidwhist play --resume {path}", soft_wrap=True, markup=False)
     except OSError:
         pass
@@ -278,20 +284,14 @@ class Terminal:
             if saved is not None:
                 self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
             return 0 if saved else 1
-        except KeyboardInterrupt:
-            saved = self.save_quietly()
-            self.console.print()
-            if saved is not None:
-                self.say_saved(f"Interrupted; the game is saved in {session.path}")
-                self.say_saved(f"Resume with: bidwhist play --resume {session.path}")
-            return 130
-        except Stopped as exc:
+        except (KeyboardInterrupt, Stopped) as exc:
             # Told on stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone
             # (then nothing can be told, and the save is all that matters).
             saved = self.save_quietly()
+            signum = signal_of(exc)
             if saved is not None:
-                tell_stopped(self.err, session.path, exc.signum)
-            return 128 + exc.signum
+                tell_stopped(self.err, session.path, signum)
+            return 128 + signum
 
     def say_saved(self, text: str) -> None:
         """A line naming the save file: never wrapped (it is to be copied), never read as markup."""
@@ -646,7 +646,7 @@ class Terminal:
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
                 why = _why_not_a_call(rules, spelled_call(rules, word))
                 return [], (f"{shown(raw)} is not a call: {why}try pass, a bid such as "
-                            f"'{labels[min(2, len(labels) - 1)]}', {pick}")
+                            f"'{labels[min(2, len(labels) - 1)]}', {pick}{digits_note(raw)}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
         if phase == DECLARE_TRUMP:
             action = self.parse_trump(word)
@@ -675,7 +675,8 @@ class Terminal:
             cards = [typed_card(rules, part) for part in parts]
             if cards and all(c is not None for c in cards):
                 return self.within_discards(cards)
-        return [], f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list (help)"
+        return [], (f"{shown(raw)} is not a card: type it like AS, as, 10h, A♠ or bj, or a number from the list "
+                    f"(help){digits_note(raw)}")
 
     def within_discards(self, cards: list[int]) -> tuple[list[int], str | None]:
         """``cards`` to discard, or a refusal when they are more than the discards left

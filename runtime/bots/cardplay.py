@@ -168,7 +168,7 @@ def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     return best
 
 
-def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
+def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why):
     """Play to a trick already led."""
     suit_of = ti.suit_of
     trump = ti.trump
@@ -215,7 +215,7 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             card = lowest()
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
-        miss = placement(state, seat, void, unseen, ti.suits)
+        miss = placement(state, seat, void, unseen, played, ti.suits)
         prisk = _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
@@ -236,7 +236,7 @@ def follow(state, rules, info, ti, void, unseen, held, seat, legal, why):
             card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        miss = placement(state, seat, void, unseen, ti.suits)
+        miss = placement(state, seat, void, unseen, played, ti.suits)
         for c in winners:
             r = _risk(ti, void, unseen, c, led, later, miss)
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
@@ -295,7 +295,7 @@ def _first_trick_special(state) -> bool:
     return state.discards_book_pending() or declaration(state.rules, state.bid).by_first_lead
 
 
-def lead(state, rules, info, ti, void, unseen, seat, legal, why):
+def lead(state, rules, info, ti, void, unseen, played, seat, legal, why):
     """Lead to a new trick (or play the first suited card after cards of no suit)."""
     suit_of = ti.suit_of
     rank = ti.rank
@@ -336,7 +336,7 @@ def lead(state, rules, info, ti, void, unseen, seat, legal, why):
     # trumps out are probably partner's (or laid away), and drawing them spends the
     # side's trumps for nothing (card play change (14)).
     if (trump in top and opp_trumps and not defending
-            and not _none_left(state, seat, void, unseen, trump, opponents, out_trumps)):
+            and not _none_left(state, seat, void, unseen, played, trump, opponents, out_trumps)):
         # Draw trumps: with the best one left, with more of them than are still out, or
         # when the side holds most of them and high enough ones to get the lead back.
         t = top[trump]
@@ -481,11 +481,11 @@ _SPARE_DRAW_MIN = 4
 _NONE_LEFT = 0.5
 
 
-def _none_left(state, seat: int, void, unseen: int, trump: int, opponents, out: int) -> bool:
+def _none_left(state, seat: int, void, unseen: int, played: int, trump: int, opponents, out: int) -> bool:
     """Whether the opponents probably hold none of the ``out`` trumps ``seat`` cannot
     place: the chance of it, from :func:`.infer.placement` (each unseen trump away from
     each opponent), at least ``_NONE_LEFT``."""
-    miss = placement(state, seat, void, unseen, (trump,))
+    miss = placement(state, seat, void, unseen, played, (trump,))
     none = 1.0
     for o in opponents:
         none *= miss[o][trump] ** out

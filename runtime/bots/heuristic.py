@@ -842,19 +842,20 @@ class HeuristicBot:
             away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
             if away:
                 unseen &= ~away
+        played = track.played | in_trick  # every card played so far, this trick's too
         if trick and led != NO_SUIT:
-            held = own & ~(track.played | in_trick)  # the seat's hand, as a mask
-            card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, legal, why)
+            held = own & ~played  # the seat's hand, as a mask
+            card, reason = follow(state, rules, info, ti, track.void, unseen, played, held, seat, legal, why)
             # A shown card a later opponent holds beats this one: keep it (shown.py).
-            beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, track.played | in_trick)
+            beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, played)
             if beaten:
                 keep = [c for c in legal if c not in beaten]
                 if keep:
-                    card, reason = follow(state, rules, info, ti, track.void, unseen, held, seat, keep, why)
+                    card, reason = follow(state, rules, info, ti, track.void, unseen, played, held, seat, keep, why)
                     if why:
                         reason += " (a higher card of it was shown in the kitty)"
             return card, reason
-        return lead(state, rules, info, ti, track.void, unseen, seat, legal, why)
+        return lead(state, rules, info, ti, track.void, unseen, played, seat, legal, why)
 
 
 # Hands played out per ruleset to measure what a forced dealer's side scores.

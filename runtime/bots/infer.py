@@ -30,13 +30,15 @@ from ..hand import HandState
 from .knowledge import card_mask
 
 
-def placement(state: HandState, seat: int, void: list[int], unseen: int, suits) -> list[dict[int, float]]:
+def placement(state: HandState, seat: int, void: list[int], unseen: int, played: int,
+              suits) -> list[dict[int, float]]:
     """Per seat ``o`` and suit ``s`` of ``suits``, the chance that a given unseen card of
     ``s`` is not in ``o``'s hand, as ``seat`` can tell (1.0 for ``seat`` itself and for a
     seat shown out of ``s``).
 
     ``void``: per seat, a bit per suit it has shown out of; ``unseen``: the mask of the
-    cards ``seat`` cannot place.
+    cards ``seat`` cannot place; ``played``: the mask of the cards played so far, the
+    trick on the table's too (:class:`.track.Track`'s ``played`` and the trick).
     """
     hands = state.hands
     n = len(hands)
@@ -48,15 +50,11 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, suits) 
         # unseen cards is that much less.  The holder may have laid some of them away
         # again, which the seat cannot tell: each is taken to be held as often as any
         # of the holder's cards (its hand against the cards it laid away).
-        gone = 0
-        for _, cards, _winner in state.tricks:
-            gone |= card_mask(cards)
-        gone |= card_mask(state.trick)
         away = len(state.discards)
         for holder, cards in shown:
             if holder >= 0 and holder != seat:
                 size = sizes[holder]
-                placed = (card_mask(cards) & ~unseen & ~gone).bit_count()
+                placed = (card_mask(cards) & ~unseen & ~played).bit_count()
                 sizes[holder] = max(0.0, size - placed * size / (size + away)) if size else 0
     # The unseen cards in no hand: discards not seen, cards out of play not seen.
     hidden = max(0, unseen.bit_count() - sum(sizes))
