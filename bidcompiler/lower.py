@@ -219,6 +219,9 @@ def lower(v: ir.Variant) -> Ruleset:
         undealt=v.deal.undealt,
         kitty_taken_by=seat(v.kitty.taker, v),
         must_bid=tuple(seat(word, v) for word in v.auction.must_bid),
+        overcall_by=v.auction.overcall_by,
+        overcall_partner=v.auction.overcall_partner,
+        dealer_bids_from=v.auction.dealer_bids_from or 0,
     )
     object.__setattr__(rules, "action_names", build_action_names(rules))
     return rules

@@ -158,6 +158,12 @@ class Ruleset:
     kitty_taken_by: SeatRef = SeatRef("declarer")
     # Seats (named from the dealer) whose first call may not be a pass.
     must_bid: tuple[SeatRef, ...] = ()
+    # How many rank steps an overcall must outrank the high bid by (1: any higher bid).
+    overcall_by: int = 1
+    # Whether a player may bid over a high bid their partner holds.
+    overcall_partner: bool = True
+    # The lowest number a dealer left to bid (everyone else passed) may bid; 0: the ladder's lowest.
+    dealer_bids_from: int = 0
 
     # --- derived action-id layout ------------------------------------------------
     # Cached on first read (the engine reads them on every call; each was a chain of up to
