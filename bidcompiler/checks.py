@@ -575,6 +575,12 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
                           f"{v.players} players each alone", ("play", "renege"), ("sides",),
                  fix=("refuse reneges (`play.renege: refuse`)", "play in partnerships"))
+    sides = v.players // 2 if v.sides == "partners" else v.players
+    if v.kitty.discards == "defenders-book" and has_kitty and sides != 2:
+        # With three sides or more "the defenders" are two sides or more, and a book is one side's.
+        conflict(sink, v, f"kitty.discards: defenders-book gives the discards' book to the side against the "
+                          f"declarer, which needs two sides, not {sides}", ("kitty", "discards"), ("sides",),
+                 fix=("give the discards' book another way (kitty.discards)", "play in two partnerships"))
     if v.play.renege != "penalty":
         idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"),
              "penalise reneges (`play.renege: penalty`)")

@@ -130,7 +130,7 @@ class Ruleset:
     orders: tuple[str, ...]
     order_aliases: Mapping[str, int]
     declare_before_kitty: bool
-    discards_book: str  # "declarer" (a book of the declaring side), "first-trick" or "none"
+    discards_book: str  # "declarer" (a book of the declaring side), "defenders", "first-trick" or "none"
     # When the kitty is shown to all: "never", "deal" (face up from the deal on),
     # "auction-end" (once the auction is won) or "declaration" (once declared), and
     # in which contracts ("suit", "notrump"; empty: all).
