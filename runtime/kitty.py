@@ -58,6 +58,11 @@ class KittyRules:
         """Whether the cards laid away count as a book for some side at all."""
         return bool(self.size) and (self.book_to_declarer or self.book_to_defenders or self.book_to_first_trick)
 
+    @property
+    def defenders_own_book(self) -> int:
+        """Books of a hand the declaring side can never take: 1 where the discards are the defenders' book."""
+        return 1 if self.size and self.book_to_defenders else 0
+
     def declares_before_taking(self, by_first_lead: bool) -> bool:
         """Whether the declarer declares before taking the kitty (``by_first_lead``: the strain's lead names trump)."""
         return self.declare_first and not by_first_lead

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bidcompiler.cli.hand_rules import score_table
 from bidcompiler.pipeline import load_ruleset
 from runtime.simulate import play_hand
 from test_replay import replay_ok
@@ -50,6 +51,8 @@ def test_every_hand_gives_the_defenders_the_discards_book(tmp_path, bot, hands):
         for _, _, winner in state.tricks:
             won[rules.side_of[winner]] += 1
         assert won[side] == state.books[side] and won[1 - side] + 1 == state.books[1 - side], i
+        if bot == "heuristic":  # play's `rules` screen: the declarers' books go up to the tricks only
+            assert [row[0] for row in score_table(state, notrump=False)] == list(range(13))
 
 
 def test_defenders_book_needs_two_sides(tmp_path):
