@@ -178,3 +178,14 @@ def test_the_rules_survive_the_ruleset_json(rules_of):
         assert ruleset_from_json(json.loads(json.dumps(ruleset_to_json(rules)))) == rules
     assert (rules_of("overcall-by-2").overcall_by, rules_of("no-partner-overcall").overcall_partner,
             rules_of("dealer-from-4").dealer_bids_from) == (2, False, 4)
+
+
+def test_the_whist_syntax_writes_the_same_rules(tmp_path):
+    """The three settings in .whist, one line: the same Ruleset as the YAML house rule."""
+    whist = tmp_path / "tight.whist"
+    whist.write_text("house-rule tight\nauction { overcall_by 2; overcall_partner false; dealer_bids_from 4 }\n")
+    yaml_rule = tmp_path / "tight.yaml"
+    yaml_rule.write_text("name: tight\nkind: house-rule\ndescription: x\n" + RULES["all-three"])
+    from_whist = load_ruleset("standard", (str(whist),))
+    assert (from_whist.overcall_by, from_whist.overcall_partner, from_whist.dealer_bids_from) == (2, False, 4)
+    assert from_whist == load_ruleset("standard", (str(yaml_rule),))
