@@ -398,6 +398,9 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         ranking=tuple(tuple(group) for group in a["ranking"]),
         must_bid=tuple(a.get("must_bid") or default("auction.must_bid")),
         bids_count=_bids_count(a["levels"]),
+        overcall_by=a.get("overcall_by", default("auction.overcall_by")),
+        overcall_partner=a.get("overcall_partner", default("auction.overcall_partner")),
+        dealer_bids_from=a.get("dealer_bids_from", default("auction.dealer_bids_from")),
         pos=pos("auction"),
     )
     declaration = ir.Declaration(when=section("declaration").get("when", default("declaration.when")),

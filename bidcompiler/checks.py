@@ -467,6 +467,11 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
         conflict(sink, v, f"passes_end must be between 1 and {v.players - 1} with {v.players} players",
                  ("auction", "passes_end"), ("players",),
                  fix=(f"set auction.passes_end between 1 and {v.players - 1}",))
+    if a.dealer_bids_from is not None and not a.min_level <= a.dealer_bids_from <= a.max_level:
+        conflict(sink, v, f"dealer_bids_from must be a number the auction has, from {a.min_level} to {a.max_level}",
+                 ("auction", "dealer_bids_from"), ("auction", "levels"),
+                 fix=(f"set auction.dealer_bids_from between {a.min_level} and {a.max_level}",
+                      Remove(("auction", "dealer_bids_from"))))
     for i, strain in enumerate(a.strains):
         if strain.trump in SUIT_LETTERS and strain.trump not in v.deck.suits:
             # A fixed trump suit (trump: S) must be one of the deck's suits.
@@ -578,6 +583,12 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         conflict(sink, v, "renege: penalty moves books to 'the other side', which needs two sides, not "
                           f"{v.players} players each alone", ("play", "renege"), ("sides",),
                  fix=("refuse reneges (`play.renege: refuse`)", "play in partnerships"))
+    sides = v.players // 2 if v.sides == "partners" else v.players
+    if v.kitty.discards == "defenders-book" and has_kitty and sides != 2:
+        # With three sides or more "the defenders" are two sides or more, and a book is one side's.
+        conflict(sink, v, f"kitty.discards: defenders-book gives the discards' book to the side against the "
+                          f"declarer, which needs two sides, not {sides}", ("kitty", "discards"), ("sides",),
+                 fix=("give the discards' book another way (kitty.discards)", "play in two partnerships"))
     if v.play.renege != "penalty":
         idle(("play", "renege_books"), "reneges are refused, not penalised", ("play", "renege"),
              "penalise reneges (`play.renege: penalty`)")
@@ -598,6 +609,11 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     if a.if_all_pass != "redeal":
         idle(("auction", "all_pass_dealer"), "a hand where all pass is not thrown in", ("auction", "if_all_pass"),
              "throw the hand in when all pass (`auction.if_all_pass: redeal`)")
+    else:
+        idle(("auction", "dealer_bids_from"), "no dealer is left to bid (a hand where all pass is thrown in)",
+             ("auction", "if_all_pass"), "make the dealer bid when all pass (`auction.if_all_pass: dealer-must-bid`)")
+    if v.sides != "partners":
+        idle(("auction", "overcall_partner"), "no player has a partner", ("sides",), "play in partnerships")
     if v.kitty.show in ("deal", "never") and v.kitty.show_contracts:
         # Nobody knows the contract at the deal: the kitty is face up in every hand or in none.
         sink.error(v.at("kitty", "show", "contracts"),

@@ -125,6 +125,12 @@ class Auction:
     must_bid: tuple[str, ...] = default("auction.must_bid")
     # What a bid's number counts (auction.levels.counts): books over six, or books outright.
     bids_count: str = default("auction.levels.counts")
+    # How many rank steps an overcall must outrank the high bid by (1: any higher bid).
+    overcall_by: int = _later(default("auction.overcall_by"))
+    # Whether a player may bid over a high bid their partner holds.
+    overcall_partner: bool = _later(default("auction.overcall_partner"))
+    # The lowest number a dealer left to bid (everyone else passed) may bid; None: the ladder's lowest.
+    dealer_bids_from: int | None = _later(default("auction.dealer_bids_from"))
     pos: SourcePos | None = _pos()
 
     def levels_of(self, strain: Strain) -> tuple[int, int]:

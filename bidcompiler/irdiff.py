@@ -130,6 +130,8 @@ def format_value(path: str, value) -> str:
     if _pattern(path) == "auction.strains[*].levels":
         # A strain without levels of its own is bid at the auction's.
         return "the auction's levels" if value is None else f"{value[0]} to {value[1]}"
+    if path == "auction.dealer_bids_from" and value is None:
+        return "the lowest number"
     if value is None:
         return "none"
     if path == "auction.passes_end" and value == 0:

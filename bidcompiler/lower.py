@@ -199,7 +199,8 @@ def lower(v: ir.Variant) -> Ruleset:
         orders=tuple(o.name for o in v.orders),
         order_aliases=order_aliases,
         declare_before_kitty=v.declaration.when == "before-kitty",
-        discards_book={"declarer-book": "declarer"}.get(v.kitty.discards, v.kitty.discards),
+        discards_book={"declarer-book": "declarer", "defenders-book": "defenders"}.get(v.kitty.discards,
+                                                                                       v.kitty.discards),
         kitty_show=v.kitty.show,
         kitty_show_contracts=v.kitty.show_contracts,
         first_leader=seat(v.play.first_lead, v),
@@ -219,6 +220,9 @@ def lower(v: ir.Variant) -> Ruleset:
         undealt=v.deal.undealt,
         kitty_taken_by=seat(v.kitty.taker, v),
         must_bid=tuple(seat(word, v) for word in v.auction.must_bid),
+        overcall_by=v.auction.overcall_by,
+        overcall_partner=v.auction.overcall_partner,
+        dealer_bids_from=v.auction.dealer_bids_from or 0,
     )
     object.__setattr__(rules, "action_names", build_action_names(rules))
     return rules

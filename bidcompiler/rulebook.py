@@ -187,10 +187,11 @@ def _ladder(v: ir.Variant) -> str:
     return " < ".join([level_text(levels[0]), level_text(levels[1]), "…", level_text(levels[-1])])
 
 
-def _lowest_bids(v: ir.Variant) -> str:
+def _lowest_bids(v: ir.Variant, floor: int = 0) -> str:
+    """The ladder's lowest bids at the number ``floor`` or above, in words (``3 uptown or 3 downtown``)."""
     a = v.auction
     by_name = {s.name: s for s in a.strains}
-    low = min(a.levels_of(s)[0] for s in a.strains)
+    low = max(floor, min(a.levels_of(s)[0] for s in a.strains))
     for group in a.ranking:  # the lowest rung of the ladder, whichever strains it has
         here = [n for n in group if a.levels_of(by_name[n])[0] <= low <= a.levels_of(by_name[n])[1]]
         if here:
@@ -273,8 +274,16 @@ def _auction_section(v: ir.Variant) -> list[str]:
     if a.dealer_may_take:
         partner = ", even a partner's" if v.sides == "partners" else ""
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
+    if a.overcall_by > 1:
+        lines.append(f"An overcall must be at least {a.overcall_by} steps up the ladder above the high bid "
+                     "(each `<` is a step, and a number's missing rungs count too).")
+    if not a.overcall_partner and v.sides == "partners":
+        lines.append("A player may not bid over a high bid their partner holds (they may pass, or take or call "
+                     "redeal where those are open to them).")
     lines.append(say("auction.if_all_pass", a.if_all_pass, f"If all pass: {a.if_all_pass}.")
-                 .format(lowest=_lowest_bids(v)))
+                 .format(lowest=_lowest_bids(v, a.dealer_bids_from or 0)))
+    if a.if_all_pass != "redeal" and (a.dealer_bids_from or 0) > min(a.levels_of(s)[0] for s in a.strains):
+        lines.append(f"A dealer left to bid that way may bid nothing below {a.dealer_bids_from}.")
     if a.must_bid:
         who = _join(tuple(noun(word, a.first_caller) for word in a.must_bid), "and")
         lines.append(f"{capital(who)} may not pass: their first call must be a bid.")

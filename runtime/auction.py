@@ -2,9 +2,10 @@
 
 :class:`AuctionRules` is the only code that reads the Ruleset's auction settings
 (``first_caller``, ``rounds``, ``passes_end``, ``if_all_pass``, ``dealer_may_take``,
-``redeal_cards``, ``must_bid``).  :class:`runtime.hand.HandState` keeps the auction's state
-(calls, passes, the high bid) and asks this module what it means; bots, records
-and the terminal ask the hand (or these rules), never the settings.
+``redeal_cards``, ``must_bid``, ``overcall_by``, ``overcall_partner``, ``dealer_bids_from``).
+:class:`runtime.hand.HandState` keeps the auction's state (calls, passes, the high bid)
+and asks this module what it means; bots, records and the terminal ask the hand (or
+these rules), never the settings.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ class AuctionRules:
     """The auction settings of one ruleset, read once, with the questions asked of them."""
 
     __slots__ = ("rules", "first_caller", "once", "passes_end", "all_pass", "may_take",
-                 "redeal_cards", "must_bid", "_by_situation")
+                 "redeal_cards", "must_bid", "overcall_by", "partner_bar", "dealer_from", "_by_situation")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
@@ -30,9 +31,15 @@ class AuctionRules:
         self.redeal_cards = rules.redeal_cards
         # Seats named by role (from the dealer) whose first call may not be a pass.
         self.must_bid = rules.must_bid
+        # How many rank steps an overcall must outrank the high bid by (first_above reads it).
+        self.overcall_by = rules.overcall_by
+        # A player may not bid while its partner holds the high bid (only where there are partners).
+        self.partner_bar = not rules.overcall_partner and rules.sides < rules.players
+        # The lowest number a dealer left to bid may bid (0: the ladder's lowest).
+        self.dealer_from = rules.dealer_bids_from
         # The legal calls by situation (high bid, dealer on call after all passed, take open), where
         # nothing else decides them (no redeal call for weak hands, nobody bound to bid): remembered.
-        self._by_situation: dict[tuple[int, bool, bool], tuple[int, ...]] | None = (
+        self._by_situation: dict[tuple, tuple[int, ...]] | None = (
             None if self.redeal_cards or self.must_bid else {})
 
     # --------------------------------------------------------------- plain facts
@@ -67,8 +74,10 @@ class AuctionRules:
             return self._legal_calls(state)
         seat = state.seat
         high_bid = state.high_bid
-        key = (high_bid, high_bid < 0 and _everyone_else_passed(state),
+        key: tuple = (high_bid, high_bid < 0 and _everyone_else_passed(state),
                self.may_take and seat == state.dealer and high_bid >= 0 and state.high_seat != seat)
+        if self.partner_bar:  # whether the high bid is the partner's decides the bids too
+            key += (self._partner_holds_high(state),)
         legal = known.get(key)
         if legal is None:
             legal = known[key] = tuple(self._legal_calls(state))
@@ -83,17 +92,22 @@ class AuctionRules:
         high_bid = state.high_bid
         if high_bid < 0 and _everyone_else_passed(state):
             rule = self.all_pass
+            # A dealer left to bid bids from dealer_from up (the whole ladder where no floor is set).
+            floor = 0 if rule == "redeal" else self.dealer_floor()
             if rule == "dealer-bids-lowest":
-                lowest = rules.bids[0].rank
-                legal = [first + i for i in range(n_bids) if rules.bids[i].rank == lowest]
+                lowest = rules.bids[floor].rank
+                legal = [first + i for i in range(floor, n_bids) if rules.bids[i].rank == lowest]
             else:
                 legal = [] if rule != "redeal" else [rules.pass_action]
-                legal.extend(range(first, first + n_bids))
+                legal.extend(range(first + floor, first + n_bids))
                 if rule == "dealer-bids-or-redeal":
                     legal.append(rules.redeal_action)
         else:
             legal = [rules.pass_action]
-            lowest = 0 if high_bid < 0 else first_above(rules, high_bid)
+            if self.partner_bar and self._partner_holds_high(state):
+                lowest = n_bids  # no bid over the partner's
+            else:
+                lowest = 0 if high_bid < 0 else first_above(rules, high_bid)
             legal.extend(range(first + lowest, first + n_bids))
             if self.may_take and seat == state.dealer and high_bid >= 0 and state.high_seat != seat:
                 legal.append(rules.take_action)
@@ -103,6 +117,17 @@ class AuctionRules:
                 and rules.pass_action in legal:
             legal.remove(rules.pass_action)  # its first call must be another call (a bid, take or redeal)
         return legal
+
+    def dealer_floor(self) -> int:
+        """The ladder index of the lowest bid a dealer left to bid (everyone else passed) may bid."""
+        bids = self.rules.bids
+        return next((i for i, bid in enumerate(bids) if bid.level >= self.dealer_from), len(bids) - 1)
+
+    def _partner_holds_high(self, state) -> bool:
+        """Whether the high bid in ``state`` is held by the partner of the seat to act."""
+        high_seat = state.high_seat
+        side_of = self.rules.side_of
+        return state.high_bid >= 0 and high_seat != state.seat and side_of[high_seat] == side_of[state.seat]
 
     def _card_redeal_bar(self, state, seat: int) -> str | None:
         """Why ``seat`` may not throw its hand in for want of the ``redeal_cards`` (it holds
@@ -193,12 +218,34 @@ class AuctionRules:
             return IllegalAction(seat, "redeal", f"seat {seat} cannot call redeal: {self._no_redeal(state)}")
         if rules.first_bid_action <= action < rules.first_trump_action:
             if state.high_bid >= 0:
-                high = rules.bids[state.high_bid].text
-                return IllegalAction(seat, "bid-too-low",
-                                     f"seat {seat} bid {what}, which does not outrank {high} (seat {state.high_seat})")
+                return self._refused_overcall(state, action, what)
             allowed = ", ".join(rules.action_names[a] for a in self.legal_calls(state))
+            level = rules.bids[action - rules.first_bid_action].level
+            if rules.bids[0].level < self.dealer_from and level < self.dealer_from:
+                return IllegalAction(seat, "dealer-bids-from",
+                                     f"seat {seat} is the dealer, left to bid after everyone passed, and must bid "
+                                     f"{self.dealer_from} or more: one of {allowed}")
             return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
         return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
+
+    def _refused_overcall(self, state, action: int, what: str) -> IllegalAction:
+        """The IllegalAction for a bid ``action`` (named ``what``) refused over the high bid in ``state``."""
+        rules = self.rules
+        seat, high_seat = state.seat, state.high_seat
+        high = rules.bids[state.high_bid].text
+        if self.partner_bar and self._partner_holds_high(state):
+            return IllegalAction(seat, "overcall-partner",
+                                 f"seat {seat} may not bid over {high}: seat {high_seat}, the partner, holds it "
+                                 "(a player may not overcall their partner)")
+        bid = action - rules.first_bid_action
+        if self.overcall_by > 1 and rules.bids[bid].rank > rules.bids[state.high_bid].rank:
+            lowest = first_above(rules, state.high_bid)
+            least = f"{rules.bids[lowest].text} or higher" if lowest < len(rules.bids) else "no bid is that high"
+            return IllegalAction(seat, "overcall-by",
+                                 f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat}) by "
+                                 f"{self.overcall_by} steps: an overcall must be {least}")
+        return IllegalAction(seat, "bid-too-low",
+                             f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat})")
 
     def _no_redeal(self, state) -> str:
         """Why the seat to act in ``state`` may not call redeal, with who may (the refusal's words)."""
@@ -240,11 +287,12 @@ def auction_rules(rules: Ruleset) -> AuctionRules:
 
 
 def first_above(rules: Ruleset, index: int) -> int:
-    """The ladder index of the lowest bid that outranks bid ``index``."""
+    """The ladder index of the lowest bid that may overcall bid ``index``: one that outranks it
+    by at least ``overcall_by`` steps of rank (past the ladder's end where none does)."""
     bids = rules.bids
-    rank = bids[index].rank
+    least = bids[index].rank + rules.overcall_by  # ranks are whole numbers, one a step
     i = index + 1
-    while i < len(bids) and bids[i].rank <= rank:
+    while i < len(bids) and bids[i].rank < least:
         i += 1
     return i
 

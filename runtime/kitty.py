@@ -21,7 +21,8 @@ class KittyRules:
     """The kitty settings of one ruleset, read once, with the questions asked of them."""
 
     __slots__ = ("rules", "size", "declare_first", "shown_at_deal", "shown_at_auction_end",
-                 "shown_once_declared_in", "book_to_declarer", "book_to_first_trick", "taker")
+                 "shown_once_declared_in", "book_to_declarer", "book_to_defenders", "book_to_first_trick",
+                 "taker")
 
     def __init__(self, rules: Ruleset):
         self.rules = rules
@@ -40,8 +41,10 @@ class KittyRules:
         shown_on_bid = when == "auction-end" or (when == "declaration" and not self.declare_first)
         self.shown_at_auction_end = kinds if shown_on_bid else frozenset()
         self.shown_once_declared_in = kinds if when == "declaration" and self.declare_first else frozenset()
-        # The laid-away cards count as one book: of the declaring side, or of the first trick's winner.
+        # The laid-away cards count as one book: of the declaring side, of the side against it
+        # (two sides: checks.py refuses the setting otherwise), or of the first trick's winner.
         self.book_to_declarer = rules.discards_book == "declarer"
+        self.book_to_defenders = rules.discards_book == "defenders"
         self.book_to_first_trick = rules.discards_book == "first-trick"
         # Who picks the kitty up and lays cards away: a seat named by role (runtime.seats).
         self.taker = rules.kitty_taken_by
@@ -53,7 +56,12 @@ class KittyRules:
     @property
     def has_discards_book(self) -> bool:
         """Whether the cards laid away count as a book for some side at all."""
-        return bool(self.size) and (self.book_to_declarer or self.book_to_first_trick)
+        return bool(self.size) and (self.book_to_declarer or self.book_to_defenders or self.book_to_first_trick)
+
+    @property
+    def defenders_own_book(self) -> int:
+        """Books of a hand the declaring side can never take: 1 where the discards are the defenders' book."""
+        return 1 if self.size and self.book_to_defenders else 0
 
     def declares_before_taking(self, by_first_lead: bool) -> bool:
         """Whether the declarer declares before taking the kitty (``by_first_lead``: the strain's lead names trump)."""
@@ -89,6 +97,8 @@ class KittyRules:
             return None
         if self.book_to_declarer:
             return side_of[declarer]
+        if self.book_to_defenders:
+            return 1 - side_of[declarer]  # the other of the two sides
         if self.book_to_first_trick and tricks:
             return side_of[tricks[0][2]]
         return None

@@ -130,7 +130,7 @@ class Ruleset:
     orders: tuple[str, ...]
     order_aliases: Mapping[str, int]
     declare_before_kitty: bool
-    discards_book: str  # "declarer" (a book of the declaring side), "first-trick" or "none"
+    discards_book: str  # "declarer" (a book of the declaring side), "defenders", "first-trick" or "none"
     # When the kitty is shown to all: "never", "deal" (face up from the deal on),
     # "auction-end" (once the auction is won) or "declaration" (once declared), and
     # in which contracts ("suit", "notrump"; empty: all).
@@ -158,6 +158,12 @@ class Ruleset:
     kitty_taken_by: SeatRef = SeatRef("declarer")
     # Seats (named from the dealer) whose first call may not be a pass.
     must_bid: tuple[SeatRef, ...] = ()
+    # How many rank steps an overcall must outrank the high bid by (1: any higher bid).
+    overcall_by: int = 1
+    # Whether a player may bid over a high bid their partner holds.
+    overcall_partner: bool = True
+    # The lowest number a dealer left to bid (everyone else passed) may bid; 0: the ladder's lowest.
+    dealer_bids_from: int = 0
 
     # --- derived action-id layout ------------------------------------------------
     # Cached on first read (the engine reads them on every call; each was a chain of up to

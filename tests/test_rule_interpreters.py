@@ -27,7 +27,7 @@ SETTINGS = {"rounds", "passes_end", "if_all_pass", "dealer_may_take", "redeal_ca
             "all_pass_dealer", "declare_before_kitty", "discards_book", "kitty_show", "kitty_show_contracts",
             "first_leader",
             "first_caller", "renege", "renege_books", "tie_break", "first_dealer", "rotation",
-            "kitty_taken_by", "must_bid"}
+            "kitty_taken_by", "must_bid", "overcall_by", "overcall_partner", "dealer_bids_from"}
 # A Strain's declaration settings: read only through runtime/contract.py's Declaration.
 STRAIN_SETTINGS = {"trump", "directions", "bare"}
 

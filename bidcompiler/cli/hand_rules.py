@@ -60,7 +60,7 @@ def score_table(hand: HandState, notrump: bool) -> list[tuple[int, bool, int, in
     total = total_books(rules)
     side = rules.side_of[hand.declarer]
     rows = []
-    for books in range(total + 1):
+    for books in range(total + 1 - kitty_rules(rules).defenders_own_book):  # up to all the declarers can take
         trial = hand.clone()
         trial.reneges = []
         trial.trump = NO_TRUMP if notrump else (hand.trump if hand.trump != NO_TRUMP else 0)
