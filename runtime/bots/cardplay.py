@@ -13,7 +13,10 @@ The plan of a lead: the declaring side draws trumps (from the top of a sequence,
 a small one, unless it holds the best trump left) while the opponents may hold one
 (not once they are placed out of them, :func:`.infer.placement`); in
 notrump the declarer's partner returns the declarer's suit and the side sets up a
-long suit before cashing the others; then sure winners; the declaring side then leads
+long suit before cashing the others; then sure winners; then a ruff for a partner out
+of a suit (the declaring side only when partner probably still holds a trump); a
+defender then makes the declarer ruff a suit it is out of (not one the declarer's
+partner could ruff too); the declaring side then leads
 back a suit its partner led; defenders return partner's
 suit and, against trumps, lead the top of a sequence or a suit with nothing to lose
 before leading away from an honour.  Discards keep an honour guarded.  A defender
