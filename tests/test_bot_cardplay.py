@@ -14,7 +14,10 @@
 * a defender second hand to a trump lead keeps its sure trump winner and plays low,
   but takes a first trick that carries the discards' book, and ducks nothing where
   no kitty was taken;
-* the declaring side stops drawing trumps once the opponents are placed out of them.
+* the declaring side stops drawing trumps once the opponents are placed out of them;
+* the declaring side leads for partner to ruff only where partner probably still
+  holds a trump;
+* a defender with nothing to cash makes the declarer ruff a suit it is out of.
 """
 
 from __future__ import annotations
@@ -512,3 +515,37 @@ def test_placement_takes_the_shown_kitty_out_of_its_takers_room():
     miss = placement(state, 1, [0, 0, 0, 0], unseen, played_so_far(state), [hearts])
     assert abs(miss[0][hearts] - (1 - 8 / 36)) < 1e-9
     assert abs(miss[2][hearts] - (1 - 12 / 36)) < 1e-9 and miss[3][hearts] == miss[2][hearts]
+
+
+def test_declarer_gives_no_ruff_to_a_partner_probably_out_of_trumps():
+    # Seat 0 laid six spades away and drew two rounds of trumps with the jokers; every
+    # seat followed, so one trump (the 8S) is left, as likely with either opponent as
+    # with partner.  Partner (seat 2) showed out of hearts on the AH.  A heart for
+    # partner to ruff (the old play) would probably only set up the opponents' hearts:
+    # partner holds the last trump a third of the time.  It leads from its long diamonds.
+    kitty = "8D 7D 6D 9C 8C 7C"
+    state = hand_state(RULES, 3, {0: "BJ LJ AS KS QS JS TS 9S AH 9H 8H 9D",
+                                  1: "2S 5S 8S 2H KH QH AD KD QD AC KC QC",
+                                  2: "3S 6S 2C JD TD 5D 4D 3D 2D JC TC 6C"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", "AS", "KS", "QS", "JS", "TS", "9S")
+    act(state, "BJ", "2S", "3S", "4S", "LJ", "5S", "6S", "7S", "AH", "2H", "2C", "3H")
+    assert state.phase == PLAY and state.seat == 0
+    card, reason = says(state)
+    assert card == "6D", (card, reason)
+    assert "longest suit" in reason, reason
+
+
+def test_defender_makes_the_declarer_ruff_a_suit_it_is_out_of():
+    # Seat 0 declares spades and ruffed seat 1's AH; its partner (seat 2) followed to
+    # hearts.  Seat 1 wins the KD and has nothing sure to cash: it leads a small heart,
+    # making the declarer spend a trump, not the 8D from 8-7-6 (the old play).
+    kitty = "6C 7C 8C 9D 5D 6H"
+    state = hand_state(RULES, 3, {0: "9S 8S 7S 6S 5S 4S 2D 3D 2C 3C 4C 5C",
+                                  1: "AD KD AH 5H 4H 3S 2S KC QC 8D 7D 6D",
+                                  2: "QD TD 2H BJ LJ AS KS QS JS TS AC JC"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", *kitty.split())
+    act(state, "2D", "AD", "QD", "JD", "AH", "2H", "3H", "4S", "3D", "KD", "TD", "4D")
+    assert state.phase == PLAY and state.seat == 1
+    card, reason = says(state)
+    assert card == "4H", (card, reason)
+    assert "make it ruff" in reason, reason
