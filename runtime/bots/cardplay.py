@@ -424,7 +424,7 @@ def lead(state, rules, info, ti, void, unseen, played, seat, legal, why):
         for p in partners:
             vp = void[p]
             if vp and not vp & tbit:
-                if not defending and not _may_ruff(state, seat, void, unseen, trump, p, out_trumps):
+                if not defending and not _may_ruff(state, seat, void, unseen, played, trump, p, out_trumps):
                     continue
                 for s, c in low.items():
                     if s != trump and vp & (1 << s):
@@ -510,10 +510,10 @@ def _none_left(state, seat: int, void, unseen: int, played: int, trump: int, opp
 _RUFF_HOLDS = 0.5
 
 
-def _may_ruff(state, seat: int, void, unseen: int, trump: int, partner: int, out: int) -> bool:
+def _may_ruff(state, seat: int, void, unseen: int, played: int, trump: int, partner: int, out: int) -> bool:
     """Whether ``partner`` probably holds one of the ``out`` trumps ``seat`` cannot place
     (the chance of it from :func:`.infer.placement` at least ``_RUFF_HOLDS``)."""
-    miss = placement(state, seat, void, unseen, (trump,))
+    miss = placement(state, seat, void, unseen, played, (trump,))
     return 1.0 - miss[partner][trump] ** out >= _RUFF_HOLDS
 
 
