@@ -40,6 +40,7 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
+from runtime.notation import strain_index
 from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
 PROGRAM = [sys.executable, "-c", "from bidcompiler.cli import main; main()"]
@@ -1038,6 +1039,20 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
         assert term.handle(seat, typed) is False
         assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
     assert session.hand.calls == []  # nothing was bid
+
+
+def test_a_shortened_strain_that_also_starts_a_suits_name_is_not_read_as_the_strain(tmp_path):
+    """Where a strain has the alias `special` (cincinnati), `4sp` may be 4 spades as well as
+    4 special: refused, not read as a downtown bid; `4spe` starts only `special` and is read."""
+    session = people_session(tmp_path, "cincinnati")
+    term, _ = terminal_for(session)
+    rules = session.rules
+    assert "special" in rules.strains[strain_index(rules, "downtown")].aliases  # what makes `sp` two-faced
+    downtown = rules.first_bid_action + rules.action_names[rules.first_bid_action:].index("4 downtown")
+    assert term.parse("4spe") == ([downtown], None)
+    for typed in ("4sp", "4 sp", "4 SP"):
+        actions, why = term.parse(typed)
+        assert actions == [] and why is not None and why.startswith(f"'{typed}' is not a call"), typed
 
 
 @pytest.mark.parametrize("variant", ["standard", "cutthroat"])
