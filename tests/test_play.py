@@ -40,7 +40,7 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
-from runtime.notation import strain_index
+from runtime.notation import parse_call, strain_index
 from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
 PROGRAM = [sys.executable, "-c", "from bidcompiler.cli import main; main()"]
@@ -1031,7 +1031,8 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
     term, console = terminal_for(session)
     rules = session.rules
     seat = session.current_player()
-    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump")):
+    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump"),
+                        ("4 no trump", "4 notrump"), ("4 No-Trump", "4 notrump"), ("5 up town", "5 uptown")):
         assert term.parse(typed) == ([rules.first_bid_action + rules.action_names[rules.first_bid_action:]
                                       .index(call)], None), typed
     for typed, why in (("4h", "a bid here names no suit ('h' is hearts), only one of uptown, downtown, notrump"),
@@ -1039,6 +1040,7 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
         assert term.handle(seat, typed) is False
         assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
     assert session.hand.calls == []  # nothing was bid
+    assert parse_call(rules, "4 no trump") is None and parse_call(rules, "4nt") is None  # records: strictly
 
 
 def test_a_shortened_strain_that_also_starts_a_suits_name_is_not_read_as_the_strain(tmp_path):
