@@ -1178,6 +1178,39 @@ def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not
     assert "contract  3 notrump by " in said and ": no trump, the direction still to be chosen" in said
 
 
+FIXED_ORDERS = """\
+name: fixed
+extends: standard
+auction:
+  strains:
+    - {name: uptown, trump: suit, direction: uptown}
+    - {name: downtown, trump: suit, direction: downtown}
+    - {name: spades, trump: S, direction: downtown}
+    - {name: notrump, trump: none, direction: uptown}
+  ranking: [[uptown, downtown, spades], [notrump]]
+declaration:
+  when: after-kitty
+"""
+
+
+@pytest.mark.parametrize(("bid", "settled"), [("3 notrump", "no trump, played uptown"),
+                                              ("3 spades", "spades trump, played downtown")])
+def test_rules_before_the_declaration_name_the_order_a_bid_fixes(tmp_path, bid, settled):
+    """A bid that fixes its rank order leaves none to choose: `rules` said "the direction (order)
+    still to be chosen" while the kitty was taken, where the Contract line said `uptown`."""
+    (tmp_path / "fixed.yaml").write_text(FIXED_ORDERS, encoding="utf-8")
+    session = people_session(tmp_path, str(tmp_path / "fixed.yaml"))
+    rules = session.rules
+    session.apply(rules.first_bid_action + rules.action_names[rules.first_bid_action:].index(bid))
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(rules.pass_action)
+    assert session.hand.table is None  # after-kitty: nothing declared yet
+    term, console = terminal_for(session)
+    said = "\n".join(rules_text(term, console))
+    assert f"contract  {bid} by " in said and f": {settled}" in said, said
+    assert "still to be chosen" not in said
+
+
 def test_a_card_typed_suit_first_or_with_a_blank_is_read_at_the_prompt(tmp_path):
     """`♥10`, `h10`, `sA` and `10 h` are cards as players write them; a record still spells them strictly."""
     from bidcompiler.cli.terminal import typed_card
