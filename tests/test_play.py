@@ -40,6 +40,7 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
 from runtime.hand import DECLARE_DIRECTION, PLAY
+from runtime.notation import parse_call, strain_index
 from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
 PROGRAM = [sys.executable, "-c", "from bidcompiler.cli import main; main()"]
@@ -1030,7 +1031,8 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
     term, console = terminal_for(session)
     rules = session.rules
     seat = session.current_player()
-    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump")):
+    for typed, call in (("4NT", "4 notrump"), ("5low", "5 downtown"), ("4 u", "4 uptown"), ("3 notr", "3 notrump"),
+                        ("4 no trump", "4 notrump"), ("4 No-Trump", "4 notrump"), ("5 up town", "5 uptown")):
         assert term.parse(typed) == ([rules.first_bid_action + rules.action_names[rules.first_bid_action:]
                                       .index(call)], None), typed
     for typed, why in (("4h", "a bid here names no suit ('h' is hearts), only one of uptown, downtown, notrump"),
@@ -1038,6 +1040,21 @@ def test_a_bid_typed_glued_or_shortened_is_read_and_a_suit_in_a_bid_is_explained
         assert term.handle(seat, typed) is False
         assert f"✗ '{typed}' is not a call: {why}; try pass" in " ".join(console.export_text().split())
     assert session.hand.calls == []  # nothing was bid
+    assert parse_call(rules, "4 no trump") is None and parse_call(rules, "4nt") is None  # records: strictly
+
+
+def test_a_shortened_strain_that_also_starts_a_suits_name_is_not_read_as_the_strain(tmp_path):
+    """Where a strain has the alias `special` (cincinnati), `4sp` may be 4 spades as well as
+    4 special: refused, not read as a downtown bid; `4spe` starts only `special` and is read."""
+    session = people_session(tmp_path, "cincinnati")
+    term, _ = terminal_for(session)
+    rules = session.rules
+    assert "special" in rules.strains[strain_index(rules, "downtown")].aliases  # what makes `sp` two-faced
+    downtown = rules.first_bid_action + rules.action_names[rules.first_bid_action:].index("4 downtown")
+    assert term.parse("4spe") == ([downtown], None)
+    for typed in ("4sp", "4 sp", "4 SP"):
+        actions, why = term.parse(typed)
+        assert actions == [] and why is not None and why.startswith(f"'{typed}' is not a call"), typed
 
 
 @pytest.mark.parametrize("variant", ["standard", "cutthroat"])
@@ -1159,6 +1176,39 @@ def test_a_notrump_contract_before_its_direction_is_chosen_says_so_not_trump_not
     assert "trump not yet named" not in contract
     said = "\n".join(rules_text(term, console))  # `rules` at the prompt says the same
     assert "contract  3 notrump by " in said and ": no trump, the direction still to be chosen" in said
+
+
+FIXED_ORDERS = """\
+name: fixed
+extends: standard
+auction:
+  strains:
+    - {name: uptown, trump: suit, direction: uptown}
+    - {name: downtown, trump: suit, direction: downtown}
+    - {name: spades, trump: S, direction: downtown}
+    - {name: notrump, trump: none, direction: uptown}
+  ranking: [[uptown, downtown, spades], [notrump]]
+declaration:
+  when: after-kitty
+"""
+
+
+@pytest.mark.parametrize(("bid", "settled"), [("3 notrump", "no trump, played uptown"),
+                                              ("3 spades", "spades trump, played downtown")])
+def test_rules_before_the_declaration_name_the_order_a_bid_fixes(tmp_path, bid, settled):
+    """A bid that fixes its rank order leaves none to choose: `rules` said "the direction (order)
+    still to be chosen" while the kitty was taken, where the Contract line said `uptown`."""
+    (tmp_path / "fixed.yaml").write_text(FIXED_ORDERS, encoding="utf-8")
+    session = people_session(tmp_path, str(tmp_path / "fixed.yaml"))
+    rules = session.rules
+    session.apply(rules.first_bid_action + rules.action_names[rules.first_bid_action:].index(bid))
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(rules.pass_action)
+    assert session.hand.table is None  # after-kitty: nothing declared yet
+    term, console = terminal_for(session)
+    said = "\n".join(rules_text(term, console))
+    assert f"contract  {bid} by " in said and f": {settled}" in said, said
+    assert "still to be chosen" not in said
 
 
 def test_a_card_typed_suit_first_or_with_a_blank_is_read_at_the_prompt(tmp_path):

@@ -150,6 +150,13 @@ def game_end_words(rules: Ruleset) -> str:
     return "; ".join(parts)
 
 
+def _order_words(rules: Ruleset, bid: int, noun: str) -> str:
+    """The rank order of a contract whose trump the bid settled, before play: ``played uptown``
+    where the bid fixes it, else ``the direction still to be chosen`` (``noun``: what to call it)."""
+    fixed = declaration(rules, bid).fixed_direction
+    return f"the {noun} still to be chosen" if fixed is None else f"played {rules.orders[fixed]}"
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -258,9 +265,9 @@ def hand_rules(rules: Ruleset, hand: HandState, you: int | None, totals, section
                      else f"{rules.suit_names[table.trump].lower()} trump")
             settled = f"{trump}, played {rules.orders[table.direction]}"
         elif declaration(rules, hand.bid).fixed_suit is not None:
-            settled = f"{rules.suit_names[hand.trump].lower()} trump, the order still to be chosen"
-        elif notrump_ends == [True]:  # a notrump bid: only its direction is left to choose
-            settled = "no trump, the direction still to be chosen"
+            settled = f"{rules.suit_names[hand.trump].lower()} trump, {_order_words(rules, hand.bid, 'order')}"
+        elif notrump_ends == [True]:  # a notrump bid: at most its direction is left to choose
+            settled = f"no trump, {_order_words(rules, hand.bid, 'direction')}"
         elif hand.trump != NO_TRUMP or notrump_ends == [False]:
             settled = "the trump is still to be named"
         else:

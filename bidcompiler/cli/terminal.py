@@ -109,17 +109,23 @@ LEVEL_AND_STRAIN = re.compile(r"([0-9]{1,6})\s*([^\s0-9].*)")
 def spelled_call(rules: Ruleset, text: str) -> str:
     """A bid as a player types it, spelled as calls are read (runtime.notation.parse_call).
 
-    The level may be glued to its strain (``4nt``, ``5low``), and a strain word may be
+    The level may be glued to its strain (``4nt``, ``5low``), a strain's name may have a
+    blank or hyphen inside (``4 no trump``, as the declaration reads it), and a strain word may be
     shortened to a start that only one strain's name or alias has (``4 u``, ``4 notr``).
     A suit letter is never read as such a start (``4h`` is not ``4 high``: the player
-    may mean hearts), so it is refused and the refusal says why.  Records are read
-    strictly; this forgiveness is the terminal's.
+    may mean hearts), so it is refused and the refusal says why; nor is the start of a
+    suit's name (``4sp`` is not ``4 special`` where that is a strain's alias: it may be
+    spades).  Records are read strictly; this forgiveness is the terminal's.
     """
     found = LEVEL_AND_STRAIN.fullmatch(" ".join(ascii_lower(text).split()))
     if found is None:
         return text
     level, strain = found.groups()
-    if strain_index(rules, strain) is None and _suit_named(rules, strain) is None:
+    compact = re.sub(r"[\s-]+", "", strain)  # `no trump`, `no-trump`: a strain's name with a blank inside
+    if strain_index(rules, strain) is None and strain_index(rules, compact) is not None:
+        strain = compact
+    suit_start = any(name.lower().startswith(strain) for name in rules.suit_names)
+    if strain_index(rules, strain) is None and _suit_named(rules, strain) is None and not suit_start:
         starts = {i for i, s in enumerate(rules.strains) if not s.bare
                   for name in (s.name, *s.aliases) if name.startswith(strain)}
         if len(starts) == 1:
