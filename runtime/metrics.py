@@ -13,7 +13,8 @@ reads are the command line's (``bidcompiler/cli/report.py``).
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import stats
 from .hand import HandState
@@ -29,6 +30,8 @@ if TYPE_CHECKING:  # the driver's types; it imports this module
 METRIC_KINDS = {
     "contract": "proportion",        # y: hands with this contract, n: hands dealt
     "made": "proportion",            # made:<contract> / made: y made, n contracts
+    "strain": "proportion",          # strain:<strain>: y contracts of this strain, n contracts
+    "strain-made": "proportion",     # strain-made:<strain>: y made, n contracts of this strain
     "set": "proportion",             # y: contracts set, n: contracts
     "sweep": "proportion",           # y: one side took every book, n: contracts
     "redeal": "proportion",          # y: hands that ended without a contract, n: hands dealt
@@ -47,15 +50,19 @@ def kind_of(key: str) -> str:
     return METRIC_KINDS[key.split(":", 1)[0]]
 
 
-def metric_order(keys, contracts: Sequence[str]) -> list[str]:
-    """``keys`` in the order reports show them: contracts in ladder order, then the rest."""
+def metric_order(keys, contracts: Sequence[str], strains: Sequence[str] = ()) -> list[str]:
+    """``keys`` in the order reports show them: contracts in ladder order, strains in
+    the variant's order (``strains``: their names), then the rest."""
     rank = {c: i for i, c in enumerate(contracts)}
+    strain_rank = {s: i for i, s in enumerate(strains)}
     families = tuple(METRIC_KINDS)  # listed there in report order
 
     def order(key):
         family, _, arg = key.partition(":")
         if family in ("contract", "made") and arg:
             sub = (rank.get(arg, len(rank)), arg)
+        elif family in ("strain", "strain-made"):
+            sub = (strain_rank.get(arg, len(strain_rank)), arg)
         elif arg:
             sub = (int(arg), "")
         else:
@@ -70,6 +77,37 @@ def ladder(rules: Ruleset) -> list[str]:
     return [b.text for b in rules.bids]
 
 
+@dataclass(frozen=True)
+class Strains:
+    """A ladder's strains, for the strain figures: their names in the ladder's order,
+    each contract's strain, and the figures' keys, made once per run (a unit only
+    looks them up)."""
+
+    names: tuple[str, ...]
+    of_contract: Mapping[str, int]  # contract as bid -> index in names
+    share_keys: tuple[str, ...]     # strain:<name>
+    made_keys: tuple[str, ...]      # strain-made:<name>
+
+    @classmethod
+    def of(cls, rules: Ruleset) -> Strains:
+        """The strains of ``rules``' ladder."""
+        names = tuple(strain.name for strain in rules.strains)
+        return cls(names, {b.text: b.strain for b in rules.bids},
+                   tuple(f"strain:{n}" for n in names), tuple(f"strain-made:{n}" for n in names))
+
+
+def strain_ladder(rules: Ruleset) -> Strains | None:
+    """The strains of a variant's ladder (:class:`Strains`), or None where it has fewer
+    than two (one bare number, say): there every contract is of the one strain, and
+    its share of contracts says nothing."""
+    return Strains.of(rules) if len(rules.strains) > 1 else None
+
+
+def strain_names(strains: Strains | None) -> list[str]:
+    """The names of a :func:`strain_ladder`'s strains, in its order (none for None)."""
+    return list(strains.names) if strains else []
+
+
 # --------------------------------------------------------------------------- observations
 def _count(obs: dict, key: str, y: int) -> None:
     """Add one trial with value ``y`` to figure ``key`` of an observation (key -> [y, n])."""
@@ -78,8 +116,37 @@ def _count(obs: dict, key: str, y: int) -> None:
     entry[1] += 1
 
 
-def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequence[str]) -> None:
-    """Add the hand-level figures of one unit's hands to ``obs`` (key -> [y, n])."""
+def add_strains(obs: dict, strains: Strains, bid: Mapping[str, int]) -> None:
+    """Add each strain's figures to a unit's observation, from the contracts it bid.
+
+    ``bid`` counts the unit's contracts by name (as bid), whose ``made:<contract>``
+    entries ``obs`` holds already.  ``strain:<name>`` counts the unit's contracts of
+    the strain among all its contracts (every strain, bid or not: a share of zero is
+    a figure); ``strain-made:<name>`` those made among them (only where the strain
+    was bid, as ``made:<contract>``).  Once per unit (or per distinct hand outcome),
+    from what the hand loop counted: a hand costs nothing more.
+    """
+    contracted = obs.get("made", (0, 0))[1]
+    if not contracted:
+        return
+    n = len(strains.names)
+    in_strain = [0] * n
+    made = [0] * n
+    of_contract = strains.of_contract
+    for name, times in bid.items():
+        s = of_contract[name]
+        in_strain[s] += times
+        made[s] += obs[f"made:{name}"][0]
+    for s, key in enumerate(strains.share_keys):
+        obs[key] = [in_strain[s], contracted]
+        if in_strain[s]:
+            obs[strains.made_keys[s]] = [made[s], in_strain[s]]
+
+
+def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequence[str],
+                      strains: Strains | None = None) -> None:
+    """Add the hand-level figures of one unit's hands to ``obs`` (key -> [y, n]);
+    ``strains`` (:func:`strain_ladder`) adds the strains' figures (:func:`add_strains`)."""
     # _count written out: this runs for every hand of a simulation, a dozen figures each.
     counts: Counter = Counter()
     thrown_in = 0
@@ -117,6 +184,8 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
     for name in contracts:
         obs[f"contract:{name}"] = [counts.get(name, 0), hands]
     obs["redeal"] = [thrown_in, hands]
+    if strains:
+        add_strains(obs, strains, counts)
 
 
 def hand_outcome(state: HandState) -> tuple:
@@ -136,7 +205,8 @@ def hand_outcome(state: HandState) -> tuple:
 
 
 def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,
-                      rules: Ruleset, contracts: Sequence[str]) -> None:
+                      rules: Ruleset, contracts: Sequence[str],
+                      strains: Strains | None = None) -> None:
     """Count one-hand units by their :func:`hand_outcome`: each outcome's observation ``count`` times.
 
     The same sums as :func:`hands_observation` of each hand, then :func:`add_moments`
@@ -158,6 +228,8 @@ def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, out
         for name in contracts:
             obs[f"contract:{name}"] = [1 if bid >= 0 and bids[bid].text == name else 0, 1]
         obs["redeal"] = [1 if bid < 0 else 0, 1]
+        if strains and bid >= 0:
+            add_strains(obs, strains, {bids[bid].text: 1})
         for key, (y, n) in obs.items():
             m = moments.get(key)
             if m is None:
@@ -230,15 +302,16 @@ def simulation_figures(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
 
     ``statistics`` holds every figure as ``{kind, value, low, high, n}`` in report
     order; beside it are the plain figures of earlier versions (``contracts``,
-    ``make_rate``, ``mean_score``, ``mean_declarer_score``, ``no_contract``) and the
-    ``distributions``.  ``bots`` is the bot kind of each seat.  The command line's
-    report adds the labels and definitions (``bidcompiler/cli/report.py``).
+    ``make_rate``, ``mean_score``, ``mean_declarer_score``, ``no_contract``), the
+    ``strains`` (:func:`strain_rows`) and the ``distributions``.  ``bots`` is the bot
+    kind of each seat.  The command line's report adds the labels and definitions (``bidcompiler/cli/report.py``).
     """
     from .simulate import seat_bots  # the driver imports this module
 
     m = totals.moments
     contracts = ladder(rules)
-    keys = metric_order(m, contracts)
+    strains = strain_ladder(rules)
+    keys = metric_order(m, contracts, strain_names(strains))
     statistics = {k: {"kind": kind_of(k), **interval(totals.units, m[k], kind_of(k)).as_json()} for k in keys}
     hands = totals.hands[0]
 
@@ -264,6 +337,7 @@ def simulation_figures(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
         "max_hands": spec.max_hands if spec.mode == "games" else None,
         "no_contract": count("redeal"),
         "contracts": rows,
+        "strains": strain_rows(strains, m, statistics),
         "make_rate": (count("made") / contracted) if contracted else None,
         "mean_score": [m[f"points:{s}"].total(0) / hands for s in range(rules.sides)],
         "mean_declarer_score": (count("declarer-points") / contracted) if contracted else None,
@@ -273,6 +347,30 @@ def simulation_figures(rules: Ruleset, spec: RunSpec, totals: Totals) -> dict:
             "game_length": histogram_json(totals.histograms.get("length")),
         },
     }
+
+
+def strain_rows(strains: Strains | None, m: dict[str, stats.Moments],
+                statistics: dict) -> list[dict]:
+    """Each strain's contracts, share of contracts and make rate, as ``simulate --json``'s ``strains``.
+
+    One row per strain of :func:`strain_ladder` (none for a ladder of one strain),
+    bid or not (a share of zero is a figure): ``{strain, count, share, made,
+    make_rate, share_interval, make_rate_interval}``; the make rate and its
+    interval are None for a strain never bid, and the list is empty where no hand
+    had a contract.
+    """
+    rows: list[dict] = []
+    for name in strain_names(strains):
+        share = statistics.get(f"strain:{name}")
+        if share is None:
+            continue
+        made_key = f"strain-made:{name}"
+        count = m[made_key].total(1) if made_key in m else 0
+        made = m[made_key].total(0) if made_key in m else 0
+        rows.append({"strain": name, "count": count, "share": share["value"], "made": made,
+                     "make_rate": made / count if count else None, "share_interval": _bare(share),
+                     "make_rate_interval": _bare(statistics[made_key]) if count else None})
+    return rows
 
 
 def comparison_figures(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals: Totals) -> dict:
@@ -285,9 +383,10 @@ def comparison_figures(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
     the sentences and what A and B were (``bidcompiler/cli/report.py``).
     """
     contracts = list(dict.fromkeys(ladder(rules_a) + ladder(rules_b)))
+    strains = list(dict.fromkeys(strain_names(strain_ladder(rules_a)) + strain_names(strain_ladder(rules_b))))
     units = totals.units
     differences = []
-    for key in metric_order(totals.moments, contracts):
+    for key in metric_order(totals.moments, contracts, strains):
         m = totals.moments[key]
         kind = kind_of(key)
         a = interval(units, m, kind, 0, 1)

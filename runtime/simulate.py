@@ -270,11 +270,11 @@ def _play_unit(rules: Ruleset, spec: RunSpec, unit: int) -> tuple[list[HandState
 
 
 def _observe_unit(rules: Ruleset, spec: RunSpec, unit: int, contracts: Sequence[str],
-                  histograms: dict, prefix: str = ""):
-    """Play one unit; its observation (key -> [y, n]) and its hands."""
+                  histograms: dict, prefix: str = "", strains: metrics.Strains | None = None):
+    """Play one unit; its observation (key -> [y, n]) and its hands (``strains``: metrics.strain_ladder)."""
     states, play = _play_unit(rules, spec, unit)
     obs: dict[str, list[int]] = {}
-    metrics.hands_observation(obs, states, contracts)
+    metrics.hands_observation(obs, states, contracts, strains)
     points = histograms.setdefault(prefix + "declarer-points", Counter())
     for state in states:
         if state.declarer >= 0:
@@ -288,6 +288,7 @@ def _observe_unit(rules: Ruleset, spec: RunSpec, unit: int, contracts: Sequence[
 def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     """Play chunk ``index`` of a simulation of ``rules`` (a top-level function: it crosses process pools)."""
     contracts = metrics.ladder(rules)
+    strains = metrics.strain_ladder(rules)
     moments: dict[str, stats.Moments] = {}
     histograms: dict[str, Counter] = {}
     records = [] if spec.records is not None else None
@@ -306,10 +307,10 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
                 variant, with_rules = spec.records
                 records.append([_record_line(state, variant, with_rules)])
         metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
-                                  rules, contracts)
+                                  rules, contracts, strains)
         return ChunkResult(index, len(units), (len(units),), moments, histograms, records)
     for unit in units:
-        obs, states = _observe_unit(rules, spec, unit, contracts, histograms)
+        obs, states = _observe_unit(rules, spec, unit, contracts, histograms, strains=strains)
         hands += len(states)
         for key, (y, n) in obs.items():  # metrics.add_moments and Moments.add written out: ~25 a hand
             m = moments.get(key)
@@ -330,13 +331,14 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
 def run_compare_chunk(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     """Play chunk ``index`` under two variants with the same seeds; paired sums per unit."""
     contracts = list(dict.fromkeys(metrics.ladder(rules_a) + metrics.ladder(rules_b)))
+    strains_a, strains_b = metrics.strain_ladder(rules_a), metrics.strain_ladder(rules_b)
     moments: dict[str, stats.Moments] = {}
     histograms: dict[str, Counter] = {}
     hands_a = hands_b = 0
     units = spec.units(index)
     for unit in units:
-        obs_a, states_a = _observe_unit(rules_a, spec, unit, contracts, histograms, "a:")
-        obs_b, states_b = _observe_unit(rules_b, spec, unit, contracts, histograms, "b:")
+        obs_a, states_a = _observe_unit(rules_a, spec, unit, contracts, histograms, "a:", strains_a)
+        obs_b, states_b = _observe_unit(rules_b, spec, unit, contracts, histograms, "b:", strains_b)
         hands_a += len(states_a)
         hands_b += len(states_b)
         for key in obs_a.keys() | obs_b.keys():

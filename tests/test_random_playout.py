@@ -229,12 +229,13 @@ def test_hands_chunk_counts_outcomes_as_each_hand_would(spec, bots):
     run = RunSpec("hands", count, 5, bots, chunk_size=count)
     result = run_chunk(rules, run, 0)
     contracts = metrics.ladder(rules)
+    strains = metrics.strain_ladder(rules)  # the strain figures are folded by outcome too
     moments: dict = {}
     points: Counter = Counter()
     for index in range(count):
         state = play_hand(rules, 5, index, bots)
         obs: dict = {}
-        metrics.hands_observation(obs, [state], contracts)
+        metrics.hands_observation(obs, [state], contracts, strains)
         for key, vector in obs.items():
             metrics.add_moments(moments, key, tuple(vector))
         if state.declarer >= 0:

@@ -214,13 +214,28 @@ def _figure_rows(statistics: dict) -> list[tuple[str, str, dict]]:
     rows = []
     for key, stat in statistics.items():
         family = key.split(":", 1)[0]
-        if family == "contract" or (family == "made" and ":" in key):
-            continue
+        if family in ("contract", "strain", "strain-made") or (family == "made" and ":" in key):
+            continue  # the contract and strain tables show them
         label = stat["label"]
         if family == "points":
             label = f"mean score, side {key.split(':', 1)[1]} (points per hand)"
         rows.append((key, label, stat))
     return rows
+
+
+def _strain_table(rows: list[dict], stats: dict) -> Table:
+    """Each strain's contracts, share of the contracts and make rate (simulate --json's ``strains``)."""
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("strain")
+    table.add_column("contracts", justify="right")
+    table.add_column("share of contracts", justify="right")
+    table.add_column("made", justify="right")
+    for row in rows:
+        share = stats[f"strain:{row['strain']}"]
+        made = stats.get(f"strain-made:{row['strain']}")
+        table.add_row(row["strain"], str(row["count"]), f"{_value(share)} {_ci(share)}",
+                      f"{_value(made)} {_ci(made)}" if made else "—")
+    return table
 
 
 def bots_header(data: dict) -> str:
@@ -231,7 +246,8 @@ def bots_header(data: dict) -> str:
 def simulation_report(data: dict) -> None:
     """A simulation's figures, each with its 95% confidence interval, as two tables.
 
-    First the contracts (share of hands, make rate), then every other figure:
+    First the contracts (share of hands, make rate), then where the ladder has several
+    strains each strain's share of the contracts and make rate, then every other figure:
     make and set rates, sweeps, thrown-in hands, points, and with games the game
     length and the wins by side and by dealer position (defined under the table).
     """
@@ -255,6 +271,8 @@ def simulation_report(data: dict) -> None:
         redeal = stats["redeal"]
         table.add_row("(no contract)", str(data["no_contract"]), f"{_value(redeal)} {_ci(redeal)}", "")
     console.print(table)
+    if data["strains"]:
+        console.print(_strain_table(data["strains"], stats))
     figures = Table(show_header=True, header_style="bold")
     figures.add_column("figure")
     figures.add_column("value", justify="right")

@@ -58,6 +58,10 @@ class _Words(NamedTuple):
 # a new family gets all of them at once.  ``{arg}`` is the key's side, or for
 # ``dealer-win`` its position in words.
 _WORDS = {
+    "strain": _Words("{arg} share of contracts", "how often the contract is {arg}",
+                     "the contract is {arg} {amount} {often}"),
+    "strain-made": _Words("{arg} contracts made", "how often {arg} contracts are made",
+                          "{arg} contracts are made {amount} {often}"),
     "set": _Words("contracts set", "how often declarers are set",
                   "declarers are set {amount} {often}"),
     "sweep": _Words("sweeps (one side takes every book)", "sweeps",
@@ -178,6 +182,12 @@ def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats
         what = arg or "contracts"
         verb = "is" if arg else "are"
         return (f"{what} {verb} made {amount} {often} "
+                f"({_percent(b.value, half)} of the time, instead of {_percent(a.value, half)})")
+    if family == "strain":
+        return (f"the contract is {arg} {amount} {often} "
+                f"(in {_percent(b.value, half)} of contracts, instead of {_percent(a.value, half)})")
+    if family == "strain-made":
+        return (f"{arg} contracts are made {amount} {often} "
                 f"({_percent(b.value, half)} of the time, instead of {_percent(a.value, half)})")
     if family not in _WORDS:
         raise KeyError(key)

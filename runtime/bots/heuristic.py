@@ -325,8 +325,11 @@ class HeuristicBot:
             else:
                 text = f"bid {text}"
             forced = "" if can_pass else " (must bid)"
+            # A bid worth less than nothing is chosen only over a pass worth less still (or
+            # where passing is not allowed): the reason says so, or it reads as a mistake.
+            against = f" against {pass_value:+.1f} for passing ({pass_words})" if can_pass else ""
             return action, (f"{text}{forced}: about {books:.1f} books expected "
-                            f"{self._contract_words(rules, key)}, worth {value:+.1f}")
+                            f"{self._contract_words(rules, key)}, worth {value:+.1f}{against}")
         if can_pass:
             if not why:
                 return info.pass_action, ""
