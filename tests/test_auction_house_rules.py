@@ -21,6 +21,7 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset
 from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
 from runtime.simulate import play_hand
+from tests.clirun import run
 from test_real_table_rules import STD_LONG, new_hand
 from test_replay import replay_illegal
 from test_rules_variants import act, legal, refused
@@ -189,3 +190,14 @@ def test_the_whist_syntax_writes_the_same_rules(tmp_path):
     from_whist = load_ruleset("standard", (str(whist),))
     assert (from_whist.overcall_by, from_whist.overcall_partner, from_whist.dealer_bids_from) == (2, False, 4)
     assert from_whist == load_ruleset("standard", (str(yaml_rule),))
+
+
+def test_a_dealer_floor_at_the_ladders_foot_is_refused_as_idle(tmp_path):
+    # The ladder starts at 3: a floor of 3 leaves a stuck dealer every bid (a setting that changes nothing).
+    path = tmp_path / "floor-3.yaml"
+    path.write_text("name: floor-3\nkind: house-rule\ndescription: x\nauction: {dealer_bids_from: 3}\n",
+                    encoding="utf-8")
+    result = run("check", f"standard+{path}")
+    assert result.exit_code == 1
+    assert "auction.dealer_bids_from has no effect: no bid is below 3 (the ladder starts at 3)" in result.stderr
+    assert run("check", f"standard+{_rule_file(tmp_path, 'dealer-from-4')}").exit_code == 0
