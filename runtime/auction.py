@@ -118,6 +118,15 @@ class AuctionRules:
             legal.remove(rules.pass_action)  # its first call must be another call (a bid, take or redeal)
         return legal
 
+    def why_no_bid(self, state) -> str:
+        """Why the seat to act in ``state`` has no bid open while a high bid stands, in words
+        (a hint's reason for its pass: the partner holds the high bid, or none outranks it enough)."""
+        if self.partner_bar and self._partner_holds_high(state):
+            return "the partner holds the high bid, and a player may not overcall their partner"
+        if self.overcall_by > 1:
+            return f"no bid is left that outranks the high bid by {self.overcall_by} steps"
+        return "no bid is left that outranks the high bid"
+
     def dealer_floor(self) -> int:
         """The ladder index of the lowest bid a dealer left to bid (everyone else passed) may bid."""
         bids = self.rules.bids

@@ -13,6 +13,7 @@ many hands (checked by a plain reading of the calls, not by the engine), and the
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset
 from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
+from runtime.bots.heuristic import HeuristicBot
 from runtime.simulate import play_hand
 from tests.clirun import run
 from test_real_table_rules import STD_LONG, new_hand
@@ -201,3 +203,15 @@ def test_a_dealer_floor_at_the_ladders_foot_is_refused_as_idle(tmp_path):
     assert result.exit_code == 1
     assert "auction.dealer_bids_from has no effect: no bid is below 3 (the ladder starts at 3)" in result.stderr
     assert run("check", f"standard+{_rule_file(tmp_path, 'dealer-from-4')}").exit_code == 0
+
+
+def test_the_hint_for_a_forced_pass_names_the_rule_that_forces_it(rules_of):
+    # play's hint is the heuristic bot's reason: a pass with no bid open says which rule closed them.
+    state = act(new_hand(rules_of("no-partner-overcall"), *STD_LONG), "4 uptown", "pass")
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert state.rules.action_names[action] == "pass"
+    assert reason == "pass: the partner holds the high bid, and a player may not overcall their partner"
+    state = act(new_hand(rules_of("overcall-by-2"), *STD_LONG), "6 uptown")  # only 7 uptown/downtown is 2 up
+    act(state, "7 uptown")
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert reason == "pass: no bid is left that outranks the high bid by 2 steps"
