@@ -276,7 +276,7 @@ def _auction_section(v: ir.Variant) -> list[str]:
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
     if a.overcall_by > 1:
         lines.append(f"An overcall must be at least {a.overcall_by} steps up the ladder above the high bid "
-                     "(each `<` is a step, and a number's missing rungs count too).")
+                     "(each `<` is a step).")
     if not a.overcall_partner and v.sides == "partners":
         lines.append("A player may not bid over a high bid their partner holds (they may pass, or take or call "
                      "redeal where those are open to them).")

@@ -215,3 +215,13 @@ def test_the_hint_for_a_forced_pass_names_the_rule_that_forces_it(rules_of):
     act(state, "7 uptown")
     action, reason = HeuristicBot(random.Random(0)).explain(state)
     assert reason == "pass: no bid is left that outranks the high bid by 2 steps"
+
+
+def test_a_rung_a_strain_leaves_out_is_no_step(tmp_path):
+    # notrump from 4: the ladder reads 3 uptown = 3 downtown < 4 uptown = 4 downtown < 4 notrump, so
+    # two rungs above 3 downtown is 4 notrump (the missing 3 notrump is no rung a player counts).
+    rules = load_ruleset("standard", ("notrump-from-4", str(_rule_file(tmp_path, "overcall-by-2"))))
+    state = act(new_hand(rules, *STD_LONG), "3 downtown")
+    assert min(_bids(legal(state)), key=rules.action_names.index) == "4 notrump"
+    error = refused(state, "4 uptown")
+    assert error.rule == "overcall-by" and "4 notrump or higher" in error.message
