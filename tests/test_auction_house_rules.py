@@ -225,3 +225,19 @@ def test_a_rung_a_strain_leaves_out_is_no_step(tmp_path):
     assert min(_bids(legal(state)), key=rules.action_names.index) == "4 notrump"
     error = refused(state, "4 uptown")
     assert error.rule == "overcall-by" and "4 notrump or higher" in error.message
+
+
+def test_the_rulebook_says_what_a_player_whose_partner_holds_the_bid_may_still_do():
+    # Only the calls the game has: round and round, the forced pass is final; with take, the dealer may
+    # take; with a redeal for weak cards, that stays open.
+    rulebook = run("rules", "oregon", "--set", "auction.overcall_partner=false").stdout
+    assert ("A player may not bid over a high bid their partner holds: they may pass, and that pass takes "
+            "them out of the auction as any pass does.") in rulebook
+    rulebook = run("rules", "northeast52", "--set", "auction.overcall_partner=false").stdout
+    assert ("A player may not bid over a high bid their partner holds: they may pass; the dealer may still "
+            "take the partner's bid; a first call of `redeal` stays open where the cards allow it.") in rulebook
+    assert "take" not in _partner_line(run("rules", "standard", "--set", "auction.overcall_partner=false").stdout)
+
+
+def _partner_line(rulebook: str) -> str:
+    return next(line for line in rulebook.splitlines() if "their partner holds" in line)
