@@ -612,6 +612,11 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
     else:
         idle(("auction", "dealer_bids_from"), "no dealer is left to bid (a hand where all pass is thrown in)",
              ("auction", "if_all_pass"), "make the dealer bid when all pass (`auction.if_all_pass: dealer-must-bid`)")
+    lowest = min(a.levels_of(s)[0] for s in a.strains)
+    if a.if_all_pass != "redeal" and a.dealer_bids_from is not None and a.dealer_bids_from <= lowest:
+        # A floor at or below the ladder's lowest number leaves the dealer every bid it had.
+        idle(("auction", "dealer_bids_from"), f"no bid is below {a.dealer_bids_from} (the ladder starts at {lowest})",
+             ("auction", "levels"), f"set it above {lowest}")
     if v.sides != "partners":
         idle(("auction", "overcall_partner"), "no player has a partner", ("sides",), "play in partnerships")
     if v.kitty.show in ("deal", "never") and v.kitty.show_contracts:

@@ -187,6 +187,19 @@ def _ladder(v: ir.Variant) -> str:
     return " < ".join([level_text(levels[0]), level_text(levels[1]), "…", level_text(levels[-1])])
 
 
+def _partner_bar_line(a: ir.Auction) -> str:
+    """The rulebook's line for ``overcall_partner: false``, naming only the calls still open to
+    the player whose partner holds the high bid (and that a pass there is final where it is)."""
+    line = "A player may not bid over a high bid their partner holds: they may pass"
+    if a.rounds == "until-passed":
+        line += ", and that pass takes them out of the auction as any pass does"
+    if a.dealer_may_take:
+        line += "; the dealer may still take the partner's bid"
+    if a.redeal_without:
+        line += "; a first call of `redeal` stays open where the cards allow it"
+    return line + "."
+
+
 def _lowest_bids(v: ir.Variant, floor: int = 0) -> str:
     """The ladder's lowest bids at the number ``floor`` or above, in words (``3 uptown or 3 downtown``)."""
     a = v.auction
@@ -276,10 +289,9 @@ def _auction_section(v: ir.Variant) -> list[str]:
         lines.append(f"The dealer may also take the contract by matching the high bid (the call `take`{partner}).")
     if a.overcall_by > 1:
         lines.append(f"An overcall must be at least {a.overcall_by} steps up the ladder above the high bid "
-                     "(each `<` is a step, and a number's missing rungs count too).")
+                     "(each `<` is a step).")
     if not a.overcall_partner and v.sides == "partners":
-        lines.append("A player may not bid over a high bid their partner holds (they may pass, or take or call "
-                     "redeal where those are open to them).")
+        lines.append(_partner_bar_line(a))
     lines.append(say("auction.if_all_pass", a.if_all_pass, f"If all pass: {a.if_all_pass}.")
                  .format(lowest=_lowest_bids(v, a.dealer_bids_from or 0)))
     if a.if_all_pass != "redeal" and (a.dealer_bids_from or 0) > min(a.levels_of(s)[0] for s in a.strains):

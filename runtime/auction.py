@@ -118,6 +118,15 @@ class AuctionRules:
             legal.remove(rules.pass_action)  # its first call must be another call (a bid, take or redeal)
         return legal
 
+    def why_no_bid(self, state) -> str:
+        """Why the seat to act in ``state`` has no bid open while a high bid stands, in words
+        (a hint's reason for its pass: the partner holds the high bid, or none outranks it enough)."""
+        if self.partner_bar and self._partner_holds_high(state):
+            return "the partner holds the high bid, and a player may not overcall their partner"
+        if self.overcall_by > 1:
+            return f"no bid is left that outranks the high bid by {self.overcall_by} steps"
+        return "no bid is left that outranks the high bid"
+
     def dealer_floor(self) -> int:
         """The ladder index of the lowest bid a dealer left to bid (everyone else passed) may bid."""
         bids = self.rules.bids
@@ -287,12 +296,22 @@ def auction_rules(rules: Ruleset) -> AuctionRules:
 
 
 def first_above(rules: Ruleset, index: int) -> int:
-    """The ladder index of the lowest bid that may overcall bid ``index``: one that outranks it
-    by at least ``overcall_by`` steps of rank (past the ladder's end where none does)."""
+    """The ladder index of the lowest bid that may overcall bid ``index``: one at least
+    ``overcall_by`` rungs of the ladder above it (past the ladder's end where none is).
+
+    A rung is a rank some bid has (a ``<`` of the ladder as the rulebook writes it): a rung a
+    strain's levels leave out (3 notrump where notrump starts at 4) is no step, as a player
+    counting up the ladder does not count it."""
     bids = rules.bids
-    least = bids[index].rank + rules.overcall_by  # ranks are whole numbers, one a step
+    rank = bids[index].rank
+    steps = rules.overcall_by
     i = index + 1
-    while i < len(bids) and bids[i].rank < least:
+    while i < len(bids):
+        if bids[i].rank != rank:  # the ladder is sorted by rank: a new rank is the next rung
+            rank = bids[i].rank
+            steps -= 1
+            if not steps:
+                break
         i += 1
     return i
 

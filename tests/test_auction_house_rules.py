@@ -13,6 +13,7 @@ many hands (checked by a plain reading of the calls, not by the engine), and the
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,9 @@ import pytest
 from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset
 from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
+from runtime.bots.heuristic import HeuristicBot
 from runtime.simulate import play_hand
+from tests.clirun import run
 from test_real_table_rules import STD_LONG, new_hand
 from test_replay import replay_illegal
 from test_rules_variants import act, legal, refused
@@ -189,3 +192,52 @@ def test_the_whist_syntax_writes_the_same_rules(tmp_path):
     from_whist = load_ruleset("standard", (str(whist),))
     assert (from_whist.overcall_by, from_whist.overcall_partner, from_whist.dealer_bids_from) == (2, False, 4)
     assert from_whist == load_ruleset("standard", (str(yaml_rule),))
+
+
+def test_a_dealer_floor_at_the_ladders_foot_is_refused_as_idle(tmp_path):
+    # The ladder starts at 3: a floor of 3 leaves a stuck dealer every bid (a setting that changes nothing).
+    path = tmp_path / "floor-3.yaml"
+    path.write_text("name: floor-3\nkind: house-rule\ndescription: x\nauction: {dealer_bids_from: 3}\n",
+                    encoding="utf-8")
+    result = run("check", f"standard+{path}")
+    assert result.exit_code == 1
+    assert "auction.dealer_bids_from has no effect: no bid is below 3 (the ladder starts at 3)" in result.stderr
+    assert run("check", f"standard+{_rule_file(tmp_path, 'dealer-from-4')}").exit_code == 0
+
+
+def test_the_hint_for_a_forced_pass_names_the_rule_that_forces_it(rules_of):
+    # play's hint is the heuristic bot's reason: a pass with no bid open says which rule closed them.
+    state = act(new_hand(rules_of("no-partner-overcall"), *STD_LONG), "4 uptown", "pass")
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert state.rules.action_names[action] == "pass"
+    assert reason == "pass: the partner holds the high bid, and a player may not overcall their partner"
+    state = act(new_hand(rules_of("overcall-by-2"), *STD_LONG), "6 uptown")  # only 7 uptown/downtown is 2 up
+    act(state, "7 uptown")
+    action, reason = HeuristicBot(random.Random(0)).explain(state)
+    assert reason == "pass: no bid is left that outranks the high bid by 2 steps"
+
+
+def test_a_rung_a_strain_leaves_out_is_no_step(tmp_path):
+    # notrump from 4: the ladder reads 3 uptown = 3 downtown < 4 uptown = 4 downtown < 4 notrump, so
+    # two rungs above 3 downtown is 4 notrump (the missing 3 notrump is no rung a player counts).
+    rules = load_ruleset("standard", ("notrump-from-4", str(_rule_file(tmp_path, "overcall-by-2"))))
+    state = act(new_hand(rules, *STD_LONG), "3 downtown")
+    assert min(_bids(legal(state)), key=rules.action_names.index) == "4 notrump"
+    error = refused(state, "4 uptown")
+    assert error.rule == "overcall-by" and "4 notrump or higher" in error.message
+
+
+def test_the_rulebook_says_what_a_player_whose_partner_holds_the_bid_may_still_do():
+    # Only the calls the game has: round and round, the forced pass is final; with take, the dealer may
+    # take; with a redeal for weak cards, that stays open.
+    rulebook = run("rules", "oregon", "--set", "auction.overcall_partner=false").stdout
+    assert ("A player may not bid over a high bid their partner holds: they may pass, and that pass takes "
+            "them out of the auction as any pass does.") in rulebook
+    rulebook = run("rules", "northeast52", "--set", "auction.overcall_partner=false").stdout
+    assert ("A player may not bid over a high bid their partner holds: they may pass; the dealer may still "
+            "take the partner's bid; a first call of `redeal` stays open where the cards allow it.") in rulebook
+    assert "take" not in _partner_line(run("rules", "standard", "--set", "auction.overcall_partner=false").stdout)
+
+
+def _partner_line(rulebook: str) -> str:
+    return next(line for line in rulebook.splitlines() if "their partner holds" in line)

@@ -339,7 +339,7 @@ class HeuristicBot:
                                           f"{best_any[5]:+.1f} against {pass_value:+.1f} {pass_words}")
             best_bid = best_bid or best_any
             if best_bid is None:
-                return info.pass_action, "pass: no bid is left that outranks the high bid"
+                return info.pass_action, f"pass: {auction_rules(rules).why_no_bid(state)}"
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
                                       f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
         return legal[0], "the only call left"
