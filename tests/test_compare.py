@@ -86,8 +86,11 @@ def test_a_variant_against_itself_shows_no_difference(mode):
             if d["difference"]["low"] is not None:  # exactly: no rounding noise around 0
                 assert d["difference"]["low"] == d["difference"]["high"] == 0, d
     assert data["no_clear_difference"]
-    text = run("compare", "standard", "standard", mode, count, "--seed", "3")
-    assert "No significant difference" in text.stdout
+    # The text report of the same finding: A against itself is the same at any size (proven
+    # figure by figure above), so a smaller run (a sixth) shows the words.
+    small = "10" if mode == "--games" else "50"
+    text = run("compare", "standard", "standard", mode, small, "--seed", "3")
+    assert text.exit_code == 0 and "No significant difference" in text.stdout
 
 
 def test_readable_report_says_it_in_words(tmp_path):

@@ -41,12 +41,14 @@ class Builds:
     def __init__(self, monkeypatch):
         self.count = 0
         self.allowed = True
+        self.last = None  # the Ruleset the last build made
         real = pipeline.build_ruleset
 
         def build(spec):
             assert self.allowed, f"built {spec} although the cache should hold it"
             self.count += 1
-            return real(spec)
+            self.last = real(spec)
+            return self.last
 
         monkeypatch.setattr(pipeline, "build_ruleset", build)
 
@@ -93,19 +95,22 @@ def test_every_shipped_variant_and_house_rule_comes_back_exactly(cache, builds, 
     monkeypatch.setattr(rulecache, "MAX_ENTRIES", 10_000)  # keep every entry, to count them
     hits = errors = 0
     for spec in shipped_specs():
+        builds.last, before = None, builds.count
         try:
-            fresh = pipeline.build_ruleset(spec)
+            first = load(spec)  # a miss: a fresh build (the pipeline's own), stored
         except CompileError as exc:
+            # The same error as a build of its own, outside the cache (errors build quickly).
             with pytest.raises(CompileError) as again:
-                load(spec)
+                pipeline.build_ruleset(spec)
             assert [str(d) for d in again.value.diagnostics] == [str(d) for d in exc.diagnostics]
             errors += 1
             continue
-        first = load(spec)  # a miss: built and stored
+        fresh = builds.last  # what that build made: the miss must return it, the hit must equal it
+        assert builds.count == before + 1, spec  # a miss, and it built once
         builds.allowed = False
         second = load(spec)  # a hit: read back
         builds.allowed = True
-        assert same(first, fresh), spec
+        assert first is fresh, spec
         assert same(second, fresh), spec
         hits += 1
     assert hits > 300
@@ -113,11 +118,18 @@ def test_every_shipped_variant_and_house_rule_comes_back_exactly(cache, builds, 
 
 
 def test_simulate_json_is_byte_identical_with_and_without_the_cache(tmp_path):
-    """Whole runs: the same --json from a build, from a cache miss and from a hit."""
+    """Whole runs: the same --json from a cache miss (a build) and from a hit.
+
+    (A run with the cache turned off is a build too, as the miss is:
+    test_rules_and_set_from_the_cache_load_no_compiler_and_print_the_same compares off,
+    miss and hit whole runs, and test_turned_off_nothing_is_read_or_written the off switch.)
+    50 hands a run: most of a run is start-up and the build; every hand plays from the one
+    Ruleset, which test_every_shipped_variant_and_house_rule_comes_back_exactly compares whole.
+    """
     def run(variant, *extra, cache_env):
         env = dict(os.environ, **cache_env)
         done = subprocess.run([sys.executable, "-c", "from bidcompiler.cli import main; main()", "simulate",
-                               variant, "--hands", "200", "--seed", "5", "--json", *extra],
+                               variant, "--hands", "50", "--seed", "5", "--json", *extra],
                               capture_output=True, text=True, env=env)
         return done.returncode, done.stdout, done.stderr
 
@@ -125,11 +137,10 @@ def test_simulate_json_is_byte_identical_with_and_without_the_cache(tmp_path):
     for variant, extra in [("standard", ()), ("cutthroat+to-5", ()), ("cutthroat+no-jokers", ()),
                            ("standard", ("--set", "auction.levels.from=4", "--with", "to-5")),
                            (str(ROOT / "examples" / "hawaii.whist"), ())]:
-        off = run(variant, *extra, cache_env={rulecache.ENV_OFF: "1"})
         miss = run(variant, *extra, cache_env={rulecache.ENV_DIR: folder})
         hit = run(variant, *extra, cache_env={rulecache.ENV_DIR: folder})
-        assert off == miss == hit, variant
-        assert off[0] == (1 if "no-jokers" in variant else 0), off  # no-jokers does not fit cutthroat's deal
+        assert miss == hit, variant
+        assert miss[0] == (1 if "no-jokers" in variant else 0), miss  # no-jokers does not fit cutthroat's deal
     assert len(entries(Path(folder))) == 4  # the variant with an error is not stored
 
 
@@ -464,20 +475,25 @@ def test_rulebooks_come_back_exactly(cache, monkeypatch):
 
     real = pipeline.compile_spec
     allowed = [True]
+    compiled = []  # what each compile made
 
     def compile_spec(spec):
         assert allowed[0], f"compiled {spec} although the cache should hold its rulebook"
-        return real(spec)
+        compiled.append(real(spec))
+        return compiled[-1]
 
     monkeypatch.setattr(pipeline, "compile_spec", compile_spec)
     specs = [s for s in shipped_specs() if s.base == "standard" or not s.with_rules]
     for spec in specs:
+        compiled.clear()
+        text = "+".join((spec.base, *spec.with_rules))
         try:
-            fresh = rulebook(real(spec), spec.sets)
+            missed = rulecache.rulebook(text, (), spec.sets)  # a miss: compiled (once) and stored
         except CompileError:
             continue
-        text = "+".join((spec.base, *spec.with_rules))
-        assert rulecache.rulebook(text, (), spec.sets) == fresh, spec
+        assert len(compiled) == 1, spec
+        fresh = rulebook(compiled[0], spec.sets)  # the rulebook written from that fresh compile
+        assert missed == fresh, spec
         allowed[0] = False
         assert rulecache.rulebook(text, (), spec.sets) == fresh, spec
         allowed[0] = True

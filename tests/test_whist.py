@@ -275,7 +275,7 @@ def generated_variant(draw):
                         notrump_extras=draw(st.sampled_from(["no-suit", "free", "out"])))
     data["kitty"] = {"discards": draw(st.sampled_from(["declarer-book", "first-trick"])),
                      "show": draw(st.sampled_from(["never", "auction", "suit-contracts"]))}
-    data["title"] = draw(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=20))
+    data["title"] = draw(st.text(st.characters(exclude_categories=("Cs", "Cc")), max_size=20))
     return data
 
 
