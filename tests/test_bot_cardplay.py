@@ -549,3 +549,56 @@ def test_defender_makes_the_declarer_ruff_a_suit_it_is_out_of():
     card, reason = says(state)
     assert card == "4H", (card, reason)
     assert "make it ruff" in reason, reason
+
+
+def test_declarers_partner_gives_a_ruff_to_a_declarer_holding_the_shown_kitty_trumps():
+    # The kitty lies face up: seat 0 takes it with five small spades and leads the 7S,
+    # so seat 2 can place every trump (its own, those played, the kitty's).  Seat 0
+    # showed out of hearts; it still holds the kitty's spades unless it laid them all
+    # away (each kept 9 times in 15).  Seat 2 leads its heart for the declarer to ruff
+    # (the old play, seeing no trump it could not place, led the 5C, a small card
+    # from its longest side suit).
+    rules = load_ruleset("standard+kitty-face-up")
+    kitty = "2S 3S 4S 5S 6S 4H"
+    state = hand_state(rules, 3, {0: "7S AD KD QD JD TD AC KC QC JC TC 9C",
+                                  1: "AH KH QH JH TH 9D 8D 7D 6D 8C 7C 6C",
+                                  2: "BJ LJ AS KS QS JS TS 9S 8S 2H 3H 5C"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", "4H", "9C", "TC", "TD", "JD", "QD")
+    act(state, "7S", "8C", "8S", "2C", "2H", "5H", "JC", "AH", "9D", "9S", "2D", "KD")
+    assert state.phase == PLAY and state.seat == 2 and state.shown_to(2)
+    card, reason = says(state)
+    assert card == "3H", (card, reason)
+    assert "can ruff" in reason, reason
+
+
+def test_defender_makes_a_declarer_holding_the_shown_kitty_trumps_ruff():
+    # The same deal from a defender's chair: the declarer, out of hearts, still holds
+    # the kitty's spades unless it laid them all away; they count as trumps it may
+    # hold (the shown cards of an opponent still to play stay among the unseen), so
+    # seat 1 leads its small heart to make the declarer ruff.
+    rules = load_ruleset("standard+kitty-face-up")
+    kitty = "2S 3S 4S 5S 6S 4H"
+    state = hand_state(rules, 3, {0: "7S AD KD QD JD TD AC KC QC JC TC 9C",
+                                  1: "BJ LJ AS KS QS JS TS 9S 8S 2H 3H 5C",
+                                  2: "AH KH QH JH TH 9D 8D 7D 6D 8C 7C 6C"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", "4H", "9C", "TC", "TD", "JD", "QD")
+    act(state, "7S", "8S", "8C", "2C", "2H", "AH", "5H", "JC", "9D", "2D", "KD", "9S")
+    assert state.phase == PLAY and state.seat == 1 and state.shown_to(1)
+    card, reason = says(state)
+    assert card == "3H", (card, reason)
+    assert "make it ruff" in reason, reason
+
+
+def test_defender_gives_no_ruff_and_discard():
+    # As above, but the declarer's partner (seat 2) showed out of hearts too and may
+    # still hold trumps: a heart would let one of them ruff while the other throws a
+    # loser.  Seat 1 leads something else.
+    kitty = "6C 7C 8C 9D 5D 6H"
+    state = hand_state(RULES, 3, {0: "9S 8S 7S 6S 5S 4S 2D 3D 2C 3C 4C 5C",
+                                  1: "AD KD AH 5H 4H 3S 2S KC QC 8D 7D 6D",
+                                  2: "QD TD 9C BJ LJ AS KS QS JS TS AC JC"}, kitty=kitty)
+    act(state, "4 uptown", "pass", "pass", "pass", "trump S", *kitty.split())
+    act(state, "2D", "AD", "QD", "JD", "AH", "9C", "3H", "4S", "3D", "KD", "TD", "4D")
+    assert state.phase == PLAY and state.seat == 1
+    card, reason = says(state)
+    assert not card.endswith("H") and "make it ruff" not in reason, (card, reason)

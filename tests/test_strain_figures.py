@@ -168,5 +168,12 @@ def test_strain_differences_in_words():
         "the contract is notrump 10% ± 2% less often (in 5% of contracts, instead of 15%)")
     assert difference_sentence("strain-made:notrump", a, b, d) == (
         "notrump contracts are made 10% ± 2% less often (5% of the time, instead of 15%)")
+    # A strain a rule takes off the ladder is never bid, as the contracts' sentences say it.
+    zero = stats.Interval(0.0, 0.0, 0.004, 1000)
+    gone = stats.Interval(-0.15, -0.17, -0.13, 1000)
+    assert difference_sentence("strain:notrump", a, zero, gone) == (
+        "the contract is notrump 15% ± 2% less often (never, instead of in 15% of contracts)")
+    assert difference_sentence("strain:notrump", zero, a, stats.Interval(0.15, 0.13, 0.17, 1000)) == (
+        "the contract is notrump 15% ± 2% more often (in 15% of contracts, instead of never)")
     assert metric_noun("strain:notrump") == "how often the contract is notrump"
     assert metric_label("strain-made:uptown") == "uptown contracts made"

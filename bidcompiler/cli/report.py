@@ -184,8 +184,12 @@ def difference_sentence(key: str, a: stats.Interval, b: stats.Interval, d: stats
         return (f"{what} {verb} made {amount} {often} "
                 f"({_percent(b.value, half)} of the time, instead of {_percent(a.value, half)})")
     if family == "strain":
-        return (f"the contract is {arg} {amount} {often} "
-                f"(in {_percent(b.value, half)} of contracts, instead of {_percent(a.value, half)})")
+        # As the contracts' own: a strain no longer (or not yet) bid is "never", not "in 0%".
+        now = "never" if b.value == 0 else f"in {_percent(b.value, half)} of contracts"
+        before = "never" if a.value == 0 else _percent(a.value, half)
+        if b.value == 0:
+            before = f"in {before} of contracts"
+        return f"the contract is {arg} {amount} {often} ({now}, instead of {before})"
     if family == "strain-made":
         return (f"{arg} contracts are made {amount} {often} "
                 f"({_percent(b.value, half)} of the time, instead of {_percent(a.value, half)})")

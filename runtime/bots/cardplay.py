@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ..contract import declaration
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
-from .infer import placement
+from .infer import placement, shown_held
 from .knowledge import BIT, TableInfo
 from .plan import books_to_spare
 
@@ -419,17 +419,20 @@ def lead(state, rules, info, ti, void, unseen, played, seat, legal, why):
                 cash = c
     if cash is not None:
         return cash, (f"lead {cards[cash]}: a sure winner" if why else "")
-    # Give partner a ruff: a suit partner is out of while it may still hold trumps.
-    if out_trumps:
+    # Give partner a ruff: a suit partner is out of while it may still hold trumps (a
+    # partner's cards shown face up are not among the unseen: _may_ruff counts them).
+    if tbit and (out_trumps or not defending):
         for p in partners:
             vp = void[p]
             if vp and not vp & tbit:
-                if not defending and not _may_ruff(state, seat, void, unseen, played, trump, p, out_trumps):
+                if not defending and not _may_ruff(state, ti, seat, void, unseen, played, p, out_trumps):
                     continue
                 for s, c in low.items():
                     if s != trump and vp & (1 << s):
                         return c, (f"lead {cards[c]}: partner is out of {suit_word(rules, s)} "
                                    "and can ruff" if why else "")
+    # (A kitty shown face up in the declarer's hand is among the unseen cards here: the
+    # declarer plays after this seat, heuristic.py keeps its shown cards in ``unseen``.)
     if defending and out_trumps:
         got = _force_declarer(state, rules, ti, void, opponents, low, tbit, why)
         if got is not None:
@@ -510,11 +513,27 @@ def _none_left(state, seat: int, void, unseen: int, played: int, trump: int, opp
 _RUFF_HOLDS = 0.5
 
 
-def _may_ruff(state, seat: int, void, unseen: int, played: int, trump: int, partner: int, out: int) -> bool:
-    """Whether ``partner`` probably holds one of the ``out`` trumps ``seat`` cannot place
-    (the chance of it from :func:`.infer.placement` at least ``_RUFF_HOLDS``)."""
-    miss = placement(state, seat, void, unseen, played, (trump,))
-    return 1.0 - miss[partner][trump] ** out >= _RUFF_HOLDS
+def _may_ruff(state, ti: TableInfo, seat: int, void, unseen: int, played: int, partner: int, out: int) -> bool:
+    """Whether ``partner`` probably holds a trump: one of the ``out`` trumps ``seat``
+    cannot place (their chance from :func:`.infer.placement`) or one shown to ``seat``
+    in partner's hand (a kitty turned face up), the chance at least ``_RUFF_HOLDS``."""
+    trump = ti.trump
+    none = _none_shown(state, ti, seat, unseen, played, partner)
+    if out:
+        miss = placement(state, seat, void, unseen, played, (trump,))
+        none *= miss[partner][trump] ** out
+    return 1.0 - none >= _RUFF_HOLDS
+
+
+def _none_shown(state, ti: TableInfo, seat: int, unseen: int, played: int, holder: int) -> float:
+    """The chance that ``holder`` no longer holds any of the trumps shown to ``seat`` in
+    its hand (a kitty turned face up; :func:`.infer.shown_held`): 1.0 where none were shown."""
+    none = 1.0
+    trumps = ti.suit_mask[ti.trump]
+    for h, cards, kept in shown_held(state, seat, unseen, played):
+        if h == holder:
+            none *= (1.0 - kept) ** (cards & trumps).bit_count()
+    return none
 
 
 def _force_declarer(state, rules, ti, void, opponents, low, tbit: int, why):

@@ -43,19 +43,10 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, played:
     hands = state.hands
     n = len(hands)
     sizes: list[float] = [0 if o == seat else len(hands[o]) for o in range(n)]
-    shown = state.shown_to(seat)
-    if shown:
-        # Cards shown to the seat (a kitty turned face up) and placed with their holder
-        # are counted in its hand size but not among the unseen cards: its room for
-        # unseen cards is that much less.  The holder may have laid some of them away
-        # again, which the seat cannot tell: each is taken to be held as often as any
-        # of the holder's cards (its hand against the cards it laid away).
-        away = len(state.discards)
-        for holder, cards in shown:
-            if holder >= 0 and holder != seat:
-                size = sizes[holder]
-                placed = (card_mask(cards) & ~unseen & ~played).bit_count()
-                sizes[holder] = max(0.0, size - placed * size / (size + away)) if size else 0
+    # Cards shown to the seat and placed with their holder are counted in its hand size
+    # but not among the unseen cards: its room for unseen cards is that much less.
+    for holder, cards, kept in shown_held(state, seat, unseen, played):
+        sizes[holder] = max(0.0, sizes[holder] - cards.bit_count() * kept)
     # The unseen cards in no hand: discards not seen, cards out of play not seen.
     hidden = max(0, unseen.bit_count() - sum(sizes))
     miss: list[dict[int, float]] = [{} for _ in range(n)]
@@ -66,3 +57,21 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, played:
         for o in range(n):
             miss[o][s] = 1.0 - held[o] / room if room > 0 else 1.0
     return miss
+
+
+def shown_held(state: HandState, seat: int, unseen: int, played: int) -> list[tuple[int, int, float]]:
+    """The cards shown to ``seat`` that another seat may still hold (a kitty turned face
+    up and taken): ``(holder, mask of the cards, chance each is still held)`` per holder.
+
+    The holder may have laid some of them away again, which ``seat`` cannot tell: each
+    is taken to be held as often as any of the holder's cards (its hand against the
+    cards it laid away).  Cards played since are left out.
+    """
+    held = []
+    away = len(state.discards)
+    for holder, cards in state.shown_to(seat):
+        if holder >= 0 and holder != seat:
+            size = len(state.hands[holder])
+            kept = size / (size + away) if size else 0.0
+            held.append((holder, card_mask(cards) & ~unseen & ~played, kept))
+    return held
