@@ -21,6 +21,7 @@ from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
 from .build import kitty_show_words
+from .checks import bids_words, certain_sets
 from .formula_text import Wording, formula_code, formula_shown, reading, simplified
 from .vocabulary import rulebook_words, said as say
 from .seatwords import capital, noun
@@ -341,6 +342,10 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
+    most, never = certain_sets(v)
+    if never:
+        lines.append(f"So a bid of {bids_words(v, never)} can never be made: with at most {most} books, "
+                     "the declaring side is always set.")
     # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
     pair = (v.kitty.show, v.kitty.show_contracts)
     if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
@@ -359,7 +364,7 @@ def _kitty_section(v: ir.Variant) -> list[str]:
 
 def _books(v: ir.Variant) -> int:
     """Books in a hand: one per trick, and the discards' book where they count as one."""
-    return v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+    return ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
 
 
 def _play_section(v: ir.Variant) -> list[str]:

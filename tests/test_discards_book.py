@@ -69,6 +69,27 @@ def test_defenders_book_needs_two_sides(tmp_path):
     assert run("check", f"two-handed+{rule}").exit_code == 0
 
 
+def test_check_warns_of_the_bid_the_declarers_can_never_make(tmp_path):
+    # The declarers take at most the 12 tricks, so 7 (13 books) is always set: allowed, but said.
+    rule = _rule(tmp_path)
+    result = run("check", f"standard+{rule}")
+    assert result.exit_code == 0
+    assert result.stdout == f"standard+{rule}: ok (1 warning)\n"
+    assert result.stderr.startswith(
+        f"{rule}:4:19: warning: kitty.discards: defenders-book leaves the declaring side at most the 12 tricks, "
+        "so a bid of 7 (13 books) can never be made (it is always set)\n"
+        "    to fix: end the ladder at 6 (`auction.levels.to: 6`)")
+    assert run("check", str(rule), "--on", "standard").stdout == f"{rule}: ok (over standard) (1 warning)\n"
+    assert "So a bid of 7 (13 books) can never be made" in run("rules", f"standard+{rule}").stdout
+    # The ladder ended at 6, and the game without the rule: nothing to warn of.
+    short = tmp_path / "to-6.yaml"
+    short.write_text("name: to-6\nkind: house-rule\ndescription: x\nauction: {levels: {to: 6}}\n", encoding="utf-8")
+    for quiet in (f"standard+{rule}+{short}", "standard"):
+        result = run("check", quiet)
+        assert result.exit_code == 0 and "warning" not in result.stdout + result.stderr, quiet
+        assert "can never be made" not in run("rules", quiet).stdout
+
+
 def test_diff_and_rules_say_it(tmp_path):
     rule = _rule(tmp_path)
     assert run("diff", "standard", f"standard+{rule}").stdout == \
