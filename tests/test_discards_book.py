@@ -132,6 +132,14 @@ def test_every_trick_with_the_defenders_book_wins_by_boston(tmp_path):
     assert GameTally(plain_rules).winner_if(plain) is None
 
 
+def test_the_rulebook_says_what_a_sweep_is_where_the_game_reads_one(tmp_path):
+    rule = _rule(tmp_path)
+    line = "Taking every trick is then a sweep for the declaring side (all 12 books it can take)."
+    assert line in run("rules", f"standard+{rule}+rise-and-fly").stdout.splitlines()
+    assert line in run("rules", f"standard+{rule}+boston-wins").stdout.splitlines()
+    assert "Taking every trick" not in run("rules", f"standard+{rule}").stdout  # nothing reads a sweep
+
+
 def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):
     rules, state = _swept_hand(tmp_path)
     obs: dict = {}
