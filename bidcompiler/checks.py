@@ -530,16 +530,67 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
 
 
-def _made_with_every_book(v: ir.Variant, level: int, books: int, all_books_bid: int) -> bool:
+def _made_with_every_book(v: ir.Variant, level: int, books: int, all_books_bid: int, kept: int = 0) -> bool:
     """Whether the variant's ``made`` holds for a bid of ``level`` when the declarers take every book
-    (in a suit contract or in no trump); ``all_books_bid`` is the bid of all the books, as the
-    caller worked it out from what a bid counts."""
+    they can, ``books`` (in a suit contract or in no trump), the defenders the ``kept`` books the
+    declarers can never take; ``all_books_bid`` is the bid of all the books, as the caller worked
+    it out from what a bid counts."""
     made = v.scoring.made.ast  # the builder's compiled, checked formula (expressions.CompiledExpr)
     if not callable(made):
         return False
-    env = {"bid": level, "books": books, "over": books - 6, "defender_books": 0, "defender_over": -6,
-           "own_books": books, "total_books": books, "sweep": True, "all_books_bid": all_books_bid}
+    env = {"bid": level, "books": books, "over": books - 6, "defender_books": kept, "defender_over": kept - 6,
+           "own_books": books, "total_books": books + kept, "sweep": True, "all_books_bid": all_books_bid}
     return any(bool(made({**env, "notrump": notrump})) for notrump in (False, True))
+
+
+def warnings(v: ir.Variant) -> list:
+    """What a checked variant says that is allowed but can never do what it seems to: each a
+    diagnostic ``bidwhist check`` prints as a warning (the file still checks ok; a game may mean
+    it, as a house rule written in one line over a game that did not mean it).  Today: bids the
+    declaring side can never make."""
+    sink = DiagnosticSink()
+    warn_certain_sets(v, sink)
+    return sink.items
+
+
+def certain_sets(v: ir.Variant) -> tuple[int, list[int]]:
+    """(the most books the declaring side can take, the levels of the ladder asking for more):
+    where some book of the hand is never theirs (the discards, where they are the defenders'
+    book), such a bid is always set.  What decides is ``made``, tried with every book the
+    declarers can take, as for the ladder's bound (:func:`check_auction_rules`).  The one
+    reading behind ``check``'s warning and the rulebook's sentence."""
+    a = v.auction
+    books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
+    kept = ir.books_kept_from_declarers(v.deal.kitty, v.kitty.discards)
+    most = books - kept
+    if not kept:
+        return most, []
+    left_out = ir.BOOKS_OVER[a.bids_count]
+    levels = sorted({level for strain in a.strains
+                     for level in range(a.levels_of(strain)[0], a.levels_of(strain)[1] + 1)})
+    return most, [level for level in levels
+                  if level + left_out > most and not _made_with_every_book(v, level, most, books - left_out, kept)]
+
+
+def bids_words(v: ir.Variant, levels: list[int]) -> str:
+    """``levels`` as bids in words, each with the books it asks for where that differs: ``7 (13 books)``."""
+    left_out = ir.BOOKS_OVER[v.auction.bids_count]
+    return " and ".join(f"{level}{f' ({level + left_out} books)' if left_out else ''}" for level in levels)
+
+
+def warn_certain_sets(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """Warn of the bids the declaring side can never make (:func:`certain_sets`)."""
+    most, never = certain_sets(v)
+    if not never:
+        return
+    top = never[0] - 1
+    # A warning, not a refusal: the bid stays legal (a sacrifice no one makes), and a house rule
+    # written in one line over a game (docs/tutorial.md) should not have to shorten its ladder.
+    conflict(sink, v, f"warning: kitty.discards: {v.kitty.discards} leaves the declaring side at most the "
+                      f"{most} tricks, so a bid of {bids_words(v, never)} can never be made (it is always set)",
+             ("kitty", "discards"), ("auction", "levels", "to"),
+             fix=(f"end the ladder at {top} (`auction.levels.to: {top}`)",
+                  "keep it as a bid that is always set"))
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

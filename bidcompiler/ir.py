@@ -24,6 +24,13 @@ def books_of_hand(hand: int, kitty: int, discards: str) -> int:
     return hand + (1 if kitty and discards != "none" else 0)
 
 
+def books_kept_from_declarers(kitty: int, discards: str) -> int:
+    """The books of a hand the declaring side can never take: the discards' book where it is
+    the defenders' (runtime.kitty's ``defenders_own_book``).  The declarers' most books are
+    :func:`books_of_hand` less these, and taking them all is their sweep (runtime.kitty.swept)."""
+    return 1 if kitty and discards == "defenders-book" else 0
+
+
 # The books a bid's number leaves out, by what it counts (auction.levels.counts): a bid of n
 # over six contracts for 6 + n books, a bid of n books outright for n.
 BOOKS_OVER = {"books-over-six": 6, "books": 0}

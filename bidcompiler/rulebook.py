@@ -12,6 +12,7 @@ or an unordered mapping), so it is pinned by golden files in ``tests/golden/rule
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
@@ -21,6 +22,7 @@ from .expressions import (
     Binary, Bool, BoolOp, Call, Compare, IfElse, Name, Not, Num, Unary, parse_expression,
 )
 from .build import kitty_show_words
+from .checks import bids_words, certain_sets
 from .formula_text import Wording, formula_code, formula_shown, reading, simplified
 from .vocabulary import rulebook_words, said as say
 from .seatwords import capital, noun
@@ -341,6 +343,13 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(f"{taker} adds the {v.deal.kitty} cards of the kitty to their hand and discards "
                  f"{v.deal.kitty} cards face down{what}.")
     lines.append(say("kitty.discards", v.kitty.discards, f"The discards: {v.kitty.discards}."))
+    most, never = certain_sets(v)
+    if never:
+        lines.append(f"So a bid of {bids_words(v, never)} can never be made: with at most {most} books, "
+                     "the declaring side is always set.")
+    if ir.books_kept_from_declarers(v.deal.kitty, v.kitty.discards) and _reads_sweeps(v):
+        # runtime.kitty.swept: every book a side could take (docs/rule-combinations.md).
+        lines.append(f"Taking every trick is then a sweep for the declaring side (all {most} books it can take).")
     # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
     pair = (v.kitty.show, v.kitty.show_contracts)
     if v.kitty.show == "declaration" and v.declaration.when == "after-kitty":
@@ -357,9 +366,16 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     return lines
 
 
+def _reads_sweeps(v: ir.Variant) -> bool:
+    """Whether some formula of the game reads a sweep (the scoring's ``sweep``, the game end's ``swept``)."""
+    texts = (v.scoring.made.text, v.scoring.declarer.text, v.scoring.defender.text, v.scoring.multiplier.text,
+             v.game.win.text, v.game.lose.text)
+    return any(re.search(r"\b(sweep|swept)\b", text) for text in texts)
+
+
 def _books(v: ir.Variant) -> int:
     """Books in a hand: one per trick, and the discards' book where they count as one."""
-    return v.deal.hand + (1 if v.deal.kitty and v.kitty.discards != "none" else 0)
+    return ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
 
 
 def _play_section(v: ir.Variant) -> list[str]:

@@ -95,8 +95,7 @@ class AuctionRules:
             # A dealer left to bid bids from dealer_from up (the whole ladder where no floor is set).
             floor = 0 if rule == "redeal" else self.dealer_floor()
             if rule == "dealer-bids-lowest":
-                lowest = rules.bids[floor].rank
-                legal = [first + i for i in range(floor, n_bids) if rules.bids[i].rank == lowest]
+                legal = [first + i for i in self.dealer_lowest_bids()]
             else:
                 legal = [] if rule != "redeal" else [rules.pass_action]
                 legal.extend(range(first + floor, first + n_bids))
@@ -131,6 +130,15 @@ class AuctionRules:
         """The ladder index of the lowest bid a dealer left to bid (everyone else passed) may bid."""
         bids = self.rules.bids
         return next((i for i, bid in enumerate(bids) if bid.level >= self.dealer_from), len(bids) - 1)
+
+    def dealer_lowest_bids(self) -> list[int]:
+        """The ladder indices of the lowest bids a dealer left to bid may make: those of the
+        lowest rank from :meth:`dealer_floor` up (all a dealer bound to the lowest bid may
+        make; what the bots' auction model values a forced dealer at, runtime.bots.outbid)."""
+        bids = self.rules.bids
+        floor = self.dealer_floor()
+        lowest = bids[floor].rank
+        return [i for i in range(floor, len(bids)) if bids[i].rank == lowest]
 
     def _partner_holds_high(self, state) -> bool:
         """Whether the high bid in ``state`` is held by the partner of the seat to act."""

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 from . import draws
 from .hand import HandState
+from .kitty import swept
 from .ruleset import Ruleset
 
 # The tie-break that always decides last: the first of the tied sides from the dealer's
@@ -242,7 +243,7 @@ class GameTally:
     def _decide(self, declaring_side: int | None, hand: HandState) -> int | None:
         rules = self.rules
         winners, losers = [], []
-        total_books = sum(hand.books) if hand.books else 0
+        who_swept = swept(rules, hand.books, declaring_side) if hand.books else (False,) * rules.sides
         # The hand just played, as the game-end formulas see it (nothing after a throw-in).
         last_bid = rules.bids[hand.bid].level if declaring_side is not None else 0
         last_made = bool(hand.made)
@@ -254,7 +255,7 @@ class GameTally:
                 "sets": self.sets[side],
                 "sets_in_a_row": self.sets_in_a_row[side],
                 "hands": self.hands_played,
-                "swept": bool(total_books) and hand.books[side] == total_books,
+                "swept": who_swept[side],
                 "games": self.games_won[side],
                 "target": rules.game_end.target,
                 "played": self.played,
@@ -401,7 +402,7 @@ class GameView:
         # position, worked out once per list of results (kept while the list lives).  Many
         # results of a list read alike (every set of a bid scores the same): each distinct
         # one is decided once, in the order they first come, and shared by the rest.
-        distinct, index = _statics(results, swept_read, made_read, declarer >= 0)
+        distinct, index = _statics(rules, results, swept_read, made_read, side)
         found: list[int | None] = []
         append = found.append
         for i, extra in distinct:
@@ -430,13 +431,12 @@ class GameView:
         # memo is shared by every view of the ruleset in the process.
         tally = self._tally
         rules = tally.rules
-        total = sum(books)
         after = tuple([t + p for t, p in zip(tally.totals, score)])
         if declarer >= 0:
-            key = (self.key(dealer)[1:], after, tuple([total and b == total for b in books]), rules.side_of[declarer],
-                   rules.bids[bid].level, bool(made))
+            side = rules.side_of[declarer]
+            key = (self.key(dealer)[1:], after, swept(rules, books, side), side, rules.bids[bid].level, bool(made))
         else:
-            key = (self.key(dealer)[1:], after, tuple([total and b == total for b in books]), None, 0, False)
+            key = (self.key(dealer)[1:], after, swept(rules, books, None), None, 0, False)
         memo = self._shared
         if key in memo:
             return memo[key]
@@ -449,17 +449,19 @@ _UNKNOWN = object()
 _STATICS: dict[int, tuple] = {}
 
 
-def _statics(results: list, swept_read: bool, made_read: bool,
-             contract: bool) -> tuple[list[tuple[int, tuple | None]], list[int]]:
+def _statics(rules: Ruleset, results: list, swept_read: bool, made_read: bool,
+             side: int | None) -> tuple[list[tuple[int, tuple | None]], list[int]]:
     """What :meth:`GameView.winners_after` reads of ``results`` (``(score, books, made)``
     each) that does not depend on the game: (the results whose memo keys differ, each as
     (its index, the parts of the key besides the totals after it: (who swept, whether it
     was made), each None where the end test does not read it, or None for both), per
-    result the position of its like in that list).  Results with the same score and
+    result the position of its like in that list; ``side``: the declaring side, None
+    without a contract).  Results with the same score and
     parts have the same key at any position: the first of them stands for the rest.
     Kept per list, by identity (the list kept alive with its entry)."""
     got = _STATICS.get(id(results))
-    if got is None or got[0] is not results or got[1:4] != (swept_read, made_read, contract):
+    contract = side is not None
+    if got is None or got[0] is not results or got[1:4] != (swept_read, made_read, side):
         if len(_STATICS) > 4096:
             _STATICS.clear()
         distinct: list[tuple[int, tuple | None]] = []
@@ -470,17 +472,13 @@ def _statics(results: list, swept_read: bool, made_read: bool,
             if not (swept_read or made_read):
                 extra = None  # nothing but the totals
             else:
-                if swept_read:
-                    total = sum(books)
-                    swept = tuple([total and b == total for b in books])
-                else:
-                    swept = None
-                extra = (swept, (bool(made) if contract else False) if made_read else None)
+                who_swept = swept(rules, books, side) if swept_read else None
+                extra = (who_swept, (bool(made) if contract else False) if made_read else None)
             j = first.setdefault((tuple(score), extra), len(distinct))
             if j == len(distinct):
                 distinct.append((i, extra))
             index.append(j)
-        got = _STATICS[id(results)] = (results, swept_read, made_read, contract, (distinct, index))
+        got = _STATICS[id(results)] = (results, swept_read, made_read, side, (distinct, index))
     return got[4]
 
 

@@ -232,3 +232,19 @@ def _kind(trump: int) -> str:
 def kitty_rules(rules: Ruleset) -> KittyRules:
     """The :class:`KittyRules` of ``rules``, built once per ruleset."""
     return rules.derived("kitty", KittyRules)
+
+
+def swept(rules: Ruleset, books: list[int], declaring_side: int | None) -> tuple[bool, ...]:
+    """Per side, whether it swept the hand: took every book its side could take.
+
+    The one reading of a sweep, for the scoring's ``sweep``, the game end's ``swept``
+    and the metrics' sweep figure (docs/rule-combinations.md).  Every book of the hand,
+    except that the declaring side sweeps by taking every trick where the discards are
+    the defenders' book (it can never take that one); a defending side sweeps only by
+    taking every book, as before.  ``declaring_side`` None: no contract (nothing kept).
+    """
+    total = sum(books)
+    if not total:
+        return (False,) * len(books)
+    kept = kitty_rules(rules).defenders_own_book
+    return tuple(b == total - (kept if s == declaring_side else 0) for s, b in enumerate(books))

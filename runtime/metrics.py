@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import stats
 from .hand import HandState
+from .kitty import swept
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:  # the driver's types; it imports this module
@@ -33,7 +34,7 @@ METRIC_KINDS = {
     "strain": "proportion",          # strain:<strain>: y contracts of this strain, n contracts
     "strain-made": "proportion",     # strain-made:<strain>: y made, n contracts of this strain
     "set": "proportion",             # y: contracts set, n: contracts
-    "sweep": "proportion",           # y: one side took every book, n: contracts
+    "sweep": "proportion",           # y: one side swept (runtime.kitty.swept), n: contracts
     "redeal": "proportion",          # y: hands that ended without a contract, n: hands dealt
     "declarer-points": "mean",       # y: the declaring side's score, n: contracts
     "points": "mean",                # points:<side>: y its score, n: hands dealt
@@ -168,10 +169,8 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
         name = rules.bids[state.bid].text
         counts[name] += 1
         made = 1 if state.made else 0
-        books = state.books
-        total = sum(books)
         for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made),
-                       ("sweep", 1 if total and max(books) == total else 0),
+                       ("sweep", 1 if any(swept(rules, state.books, rules.side_of[state.declarer])) else 0),
                        ("declarer-points", score[rules.side_of[state.declarer]])):
             entry = get(key)
             if entry is None:
@@ -198,10 +197,9 @@ def hand_outcome(state: HandState) -> tuple:
     score = tuple(state.score)
     if state.declarer < 0:
         return (score, -1, None, None, None)
-    books = state.books
-    total = sum(books)
-    return (score, state.bid, 1 if state.made else 0, 1 if total and max(books) == total else 0,
-            score[state.rules.side_of[state.declarer]])
+    side = state.rules.side_of[state.declarer]
+    return (score, state.bid, 1 if state.made else 0, 1 if any(swept(state.rules, state.books, side)) else 0,
+            score[side])
 
 
 def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .contract import Contract
+from .kitty import swept
 from .ruleset import Ruleset
 
 
@@ -97,7 +98,7 @@ def _score(rules: Ruleset, contract: Contract, books: list[int]) -> HandScore:
         "defender_over": defender_books - 6,
         "total_books": total,
         "notrump": contract.trump is None,
-        "sweep": declarer_books == total,
+        "sweep": swept(rules, books, side)[side],
         "own_books": declarer_books,
     }
     scoring = rules.scoring

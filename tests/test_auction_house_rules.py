@@ -22,6 +22,8 @@ from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset
 from runtime.ruleset_json import ruleset_from_json, ruleset_to_json
 from runtime.bots.heuristic import HeuristicBot
+from runtime.bots.knowledge import rules_info
+from runtime.bots.outbid import Outlook
 from runtime.simulate import play_hand
 from tests.clirun import run
 from test_real_table_rules import STD_LONG, new_hand
@@ -241,3 +243,17 @@ def test_the_rulebook_says_what_a_player_whose_partner_holds_the_bid_may_still_d
 
 def _partner_line(rulebook: str) -> str:
     return next(line for line in rulebook.splitlines() if "their partner holds" in line)
+
+
+@pytest.mark.parametrize("sets, floor", [((), 3), (("auction.dealer_bids_from=4",), 4)])
+def test_the_auction_model_values_a_forced_dealer_at_the_engines_floor(sets, floor):
+    # The heuristic's model (Outlook.forced) takes the best of the bids a dealer left to
+    # bid may make: here each bid is "worth" its level, so the model's forced dealer is
+    # worth the lowest level it may bid: 4 under the floor (it was 3, the ladder's foot).
+    rules = load_ruleset("standard", sets=sets)
+    levels = [b.level for b in rules.bids]
+    info = rules_info(rules)
+    info.ensure_util(new_hand(rules, *STD_LONG))  # the scoring tables the model's margin reads
+    look = Outlook(info, lambda b, plain, look: 0.0,
+                   lambda plain: (list(map(float, levels)), list(levels), [1.0] * len(levels)))
+    assert look.forced == floor

@@ -3,7 +3,9 @@ defenders"): the laid-away cards are one book of the side against the declarer.
 
 A worked record replayed with and without the rule (the book moves from the declarers to
 the defenders, and the score with it), bots playing it (every hand's defenders hold the
-book), and the check that refuses it where "the defenders" are more than one side.
+book), and the check that refuses it where "the defenders" are more than one side.  A
+declaring side that takes every trick sweeps at such a table (runtime.kitty.swept): the
+scoring's ``sweep``, the game end's ``swept`` and the metrics' sweep figure all say so.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ import pytest
 
 from bidcompiler.cli.hand_rules import score_table
 from bidcompiler.pipeline import load_ruleset
+from runtime.game import GameTally
+from runtime.metrics import hand_outcome, hands_observation
+from runtime.records import replay_hand
 from runtime.simulate import play_hand
 from test_replay import replay_ok
 from tests.clirun import run
-from worked_hands import NT_RECORD
+from worked_hands import NT_RECORD, with_changes
 
 RULE = "name: defenders-discards\nkind: house-rule\ndescription: x\nkitty: {discards: defenders-book}\n"
 
@@ -64,9 +69,86 @@ def test_defenders_book_needs_two_sides(tmp_path):
     assert run("check", f"two-handed+{rule}").exit_code == 0
 
 
+def test_check_warns_of_the_bid_the_declarers_can_never_make(tmp_path):
+    # The declarers take at most the 12 tricks, so 7 (13 books) is always set: allowed, but said.
+    rule = _rule(tmp_path)
+    result = run("check", f"standard+{rule}")
+    assert result.exit_code == 0
+    assert result.stdout == f"standard+{rule}: ok (1 warning)\n"
+    assert result.stderr.startswith(
+        f"{rule}:4:19: warning: kitty.discards: defenders-book leaves the declaring side at most the 12 tricks, "
+        "so a bid of 7 (13 books) can never be made (it is always set)\n"
+        "    to fix: end the ladder at 6 (`auction.levels.to: 6`)")
+    assert run("check", str(rule), "--on", "standard").stdout == f"{rule}: ok (over standard) (1 warning)\n"
+    assert "So a bid of 7 (13 books) can never be made" in run("rules", f"standard+{rule}").stdout
+    # The ladder ended at 6, and the game without the rule: nothing to warn of.
+    short = tmp_path / "to-6.yaml"
+    short.write_text("name: to-6\nkind: house-rule\ndescription: x\nauction: {levels: {to: 6}}\n", encoding="utf-8")
+    for quiet in (f"standard+{rule}+{short}", "standard"):
+        result = run("check", quiet)
+        assert result.exit_code == 0 and "warning" not in result.stdout + result.stderr, quiet
+        assert "can never be made" not in run("rules", quiet).stdout
+
+
 def test_diff_and_rules_say_it(tmp_path):
     rule = _rule(tmp_path)
     assert run("diff", "standard", f"standard+{rule}").stdout == \
         "kitty discards: a book of the declaring side -> a book of the defending side\n"
     assert "The discards count as a book of the defenders" in run("rules", f"standard+{rule}").stdout
     assert json.loads(json.dumps(load_ruleset("standard", (str(rule),)).discards_book)) == "defenders"
+
+
+# NT_RECORD's deal with seat 1's AS and seat 0's 8H swapped, played in hearts: seat 0 leads its
+# six hearts (drawing every trump) and its six spades, and takes all twelve tricks.
+_LEADS = "AH KH QH JH TH 9H AS KS QS JS TS 9S".split()
+SWEEP_RECORD = with_changes(
+    NT_RECORD,
+    hands=[_LEADS, "8H 6H 5H 4H 3H 2H 8S 7S 6S 5S 4S 3S".split(), *NT_RECORD["hands"][2:]],
+    auction=["4 uptown", "pass", "pass", "pass"],
+    declare={"trump": "H"},
+    play=[card for trick in zip(_LEADS, "2H 3H 4H 5H 6H 8H 3S 4S 5S 6S 7S 8S".split(),
+                                "7H 4D 5D 6D 7D 8D 9D TD JD QD KD AD".split(),
+                                "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC".split()) for card in trick])
+
+
+def _swept_hand(folder: Path, *house_rules: str):
+    """SWEEP_RECORD replayed under standard with the defenders' discards and ``house_rules``."""
+    rules = load_ruleset("standard", (*house_rules, str(_rule(folder))))
+    return rules, replay_hand(rules, SWEEP_RECORD).state
+
+
+def test_every_trick_with_the_defenders_book_is_a_sweep_for_rise_and_fly(tmp_path):
+    _, plain = _swept_hand(tmp_path)
+    _, doubled = _swept_hand(tmp_path, "rise-and-fly")
+    assert plain.books == [12, 1] and plain.made  # every trick; the discards are the defenders'
+    assert plain.score == [6, 0]  # 6 over six: no sweep without the house rule
+    assert doubled.score == [12, 0]  # `if sweep then 2 * base`: the declarers swept
+
+
+def test_every_trick_with_the_defenders_book_wins_by_boston(tmp_path):
+    rules, state = _swept_hand(tmp_path, "boston-wins")
+    assert GameTally(rules).winner_if(state) == 0  # 6 points, short of 7: won by the sweep alone
+    plain_rules, plain = _swept_hand(tmp_path)
+    assert GameTally(plain_rules).winner_if(plain) is None
+
+
+def test_the_rulebook_says_what_a_sweep_is_where_the_game_reads_one(tmp_path):
+    rule = _rule(tmp_path)
+    line = "Taking every trick is then a sweep for the declaring side (all 12 books it can take)."
+    assert line in run("rules", f"standard+{rule}+rise-and-fly").stdout.splitlines()
+    assert line in run("rules", f"standard+{rule}+boston-wins").stdout.splitlines()
+    assert "Taking every trick" not in run("rules", f"standard+{rule}").stdout  # nothing reads a sweep
+
+
+def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):
+    rules, state = _swept_hand(tmp_path)
+    obs: dict = {}
+    hands_observation(obs, [state], [b.text for b in rules.bids])
+    assert obs["sweep"] == [1, 1]
+    assert hand_outcome(state)[3] == 1
+    # One trick short is no sweep: the same deal, NT_RECORD's own (seat 1's AS takes a trick).
+    obs = {}
+    short = replay_hand(rules, NT_RECORD).state
+    assert short.books == [11, 2]
+    hands_observation(obs, [short], [b.text for b in rules.bids])
+    assert obs["sweep"] == [0, 1] and hand_outcome(short)[3] == 0

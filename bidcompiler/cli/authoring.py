@@ -62,9 +62,12 @@ def check(files, bases):
     Each of FILES is a file, a shipped name (`bidwhist check NAME`), or a
     variant with house rules (`NAME+mine.whist`), checked as one.  A variant is
     compiled completely.  A house rule is checked on its own, and laid over each
-    --on VARIANT (a house rule may not fit every game).
+    --on VARIANT (a house rule may not fit every game).  What a game allows but can
+    never do (a bid the declarers can never make) is printed as a warning; the
+    file is still ok.
     """
     from ..build import check_layer_formulas
+    from ..checks import warnings
     from ..errors import CompileError
     from ..pipeline import compile_file, file_kind, load_layer
 
@@ -77,21 +80,22 @@ def check(files, bases):
     failed = 0
     for name, path, rules in targets:
         note = ""
+        compiled = []  # each game checked: its warnings are printed once it is ok
         try:
             if rules:
-                compile_file(path, rules)
+                compiled.append(compile_file(path, rules))
             elif file_kind(path) == "house-rule":
                 problems = check_layer_formulas(load_layer(path))
                 if problems:
                     raise CompileError(problems)
                 for base in bases:
-                    load_ir(base, (str(path),))
+                    compiled.append(load_ir(base, (str(path),)))
                 # Checked alone, a house rule is only checked for what it says, not whether it fits
                 # a game (it may fit none): the line says so rather than a bare "ok".
                 note = (f" (over {', '.join(bases)})" if bases else
                         " on its own; not laid over any game (--on VARIANT checks that it fits one)")
             else:
-                compile_file(path)
+                compiled.append(compile_file(path))
         except CompileError as exc:
             failed += 1
             for d in exc.diagnostics:
@@ -101,7 +105,10 @@ def check(files, bases):
             failed += 1
             exc.show()
             continue
-        click.echo(f"{name}: ok{note}")
+        said = list(dict.fromkeys(str(d) for v in compiled for d in warnings(v)))  # once, over several games
+        for line in said:
+            click.echo(line, err=True)
+        click.echo(f"{name}: ok{note}" + (f" ({len(said)} warning{'s' if len(said) > 1 else ''})" if said else ""))
     if failed:
         raise BadContent(f"{failed} of {len(files)} file(s) have errors")
 

@@ -154,7 +154,7 @@ class Outlook:
     ``take_to[b]``: the same for a dealer who may also take ``b`` by matching it
     (``take_to`` gives ``b`` itself for a take).  Index ``n_bids`` (one past the ladder)
     stands for "nothing bid yet": the share of hands that open, and with what.
-    ``forced``: what a dealer forced to bid the lowest rung is worth to its side, on average.
+    ``forced``: what a dealer forced to bid the lowest rung it may bid is worth to its side, on average.
     """
 
     def __init__(self, info: RulesInfo, defend, declare_values):
@@ -171,7 +171,8 @@ class Outlook:
         n_bids = info.n_bids
         margin = bid_margin(info)
         above = [first_above(rules, b) for b in range(n_bids)] + [0]
-        lowest = [b for b in range(n_bids) if info.bid_rank[b] == info.bid_rank[0]]
+        # The engine's lowest bids for a dealer left to bid (from auction.dealer_bids_from up).
+        lowest = auction_rules(rules).dealer_lowest_bids()
         forced = 0.0
         hands = []
         raw = []
