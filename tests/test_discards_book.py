@@ -17,9 +17,12 @@ import pytest
 
 from bidcompiler.cli.hand_rules import score_table
 from bidcompiler.pipeline import load_ruleset
+from runtime.contract import Contract
 from runtime.game import GameTally
+from runtime.kitty import swept
 from runtime.metrics import hand_outcome, hands_observation
 from runtime.records import replay_hand
+from runtime.scoring import score_hand
 from runtime.simulate import play_hand
 from test_replay import replay_ok
 from tests.clirun import run
@@ -152,3 +155,18 @@ def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):
     assert short.books == [11, 2]
     hands_observation(obs, [short], [b.text for b in rules.bids])
     assert obs["sweep"] == [0, 1] and hand_outcome(short)[3] == 0
+
+
+def test_a_renege_that_hands_the_declarers_every_book_is_still_their_sweep(tmp_path):
+    # A defender reneges with fewer books than it owes (the discards' one): the hand is scored
+    # as if the declarers took every book, all 13, which is more than their 12 tricks: a sweep,
+    # as it was before the discards were the defenders' (runtime.kitty.swept: "at least").
+    rules, state = _swept_hand(tmp_path, "rise-and-fly")
+    contract = Contract(declarer=0, side=0, bid=state.bid, level=rules.bids[state.bid].level,
+                        strain=rules.bids[state.bid].strain, trump=state.trump, direction=0, declared=True)
+    reneged = score_hand(rules, contract, [12, 1], [1])
+    assert reneged.books == [13, 0] and reneged.made
+    assert reneged.score == [14, 0]  # `if sweep then 2 * base`: 7 over six, doubled
+    assert swept(rules, [13, 0], 0) == (True, False)
+    assert swept(rules, [12, 1], 0) == (True, False) and swept(rules, [11, 2], 0) == (False, False)
+    assert swept(rules, [0, 13], 0) == (False, True)  # the defenders need every book
