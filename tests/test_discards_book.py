@@ -18,7 +18,7 @@ import pytest
 from bidcompiler.cli.hand_rules import score_table
 from bidcompiler.pipeline import load_ruleset
 from runtime.contract import Contract
-from runtime.game import GameTally
+from runtime.game import GameTally, GameView
 from runtime.kitty import swept
 from runtime.metrics import hand_outcome, hands_observation
 from runtime.records import replay_hand
@@ -170,3 +170,18 @@ def test_a_renege_that_hands_the_declarers_every_book_is_still_their_sweep(tmp_p
     assert swept(rules, [13, 0], 0) == (True, False)
     assert swept(rules, [12, 1], 0) == (True, False) and swept(rules, [11, 2], 0) == (False, False)
     assert swept(rules, [0, 13], 0) == (False, True)  # the defenders need every book
+
+
+def test_the_game_views_memo_of_a_list_of_results_is_the_rulesets_own(tmp_path):
+    # winners_after keeps what it reads of a list of results (who swept) by the list: a list
+    # read under one ruleset is read again under another, where a sweep is another thing.
+    # Under boston-wins without the rule, 12 of 13 books is no sweep but 13 of 13 is.
+    kept_rules, _ = _swept_hand(tmp_path, "boston-wins")
+    plain_rules = load_ruleset("standard", ("boston-wins",))
+    bid = next(i for i, b in enumerate(plain_rules.bids) if b.level == 4)
+    twelve = [([6, 0], [12, 1], True)]
+    assert GameView(GameTally(kept_rules)).winners_after(twelve, 0, bid, 3) == [0]
+    plain = GameView(GameTally(plain_rules))
+    assert plain.winners_after(twelve, 0, bid, 3) == [None]
+    # The same score (short of the target), every book: won by the sweep alone.
+    assert plain.winners_after([([6, 0], [13, 0], True)], 0, bid, 3) == [0]
