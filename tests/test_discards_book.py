@@ -185,3 +185,17 @@ def test_the_game_views_memo_of_a_list_of_results_is_the_rulesets_own(tmp_path):
     assert plain.winners_after(twelve, 0, bid, 3) == [None]
     # The same score (short of the target), every book: won by the sweep alone.
     assert plain.winners_after([([6, 0], [13, 0], True)], 0, bid, 3) == [0]
+
+
+def test_where_every_bid_is_a_certain_set_the_fix_does_not_end_the_ladder_below_its_foot(tmp_path):
+    # A ladder of 7s only: "end the ladder at 6" would leave no bid (a ladder ending below
+    # where it starts is refused); the fix left is to keep the discards' book with the declarers.
+    rule = _rule(tmp_path)
+    sevens = tmp_path / "from-7.yaml"
+    sevens.write_text("name: from-7\nkind: house-rule\ndescription: x\nauction: {levels: {from: 7}}\n",
+                      encoding="utf-8")
+    result = run("check", f"standard+{sevens}+{rule}")
+    assert result.exit_code == 0
+    assert "every bid of the ladder is always set" in result.stderr
+    assert "auction.levels.to: 6" not in result.stderr
+    assert "`kitty.discards: declarer-book`" in result.stderr
