@@ -584,13 +584,19 @@ def warn_certain_sets(v: ir.Variant, sink: DiagnosticSink) -> None:
     if not never:
         return
     top = never[0] - 1
+    foot = min(v.auction.levels_of(strain)[0] for strain in v.auction.strains)
+    if top >= foot:
+        what = f"a bid of {bids_words(v, never)} can never be made (it is always set)"
+        fix = (f"end the ladder at {top} (`auction.levels.to: {top}`)", "keep it as a bid that is always set")
+    else:  # no ladder is left below the certain sets: ending it there would leave no bid
+        what = f"every bid of the ladder is always set ({bids_words(v, never)} can never be made)"
+        fix = ("keep the discards' book with the declarers (`kitty.discards: declarer-book`)",
+               f"start the ladder lower (`auction.levels.from`, at most {top})")
     # A warning, not a refusal: the bid stays legal (a sacrifice no one makes), and a house rule
     # written in one line over a game (docs/tutorial.md) should not have to shorten its ladder.
     conflict(sink, v, f"warning: kitty.discards: {v.kitty.discards} leaves the declaring side at most the "
-                      f"{most} tricks, so a bid of {bids_words(v, never)} can never be made (it is always set)",
-             ("kitty", "discards"), ("auction", "levels", "to"),
-             fix=(f"end the ladder at {top} (`auction.levels.to: {top}`)",
-                  "keep it as a bid that is always set"))
+                      f"{most} tricks, so {what}",
+             ("kitty", "discards"), ("auction", "levels", "to"), fix=fix)
 
 
 def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:

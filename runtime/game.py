@@ -458,10 +458,12 @@ def _statics(rules: Ruleset, results: list, swept_read: bool, made_read: bool,
     result the position of its like in that list; ``side``: the declaring side, None
     without a contract).  Results with the same score and
     parts have the same key at any position: the first of them stands for the rest.
-    Kept per list, by identity (the list kept alive with its entry)."""
+    Kept per list, by identity (the list kept alive with its entry), and per ruleset: who
+    swept is the ruleset's reading (runtime.kitty.swept), not the books' alone."""
     got = _STATICS.get(id(results))
     contract = side is not None
-    if got is None or got[0] is not results or got[1:4] != (swept_read, made_read, side):
+    if (got is None or got[0] is not results or got[5] is not rules
+            or got[1:4] != (swept_read, made_read, side)):
         if len(_STATICS) > 4096:
             _STATICS.clear()
         distinct: list[tuple[int, tuple | None]] = []
@@ -478,7 +480,7 @@ def _statics(rules: Ruleset, results: list, swept_read: bool, made_read: bool,
             if j == len(distinct):
                 distinct.append((i, extra))
             index.append(j)
-        got = _STATICS[id(results)] = (results, swept_read, made_read, side, (distinct, index))
+        got = _STATICS[id(results)] = (results, swept_read, made_read, side, (distinct, index), rules)
     return got[4]
 
 

@@ -242,9 +242,10 @@ def swept(rules: Ruleset, books: list[int], declaring_side: int | None) -> tuple
     except that the declaring side sweeps by taking every trick where the discards are
     the defenders' book (it can never take that one); a defending side sweeps only by
     taking every book, as before.  ``declaring_side`` None: no contract (nothing kept).
+    At least that many: a renege penalty can hand the declarers the defenders' book too.
     """
     total = sum(books)
     if not total:
         return (False,) * len(books)
     kept = kitty_rules(rules).defenders_own_book
-    return tuple(b == total - (kept if s == declaring_side else 0) for s, b in enumerate(books))
+    return tuple(b >= total - (kept if s == declaring_side else 0) for s, b in enumerate(books))

@@ -17,9 +17,12 @@ import pytest
 
 from bidcompiler.cli.hand_rules import score_table
 from bidcompiler.pipeline import load_ruleset
-from runtime.game import GameTally
+from runtime.contract import Contract
+from runtime.game import GameTally, GameView
+from runtime.kitty import swept
 from runtime.metrics import hand_outcome, hands_observation
 from runtime.records import replay_hand
+from runtime.scoring import score_hand
 from runtime.simulate import play_hand
 from test_replay import replay_ok
 from tests.clirun import run
@@ -152,3 +155,47 @@ def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):
     assert short.books == [11, 2]
     hands_observation(obs, [short], [b.text for b in rules.bids])
     assert obs["sweep"] == [0, 1] and hand_outcome(short)[3] == 0
+
+
+def test_a_renege_that_hands_the_declarers_every_book_is_still_their_sweep(tmp_path):
+    # A defender reneges with fewer books than it owes (the discards' one): the hand is scored
+    # as if the declarers took every book, all 13, which is more than their 12 tricks: a sweep,
+    # as it was before the discards were the defenders' (runtime.kitty.swept: "at least").
+    rules, state = _swept_hand(tmp_path, "rise-and-fly")
+    contract = Contract(declarer=0, side=0, bid=state.bid, level=rules.bids[state.bid].level,
+                        strain=rules.bids[state.bid].strain, trump=state.trump, direction=0, declared=True)
+    reneged = score_hand(rules, contract, [12, 1], [1])
+    assert reneged.books == [13, 0] and reneged.made
+    assert reneged.score == [14, 0]  # `if sweep then 2 * base`: 7 over six, doubled
+    assert swept(rules, [13, 0], 0) == (True, False)
+    assert swept(rules, [12, 1], 0) == (True, False) and swept(rules, [11, 2], 0) == (False, False)
+    assert swept(rules, [0, 13], 0) == (False, True)  # the defenders need every book
+
+
+def test_the_game_views_memo_of_a_list_of_results_is_the_rulesets_own(tmp_path):
+    # winners_after keeps what it reads of a list of results (who swept) by the list: a list
+    # read under one ruleset is read again under another, where a sweep is another thing.
+    # Under boston-wins without the rule, 12 of 13 books is no sweep but 13 of 13 is.
+    kept_rules, _ = _swept_hand(tmp_path, "boston-wins")
+    plain_rules = load_ruleset("standard", ("boston-wins",))
+    bid = next(i for i, b in enumerate(plain_rules.bids) if b.level == 4)
+    twelve = [([6, 0], [12, 1], True)]
+    assert GameView(GameTally(kept_rules)).winners_after(twelve, 0, bid, 3) == [0]
+    plain = GameView(GameTally(plain_rules))
+    assert plain.winners_after(twelve, 0, bid, 3) == [None]
+    # The same score (short of the target), every book: won by the sweep alone.
+    assert plain.winners_after([([6, 0], [13, 0], True)], 0, bid, 3) == [0]
+
+
+def test_where_every_bid_is_a_certain_set_the_fix_does_not_end_the_ladder_below_its_foot(tmp_path):
+    # A ladder of 7s only: "end the ladder at 6" would leave no bid (a ladder ending below
+    # where it starts is refused); the fix left is to keep the discards' book with the declarers.
+    rule = _rule(tmp_path)
+    sevens = tmp_path / "from-7.yaml"
+    sevens.write_text("name: from-7\nkind: house-rule\ndescription: x\nauction: {levels: {from: 7}}\n",
+                      encoding="utf-8")
+    result = run("check", f"standard+{sevens}+{rule}")
+    assert result.exit_code == 0
+    assert "every bid of the ladder is always set" in result.stderr
+    assert "auction.levels.to: 6" not in result.stderr
+    assert "`kitty.discards: declarer-book`" in result.stderr
