@@ -34,6 +34,18 @@ def pytest_collection_finish(session):
     from fuzzing import planned_cases
 
     session.config._fuzz_planned = planned_cases(session.items)
+    # Under pytest-xdist each worker collects every test (and runs its share), while only the
+    # controller, which collects nothing, prints the summary: the worker hands the count over.
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["fuzz_planned"] = session.config._fuzz_planned
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """On the xdist controller: take the fuzz case count from a worker (every worker's is the same)."""
+    planned = getattr(node, "workeroutput", {}).get("fuzz_planned")
+    if planned and not getattr(node.config, "_fuzz_planned", None):
+        node.config._fuzz_planned = planned
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
