@@ -95,9 +95,16 @@ def _formula_words(rules: Ruleset, text: str, *, points: bool = False, condition
     tree = simplified(parse_expression(text))
     if formula_code(tree) == "1":
         return ""
-    declarers = "the declarers" if rules.players > rules.sides else "the declarer"
-    wording = Wording(declarers=declarers, points=points, target=rules.game_end.target)
+    wording = Wording(declarers=_declarer_words(rules)[0], points=points, target=rules.game_end.target)
     return reading(tree, wording, condition=condition)
+
+
+def _declarer_words(rules: Ruleset) -> tuple[str, str, str]:
+    """How the declaring side is named in ``rules``' game: (the side, its possessive, the
+    verb "score(s)" agreeing with it) — plural where it has partners."""
+    if rules.players > rules.sides:
+        return "the declarers", "the declarers'", "score"
+    return "the declarer", "the declarer's", "scores"
 
 
 def hand_score_lines(hand: HandState, side_label) -> list[tuple[str, str]]:
@@ -121,10 +128,9 @@ def hand_score_lines(hand: HandState, side_label) -> list[tuple[str, str]]:
     bid = rules.bids[hand.bid].text
     lines = [("needed", f"{need} books to make {bid}; {side_label(side)} took {took}: {margin}")]
     scoring = rules.scoring
-    partners = rules.players > rules.sides
-    declarers, declarers_own = ("the declarers", "the declarers'") if partners else ("the declarer", "the declarer's")
+    declarers, declarers_own, verb = _declarer_words(rules)
     declared = _formula_words(rules, scoring.declarer.text, points=True)
-    parts = [f"{declarers} score{'' if partners else 's'} — {declared}"]
+    parts = [f"{declarers} {verb} — {declared}"]
     defenders = _formula_words(rules, scoring.defender.text, points=True)
     if defenders != "nothing":
         parts.append(f"the defenders — {defenders}")
