@@ -114,7 +114,11 @@ def test_memory_held_does_not_grow_with_the_number_of_chunks(standard):
     held_20, peak_20 = run_for(20)
     held_200, peak_200 = run_for(200)
     assert held_200 - held_20 < 10 * chunk_size, (held_20, held_200, chunk_size)
-    assert peak_200 - peak_20 < 10 * chunk_size, (peak_20, peak_200, chunk_size)
+    # The peak also counts the interpreter's free lists (up to 2,000 dead tuples of each size
+    # kept for reuse), which `traced` empties first and a run refills: bounded (measured
+    # ≈ 0.5 MB, flat from ~2,000 hands on) but up to ~75 chunks' worth after 200 hands when
+    # this test runs alone. Keeping the 180 extra results would add 180 chunks' worth.
+    assert peak_200 - peak_20 < 100 * chunk_size, (peak_20, peak_200, chunk_size)
 
     def kept_for(n):  # the old way, for scale: every result kept until the end
         spec = RunSpec("hands", n, 1, ("random",), chunk_size=1)
@@ -123,7 +127,7 @@ def test_memory_held_does_not_grow_with_the_number_of_chunks(standard):
 
     kept_20, _ = kept_for(20)
     kept_200, _ = kept_for(200)
-    assert kept_200 - kept_20 > 100 * chunk_size  # what the test would catch
+    assert kept_200 - kept_20 > 150 * chunk_size  # what the test would catch
 
 
 def test_simulate_json_is_unchanged_by_workers(tmp_path):
