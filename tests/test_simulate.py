@@ -189,8 +189,15 @@ def test_games_report_json_keys_and_clean_stdout():
                 "sets-per-game", "win:0", "win:1", "dealer-win:0", "dealer-win:1", "unfinished",
                 "contract:4 notrump"):
         assert key in figures, key
+    # Each figure says what it is counted over, and its n is that many.
+    contracted = data["hands"] - data["no_contract"]
+    counts = {"hands": data["hands"], "contracts": contracted, "games": 20}
+    counts.update({f"{row['contract']} contracts": row["count"] for row in data["contracts"]})
+    counts.update({f"{row['strain']} contracts": row["count"] for row in data["strains"]})
     for key, stat in figures.items():
-        assert set(stat) == {"label", "kind", "value", "low", "high", "n"}, key
+        assert set(stat) == {"label", "out_of", "kind", "value", "low", "high", "n"}, key
+        if stat["n"]:
+            assert stat["n"] == counts[stat["out_of"]], key
         if stat["value"] is not None and stat["low"] is not None:
             assert stat["low"] <= stat["value"] <= stat["high"], key
     assert figures["length"]["n"] == 20 and figures["made"]["n"] == data["hands"] - data["no_contract"]
@@ -546,3 +553,13 @@ def test_records_in_a_missing_folder_is_a_usage_error(tmp_path):
     result = run("simulate", "standard", "--games", "2", "--seed", "1",
                  "--records", str(tmp_path / "nowhere" / "game-{game}.jsonl"))
     assert result.exit_code == 2 and "--records" in result.stderr
+
+
+def test_readable_report_fits_80_columns_and_says_what_each_figure_is_counted_over():
+    args = ("simulate", "standard+min-bid-4", "--games", "3", "--seed", "4", "--bots", "random")
+    data = json.loads(run(*args, "--json").stdout)
+    lines = run(*args).stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines[1:] if len(line) > 80]
+    headings = [line.strip("│ ") for line in lines if line.startswith("│ of the ")]
+    contracted = data["hands"] - data["no_contract"]
+    assert headings == [f"of the {contracted} contracts", f"of the {data['hands']} hands dealt", "of the 3 games"]

@@ -34,7 +34,7 @@ def rules_command(variant, with_rules, sets):
 @click.argument("b", metavar="B", callback=nonempty_names)
 @variant_options
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words.")
+              help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words (docs/json.md).")
 def diff_command(a, b, with_rules, sets, as_json):
     """List the rule differences between variants A and B, one per line.
 

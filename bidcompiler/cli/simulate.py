@@ -77,7 +77,8 @@ def run_options(command):
         click.option("--max-hands", type=IntegerRange(min=1, max=MAX_GAME_HANDS), default=DEFAULT_GAME_HANDS,
                      show_default=True, help="With --games: stop a game that is still undecided after this "
                                              f"many hands (at most {MAX_GAME_HANDS:,})."),
-        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
+        click.option("--json", "as_json", is_flag=True,
+                     help="Print every figure as JSON, unrounded, on stdout (keys: docs/json.md)."),
         click.option("--plot", type=FilePath(dir_okay=False),
                      help="Draw the distributions to this file, in the format its extension names (.png, .svg, "
                           ".pdf...; needs the 'plot' extra: matplotlib).  Checked before the run starts.  "
