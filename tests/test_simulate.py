@@ -397,6 +397,32 @@ def test_dask_backend_without_the_extra_says_what_to_install(monkeypatch):
     assert "bidwhist[distributed]" in result.stderr
 
 
+def test_a_refused_dask_run_leaves_an_existing_records_file_as_it_was(tmp_path):
+    # Was: the file was opened (emptied) before the backend was asked, so a scheduler
+    # address that could not work wiped the records of an earlier run.
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "hands.jsonl"
+    out.write_text("earlier records\n", encoding="utf-8")
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--backend", "dask",
+                 "--scheduler", "nonsense", "--records", str(out))
+    assert result.exit_code == 2 and "not a Dask scheduler address" in result.stderr
+    assert out.read_text(encoding="utf-8") == "earlier records\n"
+
+
+def test_dask_missing_is_said_before_the_run_starts(monkeypatch, tmp_path):
+    from runtime import backends
+
+    monkeypatch.setattr(backends, "dask_installed", lambda: False)
+    out = tmp_path / "hands.jsonl"
+    out.write_text("earlier records\n", encoding="utf-8")
+    result = run("simulate", "standard", "--hands", "1", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786",
+                 "--records", str(out))
+    assert result.exit_code == 2 and result.stdout == ""
+    # One line of error, before a seed is drawn (no "seed: N") or the file touched.
+    assert result.stderr.splitlines()[-1] == f"Error: {backends.DASK_MISSING}"
+    assert "seed:" not in result.stderr and out.read_text(encoding="utf-8") == "earlier records\n"
+
+
 # --------------------------------------------------------------------------- records
 def test_game_records_replay_to_the_games_played(tmp_path):
     games, seed = 25, 31
