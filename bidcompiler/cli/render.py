@@ -256,6 +256,11 @@ def _heading_row(table: Table, text: str, first: bool) -> None:
     table.add_row(Text(text, style="italic"), *([""] * (len(table.columns) - 1)))
 
 
+# Under a report of games: what the rows of wins by dealer position count, for two sides or more.
+_FIRST_DEALER = ("The first dealer is the seat that dealt the game's first hand; the rows naming it count "
+                 "the games won by its own side and by each side to its left.")
+
+
 # What the heading of a comparison's group of figures says, by what they are counted over;
 # a contract's or strain's make rate is counted over its own contracts ("3 uptown made").
 _COMPARE_HEADINGS = {"hands": "of the hands dealt", "contracts": "of the contracts",
@@ -328,8 +333,7 @@ def simulation_report(data: dict) -> None:
             figures.add_row(label, _value(stat, signed), _ci(stat, signed))
     console.print(figures)
     if data["mode"] == "games":
-        _note(console, "[dim]Hands per game count thrown-in hands.  The first dealer is the seat that dealt "
-                       "the game's first hand; its side, or the side on its left, won the game.[/dim]")
+        _note(console, f"[dim]Hands per game count thrown-in hands.  {_FIRST_DEALER}[/dim]")
         unfinished = stats.get("unfinished", {}).get("value")
         if unfinished:
             _note(console, f"[yellow]{_pct(unfinished)} of the games were still undecided after "
@@ -395,8 +399,7 @@ def comparison_report(data: dict) -> None:
     _note(console, f"[dim]{compared} figures compared, each at 95%: about one in twenty may look different "
                   "by chance alone, so read small differences on single figures with care.[/dim]")
     if data["mode"] == "games":
-        _note(console, "[dim]The first dealer is the seat that dealt the game's first hand; its side, or the side "
-                       "on its left, won the game.[/dim]")
+        _note(console, f"[dim]{_FIRST_DEALER}[/dim]")
 
 
 @contextmanager
