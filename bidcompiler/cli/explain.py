@@ -21,7 +21,8 @@ def rules_command(variant, with_rules, sets):
     """Print the compiled rules of VARIANT as a Markdown rulebook.
 
     House rules (--with, NAME+RULE) and --set changes are included, so a table can
-    print the rules it will play by and agree on them before play.
+    print the rules it will play by and agree on them before play.  For programs,
+    `bidwhist compile VARIANT --json` gives the same rules as data.
     """
     # From the rule cache when it holds this variant's rulebook: no compiler is loaded then.
     text = load_rulebook(variant, with_rules, sets)
