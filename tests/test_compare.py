@@ -203,6 +203,8 @@ def test_readable_report_fits_80_columns_and_heads_each_group_with_its_base():
     # The first line names the run as typed, to be copied whole; prose after it is wrapped.
     assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines[1:] if len(line) > 80]
     assert all(line == line.rstrip() for line in lines)
+    # Labels wrap where space is short, numbers never: no cell of B − A holds "pts" alone.
+    assert not [line for line in lines if line.count("│") == 6 and line.split("│")[-3].strip() == "pts"]
     # Figures sit under a row saying what they are counted over: hands, contracts, games.
     order = [next(i for i, line in enumerate(lines) if text in line)
              for text in ("of the hands dealt", "side 0 points per hand", "of the contracts ", "contracts set",

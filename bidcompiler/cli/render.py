@@ -374,10 +374,12 @@ def comparison_report(data: dict) -> None:
         console.print(f"A played {a['hands']} hands, B {b['hands']}.")
     table = Table(show_header=True, header_style="bold")
     table.add_column("figure")
-    table.add_column("A", justify="right")
-    table.add_column("B", justify="right")
-    table.add_column("B − A, 95% interval", justify="right")
-    table.add_column("", justify="left")  # * where the interval excludes zero
+    # Where 80 columns are tight the labels wrap, never a number: "-20.0 (-62.4 to +31.7)" then "pts"
+    # on a line of its own read as two figures.
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("B", justify="right", no_wrap=True)
+    table.add_column("B − A, 95% interval", justify="right", no_wrap=True)
+    table.add_column("", justify="left", no_wrap=True)  # * where the interval excludes zero
     # Figures that never happened under either variant (a contract nobody bid) are left out.
     shown_rows = [d for d in data["differences"] if not d["a"]["value"] == d["b"]["value"] == 0]
     groups = _by_base(shown_rows, lambda d: d["out_of"] if d["out_of"] in _COMPARE_HEADINGS else "own")
