@@ -188,6 +188,17 @@ def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks
             deliver(pending.pop(future), future.result())
 
 
+DASK_MISSING = "--backend dask needs the optional 'distributed' extra: pip install 'bidwhist[distributed]'"
+
+
+def dask_installed() -> bool:
+    """Whether Dask's distributed client is installed, found without importing it (a second's work):
+    the command line asks before a run starts, so a missing extra is said before anything is written."""
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
 def _run_dask(fn, args, n_chunks, scheduler, deliver, due) -> None:
     """Run the chunks on the Dask scheduler at ``scheduler``, a window at a time (see
     :func:`_run_windowed`): at most ``WINDOW_PER_WORKER`` chunks per worker thread are
@@ -196,8 +207,7 @@ def _run_dask(fn, args, n_chunks, scheduler, deliver, due) -> None:
     try:
         from dask.distributed import Client, as_completed as dask_completed
     except ImportError:
-        raise BackendError("--backend dask needs the optional 'distributed' extra: "
-                           "pip install 'bidwhist[distributed]'") from None
+        raise BackendError(DASK_MISSING) from None
     if not scheduler:
         raise BackendError("--backend dask needs --scheduler ADDRESS (the address of a running Dask scheduler)")
     try:

@@ -53,7 +53,7 @@ def test_min_bid_4_makes_bids_of_3_disappear():
         assert diffs[f"made:3 {strain}"]["b"]["value"] is None  # never bid: no make rate
     assert diffs["contract:4 uptown"]["significant"] and diffs["contract:4 uptown"]["difference"]["value"] > 0
     for d in data["differences"]:  # every figure has both sides, the difference and the verdict
-        assert set(d) == {"metric", "label", "kind", "a", "b", "difference", "significant", "sentence"}
+        assert set(d) == {"metric", "label", "out_of", "kind", "a", "b", "difference", "significant", "sentence"}
         for part in ("a", "b", "difference"):
             assert set(d[part]) == {"value", "low", "high", "n"}
         assert (d["sentence"] is not None) == d["significant"]
@@ -194,3 +194,19 @@ def test_an_interval_just_off_zero_is_written_as_its_range_not_a_plus_minus_that
     assert "±" not in words and words == "1% (0.002% to 2%)", words
     centred = Interval(-0.05, -0.07, -0.03, 4000)
     assert is_symmetric(centred) and _plusminus(centred, True) == "5% ± 2%"
+
+
+def test_readable_report_fits_80_columns_and_heads_each_group_with_its_base():
+    result = run("compare", "standard", "standard+to-5", "--games", "4", "--seed", "2", "--bots", "random")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    # The first line names the run as typed, to be copied whole; prose after it is wrapped.
+    assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines[1:] if len(line) > 80]
+    assert all(line == line.rstrip() for line in lines)
+    # Labels wrap where space is short, numbers never: no cell of B − A holds "pts" alone.
+    assert not [line for line in lines if line.count("│") == 6 and line.split("│")[-3].strip() == "pts"]
+    # Figures sit under a row saying what they are counted over: hands, contracts, games.
+    order = [next(i for i, line in enumerate(lines) if text in line)
+             for text in ("of the hands dealt", "side 0 points per hand", "of the contracts ", "contracts set",
+                          "of its own contracts", "7 downtown made", "of the games", "hands per game")]
+    assert order == sorted(order)

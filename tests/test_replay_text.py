@@ -245,6 +245,8 @@ def test_analyze_text_counts_from_1_and_shows_books_as_replay_does(tmp_path):
     start = next(line for line in text.splitlines() if "(start of play)" in line)
     assert not start.split()[0].isdigit()  # the start is not "trick 0"
     assert "books by side (side 0+2 / side 1+3)" in text
+    assert "  can reach: the most books the declarers (side 0+2) can still take" in text.splitlines()
+    assert all(len(line.rstrip()) <= 80 for line in text.splitlines())  # readable at 80 columns
     # the books column is by side: seat 0's side took the discards' book, then the first trick
     assert re.search(r"\(start of play\)\s+1 / 0\s", text)
     assert re.search(r"\n\s+1\s+seat 0: AH 2H 7H 4C → seat 0\s+2 / 0\s", text)

@@ -189,8 +189,15 @@ def test_games_report_json_keys_and_clean_stdout():
                 "sets-per-game", "win:0", "win:1", "dealer-win:0", "dealer-win:1", "unfinished",
                 "contract:4 notrump"):
         assert key in figures, key
+    # Each figure says what it is counted over, and its n is that many.
+    contracted = data["hands"] - data["no_contract"]
+    counts = {"hands": data["hands"], "contracts": contracted, "games": 20}
+    counts.update({f"{row['contract']} contracts": row["count"] for row in data["contracts"]})
+    counts.update({f"{row['strain']} contracts": row["count"] for row in data["strains"]})
     for key, stat in figures.items():
-        assert set(stat) == {"label", "kind", "value", "low", "high", "n"}, key
+        assert set(stat) == {"label", "out_of", "kind", "value", "low", "high", "n"}, key
+        if stat["n"]:
+            assert stat["n"] == counts[stat["out_of"]], key
         if stat["value"] is not None and stat["low"] is not None:
             assert stat["low"] <= stat["value"] <= stat["high"], key
     assert figures["length"]["n"] == 20 and figures["made"]["n"] == data["hands"] - data["no_contract"]
@@ -390,6 +397,32 @@ def test_dask_backend_without_the_extra_says_what_to_install(monkeypatch):
     assert "bidwhist[distributed]" in result.stderr
 
 
+def test_a_refused_dask_run_leaves_an_existing_records_file_as_it_was(tmp_path):
+    # Was: the file was opened (emptied) before the backend was asked, so a scheduler
+    # address that could not work wiped the records of an earlier run.
+    pytest.importorskip("dask.distributed")
+    out = tmp_path / "hands.jsonl"
+    out.write_text("earlier records\n", encoding="utf-8")
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--backend", "dask",
+                 "--scheduler", "nonsense", "--records", str(out))
+    assert result.exit_code == 2 and "not a Dask scheduler address" in result.stderr
+    assert out.read_text(encoding="utf-8") == "earlier records\n"
+
+
+def test_dask_missing_is_said_before_the_run_starts(monkeypatch, tmp_path):
+    from runtime import backends
+
+    monkeypatch.setattr(backends, "dask_installed", lambda: False)
+    out = tmp_path / "hands.jsonl"
+    out.write_text("earlier records\n", encoding="utf-8")
+    result = run("simulate", "standard", "--hands", "1", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:8786",
+                 "--records", str(out))
+    assert result.exit_code == 2 and result.stdout == ""
+    # One line of error, before a seed is drawn (no "seed: N") or the file touched.
+    assert result.stderr.splitlines()[-1] == f"Error: {backends.DASK_MISSING}"
+    assert "seed:" not in result.stderr and out.read_text(encoding="utf-8") == "earlier records\n"
+
+
 # --------------------------------------------------------------------------- records
 def test_game_records_replay_to_the_games_played(tmp_path):
     games, seed = 25, 31
@@ -546,3 +579,13 @@ def test_records_in_a_missing_folder_is_a_usage_error(tmp_path):
     result = run("simulate", "standard", "--games", "2", "--seed", "1",
                  "--records", str(tmp_path / "nowhere" / "game-{game}.jsonl"))
     assert result.exit_code == 2 and "--records" in result.stderr
+
+
+def test_readable_report_fits_80_columns_and_says_what_each_figure_is_counted_over():
+    args = ("simulate", "standard+min-bid-4", "--games", "3", "--seed", "4", "--bots", "random")
+    data = json.loads(run(*args, "--json").stdout)
+    lines = run(*args).stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines[1:] if len(line) > 80]
+    headings = [line.strip("│ ") for line in lines if line.startswith("│ of the ")]
+    contracted = data["hands"] - data["no_contract"]
+    assert headings == [f"of the {contracted} contracts", f"of the {data['hands']} hands dealt", "of the 3 games"]

@@ -190,8 +190,9 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     console.print(Text(f"  contract  {contract_text(rules, c)}"))
     sides = " / ".join(side_label(rules, s, None) for s in range(rules.sides))
     who = "declarers" if rules.side_of.count(side) > 1 else "declarer"
-    console.print(Text(f"  books by side ({sides}); can reach: the most books the {who} "
-                       f"({side_label(rules, side, None)}) can still take"))
+    # Two lines, not one of over 100 columns: the table below fits in 80.
+    console.print(Text(f"  books by side ({sides})"))
+    console.print(Text(f"  can reach: the most books the {who} ({side_label(rules, side, None)}) can still take"))
     table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
     table.add_column("  trick", justify="right")
     table.add_column("played")
@@ -303,7 +304,7 @@ def solver_available(backend: str) -> str:
 
 @click.command()
 @click.argument("file", type=click.Path(), callback=regular_file)
-@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (docs/records.md).")
 @click.option("--every-card", is_flag=True, help="Analyse the position before every card, not only every trick.")
 @click.option("--each", is_flag=True,
               help="Analyse each line as an independent hand record (a file written by "

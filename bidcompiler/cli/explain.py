@@ -21,7 +21,8 @@ def rules_command(variant, with_rules, sets):
     """Print the compiled rules of VARIANT as a Markdown rulebook.
 
     House rules (--with, NAME+RULE) and --set changes are included, so a table can
-    print the rules it will play by and agree on them before play.
+    print the rules it will play by and agree on them before play.  For programs,
+    `bidwhist compile VARIANT --json` gives the same rules as data.
     """
     # From the rule cache when it holds this variant's rulebook: no compiler is loaded then.
     text = load_rulebook(variant, with_rules, sets)
@@ -34,7 +35,7 @@ def rules_command(variant, with_rules, sets):
 @click.argument("b", metavar="B", callback=nonempty_names)
 @variant_options
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words.")
+              help="Print a JSON list of {path, label, a, b}; formula rows add a_words and b_words (docs/json.md).")
 def diff_command(a, b, with_rules, sets, as_json):
     """List the rule differences between variants A and B, one per line.
 

@@ -57,7 +57,7 @@ def _game_check(records: list[dict]) -> str | None:
                    "options that do; the ignored options are named on stderr.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON summary on stdout: the records, the rules of each hand, the ignored "
-                   "options and whether the hands are one game.")
+                   "options and whether the hands are one game (docs/json.md).")
 def import_cmd(file, out, nearest, as_json):
     """Import hands exported by the Trickster Cards app (PTN) as hand records.
 

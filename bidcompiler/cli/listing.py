@@ -30,7 +30,8 @@ def _about(path) -> dict:
 
 
 @click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list for programs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON list for programs: {name, kind, title, source, path} (docs/json.md).")
 def variants(as_json):
     """List the shipped variants and house rules, one line each."""
     rows = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Sequence
 
@@ -182,6 +183,22 @@ def variant_summary(v: ir.Variant, sets: tuple[str, ...] = ()) -> None:
         console.print(line)
 
 
+def _note(console: Console, markup: str) -> None:
+    """A line of prose, wrapped at the console's width (80 columns when piped) between words:
+    the console prints long lines whole (soft wrap) for tables' sake, and a terminal would
+    break prose mid-word."""
+    for line in Text.from_markup(markup).wrap(console, max(console.width, 40)):
+        line.rstrip()  # rich leaves the space it broke at
+        console.print(line)
+
+
+def _bullet(console: Console, text: str) -> None:
+    """``text`` as a bullet point, its lines after the first indented under its first word."""
+    for line in textwrap.wrap(text, max(console.width, 40), initial_indent="  • ", subsequent_indent="    ",
+                              break_long_words=False, break_on_hyphens=False):
+        console.print(Text(line))
+
+
 def _pct(x, digits: int = 1) -> str:
     return "—" if x is None else f"{x * 100:.{digits}f}%"
 
@@ -223,6 +240,33 @@ def _figure_rows(statistics: dict) -> list[tuple[str, str, dict]]:
     return rows
 
 
+def _by_base(rows: list, base) -> dict[str, list]:
+    """``rows`` grouped by what their figures are counted over (``base(row)``: hands,
+    contracts, games...), the groups in order of their first row, each row's order kept."""
+    groups: dict[str, list] = {}
+    for row in rows:
+        groups.setdefault(base(row), []).append(row)
+    return groups
+
+
+def _heading_row(table: Table, text: str, first: bool) -> None:
+    """A row naming what the rows below it are counted over, set off from the rows above by a rule."""
+    if not first:
+        table.rows[-1].end_section = True
+    table.add_row(Text(text, style="italic"), *([""] * (len(table.columns) - 1)))
+
+
+# Under a report of games: what the rows of wins by dealer position count, for two sides or more.
+_FIRST_DEALER = ("The first dealer is the seat that dealt the game's first hand; the rows naming it count "
+                 "the games won by its own side and by each side to its left.")
+
+
+# What the heading of a comparison's group of figures says, by what they are counted over;
+# a contract's or strain's make rate is counted over its own contracts ("3 uptown made").
+_COMPARE_HEADINGS = {"hands": "of the hands dealt", "contracts": "of the contracts",
+                     "own": "of its own contracts", "games": "of the games"}
+
+
 def _strain_table(rows: list[dict], stats: dict) -> Table:
     """Each strain's contracts, share of the contracts and make rate (simulate --json's ``strains``)."""
     table = Table(show_header=True, header_style="bold")
@@ -249,12 +293,15 @@ def simulation_report(data: dict) -> None:
     First the contracts (share of hands, make rate), then where the ladder has several
     strains each strain's share of the contracts and make rate, then every other figure:
     make and set rates, sweeps, thrown-in hands, points, and with games the game
-    length and the wins by side and by dealer position (defined under the table).
+    length and the wins by side and by dealer position (defined under the table),
+    grouped under rows that say what they are counted over (``of the 96 contracts``).
+    Prose is wrapped at the console's width; the first line, naming the run, is not.
     """
     console = stdout()
     stats = data["statistics"]
     amount = (f"{data['games']} games ({data['hands']} hands)" if data["mode"] == "games"
               else f"{data['hands']} hands")
+    # The first line is not wrapped: it names the run as typed, to be copied whole.
     console.print(f"[bold]{escape(data['variant'])}[/bold]: {amount}, seed {data['seed']}, {bots_header(data)}; "
                   "95% confidence intervals in brackets")
     table = Table(show_header=True, header_style="bold")
@@ -277,18 +324,41 @@ def simulation_report(data: dict) -> None:
     figures.add_column("figure")
     figures.add_column("value", justify="right")
     figures.add_column("95% interval", justify="right")
-    figures.add_column("out of", justify="right")
-    for key, label, stat in _figure_rows(stats):
-        signed = key.split(":", 1)[0] in _SIGNED
-        figures.add_row(label, _value(stat, signed), _ci(stat, signed), str(stat["n"]))
+    # Each group of figures under a row saying what they are counted over: "of the 135 contracts".
+    groups = _by_base(_figure_rows(stats), lambda row: row[2]["out_of"])
+    for i, (base, rows) in enumerate(groups.items()):
+        _heading_row(figures, f"of the {rows[0][2]['n']} {base}" + (" dealt" if base == "hands" else ""), i == 0)
+        for key, label, stat in rows:
+            signed = key.split(":", 1)[0] in _SIGNED
+            figures.add_row(label, _value(stat, signed), _ci(stat, signed))
     console.print(figures)
     if data["mode"] == "games":
-        console.print("[dim]Hands per game count thrown-in hands; 'out of' is hands, contracts or games.[/dim]")
-        console.print(f"[dim]{data['definitions']['dealer_position']}[/dim]")
+        _note(console, f"[dim]Hands per game count thrown-in hands.  {_FIRST_DEALER}[/dim]")
         unfinished = stats.get("unfinished", {}).get("value")
         if unfinished:
-            console.print(f"[yellow]{_pct(unfinished)} of the games were still undecided after "
+            _note(console, f"[yellow]{_pct(unfinished)} of the games were still undecided after "
                           f"{data['max_hands']} hands (--max-hands) and stopped there.[/yellow]")
+
+
+def _difference_row(table: Table, d: dict) -> None:
+    """One figure of a comparison: A, B, and B − A with its interval, starred where significant."""
+    sa, sb = {**d["a"], "kind": d["kind"]}, {**d["b"], "kind": d["kind"]}
+    signed = d["metric"].split(":", 1)[0] in _SIGNED
+    diff = d["difference"]
+    if diff["value"] is None:
+        shown = "—"
+    else:
+        scale, unit = (100, " pts") if d["kind"] == "proportion" else (1, "")
+        digits = 1 if scale == 100 else 2
+        shown = f"{diff['value'] * scale:+.{digits}f}"
+        if diff["low"] is not None:
+            interval = Interval(diff["value"], diff["low"], diff["high"], diff["n"])
+            if is_symmetric(interval):
+                shown += f" ± {interval.half_width * scale:.{digits}f}"
+            else:  # lopsided (a proportion near 0 or 1): the range itself
+                shown += f" ({diff['low'] * scale:+.{digits}f} to {diff['high'] * scale:+.{digits}f})"
+        shown += unit
+    table.add_row(d["label"], _value(sa, signed), _value(sb, signed), shown, "*" if d["significant"] else "")
 
 
 def comparison_report(data: dict) -> None:
@@ -304,46 +374,34 @@ def comparison_report(data: dict) -> None:
         console.print(f"A played {a['hands']} hands, B {b['hands']}.")
     table = Table(show_header=True, header_style="bold")
     table.add_column("figure")
-    table.add_column("A", justify="right")
-    table.add_column("B", justify="right")
-    table.add_column("B − A, 95% interval", justify="right")
-    table.add_column("", justify="left")  # * where the interval excludes zero
-    for d in data["differences"]:
-        sa, sb = {**d["a"], "kind": d["kind"]}, {**d["b"], "kind": d["kind"]}
-        if sa["value"] == sb["value"] == 0:
-            continue  # never happened under either: nothing to compare
-        signed = d["metric"].split(":", 1)[0] in _SIGNED
-        diff = d["difference"]
-        if diff["value"] is None:
-            shown = "—"
-        else:
-            scale, unit = (100, " pts") if d["kind"] == "proportion" else (1, "")
-            digits = 1 if scale == 100 else 2
-            shown = f"{diff['value'] * scale:+.{digits}f}"
-            if diff["low"] is not None:
-                interval = Interval(diff["value"], diff["low"], diff["high"], diff["n"])
-                if is_symmetric(interval):
-                    shown += f" ± {interval.half_width * scale:.{digits}f}"
-                else:  # lopsided (a proportion near 0 or 1): the range itself
-                    shown += f" ({diff['low'] * scale:+.{digits}f} to {diff['high'] * scale:+.{digits}f})"
-            shown += unit
-        table.add_row(d["label"], _value(sa, signed), _value(sb, signed), shown, "*" if d["significant"] else "")
+    # Where 80 columns are tight the labels wrap, never a number: "-20.0 (-62.4 to +31.7)" then "pts"
+    # on a line of its own read as two figures.
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("B", justify="right", no_wrap=True)
+    table.add_column("B − A, 95% interval", justify="right", no_wrap=True)
+    table.add_column("", justify="left", no_wrap=True)  # * where the interval excludes zero
+    # Figures that never happened under either variant (a contract nobody bid) are left out.
+    shown_rows = [d for d in data["differences"] if not d["a"]["value"] == d["b"]["value"] == 0]
+    groups = _by_base(shown_rows, lambda d: d["out_of"] if d["out_of"] in _COMPARE_HEADINGS else "own")
+    for i, base in enumerate(b for b in _COMPARE_HEADINGS if b in groups):  # in the headings' order
+        _heading_row(table, _COMPARE_HEADINGS[base], i == 0)
+        for d in groups[base]:
+            _difference_row(table, d)
     console.print(table)
-    console.print("[dim]* significant: the 95% interval of B − A excludes zero.  pts: percentage points.[/dim]")
+    _note(console, "[dim]* significant: the 95% interval of B − A excludes zero.  pts: percentage points.[/dim]")
     if data["summary"]:
-        console.print("[bold]What changes under B[/bold] (95% intervals; percentages of hands, "
-                      "contracts or games are percentage points):")
+        _note(console, "[bold]What changes under B[/bold] (95% intervals; differences of percentages in points):")
         for sentence in data["summary"]:
-            console.print(f"  • {sentence[0].upper()}{sentence[1:]}.")
+            _bullet(console, f"{sentence[0].upper()}{sentence[1:]}.")
     else:
-        console.print("[bold]No significant difference[/bold] between A and B on these deals.")
+        _note(console, "[bold]No significant difference[/bold] between A and B on these deals.")
     if data["no_clear_difference"]:
-        console.print("[bold]No clear difference[/bold] in " + "; ".join(data["no_clear_difference"]) + ".")
+        _note(console, "[bold]No clear difference[/bold] in " + escape("; ".join(data["no_clear_difference"])) + ".")
     compared = sum(1 for d in data["differences"] if d["difference"]["value"] is not None)
-    console.print(f"[dim]{compared} figures compared, each at 95%: about one in twenty may look different "
+    _note(console, f"[dim]{compared} figures compared, each at 95%: about one in twenty may look different "
                   "by chance alone, so read small differences on single figures with care.[/dim]")
     if data["mode"] == "games":
-        console.print(f"[dim]{data['definitions']['dealer_position']}[/dim]")
+        _note(console, f"[dim]{_FIRST_DEALER}[/dim]")
 
 
 @contextmanager

@@ -451,7 +451,7 @@ def replay_each(file: str, as_json: bool) -> int:
 # --------------------------------------------------------------------------- the command
 @click.command()
 @click.argument("file", type=click.Path(), callback=regular_file)
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (records.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (docs/records.md).")
 @click.option("--each", is_flag=True,
               help="Score each line as an independent hand record (a file written by "
                    "`simulate --hands … --records`), not as one game.")

@@ -85,6 +85,25 @@ _WORDS = {
 }
 
 
+# What each family's figure is counted over, as runtime.metrics.METRIC_KINDS gives its n:
+# said beside every figure (a share of hands and a share of contracts look alike).
+_OUT_OF = {
+    "contract": "hands", "made": "contracts", "strain": "contracts", "strain-made": "contracts",
+    "set": "contracts", "sweep": "contracts", "redeal": "hands", "declarer-points": "contracts",
+    "points": "hands", "length": "games", "sets-per-game": "games", "win": "games",
+    "dealer-win": "games", "unfinished": "games",
+}
+
+
+def out_of(key: str) -> str:
+    """What a figure is counted over: ``hands``, ``contracts``, ``games``, or for the
+    make rate of one contract or strain its own contracts (``3 notrump contracts``)."""
+    family, _, arg = key.partition(":")
+    if family in ("made", "strain-made") and arg:
+        return f"{arg} contracts"
+    return _OUT_OF[family]
+
+
 def _words(family: str, arg: str, form: str, **fields) -> str:
     """One of the ``_WORDS`` of ``family`` (``form``: label, noun or sentence), filled in."""
     if family == "dealer-win":
@@ -207,13 +226,14 @@ def simulation_summary(rules: Ruleset, spec: RunSpec, totals: Totals, variant: d
     description, ...its parts}``, see ``bidwhist simulate``); without it the
     ruleset's own name stands.  The rest is :func:`runtime.metrics.simulation_figures`
     with ``bots_description`` (the bots in words, as the text header says them)
-    after ``bots``, a ``label`` on every figure of ``statistics`` and the
-    ``definitions`` at the end.
+    after ``bots``, on every figure of ``statistics`` a ``label`` and what it is
+    counted over (``out_of``, :func:`out_of`), and the ``definitions`` at the end
+    (docs/json.md lists every key).
     """
     out = dict(variant or {"variant": rules.name})
     for key, value in metrics.simulation_figures(rules, spec, totals).items():
         if key == "statistics":
-            value = {k: {"label": metric_label(k), **stat} for k, stat in value.items()}
+            value = {k: {"label": metric_label(k), "out_of": out_of(k), **stat} for k, stat in value.items()}
         out[key] = value
         if key == "bots":
             out["bots_description"] = bots_description(spec.bots)
@@ -228,7 +248,7 @@ def _worded(difference: dict) -> dict:
     if difference["significant"]:
         a, b, d = (stats.Interval(**difference[part]) for part in ("a", "b", "difference"))
         sentence = difference_sentence(key, a, b, d)
-    return {"metric": key, "label": metric_label(key),
+    return {"metric": key, "label": metric_label(key), "out_of": out_of(key),
             **{k: v for k, v in difference.items() if k != "metric"}, "sentence": sentence}
 
 
@@ -241,7 +261,7 @@ def comparison_summary(rules_a: Ruleset, rules_b: Ruleset, spec: RunSpec, totals
     :func:`runtime.metrics.comparison_figures` with ``bots_description`` (the bots
     in words) after ``bots`` and the definitions at the end.
 
-    Each entry of ``differences`` gets its ``label`` and, if it is significant,
+    Each entry of ``differences`` gets its ``label``, its ``out_of`` and, if it is significant,
     the ``sentence`` that says it; ``summary`` lists those sentences and
     ``no_clear_difference`` the figures whose intervals include 0.
     """

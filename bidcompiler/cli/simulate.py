@@ -77,7 +77,8 @@ def run_options(command):
         click.option("--max-hands", type=IntegerRange(min=1, max=MAX_GAME_HANDS), default=DEFAULT_GAME_HANDS,
                      show_default=True, help="With --games: stop a game that is still undecided after this "
                                              f"many hands (at most {MAX_GAME_HANDS:,})."),
-        click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON."),
+        click.option("--json", "as_json", is_flag=True,
+                     help="Print every figure as JSON, unrounded, on stdout (keys: docs/json.md)."),
         click.option("--plot", type=FilePath(dir_okay=False),
                      help="Draw the distributions to this file, in the format its extension names (.png, .svg, "
                           ".pdf...; needs the 'plot' extra: matplotlib).  Checked before the run starts.  "
@@ -104,6 +105,10 @@ def check_run(games, hands, workers, backend, scheduler, plot):
                                    "workers run the chunks")
         if not scheduler:
             raise click.UsageError("--backend dask needs --scheduler ADDRESS (a running Dask scheduler)")
+        from runtime import backends
+
+        if not backends.dask_installed():
+            raise click.UsageError(backends.DASK_MISSING)
     elif scheduler:
         raise click.UsageError("--scheduler is for --backend dask")
     if plot:
@@ -329,14 +334,24 @@ class RecordWriter:
                 raise click.BadParameter(f"cannot write {path}: no writable folder {folder}",
                                          param_hint="--records")
         else:
-            try:
-                self.out = open(path, "w", encoding="utf-8")
-            except OSError as exc:
-                raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="--records") from None
+            # The file is opened (and an old one emptied) only when the first records
+            # arrive: a run refused before any hand is played (a Dask scheduler that is
+            # not there) leaves an existing file as it was.  _records_writable checked it.
             stack.callback(self.close)
 
+    def _file(self):
+        """The one record file, opened for writing on first use."""
+        if self.out is None:
+            try:
+                self.out = open(self.path, "w", encoding="utf-8")
+            except OSError as exc:
+                raise click.BadParameter(f"cannot write {self.path}: {exc.strerror}", param_hint="--records") from None
+        return self.out
+
     def close(self) -> None:
-        """Close the one record file; a write that fails here (a full disk) is named, exit 1."""
+        """Close the one record file, if it was opened; a write that fails here (a full disk) is named, exit 1."""
+        if self.out is None:
+            return
         try:
             self.out.close()
         except OSError as exc:
@@ -348,9 +363,10 @@ class RecordWriter:
         for offset, lines in enumerate(result.records):
             text = "".join(line + "\n" for line in lines)
             if not self.per_game:
+                out = self._file()
                 try:  # flushed now, so that a full disk is named here and not at close
-                    self.out.write(text)
-                    self.out.flush()
+                    out.write(text)
+                    out.flush()
                 except OSError as exc:
                     raise click.ClickException(f"cannot write {self.path}: {exc.strerror or exc}") from None
                 continue
