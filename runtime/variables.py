@@ -7,6 +7,8 @@ tables, so a formula can only name what the engine really provides.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 INT, BOOL = "int", "bool"
 
 # Known while scoring a hand.  "Declaring side" is the side that won the auction.
@@ -42,6 +44,16 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "last_declarer": (BOOL, "this side declared the hand just played"),
     "last_made": (BOOL, "the declaring side made its bid in the hand just played"),
 }
+
+
+# The variables that read a sweep (runtime.kitty.swept): the hand scoring's and the game end's.
+SWEEP_VARIABLES = frozenset({"sweep", "swept"})
+
+
+def reads_sweep(names: Iterable[str]) -> bool:
+    """Whether formulas reading the variables ``names`` read a sweep (``sweep`` or ``swept``):
+    the one answer for the rulebook's sweep sentence and the game end's memo key."""
+    return not SWEEP_VARIABLES.isdisjoint(names)
 
 
 def types_of(table: dict[str, tuple[str, str]]) -> dict[str, str]:
