@@ -22,7 +22,8 @@ HAND_VARIABLES: dict[str, tuple[str, str]] = {
     "own_books": (INT, "books taken by the side being scored"),
     "total_books": (INT, "books in the hand"),
     "notrump": (BOOL, "the contract has no trump"),
-    "sweep": (BOOL, "the declaring side took every book"),
+    "sweep": (BOOL, "the declaring side took every book it could take (every trick where the discards are "
+                     "the defenders' book)"),
 }
 # ``made`` is the result of the ``made`` formula, so that formula cannot use it.
 MADE_VARIABLE = ("made", (BOOL, "the declaring side made its bid"))
@@ -35,7 +36,7 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "sets_in_a_row": (INT, "this side's contracts set one after another in this game (a contract it makes "
                            "ends the row; hands the other side declares or throws in do not)"),
     "hands": (INT, "hands played in this game"),
-    "swept": (BOOL, "this side took every book of the hand just played"),
+    "swept": (BOOL, "this side took every book it could take in the hand just played"),
     "games": (INT, "games this side has won in the rubber"),
     "target": (INT, "the game's target score (game.target)"),
     "played": (INT, "hands played with a contract in this game (thrown-in hands do not count)"),

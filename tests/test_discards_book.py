@@ -160,6 +160,18 @@ def test_the_rulebook_and_the_game_end_ask_the_compiled_formulas_whether_a_sweep
     assert reads_sweep({"swept"}) and reads_sweep({"sweep", "bid"}) and not reads_sweep({"sweeps", "score"})
 
 
+def test_the_rulebook_words_a_sweep_as_every_book_the_side_could_take(tmp_path):
+    # runtime.kitty.swept: here the declarers sweep with 12 tricks, short of all 13 books, so
+    # "took every book" alone would say what the engine does not count.
+    rule = _rule(tmp_path)
+    book = run("rules", f"standard+{rule}+rise-and-fly+boston-wins").stdout
+    assert "all doubled if the declarers took every book they could take." in book
+    assert "- sweep: `swept` — the side took every book it could take in the hand." in book
+    assert "- `sweep`: the declaring side took every book it could take (every trick where the discards" in book
+    assert "- `swept`: this side took every book it could take in the hand just played" in book
+    assert "took every book." not in book and "every book of the hand" not in book
+
+
 def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):
     rules, state = _swept_hand(tmp_path)
     obs: dict = {}

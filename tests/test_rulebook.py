@@ -156,7 +156,7 @@ def test_glossary_lists_only_the_names_the_formulas_use():
     ("books >= 6 + bid", "bool", "the declarers' books are at least 6 plus the bid"),
     ("score <= -7", "bool", "the side's score is at most -7"),
     ("if notrump then 2 else 1", "int", "2 in no trump, otherwise 1"),
-    ("score >= 7 or swept", "bool", "the side's score is at least 7 or the side took every book of the hand"),
+    ("score >= 7 or swept", "bool", "the side's score is at least 7 or the side took every book it could take in the hand"),
 ])
 def test_formulas_are_said_in_words(text, kind, words):
     v = compile_variant("standard")
