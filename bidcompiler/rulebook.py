@@ -24,7 +24,7 @@ from .build import kitty_show_words
 from .checks import bids_words, certain_sets
 from .formula_text import Wording, formula_code, formula_shown, reading, simplified
 from .vocabulary import rulebook_words, said as say
-from .seatwords import capital, noun
+from .seatwords import capital, declarer_words, noun
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                 8: "eight", 9: "nine", 10: "ten"}
@@ -68,7 +68,7 @@ def _code(text: str) -> str:
 
 def _wording(v: ir.Variant, score: bool = False) -> Wording:
     """How a reading of ``v``'s formulas names the declaring side; ``score``: numbers are points."""
-    return Wording(declarers="the declarers" if v.sides == "partners" else "the declarer", points=score)
+    return Wording(declarers=declarer_words(v.sides == "partners")[0], points=score)
 
 
 PLAIN_WORDING = Wording()  # the default wording (a frozen value, shared safely)

@@ -283,3 +283,18 @@ def test_one_term_that_adds_something_reads_as_a_single_formula(tmp_path):
     assert line in book("standard+defenders-score").splitlines()
     assert line in rulebook(compile_variant("standard", (terms,))).splitlines()
     assert "- **Defenders score**: `0`." in book("standard").splitlines()
+
+
+@pytest.mark.parametrize("name, partners", [("standard", True), ("cutthroat", False)])
+def test_the_rulebook_diff_and_hand_end_name_the_declaring_side_from_one_place(name, partners):
+    # bidcompiler.seatwords.declarer_words: singular or plural worked out once, not in each module.
+    from bidcompiler import irdiff, rulebook as book_module
+    from bidcompiler.cli.hand_rules import _declarer_words
+    from bidcompiler.pipeline import load_ruleset
+    from bidcompiler.seatwords import declarer_words
+
+    v = compile_variant(name)
+    words = declarer_words(partners)
+    assert book_module._wording(v).declarers == words[0]
+    assert _declarer_words(load_ruleset(name)) == words
+    assert f"{words[1]} books" in irdiff._reading(v.scoring.made, v, "scoring.made")
