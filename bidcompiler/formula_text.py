@@ -70,9 +70,12 @@ BOOKS_OVER = {"books": "{own} books over six", "own_books": "their own books ove
 # A true/false variable as a clause, then its negation ({who} is the declaring side).
 CLAUSES = {
     "notrump": ("the contract is in no trump", "the contract has a trump suit"),
-    "sweep": ("{who} took every book", "{who} did not take every book"),
+    # A sweep is every book the side could take (runtime.kitty.swept): every trick where the
+    # discards are the defenders' book.
+    "sweep": ("{who} took every book they could take", "{who} did not take every book they could take"),
     "made": ("the contract is made", "the contract is set"),
-    "swept": ("the side took every book of the hand", "the side did not take every book of the hand"),
+    "swept": ("the side took every book it could take in the hand",
+              "the side did not take every book it could take in the hand"),
     "last_declarer": ("the side declared the hand just played", "the side did not declare the hand just played"),
     "last_made": ("the hand just played was made", "the hand just played was set"),
 }

@@ -265,3 +265,10 @@ class Variant:
     def is_set(self, *path) -> bool:
         """True if a file wrote this setting (rather than a default applying)."""
         return self.origin is not None and self.origin.is_set(path)
+
+    def names_read(self) -> frozenset[str]:
+        """The variables the game's formulas read (scoring and game end), as compiled."""
+        formulas = (self.scoring.made, self.scoring.declarer, self.scoring.defender, self.scoring.multiplier,
+                    self.game.win, self.game.lose)
+        # An empty formula (no condition left) has no compiled form and reads nothing.
+        return frozenset().union(*(f.ast.names for f in formulas if f.ast is not None))

@@ -23,6 +23,7 @@ from .expressions import parse_expression
 from .formula_text import Wording, formula_shown, reading
 from .irjson import to_data
 from .rulebook import listed_terms
+from .seatwords import declarer_words
 
 # Fields that describe the file rather than the game: two variants that play the
 # same differ in none of these, so ``diff`` leaves them out.
@@ -215,7 +216,7 @@ def _reading(f, v: ir.Variant, path: str) -> str | None:
     """A formula of ``v`` in plain English, or None where there is no formula."""
     if not isinstance(f, ir.Formula) or not f.text:
         return None
-    wording = Wording(declarers="the declarers" if v.sides == "partners" else "the declarer",
+    wording = Wording(declarers=declarer_words(v.sides == "partners")[0],
                       points=_pattern(path).removesuffix("[*]") in SCORE_PATHS)
     return reading(parse_expression(f.text), wording, condition=f.type == "bool")
 

@@ -91,11 +91,28 @@ def _unpacked_data() -> Path | None:
         return None
     if not found:
         return None
-    folder = Path(tempfile.mkdtemp(prefix="bidwhist-data-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    for name, source in found.items():
-        _copy_tree(source, folder / name)
+    folder = None
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="bidwhist-data-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        for name, source in found.items():
+            _copy_tree(source, folder / name)
+    except OSError as exc:  # no usable temporary folder, a full disk: nothing can be read without the data
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise DataUnavailable(exc) from exc
     return folder
+
+
+class DataUnavailable(Exception):
+    """The package's data files could not be copied out of a package that is not plain files
+    on disk (no usable temporary folder, a full disk): an environment error the command line
+    reports in one line, status 1, as it does a write that fails."""
+
+    def __init__(self, cause: OSError) -> None:
+        where = f" ({cause.filename})" if cause.filename else ""
+        super().__init__(f"cannot make a temporary folder for the package's data files{where}: "
+                         f"{cause.strerror or cause}; set TMPDIR to a writable folder")
 
 
 def _packaged(*parts: str) -> Path | None:

@@ -12,10 +12,9 @@ or an unordered mapping), so it is pinned by golden files in ``tests/golden/rule
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE
+from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, MADE_VARIABLE, reads_sweep
 
 from . import ir
 from .expressions import (
@@ -25,7 +24,7 @@ from .build import kitty_show_words
 from .checks import bids_words, certain_sets
 from .formula_text import Wording, formula_code, formula_shown, reading, simplified
 from .vocabulary import rulebook_words, said as say
-from .seatwords import capital, noun
+from .seatwords import capital, declarer_words, noun
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
                 8: "eight", 9: "nine", 10: "ten"}
@@ -69,7 +68,7 @@ def _code(text: str) -> str:
 
 def _wording(v: ir.Variant, score: bool = False) -> Wording:
     """How a reading of ``v``'s formulas names the declaring side; ``score``: numbers are points."""
-    return Wording(declarers="the declarers" if v.sides == "partners" else "the declarer", points=score)
+    return Wording(declarers=declarer_words(v.sides == "partners")[0], points=score)
 
 
 PLAIN_WORDING = Wording()  # the default wording (a frozen value, shared safely)
@@ -347,7 +346,7 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     if never:
         lines.append(f"So a bid of {bids_words(v, never)} can never be made: with at most {most} books, "
                      "the declaring side is always set.")
-    if ir.books_kept_from_declarers(v.deal.kitty, v.kitty.discards) and _reads_sweeps(v):
+    if ir.books_kept_from_declarers(v.deal.kitty, v.kitty.discards) and reads_sweep(v.names_read()):
         # runtime.kitty.swept: every book a side could take (docs/rule-combinations.md).
         lines.append(f"Taking every trick is then a sweep for the declaring side (all {most} books it can take).")
     # A (when, contracts) pair is said under its shorthand word where it has one, else as when/contracts.
@@ -364,13 +363,6 @@ def _kitty_section(v: ir.Variant) -> list[str]:
     lines.append(say("kitty.show", key, f"The kitty is shown: {v.kitty.show} "
                      f"({_join(v.kitty.show_contracts) or 'all'}).").format(taker=noun(v.kitty.taker)))
     return lines
-
-
-def _reads_sweeps(v: ir.Variant) -> bool:
-    """Whether some formula of the game reads a sweep (the scoring's ``sweep``, the game end's ``swept``)."""
-    texts = (v.scoring.made.text, v.scoring.declarer.text, v.scoring.defender.text, v.scoring.multiplier.text,
-             v.game.win.text, v.game.lose.text)
-    return any(re.search(r"\b(sweep|swept)\b", text) for text in texts)
 
 
 def _books(v: ir.Variant) -> int:

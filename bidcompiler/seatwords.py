@@ -28,6 +28,15 @@ def noun(word: str, first_caller: str | None = None) -> str:
     return nouns().get(word, word)
 
 
+def declarer_words(partners: bool) -> tuple[str, str, str]:
+    """How the declaring side is named: (the side, its possessive, the verb "score(s)"
+    agreeing with it) — plural where it has partners (``sides: partners``, more players
+    than sides).  The one place for the rulebook's, ``diff``'s and the hand's end words."""
+    if partners:
+        return "the declarers", "the declarers'", "score"
+    return "the declarer", "the declarer's", "scores"
+
+
 def capital(text: str) -> str:
     """``text`` with its first letter upper case (a noun phrase starting a sentence)."""
     return text[:1].upper() + text[1:]

@@ -92,11 +92,11 @@ class AuctionRules:
         high_bid = state.high_bid
         if high_bid < 0 and _everyone_else_passed(state):
             rule = self.all_pass
-            # A dealer left to bid bids from dealer_from up (the whole ladder where no floor is set).
-            floor = 0 if rule == "redeal" else self.dealer_floor()
             if rule == "dealer-bids-lowest":
-                legal = [first + i for i in self.dealer_lowest_bids()]
+                legal = [first + i for i in self.dealer_lowest_bids()]  # from dealer_floor, found there once
             else:
+                # A dealer left to bid bids from dealer_from up (the whole ladder where no floor is set).
+                floor = 0 if rule == "redeal" else self.dealer_floor()
                 legal = [] if rule != "redeal" else [rules.pass_action]
                 legal.extend(range(first + floor, first + n_bids))
                 if rule == "dealer-bids-or-redeal":

@@ -16,6 +16,7 @@ from . import draws
 from .hand import HandState
 from .kitty import swept
 from .ruleset import Ruleset
+from .variables import reads_sweep
 
 # The tie-break that always decides last: the first of the tied sides from the dealer's
 # left leaves no tie, so the game always has one winner.
@@ -496,7 +497,7 @@ def _reads(rules: Ruleset) -> tuple[bool, bool, bool]:
             _READS.clear()
         end = rules.game_end
         names = end.win.names | end.lose.names
-        got = _READS[id(rules)] = (rules, ("swept" in names, "last_bid" in names,
+        got = _READS[id(rules)] = (rules, (reads_sweep(names), "last_bid" in names,
                                            "last_made" in names or "sets" in names
                                            or "sets_in_a_row" in names))
     return got[1]

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from . import stats
+from .contract import declarations
 from .hand import HandState
 from .kitty import swept
-from .ruleset import Ruleset
+from .ruleset import NO_TRUMP, Ruleset
 
 if TYPE_CHECKING:  # the driver's types; it imports this module
     from .simulate import GamePlay, RunSpec, Totals
@@ -78,16 +79,26 @@ def ladder(rules: Ruleset) -> list[str]:
     return [b.text for b in rules.bids]
 
 
+# The declared kind of a contract without trumps (the word kitty.show's contracts use).
+NOTRUMP_KIND = "notrump"
+
+
 @dataclass(frozen=True)
 class Strains:
     """A ladder's strains, for the strain figures: their names in the ladder's order,
     each contract's strain, and the figures' keys, made once per run (a unit only
-    looks them up)."""
+    looks them up).
+
+    For a ladder of one strain (the bid names none) the figures are of the kinds the
+    declarers declare instead (:meth:`declared`): ``of_table`` then gives each contract's
+    kind from its play table, ``(trump, direction)``, and ``of_contract`` is empty.
+    """
 
     names: tuple[str, ...]
     of_contract: Mapping[str, int]  # contract as bid -> index in names
     share_keys: tuple[str, ...]     # strain:<name>
     made_keys: tuple[str, ...]      # strain-made:<name>
+    of_table: Mapping[tuple[int, int], int] | None = None  # (trump, direction) -> index in names
 
     @classmethod
     def of(cls, rules: Ruleset) -> Strains:
@@ -96,12 +107,37 @@ class Strains:
         return cls(names, {b.text: b.strain for b in rules.bids},
                    tuple(f"strain:{n}" for n in names), tuple(f"strain-made:{n}" for n in names))
 
+    @classmethod
+    def declared(cls, rules: Ruleset) -> Strains:
+        """The kinds of contract ``rules``' declarers may declare: each rank order played
+        with a trump suit (by its name), then ``notrump`` (either order), in the order
+        the declarations list their play tables."""
+        kinds: dict[str, int] = {}
+        of_table: dict[tuple[int, int], int] = {}
+        for decl in declarations(rules):
+            for trump, direction in decl.contract_keys(rules):
+                kind = NOTRUMP_KIND if trump == NO_TRUMP else rules.orders[direction]
+                of_table[(trump, direction)] = kinds.setdefault(kind, len(kinds))
+        names = tuple(kinds)
+        return cls(names, {}, tuple(f"strain:{n}" for n in names), tuple(f"strain-made:{n}" for n in names),
+                   of_table)
+
+    def of_hand(self, state: HandState) -> int:
+        """The index in ``names`` of a contracted hand's strain (or declared kind)."""
+        if self.of_table is not None:
+            return self.of_table[(state.trump, state.direction)]
+        return self.of_contract[state.rules.bids[state.bid].text]
+
 
 def strain_ladder(rules: Ruleset) -> Strains | None:
-    """The strains of a variant's ladder (:class:`Strains`), or None where it has fewer
-    than two (one bare number, say): there every contract is of the one strain, and
-    its share of contracts says nothing."""
-    return Strains.of(rules) if len(rules.strains) > 1 else None
+    """The strains of a variant's ladder (:class:`Strains`); for a ladder of one strain
+    (one bare number, say), where every contract is of that strain, the kinds its
+    declarers declare (:meth:`Strains.declared`); None where there are fewer than two
+    of those too: one share of every contract says nothing."""
+    if len(rules.strains) > 1:
+        return Strains.of(rules)
+    declared = Strains.declared(rules)
+    return declared if len(declared.names) > 1 else None
 
 
 def strain_names(strains: Strains | None) -> list[str]:
@@ -117,27 +153,19 @@ def _count(obs: dict, key: str, y: int) -> None:
     entry[1] += 1
 
 
-def add_strains(obs: dict, strains: Strains, bid: Mapping[str, int]) -> None:
-    """Add each strain's figures to a unit's observation, from the contracts it bid.
+def add_strains(obs: dict, strains: Strains, in_strain: Sequence[int], made: Sequence[int]) -> None:
+    """Add each strain's figures to a unit's observation, from its contracts of each strain.
 
-    ``bid`` counts the unit's contracts by name (as bid), whose ``made:<contract>``
-    entries ``obs`` holds already.  ``strain:<name>`` counts the unit's contracts of
-    the strain among all its contracts (every strain, bid or not: a share of zero is
-    a figure); ``strain-made:<name>`` those made among them (only where the strain
-    was bid, as ``made:<contract>``).  Once per unit (or per distinct hand outcome),
-    from what the hand loop counted: a hand costs nothing more.
+    ``in_strain[s]`` counts the unit's contracts of strain ``s`` (:meth:`Strains.of_hand`),
+    ``made[s]`` those made; ``obs`` holds the unit's ``made`` already.  ``strain:<name>``
+    counts the unit's contracts of the strain among all its contracts (every strain, bid
+    or not: a share of zero is a figure); ``strain-made:<name>`` those made among them
+    (only where the strain was bid, as ``made:<contract>``).  Once per unit (or per
+    distinct hand outcome).
     """
     contracted = obs.get("made", (0, 0))[1]
     if not contracted:
         return
-    n = len(strains.names)
-    in_strain = [0] * n
-    made = [0] * n
-    of_contract = strains.of_contract
-    for name, times in bid.items():
-        s = of_contract[name]
-        in_strain[s] += times
-        made[s] += obs[f"made:{name}"][0]
     for s, key in enumerate(strains.share_keys):
         obs[key] = [in_strain[s], contracted]
         if in_strain[s]:
@@ -153,6 +181,8 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
     thrown_in = 0
     rules = states[0].rules if states else None
     get = obs.get
+    in_strain = [0] * len(strains.names) if strains else []
+    made_in_strain = list(in_strain)
     for state in states:
         score = state.score
         for side, points in enumerate(score):
@@ -169,6 +199,10 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
         name = rules.bids[state.bid].text
         counts[name] += 1
         made = 1 if state.made else 0
+        if strains:
+            s = strains.of_hand(state)
+            in_strain[s] += 1
+            made_in_strain[s] += made
         for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made),
                        ("sweep", 1 if any(swept(rules, state.books, rules.side_of[state.declarer])) else 0),
                        ("declarer-points", score[rules.side_of[state.declarer]])):
@@ -184,22 +218,25 @@ def hands_observation(obs: dict, states: Sequence[HandState], contracts: Sequenc
         obs[f"contract:{name}"] = [counts.get(name, 0), hands]
     obs["redeal"] = [thrown_in, hands]
     if strains:
-        add_strains(obs, strains, counts)
+        add_strains(obs, strains, in_strain, made_in_strain)
 
 
-def hand_outcome(state: HandState) -> tuple:
+def hand_outcome(state: HandState, strains: Strains | None = None) -> tuple:
     """What the hand-level figures read of a finished hand, as one hashable value.
 
-    ``(score, bid, made, sweep, declarer's points)`` (bid -1 and the rest None for a
-    hand without a contract): two hands with the same outcome give the same
+    ``(score, bid, made, sweep, declarer's points, strain)`` (bid -1 and the rest None
+    for a hand without a contract): two hands with the same outcome give the same
     observation, so :func:`add_hand_outcomes` can count many one-hand units at once.
+    ``strain`` is the index of the declared kind where ``strains`` is one
+    (:meth:`Strains.declared`: the bid does not say it), else None.
     """
     score = tuple(state.score)
     if state.declarer < 0:
-        return (score, -1, None, None, None)
+        return (score, -1, None, None, None, None)
     side = state.rules.side_of[state.declarer]
+    kind = strains.of_hand(state) if strains is not None and strains.of_table is not None else None
     return (score, state.bid, 1 if state.made else 0, 1 if any(swept(state.rules, state.books, side)) else 0,
-            score[side])
+            score[side], kind)
 
 
 def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,
@@ -213,7 +250,7 @@ def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, out
     the simulation driver's hands mode, where most hands repeat an earlier outcome.
     """
     bids = rules.bids
-    for (score, bid, made, sweep, declarer_points), count in outcomes.items():
+    for (score, bid, made, sweep, declarer_points, kind), count in outcomes.items():
         obs: dict[str, list[int]] = {}
         for side, points in enumerate(score):
             obs[f"points:{side}"] = [points, 1]
@@ -227,7 +264,10 @@ def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, out
             obs[f"contract:{name}"] = [1 if bid >= 0 and bids[bid].text == name else 0, 1]
         obs["redeal"] = [1 if bid < 0 else 0, 1]
         if strains and bid >= 0:
-            add_strains(obs, strains, {bids[bid].text: 1})
+            s = kind if kind is not None else strains.of_contract[bids[bid].text]
+            one = [0] * len(strains.names)
+            one[s] = 1
+            add_strains(obs, strains, one, [made * x for x in one])
         for key, (y, n) in obs.items():
             m = moments.get(key)
             if m is None:
@@ -351,7 +391,7 @@ def strain_rows(strains: Strains | None, m: dict[str, stats.Moments],
                 statistics: dict) -> list[dict]:
     """Each strain's contracts, share of contracts and make rate, as ``simulate --json``'s ``strains``.
 
-    One row per strain of :func:`strain_ladder` (none for a ladder of one strain),
+    One row per strain of :func:`strain_ladder` (per declared kind for a ladder of one strain),
     bid or not (a share of zero is a figure): ``{strain, count, share, made,
     make_rate, share_interval, make_rate_interval}``; the make rate and its
     interval are None for a strain never bid, and the list is empty where no hand

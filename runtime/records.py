@@ -1093,14 +1093,21 @@ def replay_one(record: dict, resolve: Resolver) -> HandReplay:
 
 def replay_file(rf: RecordFile, resolve: Resolver) -> dict:
     """Replay a parsed record file to replay's JSON output; errors become ``error``."""
+    return replay_file_kept(rf, resolve)[0]
+
+
+def replay_file_kept(rf: RecordFile, resolve: Resolver) -> tuple[dict, list[HandReplay], GameTally | None]:
+    """:func:`replay_file`'s output with what it was made from: the replayed hands (none
+    where the record is illegal) and a game record's tally (None for a hand record), so
+    that a caller printing the hands replays the record once."""
     if rf.is_game:
         try:
             replays, tally = replay_game(rf.records, resolve)
         except RecordError as exc:
-            return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}
-        return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}
+            return {"hands": None, "totals": None, "winner": None, "games": None, "error": exc.as_json()}, [], None
+        return {"hands": [r.as_json() for r in replays], **game_summary(tally), "error": None}, replays, tally
     replay, refused = replay_or_refusal(rf.records[0], resolve)
-    return refused if replay is None else replay.as_json()
+    return (refused, [], None) if replay is None else (replay.as_json(), [replay], None)
 
 
 def replay_or_refusal(record: dict, resolve: Resolver) -> tuple[HandReplay | None, dict]:

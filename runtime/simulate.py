@@ -298,7 +298,8 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
         if spec.count >= COMPILED_FROM:
             draws.prefer_compiled()  # unless BIDWHIST_FAST_PLAYOUT=0; the same hands either way
         outcomes: Counter = Counter()
-        outcome = metrics.hand_outcome
+        def outcome(state, strains=strains):  # the declared kind too, where the bid does not say it
+            return metrics.hand_outcome(state, strains)
         play = hands_player(rules, spec.seed, spec.bots)
         for unit in units:
             state = play(unit)

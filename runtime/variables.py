@@ -7,6 +7,8 @@ tables, so a formula can only name what the engine really provides.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 INT, BOOL = "int", "bool"
 
 # Known while scoring a hand.  "Declaring side" is the side that won the auction.
@@ -20,7 +22,8 @@ HAND_VARIABLES: dict[str, tuple[str, str]] = {
     "own_books": (INT, "books taken by the side being scored"),
     "total_books": (INT, "books in the hand"),
     "notrump": (BOOL, "the contract has no trump"),
-    "sweep": (BOOL, "the declaring side took every book"),
+    "sweep": (BOOL, "the declaring side took every book it could take (every trick where the discards are "
+                     "the defenders' book)"),
 }
 # ``made`` is the result of the ``made`` formula, so that formula cannot use it.
 MADE_VARIABLE = ("made", (BOOL, "the declaring side made its bid"))
@@ -33,7 +36,7 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "sets_in_a_row": (INT, "this side's contracts set one after another in this game (a contract it makes "
                            "ends the row; hands the other side declares or throws in do not)"),
     "hands": (INT, "hands played in this game"),
-    "swept": (BOOL, "this side took every book of the hand just played"),
+    "swept": (BOOL, "this side took every book it could take in the hand just played"),
     "games": (INT, "games this side has won in the rubber"),
     "target": (INT, "the game's target score (game.target)"),
     "played": (INT, "hands played with a contract in this game (thrown-in hands do not count)"),
@@ -42,6 +45,16 @@ GAME_VARIABLES: dict[str, tuple[str, str]] = {
     "last_declarer": (BOOL, "this side declared the hand just played"),
     "last_made": (BOOL, "the declaring side made its bid in the hand just played"),
 }
+
+
+# The variables that read a sweep (runtime.kitty.swept): the hand scoring's and the game end's.
+SWEEP_VARIABLES = frozenset({"sweep", "swept"})
+
+
+def reads_sweep(names: Iterable[str]) -> bool:
+    """Whether formulas reading the variables ``names`` read a sweep (``sweep`` or ``swept``):
+    the one answer for the rulebook's sweep sentence and the game end's memo key."""
+    return not SWEEP_VARIABLES.isdisjoint(names)
 
 
 def types_of(table: dict[str, tuple[str, str]]) -> dict[str, str]:

@@ -602,3 +602,62 @@ def test_defender_gives_no_ruff_and_discard():
     assert state.phase == PLAY and state.seat == 1
     card, reason = says(state)
     assert not card.endswith("H") and "make it ruff" not in reason, (card, reason)
+
+
+def test_may_ruff_reads_the_shown_cards_once(monkeypatch):
+    # The chance partner holds a trump counts the shown kitty twice (the trumps shown in
+    # partner's hand and the room they take): infer.shown_held is read once for both.
+    from runtime.bots import cardplay, infer
+    from runtime.bots.knowledge import TableInfo
+
+    rules = load_ruleset("standard+kitty-face-up")
+    kitty = "4S 5S 6C 7C 8C 6D"
+    mine = "3D 3C 4H 7H 8H 9H 7D 8D 9D 8S 7S 9C"
+    state = hand_state(rules, 3, {2: "AS KS QS JS TS 9S AD 2D 2C KC QC JC", 0: mine}, kitty=kitty)
+    act(state, "pass", "pass", "4 uptown", "pass", "trump S", "6C", "7C", "8C", "2C", "2D", "JC")
+    known = set(mine.split()) | set(kitty.split())
+    unseen = sum(1 << c for c, name in enumerate(rules.cards) if name not in known)
+    ti = TableInfo((state.trump, state.direction), state.table)
+    reads = []
+    shown_held = infer.shown_held
+
+    def counted(*args):
+        reads.append(args)
+        return shown_held(*args)
+
+    monkeypatch.setattr(infer, "shown_held", counted)
+    monkeypatch.setattr(cardplay, "shown_held", counted)
+    played = played_so_far(state)
+    # Seat 0 asks about partner seat 2, who took the kitty with its two spades (2 trumps out).
+    holds = cardplay._may_ruff(state, ti, 0, [0, 0, 0, 0], unseen, played, 2, 2)
+    assert len(reads) == 1
+    assert holds  # two trumps shown in partner's hand, most of them still held
+
+
+def test_a_dealer_bound_to_the_lowest_bid_finds_the_floor_once(monkeypatch):
+    from runtime.auction import AuctionRules, auction_rules
+
+    rules = load_ruleset("oregon")
+    state = HandState(rules, 0, *_oregon_deal(rules))
+    for _ in range(rules.players - 1):
+        state.apply_action(rules.pass_action)
+    floors = []
+    dealer_floor = AuctionRules.dealer_floor
+
+    def counted(self):
+        floors.append(1)
+        return dealer_floor(self)
+
+    monkeypatch.setattr(AuctionRules, "dealer_floor", counted)
+    legal = auction_rules(rules)._legal_calls(state)
+    assert len(floors) == 1
+    assert legal and all(rules.bids[a - rules.first_bid_action].rank == rules.bids[legal[0] - rules.first_bid_action].rank
+                         for a in legal)
+
+
+def _oregon_deal(rules):
+    """The cards in order, dealt round (the deal does not matter to the auction's legal calls)."""
+    cards = list(range(rules.n_cards))
+    n = rules.hand_size * rules.players
+    hands = [cards[s:n:rules.players] for s in range(rules.players)]
+    return hands, cards[n:]

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from bidcompiler.cli.hand_rules import score_table
-from bidcompiler.pipeline import load_ruleset
+from bidcompiler.lower import lower
+from bidcompiler.pipeline import compile_variant, load_ruleset
 from runtime.contract import Contract
 from runtime.game import GameTally, GameView
 from runtime.kitty import swept
@@ -24,6 +25,7 @@ from runtime.metrics import hand_outcome, hands_observation
 from runtime.records import replay_hand
 from runtime.scoring import score_hand
 from runtime.simulate import play_hand
+from runtime.variables import reads_sweep
 from test_replay import replay_ok
 from tests.clirun import run
 from worked_hands import NT_RECORD, with_changes
@@ -141,6 +143,33 @@ def test_the_rulebook_says_what_a_sweep_is_where_the_game_reads_one(tmp_path):
     assert line in run("rules", f"standard+{rule}+rise-and-fly").stdout.splitlines()
     assert line in run("rules", f"standard+{rule}+boston-wins").stdout.splitlines()
     assert "Taking every trick" not in run("rules", f"standard+{rule}").stdout  # nothing reads a sweep
+
+
+def test_the_rulebook_and_the_game_end_ask_the_compiled_formulas_whether_a_sweep_is_read(tmp_path):
+    # One reading (runtime.variables.reads_sweep) of the variables the compiled formulas read,
+    # the same the engine's formulas read, not a search of their text.
+    rule = _rule(tmp_path)
+    for spec, sweep_read in ((f"standard+{rule}+boston-wins", True), (f"standard+{rule}+rise-and-fly", True),
+                             (f"standard+{rule}", False)):
+        v = compile_variant(spec)
+        r = lower(v)
+        engine = frozenset().union(*(f.names for f in (r.scoring.made, r.scoring.declarer, r.scoring.defender,
+                                                       r.scoring.multiplier, r.game_end.win, r.game_end.lose)))
+        assert v.names_read() == engine and "books" in engine
+        assert reads_sweep(v.names_read()) is sweep_read
+    assert reads_sweep({"swept"}) and reads_sweep({"sweep", "bid"}) and not reads_sweep({"sweeps", "score"})
+
+
+def test_the_rulebook_words_a_sweep_as_every_book_the_side_could_take(tmp_path):
+    # runtime.kitty.swept: here the declarers sweep with 12 tricks, short of all 13 books, so
+    # "took every book" alone would say what the engine does not count.
+    rule = _rule(tmp_path)
+    book = run("rules", f"standard+{rule}+rise-and-fly+boston-wins").stdout
+    assert "all doubled if the declarers took every book they could take." in book
+    assert "- sweep: `swept` — the side took every book it could take in the hand." in book
+    assert "- `sweep`: the declaring side took every book it could take (every trick where the discards" in book
+    assert "- `swept`: this side took every book it could take in the hand just played" in book
+    assert "took every book." not in book and "every book of the hand" not in book
 
 
 def test_the_sweep_figure_counts_every_trick_with_the_defenders_book(tmp_path):

@@ -100,3 +100,27 @@ def test_a_zipped_package_finds_its_data_and_keeps_no_cache(unpacked_wheel, tmp_
     assert not Path(info["data"]).exists()  # the copy of the data is gone with the process
     # The code's version cannot be hashed from a zip file: nothing is kept that a changed zip would reuse.
     assert info["cache"] == "None" and not cache.exists()
+
+
+NO_TEMP_PROBE = """
+import sys, tempfile
+from bidcompiler import resources
+resources._package_folder = lambda: None  # as for a zipped package: the data is copied out
+def no_folder(*args, **kwargs):  # what tempfile says when no candidate folder is usable
+    raise FileNotFoundError(2, "No usable temporary directory found in ['/nonexistent']")
+tempfile.mkdtemp = no_folder
+from bidcompiler.cli import main
+main(["variants"])
+"""
+
+
+def test_a_zipped_package_without_a_temporary_folder_says_so_in_one_line(tmp_path):
+    # Not the wrong "cannot write the output" of a failed write, nor a traceback: status 1.
+    env = dict(os.environ, BIDWHIST_NO_CACHE="1")
+    env.pop("BIDWHIST_DEBUG", None)
+    done = subprocess.run([sys.executable, "-c", NO_TEMP_PROBE], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    assert done.stderr == ("bidwhist: cannot make a temporary folder for the package's data files: No usable "
+                           "temporary directory found in ['/nonexistent']; set TMPDIR to a writable folder\n")
+    assert done.stdout == ""

@@ -1064,6 +1064,19 @@ def test_a_shortened_strain_that_also_starts_a_suits_name_is_not_read_as_the_str
         assert actions == [] and why is not None and why.startswith(f"'{typed}' is not a call"), typed
 
 
+def test_a_shortened_bare_strain_is_read_where_the_ladder_has_other_strains(tmp_path):
+    """cincinnati's uptown is bare (`4` bids it) and also `4 uptown`, `4 up`: every start
+    of its name that no other strain's name or alias has is read too, as for the others."""
+    session = people_session(tmp_path, "cincinnati")
+    term, _ = terminal_for(session)
+    rules = session.rules
+    assert rules.strains[strain_index(rules, "uptown")].bare and len(rules.strains) > 1
+    uptown = parse_call(rules, "4 uptown")
+    for typed in ("4 up", "4 upt", "4 upto", "4uptow", "4u", "4 hi"):
+        assert term.parse(typed) == ([uptown], None), typed
+    assert parse_call(rules, "4 upt") is None  # records: strictly
+
+
 @pytest.mark.parametrize("variant", ["standard", "cutthroat"])
 def test_the_books_line_says_what_makes_the_contract_as_the_scoring_does(tmp_path, variant):
     """`Books us 3 them 1 · the contract needs 9`: the fewest books the engine's own scoring

@@ -156,7 +156,7 @@ def test_glossary_lists_only_the_names_the_formulas_use():
     ("books >= 6 + bid", "bool", "the declarers' books are at least 6 plus the bid"),
     ("score <= -7", "bool", "the side's score is at most -7"),
     ("if notrump then 2 else 1", "int", "2 in no trump, otherwise 1"),
-    ("score >= 7 or swept", "bool", "the side's score is at least 7 or the side took every book of the hand"),
+    ("score >= 7 or swept", "bool", "the side's score is at least 7 or the side took every book it could take in the hand"),
 ])
 def test_formulas_are_said_in_words(text, kind, words):
     v = compile_variant("standard")
@@ -283,3 +283,18 @@ def test_one_term_that_adds_something_reads_as_a_single_formula(tmp_path):
     assert line in book("standard+defenders-score").splitlines()
     assert line in rulebook(compile_variant("standard", (terms,))).splitlines()
     assert "- **Defenders score**: `0`." in book("standard").splitlines()
+
+
+@pytest.mark.parametrize("name, partners", [("standard", True), ("cutthroat", False)])
+def test_the_rulebook_diff_and_hand_end_name_the_declaring_side_from_one_place(name, partners):
+    # bidcompiler.seatwords.declarer_words: singular or plural worked out once, not in each module.
+    from bidcompiler import irdiff, rulebook as book_module
+    from bidcompiler.cli.hand_rules import _declarer_words
+    from bidcompiler.pipeline import load_ruleset
+    from bidcompiler.seatwords import declarer_words
+
+    v = compile_variant(name)
+    words = declarer_words(partners)
+    assert book_module._wording(v).declarers == words[0]
+    assert _declarer_words(load_ruleset(name)) == words
+    assert f"{words[1]} books" in irdiff._reading(v.scoring.made, v, "scoring.made")

@@ -1,8 +1,8 @@
 """The strain figures of `simulate` and `compare`: each strain's share of the contracts
 and its make rate, with 95% intervals.
 
-* the strains are the ladder's own (asked of the ruleset), none for a ladder of one
-  strain;
+* the strains are the ladder's own (asked of the ruleset); for a ladder of one strain,
+  the kinds its declarers declare (a rank order with a trump suit, or notrump);
 * their moment sums are exactly those of per-unit counts made from the played hands
   themselves, in hands mode (counted by outcome) and in games mode (one unit a game);
 * ``--json`` adds ``strains`` and the ``strain:``/``strain-made:`` statistics and
@@ -46,11 +46,48 @@ def test_the_strains_are_the_ladders_own_in_its_order(several):
         assert strains.names[strains.of_contract[bid.text]] == several.strains[bid.strain].name
 
 
-def test_a_ladder_of_one_strain_has_no_strain_figures(one_strain):
-    assert metrics.strain_ladder(one_strain) is None
+def test_a_ladder_of_one_strain_has_the_declared_kinds_as_its_strains(one_strain):
+    # The bid names no strain: the declarer names a trump suit (played in the one rank
+    # order) or notrump, and those kinds are the strain figures.
+    strains = metrics.strain_ladder(one_strain)
+    assert strains.names == (one_strain.orders[0], "notrump") and not strains.of_contract
+    assert set(strains.of_table.values()) == {0, 1}
     spec = RunSpec("hands", 60, 3, ("random",))
     moments = run_chunk(one_strain, spec, 0).moments
-    assert not [k for k in moments if k.startswith("strain")]
+    assert {k for k in moments if k.startswith("strain:")} == {f"strain:{n}" for n in strains.names}
+
+
+def _kind_vectors(rules, states_by_unit):
+    """Per unit and declared kind, (contracts of the kind, contracts) and (made, contracts of the
+    kind), counted straight from the hands played: notrump, else the rank order played."""
+    names = [*rules.orders, "notrump"]
+    share = {n: [] for n in names}
+    made = {n: [] for n in names}
+    for states in states_by_unit:
+        contracted = [s for s in states if s.declarer >= 0]
+        if not contracted:
+            continue
+        for name in names:
+            mine = [s for s in contracted if ("notrump" if s.trump < 0 else rules.orders[s.direction]) == name]
+            share[name].append((len(mine), len(contracted)))
+            if mine:
+                made[name].append((sum(1 for s in mine if s.made), len(mine)))
+    return share, made
+
+
+@pytest.mark.parametrize("mode, count", [("hands", 300), ("games", 4)])
+def test_declared_kind_sums_are_those_of_the_hands_played(one_strain, mode, count):
+    spec = RunSpec(mode, count, 5, ("random",))
+    moments = run_chunk(one_strain, spec, 0).moments
+    if mode == "hands":
+        units = [[play_hand(one_strain, 5, u, "random")] for u in range(count)]
+    else:
+        units = [play_game(one_strain, 5, u, "random", spec.max_hands).hands for u in range(count)]
+    share, made = _kind_vectors(one_strain, units)
+    assert all(share.values()) and made["notrump"] and made[one_strain.orders[0]]  # both kinds were declared
+    for name in share:
+        assert moments[f"strain:{name}"] == stats.moments_of(share[name], 2), name
+        assert moments[f"strain-made:{name}"] == stats.moments_of(made[name], 2), name
 
 
 def _unit_vectors(rules, states_by_unit):
@@ -134,12 +171,15 @@ def test_json_has_the_strain_rows_and_the_text_a_strain_table():
     assert text.stdout.count("notrump") >= 3  # 3, 4 ... notrump contracts, then the strain's row
 
 
-def test_a_ladder_of_one_strain_shows_no_strain_table():
+def test_a_ladder_of_one_strain_shows_its_declared_kinds():
     data = json.loads(run("simulate", "hawaii", "--hands", "40", "--seed", "2", "--bots", "random",
                           "--json").stdout)
-    assert data["strains"] == [] and not [k for k in data["statistics"] if k.startswith("strain")]
+    rows = data["strains"]
+    assert [r["strain"] for r in rows] == ["uptown", "notrump"]
+    assert sum(r["count"] for r in rows) == data["hands"] - data["no_contract"]
+    assert {k for k in data["statistics"] if k.startswith("strain:")} == {"strain:uptown", "strain:notrump"}
     text = run("simulate", "hawaii", "--hands", "40", "--seed", "2", "--bots", "random")
-    assert text.exit_code == 0 and "share of contracts" not in text.stdout
+    assert text.exit_code == 0 and "share of contracts" in text.stdout
 
 
 def test_compare_pairs_the_strain_figures_on_the_same_units(several):

@@ -170,6 +170,14 @@ def _unencodable_escaped() -> None:
             pass
 
 
+def _data_unavailable() -> type[Exception]:
+    """``resources.DataUnavailable``: imported only when an exception is matched against it
+    (an ``except`` clause's class is looked up then), so start-up loads nothing more."""
+    from ..resources import DataUnavailable
+
+    return DataUnavailable
+
+
 def main(argv=None):
     """Entry point of the ``bidwhist`` console script.
 
@@ -206,6 +214,11 @@ def main(argv=None):
         sys.exit(130)
     except EOFError:
         click.echo("end of input", err=True)
+        sys.exit(1)
+    except _data_unavailable() as exc:  # a zipped package with no temporary folder for its data
+        if os.environ.get("BIDWHIST_DEBUG"):
+            raise
+        click.echo(f"bidwhist: {exc}", err=True)
         sys.exit(1)
     except OSError as exc:  # the output could not be written: a full disk, a closed pipe, /dev/full
         if os.environ.get("BIDWHIST_DEBUG"):

@@ -329,24 +329,18 @@ def analyze(file, as_json, every_card, each, backend):
     record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
     --each, when any hand is illegal), 2 for a file that is not a record.
     """
-    from runtime.records import RecordError
     from runtime.records import record_line_numbers
     from runtime.solver import DoubleDummy
 
     from . import render
-    from .replay import checked, error_line, parse_record_text, read_record_text, replayed_hands
+    from .replay import checked, error_line, parse_record_text, read_record_text
 
     if each:
         sys.exit(analyze_each(file, as_json, every_card, backend))
     text = read_record_text(file)
     rf = parse_record_text(text, file)
-    result = checked(rf, file, "analyze")  # the very checks and messages of `replay`
-    replays = []
-    if result["error"] is None:
-        try:
-            replays = replayed_hands(rf)
-        except RecordError as exc:  # a file it names changed since the check
-            result["error"] = exc.as_json()
+    # The very checks and messages of `replay`, and the hands that check replayed (once).
+    result, replays, _ = checked(rf, file, "analyze")
     if result["error"] is not None:
         err = result["error"]
         if as_json:

@@ -19,6 +19,7 @@ from runtime.kitty import kitty_rules
 from runtime.ruleset import NO_SUIT, NO_TRUMP, TOP_SUIT, Ruleset
 from runtime.tricks import trick_rules
 
+from ..seatwords import declarer_words
 from . import table as tableview
 
 # How much of the rulebook the summary quotes while there is no contract yet, and always.
@@ -100,11 +101,8 @@ def _formula_words(rules: Ruleset, text: str, *, points: bool = False, condition
 
 
 def _declarer_words(rules: Ruleset) -> tuple[str, str, str]:
-    """How the declaring side is named in ``rules``' game: (the side, its possessive, the
-    verb "score(s)" agreeing with it) — plural where it has partners."""
-    if rules.players > rules.sides:
-        return "the declarers", "the declarers'", "score"
-    return "the declarer", "the declarer's", "scores"
+    """:func:`bidcompiler.seatwords.declarer_words` for ``rules``' game (partners: more players than sides)."""
+    return declarer_words(rules.players > rules.sides)
 
 
 def hand_score_lines(hand: HandState, side_label) -> list[tuple[str, str]]:

@@ -32,9 +32,10 @@ from runtime.records import (
     record_line_numbers,
     record_starts,
     replay_file,
-    replay_game,
+    replay_file_kept,
     replay_one,
 )
+from runtime.game import GameTally
 from runtime.ruleset import Ruleset
 
 from ..errors import CompileError, printable
@@ -101,17 +102,6 @@ def records_resolver(rf: RecordFile):
     return partial(resolve_for_records, folder=record_folder(rf.source or ""))
 
 
-def replayed_hands(rf: RecordFile) -> list[HandReplay]:
-    """The replayed hands of a record file already checked legal by ``replay_file``.
-
-    RecordError all the same if the files the record names changed since the check
-    (the callers report it as the record's error)."""
-    resolve = records_resolver(rf)
-    if rf.is_game:
-        return replay_game(rf.records, resolve)[0]
-    return [replay_one(rf.records[0], resolve)]
-
-
 # --------------------------------------------------------------------------- errors
 _HAND_AT = re.compile(r"^hand\[(\d+)\](.*)$")
 # The checks that belong to a game rather than to one hand: a hand that fails only these
@@ -136,15 +126,16 @@ def independent_hands_hint(rf: RecordFile, error: dict, file: str, command: str 
             f"`simulate --hands … --records` writes them), score each with `bidwhist {command} --each {file}`")
 
 
-def checked(rf: RecordFile, file: str, command: str = "replay") -> dict:
-    """``replay_file``'s result, the error's message saying so when ``COMMAND --each`` is what was meant."""
-    result = replay_file(rf, records_resolver(rf))
+def checked(rf: RecordFile, file: str, command: str = "replay") -> tuple[dict, list[HandReplay], GameTally | None]:
+    """``replay_file_kept``'s result, the replayed hands and a game's tally (the one replay
+    the output is made from), the error's message saying so when ``COMMAND --each`` is what was meant."""
+    result, replays, tally = replay_file_kept(rf, records_resolver(rf))
     err = result["error"]
     if err is not None:
         hint = independent_hands_hint(rf, err, file, command)
         if hint:
             result["error"] = {**err, "message": f"{err['message']}; {hint}"}
-    return result
+    return result, replays, tally
 
 
 def error_line(file: str, error: dict, lines: list[int] | None = None, text: str | None = None) -> str:
@@ -308,18 +299,17 @@ def hand_lines(out: render.Lines, replay: HandReplay, title: str | None = None) 
         _row(out, "result", ("made" if state.made else "set") + needed)
 
 
-def print_replay(rf: RecordFile, result: dict) -> None:
-    """A legal hand or game record for people, trick by trick, with books and scores.
+def print_replay(rf: RecordFile, result: dict, replays: list[HandReplay], tally: GameTally | None) -> None:
+    """A legal hand or game record for people, trick by trick, with books and scores:
+    ``replays`` and ``tally`` are what the check replayed (:func:`checked`).
 
     A game record says each game's result as it ends (and, in a rubber, the standing
     in games), then the last game's totals and who won the match.
     """
     console = render.stdout()
-    if not rf.is_game:
-        print_hand(console, replayed_hands(rf)[0])
+    if not rf.is_game or tally is None:
+        print_hand(console, replays[0])
         return
-    # Paths in the records are relative to the record file's folder, as in the check.
-    replays, tally = replay_game(rf.records, records_resolver(rf))
     rules = replays[0].state.rules
     games = result["games"]
     ends = {g["first_hand"] + g["hands"] - 1: (n, g) for n, g in enumerate(games, 1) if g["winner"] is not None}
@@ -472,17 +462,11 @@ def replay(file, as_json, each):
         sys.exit(replay_each(file, as_json))
     text = read_record_text(file)
     rf = parse_record_text(text, file)
-    result = checked(rf, file)
+    result, replays, tally = checked(rf, file)
     if as_json:
         click.echo(json.dumps(result))
     elif result["error"] is None:
-        try:
-            print_replay(rf, result)
-        except RecordError as exc:
-            # The text replays the record again (it prints from the engine's states), so
-            # a file the record names that changed or vanished since the check is met
-            # here: the record's error all the same, never an internal one.
-            result["error"] = exc.as_json()
+        print_replay(rf, result, replays, tally)  # from the check's own replay: nothing is read again
     if result["error"] is not None:
         if not as_json:
             click.echo(error_line(file, result["error"], record_line_numbers(text) if rf.is_game else None, text),

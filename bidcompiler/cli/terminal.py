@@ -115,7 +115,10 @@ def spelled_call(rules: Ruleset, text: str) -> str:
     A suit letter is never read as such a start (``4h`` is not ``4 high``: the player
     may mean hearts), so it is refused and the refusal says why; nor is the start of a
     suit's name (``4sp`` is not ``4 special`` where that is a strain's alias: it may be
-    spades).  Records are read strictly; this forgiveness is the terminal's.
+    spades).  A bare strain's name is shortened too where the ladder has other strains
+    (``4 upt`` for a bare ``uptown``, which ``4 uptown`` names as ``4`` does); a ladder of
+    one bare strain is bid by its number alone, and its name (a placeholder) is no word to
+    guess.  Records are read strictly; this forgiveness is the terminal's.
     """
     found = LEVEL_AND_STRAIN.fullmatch(" ".join(ascii_lower(text).split()))
     if found is None:
@@ -126,7 +129,8 @@ def spelled_call(rules: Ruleset, text: str) -> str:
         strain = compact
     suit_start = any(name.lower().startswith(strain) for name in rules.suit_names)
     if strain_index(rules, strain) is None and _suit_named(rules, strain) is None and not suit_start:
-        starts = {i for i, s in enumerate(rules.strains) if not s.bare
+        named = len(rules.strains) > 1  # every strain's name tells the bids apart
+        starts = {i for i, s in enumerate(rules.strains) if named or not s.bare
                   for name in (s.name, *s.aliases) if name.startswith(strain)}
         if len(starts) == 1:
             strain = rules.strains[starts.pop()].name

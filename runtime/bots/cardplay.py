@@ -518,19 +518,20 @@ def _may_ruff(state, ti: TableInfo, seat: int, void, unseen: int, played: int, p
     cannot place (their chance from :func:`.infer.placement`) or one shown to ``seat``
     in partner's hand (a kitty turned face up), the chance at least ``_RUFF_HOLDS``."""
     trump = ti.trump
-    none = _none_shown(state, ti, seat, unseen, played, partner)
+    shown = shown_held(state, seat, unseen, played)  # read once: both chances below count it
+    none = _none_shown(ti, shown, partner)
     if out:
-        miss = placement(state, seat, void, unseen, played, (trump,))
+        miss = placement(state, seat, void, unseen, played, (trump,), shown)
         none *= miss[partner][trump] ** out
     return 1.0 - none >= _RUFF_HOLDS
 
 
-def _none_shown(state, ti: TableInfo, seat: int, unseen: int, played: int, holder: int) -> float:
-    """The chance that ``holder`` no longer holds any of the trumps shown to ``seat`` in
-    its hand (a kitty turned face up; :func:`.infer.shown_held`): 1.0 where none were shown."""
+def _none_shown(ti: TableInfo, shown: list[tuple[int, int, float]], holder: int) -> float:
+    """The chance that ``holder`` no longer holds any of the trumps shown in its hand
+    (a kitty turned face up; ``shown`` is :func:`.infer.shown_held`): 1.0 where none were shown."""
     none = 1.0
     trumps = ti.suit_mask[ti.trump]
-    for h, cards, kept in shown_held(state, seat, unseen, played):
+    for h, cards, kept in shown:
         if h == holder:
             none *= (1.0 - kept) ** (cards & trumps).bit_count()
     return none

@@ -31,21 +31,22 @@ from .knowledge import card_mask
 
 
 def placement(state: HandState, seat: int, void: list[int], unseen: int, played: int,
-              suits) -> list[dict[int, float]]:
+              suits, shown: list[tuple[int, int, float]] | None = None) -> list[dict[int, float]]:
     """Per seat ``o`` and suit ``s`` of ``suits``, the chance that a given unseen card of
     ``s`` is not in ``o``'s hand, as ``seat`` can tell (1.0 for ``seat`` itself and for a
     seat shown out of ``s``).
 
     ``void``: per seat, a bit per suit it has shown out of; ``unseen``: the mask of the
     cards ``seat`` cannot place; ``played``: the mask of the cards played so far, the
-    trick on the table's too (:class:`.track.Track`'s ``played`` and the trick).
+    trick on the table's too (:class:`.track.Track`'s ``played`` and the trick);
+    ``shown``: :func:`shown_held` of the same arguments where the caller has it already.
     """
     hands = state.hands
     n = len(hands)
     sizes: list[float] = [0 if o == seat else len(hands[o]) for o in range(n)]
     # Cards shown to the seat and placed with their holder are counted in its hand size
     # but not among the unseen cards: its room for unseen cards is that much less.
-    for holder, cards, kept in shown_held(state, seat, unseen, played):
+    for holder, cards, kept in shown_held(state, seat, unseen, played) if shown is None else shown:
         sizes[holder] = max(0.0, sizes[holder] - cards.bit_count() * kept)
     # The unseen cards in no hand: discards not seen, cards out of play not seen.
     hidden = max(0, unseen.bit_count() - sum(sizes))
