@@ -271,10 +271,11 @@ class AuctionRules:
         bid = action - rules.first_bid_action
         if self.overcall_by > 1 and rules.bids[bid].rank > rules.bids[state.high_bid].rank:
             lowest = first_above(rules, state.high_bid)
-            least = f"{rules.bids[lowest].text} or higher" if lowest < len(rules.bids) else "no bid is that high"
+            least = (f"an overcall must be {rules.bids[lowest].text} or higher" if lowest < len(rules.bids)
+                     else "no bid of the ladder is that high")
             return IllegalAction(seat, "overcall-by",
                                  f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat}) by "
-                                 f"{self.overcall_by} steps: an overcall must be {least}")
+                                 f"{self.overcall_by} steps: {least}")
         return IllegalAction(seat, "bid-too-low",
                              f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat})")
 

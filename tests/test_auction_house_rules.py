@@ -68,6 +68,10 @@ def test_an_overcall_must_skip_a_step_of_the_ladder(rules_of):
     assert refused(state, "4 downtown").rule == "bid-too-low"  # not higher at all: the usual refusal
     act(state, "5 uptown")  # two steps: 4 notrump, then 5 uptown = 5 downtown
     assert "6 uptown" in legal(state) and "5 notrump" not in legal(state)
+    # Near the top no bid is two steps up: the refusal says so in a sentence of its own.
+    top = act(new_hand(rules_of("overcall-by-2"), *STD_LONG), "7 uptown")  # only 7 notrump is above it
+    assert refused(top, "7 notrump").message == ("seat 1 bid 7 notrump, which does not outrank 7 uptown (seat 0) "
+                                                 "by 2 steps: no bid of the ladder is that high")
 
 
 def test_a_player_may_not_bid_over_the_partners_high_bid(rules_of):
