@@ -311,7 +311,8 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
             line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
             where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
         raise NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}") from None
-    where = f"{filename}:{first_line}"
+    # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
+    where = f"{filename}:{first_line}:{_start_column(chunk)}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
     if isinstance(value, _GivenTwice) and value.twice == "format":
@@ -326,6 +327,15 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if key in value and value[key] is None:
             del value[key]
     return value
+
+
+def _start_column(chunk: str) -> int:
+    """The column (from 1) of the first character of the JSON value in ``chunk`` (a record's
+    text, whose first line holds that character): where a record that is no record begins."""
+    body = chunk.lstrip()
+    lead = chunk[:len(chunk) - len(body)]
+    line_start = max((brk.end() for brk in _LINE_BREAK.finditer(lead)), default=0)
+    return len(lead) - line_start + 1
 
 
 # records.md: "Output is always the canonical ASCII spelling" -- messages too.  A card, call,
