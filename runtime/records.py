@@ -55,7 +55,8 @@ _PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 def shown(value, escaped: bool = False) -> str:
     """A value read from a file, for a message: a string quoted (``'4nt'``), anything else as JSON
     writes it (``true``, ``null``, ``4``: a record is JSON, not Python), cut to
-    :data:`_SHOWN_CHARS` characters (saying how long it was).
+    :data:`_SHOWN_CHARS` characters (saying how long it was: a string's own length, as
+    docs/records.md's "at most 40 characters of a value" counts it, not its quotes').
 
     ``escaped``: every character beyond ASCII written as an escape (``'\\xe9'``), for a message
     that goes to a terminal as it is (a session file's field); a record's value is shown as
@@ -63,12 +64,14 @@ def shown(value, escaped: bool = False) -> str:
     """
     quote = ascii if escaped else repr
     if isinstance(value, str):
+        if len(value) > _SHOWN_CHARS:  # its first characters in quotes, and its own length
+            cut = quote(value[:_SHOWN_CHARS])
+            return f"{cut[:-1]}...{cut[-1]} ({len(value)} characters)"
+        return quote(value)
+    try:
+        text = json.dumps(value, ensure_ascii=escaped)
+    except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
         text = quote(value)
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=escaped)
-        except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
-            text = quote(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"

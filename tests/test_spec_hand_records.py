@@ -155,6 +155,19 @@ def test_a_swap_card_that_is_not_a_card_is_quoted_and_cut(tmp_path):
     assert "not a card of this deck" in msg and len(msg) < 200
 
 
+@pytest.mark.parametrize("change, at", [
+    ({"play": ["Q" * 100]}, "play[0]"),
+    ({"auction": ["7" * 50 + "x" * 50]}, "auction[0]"),
+    ({"discard": ["Q" * 100] + BASE["discard"][1:]}, "discard"),
+])
+def test_a_long_value_is_quoted_by_its_first_40_characters_and_its_own_length(tmp_path, change, at):
+    """records.md: "A message quotes at most 40 characters of a value from the record": the
+    first 40 in quotes, and how long the value is (100 characters, not its quotes' 102)."""
+    value = next(iter(change.values()))[0]
+    msg = replay_error(tmp_path, with_changes(BASE, **change), at)
+    assert f"'{value[:40]}...' (100 characters)" in msg and value[:41] not in msg
+
+
 # ============================================================================ in_progress: the contract
 # "contract holds what is decided (null while the auction is open)" -- and `trump` null means
 # notrump ("contract.trump is the trump suit in force ..., null in notrump"), so a trump not yet
