@@ -845,8 +845,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         raise RecordError(where, 'swaps must be a list such as [{"seat": 1, "gave": "LJ", "drew": "7C"}]')
     swaps = []
     for i, swap in enumerate(value):
-        if not isinstance(swap, dict) or set(swap) != {"seat", "gave", "drew"}:
-            raise RecordError(where, f'swaps[{i}] must be an object {{"seat": …, "gave": …, "drew": …}}')
+        _check_swap_keys(swap, i, where)
         seat = swap["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
             raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}")
@@ -858,6 +857,23 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
+
+
+_SWAP_KEYS = ("seat", "gave", "drew")
+
+
+def _check_swap_keys(swap, i: int, where: str) -> None:
+    """RecordError at ``swaps`` unless entry ``i`` is an object of exactly seat, gave and drew,
+    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``."""
+    shape = '{"seat": …, "gave": …, "drew": …}'
+    if not isinstance(swap, dict):
+        raise RecordError(where, f"swaps[{i}] must be an object {shape}")
+    extra = sorted(set(swap) - set(_SWAP_KEYS))
+    if extra:
+        raise RecordError(where, f"unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
+    missing = next((key for key in _SWAP_KEYS if key not in swap), None)
+    if missing is not None:
+        raise RecordError(where, f'swaps[{i}] has no "{missing}": an exchange is {shape}')
 
 
 def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:
