@@ -712,16 +712,18 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
+                # What the declare does give is checked first, finished or not: a direction the
+                # bid contradicts is the rule broken, before the trump it leaves out.
+                _check_declared(state, declare, where)
                 if in_progress:
-                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names trump")
                 raise RecordError(where, f"seat {state.declarer} must name trump")
             given = _named_trump(state, declare["trump"], where)
             action = rules.no_trump_action if given == NO_TRUMP else rules.first_trump_action + given
         else:
             if "direction" not in declare:
+                _check_declared(state, declare, where)
                 if in_progress:
-                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names a direction")
                 raise RecordError(where, f"seat {state.declarer} must name a direction")
             action = rules.first_direction_action + _named_direction(state, declare["direction"], where)

@@ -178,6 +178,20 @@ DOWN = with_changes(BASE, auction=["4 downtown", "pass", "pass", "pass"], declar
 DOWN_CONTRACT = {"declarer": 0, "side": 0, "bid": 4, "strain": "downtown", "trump": "H", "direction": "downtown"}
 
 
+@pytest.mark.parametrize("record, declare, words", [
+    (DOWN, {"direction": "uptown"}, "seat 0: direction uptown contradicts the contract (downtown)"),
+    (BASE, {"trump": "H"}, "seat 0: trump H contradicts the contract (no trump)"),
+    (BASE, {"trump": "XX"}, "seat 0: trump 'XX' is not a suit of this deck"),
+    (DOWN, {}, "seat 0 must name trump"),
+    (BASE, {"trump": None}, "seat 0 must name a direction"),
+])
+def test_a_declare_is_refused_for_what_it_names_before_what_it_leaves_out(tmp_path, record, declare, words):
+    """records.md: what the bid settled "may be repeated but not contradicted" (docs/records.md):
+    a declare that contradicts the bid, or names no suit, is told so, before (as a hand in
+    progress is) the term it leaves out; one that only leaves a term out is told that."""
+    assert replay_error(tmp_path, with_changes(record, declare=declare), "declare") == words
+
+
 def test_a_trump_not_yet_named_is_not_reported_as_notrump(tmp_path):
     out = replay_ok(tmp_path, with_changes(DOWN, declare=..., discard=..., play=..., in_progress=True))
     assert out["contract"] == {k: v for k, v in DOWN_CONTRACT.items() if k != "trump"}
