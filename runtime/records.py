@@ -477,7 +477,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
         if len(cards) != rules.hand_size:
             raise RecordError(prefix + "hands",
-                              f"hands[{seat}] has {len(cards)} cards; the variant deals {rules.hand_size}")
+                              f"hands[{seat}] has {_n_cards(len(cards))}; the variant deals {rules.hand_size}")
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
@@ -488,8 +488,8 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         check_required(record, "kitty", prefix, rules)
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
     if len(kitty) != rules.kitty_size:
-        raise RecordError(prefix + "kitty",
-                          f"kitty has {len(kitty)} cards; the variant's kitty has {rules.kitty_size}")
+        dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
+        raise RecordError(prefix + "kitty", f"kitty has {_n_cards(len(kitty))}; {dealt}")
     for c in kitty:
         if c in seen:
             raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
@@ -805,7 +805,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         # The sentence must end whole when the list is missing or is something else.
         count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
                  else f"{shown(discard)}, not a list of cards")
-        raise RecordError(where, f"seat {taker} must discard {target} cards{leaving}, the record has {count}")
+        raise RecordError(where, f"seat {taker} must discard {_n_cards(target)}{leaving}, the record has {count}")
     chosen = []
     seen = set()
     for card in discard:
@@ -862,6 +862,11 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
 
 
 _SWAP_KEYS = ("seat", "gave", "drew")
+
+
+def _n_cards(n: int) -> str:
+    """``n`` cards in words for a message: ``1 card``, ``6 cards``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def _check_swap_keys(swap, i: int, where: str) -> None:
@@ -934,7 +939,7 @@ def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool
                 raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
             return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
-            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards, "
+            raise RecordError(prefix + "play", f"the play stops after {_n_cards(len(record.get('play', [])))}, "
                                                f"with seat {state.current_player()} to play; "
                                                "the hand is not over and nothing is claimed")
         return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())
