@@ -660,7 +660,7 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
             raise RecordError(prefix + "auction",
-                              f"the auction was over after {i} calls; {call_shown(rules, text)} follows it")
+                              f"the auction was over after {_counted(i, 'call')}; {call_shown(rules, text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
@@ -673,8 +673,8 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
     if state.phase == AUCTION:
         if in_progress:
             raise _Stopped("auction", "in the auction")
-        raise RecordError(prefix + "auction",
-                          f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
+        raise RecordError(prefix + "auction", f"the auction stops after {_counted(len(calls), 'call')}; "
+                                              f"seat {state.current_player()} has not called")
 
 
 def _any_discards(state: HandState):
@@ -864,9 +864,14 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
 _SWAP_KEYS = ("seat", "gave", "drew")
 
 
+def _counted(n: int, noun: str) -> str:
+    """``n`` of ``noun`` in words for a message: ``1 card``, ``6 cards``, ``1 call``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _n_cards(n: int) -> str:
     """``n`` cards in words for a message: ``1 card``, ``6 cards``."""
-    return f"{n} card" if n == 1 else f"{n} cards"
+    return _counted(n, "card")
 
 
 def _check_swap_keys(swap, i: int, where: str) -> None:

@@ -391,6 +391,7 @@ def test_a_kitty_where_the_variant_deals_none_is_said_so(tmp_path):
     (["4notrump", "pass", "pass", "pass"], "auction[0]", []),
     (["4 notrump", 5, "pass", "pass"], "auction[1]", []),
     (["4 notrump", "pass"], "auction", ["2 calls", "seat 2"]),
+    (["4 notrump"], "auction", ["stops after 1 call;", "seat 1"]),
     ([], "auction", ["0 calls", "seat 0"]),
     (["4 notrump", "pass", "pass", "pass", "pass"], "auction", ["over after 4 calls"]),
     (["4 notrump", "pass", "pass", "pass", "5 uptown"], "auction", []),
