@@ -869,6 +869,15 @@ def _counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def _not_the_first_hands(key: str, record: dict, first: dict) -> str:
+    """Why a hand of a game record is refused at ``variant`` or ``with``: the rule (one game,
+    one set of rules, compared as written) and both spellings, this hand's and the first's."""
+    what = "variant" if key == "variant" else "house rules (with)"
+    absent = [] if key == "with" else None
+    return (f"every hand of a game record has the {what} of the first hand, as written: "
+            f"this hand has {shown(record.get(key, absent))}, the first {shown(first.get(key, absent))}")
+
+
 def _n_cards(n: int) -> str:
     """``n`` cards in words for a message: ``1 card``, ``6 cards``."""
     return _counted(n, "card")
@@ -1039,7 +1048,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         check_required(record, "variant", prefix)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
-                raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
+                raise RecordError(prefix + key, _not_the_first_hands(key, record, first))
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")
