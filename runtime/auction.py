@@ -236,14 +236,28 @@ class AuctionRules:
         if rules.first_bid_action <= action < rules.first_trump_action:
             if state.high_bid >= 0:
                 return self._refused_overcall(state, action, what)
-            allowed = ", ".join(rules.action_names[a] for a in self.legal_calls(state))
-            level = rules.bids[action - rules.first_bid_action].level
-            if rules.bids[0].level < self.dealer_from and level < self.dealer_from:
-                return IllegalAction(seat, "dealer-bids-from",
-                                     f"seat {seat} is the dealer, left to bid after everyone passed, and must bid "
-                                     f"{self.dealer_from} or more: one of {allowed}")
-            return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
+            return self._refused_dealer_bid(state, rules.bids[action - rules.first_bid_action].level)
         return IllegalAction(seat, "wrong-phase", f"seat {seat} must pass or bid, not {what}")
+
+    def _refused_dealer_bid(self, state, level: int) -> IllegalAction:
+        """The IllegalAction for a bid at ``level`` refused to a dealer left to bid (everyone else
+        passed), naming the rule it breaks: the floor ``dealer_bids_from`` sets, and where the
+        dealer is bound to the lowest bid (``dealer-bids-lowest``), that bid."""
+        rules = self.rules
+        seat = state.seat
+        open_calls = [rules.action_names[a] for a in self.legal_calls(state)]
+        allowed = ", ".join(open_calls)
+        floored = rules.bids[0].level < self.dealer_from
+        below = floored and level < self.dealer_from
+        must = [f"{self.dealer_from} or more"] if below else []
+        if self.all_pass == "dealer-bids-lowest":
+            at = f" at {rules.bids[self.dealer_floor()].level}" if floored else ""
+            must.append(f"the lowest bid{at}")
+        if not must:  # no rule of the dealer's own: say what is open
+            return IllegalAction(seat, "dealer-bid", f"seat {seat} must call one of: {allowed}")
+        return IllegalAction(seat, "dealer-bids-from" if below else "dealer-bid",
+                             f"seat {seat} is the dealer, left to bid after everyone passed, and must bid "
+                             f"{', '.join(must)}: " + (allowed if len(open_calls) == 1 else f"one of {allowed}"))
 
     def _refused_overcall(self, state, action: int, what: str) -> IllegalAction:
         """The IllegalAction for a bid ``action`` (named ``what``) refused over the high bid in ``state``."""
@@ -257,10 +271,11 @@ class AuctionRules:
         bid = action - rules.first_bid_action
         if self.overcall_by > 1 and rules.bids[bid].rank > rules.bids[state.high_bid].rank:
             lowest = first_above(rules, state.high_bid)
-            least = f"{rules.bids[lowest].text} or higher" if lowest < len(rules.bids) else "no bid is that high"
+            least = (f"an overcall must be {rules.bids[lowest].text} or higher" if lowest < len(rules.bids)
+                     else "no bid of the ladder is that high")
             return IllegalAction(seat, "overcall-by",
                                  f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat}) by "
-                                 f"{self.overcall_by} steps: an overcall must be {least}")
+                                 f"{self.overcall_by} steps: {least}")
         return IllegalAction(seat, "bid-too-low",
                              f"seat {seat} bid {what}, which does not outrank {high} (seat {high_seat})")
 

@@ -55,7 +55,8 @@ _PLAIN_FIELD = re.compile(r"[A-Za-z0-9_-]{1,40}")
 def shown(value, escaped: bool = False) -> str:
     """A value read from a file, for a message: a string quoted (``'4nt'``), anything else as JSON
     writes it (``true``, ``null``, ``4``: a record is JSON, not Python), cut to
-    :data:`_SHOWN_CHARS` characters (saying how long it was).
+    :data:`_SHOWN_CHARS` characters (saying how long it was: a string's own length, as
+    docs/records.md's "at most 40 characters of a value" counts it, not its quotes').
 
     ``escaped``: every character beyond ASCII written as an escape (``'\\xe9'``), for a message
     that goes to a terminal as it is (a session file's field); a record's value is shown as
@@ -63,12 +64,14 @@ def shown(value, escaped: bool = False) -> str:
     """
     quote = ascii if escaped else repr
     if isinstance(value, str):
+        if len(value) > _SHOWN_CHARS:  # its first characters in quotes, and its own length
+            cut = quote(value[:_SHOWN_CHARS])
+            return f"{cut[:-1]}...{cut[-1]} ({len(value)} characters)"
+        return quote(value)
+    try:
+        text = json.dumps(value, ensure_ascii=escaped)
+    except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
         text = quote(value)
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=escaped)
-        except (TypeError, ValueError):  # not a JSON value (no record holds one): as Python has it
-            text = quote(value)
     if len(text) <= _SHOWN_CHARS:
         return text
     return f"{text[:_SHOWN_CHARS]}... ({len(text)} characters)"
@@ -311,7 +314,8 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
             line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
             where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
         raise NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}") from None
-    where = f"{filename}:{first_line}"
+    # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
+    where = f"{filename}:{first_line}:{_start_column(chunk)}"
     if not isinstance(value, dict):
         raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
     if isinstance(value, _GivenTwice) and value.twice == "format":
@@ -326,6 +330,15 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if key in value and value[key] is None:
             del value[key]
     return value
+
+
+def _start_column(chunk: str) -> int:
+    """The column (from 1) of the first character of the JSON value in ``chunk`` (a record's
+    text, whose first line holds that character): where a record that is no record begins."""
+    body = chunk.lstrip()
+    lead = chunk[:len(chunk) - len(body)]
+    line_start = max((brk.end() for brk in _LINE_BREAK.finditer(lead)), default=0)
+    return len(lead) - line_start + 1
 
 
 # records.md: "Output is always the canonical ASCII spelling" -- messages too.  A card, call,
@@ -464,7 +477,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
         if len(cards) != rules.hand_size:
             raise RecordError(prefix + "hands",
-                              f"hands[{seat}] has {len(cards)} cards; the variant deals {rules.hand_size}")
+                              f"hands[{seat}] has {_n_cards(len(cards))}; the variant deals {rules.hand_size}")
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
@@ -475,8 +488,8 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         check_required(record, "kitty", prefix, rules)
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
     if len(kitty) != rules.kitty_size:
-        raise RecordError(prefix + "kitty",
-                          f"kitty has {len(kitty)} cards; the variant's kitty has {rules.kitty_size}")
+        dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
+        raise RecordError(prefix + "kitty", f"kitty has {_n_cards(len(kitty))}; {dealt}")
     for c in kitty:
         if c in seen:
             raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
@@ -647,7 +660,7 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
             raise RecordError(prefix + "auction",
-                              f"the auction was over after {i} calls; {call_shown(rules, text)} follows it")
+                              f"the auction was over after {_counted(i, 'call')}; {call_shown(rules, text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
@@ -660,8 +673,8 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
     if state.phase == AUCTION:
         if in_progress:
             raise _Stopped("auction", "in the auction")
-        raise RecordError(prefix + "auction",
-                          f"the auction stops after {len(calls)} calls; seat {state.current_player()} has not called")
+        raise RecordError(prefix + "auction", f"the auction stops after {_counted(len(calls), 'call')}; "
+                                              f"seat {state.current_player()} has not called")
 
 
 def _any_discards(state: HandState):
@@ -699,16 +712,18 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     while state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
         if state.phase == DECLARE_TRUMP:
             if "trump" not in declare:
+                # What the declare does give is checked first, finished or not: a direction the
+                # bid contradicts is the rule broken, before the trump it leaves out.
+                _check_declared(state, declare, where)
                 if in_progress:
-                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names trump")
                 raise RecordError(where, f"seat {state.declarer} must name trump")
             given = _named_trump(state, declare["trump"], where)
             action = rules.no_trump_action if given == NO_TRUMP else rules.first_trump_action + given
         else:
             if "direction" not in declare:
+                _check_declared(state, declare, where)
                 if in_progress:
-                    _check_declared(state, declare, where)
                     raise _Stopped("declare", f"before seat {state.declarer} names a direction")
                 raise RecordError(where, f"seat {state.declarer} must name a direction")
             action = rules.first_direction_action + _named_direction(state, declare["direction"], where)
@@ -790,7 +805,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         # The sentence must end whole when the list is missing or is something else.
         count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
                  else f"{shown(discard)}, not a list of cards")
-        raise RecordError(where, f"seat {taker} must discard {target} cards{leaving}, the record has {count}")
+        raise RecordError(where, f"seat {taker} must discard {_n_cards(target)}{leaving}, the record has {count}")
     chosen = []
     seen = set()
     for card in discard:
@@ -832,8 +847,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         raise RecordError(where, 'swaps must be a list such as [{"seat": 1, "gave": "LJ", "drew": "7C"}]')
     swaps = []
     for i, swap in enumerate(value):
-        if not isinstance(swap, dict) or set(swap) != {"seat", "gave", "drew"}:
-            raise RecordError(where, f'swaps[{i}] must be an object {{"seat": …, "gave": …, "drew": …}}')
+        _check_swap_keys(swap, i, where)
         seat = swap["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
             raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}")
@@ -845,6 +859,42 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
+
+
+_SWAP_KEYS = ("seat", "gave", "drew")
+
+
+def _counted(n: int, noun: str) -> str:
+    """``n`` of ``noun`` in words for a message: ``1 card``, ``6 cards``, ``1 call``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _not_the_first_hands(key: str, record: dict, first: dict) -> str:
+    """Why a hand of a game record is refused at ``variant`` or ``with``: the rule (one game,
+    one set of rules, compared as written) and both spellings, this hand's and the first's."""
+    what = "variant" if key == "variant" else "house rules (with)"
+    absent = [] if key == "with" else None
+    return (f"every hand of a game record has the {what} of the first hand, as written: "
+            f"this hand has {shown(record.get(key, absent))}, the first {shown(first.get(key, absent))}")
+
+
+def _n_cards(n: int) -> str:
+    """``n`` cards in words for a message: ``1 card``, ``6 cards``."""
+    return _counted(n, "card")
+
+
+def _check_swap_keys(swap, i: int, where: str) -> None:
+    """RecordError at ``swaps`` unless entry ``i`` is an object of exactly seat, gave and drew,
+    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``."""
+    shape = '{"seat": …, "gave": …, "drew": …}'
+    if not isinstance(swap, dict):
+        raise RecordError(where, f"swaps[{i}] must be an object {shape}")
+    extra = sorted(set(swap) - set(_SWAP_KEYS))
+    if extra:
+        raise RecordError(where, f"unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
+    missing = next((key for key in _SWAP_KEYS if key not in swap), None)
+    if missing is not None:
+        raise RecordError(where, f'swaps[{i}] has no "{missing}": an exchange is {shape}')
 
 
 def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:
@@ -903,7 +953,7 @@ def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool
                 raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
             return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
-            raise RecordError(prefix + "play", f"the play stops after {len(record.get('play', []))} cards, "
+            raise RecordError(prefix + "play", f"the play stops after {_n_cards(len(record.get('play', [])))}, "
                                                f"with seat {state.current_player()} to play; "
                                                "the hand is not over and nothing is claimed")
         return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())
@@ -998,7 +1048,7 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         check_required(record, "variant", prefix)
         for key in ("variant", "with"):
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
-                raise RecordError(prefix + key, f"every hand of a game record must have the {key} of the first hand")
+                raise RecordError(prefix + key, _not_the_first_hands(key, record, first))
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
         # (the auction itself depends on who deals).  replay_hand checks its type and range.
         dealer = record.get("dealer")

@@ -68,6 +68,10 @@ def test_an_overcall_must_skip_a_step_of_the_ladder(rules_of):
     assert refused(state, "4 downtown").rule == "bid-too-low"  # not higher at all: the usual refusal
     act(state, "5 uptown")  # two steps: 4 notrump, then 5 uptown = 5 downtown
     assert "6 uptown" in legal(state) and "5 notrump" not in legal(state)
+    # Near the top no bid is two steps up: the refusal says so in a sentence of its own.
+    top = act(new_hand(rules_of("overcall-by-2"), *STD_LONG), "7 uptown")  # only 7 notrump is above it
+    assert refused(top, "7 notrump").message == ("seat 1 bid 7 notrump, which does not outrank 7 uptown (seat 0) "
+                                                 "by 2 steps: no bid of the ladder is that high")
 
 
 def test_a_player_may_not_bid_over_the_partners_high_bid(rules_of):
@@ -108,8 +112,13 @@ def test_a_dealer_left_to_bid_bids_from_the_given_number(rules_of):
 def test_a_stuck_dealer_bids_exactly_the_lowest_bid_at_the_number(rules_of):
     state = act(new_hand(rules_of("dealer-exactly-4"), *STD_LONG), "pass", "pass", "pass")
     assert legal(state) == {"4 uptown", "4 downtown"}
-    assert refused(state, "3 uptown").rule == "dealer-bids-from"
-    assert refused(state, "5 uptown").rule == "dealer-bid"  # at the number but not the lowest bid there
+    below, above = refused(state, "3 uptown"), refused(state, "5 uptown")
+    assert below.rule == "dealer-bids-from"
+    assert above.rule == "dealer-bid"  # at the number but not the lowest bid there
+    # Both name the rule the dealer breaks, not only the calls left open.
+    assert "must bid 4 or more, the lowest bid at 4: one of 4 uptown, 4 downtown" in below.message
+    assert above.message == ("seat 3 is the dealer, left to bid after everyone passed, and must bid "
+                             "the lowest bid at 4: one of 4 uptown, 4 downtown")
 
 
 # ----------------------------------------------------------------- records that break them
@@ -117,6 +126,8 @@ def test_a_stuck_dealer_bids_exactly_the_lowest_bid_at_the_number(rules_of):
     ("overcall-by-2", ["4 notrump", "5 uptown", "pass", "pass"], "auction[1]", "by 2 steps"),
     ("no-partner-overcall", ["4 uptown", "pass", "4 notrump", "pass"], "auction[2]", "may not overcall their partner"),
     ("dealer-from-4", ["pass", "pass", "pass", "3 notrump"], "auction[3]", "must bid 4 or more"),
+    ("dealer-exactly-4", ["pass", "pass", "pass", "5 uptown"], "auction[3]",
+     "seat 3 is the dealer, left to bid after everyone passed, and must bid the lowest bid at 4"),
 ])
 def test_replay_refuses_a_record_that_breaks_the_rule_naming_it(tmp_path, name, calls, at, words):
     _rule_file(tmp_path, name)

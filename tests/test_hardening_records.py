@@ -255,7 +255,7 @@ def test_replay_each_checks_every_line_before_printing_any_hand(tmp_path, standa
     path.write_text("\n".join(hand_lines(standard, 4)) + '\n{"format": "bidwhist-hand/9"}\n')
     result = run("replay", "--each", str(path), *mode)
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == f"{path}:5: unknown record format 'bidwhist-hand/9'; expected 'bidwhist-hand/1'\n"
+    assert result.stderr == f"{path}:5:1: unknown record format 'bidwhist-hand/9'; expected 'bidwhist-hand/1'\n"
 
 
 def test_replay_each_holds_one_hand_at_a_time(tmp_path, standard):

@@ -361,7 +361,28 @@ def test_a_record_without_format_says_so(tmp_path):
     path = write(tmp_path / "hand.json", record(format=...))
     result = run("replay", str(path))
     assert result.exit_code == 2
-    assert result.stderr == f'{path}:1: no "format" field; a hand record starts {{"format": "bidwhist-hand/1", ...}}\n'
+    assert result.stderr == f'{path}:1:1: no "format" field; a hand record starts {{"format": "bidwhist-hand/1", ...}}\n'
+
+
+@pytest.mark.parametrize("line, words", [
+    ('  {"format": "bidwhist-hand/9"}', "unknown record format 'bidwhist-hand/9'"),
+    ("  [1, 2]", "expected a JSON object"),
+    ('  {"format": 1, "format": 2}', '"format" is given twice'),
+    ('  {"variant": "standard"}', 'no "format" field'),
+])
+@pytest.mark.parametrize("name", ["game.jsonl", "hand.json"])
+def test_a_file_that_is_no_record_says_where_as_line_and_column(tmp_path, line, words, name):
+    """docs/records.md: a file that is not a record (not an object, a missing or unknown
+    `format`, `format` given twice) prints one line on stderr saying where,
+    `FILE:LINE:COLUMN: …`, as bad JSON does: here the record's first character, line 3
+    column 3 (after a legal hand and a blank line in the game record; after blank lines alone
+    in the hand record)."""
+    first = json.dumps(NT_RECORD) if name == "game.jsonl" else ""
+    path = tmp_path / name
+    path.write_text(f"{first}\n\n{line}\n", encoding="utf-8")
+    result = run("replay", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:3:3: {words}") and result.stderr.count("\n") == 1
 
 
 # --------------------------------------------------------------------------- claim

@@ -361,12 +361,22 @@ def test_claims_that_are_illegal(tmp_path):
     ({"kitty": ["AH"] + NT_RECORD["kitty"][1:]}, "kitty", ["AH", "twice", "hands[0]", "kitty"]),
     ({"kitty": ["XJ"] + NT_RECORD["kitty"][1:]}, "kitty", ["'XJ'"]),
     ({"kitty": ...}, "kitty", ["no kitty", "6 cards"]),
+    ({"kitty": NT_RECORD["kitty"][:1]}, "kitty", ["kitty has 1 card;"]),  # one card, not "1 cards"
+    ({"hands": [NT_RECORD["hands"][0][:1]] + NT_RECORD["hands"][1:]}, "hands", ["hands[0] has 1 card;"]),
 ])
 def test_deal_errors(tmp_path, change, at, fragments):
     # The auction is broken too: the deal is checked first.
     record = with_(NT_RECORD, **change)
     replay_illegal(tmp_path, record, at, *fragments)
     replay_illegal(tmp_path, with_(record, auction=["9 notrump"]), at, *fragments)
+
+
+def test_a_kitty_where_the_variant_deals_none_is_said_so(tmp_path):
+    """records.md: "`kitty` is `[]` where the variant has none": a kitty given there is told
+    that the variant deals none (not "the variant's kitty has 0")."""
+    record = {"format": "bidwhist-hand/1", "variant": "oregon", "dealer": 0, "kitty": ["AS"],
+              "hands": [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"], "auction": []}
+    replay_illegal(tmp_path, record, "kitty", "kitty has 1 card; the variant deals no kitty")
 
 
 @pytest.mark.parametrize("auction, at, fragments", [
@@ -381,6 +391,7 @@ def test_deal_errors(tmp_path, change, at, fragments):
     (["4notrump", "pass", "pass", "pass"], "auction[0]", []),
     (["4 notrump", 5, "pass", "pass"], "auction[1]", []),
     (["4 notrump", "pass"], "auction", ["2 calls", "seat 2"]),
+    (["4 notrump"], "auction", ["stops after 1 call;", "seat 1"]),
     ([], "auction", ["0 calls", "seat 0"]),
     (["4 notrump", "pass", "pass", "pass", "pass"], "auction", ["over after 4 calls"]),
     (["4 notrump", "pass", "pass", "pass", "5 uptown"], "auction", []),

@@ -130,7 +130,7 @@ def test_record_messages_count_hands_for_people(tmp_path):
     other[1]["variant"] = "standard.yaml"
     err = json.loads(run("replay", str(write(tmp_path, other, "two.jsonl")), "--json").stdout)["error"]
     if err["at"] == "hand[1].variant":  # (unless the first hand already decided the game)
-        assert err["message"].startswith("every hand of a game record must have the variant of the first hand")
+        assert err["message"].startswith("every hand of a game record has the variant of the first hand")
 
 
 # --------------------------------------------------------------------------- --each

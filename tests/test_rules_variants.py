@@ -491,6 +491,7 @@ def test_oregon_dealer_forced_to_bid_exactly_1():
     assert state.current_player() == 3 and legal(state) == {"1"}
     assert refused(state, "pass").rule == "dealer-must-bid"
     assert refused(state, "2").seat == 3
+    assert refused(state, "2").message.endswith("must bid the lowest bid: 1")  # the rule, not only the call
     act(state, "1")
     assert state.contract["declarer"] == 3 and state.contract["bid"] == 1
     assert state.phase_name == "declare" and state.current_player() == 3

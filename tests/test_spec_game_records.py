@@ -157,6 +157,20 @@ def test_every_hand_has_the_variant_and_house_rules_of_the_first(tmp_path, chang
     assert error_at(tmp_path, [hand(0, 1, 3, 9), {**hand(1, 3, 3, 9), **change}]) == at
 
 
+def test_a_hand_of_other_rules_is_told_both_spellings(tmp_path):
+    """records.md: a game record is "all of the same variant" (docs/records.md: "compared as
+    written"): the message says the rule and what each hand wrote, so that `rules/x.yaml`
+    against `./rules/x.yaml` is seen at once."""
+    first = hand(0, 1, 3, 9, ("to-9", "plain-notrump"))
+    second = hand(1, 3, 3, 9, ("plain-notrump", "to-9"))
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(h) for h in (first, second)) + "\n", encoding="utf-8")
+    error = json.loads(run("replay", str(path), "--json").stdout)["error"]
+    assert error["message"].startswith(
+        "every hand of a game record has the house rules (with) of the first hand, as written: this hand has "
+        '["plain-notrump", "to-9"], the first ["to-9", "plain-notrump"]')
+
+
 def test_with_absent_and_with_empty_are_the_same_house_rules(tmp_path):
     second = hand(1, 3, 3, 9)
     del second["with"]

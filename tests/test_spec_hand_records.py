@@ -155,6 +155,19 @@ def test_a_swap_card_that_is_not_a_card_is_quoted_and_cut(tmp_path):
     assert "not a card of this deck" in msg and len(msg) < 200
 
 
+@pytest.mark.parametrize("change, at", [
+    ({"play": ["Q" * 100]}, "play[0]"),
+    ({"auction": ["7" * 50 + "x" * 50]}, "auction[0]"),
+    ({"discard": ["Q" * 100] + BASE["discard"][1:]}, "discard"),
+])
+def test_a_long_value_is_quoted_by_its_first_40_characters_and_its_own_length(tmp_path, change, at):
+    """records.md: "A message quotes at most 40 characters of a value from the record": the
+    first 40 in quotes, and how long the value is (100 characters, not its quotes' 102)."""
+    value = next(iter(change.values()))[0]
+    msg = replay_error(tmp_path, with_changes(BASE, **change), at)
+    assert f"'{value[:40]}...' (100 characters)" in msg and value[:41] not in msg
+
+
 # ============================================================================ in_progress: the contract
 # "contract holds what is decided (null while the auction is open)" -- and `trump` null means
 # notrump ("contract.trump is the trump suit in force ..., null in notrump"), so a trump not yet
@@ -163,6 +176,20 @@ def test_a_swap_card_that_is_not_a_card_is_quoted_and_cut(tmp_path):
 # The worked deal bid 4 downtown instead: seat 0 must name trump before anything else.
 DOWN = with_changes(BASE, auction=["4 downtown", "pass", "pass", "pass"], declare={"trump": "H"})
 DOWN_CONTRACT = {"declarer": 0, "side": 0, "bid": 4, "strain": "downtown", "trump": "H", "direction": "downtown"}
+
+
+@pytest.mark.parametrize("record, declare, words", [
+    (DOWN, {"direction": "uptown"}, "seat 0: direction uptown contradicts the contract (downtown)"),
+    (BASE, {"trump": "H"}, "seat 0: trump H contradicts the contract (no trump)"),
+    (BASE, {"trump": "XX"}, "seat 0: trump 'XX' is not a suit of this deck"),
+    (DOWN, {}, "seat 0 must name trump"),
+    (BASE, {"trump": None}, "seat 0 must name a direction"),
+])
+def test_a_declare_is_refused_for_what_it_names_before_what_it_leaves_out(tmp_path, record, declare, words):
+    """records.md: what the bid settled "may be repeated but not contradicted" (docs/records.md):
+    a declare that contradicts the bid, or names no suit, is told so, before (as a hand in
+    progress is) the term it leaves out; one that only leaves a term out is told that."""
+    assert replay_error(tmp_path, with_changes(record, declare=declare), "declare") == words
 
 
 def test_a_trump_not_yet_named_is_not_reported_as_notrump(tmp_path):
