@@ -52,6 +52,32 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
     return path, spec.with_rules
 
 
+def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:
+    """The IR of house rule ``path`` laid over each of ``bases``, or one CompileError with
+    the diagnostics of every base it does not fit.
+
+    Each base is tried, not only up to the first that fails; with several bases, each
+    message says which games it was found over (a rule checked over a partnership game
+    and a game of three was told "no player has a partner" without saying which game
+    lacked partners), and a message found over several is printed once, naming them all.
+    """
+    from dataclasses import replace
+
+    from ..errors import CompileError
+
+    compiled, found = [], {}
+    for base in bases:
+        try:
+            compiled.append(load_ir(base, (str(path),), compile_errors=True))
+        except CompileError as exc:
+            for d in exc.diagnostics:
+                found.setdefault(d, []).append(base)
+    if found:
+        raise CompileError([d if len(bases) == 1 else replace(d, message=f"{d.message} (laid over {', '.join(over)})")
+                            for d, over in found.items()])
+    return compiled
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILES...", callback=nonempty_names)
 @click.option("--on", "bases", multiple=True, metavar="VARIANT", callback=nonempty_names,
@@ -88,8 +114,7 @@ def check(files, bases):
                 problems = check_layer_formulas(load_layer(path))
                 if problems:
                     raise CompileError(problems)
-                for base in bases:
-                    compiled.append(load_ir(base, (str(path),)))
+                compiled.extend(_laid_over_each(path, bases))
                 # Checked alone, a house rule is only checked for what it says, not whether it fits
                 # a game (it may fit none): the line says so rather than a bare "ok".
                 note = (f" (over {', '.join(bases)})" if bases else
