@@ -278,7 +278,13 @@ class _NodeMaker:
         line = self.text.count("\n", 0, begin) + 1
         col = begin - (self.text.rfind("\n", 0, begin) + 1) + 1
         start = _mark(self.filename, self.text, line, col, begin)
-        return FormulaNode(STR_TAG, body, start, start, style=None)
+        # The end mark where the text ends: a formula continued over lines is then placed
+        # through its layout (LoadedYaml.content_pos), so a mistake on its second line is
+        # blamed there, not at a column past the end of its first.
+        stop = begin + len(body)
+        end_line = self.text.count("\n", 0, stop) + 1
+        end_mark = _mark(self.filename, self.text, end_line, stop - (self.text.rfind("\n", 0, stop) + 1) + 1, stop)
+        return FormulaNode(STR_TAG, body, start, end_mark, style=None)
 
 
 def _text_lines(text: str) -> list[str]:
@@ -463,6 +469,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
+        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n"):
+            # `game:` or `target: 9`, written as in YAML: the .whist form is `game { … }`, `target 9`.
+            message += (" (the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
+                        "`key { … }`, as docs/whist-syntax.md shows)")
         elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
             message = "a string not closed on its line: end it with `\"` before the line ends"
         else:
