@@ -88,7 +88,8 @@ def check(files, bases):
     Each of FILES is a file, a shipped name (`bidwhist check NAME`), or a
     variant with house rules (`NAME+mine.whist`), checked as one.  A variant is
     compiled completely.  A house rule is checked on its own, and laid over each
-    --on VARIANT (a house rule may not fit every game).  What a game allows but can
+    --on VARIANT (a house rule may not fit every game; with several, each message
+    names the games it was found over).  What a game allows but can
     never do (a bid the declarers can never make) is printed as a warning; the
     file is still ok.
     """
