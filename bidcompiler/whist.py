@@ -20,6 +20,7 @@ document keeps them, with the last line of every setting, for ``bidwhist convert
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import threading
@@ -490,6 +491,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
             message = f"missing `}}` after the {block[0]} block (opened at line {block[1]})"
         elif token is not None and token.type == "_RBRACE" and block is None:
             message = "unexpected `}`: no block is open here"
+        elif "KIND" in expected and token is not None and token.type != "$END":
+            # The first line misspelt (`hous-rule mine`, `House-rule mine`): what it must say.
+            word = re.match(r"[\w-]{0,41}", text[at:]).group() or _found(token)
+            close = difflib.get_close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
+            shown = f"`{word}`" if len(word) <= 40 else _found(token)  # a line may be 100,000 long: cut
+            message = (f"a .whist file starts with `house-rule NAME` or `variant NAME`, found {shown}"
+                       + (f" (did you mean `{close[0]}`?)" if close else ""))
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)
