@@ -131,3 +131,18 @@ def test_a_deal_that_does_not_add_up_counts_its_cards_in_words(monkeypatch):
     monkeypatch.chdir(TABLE_RULES)
     result = run("check", "our-52.whist", "--on", "cutthroat")
     assert "make the kitty 1 card (deal.kitty)" in result.stderr
+
+
+def test_a_variant_given_as_a_house_rule_is_told_how_to_play_it(monkeypatch):
+    """`--with standard` was told to give the shipped file `kind: house-rule`."""
+    result = run("compile", "standard+to-5", "--with", "standard")
+    assert result.exit_code == 1
+    assert "'standard' is a variant, not a house rule" in result.stderr
+    assert "to fix: name it as the variant, with house rules after it (VARIANT+RULE)" in result.stderr
+    assert "kind: house-rule" not in result.stderr
+
+
+def test_a_set_that_is_not_yaml_names_no_line_of_text_the_user_never_wrote():
+    result = run("compile", "standard", "--set", "auction.ranking=[[uptown")
+    assert result.exit_code == 2
+    assert "(parsing a flow sequence)" in result.stderr and "line" not in result.stderr.replace("\n", " ")
