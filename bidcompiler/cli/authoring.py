@@ -63,9 +63,10 @@ def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:
     """
     from dataclasses import replace
 
-    from ..errors import CompileError
+    from ..errors import CompileError, Diagnostic
 
-    compiled, found = [], {}
+    compiled = []
+    found: dict[Diagnostic, list[str]] = {}  # a message -> the games it was found over
     for base in bases:
         try:
             compiled.append(load_ir(base, (str(path),), compile_errors=True))
