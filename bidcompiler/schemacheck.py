@@ -522,7 +522,9 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                 for e in errs:
                     if e.validator == "type" and not e.relative_path:
                         wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
-            return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
+            setting = _value_of_a_setting(root, error, path)
+            return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}"
+                      + (f" (it is a block: {setting})" if setting else ""))
         closest = viable[_closest_branch(viable)]
         alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
         if alternatives:
@@ -538,7 +540,27 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         # `strains: {notrump: {levels: …}}`, as .whist writes it: YAML writes named items as a list.
         return at(_short_message(loaded, error) + " (in YAML the named items are a list, each item giving its "
                   "name first: `- name: NAME`, then its settings)")
+    setting = _value_of_a_setting(root, error, path) if kind == "type" else ""
+    if setting:
+        message = _short_message(loaded, error)
+        return at(message + (f" ({setting})" if "(a block of" in message else f" (it is a block: {setting})"))
     return at(_short_message(loaded, error))
+
+
+def _value_of_a_setting(root: dict | None, error: ValidationError, path: tuple) -> str:
+    """``'dealer' is a value of its setting kitty.taker`` where a block was given a word one of
+    its settings takes (`kitty dealer` for `kitty { taker dealer }`); else empty."""
+    if root is None or not isinstance(error.instance, str):
+        return ""
+    forms = [_resolve(root, error.schema)]
+    forms += [_resolve(root, b) for b in (*forms[0].get("anyOf", ()), *forms[0].get("oneOf", ()))]
+    keys = [key for form in forms if isinstance(form, dict)
+            for key, sub in (form.get("properties") or {}).items()
+            if error.instance in (_resolve(root, sub) or {}).get("enum", ())]
+    if len(keys) != 1:
+        return ""
+    where = _schema_path((*path, keys[0]))
+    return f"'{error.instance}' is a value of its setting {where}"
 
 
 def _word_or_type(closest: list[ValidationError], others: list[list[ValidationError]]) -> str:
