@@ -42,6 +42,19 @@ FORMULA_CONTEXTS = {
     ("game", "win"): (GAME_TYPES, "bool"),
     ("game", "lose"): (GAME_TYPES, "bool"),
 }
+# Names a formula may not use that another may, and why: said in place of "unknown name"
+# (`score` in a hand's scoring is a name of the game's end, not a misspelling of `sweep`).
+_GAME_ONLY = "it is a name of the game's end (game.win, game.lose), judged after each hand, not of a hand's score"
+_HAND_ONLY = ("it is a name of a hand's scoring (scoring.*), not of the game's end, which sees the hand "
+              "just played as last_bid, last_declarer, last_made and swept")
+_ELSEWHERE_HAND = {name: _GAME_ONLY for name in GAME_VARIABLES if name not in HAND_TYPES_WITH_MADE}
+FORMULA_ELSEWHERE = {
+    **{path: _ELSEWHERE_HAND for path in FORMULA_CONTEXTS if path[0] == "scoring"},
+    ("scoring", "made"): {**_ELSEWHERE_HAND, MADE_VARIABLE[0]: "scoring.made is what decides `made`: write the "
+                          "condition itself (e.g. `books >= 6 + bid`)"},
+    **{path: {name: _HAND_ONLY for name in HAND_TYPES_WITH_MADE if name not in GAME_TYPES}
+       for path in FORMULA_CONTEXTS if path[0] == "game"},
+}
 # A formula no file writes: the schema's default (``base`` in a house rule over none: 0).
 FORMULA_DEFAULTS = {path: str(vocabulary.default(".".join(path))).lower()
                     for path in FORMULA_CONTEXTS if "default" in vocabulary.vocabulary().by_schema[".".join(path)].node}
@@ -173,7 +186,7 @@ def check_layer_formulas(doc) -> list:
                 problems.append(Diagnostic(doc.content_pos(path), base_in_condition(path[2], path[:2])))
                 continue
             try:
-                compile_expression(text, names, expected, doc.content_pos(path))
+                compile_expression(text, names, expected, doc.content_pos(path), FORMULA_ELSEWHERE[(section, key)])
             except CompileError as exc:
                 problems.extend(exc.diagnostics)
     return problems
@@ -280,6 +293,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     def formula(sec: str, key: str, *condition: str) -> ir.Formula:
         # ``condition``: the name of one named condition of a game end (game.win.sweep).
         variables, expected = FORMULA_CONTEXTS[(sec, key)]
+        elsewhere = FORMULA_ELSEWHERE[(sec, key)]
         path = (sec, key, *condition)
         stack = doc.formula_stack.get(path)
         origin = doc.content_pos(path) if key in section(sec) else doc.pos((sec,))
@@ -290,10 +304,10 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                 if "base" in [n.name for n in _names(tree)]:
                     default = parse_expression(FORMULA_DEFAULTS.get((sec, key), "0"), lowest.origin)
                     tree = _substitute(tree, "base", default)
-                compile_ast(tree, variables, expected, lowest.origin)
+                compile_ast(tree, variables, expected, lowest.origin, elsewhere)
                 for layer in stack[1:]:
                     upper = parse_expression(layer.text, layer.origin)
-                    compile_ast(upper, {**variables, "base": expected}, expected, layer.origin)
+                    compile_ast(upper, {**variables, "base": expected}, expected, layer.origin, elsewhere)
                     tree = _substitute(upper, "base", tree)
                 compiled = compile_ast(simplify(tree), variables, expected, origin)
             else:
@@ -303,7 +317,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
                 # YAML may have read ``0`` or ``true`` as a number or boolean: a
                 # formula is text either way.
                 text = str(raw).lower() if isinstance(raw, bool) else str(raw)
-                compiled = compile_expression(text, variables, expected, origin)
+                compiled = compile_expression(text, variables, expected, origin, elsewhere)
             compiled = with_constants(compiled, variables, expected, origin)
         except CompileError as exc:  # collect and go on: report every error at once
             sink.extend(exc.diagnostics)

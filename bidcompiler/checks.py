@@ -7,6 +7,7 @@ never changes the IR.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -228,6 +229,11 @@ def _schema_allows_null(path: tuple) -> bool:
     return not validate(set_layer(f"{_dotted(path)}=~"), variant_schema())
 
 
+def _cards(n: int) -> str:
+    """``n`` cards, in words that agree with the number ("1 card", "0 cards")."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
     """The deal must use the whole deck exactly: the hands, the kitty and the cards set aside."""
     aside = v.deal.undealt
@@ -239,13 +245,13 @@ def check_deal(v: ir.Variant, sink: DiagnosticSink) -> None:
         latest = max(settings, key=lambda p: _layer_index(v, p))
         fix = []
         if (size - v.deal.kitty - aside) % v.players == 0 and size > v.deal.kitty + aside:
-            fix.append(f"deal {(size - v.deal.kitty - aside) // v.players} cards a hand (deal.hand)")
+            fix.append(f"deal {_cards((size - v.deal.kitty - aside) // v.players)} a hand (deal.hand)")
         if 0 <= size - v.players * v.deal.hand - aside != v.deal.kitty:
-            fix.append(f"make the kitty {size - v.players * v.deal.hand - aside} cards (deal.kitty)")
+            fix.append(f"make the kitty {_cards(size - v.players * v.deal.hand - aside)} (deal.kitty)")
         if aside or v.is_set("deal", "undealt"):
             if size - v.players * v.deal.hand - v.deal.kitty >= 0:
-                fix.append(f"set {size - v.players * v.deal.hand - v.deal.kitty} cards aside (deal.undealt)")
-        fix.append(f"change the deck to {dealt} cards")
+                fix.append(f"set {_cards(size - v.players * v.deal.hand - v.deal.kitty)} aside (deal.undealt)")
+        fix.append(f"change the deck to {_cards(dealt)}")
         used = f"{v.players} players x {v.deal.hand} + kitty {v.deal.kitty}"
         used += f" + {aside} set aside" if aside else ""
         conflict(sink, v, f"the deal uses {dealt} cards ({used}) but the deck has {size}", latest,
@@ -334,6 +340,19 @@ def check_order_aliases(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"give the word '{word}' to one order only",))
 
 
+def _misspelt_in_ranking(unknown: list[str], unranked: list[str]) -> dict[str, str]:
+    """Each name of ``unknown`` (ranked, but no strain) that is a misspelling of a strain of
+    ``unranked`` (a strain the ranking leaves out), with that strain: `uptown < dowtown <
+    notrump` is one mistake, said once with its "did you mean", not two messages (a name
+    that is no strain, a strain left unplaced) that leave the reader to pair them."""
+    found: dict[str, str] = {}
+    for name in unknown:
+        close = difflib.get_close_matches(name, [n for n in unranked if n not in found.values()], n=1, cutoff=0.75)
+        if close:
+            found[name] = close[0]
+    return found
+
+
 def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Levels in range; strain names, aliases, directions and ranking consistent."""
     a = v.auction
@@ -364,6 +383,7 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
                           "change auction.levels to include them"))
     order_names = {o.name for o in v.orders}
     seen: dict[str, tuple[str, tuple]] = {}  # word -> (strain, the setting that gives it the word)
+    orderless: dict[str, list[int]] = {}  # an order no variant layer has -> the strains that play in it
     for i, strain in enumerate(a.strains):
         for k, word in enumerate((strain.name, *strain.aliases)):
             here = ("auction", "strains", i, "name" if k == 0 else "aliases")
@@ -379,11 +399,19 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
             seen[word] = (strain.name, here)
         for d in strain.directions:
             if d not in order_names:
-                conflict(sink, v, f"strain '{strain.name}' plays in order '{d}', which is not among the "
-                                  f"orders ({', '.join(sorted(order_names))})",
-                         ("auction", "strains", i), ("orders",),
-                         fix=(f"add an order '{d}' to orders",
-                              f"play strain '{strain.name}' in one of {', '.join(sorted(order_names))}"))
+                orderless.setdefault(d, []).append(i)
+    for d, indexes in orderless.items():
+        # One message for each missing order, naming every strain that plays in it
+        # (a rule removing the order two strains play in is one mistake, said once).
+        who = [a.strains[i].name for i in indexes]
+        names = " and ".join(f"'{n}'" for n in who) if len(who) <= 2 else \
+            ", ".join(f"'{n}'" for n in who[:-1]) + f" and '{who[-1]}'"
+        have = ", ".join(sorted(order_names))
+        conflict(sink, v, f"strain{'s' if len(who) > 1 else ''} {names} play{'' if len(who) > 1 else 's'} in "
+                          f"order '{d}', which is not among the orders ({have})",
+                 ("auction", "strains", indexes[0]), *(("auction", "strains", i) for i in indexes[1:]), ("orders",),
+                 fix=(f"add an order '{d}' to orders",
+                      f"play {'them' if len(who) > 1 else f'strain {names}'} in one of {have}"))
     bare = [(i, s) for i, s in enumerate(a.strains) if s.bare]
     for i, strain in bare[1:]:
         # A bid of a bare strain is said (and recorded) as the number alone.
@@ -394,15 +422,19 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     names = [s.name for s in a.strains]
     ranked = Counter(name for group in a.ranking for name in group)
     ranking, strains = ("auction", "ranking"), ("auction", "strains")
+    misspelt = _misspelt_in_ranking([n for n in ranked if n not in names], [n for n in names if not ranked[n]])
     for name in names:
-        if ranked[name] == 0:
+        if ranked[name] == 0 and name not in misspelt.values():  # a misspelling of it is said once, below
             conflict(sink, v, f"ranking does not place strain '{name}'", ranking, strains,
                      fix=(f"add '{name}' to auction.ranking",))
         elif ranked[name] > 1:
             sink.error(v.at(*ranking), f"ranking places strain '{name}' more than once",
                        hint=f"name '{name}' once in auction.ranking")
     for name in ranked:
-        if name not in names:
+        if name in misspelt:
+            conflict(sink, v, f"ranking names '{name}', which is not a strain (did you mean '{misspelt[name]}'?)",
+                     ranking, strains, fix=(f"write '{misspelt[name]}' for '{name}' in auction.ranking",))
+        elif name not in names:
             conflict(sink, v, f"ranking names '{name}', which is not a strain", ranking, strains,
                      fix=(f"take '{name}' out of auction.ranking", f"add a strain named '{name}'"))
     used = {d for s in a.strains for d in s.directions}
@@ -670,8 +702,9 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
         idle(("auction", "dealer_bids_from"), "no dealer is left to bid (a hand where all pass is thrown in)",
              ("auction", "if_all_pass"), "make the dealer bid when all pass (`auction.if_all_pass: dealer-must-bid`)")
     lowest = min(a.levels_of(s)[0] for s in a.strains)
-    if a.if_all_pass != "redeal" and a.dealer_bids_from is not None and a.dealer_bids_from <= lowest:
-        # A floor at or below the ladder's lowest number leaves the dealer every bid it had.
+    if a.if_all_pass != "redeal" and a.dealer_bids_from is not None and a.min_level <= a.dealer_bids_from <= lowest:
+        # A floor at or below the ladder's lowest number leaves the dealer every bid it had
+        # (one below the ladder altogether is refused as out of range, once, above).
         idle(("auction", "dealer_bids_from"), f"no bid is below {a.dealer_bids_from} (the ladder starts at {lowest})",
              ("auction", "levels"), f"set it above {lowest}")
     if v.sides != "partners":

@@ -50,7 +50,7 @@ import copy
 import difflib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -532,7 +532,7 @@ def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
                         f"'{path_text}' is an item of {'.'.join(keys[:-1])}: set one of its settings "
                         f"({path_text}.SETTING=VALUE), or remove it with {path_text}=~"))])
                 lines.append(f"{indent}- {{name: {_json_text(key)}, {REMOVE_KEY}: true}}")
-                return load_yaml("\n".join(lines) + "\n", name)
+                return _set_yaml("\n".join(lines) + "\n", name)
             lines.append(f"{indent}- name: {_json_text(key)}")
             indent += "  "
             node = items
@@ -541,7 +541,21 @@ def set_layer(assignment: str, schema: dict | None = None) -> LoadedYaml:
         indent += "  "
         node = _schema_child(schema, node, key)
     lines[-1] += " " + value_text.strip()
-    return load_yaml("\n".join(lines) + "\n", name)
+    return _set_yaml("\n".join(lines) + "\n", name)
+
+
+# "(parsing a flow sequence that started at line 4)": a line of the YAML text a --set is
+# spliced into, which the user never wrote (their change is one line).
+_SPLICED_LINE = re.compile(r" that started at line \d+")
+
+
+def _set_yaml(text: str, name: str):
+    """The YAML text made of one ``--set`` loaded, its errors naming no line of that text."""
+    try:
+        return load_yaml(text, name)
+    except CompileError as exc:
+        raise CompileError([replace(d, message=_SPLICED_LINE.sub("", d.message), related=())
+                            for d in exc.diagnostics]) from None
 
 
 def _json_text(text: str) -> str:

@@ -557,9 +557,11 @@ class _Checker:
     produces one message rather than a cascade.
     """
 
-    def __init__(self, variables: Mapping[str, Type], origin: SourcePos):
+    def __init__(self, variables: Mapping[str, Type], origin: SourcePos, elsewhere: Mapping[str, str] | None = None):
         self.variables = variables
         self.origin = origin
+        # Names this formula may not use that others may, with why (`score` in a hand's scoring).
+        self.elsewhere = elsewhere or {}
         self.diagnostics: list[Diagnostic] = []
 
     def error(self, node: Expr, message: str) -> None:
@@ -570,6 +572,17 @@ class _Checker:
         got = self.visit(node)
         if got is not None and got is not want:
             self.error(node, f"{message}, found {got.noun}")
+
+    def need_both(self, left: Expr, right: Expr, want: Type, message: str) -> None:
+        """:meth:`need` for the two operands of an operator: where both are wrong alike
+        (`sets_in_a_row and 2`), one message at the first, not one at each."""
+        got = [(node, self.visit(node)) for node in (left, right)]
+        wrong = [(node, t) for node, t in got if t is not None and t is not want]
+        if len(wrong) == 2 and wrong[0][1] is wrong[1][1]:
+            self.error(left, f"{message}, found {wrong[0][1].noun} on both sides")
+            return
+        for node, t in wrong:
+            self.error(node, f"{message}, found {t.noun}")
 
     def visit(self, node: Expr) -> Type | None:
         match node:
@@ -582,6 +595,8 @@ class _Checker:
                     return self.variables[name]
                 if name in FUNCTIONS:
                     self.error(node, f"`{name}` is a function; call it like `{name}(...)`")
+                elif name in self.elsewhere:
+                    self.error(node, f"`{name}` cannot be used here: {self.elsewhere[name]}")
                 else:
                     self.error(node, f"unknown name `{name}`{_suggest(name, self.variables)}")
                 return None
@@ -589,8 +604,7 @@ class _Checker:
                 self.need(operand, INT, f"`{op}` needs a number")
                 return INT
             case Binary(op=op, left=left, right=right):
-                self.need(left, INT, f"`{op}` needs numbers")
-                self.need(right, INT, f"`{op}` needs numbers")
+                self.need_both(left, right, INT, f"`{op}` needs numbers")
                 return INT
             case Compare(op=op, left=left, right=right) if op in ("==", "!="):
                 lt, rt = self.visit(left), self.visit(right)
@@ -601,12 +615,10 @@ class _Checker:
                     )
                 return BOOL
             case Compare(op=op, left=left, right=right):
-                self.need(left, INT, f"`{op}` needs numbers")
-                self.need(right, INT, f"`{op}` needs numbers")
+                self.need_both(left, right, INT, f"`{op}` needs numbers")
                 return BOOL
             case BoolOp(op=op, left=left, right=right):
-                self.need(left, BOOL, f"`{op}` needs true/false values")
-                self.need(right, BOOL, f"`{op}` needs true/false values")
+                self.need_both(left, right, BOOL, f"`{op}` needs true/false values")
                 return BOOL
             case Not(operand=operand):
                 self.need(operand, BOOL, "`not` needs a true/false value")
@@ -651,15 +663,18 @@ def check_expression(
     variables: Mapping[str, Type],
     expected: Type,
     origin: SourcePos = _DEFAULT_ORIGIN,
+    elsewhere: Mapping[str, str] | None = None,
 ) -> list[Diagnostic]:
     """Every name and type problem in ``expr``, in source order (empty if none).
 
     ``variables`` maps each name the formula may use to its type (:data:`INT` /
     :data:`BOOL`; ``int``/``bool`` and ``"int"``/``"bool"`` are accepted too).
     ``expected`` is the type the formula must give.  Diagnostics are placed at
-    ``origin.shifted(line, col)`` of the offending node.
+    ``origin.shifted(line, col)`` of the offending node.  ``elsewhere`` maps names
+    other formulas know to why this one does not: the message says so, rather
+    than "unknown name".
     """
-    checker = _Checker({k: _as_type(t) for k, t in variables.items()}, origin)
+    checker = _Checker({k: _as_type(t) for k, t in variables.items()}, origin, elsewhere)
     want = _as_type(expected)
     got = checker.visit(expr)
     if got is not None and got is not want:
@@ -772,6 +787,7 @@ def compile_ast(
     variables: Mapping[str, Type],
     expected: Type,
     origin: SourcePos = _DEFAULT_ORIGIN,
+    elsewhere: Mapping[str, str] | None = None,
 ) -> CompiledExpr:
     """Check an already-parsed ``expr`` and generate its evaluator.
 
@@ -781,7 +797,7 @@ def compile_ast(
     Raises :class:`CompileError` with every problem found.
     """
     _check_depth(expr, origin)
-    diagnostics = check_expression(expr, variables, expected, origin)
+    diagnostics = check_expression(expr, variables, expected, origin, elsewhere)
     if diagnostics:
         raise CompileError(diagnostics)
     want = _as_type(expected)
@@ -799,13 +815,15 @@ def compile_expression(
     variables: Mapping[str, Type],
     expected: Type,
     origin: SourcePos = _DEFAULT_ORIGIN,
+    elsewhere: Mapping[str, str] | None = None,
 ) -> CompiledExpr:
     """Parse, check and compile ``text``; the one call variant loaders need.
 
     Raises :class:`CompileError` for a syntax error (alone) or with every name and
-    type problem, each at ``origin.shifted(line, col)``.
+    type problem, each at ``origin.shifted(line, col)`` (``elsewhere`` as
+    :func:`check_expression` takes it).
     """
-    return compile_ast(parse_expression(text, origin), variables, expected, origin)
+    return compile_ast(parse_expression(text, origin), variables, expected, origin, elsewhere)
 
 
 # ------------------------------------------------------------------------- unparse

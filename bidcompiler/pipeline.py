@@ -19,7 +19,8 @@ from pathlib import Path
 from runtime.files import FileRefused, NotUtf8, newlines, read_regular, regular_file_problem, utf8_text
 from runtime.ruleset import Ruleset
 
-from .resources import MAX_VARIANT_BYTES, file_kind, locate, shipped_files, shipped_house_rules, shipped_variants  # noqa: F401
+from .resources import (  # noqa: F401
+    MAX_VARIANT_BYTES, file_kind, is_shipped, locate, shipped_files, shipped_house_rules, shipped_variants)
 from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
@@ -298,8 +299,11 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
         if _layer_kind(layer) != "house-rule":
-            raise CompileError([Diagnostic(layer.pos(()),
-                                           f"'{rule}' is a variant, not a house rule (give it `kind: house-rule`)")])
+            # A shipped variant is no file of the user's to edit: say how to play it instead.
+            fix = "name it as the variant, with house rules after it (VARIANT+RULE)" if is_shipped(layer.filename) \
+                else "give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant " \
+                     "(VARIANT+RULE)"
+            raise CompileError([Diagnostic(layer.pos(()), f"'{rule}' is a variant, not a house rule", hint=fix)])
         _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)
         rule_names.append(rule)

@@ -157,8 +157,8 @@ def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[li
     dropped = set()
     for path in sorted(empty, key=str):
         parent = loaded.data
-        for part in path[:-1]:
-            parent = parent.get(part) if isinstance(parent, dict) else None
+        for part in path[:-1]:  # through list items too (a strain's `levels:` left empty)
+            parent = _data_at(parent, (part,))
         if not isinstance(parent, dict):
             continue
         keys = list(parent)
@@ -168,7 +168,7 @@ def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[li
         terms = _takes_named_terms(root, path)
         for key in keys[keys.index(block) + 1:] if block in keys else ():
             if not isinstance(key, str) or key not in unknown.get(tuple(path[:-1]), ()) or \
-                    not (terms or ".".join((*path, key)) in _homes(root, key)):
+                    not (terms or _schema_path((*path, key)) in _homes(root, key)):
                 break
             run.append(key)
         if not run:
@@ -187,6 +187,16 @@ def _unindented_blocks(loaded: LoadedYaml, errors: list, root: dict) -> tuple[li
                                           f"'{block}' (with spaces)"))
     # The empty block's own error ("expected a mapping, found nothing") is said by the new message.
     return [e for e in errors if not (tuple(e.absolute_path) in dropped and e.instance is None)], skip
+
+
+def _schema_path(path: tuple) -> str:
+    """``path`` dotted as :func:`_homes` writes a setting's place, a list index as ``[]``
+    (("auction", "strains", 0, "levels") is auction.strains[].levels): so a block left
+    empty inside a list item is found as one outside a list is."""
+    dotted = ""
+    for part in path:
+        dotted += "[]" if isinstance(part, int) else ("." if dotted else "") + str(part)
+    return dotted
 
 
 # -- string coercion ---------------------------------------------------------------
@@ -480,7 +490,7 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         result = []
         for key in _additional_keys(error):
             message = f"unknown key {_show(key)}"
-            close = difflib.get_close_matches(str(key), properties, n=1)
+            close = _closest(str(key), properties)
             # A key of another section written in the wrong block (`auction { first_lead eldest }`).
             homes = _homes(root, str(key)) if root is not None and isinstance(key, str) else []
             if homes and len(homes) <= 3:
@@ -512,7 +522,9 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                 for e in errs:
                     if e.validator == "type" and not e.relative_path:
                         wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
-            return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}")
+            setting = _value_of_a_setting(root, error, path)
+            return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}"
+                      + (f" (it is a block: {setting})" if setting else ""))
         closest = viable[_closest_branch(viable)]
         alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
         if alternatives:
@@ -523,7 +535,32 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         for sub in closest:
             result.extend(_diagnose(loaded, sub, root))
         return result
+    if kind == "type" and error.validator_value == "array" and isinstance(value, dict) and root is not None \
+            and _named_items(root, error.schema):
+        # `strains: {notrump: {levels: …}}`, as .whist writes it: YAML writes named items as a list.
+        return at(_short_message(loaded, error) + " (in YAML the named items are a list, each item giving its "
+                  "name first: `- name: NAME`, then its settings)")
+    setting = _value_of_a_setting(root, error, path) if kind == "type" else ""
+    if setting:
+        message = _short_message(loaded, error)
+        return at(message + (f" ({setting})" if "(a block of" in message else f" (it is a block: {setting})"))
     return at(_short_message(loaded, error))
+
+
+def _value_of_a_setting(root: dict | None, error: ValidationError, path: tuple) -> str:
+    """``'dealer' is a value of its setting kitty.taker`` where a block was given a word one of
+    its settings takes (`kitty dealer` for `kitty { taker dealer }`); else empty."""
+    if root is None or not isinstance(error.instance, str):
+        return ""
+    forms = [_resolve(root, error.schema)]
+    forms += [_resolve(root, b) for b in (*forms[0].get("anyOf", ()), *forms[0].get("oneOf", ()))]
+    keys = [key for form in forms if isinstance(form, dict)
+            for key, sub in (form.get("properties") or {}).items()
+            if error.instance in (_resolve(root, sub) or {}).get("enum", ())]
+    if len(keys) != 1:
+        return ""
+    where = _schema_path((*path, keys[0]))
+    return f"'{error.instance}' is a value of its setting {where}"
 
 
 def _word_or_type(closest: list[ValidationError], others: list[list[ValidationError]]) -> str:
@@ -555,8 +592,17 @@ def _did_you_mean(error: ValidationError) -> str:
     if error.validator != "enum" or not isinstance(value, str) or not isinstance(error.validator_value, list):
         return ""
     words = [w for w in error.validator_value if isinstance(w, str)]
-    close = difflib.get_close_matches(error.instance, words, n=1)
+    close = _closest(error.instance, words)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _closest(word: str, words: list[str]) -> list[str]:
+    """The one of ``words`` that ``word`` most likely meant, as a list of none or one: the
+    word itself in other case or with `-` and `_` swapped first (`Game` is `game`, not the
+    nearer spelling `name`; `dealer-may-take` is `dealer_may_take`), else the closest spelling."""
+    folded = {w.lower().replace("-", "_"): w for w in words}
+    same = folded.get(word.lower().replace("-", "_"))
+    return [same] if same is not None else difflib.get_close_matches(word, words, n=1)
 
 
 def _data_at(data: Any, path: tuple) -> Any:
@@ -598,6 +644,12 @@ def _words_apart(loaded: LoadedYaml, error: ValidationError) -> str:
     items = _data_at(loaded.data, path[:-1])
     joined = "-".join(str(v) for v in items[path[-1]:path[-1] + n])
     return f" (did you mean '{joined}'? the words of one name are joined by -)"
+
+
+def _named_items(root: dict, schema: Any) -> bool:
+    """Whether ``schema`` is a list of named items (blocks with a ``name``, as auction.strains)."""
+    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
+    return isinstance(items, dict) and "name" in (items.get("properties") or {})
 
 
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:

@@ -20,6 +20,7 @@ document keeps them, with the last line of every setting, for ``bidwhist convert
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import threading
@@ -278,7 +279,13 @@ class _NodeMaker:
         line = self.text.count("\n", 0, begin) + 1
         col = begin - (self.text.rfind("\n", 0, begin) + 1) + 1
         start = _mark(self.filename, self.text, line, col, begin)
-        return FormulaNode(STR_TAG, body, start, start, style=None)
+        # The end mark where the text ends: a formula continued over lines is then placed
+        # through its layout (LoadedYaml.content_pos), so a mistake on its second line is
+        # blamed there, not at a column past the end of its first.
+        stop = begin + len(body)
+        end_line = self.text.count("\n", 0, stop) + 1
+        end_mark = _mark(self.filename, self.text, end_line, stop - (self.text.rfind("\n", 0, stop) + 1) + 1, stop)
+        return FormulaNode(STR_TAG, body, start, end_mark, style=None)
 
 
 def _text_lines(text: str) -> list[str]:
@@ -463,6 +470,10 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
+        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n"):
+            # `game:` or `target: 9`, written as in YAML: the .whist form is `game { … }`, `target 9`.
+            message += (" (the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
+                        "`key { … }`, as docs/whist-syntax.md shows)")
         elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
             message = "a string not closed on its line: end it with `\"` before the line ends"
         else:
@@ -480,6 +491,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
             message = f"missing `}}` after the {block[0]} block (opened at line {block[1]})"
         elif token is not None and token.type == "_RBRACE" and block is None:
             message = "unexpected `}`: no block is open here"
+        elif "KIND" in expected and token is not None and token.type != "$END":
+            # The first line misspelt (`hous-rule mine`, `House-rule mine`): what it must say.
+            word = re.match(r"[\w-]{0,41}", text[at:]).group() or _found(token)
+            close = difflib.get_close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
+            shown = f"`{word}`" if len(word) <= 40 else _found(token)  # a line may be 100,000 long: cut
+            message = (f"a .whist file starts with `house-rule NAME` or `variant NAME`, found {shown}"
+                       + (f" (did you mean `{close[0]}`?)" if close else ""))
         else:
             message = f"expected {_describe(expected)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)

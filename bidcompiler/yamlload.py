@@ -535,10 +535,15 @@ class _Builder:
             if key in first_key:
                 if report:
                     first = self.pos(first_key[key])
+                    # A block written twice (`game { … }` on two lines of a .whist file) is not
+                    # merged: say where its settings go.
+                    both_blocks = isinstance(value_node, MappingNode) and isinstance(index[key][1], MappingNode)
                     self.sink.error(
                         self.pos(key_node),
                         f"duplicate key '{key}' (first at line {first.line})",
                         related=(first,),
+                        hint=f"a block is written once: move these settings into the '{key}' block at line "
+                             f"{first.line}" if both_blocks else None,
                     )
                 continue
             first_key[key] = key_node

@@ -16,8 +16,12 @@ from bidcompiler.yamlload import CommentSlots, yaml_comments
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = schema_shape(variant_schema())
+# The shipped files, the examples, and the house rules of real tables written from the docs
+# alone (tests/data/table-rules: overlays and variants, one extending another by a path).
 SOURCES = sorted([*(ROOT / "variants").glob("*.yaml"), *(ROOT / "variants").glob("*.whist"),
-                  *(ROOT / "examples").rglob("*.yaml"), *(ROOT / "examples").rglob("*.whist")])
+                  *(ROOT / "examples").rglob("*.yaml"), *(ROOT / "examples").rglob("*.whist"),
+                  *(ROOT / "tests" / "data" / "table-rules").glob("*.yaml"),
+                  *(ROOT / "tests" / "data" / "table-rules").glob("*.whist")])
 SOURCES = [p for p in SOURCES if "typo" not in p.name]  # the tutorial's file with a mistake in it
 
 
@@ -55,11 +59,14 @@ def with_text(comments) -> Counter:
 
 
 def ir_of(text: str, name: str, folder: Path) -> dict:
-    """The IR of a variant file, or of a house-rule file laid over the standard game."""
+    """The IR of a variant file, or of a house-rule file laid over the standard game.
+
+    ``name`` may be a path: a variant's ``extends`` of a relative path is found beside it;
+    a house rule is written into ``folder`` under the file's name alone."""
     doc = load_layer_text(text, name)
     if doc.data.get("kind") != "house-rule":
         return to_data(compile_layers(doc))
-    path = folder / name
+    path = folder / Path(name).name
     path.write_text(text, encoding="utf-8")
     return {k: v for k, v in to_data(compile_variant("standard", (str(path),))).items() if k != "house_rules"}
 
@@ -94,9 +101,9 @@ def test_shipped_files_convert_stably_with_their_comments(path):
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_comments_change_nothing_in_the_ir(path, tmp_path):
     text = path.read_text(encoding="utf-8")
-    original = ir_of(text, path.name, tmp_path)
-    assert ir_of(convert(text, path.name, "whist"), path.stem + ".whist", tmp_path) == original
-    assert ir_of(convert(text, path.name, "yaml"), path.stem + ".yaml", tmp_path) == original
+    original = ir_of(text, str(path), tmp_path)
+    assert ir_of(convert(text, path.name, "whist"), str(path.with_suffix(".whist")), tmp_path) == original
+    assert ir_of(convert(text, path.name, "yaml"), str(path.with_suffix(".yaml")), tmp_path) == original
 
 
 def test_the_convert_command_keeps_comments(tmp_path):

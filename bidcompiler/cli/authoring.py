@@ -52,6 +52,33 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
     return path, spec.with_rules
 
 
+def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:
+    """The IR of house rule ``path`` laid over each of ``bases``, or one CompileError with
+    the diagnostics of every base it does not fit.
+
+    Each base is tried, not only up to the first that fails; with several bases, each
+    message says which games it was found over (a rule checked over a partnership game
+    and a game of three was told "no player has a partner" without saying which game
+    lacked partners), and a message found over several is printed once, naming them all.
+    """
+    from dataclasses import replace
+
+    from ..errors import CompileError, Diagnostic
+
+    compiled = []
+    found: dict[Diagnostic, list[str]] = {}  # a message -> the games it was found over
+    for base in bases:
+        try:
+            compiled.append(load_ir(base, (str(path),), compile_errors=True))
+        except CompileError as exc:
+            for d in exc.diagnostics:
+                found.setdefault(d, []).append(base)
+    if found:
+        raise CompileError([d if len(bases) == 1 else replace(d, message=f"{d.message} (laid over {', '.join(over)})")
+                            for d, over in found.items()])
+    return compiled
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILES...", callback=nonempty_names)
 @click.option("--on", "bases", multiple=True, metavar="VARIANT", callback=nonempty_names,
@@ -62,7 +89,8 @@ def check(files, bases):
     Each of FILES is a file, a shipped name (`bidwhist check NAME`), or a
     variant with house rules (`NAME+mine.whist`), checked as one.  A variant is
     compiled completely.  A house rule is checked on its own, and laid over each
-    --on VARIANT (a house rule may not fit every game).  What a game allows but can
+    --on VARIANT (a house rule may not fit every game; with several, each message
+    names the games it was found over).  What a game allows but can
     never do (a bid the declarers can never make) is printed as a warning; the
     file is still ok.
     """
@@ -88,8 +116,7 @@ def check(files, bases):
                 problems = check_layer_formulas(load_layer(path))
                 if problems:
                     raise CompileError(problems)
-                for base in bases:
-                    compiled.append(load_ir(base, (str(path),)))
+                compiled.extend(_laid_over_each(path, bases))
                 # Checked alone, a house rule is only checked for what it says, not whether it fits
                 # a game (it may fit none): the line says so rather than a bare "ok".
                 note = (f" (over {', '.join(bases)})" if bases else

@@ -170,7 +170,7 @@ def nonempty_names(ctx, param, values):
     return values
 
 
-def _guarded(load, spec: str, with_rules, sets, param: str):
+def _guarded(load, spec: str, with_rules, sets, param: str, compile_errors: bool = False):
     from runtime.files import MAX_WITH
 
     from ..errors import CompileError
@@ -190,14 +190,18 @@ def _guarded(load, spec: str, with_rules, sets, param: str):
         where = "--with" if missing in with_rules and missing not in spec.split("+") else param
         raise variant_not_found(exc, spec, where) from None
     except CompileError as exc:
+        if compile_errors:
+            raise
         raise fail_compile(exc) from None
 
 
-def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
-    """The compiled IR of a variant named on the command line (usage errors exit 2, bad content 1)."""
+def load_ir(spec: str, with_rules=(), sets=(), param: str = "VARIANT", compile_errors: bool = False):
+    """The compiled IR of a variant named on the command line (usage errors exit 2, bad content 1;
+    with ``compile_errors``, bad content is raised as the CompileError itself, for a caller
+    that adds to its diagnostics)."""
     from ..pipeline import compile_variant
 
-    return _guarded(compile_variant, spec, with_rules, sets, param)
+    return _guarded(compile_variant, spec, with_rules, sets, param, compile_errors)
 
 
 def load_rules(spec: str, with_rules=(), sets=(), param: str = "VARIANT"):
