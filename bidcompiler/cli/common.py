@@ -7,6 +7,7 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+import errno
 import os
 from typing import TYPE_CHECKING
 
@@ -251,8 +252,9 @@ def output_problem(path: str | os.PathLike) -> str | None:
     long a name, a folder that does not exist or is not writable, a read-only disk.
     Found by trying, not by ``os.access`` (which answers "yes" to root, and knows nothing
     of name lengths): a file that is there is opened for appending (nothing written), one
-    that is not is made and removed again.  Something there that is not a regular file
-    (``/dev/null``, a FIFO) is left to the command: opening a FIFO would wait for a reader.
+    that is not is made and removed again.  A FIFO must have a reader (see
+    :func:`_fifo_problem`); another file that is not a regular one (``/dev/null``) is
+    left to the command.
     The CLI does not make missing folders for an output FILE (``--plot``, ``--records``,
     ``-o``, ``--save``): a misspelt folder is said, not made.
     """
@@ -269,6 +271,8 @@ def output_problem(path: str | os.PathLike) -> str | None:
             mode = os.stat(path).st_mode
             if stat.S_ISDIR(mode):
                 return "it is a folder"
+            if stat.S_ISFIFO(mode):
+                return _fifo_problem(path)
             if not stat.S_ISREG(mode):
                 return None
             os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
@@ -277,6 +281,29 @@ def output_problem(path: str | os.PathLike) -> str | None:
             os.unlink(path)
     except OSError as exc:
         return exc.strerror or str(exc)
+    return None
+
+
+# Write ends of FIFOs opened by _fifo_problem, held until the process ends.
+_FIFOS_HELD: list[int] = []
+
+
+def _fifo_problem(path: str | os.PathLike) -> str | None:
+    """Why the FIFO at ``path`` cannot be written: no program reads it; None when one does.
+
+    Opening a FIFO to write waits for a reader, forever if none comes (`simulate
+    --records fifo` hung).  Opened without blocking, a FIFO no program reads fails at
+    once (ENXIO), and is said so.  When a reader is there, the write end is kept open
+    until the process ends: closed now, it would end the reader's input (``cat fifo``
+    would see the end of the file) before the command had written a byte.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            return "a FIFO that no program reads (writing to it would wait for a reader forever)"
+        return exc.strerror or str(exc)
+    _FIFOS_HELD.append(fd)
     return None
 
 

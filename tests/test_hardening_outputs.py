@@ -1,0 +1,130 @@
+"""Output files against hostile paths (session 13's hostile pass, bench/hostile_cli.py).
+
+Each test names what used to happen.  A FIFO named as an output with no program
+reading it hung the command (opening it to write waits for a reader); a picture whose
+format matplotlib lists but cannot draw here ended in an internal error after the whole
+run; a ``.png`` or ``.tiff`` named by a FIFO failed after the run (the writer seeks).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+
+import pytest
+from clirun import run
+
+from bidcompiler.cli import common
+
+NO_READER = "a FIFO that no program reads (writing to it would wait for a reader forever)"
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "out.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def release_held_fifos():
+    """Close the write ends the check kept open: the command's process would have ended, this one goes on."""
+    yield
+    while common._FIFOS_HELD:
+        os.close(common._FIFOS_HELD.pop())
+
+
+def run_with_a_reader(path, *args):
+    """Run ``bidwhist ARGS`` in this process while a reader drains the FIFO ``path``; (result, bytes read).
+
+    The reader opens its end before the command starts (as ``cat path &`` would have), and
+    reads until the command has ended and nothing more is there."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    done = threading.Event()
+    chunks: list[bytes] = []
+
+    def reader():
+        while True:
+            select.select([fd], [], [], 0.05)
+            try:
+                data = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                data = b""
+            chunks.append(data)
+            if not data:
+                if done.is_set():
+                    return
+                time.sleep(0.01)  # no writer yet: the FIFO reads as ended
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        result = run(*args)
+    finally:
+        done.set()
+        thread.join()
+        os.close(fd)
+    return result, b"".join(chunks)
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "standard", "--hands", "1", "--seed", "1", "--records"),
+    ("import", "tests/data/trickster/game.ptn", "-o"),
+])
+def test_an_output_fifo_that_no_program_reads_is_refused_not_waited_on(fifo, args):
+    # Was: `simulate --records FIFO` and `import -o FIFO` hung for ever.
+    result = run(*args, str(fifo))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"cannot write {fifo}: {NO_READER}" in result.stderr
+
+
+def test_an_output_fifo_with_a_reader_gets_the_records(fifo):
+    # `--records >(gzip > x.gz)` and a `cat FIFO` still work: the check leaves the reader its input.
+    result, written = run_with_a_reader(fifo, "simulate", "standard", "--hands", "2", "--seed", "1",
+                                        "--records", str(fifo))
+    assert result.exit_code == 0, result.stderr
+    lines = written.decode().splitlines()
+    assert len(lines) == 2 and all(line.startswith('{"format": "bidwhist-hand/1"') for line in lines)
+
+
+@pytest.mark.parametrize("name", ["p.png", "p.tiff"])
+def test_a_picture_to_a_fifo_with_a_reader_is_written_whole(tmp_path, name):
+    # Was: "File or stream is not seekable" (tiff: "Illegal seek"), status 1, after the whole run.
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from bidcompiler.cli import plots
+
+    path = tmp_path / name
+    os.mkfifo(path)
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1])
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a reader, as `cat p.png &` would be
+    try:
+        plots.save(fig, str(path))  # a small picture: it fits in the FIFO's buffer
+        written = os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)
+    assert written.startswith(b"\x89PNG\r\n\x1a\n" if name.endswith(".png") else b"II*\x00")
+    assert len(written) > 100
+
+
+def test_a_plot_to_a_fifo_no_program_reads_is_refused_before_the_run(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "p.svg"
+    os.mkfifo(path)
+    result = run("simulate", "standard", "--hands", "2", "--seed", "1", "--plot", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert NO_READER in result.stderr
+
+
+def test_a_picture_format_that_cannot_be_drawn_here_is_a_usage_error_before_the_run(tmp_path, monkeypatch):
+    # Was: internal error (status 70, RuntimeError: 'xelatex' not found) after the whole run.
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no TeX on this PATH: a .pgf cannot be drawn
+    result = run("simulate", "standard", "--hands", "2", "--seed", "1", "--plot", str(tmp_path / "p.pgf"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "cannot draw a 'pgf' file here:" in result.stderr
+    assert not (tmp_path / "p.pgf").exists()
