@@ -3,7 +3,7 @@
 Run it by hand (it is not part of the suite), under nice, from the checkout with the
 package installed::
 
-    nice python bench/hostile_cli.py [--quick] [--only COMMAND] [--timeout S]
+    nice python bench/hostile_cli.py [--third 0|1|2] [--only COMMAND] [--timeout S]
 
 For every command of ``bidwhist`` and every option or argument it takes, the driver
 runs the installed script with one value replaced by an odd one (empty, huge,
@@ -151,11 +151,11 @@ def run_case(script: str, argv: list[str], stdin: bytes, timeout: float, cwd: Pa
             "finding": "; ".join(problems), "stderr": err[-600:]}
 
 
-def cases(box: Path, records: Path, only: str | None, quick: bool):
-    """Every (argv, stdin) the driver tries."""
+def cases(box: Path, records: Path, only: str | None, third: int | None):
+    """Every (argv, stdin) the driver tries (with ``third``, one third of the odd values: 0, 1 or 2)."""
     values = odd_values(box)
-    if quick:
-        values = values[::3]
+    if third is not None:
+        values = values[third::3]
     for name, (base, places) in commands(box, records).items():
         if only and name != only:
             continue
@@ -184,7 +184,7 @@ def prepare_records(script: str, box: Path) -> Path:
 def main() -> int:
     """Run every case; print the findings as JSON lines and a count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a third of the odd values")
+    parser.add_argument("--third", type=int, choices=(0, 1, 2), help="one third of the odd values")
     parser.add_argument("--only", help="one command")
     parser.add_argument("--timeout", type=float, default=60.0)
     args = parser.parse_args()
@@ -193,7 +193,7 @@ def main() -> int:
     records = prepare_records(script, box)
     count = findings = 0
     try:
-        for argv, stdin in cases(box, records, args.only, args.quick):
+        for argv, stdin in cases(box, records, args.only, args.third):
             count += 1
             found = run_case(script, argv, stdin, args.timeout, box / "folder")
             if found:

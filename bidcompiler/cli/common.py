@@ -53,6 +53,10 @@ SEED_RANGE = IntegerRange(-(2**63), 2**63 - 1)
 # The most characters one --set may hold: far above any real change (a list of 256 cards
 # is about 1,000), as a typed move at the prompt is bounded (terminal.MAX_TYPED).
 MAX_SET_CHARS = 4096
+# The most --set changes in one run: as many as a mapping of a variant file may hold
+# (yamlload.MAX_ITEMS).  Unbounded, each cost a layer to compose: the 75,000 an argument
+# list holds took minutes and ~600 MB (40,000: 87 s and 315 MB).
+MAX_SETS = 256
 
 
 class FilePath(click.Path):
@@ -110,6 +114,9 @@ def set_expressions(ctx, param, values):
     """
     if not values:
         return values
+    if len(values) > MAX_SETS:
+        raise click.BadParameter(f"{len(values):,} changes in one run; at most {MAX_SETS} "
+                                 "(write more as a house rule)", ctx=ctx, param=param)
     from ..rulecache import note_set_text, set_text_known
 
     for value in values:
