@@ -138,3 +138,33 @@ def test_the_number_of_set_changes_is_bounded():
     assert "257 changes in one run; at most 256 (write more as a house rule)" in result.stderr
     at_the_bound = ("game.target=7",) * 256
     assert common.set_expressions(None, None, at_the_bound) == at_the_bound
+
+
+def test_schema_write_replaces_a_link_at_its_name_and_leaves_the_file_it_led_to(tmp_path):
+    # Was: a folder holding variant.schema.json -> ../precious had `precious` overwritten.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "variant.schema.json").symlink_to(precious)
+    result = run("schema", "--write", str(folder))
+    assert result.exit_code == 0, result.stderr
+    assert precious.read_text() == "kept\n"
+    written = folder / "variant.schema.json"
+    assert not written.is_symlink() and written.read_text() == run("schema").stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["variant.schema.json"]  # no part file left
+
+
+def test_convert_writes_no_schema_where_a_link_to_nothing_at_its_name_leads(tmp_path):
+    # Was: variant.schema.json -> /elsewhere/new (no file yet) made /elsewhere/new.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "variant.schema.json").symlink_to(elsewhere / "new")
+    rule = folder / "r.whist"
+    rule.write_text('house-rule r\nscoring { declarer = if made then base else 2 * base }\n')
+    result = run("convert", str(rule), "--to", "yaml", "-o", str(folder / "r.yaml"))
+    assert result.exit_code == 0, result.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert not (folder / "variant.schema.json").is_symlink()
