@@ -168,3 +168,27 @@ def test_convert_writes_no_schema_where_a_link_to_nothing_at_its_name_leads(tmp_
     assert result.exit_code == 0, result.stderr
     assert list(elsewhere.iterdir()) == []
     assert not (folder / "variant.schema.json").is_symlink()
+
+
+@pytest.mark.parametrize("mode, name", [("--hands", "hands.jsonl"), ("--games", "game-0.jsonl"),
+                                        ("--games", "game-1.jsonl")])
+def test_records_dir_follows_no_link_at_the_names_it_chooses(tmp_path, mode, name):
+    # Was: a folder holding hands.jsonl -> ../precious had `precious` overwritten by --records DIR.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / name).symlink_to(precious)
+    result = run("simulate", "standard", mode, "2", "--seed", "1", "--records", str(folder))
+    assert result.exit_code == 2
+    assert f"cannot write {folder / name}: it is a link, and --records DIR follows no link" in result.stderr
+    assert precious.read_text() == "kept\n"
+
+
+def test_records_named_through_a_link_still_write_where_it_leads(tmp_path):
+    # The user's own name is theirs to link: only the names --records DIR chooses are guarded.
+    target = tmp_path / "target.jsonl"
+    (tmp_path / "link.jsonl").symlink_to(target)
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(tmp_path / "link.jsonl"))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text().startswith('{"format": "bidwhist-hand/1"')

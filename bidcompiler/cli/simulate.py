@@ -307,9 +307,10 @@ def _records_writable(records: str, mode: str, count: int) -> None:
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
-    def __init__(self, path: str, spec: RunSpec, stack: ExitStack):
+    def __init__(self, path: str, spec: RunSpec, stack: ExitStack, own_names: bool = False):
         self.path = path
         self.spec = spec
+        self.own_names = own_names  # --records DIR: the names in DIR are the tool's (see _open)
         self.per_game = spec.mode == "games" and has_game_field(path)
         self.out = None
         other = re.search(r"\{[^{}]*\}", _GAME_FIELD.sub("", path))
@@ -330,10 +331,29 @@ class RecordWriter:
                                          param_hint="--records")
         else:
             try:
-                self.out = open(path, "w", encoding="utf-8")
+                self.out = self._open(path)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {path}: {exc.strerror}", param_hint="--records") from None
+                raise click.BadParameter(f"cannot write {path}: {self._why(exc)}", param_hint="--records") from None
             stack.callback(self.close)
+
+    def _open(self, path: str):
+        """Open the record file ``path`` to write it from its start.
+
+        Under --records DIR the name is the tool's (hands.jsonl, game-N.jsonl), so a link
+        found at it is not followed: a folder shared or cloned with hands.jsonl linked to
+        ~/.bashrc had that file overwritten.  A name the user wrote is theirs to link.
+        """
+        if not self.own_names:
+            return open(path, "w", encoding="utf-8")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+        return os.fdopen(os.open(path, flags, 0o666), "w", encoding="utf-8")
+
+    def _why(self, exc: OSError) -> str:
+        """The reason a record file could not be opened, in words."""
+        if self.own_names and os.path.islink(exc.filename or ""):
+            return ("it is a link, and --records DIR follows no link to write its own files "
+                    "(name the file itself to write where the link leads)")
+        return exc.strerror or str(exc)
 
     def close(self) -> None:
         """Close the one record file; a write that fails here (a full disk) is named, exit 1."""
@@ -356,10 +376,10 @@ class RecordWriter:
                 continue
             target = game_path(self.path, first + offset)
             try:
-                with open(target, "w", encoding="utf-8") as f:
+                with self._open(target) as f:
                     f.write(text)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {target}: {exc.strerror}", param_hint="--records") from None
+                raise click.BadParameter(f"cannot write {target}: {self._why(exc)}", param_hint="--records") from None
         result.records = None  # written: no need to keep them in memory
 
 
@@ -400,10 +420,15 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
-    if records and os.path.isdir(records):
+    own_names = bool(records) and os.path.isdir(records)
+    if own_names:
         # --records DIR: one game record per game, or every hand in one file, inside the folder.
         records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
         click.echo(f"note: writing the records to {records}", err=True)
+        if os.path.islink(game_path(records, 0)):  # said before the run; RecordWriter follows none
+            raise click.BadParameter(f"cannot write {game_path(records, 0)}: it is a link, and --records DIR "
+                                     "follows no link to write its own files (name the file itself to write "
+                                     "where the link leads)", param_hint="--records")
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
@@ -431,7 +456,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     spec = RunSpec(mode, count, seed, kinds, max_hands,
                    records=(record_variant, tuple(record_with)) if records else None)
     with ExitStack() as stack:
-        writer = RecordWriter(records, spec, stack) if records else None
+        writer = RecordWriter(records, spec, stack, own_names) if records else None
         if writer and mode == "games" and count > 1 and not writer.per_game:
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)
