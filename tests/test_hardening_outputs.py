@@ -192,3 +192,12 @@ def test_records_named_through_a_link_still_write_where_it_leads(tmp_path):
     result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(tmp_path / "link.jsonl"))
     assert result.exit_code == 0, result.stderr
     assert target.read_text().startswith('{"format": "bidwhist-hand/1"')
+
+
+def test_a_fifo_at_a_later_games_name_is_refused_not_waited_on(tmp_path):
+    # Was: --records DIR with a FIFO at game-1.jsonl hung after game 0 (only the first and
+    # the last game's names are checked before the run).
+    os.mkfifo(tmp_path / "game-1.jsonl")
+    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--records", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path / 'game-1.jsonl'}: {NO_READER}" in result.stderr

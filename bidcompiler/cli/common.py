@@ -293,6 +293,7 @@ def output_problem(path: str | os.PathLike) -> str | None:
 
 # Write ends of FIFOs opened by _fifo_problem, held until the process ends.
 _FIFOS_HELD: list[int] = []
+FIFO_NO_READER = "a FIFO that no program reads (writing to it would wait for a reader forever)"
 
 
 def _fifo_problem(path: str | os.PathLike) -> str | None:
@@ -308,7 +309,7 @@ def _fifo_problem(path: str | os.PathLike) -> str | None:
         fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
         if exc.errno == errno.ENXIO:
-            return "a FIFO that no program reads (writing to it would wait for a reader forever)"
+            return FIFO_NO_READER
         return exc.strerror or str(exc)
     _FIFOS_HELD.append(fd)
     return None

@@ -10,6 +10,7 @@ names what was run (``describe_variant``).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import printable
-from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules, nonempty_names,
-                     spec_text, variant_options)
+from .common import (FIFO_NO_READER, PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules,
+                     nonempty_names, spec_text, variant_options)
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -343,16 +344,23 @@ class RecordWriter:
         found at it is not followed: a folder shared or cloned with hands.jsonl linked to
         ~/.bashrc had that file overwritten.  A name the user wrote is theirs to link.
         """
-        if not self.own_names:
-            return open(path, "w", encoding="utf-8")
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-        return os.fdopen(os.open(path, flags, 0o666), "w", encoding="utf-8")
+        # Opened without blocking, then made blocking: a FIFO at the name of a later game
+        # (checked before the run are only the first and the last) waited for a reader for
+        # ever; now one that no program reads fails at once (ENXIO).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0)
+        if self.own_names:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o666)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "w", encoding="utf-8")
 
     def _why(self, exc: OSError) -> str:
         """The reason a record file could not be opened, in words."""
         if self.own_names and os.path.islink(exc.filename or ""):
             return ("it is a link, and --records DIR follows no link to write its own files "
                     "(name the file itself to write where the link leads)")
+        if exc.errno == errno.ENXIO:
+            return FIFO_NO_READER
         return exc.strerror or str(exc)
 
     def close(self) -> None:
