@@ -16,6 +16,9 @@ negative, NaN, unicode digits, very long strings, control characters, a folder,
   (RLIMIT_AS);
 - a failure says something on stderr, and no raw escape character reaches it;
 - no output quotes a line of ``/etc/passwd``, of the canary or of the environment.
+  (A file named on the command line is the user's to read: ``import canary-link``
+  quoting its first line is reported, but is no defect; README, "command line paths
+  are not limited".)
 
 Each finding is printed as one line of JSON (the argv, the status, the first lines of
 stderr); the last line counts the cases run and the findings.
