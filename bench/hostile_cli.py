@@ -64,6 +64,8 @@ def make_box() -> Path:
     (box / "canary.txt").write_text(CANARY + "\n")
     os.symlink("/etc/passwd", box / "passwd-link")
     os.symlink(box / "canary.txt", box / "canary-link")
+    (box / "victim.txt").write_text("a file an output option may overwrite\n")
+    os.symlink(box / "victim.txt", box / "victim-link")
     os.symlink(box / "loop-link", box / "loop-link")
     (box / "binary.bin").write_bytes(bytes(range(256)) * 4)
     return box
@@ -154,6 +156,25 @@ def run_case(script: str, argv: list[str], stdin: bytes, timeout: float, cwd: Pa
             "finding": "; ".join(problems), "stderr": err[-600:]}
 
 
+# Options that name a file the tool WRITES. The driver runs as whatever user runs it (root on
+# a container): an odd value there that reaches outside the box would have the tool
+# overwrite a real file (a run once replaced /etc/passwd and wrote /hands.jsonl), so those
+# values are kept inside the box: a link to a file of the box stands for a link out.
+OUTPUT_PLACES = ("--write", "-o", "--plot", "--records", "--save")
+
+
+def confined(box: Path, value: str) -> str:
+    """``value`` for an output option: a path that would leave the box is replaced by one inside it."""
+    inside = {
+        "/": str(box / "folder") + "/",
+        "../../../../etc/passwd": str(box / "victim.txt"),
+        str(box / "passwd-link"): str(box / "victim-link"),
+        "/proc/self/environ": str(box / "victim.txt"),
+        "/dev/stdin": str(box / "victim.txt"),
+    }
+    return inside.get(value, value)
+
+
 def cases(box: Path, records: Path, only: str | None, third: int | None):
     """Every (argv, stdin) the driver tries (with ``third``, one third of the odd values: 0, 1 or 2)."""
     values = odd_values(box)
@@ -169,6 +190,8 @@ def cases(box: Path, records: Path, only: str | None, third: int | None):
                 yield [name, *base, f"{place}=x"], b""
                 continue
             for value in values:
+                if place in OUTPUT_PLACES:
+                    value = confined(box, value)
                 yield [name, *variants_of(base, place, value)], b"q\n"
 
 
