@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -181,10 +182,31 @@ def write_schema(folder: Path) -> Path:
         raise click.BadParameter(f"cannot write {target}: {problem}", param_hint="DIR")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        target.write_text(_schema_text(), encoding="utf-8")
+        _replace_file(target, _schema_text())
     except OSError as exc:
         raise BadContent(f"cannot write {target}: {exc.strerror or exc}") from None  # a full disk: status 1
     return target
+
+
+def _replace_file(target: Path, text: str) -> None:
+    """Put ``text`` at ``target`` as a new file renamed over whatever is there.
+
+    The name is the tool's, not the user's, so a link found at it is replaced, never
+    followed: a folder of variants shared or cloned with ``variant.schema.json`` linked
+    to ``~/.bashrc`` had that file overwritten by ``schema --write`` (and, the link
+    leading to no file yet, ``convert -o`` made it).  Renamed whole, the schema is also
+    never seen half written.
+    """
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(part, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(part)
+        raise
 
 
 @click.command()

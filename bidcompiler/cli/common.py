@@ -7,6 +7,7 @@ A variant is named the same way in every command: ``NAME`` or a path, optionally
 
 from __future__ import annotations
 
+import errno
 import os
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,10 @@ SEED_RANGE = IntegerRange(-(2**63), 2**63 - 1)
 # The most characters one --set may hold: far above any real change (a list of 256 cards
 # is about 1,000), as a typed move at the prompt is bounded (terminal.MAX_TYPED).
 MAX_SET_CHARS = 4096
+# The most --set changes in one run: as many as a mapping of a variant file may hold
+# (yamlload.MAX_ITEMS).  Unbounded, each cost a layer to compose: the 75,000 an argument
+# list holds took minutes and ~600 MB (40,000: 87 s and 315 MB).
+MAX_SETS = 256
 
 
 class FilePath(click.Path):
@@ -109,6 +114,9 @@ def set_expressions(ctx, param, values):
     """
     if not values:
         return values
+    if len(values) > MAX_SETS:
+        raise click.BadParameter(f"{len(values):,} changes in one run; at most {MAX_SETS} "
+                                 "(write more as a house rule)", ctx=ctx, param=param)
     from ..rulecache import note_set_text, set_text_known
 
     for value in values:
@@ -255,8 +263,9 @@ def output_problem(path: str | os.PathLike) -> str | None:
     long a name, a folder that does not exist or is not writable, a read-only disk.
     Found by trying, not by ``os.access`` (which answers "yes" to root, and knows nothing
     of name lengths): a file that is there is opened for appending (nothing written), one
-    that is not is made and removed again.  Something there that is not a regular file
-    (``/dev/null``, a FIFO) is left to the command: opening a FIFO would wait for a reader.
+    that is not is made and removed again.  A FIFO must have a reader (see
+    :func:`_fifo_problem`); another file that is not a regular one (``/dev/null``) is
+    left to the command.
     The CLI does not make missing folders for an output FILE (``--plot``, ``--records``,
     ``-o``, ``--save``): a misspelt folder is said, not made.
     """
@@ -273,6 +282,8 @@ def output_problem(path: str | os.PathLike) -> str | None:
             mode = os.stat(path).st_mode
             if stat.S_ISDIR(mode):
                 return "it is a folder"
+            if stat.S_ISFIFO(mode):
+                return _fifo_problem(path)
             if not stat.S_ISREG(mode):
                 return None
             os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
@@ -281,6 +292,30 @@ def output_problem(path: str | os.PathLike) -> str | None:
             os.unlink(path)
     except OSError as exc:
         return exc.strerror or str(exc)
+    return None
+
+
+# Write ends of FIFOs opened by _fifo_problem, held until the process ends.
+_FIFOS_HELD: list[int] = []
+FIFO_NO_READER = "a FIFO that no program reads (writing to it would wait for a reader forever)"
+
+
+def _fifo_problem(path: str | os.PathLike) -> str | None:
+    """Why the FIFO at ``path`` cannot be written: no program reads it; None when one does.
+
+    Opening a FIFO to write waits for a reader, forever if none comes (`simulate
+    --records fifo` hung).  Opened without blocking, a FIFO no program reads fails at
+    once (ENXIO), and is said so.  When a reader is there, the write end is kept open
+    until the process ends: closed now, it would end the reader's input (``cat fifo``
+    would see the end of the file) before the command had written a byte.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            return FIFO_NO_READER
+        return exc.strerror or str(exc)
+    _FIFOS_HELD.append(fd)
     return None
 
 

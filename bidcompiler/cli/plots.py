@@ -9,6 +9,7 @@ so they show exactly the numbers of the report.
 
 from __future__ import annotations
 
+import io
 import os
 
 from .common import output_problem
@@ -46,9 +47,27 @@ def check_path(path: str) -> None:
     if ext not in formats:
         raise ValueError(f"cannot draw a {ext!r} file: give a name ending in one of "
                          f".{', .'.join(sorted(formats))}")
+    _check_format(ext)
     problem = output_problem(path)  # too long a name, a missing folder, a read-only disk...
     if problem is not None:
         raise ValueError(f"cannot write {path}: {problem}")
+
+
+def _check_format(ext: str) -> None:
+    """Raise ValueError when matplotlib cannot draw a ``ext`` file on this machine.
+
+    Some formats it lists need programs of their own (a ``.pgf`` needs xelatex), and the
+    run's end was too late to find out (an internal error after the whole simulation):
+    a tiny figure is drawn in memory first, in a few milliseconds.
+    """
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().set_title("x")
+    try:
+        fig.savefig(io.BytesIO(), format=ext)
+    except Exception as exc:  # noqa: BLE001 -- whatever a format's backend raises, the format is unusable here
+        raise ValueError(f"cannot draw a {ext!r} file here: {exc}") from None
 
 
 def _figure():
@@ -138,9 +157,21 @@ def _draw(series, mode: str, heading: str, path: str) -> None:
         labels = ["made", "set", "sweep", "thrown in"]
         _series_bars(axes[1][1], series, keys, labels, "Hands (95% intervals)")
     fig.suptitle(heading)
+    save(fig, path)
+
+
+def save(fig, path: str) -> None:
+    """Write the figure ``fig`` to ``path``, in the format its extension names.
+
+    Drawn in memory, then written: some formats seek back in the file as they are
+    written (a ``.png`` or ``.tiff`` named by a FIFO failed after the whole run).
+    """
     # The format is said outright (check_path made sure the name has an extension).
     ext = os.path.splitext(path)[1][1:].lower()
-    fig.savefig(path, format=ext or "png")
+    picture = io.BytesIO()
+    fig.savefig(picture, format=ext or "png")
+    with open(path, "wb") as out:
+        out.write(picture.getvalue())
 
 
 def plot_simulation(data: dict, path: str) -> None:

@@ -10,6 +10,7 @@ names what was run (``describe_variant``).
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -22,8 +23,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import printable
-from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules, nonempty_names,
-                     spec_text, variant_options)
+from .common import (FIFO_NO_READER, PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules,
+                     nonempty_names, spec_text, variant_options)
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -312,9 +313,10 @@ def _records_writable(records: str, mode: str, count: int) -> None:
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
-    def __init__(self, path: str, spec: RunSpec, stack: ExitStack):
+    def __init__(self, path: str, spec: RunSpec, stack: ExitStack, own_names: bool = False):
         self.path = path
         self.spec = spec
+        self.own_names = own_names  # --records DIR: the names in DIR are the tool's (see _open)
         self.per_game = spec.mode == "games" and has_game_field(path)
         self.out = None
         other = re.search(r"\{[^{}]*\}", _GAME_FIELD.sub("", path))
@@ -343,10 +345,36 @@ class RecordWriter:
         """The one record file, opened for writing on first use."""
         if self.out is None:
             try:
-                self.out = open(self.path, "w", encoding="utf-8")
+                self.out = self._open(self.path)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {self.path}: {exc.strerror}", param_hint="--records") from None
+                raise click.BadParameter(f"cannot write {self.path}: {self._why(exc)}", param_hint="--records") from None
         return self.out
+
+    def _open(self, path: str):
+        """Open the record file ``path`` to write it from its start.
+
+        Under --records DIR the name is the tool's (hands.jsonl, game-N.jsonl), so a link
+        found at it is not followed: a folder shared or cloned with hands.jsonl linked to
+        ~/.bashrc had that file overwritten.  A name the user wrote is theirs to link.
+        """
+        # Opened without blocking, then made blocking: a FIFO at the name of a later game
+        # (checked before the run are only the first and the last) waited for a reader for
+        # ever; now one that no program reads fails at once (ENXIO).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0)
+        if self.own_names:
+            flags |= getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, flags, 0o666)
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "w", encoding="utf-8")
+
+    def _why(self, exc: OSError) -> str:
+        """The reason a record file could not be opened, in words."""
+        if self.own_names and os.path.islink(exc.filename or ""):
+            return ("it is a link, and --records DIR follows no link to write its own files "
+                    "(name the file itself to write where the link leads)")
+        if exc.errno == errno.ENXIO:
+            return FIFO_NO_READER
+        return exc.strerror or str(exc)
 
     def close(self) -> None:
         """Close the one record file, if it was opened; a write that fails here (a full disk) is named, exit 1."""
@@ -372,10 +400,10 @@ class RecordWriter:
                 continue
             target = game_path(self.path, first + offset)
             try:
-                with open(target, "w", encoding="utf-8") as f:
+                with self._open(target) as f:
                     f.write(text)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {target}: {exc.strerror}", param_hint="--records") from None
+                raise click.BadParameter(f"cannot write {target}: {self._why(exc)}", param_hint="--records") from None
         result.records = None  # written: no need to keep them in memory
 
 
@@ -416,10 +444,15 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     from .report import simulation_summary
 
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
-    if records and os.path.isdir(records):
+    own_names = bool(records) and os.path.isdir(records)
+    if own_names:
         # --records DIR: one game record per game, or every hand in one file, inside the folder.
         records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
         click.echo(f"note: writing the records to {records}", err=True)
+        if os.path.islink(game_path(records, 0)):  # said before the run; RecordWriter follows none
+            raise click.BadParameter(f"cannot write {game_path(records, 0)}: it is a link, and --records DIR "
+                                     "follows no link to write its own files (name the file itself to write "
+                                     "where the link leads)", param_hint="--records")
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
@@ -447,7 +480,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     spec = RunSpec(mode, count, seed, kinds, max_hands,
                    records=(record_variant, tuple(record_with)) if records else None)
     with ExitStack() as stack:
-        writer = RecordWriter(records, spec, stack) if records else None
+        writer = RecordWriter(records, spec, stack, own_names) if records else None
         if writer and mode == "games" and count > 1 and not writer.per_game:
             click.echo(f"note: {records} will hold {count} games one after another, each line a hand "
                        "record; put {game} in the name for one game record per file", err=True)

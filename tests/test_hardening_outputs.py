@@ -1,0 +1,203 @@
+"""Output files against hostile paths, and the count of --set changes (session 13's hostile pass, bench/hostile_cli.py).
+
+Each test names what used to happen.  A FIFO named as an output with no program
+reading it hung the command (opening it to write waits for a reader); a picture whose
+format matplotlib lists but cannot draw here ended in an internal error after the whole
+run; a ``.png`` or ``.tiff`` named by a FIFO failed after the run (the writer seeks).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+
+import pytest
+from clirun import run
+
+from bidcompiler.cli import common
+
+NO_READER = "a FIFO that no program reads (writing to it would wait for a reader forever)"
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "out.jsonl"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def release_held_fifos():
+    """Close the write ends the check kept open: the command's process would have ended, this one goes on."""
+    yield
+    while common._FIFOS_HELD:
+        os.close(common._FIFOS_HELD.pop())
+
+
+def run_with_a_reader(path, *args):
+    """Run ``bidwhist ARGS`` in this process while a reader drains the FIFO ``path``; (result, bytes read).
+
+    The reader opens its end before the command starts (as ``cat path &`` would have), and
+    reads until the command has ended and nothing more is there."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    done = threading.Event()
+    chunks: list[bytes] = []
+
+    def reader():
+        while True:
+            select.select([fd], [], [], 0.05)
+            try:
+                data = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                data = b""
+            chunks.append(data)
+            if not data:
+                if done.is_set():
+                    return
+                time.sleep(0.01)  # no writer yet: the FIFO reads as ended
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    try:
+        result = run(*args)
+    finally:
+        done.set()
+        thread.join()
+        os.close(fd)
+    return result, b"".join(chunks)
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "standard", "--hands", "1", "--seed", "1", "--records"),
+    ("import", "tests/data/trickster/game.ptn", "-o"),
+])
+def test_an_output_fifo_that_no_program_reads_is_refused_not_waited_on(fifo, args):
+    # Was: `simulate --records FIFO` and `import -o FIFO` hung for ever.
+    result = run(*args, str(fifo))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"cannot write {fifo}: {NO_READER}" in result.stderr
+
+
+def test_an_output_fifo_with_a_reader_gets_the_records(fifo):
+    # `--records >(gzip > x.gz)` and a `cat FIFO` still work: the check leaves the reader its input.
+    result, written = run_with_a_reader(fifo, "simulate", "standard", "--hands", "2", "--seed", "1",
+                                        "--records", str(fifo))
+    assert result.exit_code == 0, result.stderr
+    lines = written.decode().splitlines()
+    assert len(lines) == 2 and all(line.startswith('{"format": "bidwhist-hand/1"') for line in lines)
+
+
+@pytest.mark.parametrize("name", ["p.png", "p.tiff"])
+def test_a_picture_to_a_fifo_with_a_reader_is_written_whole(tmp_path, name):
+    # Was: "File or stream is not seekable" (tiff: "Illegal seek"), status 1, after the whole run.
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from bidcompiler.cli import plots
+
+    path = tmp_path / name
+    os.mkfifo(path)
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1])
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a reader, as `cat p.png &` would be
+    try:
+        plots.save(fig, str(path))  # a small picture: it fits in the FIFO's buffer
+        written = os.read(fd, 1 << 20)
+    finally:
+        os.close(fd)
+    assert written.startswith(b"\x89PNG\r\n\x1a\n" if name.endswith(".png") else b"II*\x00")
+    assert len(written) > 100
+
+
+def test_a_plot_to_a_fifo_no_program_reads_is_refused_before_the_run(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "p.svg"
+    os.mkfifo(path)
+    result = run("simulate", "standard", "--hands", "2", "--seed", "1", "--plot", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert NO_READER in result.stderr
+
+
+def test_a_picture_format_that_cannot_be_drawn_here_is_a_usage_error_before_the_run(tmp_path, monkeypatch):
+    # Was: internal error (status 70, RuntimeError: 'xelatex' not found) after the whole run.
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no TeX on this PATH: a .pgf cannot be drawn
+    result = run("simulate", "standard", "--hands", "2", "--seed", "1", "--plot", str(tmp_path / "p.pgf"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "cannot draw a 'pgf' file here:" in result.stderr
+    assert not (tmp_path / "p.pgf").exists()
+
+
+def test_the_number_of_set_changes_is_bounded():
+    # Was: 40,000 `--set game.target=7` took 87 s and 315 MB (each a layer composed); an
+    # argument list holds ~75,000.  --with was bounded (32), --set was not.
+    result = run("compile", "standard", *["--set", "game.target=7"] * 257)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "257 changes in one run; at most 256 (write more as a house rule)" in result.stderr
+    at_the_bound = ("game.target=7",) * 256
+    assert common.set_expressions(None, None, at_the_bound) == at_the_bound
+
+
+def test_schema_write_replaces_a_link_at_its_name_and_leaves_the_file_it_led_to(tmp_path):
+    # Was: a folder holding variant.schema.json -> ../precious had `precious` overwritten.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "variant.schema.json").symlink_to(precious)
+    result = run("schema", "--write", str(folder))
+    assert result.exit_code == 0, result.stderr
+    assert precious.read_text() == "kept\n"
+    written = folder / "variant.schema.json"
+    assert not written.is_symlink() and written.read_text() == run("schema").stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["variant.schema.json"]  # no part file left
+
+
+def test_convert_writes_no_schema_where_a_link_to_nothing_at_its_name_leads(tmp_path):
+    # Was: variant.schema.json -> /elsewhere/new (no file yet) made /elsewhere/new.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "variant.schema.json").symlink_to(elsewhere / "new")
+    rule = folder / "r.whist"
+    rule.write_text('house-rule r\nscoring { declarer = if made then base else 2 * base }\n')
+    result = run("convert", str(rule), "--to", "yaml", "-o", str(folder / "r.yaml"))
+    assert result.exit_code == 0, result.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert not (folder / "variant.schema.json").is_symlink()
+
+
+@pytest.mark.parametrize("mode, name", [("--hands", "hands.jsonl"), ("--games", "game-0.jsonl"),
+                                        ("--games", "game-1.jsonl")])
+def test_records_dir_follows_no_link_at_the_names_it_chooses(tmp_path, mode, name):
+    # Was: a folder holding hands.jsonl -> ../precious had `precious` overwritten by --records DIR.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / name).symlink_to(precious)
+    result = run("simulate", "standard", mode, "2", "--seed", "1", "--records", str(folder))
+    assert result.exit_code == 2
+    assert f"cannot write {folder / name}: it is a link, and --records DIR follows no link" in result.stderr
+    assert precious.read_text() == "kept\n"
+
+
+def test_records_named_through_a_link_still_write_where_it_leads(tmp_path):
+    # The user's own name is theirs to link: only the names --records DIR chooses are guarded.
+    target = tmp_path / "target.jsonl"
+    (tmp_path / "link.jsonl").symlink_to(target)
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(tmp_path / "link.jsonl"))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_text().startswith('{"format": "bidwhist-hand/1"')
+
+
+def test_a_fifo_at_a_later_games_name_is_refused_not_waited_on(tmp_path):
+    # Was: --records DIR with a FIFO at game-1.jsonl hung after game 0 (only the first and
+    # the last game's names are checked before the run).
+    os.mkfifo(tmp_path / "game-1.jsonl")
+    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--records", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path / 'game-1.jsonl'}: {NO_READER}" in result.stderr
