@@ -17,7 +17,11 @@ defenders), the strain (notrump or trumps) and the kind of decision: ``lead trum
 ``lead side``, ``follow`` (a card of the suit led), ``ruff`` (a trump on a side suit
 led), ``discard`` (neither).  A side's total loss per hand is the double-dummy books
 its card play gives away; the declaring side's gap in bench/cardplay.py is roughly its
-loss less the defenders'.  This is a measurement, not a test: it asserts nothing.
+loss less the defenders'.  The declaring side's losses are also split by seat (the
+declarer or its partner), by trick and by a finer kind (:func:`detail_of`: drawing
+trumps, cashing the top card, a small lead, a follow by its place in the trick and
+whether it heads the trick), and a lead that loses by where a best card was (the same
+suit, or the kind of the best card in another).  This is a measurement, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +56,63 @@ def kind_of(state, card: int) -> str:
     return "discard"
 
 
+def _top_left(state, card: int) -> bool:
+    """Whether ``card`` is the highest card of its suit still in anyone's hand."""
+    table = state.table
+    suit = table.suit_of[card]
+    return all(table.power[c] <= table.power[card] for h in state.hands for c in h if table.suit_of[c] == suit)
+
+
+def _winning(state, card: int) -> bool:
+    """Whether ``card`` would head the trick as it stands (a lead always does)."""
+    table = state.table
+    if not state.trick:
+        return True
+    led, trump = state.led, state.trump
+    def beats(a: int, b: int) -> bool:
+        sa, sb = table.suit_of[a], table.suit_of[b]
+        if sa == sb:
+            return table.power[a] > table.power[b]
+        return trump != NO_TRUMP and sa == trump or (sb != led and sa == led and sb != trump)
+    best = state.trick[0]
+    for c in state.trick[1:]:
+        if beats(c, best):
+            best = c
+    return beats(card, best)
+
+
+def detail_of(state, card: int, side: int) -> str:
+    """A finer kind of a declaring-side decision (the whole deal known, as the analyst sees it).
+
+    Leads: ``draw trumps`` (a trump while an opponent holds one), ``trump, opps out``,
+    ``cash top`` (the highest card of its suit left), ``lead low`` (any other side card).
+    Follows by seat in the trick (2nd/3rd/4th) and whether the card would head the trick
+    (``high``) or not (``low``); ``ruff``, ``discard`` as :func:`kind_of`.
+    """
+    rules, table = state.rules, state.table
+    kind = kind_of(state, card)
+    if kind == "lead trump":
+        opps_trumps = any(table.suit_of[c] == state.trump for s, h in enumerate(state.hands)
+                          if rules.side_of[s] != side for c in h)
+        return "draw trumps" if opps_trumps else "trump, opps out"
+    if kind == "lead side":
+        return "cash top" if _top_left(state, card) else "lead low"
+    if kind == "follow":
+        pos = ("2nd", "3rd", "4th", "5th")[min(len(state.trick) - 1, 3)]
+        return f"follow {pos} {'high' if _winning(state, card) else 'low'}"
+    return kind
+
+
+def _best_kind(state, values: dict[int, int], card: int, side: int) -> str:
+    """For a losing lead: whether a best card was in the same suit, else the kind of one."""
+    best = max(values.values())
+    bests = [c for c, v in values.items() if v == best]
+    suit = state.table.suit_of[card]
+    if any(state.table.suit_of[c] == suit for c in bests):
+        return "same suit"
+    return "other suit: " + detail_of(state, bests[0], side)
+
+
 def one_hand(variant: str, seed: int, index: int, bot: str, from_trick: int, solver: DoubleDummy):
     """[(role, strain, kind, trick, loss)] of one hand's decisions; None if it was not played."""
     state = to_first_card(variant, seed, index, "heuristic")
@@ -71,8 +132,10 @@ def one_hand(variant: str, seed: int, index: int, bot: str, from_trick: int, sol
             declaring = rules.side_of[seat] == side
             best = max(values.values()) if declaring else min(values.values())
             loss = (best - values[card]) if declaring else (values[card] - best)
+            detail = detail_of(state, card, side) if declaring else ""
+            instead = _best_kind(state, values, card, side) if declaring and loss and not state.trick else ""
             rows.append(("declaring" if declaring else "defence", strain, kind_of(state, card),
-                         len(state.tricks), loss, seat == state.declarer))
+                         len(state.tricks), loss, seat == state.declarer, detail, instead))
         state.apply_action(card)
     return rows
 
@@ -94,6 +157,8 @@ def main() -> None:
     tricks: dict[tuple, float] = defaultdict(float)  # (role, trick) -> total loss
     counts: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])  # decisions, decisions that lost
     hands = {"notrump": 0, "trump": 0}
+    fine: dict[tuple, float] = defaultdict(float)  # (seat or "side", detail) -> total loss
+    fine_counts: dict[tuple, list[int]] = defaultdict(lambda: [0, 0])
     for i in range(args.hands):
         rows = one_hand(args.variant, args.seed, i, args.bot, args.from_trick, solver)
         if rows is None:
@@ -101,7 +166,17 @@ def main() -> None:
         strain = rows[0][1] if rows else "trump"
         hands[strain] += 1
         acc: dict[tuple, float] = defaultdict(float)
-        for role, s, kind, t, loss, _ in rows:
+        for role, s, kind, t, loss, is_decl, detail, instead in rows:
+            if role == "declaring":
+                who = "declarer" if is_decl else "partner"
+                for key in ((who, "all"), (who, detail), ("side", detail)):
+                    fine[key] += loss
+                    fc = fine_counts[key]
+                    fc[0] += 1
+                    fc[1] += loss > 0
+                fine[(who, f"trick {t:2d}")] += loss
+                if instead:
+                    fine[("lead lost", instead)] += loss
             for key in ((role, "all", "all"), (role, s, "all"), (role, s, kind)):
                 acc[key] += loss
                 c = counts[key]
@@ -124,6 +199,11 @@ def main() -> None:
         c = counts[key]
         print(f"  {key[0]:<10} {key[1]:<8} {key[2]:<11} {m:5.2f} (+-{h:.2f})   "
               f"{c[1]} of {c[0]} decisions lose")
+    print("  the declaring side by seat and finer kind (books a hand; decisions that lose / all):")
+    for key in sorted(fine):
+        c = fine_counts.get(key)
+        tail = f"   {c[1]} of {c[0]}" if c else ""
+        print(f"    {key[0]:<9} {key[1]:<34} {fine[key] / max(n, 1):5.3f}{tail}")
     for role in ("declaring", "defence"):
         line = " ".join(f"{tricks[(role, t)] / max(n, 1):.2f}" for t in range(13))
         print(f"  {role} by trick: {line}")
