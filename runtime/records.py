@@ -504,7 +504,7 @@ _REQUIRED_WHAT = {
     "variant": "a variant's name or a path",
     "dealer": "the seat that dealt (0 to {last})",
     "hands": "the {players} hands dealt, one list of cards per seat",
-    "kitty": "the {kitty} cards dealt to the kitty, as the variant deals one",
+    "kitty": "the {kitty} dealt to the kitty, as the variant deals one",  # kitty: "6 cards", "1 card"
     "auction": "the calls in order, as a list",
 }
 # The start of every missing-field message: the CLI points such an error at the object that
@@ -521,7 +521,7 @@ def check_required(record: dict, field: str, prefix: str = "", rules: Ruleset | 
         return
     what = _REQUIRED_WHAT[field]
     if rules is not None:
-        what = what.format(last=rules.players - 1, players=rules.players, kitty=rules.kitty_size)
+        what = what.format(last=rules.players - 1, players=rules.players, kitty=_n_cards(rules.kitty_size))
     raise RecordError(prefix + field, f'no {field}: a hand record needs "{field}", {what}')
 
 

@@ -210,3 +210,22 @@ def test_readable_report_fits_80_columns_and_heads_each_group_with_its_base():
              for text in ("of the hands dealt", "side 0 points per hand", "of the contracts ", "contracts set",
                           "of its own contracts", "7 downtown made", "of the games", "hands per game")]
     assert order == sorted(order)
+
+
+@pytest.mark.parametrize("amount", ["8.4% ± 0.6%", "100% (21% to 100%)", "1.2 ± 0.2"])
+def test_a_summary_bullet_never_splits_a_figure_over_two_lines(amount):
+    """What changes under B is wrapped at 80 columns between words, but a size and its
+    interval ("8.4% ± 0.6%", "100% (21% to 100%)") stay on one line wherever the line
+    happens to end: "8.4%" at a line's end and "± 0.6%" below read as two figures."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from bidcompiler.cli.render import _bullet
+
+    for pad in range(60):  # every place in the line the figure can fall
+        out = StringIO()
+        _bullet(Console(file=out, width=80, soft_wrap=True), f"{'x' * pad} is bid {amount} more often than before.")
+        lines = out.getvalue().splitlines()
+        assert all(len(line) <= 80 for line in lines)
+        assert any(amount in line for line in lines), (pad, lines)

@@ -1281,3 +1281,28 @@ def test_the_end_of_a_game_against_a_seat_says_seat_n_wins_and_what_ends_a_game(
     winner = session.winner
     assert ("Game over: you (0) win." if winner == 0 else f"Game over: seat {winner} wins.") in said, said
     assert "(a side wins when the side's score is at least " in said
+
+
+@pytest.mark.parametrize("variant", sorted(shipped_variants()))
+def test_every_start_of_a_strain_word_reads_one_strain_or_none_in_every_shipped_game(variant):
+    """The prompt's shortened strains (`4 upt`, `4 spe`), tried for every start of every
+    strain name and alias of each shipped ladder: a start is read as a strain only where
+    that strain alone has a word so beginning and no suit's name begins so (`4 s` may be
+    spades, `4 d` diamonds); otherwise it is left as typed, for the strict reading to refuse."""
+    from bidcompiler.cli.terminal import spelled_call
+
+    rules = load_ruleset(variant)
+    words = {w: i for i, s in enumerate(rules.strains) for w in (s.name, *s.aliases)}
+    for word in words:
+        for end in range(1, len(word) + 1):
+            start = word[:end]
+            spelled = spelled_call(rules, f"4 {start}")
+            owners = {i for w, i in words.items() if w.startswith(start)}
+            suit_start = any(name.lower().startswith(start) for name in rules.suit_names)
+            if start in words:  # a whole word: strictly what it names
+                assert parse_call(rules, spelled) == parse_call(rules, f"4 {start}"), (variant, start)
+            elif len(owners) == 1 and not suit_start and (len(rules.strains) > 1 or not rules.strains[0].bare):
+                # (a ladder of one bare strain is bid by number alone: its name is no word to guess)
+                assert spelled == f"4 {rules.strains[owners.pop()].name}", (variant, start, spelled)
+            else:
+                assert spelled == f"4 {start}", (variant, start, spelled)

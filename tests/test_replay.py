@@ -967,3 +967,17 @@ def test_northeast52_records_may_name_a_direction_by_its_aliases(tmp_path):
     aliased = run_replay(write_record(tmp_path, dict(record, declare=dict(record["declare"], direction=alias))))
     assert plain.exit_code == aliased.exit_code == 0
     assert json.loads(aliased.stdout) == json.loads(plain.stdout)
+
+
+def test_a_missing_kitty_of_one_card_is_named_in_the_singular(tmp_path):
+    """A variant dealing a kitty of one card (cutthroat's 3 × 17 from 52 cards): the message for
+    a record without its kitty says "the 1 card dealt to the kitty", as counts of cards agree
+    with their number elsewhere ("kitty has 1 card")."""
+    variant = _variant(tmp_path, "kitty-one", "name: kitty-one\ntitle: t\nextends: cutthroat\ndeck:\n  extra: ~\n"
+                                              "deal:\n  kitty: 1\nplay:\n  trumps_above: ~\n  notrump_extras: ~\n")
+    hands = [[f"{r}{s}" for r in "23456789TJQKA"] for s in "SHDC"]
+    dealt = [c for hand in hands for c in hand][:51]
+    record = {"format": "bidwhist-hand/1", "variant": variant, "dealer": 0,
+              "hands": [dealt[i:i + 17] for i in range(0, 51, 17)], "auction": []}
+    message = replay_illegal(tmp_path, record, "kitty", "the 1 card dealt to the kitty")
+    assert "1 cards" not in message

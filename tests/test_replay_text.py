@@ -352,3 +352,35 @@ def test_lines_print_the_bytes_of_one_text_a_line(colour):
     drawn = _printed(40, colour, out)
     assert drawn == _printed(40, colour, *(Text(text, style=style) for text, style in lines))
     assert ("\x1b[1mhand 1" in drawn) == colour
+
+
+@pytest.mark.parametrize("variant, declarer, defender", [
+    ("standard", "declarers", "defenders"),    # partners against partners
+    ("cutthroat", "declarer", "defenders"),    # one declarer against the two others
+    ("two-handed", "declarer", "defender"),    # one against one
+])
+def test_analyze_names_who_lost_a_book_as_many_as_they_are(variant, declarer, defender):
+    """The lost column says "declarer lost 1" where one player declares (it said "declarers"
+    under a legend naming "the declarer"), "defender" where one defends."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from bidcompiler.cli.analyze import print_hand
+
+    rules = load_ruleset(variant)
+    side = rules.side_of[0]
+    contract = {"declarer": 0, "side": side, "bid": 0, "strain": "uptown", "trump": "H", "direction": "uptown"}
+    trick = {"leader": 0, "trick": ["AH"] * rules.players, "winner": 0}
+
+    def at(n, change):
+        return {"last": trick if n else None, "trick": n, "cards": 0, "books": [0] * rules.sides,
+                "dd_declaring_books": 5, "change": change}
+
+    hand = {"contract": contract, "declaring_side": side, "positions": [at(0, 0), at(1, -1), at(2, 1)],
+            "claim": None, "books": [0] * rules.sides, "score": [0] * rules.sides}
+    out = StringIO()
+    print_hand(Console(file=out, width=80), hand, rules, every_card=False)
+    text = out.getvalue()
+    assert f"the most books the {declarer} (" in text
+    assert re.search(rf"\b{declarer} lost 1\b", text) and re.search(rf"\b{defender} lost 1\b", text), text

@@ -60,29 +60,40 @@ def test_a_ladder_of_one_strain_has_the_declared_kinds_as_its_strains(one_strain
 def _kind_vectors(rules, states_by_unit):
     """Per unit and declared kind, (contracts of the kind, contracts) and (made, contracts of the
     kind), counted straight from the hands played: notrump, else the rank order played."""
-    names = [*rules.orders, "notrump"]
+    return _vectors_by(states_by_unit, [*rules.orders, "notrump"],
+                       lambda s: "notrump" if s.trump < 0 else rules.orders[s.direction])
+
+
+def _vectors_by(states_by_unit, names, name_of):
+    """Per unit and name of ``names``, (contracts whose ``name_of`` is the name, contracts) and
+    (made, contracts of the name), counted straight from the hands played."""
     share = {n: [] for n in names}
     made = {n: [] for n in names}
     for states in states_by_unit:
         contracted = [s for s in states if s.declarer >= 0]
         if not contracted:
-            continue
+            continue  # a unit without a contract has no share to count (n = 0)
         for name in names:
-            mine = [s for s in contracted if ("notrump" if s.trump < 0 else rules.orders[s.direction]) == name]
+            mine = [s for s in contracted if name_of(s) == name]
             share[name].append((len(mine), len(contracted)))
             if mine:
                 made[name].append((sum(1 for s in mine if s.made), len(mine)))
     return share, made
 
 
+def _run_and_units(rules, mode, count):
+    """A chunk's moments for ``count`` hands or games of ``rules`` (seed 5, random bots) and
+    the same units played one by one: per unit, the states of its hands."""
+    spec = RunSpec(mode, count, 5, ("random",))
+    moments = run_chunk(rules, spec, 0).moments
+    if mode == "hands":
+        return moments, [[play_hand(rules, 5, u, "random")] for u in range(count)]
+    return moments, [play_game(rules, 5, u, "random", spec.max_hands).hands for u in range(count)]
+
+
 @pytest.mark.parametrize("mode, count", [("hands", 300), ("games", 4)])
 def test_declared_kind_sums_are_those_of_the_hands_played(one_strain, mode, count):
-    spec = RunSpec(mode, count, 5, ("random",))
-    moments = run_chunk(one_strain, spec, 0).moments
-    if mode == "hands":
-        units = [[play_hand(one_strain, 5, u, "random")] for u in range(count)]
-    else:
-        units = [play_game(one_strain, 5, u, "random", spec.max_hands).hands for u in range(count)]
+    moments, units = _run_and_units(one_strain, mode, count)
     share, made = _kind_vectors(one_strain, units)
     assert all(share.values()) and made["notrump"] and made[one_strain.orders[0]]  # both kinds were declared
     for name in share:
@@ -94,28 +105,12 @@ def _unit_vectors(rules, states_by_unit):
     """Per unit and strain, (contracts of the strain, contracts) and (made, contracts of the strain),
     counted straight from the hands played."""
     names = [s.name for s in rules.strains]
-    share = {n: [] for n in names}
-    made = {n: [] for n in names}
-    for states in states_by_unit:
-        contracted = [s for s in states if s.declarer >= 0]
-        if not contracted:
-            continue  # a unit without a contract has no share to count (n = 0)
-        for i, name in enumerate(names):
-            mine = [s for s in contracted if rules.bids[s.bid].strain == i]
-            share[name].append((len(mine), len(contracted)))
-            if mine:
-                made[name].append((sum(1 for s in mine if s.made), len(mine)))
-    return share, made
+    return _vectors_by(states_by_unit, names, lambda s: names[rules.bids[s.bid].strain])
 
 
 @pytest.mark.parametrize("mode, count", [("hands", 300), ("games", 12)])
 def test_strain_sums_are_those_of_the_hands_played(several, mode, count):
-    spec = RunSpec(mode, count, 5, ("random",))
-    moments = run_chunk(several, spec, 0).moments
-    if mode == "hands":
-        units = [[play_hand(several, 5, u, "random")] for u in range(count)]
-    else:
-        units = [play_game(several, 5, u, "random", spec.max_hands).hands for u in range(count)]
+    moments, units = _run_and_units(several, mode, count)
     share, made = _unit_vectors(several, units)
     assert sum(len(v) for v in made.values()) > 0
     for name in share:

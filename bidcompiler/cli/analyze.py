@@ -153,10 +153,13 @@ NOT_ANALYSED = {"contract": None, "declaring_side": None, "positions": None, "bo
 
 
 # --------------------------------------------------------------------------- text
-def _change_text(change: int, last: dict | None) -> str:
+def _change_text(change: int, last: dict | None, names: tuple[str, str]) -> str:
+    """The lost column: who lost ``change`` books of what perfect play reaches (below 0 the
+    declaring side, above it the defenders, ``names`` naming each as many as they are), or
+    with ``last`` the seat that played the card."""
     if not change:
         return ""
-    who = "declarers" if change < 0 else "defenders"
+    who = names[0] if change < 0 else names[1]
     if last is not None:  # one card: name the seat that played it
         who = f"seat {last['seat']}"
     return f"{who} lost {abs(change)}"
@@ -175,6 +178,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     from rich.table import Table
     from rich.text import Text
 
+    from ..seatwords import declarer_words
     from .replay import by_side, contract_text
     from .table import side_label
 
@@ -189,10 +193,12 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     side = hand["declaring_side"]
     console.print(Text(f"  contract  {contract_text(rules, c)}"))
     sides = " / ".join(side_label(rules, s, None) for s in range(rules.sides))
-    who = "declarers" if rules.side_of.count(side) > 1 else "declarer"
+    declaring = rules.side_of.count(side)
+    declarers = declarer_words(declaring > 1)[0]  # "the declarer(s)", as the rulebook names them
+    names = (declarers.removeprefix("the "), "defenders" if rules.players - declaring > 1 else "defender")
     # Two lines, not one of over 100 columns: the table below fits in 80.
     console.print(Text(f"  books by side ({sides})"))
-    console.print(Text(f"  can reach: the most books the {who} ({side_label(rules, side, None)}) can still take"))
+    console.print(Text(f"  can reach: the most books {declarers} ({side_label(rules, side, None)}) can still take"))
     table = Table(box=None, pad_edge=False, show_header=True, header_style="dim")
     table.add_column("  trick", justify="right")
     table.add_column("played")
@@ -220,7 +226,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
             where = f"{p['trick'] + 1}.{p['cards']}"
         books = " / ".join(map(str, p["books"]))
         table.add_row(where, played, books, str(p["dd_declaring_books"]),
-                      _change_text(p["change"], last if every_card else None))
+                      _change_text(p["change"], last if every_card else None, names))
     console.print(table)
     claim = hand["claim"]
     last = hand["positions"][-1]

@@ -192,11 +192,19 @@ def _note(console: Console, markup: str) -> None:
         console.print(line)
 
 
+# A figure with its interval, "8.4% ± 0.6%" or "100% (21% to 100%)" (report._plusminus): one
+# word to the wrapping, since "8.4%" at a line's end and "± 0.6%" below read as two figures.
+_FIGURE = re.compile(r"[0-9.]+%? (?:± [0-9.]+%?|\([0-9.]+%? to [0-9.]+%?\))")
+_KEPT_TOGETHER = "\xa0"  # textwrap breaks at ASCII whitespace only
+
+
 def _bullet(console: Console, text: str) -> None:
-    """``text`` as a bullet point, its lines after the first indented under its first word."""
+    """``text`` as a bullet point, its lines after the first indented under its first word;
+    a figure and its interval are never split over two lines."""
+    text = _FIGURE.sub(lambda m: m[0].replace(" ", _KEPT_TOGETHER), text.replace(_KEPT_TOGETHER, " "))
     for line in textwrap.wrap(text, max(console.width, 40), initial_indent="  • ", subsequent_indent="    ",
                               break_long_words=False, break_on_hyphens=False):
-        console.print(Text(line))
+        console.print(Text(line.replace(_KEPT_TOGETHER, " ")))
 
 
 def _pct(x, digits: int = 1) -> str:
