@@ -347,7 +347,8 @@ class RecordWriter:
             try:
                 self.out = self._open(self.path)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {self.path}: {self._why(exc)}", param_hint="--records") from None
+                raise click.BadParameter(f"cannot write {self.path}: {self._why(exc)}",
+                                         param_hint="--records") from None
         return self.out
 
     def _open(self, path: str):
