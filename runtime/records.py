@@ -465,6 +465,15 @@ def _twice(first: str, second: str) -> str:
     return f"both in {first}" if first == second else f"{first} and {second}"
 
 
+def _whole(value) -> str:
+    """A note for a number written with a fraction where a whole number goes (``2.0``): JSON
+    writers that print every number as a float are told why it is refused (records.md's
+    seats and counts are whole numbers; docs/records.md, the decision)."""
+    if isinstance(value, float) and value.is_integer():
+        return f" (a whole number: {int(value)}, not {value!r})"
+    return ""
+
+
 def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[list[int]], list[int]]:
     """The deal of a record as card ids, checked to be exactly the variant's deck."""
     check_required(record, "hands", prefix, rules)
@@ -551,7 +560,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     check_required(record, "dealer", prefix, rules)
     dealer = record.get("dealer")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-        raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
+        raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}{_whole(dealer)}")
     hands, kitty = check_deal(rules, record, prefix)
     in_progress = _in_progress_flag(record, prefix)
     # The entry whose action the engine is applying: where an IllegalAction points (None: a card of play).
@@ -850,7 +859,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         _check_swap_keys(swap, i, where)
         seat = swap["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
-            raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}")
+            raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}{_whole(seat)}")
         cards = []
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
@@ -977,7 +986,9 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     number = isinstance(claim, int) and not isinstance(claim, bool)
     listed = isinstance(claim, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in claim)
     if not (number or listed) or (number and claim < 0) or (listed and any(c < 0 for c in claim)):
-        raise RecordError(at, "claim must be a number of tricks (0 or more), or a list of each side's share")
+        fraction = next((_whole(c) for c in (claim if isinstance(claim, list) else [claim]) if _whole(c)), "")
+        raise RecordError(at, "claim must be a number of tricks (0 or more), or a list of each side's share"
+                              + fraction)
     if state.trick or not state.tricks:
         raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
     remaining = len(state.hands[0])  # at the end of a trick every hand holds as many

@@ -475,3 +475,20 @@ def test_a_kitty_first_hand_reports_a_bad_declare_before_its_swaps(tmp_path):
            "swaps": [{**hand["swaps"][0], "drew": "2C"}]}
     out = replay_json(write(tmp_path / "bad.json", bad), status=1)
     assert out["error"]["at"] == "declare", out["error"]
+
+
+# --------------------------------------------------------------------------- whole numbers
+def test_a_seat_written_with_a_fraction_is_refused_saying_it_must_be_whole(tmp_path):
+    """docs/records.md (decision): seats and counts are JSON whole numbers.  A writer that
+    prints every number as a float (``"dealer": 2.0``) is refused, and told why, not only
+    that the dealer must be a seat from 0 to 3 (which 2.0 looks like it is)."""
+    path = write(tmp_path / "float.json", record(dealer=float(NT_RECORD["dealer"])))
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    seat = NT_RECORD["dealer"]
+    assert f"(a whole number: {seat}, not {seat}.0)" in result.stderr
+    assert "dealer must be a seat from 0 to 3" in result.stderr
+    # A fraction that is no whole number gets the plain message.
+    path = write(tmp_path / "half.json", record(dealer=1.5))
+    result = run("replay", str(path))
+    assert result.exit_code == 1 and "whole number" not in result.stderr
