@@ -20,8 +20,10 @@ its card play gives away; the declaring side's gap in bench/cardplay.py is rough
 loss less the defenders'.  The declaring side's losses are also split by seat (the
 declarer or its partner), by trick and by a finer kind (:func:`detail_of`: drawing
 trumps, cashing the top card, a small lead, a follow by its place in the trick and
-whether it heads the trick), and a lead that loses by where a best card was (the same
-suit, or the kind of the best card in another).  This is a measurement, not a test: it asserts nothing.
+whether it heads the trick), a lead that loses by where a best card was (the same
+suit, or the kind of the best card in another), and each lead where the side could draw
+trumps by whether it drew (its top trump or a smaller one) against double dummy
+(:func:`draw_split`).  This is a measurement, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -113,6 +115,33 @@ def _best_kind(state, values: dict[int, int], card: int, side: int) -> str:
     return "other suit: " + detail_of(state, bests[0], side)
 
 
+def draw_split(state, values: dict[int, int], card: int, side: int) -> str:
+    """For a declaring-side lead while the leader and an opponent both hold trumps: how
+    the choice to draw stands against double dummy (the whole deal known).
+
+    ``drew top/small: <where the best cards are>`` for a trump led (the leader's highest
+    trump or another), the best cards ``side only`` (double dummy would not draw),
+    ``other trump`` (it would, with another trump) or ``this one`` (the card is among
+    them); ``kept: trumps only`` where a side card was led and every best card is a
+    trump (double dummy would draw), else ``kept: ok``.  Empty for any other decision."""
+    table, trump = state.table, state.trump
+    if state.trick and state.led != NO_SUIT or trump == NO_TRUMP:
+        return ""
+    mine = [c for c in state.hands[state.current_player()] if table.suit_of[c] == trump]
+    theirs = any(table.suit_of[c] == trump for s, h in enumerate(state.hands)
+                 if state.rules.side_of[s] != side for c in h)
+    if not mine or not theirs:
+        return ""
+    best = max(values.values())
+    bests = [c for c, v in values.items() if v == best]
+    trumps = [c for c in bests if table.suit_of[c] == trump]
+    if table.suit_of[card] != trump:
+        return "kept: trumps only" if len(trumps) == len(bests) else "kept: ok"
+    top = max(mine, key=table.power.__getitem__)
+    where = "this one" if card in bests else ("other trump" if trumps else "side only")
+    return f"drew {'top' if card == top else 'small'}: {where}"
+
+
 def one_hand(variant: str, seed: int, index: int, bot: str, from_trick: int, solver: DoubleDummy):
     """[(role, strain, kind, trick, loss)] of one hand's decisions; None if it was not played."""
     state = to_first_card(variant, seed, index, "heuristic")
@@ -134,8 +163,9 @@ def one_hand(variant: str, seed: int, index: int, bot: str, from_trick: int, sol
             loss = (best - values[card]) if declaring else (values[card] - best)
             detail = detail_of(state, card, side) if declaring else ""
             instead = _best_kind(state, values, card, side) if declaring and loss and not state.trick else ""
+            drawn = draw_split(state, values, card, side) if declaring else ""
             rows.append(("declaring" if declaring else "defence", strain, kind_of(state, card),
-                         len(state.tricks), loss, seat == state.declarer, detail, instead))
+                         len(state.tricks), loss, seat == state.declarer, detail, instead, drawn))
         state.apply_action(card)
     return rows
 
@@ -166,9 +196,14 @@ def main() -> None:
         strain = rows[0][1] if rows else "trump"
         hands[strain] += 1
         acc: dict[tuple, float] = defaultdict(float)
-        for role, s, kind, t, loss, is_decl, detail, instead in rows:
+        for role, s, kind, t, loss, is_decl, detail, instead, drawn in rows:
             if role == "declaring":
                 who = "declarer" if is_decl else "partner"
+                if drawn:
+                    key = ("drawing", drawn)
+                    fine[key] += loss
+                    fine_counts[key][0] += 1
+                    fine_counts[key][1] += loss > 0
                 for key in ((who, "all"), (who, detail), ("side", detail)):
                     fine[key] += loss
                     fc = fine_counts[key]
