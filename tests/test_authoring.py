@@ -299,10 +299,11 @@ _DOUBLES = "if made then base else 2 * base"
     ("crlf.whist", f"house-rule doubles\r\nscoring {{ declarer = {_DOUBLES} }}\r\n"),
     ("bom.yaml", f"\ufeffkind: house-rule\nname: doubles\nscoring:\n  declarer: {_DOUBLES}\n"),
     ("quoted.yaml", f"kind: 'house-rule'  # ours\r\nname: doubles\r\nscoring:\r\n  declarer: {_DOUBLES}\r\n"),
+    ("flow.yaml", f"{{kind: house-rule, name: doubles, scoring: {{declarer: {_DOUBLES}}}}}\n"),
 ])
 def test_check_knows_a_house_rule_however_its_kind_line_is_written(tmp_path, name, text):
-    # Was: a byte order mark, a tab after `house-rule` or a quoted kind had check take the
-    # file for a variant, and refuse it: "'doubles' is a house rule, not a variant".
+    # Was: a byte order mark, a tab after `house-rule`, a quoted kind or a flow mapping had
+    # check take the file for a variant, and refuse it: "'doubles' is a house rule, not a variant".
     path = tmp_path / name
     path.write_bytes(text.encode("utf-8"))
     result = run("check", str(path), "--on", "standard")

@@ -98,7 +98,7 @@ def check(files, bases):
     from ..build import check_layer_formulas
     from ..checks import warnings
     from ..errors import CompileError
-    from ..pipeline import compile_file, file_kind, load_layer
+    from ..pipeline import compile_file, file_kind, layer_kind, load_layer
 
     for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
         path, rules = _check_target(base, "--on")
@@ -113,8 +113,10 @@ def check(files, bases):
         try:
             if rules:
                 compiled.append(compile_file(path, rules))
-            elif file_kind(path) == "house-rule":
-                problems = check_layer_formulas(load_layer(path))
+            elif layer_kind(layer := load_layer(path)) == "house-rule":
+                # What the file says, not a quick look at its text: one in a YAML flow mapping,
+                # `{kind: house-rule, …}`, was compiled as a variant and refused for being a rule.
+                problems = check_layer_formulas(layer)
                 if problems:
                     raise CompileError(problems)
                 compiled.extend(_laid_over_each(path, bases))
