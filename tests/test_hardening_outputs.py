@@ -132,6 +132,7 @@ def test_a_picture_to_a_fifo_whose_reader_left_is_an_error_not_a_wait(tmp_path):
         with pytest.raises(OSError) as caught:
             plots.save(fig, str(path))
     finally:
+        late.cancel()  # not needed once the write has failed at once
         late.join()
     assert output_reason(caught.value) == NO_READER
 
@@ -149,6 +150,43 @@ def _drain_briefly(path) -> None:
                 pass  # a writer that has not written yet
     finally:
         os.close(fd)
+
+
+@pytest.mark.parametrize("module, args", [
+    ("importing", ("import", "tests/data/trickster/game.ptn", "-o")),
+    ("authoring", ("convert", "examples/tutorial/set-doubles.yaml", "--to", "whist", "-o")),
+])
+def test_an_output_fifo_whose_reader_left_after_the_check_is_an_error_not_a_wait(tmp_path, monkeypatch,
+                                                                                 module, args):
+    # Was: `import -o FIFO` and `convert -o FIFO` opened the file to write it and waited for
+    # a reader forever once the one there at the check had gone.  Here the reader leaves
+    # just after the check; one comes late only so that the old wait ends.
+    import importlib
+
+    cli = importlib.import_module(f"bidcompiler.cli.{module}")
+    path = tmp_path / ("out.jsonl" if module == "importing" else "out.whist")
+    # Once to a plain file first: the work between the check and the write is then quick
+    # (its rules cached), well within the late reader's 0.3 s.
+    assert run(*args, str(path.with_stem("plain"))).exit_code == 0
+    os.mkfifo(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    checked = cli.check_output
+    late = threading.Timer(0.3, _drain_briefly, (path,))
+
+    def check_then_leave(*a, **k):
+        checked(*a, **k)
+        os.close(reader)
+        late.start()
+
+    monkeypatch.setattr(cli, "check_output", check_then_leave)
+    try:
+        result = run(*args, str(path))
+    finally:
+        late.cancel()  # not needed once the write has failed at once
+        if late.is_alive():
+            late.join()
+    assert result.exit_code == 1
+    assert f"cannot write {path}: {NO_READER}" in result.stderr
 
 
 def test_records_are_written_where_the_system_has_no_nonblocking_open(tmp_path, monkeypatch):

@@ -19,9 +19,11 @@ from .common import (
     fail_compile,
     load_ir,
     nonempty_names,
+    output_reason,
     regular_file,
     variant_not_found,
     variant_options,
+    write_output,
 )
 
 # The compiler, the converter and rich are imported inside the commands, so that
@@ -323,10 +325,10 @@ def convert(file, target, output):
         text = to_yaml(doc.data, notes, schema=ref)
     if output:
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            write_output(output, text)
         except OSError as exc:
             # Bad luck, not bad usage: status 1, as every command's output that cannot be written.
-            raise BadContent(f"cannot write {output}: {exc.strerror or exc}") from None
+            raise BadContent(f"cannot write {output}: {output_reason(exc)}") from None
         if make_schema is not None:  # after the output, so a failed write leaves nothing behind
             written = write_schema(make_schema)
             click.echo(printable(f"wrote {written}: the schema the modeline of {output} points at", False), err=True)

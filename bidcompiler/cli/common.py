@@ -344,6 +344,16 @@ def open_output(path: str | os.PathLike, follow_links: bool = True) -> int:
     return fd
 
 
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to the output file ``path`` from its start, opened by :func:`open_output`.
+
+    For the outputs written whole at the end (``convert -o``, ``import -o``): a FIFO whose
+    reader left after the check is an OSError (ENXIO), not a wait forever.
+    """
+    with os.fdopen(open_output(path), "w", encoding="utf-8") as out:
+        out.write(text)
+
+
 def output_reason(exc: OSError) -> str:
     """Why an output file could not be opened or written, in words (a FIFO no program reads named so)."""
     if exc.errno == errno.ENXIO:
