@@ -102,7 +102,7 @@ def check(files, bases):
     from ..errors import CompileError
     from ..pipeline import compile_file, file_kind, layer_kind, load_layer
 
-    bases = tuple(dict.fromkeys(bases))  # a game named twice is checked once ("laid over cutthroat, cutthroat")
+    bases = tuple(dict.fromkeys(bases))  # a game named twice is checked once, and named once in each message
     for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
         path, rules = _check_target(base, "--on")
         if not rules and file_kind(path) == "house-rule":  # was "1 of 1 file(s) have errors", blaming FILES
