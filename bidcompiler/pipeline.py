@@ -237,7 +237,8 @@ def load_layer(path: Path) -> LoadedYaml:
     return load_layer_text(read_text(path), str(path))
 
 
-def _layer_kind(doc: LoadedYaml) -> str:
+def layer_kind(doc: LoadedYaml) -> str:
+    """``variant`` or ``house-rule``: what the loaded file ``doc`` says it is (a variant, unless it says otherwise)."""
     return doc.data.get("kind", "variant")
 
 
@@ -288,7 +289,7 @@ def compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> 
 
 
 def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
-    if _layer_kind(top) == "house-rule":
+    if layer_kind(top) == "house-rule":
         raise CompileError([Diagnostic(top.pos(("kind",)),
                                        f"'{top.data.get('name')}' is a house rule, not a variant: "
                                        "lay it over a variant with --with or NAME+RULE")])
@@ -298,7 +299,7 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
     laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
-        if _layer_kind(layer) != "house-rule":
+        if layer_kind(layer) != "house-rule":
             # A shipped variant is no file of the user's to edit: say how to play it instead.
             fix = "name it as the variant, with house rules after it (VARIANT+RULE)" if is_shipped(layer.filename) \
                 else "give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant " \

@@ -26,6 +26,7 @@ from __future__ import annotations
 import atexit
 import importlib.machinery
 import os
+import re
 import shutil
 import stat
 import sys
@@ -252,6 +253,14 @@ def locate(name: str, relative_to: Path | None = None) -> tuple[Path | None, Pat
     return None, None
 
 
+# The line that makes a file a house rule, in either syntax: YAML's `kind: house-rule`
+# (quoted or not, a comment after it) or the .whist first line `house-rule NAME` (a
+# space or a tab after it).  Searched for in lines, not as `\nhouse-rule `: a file
+# beginning with a byte order mark, a tab or a quoted kind was checked as a variant, and
+# refused as "a house rule, not a variant" by `check`.
+_HOUSE_RULE_LINE = re.compile(r"""^(?:kind:[ \t]*(["']?)house-rule\1[ \t\r]*(?:#.*)?$|house-rule[ \t])""", re.M)
+
+
 @lru_cache(maxsize=256)
 def _kind_of(path: str, mtime: float) -> str:
     # A quick look, not the reading of the file: a file that is no regular file, cannot
@@ -262,10 +271,10 @@ def _kind_of(path: str, mtime: float) -> str:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return "variant"
         with open(path, "rb") as f:
-            text = "\n" + f.read(1 << 20).decode("utf-8", errors="replace")
+            text = f.read(1 << 20).decode("utf-8", errors="replace").removeprefix("\ufeff")
     except OSError:
         return "variant"
-    return "house-rule" if "\nkind: house-rule" in text or "\nhouse-rule " in text else "variant"
+    return "house-rule" if _HOUSE_RULE_LINE.search(text) else "variant"
 
 
 def file_kind(path) -> str:

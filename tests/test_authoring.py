@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from clirun import run
 
 
@@ -286,6 +288,26 @@ def test_check_of_a_house_rule_alone_says_it_was_not_laid_over_a_game():
                             "(--on VARIANT checks that it fits one)\n")
     assert run("check", "notrump-from-4", "--on", "standard").stdout == "notrump-from-4: ok (over standard)\n"
     assert run("check", "notrump-from-4", "--on", "oregon").exit_code == 1
+
+
+_DOUBLES = "if made then base else 2 * base"
+
+
+@pytest.mark.parametrize("name, text", [
+    ("bom.whist", f"\ufeffhouse-rule doubles\nscoring {{ declarer = {_DOUBLES} }}\n"),
+    ("tab.whist", f"house-rule\tdoubles\nscoring {{ declarer = {_DOUBLES} }}\n"),
+    ("crlf.whist", f"house-rule doubles\r\nscoring {{ declarer = {_DOUBLES} }}\r\n"),
+    ("bom.yaml", f"\ufeffkind: house-rule\nname: doubles\nscoring:\n  declarer: {_DOUBLES}\n"),
+    ("quoted.yaml", f"kind: 'house-rule'  # ours\r\nname: doubles\r\nscoring:\r\n  declarer: {_DOUBLES}\r\n"),
+    ("flow.yaml", f"{{kind: house-rule, name: doubles, scoring: {{declarer: {_DOUBLES}}}}}\n"),
+])
+def test_check_knows_a_house_rule_however_its_kind_line_is_written(tmp_path, name, text):
+    # Was: a byte order mark, a tab after `house-rule`, a quoted kind or a flow mapping had
+    # check take the file for a variant, and refuse it: "'doubles' is a house rule, not a variant".
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    result = run("check", str(path), "--on", "standard")
+    assert (result.exit_code, result.stdout) == (0, f"{path}: ok (over standard)\n"), result.stderr
 
 
 # ----------------------------------------------------------------- a block's settings not indented

@@ -91,6 +91,16 @@ def test_a_rule_over_several_games_is_told_which_it_does_not_fit(monkeypatch):
                      "(laid over cutthroat, two-handed)", SUMMARY]
 
 
+def test_a_game_named_twice_is_checked_once(monkeypatch):
+    # Was: "(laid over cutthroat, cutthroat)" and "ok (over standard, standard)".
+    monkeypatch.chdir(TABLE_RULES)
+    twice = run("check", "dealer-take.yaml", "--on", "cutthroat", "--on", "cutthroat")
+    assert twice.stderr == run("check", "dealer-take.yaml", "--on", "cutthroat").stderr
+    assert "(laid over" not in twice.stderr
+    assert run("check", "partner-leads.yaml", "--on", "standard", "--on", "standard").stdout == \
+        "partner-leads.yaml: ok (over standard)\n"
+
+
 def test_each_game_a_rule_does_not_fit_is_checked(monkeypatch):
     """Every base is tried, not only up to the first that fails: two games, two messages,
     each naming its game; with one base, the message is as it always was."""

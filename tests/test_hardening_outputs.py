@@ -8,6 +8,7 @@ run; a ``.png`` or ``.tiff`` named by a FIFO failed after the run (the writer se
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import threading
@@ -109,6 +110,97 @@ def test_a_picture_to_a_fifo_with_a_reader_is_written_whole(tmp_path, name):
         os.close(fd)
     assert written.startswith(b"\x89PNG\r\n\x1a\n" if name.endswith(".png") else b"II*\x00")
     assert len(written) > 100
+
+
+def test_a_picture_to_a_fifo_whose_reader_left_is_an_error_not_a_wait(tmp_path):
+    # Was: the reader, there when --plot was checked, gone by the run's end, and the
+    # picture's open waited for another forever.  A reader comes late here only so that
+    # the old wait ends (and the picture is written, which the test refuses).
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from bidcompiler.cli import plots
+    from bidcompiler.cli.common import output_reason
+
+    path = tmp_path / "p.svg"
+    os.mkfifo(path)
+    fig = Figure(figsize=(1, 1))
+    fig.subplots().plot([0, 1])
+    late = threading.Timer(0.3, _drain_briefly, (path,))
+    late.start()
+    try:
+        with pytest.raises(OSError) as caught:
+            plots.save(fig, str(path))
+    finally:
+        late.cancel()  # not needed once the write has failed at once
+        late.join()
+    assert output_reason(caught.value) == NO_READER
+
+
+def _drain_briefly(path) -> None:
+    """A reader that comes, reads what a writer there writes, and goes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        for _ in range(50):
+            select.select([fd], [], [], 0.02)
+            try:
+                if not os.read(fd, 1 << 16):
+                    return  # no writer, or it has closed
+            except BlockingIOError:
+                pass  # a writer that has not written yet
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("module, args", [
+    ("importing", ("import", "tests/data/trickster/game.ptn", "-o")),
+    ("authoring", ("convert", "examples/tutorial/set-doubles.yaml", "--to", "whist", "-o")),
+])
+def test_an_output_fifo_whose_reader_left_after_the_check_is_an_error_not_a_wait(tmp_path, monkeypatch,
+                                                                                 module, args):
+    # Was: `import -o FIFO` and `convert -o FIFO` opened the file to write it and waited for
+    # a reader forever once the one there at the check had gone.  Here the reader leaves
+    # just after the check; one comes late only so that the old wait ends.
+    import importlib
+
+    cli = importlib.import_module(f"bidcompiler.cli.{module}")
+    path = tmp_path / ("out.jsonl" if module == "importing" else "out.whist")
+    # Once to a plain file first: the work between the check and the write is then quick
+    # (its rules cached), well within the late reader's 0.3 s.
+    assert run(*args, str(path.with_stem("plain"))).exit_code == 0
+    os.mkfifo(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    checked = cli.check_output
+    late = threading.Timer(0.3, _drain_briefly, (path,))
+
+    def check_then_leave(*a, **k):
+        checked(*a, **k)
+        os.close(reader)
+        late.start()
+
+    monkeypatch.setattr(cli, "check_output", check_then_leave)
+    try:
+        result = run(*args, str(path))
+    finally:
+        late.cancel()  # not needed once the write has failed at once
+        if late.is_alive():
+            late.join()
+    assert result.exit_code == 1
+    assert f"cannot write {path}: {NO_READER}" in result.stderr
+
+
+def test_records_are_written_where_the_system_has_no_nonblocking_open(tmp_path, monkeypatch):
+    # Windows has no O_NONBLOCK, and its os.set_blocking takes only pipes: made blocking
+    # anyway, every record file was refused ("Operation not supported", exit 2).
+    def pipes_only(fd, blocking):
+        raise OSError(errno.ENOTSUP, "Operation not supported")
+
+    monkeypatch.delattr(os, "O_NONBLOCK", raising=False)
+    monkeypatch.setattr(os, "set_blocking", pipes_only)
+    path = tmp_path / "r.jsonl"
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert path.read_text().startswith('{"format": "bidwhist-hand/1"')
 
 
 def test_a_plot_to_a_fifo_no_program_reads_is_refused_before_the_run(tmp_path):

@@ -19,9 +19,11 @@ from .common import (
     fail_compile,
     load_ir,
     nonempty_names,
+    output_reason,
     regular_file,
     variant_not_found,
     variant_options,
+    write_output,
 )
 
 # The compiler, the converter and rich are imported inside the commands, so that
@@ -98,8 +100,9 @@ def check(files, bases):
     from ..build import check_layer_formulas
     from ..checks import warnings
     from ..errors import CompileError
-    from ..pipeline import compile_file, file_kind, load_layer
+    from ..pipeline import compile_file, file_kind, layer_kind, load_layer
 
+    bases = tuple(dict.fromkeys(bases))  # a game named twice is checked once, and named once in each message
     for base in bases:  # named before anything is checked, whether or not a house rule is among FILES
         path, rules = _check_target(base, "--on")
         if not rules and file_kind(path) == "house-rule":  # was "1 of 1 file(s) have errors", blaming FILES
@@ -113,8 +116,10 @@ def check(files, bases):
         try:
             if rules:
                 compiled.append(compile_file(path, rules))
-            elif file_kind(path) == "house-rule":
-                problems = check_layer_formulas(load_layer(path))
+            elif layer_kind(layer := load_layer(path)) == "house-rule":
+                # What the file says, not a quick look at its text: one in a YAML flow mapping,
+                # `{kind: house-rule, …}`, was compiled as a variant and refused for being a rule.
+                problems = check_layer_formulas(layer)
                 if problems:
                     raise CompileError(problems)
                 compiled.extend(_laid_over_each(path, bases))
@@ -320,10 +325,10 @@ def convert(file, target, output):
         text = to_yaml(doc.data, notes, schema=ref)
     if output:
         try:
-            Path(output).write_text(text, encoding="utf-8")
+            write_output(output, text)
         except OSError as exc:
             # Bad luck, not bad usage: status 1, as every command's output that cannot be written.
-            raise BadContent(f"cannot write {output}: {exc.strerror or exc}") from None
+            raise BadContent(f"cannot write {output}: {output_reason(exc)}") from None
         if make_schema is not None:  # after the output, so a failed write leaves nothing behind
             written = write_schema(make_schema)
             click.echo(printable(f"wrote {written}: the schema the modeline of {output} points at", False), err=True)

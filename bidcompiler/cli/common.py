@@ -319,6 +319,48 @@ def _fifo_problem(path: str | os.PathLike) -> str | None:
     return None
 
 
+def open_output(path: str | os.PathLike, follow_links: bool = True) -> int:
+    """Open the output file ``path`` to write it from its start: its file descriptor, blocking.
+
+    Opened without blocking, then made blocking: a FIFO whose reader has gone (or never
+    came: a later game's file is not checked before the run) fails at once (ENXIO, said
+    by :func:`output_reason`) where a plain open waited for a reader forever.  Where the
+    system has no ``O_NONBLOCK`` (Windows) the file is opened as any other, and left as it
+    is: ``os.set_blocking`` there takes only pipes, and refused every record file.
+    ``follow_links=False`` refuses a link found at ``path`` (ELOOP): for the names the
+    tool chooses itself, which a link must not lead elsewhere.
+    """
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | nonblocking
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o666)
+    if nonblocking:
+        try:
+            os.set_blocking(fd, True)
+        except BaseException:
+            os.close(fd)
+            raise
+    return fd
+
+
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to the output file ``path`` from its start, opened by :func:`open_output`.
+
+    For the outputs written whole at the end (``convert -o``, ``import -o``): a FIFO whose
+    reader left after the check is an OSError (ENXIO), not a wait forever.
+    """
+    with os.fdopen(open_output(path), "w", encoding="utf-8") as out:
+        out.write(text)
+
+
+def output_reason(exc: OSError) -> str:
+    """Why an output file could not be opened or written, in words (a FIFO no program reads named so)."""
+    if exc.errno == errno.ENXIO:
+        return FIFO_NO_READER
+    return exc.strerror or str(exc)
+
+
 def check_output(path: str | os.PathLike, option: str, shown: str | None = None) -> None:
     """Refuse (exit 2, naming ``option``) an output FILE that could not be written: see :func:`output_problem`.
 

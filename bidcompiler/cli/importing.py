@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
 
 import click
 
 from ..errors import printable
-from .common import FilePath, check_output, regular_file
+from .common import FilePath, check_output, output_reason, regular_file, write_output
 
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
@@ -155,9 +154,9 @@ def import_cmd(file, out, nearest, as_json):
     lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
     if out:
         try:
-            Path(out).write_text(lines, encoding="utf-8")
+            write_output(out, lines)
         except OSError as exc:
-            click.echo(f"cannot write {out}: {exc.strerror or exc}", err=True)  # as every command says it
+            click.echo(f"cannot write {out}: {output_reason(exc)}", err=True)  # as every command says it
             sys.exit(1)
     if as_json:
         click.echo(json.dumps({"records": records, "rules": rules_of,

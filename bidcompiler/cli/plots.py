@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import os
 
-from .common import output_problem
+from .common import open_output, output_problem
 
 INSTALL = "pip install 'bidwhist[plot]'"
 
@@ -164,13 +164,15 @@ def save(fig, path: str) -> None:
     """Write the figure ``fig`` to ``path``, in the format its extension names.
 
     Drawn in memory, then written: some formats seek back in the file as they are
-    written (a ``.png`` or ``.tiff`` named by a FIFO failed after the whole run).
+    written (a ``.png`` or ``.tiff`` named by a FIFO failed after the whole run).  Opened
+    as every output is (:func:`~bidcompiler.cli.common.open_output`): a FIFO whose reader
+    left during the run is an error, not a wait forever.
     """
     # The format is said outright (check_path made sure the name has an extension).
     ext = os.path.splitext(path)[1][1:].lower()
     picture = io.BytesIO()
     fig.savefig(picture, format=ext or "png")
-    with open(path, "wb") as out:
+    with os.fdopen(open_output(path), "wb") as out:
         out.write(picture.getvalue())
 
 

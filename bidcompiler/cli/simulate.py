@@ -10,7 +10,6 @@ names what was run (``describe_variant``).
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import random
@@ -23,8 +22,8 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import printable
-from .common import (FIFO_NO_READER, PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules,
-                     nonempty_names, spec_text, variant_options)
+from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules, nonempty_names,
+                     open_output, output_reason, spec_text, variant_options)
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -225,7 +224,7 @@ def write_plot(kind: str, data: dict, path: str) -> None:
     try:
         getattr(plots, kind)(data, path)
     except (OSError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = output_reason(exc) if isinstance(exc, OSError) else str(exc)
         raise click.ClickException(f"--plot: cannot write {path}: {reason} (the report above is complete)") from None
 
 
@@ -352,30 +351,20 @@ class RecordWriter:
         return self.out
 
     def _open(self, path: str):
-        """Open the record file ``path`` to write it from its start.
+        """Open the record file ``path`` to write it from its start (see :func:`~bidcompiler.cli.common.open_output`).
 
         Under --records DIR the name is the tool's (hands.jsonl, game-N.jsonl), so a link
         found at it is not followed: a folder shared or cloned with hands.jsonl linked to
         ~/.bashrc had that file overwritten.  A name the user wrote is theirs to link.
         """
-        # Opened without blocking, then made blocking: a FIFO at the name of a later game
-        # (checked before the run are only the first and the last) waited for a reader for
-        # ever; now one that no program reads fails at once (ENXIO).
-        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0)
-        if self.own_names:
-            flags |= getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(path, flags, 0o666)
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "w", encoding="utf-8")
+        return os.fdopen(open_output(path, follow_links=not self.own_names), "w", encoding="utf-8")
 
     def _why(self, exc: OSError) -> str:
         """The reason a record file could not be opened, in words."""
         if self.own_names and os.path.islink(exc.filename or ""):
             return ("it is a link, and --records DIR follows no link to write its own files "
                     "(name the file itself to write where the link leads)")
-        if exc.errno == errno.ENXIO:
-            return FIFO_NO_READER
-        return exc.strerror or str(exc)
+        return output_reason(exc)
 
     def close(self) -> None:
         """Close the one record file, if it was opened; a write that fails here (a full disk) is named, exit 1."""
