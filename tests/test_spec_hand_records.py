@@ -128,6 +128,13 @@ def test_a_contradicted_trump_or_direction_is_named_canonically(tmp_path):
     assert msg == "seat 0: direction uptown contradicts the contract (downtown)"
 
 
+def test_the_first_unknown_key_of_a_declare_as_written_is_named(tmp_path):
+    """records.md names the first offending entry as written, for a declare as for a record's
+    fields (was: the first in alphabetical order, 'also')."""
+    declare = {"trump": None, "direction": "up", "note": 1, "also": 2}
+    assert replay_error(tmp_path, with_changes(BASE, declare=declare), "declare") == "unknown key 'note' in declare"
+
+
 @pytest.mark.parametrize("declare, fragment", [
     ({"trump": True, "direction": "up"}, "trump true is not a suit of this deck"),
     ({"trump": "hearts", "direction": "up"}, "trump 'hearts' is not a suit of this deck"),
