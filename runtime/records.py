@@ -948,7 +948,7 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; "
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_n_cards(i)}; "
                                                 f"{card_shown(state.rules, play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 
