@@ -450,7 +450,10 @@ def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     # (`lose = sets >= 3 } }`: the second `}`) is the file's, not the formula's.
     ends = [i for i in (text.find(c, begin) for c in "};#\n") if i >= 0]
     end = min(ends, default=len(text))
-    if at > end:
+    # A comment after the formula is not past it: an error at the comment's line end (a bracket
+    # left open before it) is still the formula's.
+    after_comment = text.startswith("#", end) and "\n" not in text[end:at]
+    if at > end and not after_comment:
         return None
     if text[begin:end].rstrip().endswith("\\"):
         return None  # a formula continued on the next line: the file's parser has said it
