@@ -28,7 +28,7 @@ from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_fil
 from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
-from .variantspec import VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
+from .variantspec import NotAHouseRule, VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
 from .schemacheck import validate
 from .whist import load_whist
 from .yamlload import LoadedYaml, load_yaml
@@ -288,6 +288,11 @@ def compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> 
         raise
 
 
+# What to do first, then why: a shipped variant named as a house rule is played by naming it as the variant.
+VARIANT_AS_RULE = ("name {rule} as the variant, with house rules after it (VARIANT+RULE): "
+                   "it is a variant, not a house rule")
+
+
 def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
     if layer_kind(top) == "house-rule":
         raise CompileError([Diagnostic(top.pos(("kind",)),
@@ -301,9 +306,10 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
         layer = load(rule, None, "house-rule")
         if layer_kind(layer) != "house-rule":
             # A shipped variant is no file of the user's to edit: say how to play it instead.
-            fix = "name it as the variant, with house rules after it (VARIANT+RULE)" if is_shipped(layer.filename) \
-                else "give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant " \
-                     "(VARIANT+RULE)"
+            if is_shipped(layer.filename):
+                raise NotAHouseRule([Diagnostic(SourcePos(rule), VARIANT_AS_RULE.format(rule=quoted(rule)))], rule)
+            fix = ("give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant "
+                   "(VARIANT+RULE)")
             raise CompileError([Diagnostic(layer.pos(()), f"'{rule}' is a variant, not a house rule", hint=fix)])
         _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)

@@ -16,6 +16,16 @@ class VariantNotFound(CompileError):
     """A variant or house rule named on the command line or in a record does not exist."""
 
 
+class NotAHouseRule(CompileError):
+    """A shipped variant named where a house rule goes (``--with VARIANT``, ``NAME+VARIANT``):
+    a misuse of the name, not a fault of the shipped file, so the command line reports it as
+    bad usage; ``rule`` is the name as given."""
+
+    def __init__(self, diagnostics, rule: str):
+        super().__init__(diagnostics)
+        self.rule = rule
+
+
 @dataclass(frozen=True)
 class VariantSpec:
     """A variant as named by a user: base, house rules in order, one-off settings."""

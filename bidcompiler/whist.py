@@ -24,6 +24,7 @@ import difflib
 import json
 import re
 import threading
+from dataclasses import replace
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
@@ -449,7 +450,10 @@ def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     # (`lose = sets >= 3 } }`: the second `}`) is the file's, not the formula's.
     ends = [i for i in (text.find(c, begin) for c in "};#\n") if i >= 0]
     end = min(ends, default=len(text))
-    if at > end:
+    # A comment after the formula is not past it: an error at the comment's line end (a bracket
+    # left open before it) is still the formula's.
+    after_comment = text.startswith("#", end) and "\n" not in text[end:at]
+    if at > end and not after_comment:
         return None
     if text[begin:end].rstrip().endswith("\\"):
         return None  # a formula continued on the next line: the file's parser has said it
@@ -457,8 +461,25 @@ def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     try:
         parse_expression(text[begin:end], SourcePos(filename, line, begin - line_start + 1))
     except CompileError as exc:
-        return exc.diagnostics[0]
+        found = exc.diagnostics[0]
+        at_end = line_start + found.pos.col - 1 >= begin + len(text[begin:end].rstrip())
+        if at_end and text[end:end + 1] in ("\n", "#") and _brackets_open(text[begin:end]):
+            # Broken over lines inside brackets, as many languages allow: the formula ends with
+            # its line (a comment ends it too), so say how it goes on (docs/whist-syntax.md).
+            # Only where the formula ran out, not at a mistake before (`(bid + 1 else base`).
+            return replace(found, message=found.message + _CONTINUED)
+        return found
     return None
+
+
+# The hint for a formula cut at a line end with a bracket still open.
+_CONTINUED = " (a formula goes on to the next line only after a `\\` at the end of its line)"
+
+
+def _brackets_open(formula: str) -> bool:
+    """Whether ``formula`` leaves a bracket open: more `(` or `[` than closed, quoted text aside."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"?', "", formula)
+    return bare.count("(") + bare.count("[") > bare.count(")") + bare.count("]")
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict | None = None) -> CompileError:

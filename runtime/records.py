@@ -707,9 +707,9 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         return
     if not isinstance(declare, dict):
         raise RecordError(where, "declare must be an object such as {\"trump\": \"H\"}")
-    extra = set(declare) - {"trump", "direction"}
+    extra = [key for key in declare if key not in ("trump", "direction")]  # the first as written
     if extra:
-        raise RecordError(where, f"unknown key {shown(sorted(extra)[0])} in declare")
+        raise RecordError(where, f"unknown key {shown(extra[0])} in declare")
     at[0] = where
     if state.phase == PLAY and state.table is None and "trump" in declare:  # the first lead names trump,
         if declare["trump"] is not None:  # ... unless the declarer declares notrump
@@ -898,7 +898,7 @@ def _check_swap_keys(swap, i: int, where: str) -> None:
     shape = '{"seat": …, "gave": …, "drew": …}'
     if not isinstance(swap, dict):
         raise RecordError(where, f"swaps[{i}] must be an object {shape}")
-    extra = sorted(set(swap) - set(_SWAP_KEYS))
+    extra = [key for key in swap if key not in _SWAP_KEYS]  # the first as written, as for a field
     if extra:
         raise RecordError(where, f"unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
     missing = next((key for key in _SWAP_KEYS if key not in swap), None)
@@ -948,7 +948,7 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {i} cards; "
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_n_cards(i)}; "
                                                 f"{card_shown(state.rules, play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 

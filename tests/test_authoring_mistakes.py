@@ -143,13 +143,22 @@ def test_a_deal_that_does_not_add_up_counts_its_cards_in_words(monkeypatch):
     assert "make the kitty 1 card (deal.kitty)" in result.stderr
 
 
-def test_a_variant_given_as_a_house_rule_is_told_how_to_play_it(monkeypatch):
-    """`--with standard` was told to give the shipped file `kind: house-rule`."""
-    result = run("compile", "standard+to-5", "--with", "standard")
-    assert result.exit_code == 1
-    assert "'standard' is a variant, not a house rule" in result.stderr
-    assert "to fix: name it as the variant, with house rules after it (VARIANT+RULE)" in result.stderr
-    assert "kind: house-rule" not in result.stderr
+@pytest.mark.parametrize("args, option", [
+    (("compile", "standard+to-5", "--with", "standard"), "--with"),
+    (("compile", "standard", "--with", "standard"), "--with"),
+    (("compile", "standard+cutthroat"), "VARIANT"),
+], ids=["with", "with-the-base", "plus"])
+def test_a_variant_given_as_a_house_rule_is_told_how_to_play_it(args, option):
+    """`--with standard` was told to give the shipped file `kind: house-rule`, then (exit 1)
+    led with the shipped file's place ("shipped 'standard', line 9"): a name misused on the
+    command line is bad usage (exit 2), and the message leads with what to do."""
+    result = run(*args)
+    assert result.exit_code == 2
+    rule = args[-1].rsplit("+", 1)[-1]
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for {option}: name '{rule}' as the variant, with house rules after it "
+        "(VARIANT+RULE): it is a variant, not a house rule")
+    assert "shipped" not in result.stderr and "kind: house-rule" not in result.stderr
 
 
 def test_a_set_that_is_not_yaml_names_no_line_of_text_the_user_never_wrote():

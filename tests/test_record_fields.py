@@ -109,12 +109,14 @@ def test_discards_in_any_order_and_the_declarers_joker_among_them(tmp_path):
     ([{"seat": 1, "gave": "BJ", "drew": "2H"}, {"seat": 2, "gave": "7H", "drew": "2S"}], "exchanges nothing"),
     ([{"seat": 1, "gave": "BJ"}], 'swaps[0] has no "drew"'),
     ([{"seat": 1, "gave": "BJ", "draw": "2H"}], "unknown key 'draw' in swaps[0]"),  # misspelt: named
+    # Two unknown keys: the first as written is named, as for a record's fields (was: 'also', sorted first).
+    ([{"seat": 1, "gave": "BJ", "drew": "2H", "note": 1, "also": 2}], "unknown key 'note' in swaps[0]"),
     (["BJ"], "swaps[0] must be an object"),
     ({"seat": 1}, "must be a list"),
     ([{"seat": 9, "gave": "BJ", "drew": "2H"}], "seat"),
     ([{"seat": 1, "gave": "XX", "drew": "2H"}], "not a card"),
 ], ids=["absent", "empty", "kept-card", "joker-drawn", "wrong-joker", "wrong-seat", "extra", "no-drew",
-        "misspelt", "not-object", "not-list", "bad-seat", "bad-card"])
+        "misspelt", "first-written", "not-object", "not-list", "bad-seat", "bad-card"])
 def test_a_missing_or_illegal_swap_is_illegal_at_swaps(tmp_path, swaps, fragment):
     replay_illegal(tmp_path, record(ONE_EACH, swaps=swaps), "swaps", fragment)
 

@@ -210,6 +210,10 @@ def test_games_report_json_keys_and_clean_stdout():
     assert text.exit_code == 0
     for words in ("20 games", "hands per game", "first dealer's side wins", "mean score", "contracts made"):
         assert words in text.stdout
+    # Both say who the first dealer is, a rubber's where the variant plays rubbers (was: the text
+    # left that out, from a second copy of the definition).
+    who = "the seat that dealt the game's first hand (a rubber's first hand where the variant plays rubbers)"
+    assert who in data["definitions"]["dealer_position"] and who in " ".join(text.stdout.split())
 
 
 def test_progress_goes_to_stderr_only():

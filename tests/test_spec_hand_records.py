@@ -10,10 +10,14 @@ test_hardening_records.py, test_replay.py) is not repeated here.
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
+from bidcompiler.pipeline import load_ruleset
 from clirun import run
+from runtime.hand import OVER
+from runtime.records import _play_error
 from worked_hands import NT_RECORD, with_changes
 
 BASE = NT_RECORD
@@ -120,12 +124,29 @@ def test_a_call_after_the_auction_is_named_canonically(tmp_path):
     assert msg == "the auction was over after 4 calls; '5 uptown' follows it"
 
 
+def test_a_card_after_a_hand_over_after_one_card_says_1_card():
+    """The count is singular where it is one, as "the auction was over after 1 call" is (was:
+    "after 1 cards").  No shipped variant ends a hand after one card, so the state is a stand-in
+    holding only what the message reads: the cards played and that the hand is over."""
+    rules = load_ruleset("standard", ())
+    state = SimpleNamespace(rules=rules, tricks=[], trick=[rules.cards[0]], phase=OVER)
+    error = _play_error(state, [rules.cards[0], rules.cards[1]], "")  # type: ignore[arg-type]
+    assert (error.at, error.message) == ("play[1]", f"the hand was over after 1 card; {rules.cards[1]} follows it")
+
+
 def test_a_contradicted_trump_or_direction_is_named_canonically(tmp_path):
     msg = replay_error(tmp_path, with_changes(BASE, declare={"trump": "♥", "direction": "up"}), "declare")
     assert msg == "seat 0: trump H contradicts the contract (no trump)"
     down = with_changes(BASE, auction=["4 DOWN", "pass", "pass", "pass"], declare={"trump": "h", "direction": "High"})
     msg = replay_error(tmp_path, down, "declare")
     assert msg == "seat 0: direction uptown contradicts the contract (downtown)"
+
+
+def test_the_first_unknown_key_of_a_declare_as_written_is_named(tmp_path):
+    """records.md names the first offending entry as written, for a declare as for a record's
+    fields (was: the first in alphabetical order, 'also')."""
+    declare = {"trump": None, "direction": "up", "note": 1, "also": 2}
+    assert replay_error(tmp_path, with_changes(BASE, declare=declare), "declare") == "unknown key 'note' in declare"
 
 
 @pytest.mark.parametrize("declare, fragment", [

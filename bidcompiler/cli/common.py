@@ -182,7 +182,7 @@ def _guarded(load, spec: str, with_rules, sets, param: str, compile_errors: bool
     from runtime.files import MAX_WITH
 
     from ..errors import CompileError
-    from ..variantspec import VariantNotFound, VariantSpec
+    from ..variantspec import NotAHouseRule, VariantNotFound, VariantSpec
 
     laid = VariantSpec.parse(spec, tuple(with_rules)).with_rules
     if len(laid) > MAX_WITH:
@@ -197,6 +197,11 @@ def _guarded(load, spec: str, with_rules, sets, param: str, compile_errors: bool
         missing = exc.diagnostics[0].pos.file
         where = "--with" if missing in with_rules and missing not in spec.split("+") else param
         raise variant_not_found(exc, spec, where) from None
+    except NotAHouseRule as exc:
+        # The name was misused on the command line (exit 2), wherever it was given: blamed on --with
+        # where it came from there, as an unknown name is.
+        where = "--with" if exc.rule in with_rules and exc.rule not in spec.split("+")[1:] else param
+        raise click.BadParameter(printable(exc.diagnostics[0].message, False), param_hint=where) from None
     except CompileError as exc:
         if compile_errors:
             raise

@@ -19,7 +19,7 @@ from runtime.stats import Interval
 
 from ..formula_text import formula_shown
 from .common import PROGRESS_FROM
-from .report import is_symmetric
+from .report import FIRST_DEALER, is_symmetric
 
 if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache needs none of it
     from .. import ir
@@ -265,7 +265,8 @@ def _heading_row(table: Table, text: str, first: bool) -> None:
 
 
 # Under a report of games: what the rows of wins by dealer position count, for two sides or more.
-_FIRST_DEALER = ("The first dealer is the seat that dealt the game's first hand; the rows naming it count "
+# Who that is comes from report.py, as the JSON's definition says it.
+_FIRST_DEALER = (f"The first dealer is {FIRST_DEALER}; the rows naming it count "
                  "the games won by its own side and by each side to its left.")
 
 

@@ -18,9 +18,12 @@ from runtime.metrics import kind_of
 from runtime.ruleset import Ruleset
 from runtime.simulate import RunSpec, Totals
 
+# Who the first dealer is, said once for the JSON's definition and the text's note (render.py)
+# alike: a games run plays rubbers where the variant does, and its first dealer is the rubber's.
+FIRST_DEALER = "the seat that dealt the game's first hand (a rubber's first hand where the variant plays rubbers)"
+
 DEALER_POSITION = ("Wins by dealer position count, for each game, the position of the winning side "
-                   "relative to the seat that dealt the game's first hand (a rubber's first hand where "
-                   "the variant plays rubbers): position 0 is that dealer's own side, position 1 the side "
+                   f"relative to {FIRST_DEALER}: position 0 is that dealer's own side, position 1 the side "
                    "of the player on its left, and so on (with partners: the dealer's side, the other side).")
 
 DIFFERENCE = ("b minus a, over the same deals (same_deals: the same cards; else the same seeds, but the "
