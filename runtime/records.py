@@ -486,7 +486,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
         if len(cards) != rules.hand_size:
             raise RecordError(prefix + "hands",
-                              f"hands[{seat}] has {_n_cards(len(cards))}; the variant deals {rules.hand_size}")
+                              f"hands[{seat}] has {_counted(len(cards), 'card')}; the variant deals {rules.hand_size}")
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
@@ -498,7 +498,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
     if len(kitty) != rules.kitty_size:
         dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
-        raise RecordError(prefix + "kitty", f"kitty has {_n_cards(len(kitty))}; {dealt}")
+        raise RecordError(prefix + "kitty", f"kitty has {_counted(len(kitty), 'card')}; {dealt}")
     for c in kitty:
         if c in seen:
             raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
@@ -530,7 +530,7 @@ def check_required(record: dict, field: str, prefix: str = "", rules: Ruleset | 
         return
     what = _REQUIRED_WHAT[field]
     if rules is not None:
-        what = what.format(last=rules.players - 1, players=rules.players, kitty=_n_cards(rules.kitty_size))
+        what = what.format(last=rules.players - 1, players=rules.players, kitty=_counted(rules.kitty_size, 'card'))
     raise RecordError(prefix + field, f'no {field}: a hand record needs "{field}", {what}')
 
 
@@ -814,7 +814,8 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         # The sentence must end whole when the list is missing or is something else.
         count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
                  else f"{shown(discard)}, not a list of cards")
-        raise RecordError(where, f"seat {taker} must discard {_n_cards(target)}{leaving}, the record has {count}")
+        raise RecordError(where, f"seat {taker} must discard {_counted(target, 'card')}{leaving}, "
+                                 f"the record has {count}")
     chosen = []
     seen = set()
     for card in discard:
@@ -887,11 +888,6 @@ def _not_the_first_hands(key: str, record: dict, first: dict) -> str:
             f"this hand has {shown(record.get(key, absent))}, the first {shown(first.get(key, absent))}")
 
 
-def _n_cards(n: int) -> str:
-    """``n`` cards in words for a message: ``1 card``, ``6 cards``."""
-    return _counted(n, "card")
-
-
 def _check_swap_keys(swap, i: int, where: str) -> None:
     """RecordError at ``swaps`` unless entry ``i`` is an object of exactly seat, gave and drew,
     naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``."""
@@ -948,7 +944,7 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
     i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_n_cards(i)}; "
+        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_counted(i, 'card')}; "
                                                 f"{card_shown(state.rules, play[i])} follows it")
     return RecordError(f"{prefix}play[{i}]", message)
 
@@ -962,7 +958,7 @@ def _replay_claim(state: HandState, record: dict, prefix: str, in_progress: bool
                 raise RecordError(prefix + "in_progress", "the hand is over, so it is not in progress")
             return HandReplay(state, in_progress=True, prefix=prefix)
         if state.phase != OVER:
-            raise RecordError(prefix + "play", f"the play stops after {_n_cards(len(record.get('play', [])))}, "
+            raise RecordError(prefix + "play", f"the play stops after {_counted(len(record.get('play', [])), 'card')}, "
                                                f"with seat {state.current_player()} to play; "
                                                "the hand is not over and nothing is claimed")
         return HandReplay(state, prefix=prefix, raw_books=state.books_so_far())

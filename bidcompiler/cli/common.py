@@ -317,9 +317,7 @@ def _fifo_problem(path: str | os.PathLike) -> str | None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
-        if exc.errno == errno.ENXIO:
-            return FIFO_NO_READER
-        return exc.strerror or str(exc)
+        return output_reason(exc)
     _FIFOS_HELD.append(fd)
     return None
 
