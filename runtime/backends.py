@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import signal
+import threading
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .ruleset import Ruleset
@@ -99,10 +100,9 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
 
     ``keep=False`` lets each result go once ``on_result`` has seen it (the list
     returned is then empty, and nothing is kept per chunk): a caller that folds the results as they arrive keeps
-    memory flat however many chunks a run has.  A pool then also keeps only a window
-    of chunks in flight ahead of the next one due, so finished chunks waiting for an
-    earlier one stay few.  The Dask backend keeps such a window whatever ``keep`` says
-    (the futures are its cost, one per chunk submitted).
+    memory flat however many chunks a run has.  A pool and Dask, whatever ``keep`` says,
+    keep only a window of chunks in flight ahead of the next one due, so finished chunks
+    waiting for an earlier one stay few (and Dask's futures, one per chunk submitted).
     """
     # With keep=False only the results that wait for an earlier chunk are held (a pool's
     # window bounds them): lists of n_chunks entries would cost 16 bytes a chunk, 320 MB for
@@ -136,26 +136,22 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
         for i in range(n_chunks):
             deliver(i, fn(*args, i))
     else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import ProcessPoolExecutor
 
         context = _pool_context()
         if preload and context.get_start_method() == "forkserver":
             context.set_forkserver_preload(list(preload))
         pool = ProcessPoolExecutor(max_workers=min(workers, n_chunks), mp_context=context,
                                    initializer=_worker_ignores_interrupts)
-        try:
-            shipped = tuple(_Shipped(a) if isinstance(a, Ruleset) else a for a in args)
-            if keep:
-                futures = {pool.submit(fn, *shipped, i): i for i in range(n_chunks)}
-                for future in as_completed(futures):
-                    deliver(futures[future], future.result())
-            else:
+        with _SignalsDeferred() as signals:
+            try:
+                shipped = tuple(_Shipped(a) if isinstance(a, Ruleset) else a for a in args)
                 _run_windowed(pool, fn, shipped, n_chunks, min(workers, n_chunks) * WINDOW_PER_WORKER,
-                              deliver, due)
-        except BaseException:  # an interrupt, or a chunk that failed: stop the others now
-            _stop_pool(pool)
-            raise
-        pool.shutdown()
+                              deliver, due, signals.act)
+            except BaseException:  # an interrupt, or a chunk that failed: stop the others now
+                _stop_pool(pool)
+                raise
+            pool.shutdown()
     return kept if kept is not None else []
 
 
@@ -171,10 +167,62 @@ def _in_window(submitted: int, n_chunks: int, due: Callable[[], int], window: in
     return submitted < n_chunks and submitted < due() + window
 
 
+class _SignalsDeferred:
+    """While a pool runs, Ctrl-C, SIGTERM and SIGHUP are noted when they arrive and acted on
+    only where :meth:`act` is called: between waits, outside the pool's locks.
+
+    A handler's exception (KeyboardInterrupt, or the SystemExit of the command line's
+    SIGTERM handler) is raised wherever the main thread happens to be.  Raised inside
+    ``concurrent.futures.wait`` while it takes the futures' locks one by one, it left some
+    taken for good: the pool's manager thread then blocked on them, and the interpreter's
+    exit, which joins that thread, waited for ever (a ``simulate --workers 2`` sent SIGINT
+    once hung the suite for 30 minutes).  Acted on here, the same exception is raised from
+    a point that holds no lock.  Only a handler Python calls is deferred: an ignored signal
+    stays ignored, a default one keeps ending the process; outside the main thread (where
+    handlers cannot be set) nothing changes.
+    """
+
+    # Deferred signals are acted on within this many seconds while the pool's chunks run.
+    POLL_S = 0.1
+
+    def __init__(self) -> None:
+        self.previous: dict[int, Callable] = {}
+        self.arrived: tuple[int, object] | None = None
+
+    def __enter__(self) -> _SignalsDeferred:
+        if threading.current_thread() is threading.main_thread():
+            for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+                number = getattr(signal, name, None)  # no SIGHUP on Windows
+                handler = signal.getsignal(number) if number is not None else None
+                if callable(handler):
+                    self.previous[number] = handler
+                    signal.signal(number, self._note)
+        return self
+
+    def _note(self, signum: int, frame) -> None:
+        if self.arrived is None:  # the first one decides; a second Ctrl-C while ending adds nothing
+            self.arrived = (signum, frame)
+
+    def act(self) -> None:
+        """Run the handler a signal that arrived would have run (which usually raises)."""
+        if self.arrived is not None:
+            signum, frame = self.arrived
+            self.arrived = None
+            self.previous[signum](signum, frame)
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        if exc_type is None:  # one that arrived as the pool shut down is not lost
+            self.act()
+
+
 def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks: int, window: int,
-                  deliver: Callable[[int, object], None], due: Callable[[], int]) -> None:
+                  deliver: Callable[[int, object], None], due: Callable[[], int],
+                  act_on_signals: Callable[[], None]) -> None:
     """Submit chunks to ``pool`` no further than ``window`` ahead of the chunk due next; deliver
-    each as it finishes and drop its future, so no finished result is held by the pool."""
+    each as it finishes and drop its future, so no finished result is held by the pool.
+    ``act_on_signals`` is called between waits (see :class:`_SignalsDeferred`)."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
     pending: dict = {}
@@ -183,9 +231,10 @@ def _run_windowed(pool: ProcessPoolExecutor, fn: Callable, args: tuple, n_chunks
         while _in_window(submitted, n_chunks, due, window):
             pending[pool.submit(fn, *args, submitted)] = submitted
             submitted += 1
-        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        finished, _ = wait(pending, timeout=_SignalsDeferred.POLL_S, return_when=FIRST_COMPLETED)
         for future in finished:
             deliver(pending.pop(future), future.result())
+        act_on_signals()
 
 
 DASK_MISSING = "--backend dask needs the optional 'distributed' extra: pip install 'bidwhist[distributed]'"

@@ -1,0 +1,93 @@
+"""Signals while a process pool runs chunks (runtime.backends._SignalsDeferred).
+
+The clean-clone CI of the thirteenth session hung 30 minutes in
+test_a_signal_to_simulate_ends_its_worker_processes_too[SIGINT]: the interrupt was raised
+inside ``concurrent.futures.wait`` while it took the futures' locks one by one, some stayed
+taken, the pool's manager thread blocked on them, and the exit (which joins that thread)
+waited for ever.  The window is a few instructions wide; the subprocess test below widens
+it so that the old code hung every time (6 of 6), and checks that the pool's threads now end.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from clirun import HANG_GUARD_S
+
+from runtime.backends import _SignalsDeferred
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_signal_in_the_block_is_acted_on_only_where_asked():
+    with _SignalsDeferred() as signals:
+        os.kill(os.getpid(), signal.SIGINT)  # Python's handler: KeyboardInterrupt, had it run now
+        with pytest.raises(KeyboardInterrupt):
+            signals.act()
+        signals.act()  # once acted on, it is gone
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_left_at_the_end_of_the_block_is_not_lost():
+    with pytest.raises(KeyboardInterrupt):
+        with _SignalsDeferred():
+            os.kill(os.getpid(), signal.SIGINT)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_signal_stays_ignored():
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _SignalsDeferred() as signals:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+            signals.act()  # nothing arrived that Python would have acted on
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+SCRIPT = textwrap.dedent("""
+    import concurrent.futures._base as base
+    import os, signal, sys, threading, time
+
+    sys.path.insert(0, {root!r})
+    from runtime import backends
+
+    def widened_enter(self):  # concurrent.futures' own loop, with room for a signal to land in it
+        for future in self.futures:
+            future._condition.acquire()
+            time.sleep(0.01)
+
+    def chunk(i):
+        return i
+
+    if __name__ == "__main__":
+        base._AcquireFutures.__enter__ = widened_enter
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            backends.run_chunks(chunk, (), 10**7, workers=2, keep=False)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        for thread in others:
+            thread.join({guard})
+        print("left running:", sorted(t.name for t in others if t.is_alive()))
+        sys.stdout.flush()
+        os._exit(0)  # a thread left running would hold the exit: the printed line says so instead
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's start method and signals of POSIX")
+def test_an_interrupt_while_waiting_on_the_pool_leaves_no_thread_blocked(tmp_path):
+    script = tmp_path / "interrupted.py"
+    script.write_text(SCRIPT.format(root=str(ROOT), guard=60))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, cwd=tmp_path)
+    assert proc.stdout.splitlines() == ["interrupted", "left running: []"], proc.stderr
