@@ -193,7 +193,9 @@ class _SignalsDeferred:
         if threading.current_thread() is threading.main_thread():
             for name in ("SIGINT", "SIGTERM", "SIGHUP"):
                 number = getattr(signal, name, None)  # no SIGHUP on Windows
-                handler = signal.getsignal(number) if number is not None else None
+                if number is None:
+                    continue
+                handler = signal.getsignal(number)
                 if callable(handler):
                     self.previous[number] = handler
                     signal.signal(number, self._note)
