@@ -231,7 +231,10 @@ class _SignalsDeferred:
 
     def __exit__(self, exc_type, exc, traceback) -> None:
         for number, handler in self.previous.items():
-            signal.signal(number, handler)
+            # Only where this block's handler is still set: a handler run by act() may have
+            # set another on its way out (the command line ignores later signals as it ends).
+            if signal.getsignal(number) == self._note:
+                signal.signal(number, handler)
         if exc_type is None:  # one that arrived as the pool shut down is not lost
             self.act()
 

@@ -52,6 +52,22 @@ def test_an_ignored_signal_stays_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
+def test_a_handler_that_ignores_later_signals_as_it_ends_is_not_undone_by_the_block():
+    def ending(signum, frame):  # as the command line's SIGTERM handler: later ones are ignored
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, ending)
+    try:
+        with pytest.raises(SystemExit):
+            with _SignalsDeferred() as signals:
+                os.kill(os.getpid(), signal.SIGTERM)
+                signals.act()
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 SCRIPT = textwrap.dedent("""
     import concurrent.futures._base as base
     import os, signal, sys, threading, time
