@@ -75,13 +75,30 @@ def _worker_ignores_interrupts() -> None:
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # shutdown() alone lets running and already queued chunks finish first (the
     # interpreter waits for them on exit), which can take long; end the workers.
+    results = getattr(pool, "_result_queue", None)  # shutdown() lets go of it
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+    _results_end_with_the_workers(results)
+
+
+def _results_end_with_the_workers(results) -> None:
+    """Close this process's writing end of the pool's result pipe, so that the pipe ends
+    (end of file) once the ended workers' ends are closed too.
+
+    A worker ended while it sent a result (a chunk's records are ~250 KB, more than a
+    pipe holds) leaves half a message in the pipe: the pool's manager thread, reading
+    the rest, waited for ever, since this process's own writing end, never used, kept
+    the pipe open; and the interpreter's exit joins that thread.  At end of file the
+    thread reads an error instead and winds the pool down as broken.
+    """
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, backend: str = "local",
@@ -214,7 +231,10 @@ class _SignalsDeferred:
 
     def __exit__(self, exc_type, exc, traceback) -> None:
         for number, handler in self.previous.items():
-            signal.signal(number, handler)
+            # Only where this block's handler is still set: a handler run by act() may have
+            # set another on its way out (the command line ignores later signals as it ends).
+            if signal.getsignal(number) == self._note:
+                signal.signal(number, handler)
         if exc_type is None:  # one that arrived as the pool shut down is not lost
             self.act()
 

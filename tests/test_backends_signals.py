@@ -61,6 +61,22 @@ def test_an_ignored_signal_stays_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
+def test_a_handler_that_ignores_later_signals_as_it_ends_is_not_undone_by_the_block():
+    def ending(signum, frame):  # as the command line's SIGTERM handler: later ones are ignored
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, ending)
+    try:
+        with pytest.raises(SystemExit):
+            with _SignalsDeferred() as signals:
+                os.kill(os.getpid(), signal.SIGTERM)
+                signals.act()
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 SCRIPT = textwrap.dedent("""
     import concurrent.futures._base as base
     import os, signal, sys, threading, time
@@ -100,6 +116,55 @@ SCRIPT = textwrap.dedent("""
 def test_an_interrupt_while_waiting_on_the_pool_leaves_no_thread_blocked(tmp_path):
     script = tmp_path / "interrupted.py"
     script.write_text(SCRIPT.format(root=str(ROOT), guard=60))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, cwd=tmp_path)
+    assert proc.stdout.splitlines() == ["interrupted", "left running: []"], proc.stderr
+
+
+HALF_SENT = textwrap.dedent("""
+    import io, os, signal, sys, threading, time
+    from multiprocessing import connection
+
+    sys.path.insert(0, {root!r})
+    from runtime import backends
+
+    def chunk(i):
+        return b"x" * (8 << 20)  # far more than a pipe holds: the worker sends it in many writes
+
+    read = connection.Connection._recv
+
+    def read_half_then_interrupt(self, size, *rest):
+        # The pool's manager thread has read part of a result when Ctrl-C comes: the pool is
+        # stopped while the worker is still sending the rest.
+        if size < (1 << 20) or threading.current_thread() is threading.main_thread():
+            return read(self, size, *rest)
+        head = read(self, 1 << 16, *rest)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.3)  # the main thread acts on it (every 0.1 s) and ends the workers
+        return io.BytesIO(head.getvalue() + read(self, size - (1 << 16), *rest).getvalue())
+
+    if __name__ == "__main__":
+        connection.Connection._recv = read_half_then_interrupt
+        try:
+            backends.run_chunks(chunk, (), 4, workers=2, keep=False)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+        for thread in others:
+            thread.join({guard})
+        print("left running:", sorted(t.name for t in others if t.is_alive()))
+        sys.stdout.flush()
+        os._exit(0)  # a thread left running would hold the exit: the printed line says so instead
+""")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's start method and signals of POSIX")
+def test_a_pool_stopped_while_a_worker_sends_a_result_leaves_no_thread_reading(tmp_path):
+    # Was: the worker, ended half-way through sending, left the manager thread waiting for the
+    # rest for ever (this process held the pipe's other writing end), and the exit joined it.
+    script = tmp_path / "half_sent.py"
+    script.write_text(HALF_SENT.format(root=str(ROOT), guard=20))
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           timeout=HANG_GUARD_S, cwd=tmp_path)
     assert proc.stdout.splitlines() == ["interrupted", "left running: []"], proc.stderr

@@ -158,25 +158,35 @@ def test_a_control_character_in_a_missing_files_name_is_shown_escaped(tmp_path, 
     assert str(tmp_path / "no\\x07file.json") in proc.stderr
 
 
-def test_a_second_ctrl_c_while_ending_shows_no_traceback():
+@pytest.mark.parametrize("first, second, status, said", [
+    ("SIGINT", "SIGINT", 130, ["interrupted", "ended"]),
+    ("SIGINT", "SIGTERM", 130, ["interrupted", "ended"]),
+    ("SIGTERM", "SIGHUP", 143, ["ended"]),
+])
+def test_a_second_signal_while_ending_shows_no_traceback(first, second, status, said):
     # Was: "Exception ignored in ...: Traceback ... KeyboardInterrupt" when a second Ctrl-C came
-    # while the process wound down after the first (seen as simulate --workers 2 joined its pool).
-    # The second interrupt is sent from an exit hook, so it arrives exactly then.
+    # while the process wound down after the first (seen as simulate --workers 2 joined its pool);
+    # a SIGTERM or SIGHUP after any first signal still did it (SystemExit), or, later in the exit,
+    # ended the process with its own status.  The second signal is sent from an exit hook, so it
+    # arrives exactly then.
     import subprocess
     import textwrap
 
-    program = textwrap.dedent("""
-        import atexit, os, signal, sys
+    program = textwrap.dedent(f"""
+        import atexit, os, signal, sys, time
         from bidcompiler.cli import listing, main
-        atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), sys.stderr.write("ended\\n")))
-        def interrupted(*args, **kwargs):
-            raise KeyboardInterrupt
-        listing.variants.callback = interrupted
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as from a terminal, even under nohup
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        atexit.register(lambda: (os.kill(os.getpid(), signal.{second}), sys.stderr.write("ended\\n")))
+        def signalled(*args, **kwargs):
+            os.kill(os.getpid(), signal.{first})
+            time.sleep(60)  # the handler's exception ends the sleep
+        listing.variants.callback = signalled
         main(["variants"])
     """)
     proc = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=HANG_GUARD_S)
-    assert proc.returncode == 130
-    assert proc.stderr.split() == ["interrupted", "ended"]  # the exit hook ran on, uninterrupted
+    assert proc.returncode == status
+    assert proc.stderr.split() == said  # the exit hook ran on, uninterrupted
 
 
 @pytest.mark.parametrize("args", [("convert", "--to", "yaml"), ("play", "--resume")])

@@ -136,7 +136,9 @@ def _exit_on_signal(signum, frame) -> None:
     (a closed terminal; ``kill -HUP PID``) reaches the workers too when the terminal
     closes, but not when it is sent to the parent alone, which left them running.
     SIGINT needs nothing here: Python raises KeyboardInterrupt, which ends the same way.
+    The first signal decides: later ones are ignored while the process ends.
     """
+    _ending_signals_ignored()
     raise SystemExit(128 + signum)
 
 
@@ -148,12 +150,21 @@ def _end_cleanly_on_signals() -> None:
             signal.signal(number, _exit_on_signal)
 
 
-def _interrupts_ignored() -> None:
-    """Ignore further Ctrl-C: the interrupt has been acted on, and the process is ending."""
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread (an embedding caller): nothing to ignore here
-        pass
+def _ending_signals_ignored() -> None:
+    """Ignore further Ctrl-C, SIGTERM and SIGHUP: one has been acted on, and the process is ending.
+
+    A second one while the process wound down (the exit joining a pool's threads) was raised
+    inside Python's clean-up, printed "Exception ignored ... Traceback" and skipped the rest
+    of it; late in the exit, where Python has put the default handlers back, it ended the
+    process with its own status (129 after a SIGTERM's 143) instead.
+    """
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)  # no SIGHUP on Windows
+        try:
+            if number is not None:
+                signal.signal(number, signal.SIG_IGN)
+        except ValueError:  # not the main thread (an embedding caller): nothing to ignore here
+            return
 
 
 def _unencodable_escaped() -> None:
@@ -207,9 +218,7 @@ def main(argv=None):
         exc.show()
         sys.exit(exc.exit_code)
     except (KeyboardInterrupt, click.exceptions.Abort):
-        # A second Ctrl-C while the process winds down (a pool's threads joined at exit) was
-        # raised inside Python's clean-up and printed "Exception ignored ... Traceback".
-        _interrupts_ignored()
+        _ending_signals_ignored()
         click.echo("interrupted", err=True)
         sys.exit(130)
     except EOFError:
