@@ -16,7 +16,19 @@ call of it, a contract at it, made) with 95% intervals per hand.
 position (the same cards, calls and game totals, sets and hands) under VARIANT's rules
 (its ladder and actions must be the variant's own): the calls a rule changes where
 it is in play, counted as above and listed (up to ``--show`` of them) with the game
-totals.  A measurement, not a test.
+totals.
+
+``--positions N`` (with ``--against``) samples positions where high bids arise instead
+of whole games, where they are rare (bids of 7 in 0.03% of the base game's hands): N
+deals in which a seat holds ``--long`` cards of a suit or more (jokers counted), at game
+totals drawn at random, bid by the heuristic with the game in view and played out;
+the calls compared as above, apart those where either answer is a bid of
+``--min-level`` or more, and the ladder's top-level contracts made, by whether
+``--against`` bids the top level too at that call::
+
+    python bench/gamebids.py --variants standard --against standard+seven-set-loses --positions 3000
+
+A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -153,6 +165,114 @@ def measure(variant: str, games: int, seed: int, against: str | None = None, sho
             "top_made": top_made}
 
 
+def _longest(rules, hand) -> int:
+    """The most cards ``hand`` holds of one suit, counting the cards of no suit (jokers:
+    trumps in every suit contract)."""
+    per_suit = [0] * max(1, max(rules.card_suit) + 1)
+    free = 0
+    for c in hand:
+        s = rules.card_suit[c]
+        if s < 0:
+            free += 1
+        else:
+            per_suit[s] += 1
+    return max(per_suit) + free
+
+
+def measure_positions(variant: str, against: str, positions: int, seed: int, long: int = 7,
+                      min_level: int = 6, show: int = 0) -> dict:
+    """Sampled positions where high bids arise: ``positions`` deals in which some seat
+    holds ``long`` cards of a suit or more (jokers counted; others redrawn), each at game
+    totals drawn uniformly from those short of the target on either side, a random
+    dealer, no sets yet.  The heuristic bids the hand in ``variant`` with the game in
+    view; at every call it is also asked under ``against`` (the same position), and the
+    hand is played out under ``variant``.  Counted: every call, the calls where either
+    answer is a bid of ``min_level`` or more, the calls of the ladder's top level under
+    each, and the top-level contracts made, split by whether ``against`` would have bid
+    the top level too at the call that won the contract."""
+    rules = load_ruleset(variant)
+    other_rules = load_ruleset(against)
+    if other_rules.action_names != rules.action_names or other_rules.deck() != rules.deck():
+        raise SystemExit(f"{against}: its cards or actions differ from {variant}'s; positions cannot be compared")
+    top = max(b.level for b in rules.bids)
+    edge = rules.game_end.target - 1
+
+    def level(action: int) -> int:
+        return rules.bids[action - rules.first_bid_action].level if _is_bid(rules, action) else 0
+
+    every, high = Counts(), Counts()
+    top_here = top_there = 0
+    # Top-level contracts by (made, whether ``against`` bids the top level at that call too).
+    outcome = {(m, k): 0 for m in (False, True) for k in (False, True)}
+    games: dict = {}  # the same, with the game after the hand here and under ``against``
+    judge = make_bot("heuristic", random.Random(0))
+    for i in range(positions):
+        rng = random.Random(f"gamebids:positions:{seed}:{i}")
+        while True:
+            cards, kitty = deal(rules, rng)
+            if max(_longest(rules, h) for h in cards) >= long:
+                break
+        tally = GameTally(rules)
+        tally.totals = [rng.randint(-edge, edge) for _ in range(rules.sides)]
+        dealer = rng.randrange(rules.players)
+        state = HandState(rules, dealer, [list(c) for c in cards], list(kitty))
+        state.game = GameView(tally)
+        players = [make_bot("heuristic", random.Random(f"{seed}:{i}:{s}")) for s in range(rules.players)]
+        top_kept = {}  # each call of the top level -> whether ``against`` calls the top level there
+        while not state.is_terminal():
+            action = players[state.current_player()].choose(state)
+            if state.phase == AUCTION:
+                there = HandState(other_rules, dealer, [list(c) for c in cards], list(kitty))
+                for _, a in state.calls:
+                    there.apply_action(a)
+                there.game = GameView(_tally_as(other_rules, tally))
+                answer = judge.choose(there)
+                every.add(rules, action, answer)
+                if max(level(action), level(answer)) >= min_level:
+                    if high.add(rules, action, answer) and len(high.shown) < show:
+                        names = rules.action_names
+                        high.shown.append(f"position {i} seat {state.current_player()} totals {tally.totals}: "
+                                          f"{names[action]} here, {names[answer]} under {against}")
+                top_here += level(action) == top
+                top_there += level(answer) == top
+                if level(action) == top:
+                    top_kept[action] = level(answer) == top
+            state.apply_action(action)
+        if state.declarer >= 0 and rules.bids[state.bid].level == top:
+            kept = top_kept.get(rules.first_bid_action + state.bid, False)
+            outcome[(bool(state.made), kept)] += 1
+            # What the result does to the game, here and under ``against``: the declarers'
+            # game won, lost, or going on.
+            side = rules.side_of[state.declarer]
+            ends = []
+            for t in (tally, _tally_as(other_rules, tally)):
+                w = GameView(t).winner_after(list(state.score), list(state.books), state.declarer, state.bid,
+                                             state.made, dealer)
+                ends.append("on" if w is None else "won" if w == side else "lost")
+            games[(bool(state.made), kept, *ends)] = games.get((bool(state.made), kept, *ends), 0) + 1
+    return {"every": every, "high": high, "top": top, "top_here": top_here, "top_there": top_there,
+            "outcome": outcome, "games": games}
+
+
+def report_positions(variant: str, against: str, r: dict, a) -> None:
+    """Print the figures of :func:`measure_positions`."""
+    o = r["outcome"]
+    kept, dropped = o[(True, True)] + o[(False, True)], o[(True, False)] + o[(False, False)]
+    print(f"{variant} against {against}: {a.positions} positions (a seat with {a.long}+ cards of a suit, "
+          f"game totals at random), seed {a.seed}")
+    print(f"  every call: {r['every'].line()}")
+    print(f"  calls where either bids {a.min_level}+: {r['high'].line()}")
+    print(f"  calls of {r['top']}: {r['top_here']} in {variant}, {r['top_there']} under {against}")
+    print(f"  contracts of {r['top']} in {variant}: {kept + dropped}; those {against} also bids: made "
+          f"{_wilson(o[(True, True)], kept)} of {kept}; those it does not: made {_wilson(o[(True, False)], dropped)} "
+          f"of {dropped}")
+    for (made, also, here, there), n in sorted(r["games"].items()):
+        print(f"    {n:4d} {'made' if made else 'set '}, {against} {'also bids it' if also else 'does not'}: "
+              f"the declarers' game {here} here, {there} under {against}")
+    for line in r["high"].shown:
+        print(f"    {line}")
+
+
 def main(argv=None) -> None:
     """Parse the options and print the lines of each variant."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -162,7 +282,19 @@ def main(argv=None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--against", default=None, help="also ask each call under this variant's rules")
     p.add_argument("--show", type=int, default=10, help="list up to this many calls --against changes")
+    p.add_argument("--positions", type=int, default=0,
+                   help="with --against: instead of whole games, this many sampled positions where high "
+                        "bids arise (a seat with --long cards of a suit, game totals at random)")
+    p.add_argument("--long", type=int, default=7, help="--positions: cards of one suit (jokers counted)")
+    p.add_argument("--min-level", type=int, default=6, help="--positions: the calls counted apart")
     a = p.parse_args(argv)
+    if a.positions:
+        if not a.against:
+            p.error("--positions needs --against")
+        for name in a.variants.split(","):
+            report_positions(name, a.against, measure_positions(name, a.against, a.positions, a.seed, a.long,
+                                                                a.min_level, a.show), a)
+        return
     print(f"gamebids: {a.games} games per variant, seed {a.seed}, heuristic bots")
     for name in a.variants.split(","):
         r = measure(name, a.games, a.seed, a.against, a.show)

@@ -4,6 +4,7 @@ Run from the repository root::
 
     python bench/strength.py [--bots A,B] [--deals N] [--variants standard|all|V1,V2]
                              [--games G] [--samples S] [--workers W] [--seed S]
+                             [--set MODULE.NAME=VALUE ...]
 
 Default: the ``heuristic`` (A) against the frozen ``baseline`` (B) on 2,000 deals of
 ``standard``.  Each deal is played once for every side A can hold (twice where there
@@ -13,6 +14,10 @@ over those plays, so the luck of the cards cancels and what is left is the bots.
 Reported per variant: A's points per hand over B with a 95% normal confidence
 interval over deals, and how many deals scored differently at all.  ``--variants
 all`` measures every shipped variant.
+
+``--set heuristic.NAME=VALUE`` (repeatable, as in bench/gamerisk.py) measures bot A
+with a setting changed, e.g. ``--bots heuristic,heuristic --set heuristic._BID_CREDIT=0.5``:
+a change against the bot as shipped on the same deals.
 
 ``--games G`` adds a match of G whole games (``runtime.game.GameState``): A holds the
 side of seat 0 in even games and of seat 1 in odd ones, with A's points per hand
@@ -43,6 +48,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bidcompiler.pipeline import load_ruleset, shipped_variants  # noqa: E402
+from gamerisk import parse_settings  # noqa: E402
 from runtime.bots import BOTS, SamplerBot, make_bot  # noqa: E402
 from runtime.game import GameState, deal  # noqa: E402
 from runtime.hand import HandState  # noqa: E402
@@ -68,11 +74,38 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, float]:
     return m, z * statistics.stdev(values) / math.sqrt(len(values))
 
 
-def make(name: str, rng: random.Random, samples: int):
-    """A bot by name; the sampler with the requested number of sampled deals (its default if None)."""
+# ``--set`` settings of bot A (gamerisk.parse_settings' {(module, name): value}); a
+# module global so that worker processes (forked) see them too.
+A_SETTINGS: dict = {}
+
+
+class WithSettings:
+    """A bot deciding with ``settings`` in place (put back after each decision)."""
+
+    def __init__(self, bot, settings: dict):
+        self.bot = bot
+        self.settings = settings
+
+    def choose(self, state: HandState) -> int:
+        """The bot's action with the settings in place."""
+        saved = {key: getattr(*key) for key in self.settings}
+        for (module, name), value in self.settings.items():
+            setattr(module, name, value)
+        try:
+            return self.bot.choose(state)
+        finally:
+            for (module, name), value in saved.items():
+                setattr(module, name, value)
+
+
+def make(name: str, rng: random.Random, samples: int, settings: dict | None = None):
+    """A bot by name; the sampler with the requested number of sampled deals (its default if None);
+    with ``settings`` (``--set``), deciding with them in place."""
     if name == "sampler" and samples is not None:
-        return SamplerBot(rng, samples=samples)
-    return make_bot(name, rng)
+        bot = SamplerBot(rng, samples=samples)
+    else:
+        bot = make_bot(name, rng)
+    return WithSettings(bot, settings) if settings else bot
 
 
 def margin(score, side: int) -> float:
@@ -91,8 +124,8 @@ def paired_deal(job: tuple) -> float:
     margins = []
     for side in range(rules.sides):
         state = HandState(rules, dealer, [list(h) for h in hands], list(kitty))
-        bots = [make(a if rules.side_of[s] == side else b, random.Random(f"{seed}:{index}:{side}:{s}"), samples)
-                for s in range(rules.players)]
+        bots = [make(a, rng, samples, A_SETTINGS) if rules.side_of[s] == side else make(b, rng, samples)
+                for s in range(rules.players) for rng in [random.Random(f"{seed}:{index}:{side}:{s}")]]
         while not state.is_terminal():
             state.apply_action(bots[state.current_player()].choose(state))
         margins.append(margin(state.score, side))
@@ -128,8 +161,8 @@ def play_game(job: tuple) -> dict:
     rules = load_ruleset(variant)
     a_side = rules.side_of[index % rules.players]
     game = GameState(rules, seed * 1_000_003 + index)
-    bots = [make(a if rules.side_of[s] == a_side else b,
-                 random.Random(f"{seed}:{index}:{s}"), samples) for s in range(rules.players)]
+    bots = [make(a, rng, samples, A_SETTINGS) if rules.side_of[s] == a_side else make(b, rng, samples)
+            for s in range(rules.players) for rng in [random.Random(f"{seed}:{index}:{s}")]]
     while not game.is_terminal():
         game.apply_action(bots[game.current_player()].choose(game.hand))
     return {"won": game.winner == a_side, "hands": [margin(h.score, a_side) for h in game.history]}
@@ -202,7 +235,14 @@ def main() -> None:
                         help="interleaved rounds of the speed measurement (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the deals and games (default 1)")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="a setting of runtime.bots.MODULE for bot A (repeatable), e.g. "
+                             "heuristic._BID_CREDIT=0.5 with --bots heuristic,heuristic")
     args = parser.parse_args()
+    try:
+        A_SETTINGS.update(parse_settings(args.set))
+    except ValueError as e:
+        parser.error(str(e))
     names = tuple(args.bots.split(","))
     if len(names) != 2 or any(n not in BOTS for n in names):
         parser.error(f"--bots takes two of {', '.join(sorted(BOTS))}, e.g. heuristic,baseline")

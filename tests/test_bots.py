@@ -224,6 +224,20 @@ def test_weak_hand_passes():
     assert reason.startswith("pass:")
 
 
+def test_a_bid_credit_opens_a_hand_the_bot_passes(monkeypatch):
+    """``_BID_CREDIT`` (a measuring knob, 0 as shipped) tips a bid that about ties with
+    passing: where a made contract scores 1 at any level and a set 2, this hand's 3 and
+    its pass are both worth about nothing, and it passes; credited a quarter of a swing,
+    it opens."""
+    rules = rules_of("hawaii")
+    state = hand_state(rules, 0, {1: "2S TS QS KS 3H KH TD KD AD 4C JC KC"})
+    call, reason = heuristic_says(state)
+    assert call == "pass", (call, reason)
+    monkeypatch.setattr(heuristic_module, "_BID_CREDIT", 0.25)
+    call, reason = heuristic_says(state)
+    assert call == "3" and reason.startswith("bid 3:"), (call, reason)
+
+
 def test_forced_dealer_bids_its_long_suit():
     rules = rules_of("standard")
     # Long spades without the top: a suit contract (the small side cards make it

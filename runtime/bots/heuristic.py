@@ -18,7 +18,8 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import _OUTLOOKS, bid_margin, is_saving_sacrifice, outlook, own_in_strain, standing_values
+from .outbid import (_MARGIN_OF_SWING, _OUTLOOKS, bid_margin, is_saving_sacrifice, outlook, own_in_strain,
+                     standing_values)
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -76,6 +77,10 @@ _GAME_SACRIFICES = True
 # where no callers are above that line play exactly as before (simulate --json).
 # False is the rule before.
 _PARTNER_BY_CALLERS = True
+# A credit, in swings of the lowest contract (the unit of outbid.bid_margin), that a
+# bid gets over passing where the seat may pass: a knob for measuring whether bidding
+# more pays (bench/gamerisk.py --set heuristic._BID_CREDIT=X).  0 is the bot as shipped.
+_BID_CREDIT = 0.0
 
 
 class HeuristicBot:
@@ -314,7 +319,9 @@ class HeuristicBot:
             return info.redeal_action, (
                 f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
                 if why and alternatives else "redeal: nothing better" if why else "")
-        if best_bid is not None and (not can_pass or best_bid[5] > pass_value + bid_margin(info)):
+        margin = bid_margin(info)
+        credit = _BID_CREDIT * margin / _MARGIN_OF_SWING
+        if best_bid is not None and (not can_pass or best_bid[5] + credit > pass_value + margin):
             _, action, books, i, b, value = best_bid
             key = info.table_list[i].key
             if not why:
@@ -333,7 +340,7 @@ class HeuristicBot:
         if can_pass:
             if not why:
                 return info.pass_action, ""
-            if best_bid is None and best_any is not None and best_any[5] > pass_value + bid_margin(info):
+            if best_bid is None and best_any is not None and best_any[5] > pass_value + margin:
                 return info.pass_action, ("pass: every bid left is a sacrifice (expected to go down, and to lose "
                                           f"points) that saves too little: {rules.bids[best_any[4]].text} is worth "
                                           f"{best_any[5]:+.1f} against {pass_value:+.1f} {pass_words}")
