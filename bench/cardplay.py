@@ -10,7 +10,7 @@ call, the kitty and the discards in all seats, so every play bot starts from the
 position: the first card after the kitty.  From there the declaring side's seats play
 with ``--decl`` and the others with ``--defence`` (both ``heuristic`` by default: the
 issue's figure), and the declaring side's final books are compared with the double
-dummy result of that position (runtime/solver.py, from the first card, both sides
+dummy result of that position (runtime/solver/, from the first card, both sides
 perfect).  The gap is books taken minus double-dummy books: negative when the play
 gave books away on balance (the declaring side's mistakes less the defenders').
 Mixing bots splits the two: ``--decl heuristic --defence baseline`` against

@@ -1,4 +1,4 @@
-"""Double-dummy solve times: our solver (runtime/solver.py) next to DDS on the same deals.
+"""Double-dummy solve times: our solver (runtime/solver/) next to DDS on the same deals.
 
 Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [--seed S] [--nodes K]``.
 
@@ -8,7 +8,7 @@ Run from the repository root: ``python bench/dds.py [--deals N] [--standard M] [
    in the same run, so load on the machine affects both alike.  Their trick counts
    must agree; the median and worst CPU time of each and the ratios are printed,
    and the time of ``DoubleDummy(backend="dds")`` (DDS where it applies, see
-   runtime/solver.py BACKENDS) on the same deal, reported apart (``--no-backend``
+   runtime/solver/double_dummy.py BACKENDS) on the same deal, reported apart (``--no-backend``
    skips it).
    With numba installed (the ``fast`` extra), ``DoubleDummy(backend="fast")`` (the same
    search compiled, runtime/solver_fast.py) is timed on the same deals too, and its
@@ -126,7 +126,8 @@ def our_nodes(state: HandState) -> int:
     DoubleDummy().solve(state)
     profile.disable()
     return sum(row[1] for (path, _, name), row in pstats.Stats(profile).stats.items()
-               if path.endswith("solver.py") and name in ("lead", "follow", "follow_last"))
+               if path.replace("\\", "/").endswith("solver/search.py")
+               and name in ("lead", "follow", "follow_last"))
 
 
 def fast_nodes(state: HandState) -> int:

@@ -8,7 +8,7 @@ Run from the repository root::
 Every seat plays ``--bots``.  Over ``--hands`` hands (dealt as ``bidwhist simulate``
 deals them for the seed) it reports the notrump share of contracts, the made rate and
 the share of each bid level.  The first ``--dd`` of those hands are also solved double
-dummy (runtime/solver.py) from the first card of the play, after the declarer's own
+dummy (runtime/solver/) from the first card of the play, after the declarer's own
 discards: an *overbid* is a contract the declaring side cannot make even with perfect
 play by everyone, and "books minus double dummy" is what the bots' card play gives
 away as declarer (negative: the declaring side took fewer books than double dummy).

@@ -6,7 +6,8 @@ which stays complete.  Imported lazily, only by ``DoubleDummy(backend="fast")``,
 line never pays numba's import.
 
 What it runs
-    The same search as ``_Engine`` in runtime/solver.py, move for move: boolean
+    The same search as ``_Engine``'s in runtime/solver/ (search.py and the table,
+    bounds and ordering it uses), move for move: boolean
     alpha-beta tests at trick boundaries with the same transposition table (partition
     search: bounds per leader, suit lengths and owners of the top cards down to the
     lowest relevant card, the same buckets in the same order), the same sure trumps
@@ -49,7 +50,7 @@ MAX_MOVES = 64
 BUCKETS = 1 << 18  # over TT_LIMIT at the 0.8 load where it clears
 MASKS = 1 << 19
 ENTRIES = 1 << 20
-TT_LIMIT = 200_000  # buckets, as runtime.solver.TT_LIMIT
+TT_LIMIT = 200_000  # buckets, as runtime.solver.table.TT_LIMIT
 
 # K: the engine's constants, one int64 array (few arguments make calls cheap and
 # compilation short).  Scalars first, then tables at fixed offsets (n <= 8, G <= 8).
@@ -332,7 +333,7 @@ def _top_cards(K, MT, m, union):
 # ---------------------------------------------------------------------------- the search
 @_njit
 def _settle(K, rels, tried, nt, c, gone):
-    """The relevant cards of a failure, made to hold for the whole class (see solver.py)."""
+    """The relevant cards of a failure, made to hold for the whole class (see runtime/solver/search.py)."""
     if not rels:
         return rels
     F = c | gone | K[_NS]
@@ -1058,7 +1059,7 @@ def _search(kind, seat, pos, led, win, wseat, target, ntricks, gone, tm, K, S, B
 
 
 class Kernel:
-    """The compiled search for one ``runtime.solver._Engine`` (its tables, its own
+    """The compiled search for one ``runtime.solver.engine._Engine`` (its tables, its own
     transposition table and killer moves, kept between calls as the engine keeps its own)."""
 
     def __init__(self, engine) -> None:

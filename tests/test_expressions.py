@@ -452,7 +452,7 @@ def test_expression_grammar_can_be_imported_by_another_grammar(tmp_path):
 
 
 def test_parser_falls_back_to_no_cache_when_the_cache_cannot_be_written(monkeypatch):
-    import bidcompiler.expressions as module
+    import bidcompiler.expressions.parser as module
 
     real_lark = module.Lark
 

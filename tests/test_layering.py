@@ -29,6 +29,10 @@ for name in ("click", "rich"):
     sys.modules[name] = None
 import bidcompiler
 names = [info.name for info in pkgutil.iter_modules(bidcompiler.__path__) if not info.ispkg]
+# The compiler's own packages (the formula language) too: all but the command line.
+for pkg in [info.name for info in pkgutil.iter_modules(bidcompiler.__path__) if info.ispkg and info.name != "cli"]:
+    sub = importlib.import_module("bidcompiler." + pkg)
+    names += [pkg + "." + info.name for info in pkgutil.iter_modules(sub.__path__)]
 for name in names:
     importlib.import_module("bidcompiler." + name)
 print(len(names))

@@ -31,7 +31,7 @@ SETTINGS = {"rounds", "passes_end", "if_all_pass", "dealer_may_take", "redeal_ca
 # A Strain's declaration settings: read only through runtime/contract.py's Declaration.
 STRAIN_SETTINGS = {"trump", "directions", "bare"}
 
-CHECKED = [ROOT / "runtime" / "bots", ROOT / "runtime" / "solver.py", ROOT / "runtime" / "solver_fast.py",
+CHECKED = [ROOT / "runtime" / "bots", ROOT / "runtime" / "solver", ROOT / "runtime" / "solver_fast.py",
            ROOT / "runtime" / "records.py", ROOT / "runtime" / "trickster.py",
            ROOT / "runtime" / "session.py", ROOT / "runtime" / "simulate.py", ROOT / "runtime" / "metrics.py",
            ROOT / "runtime" / "backends.py", ROOT / "bidcompiler" / "cli"]

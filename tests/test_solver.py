@@ -1,4 +1,4 @@
-"""The double-dummy solver (runtime/solver.py) and `bidwhist analyze`.
+"""The double-dummy solver (runtime/solver/) and `bidwhist analyze`.
 
 The solver is checked against two references that share no code with it:
 
