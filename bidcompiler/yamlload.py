@@ -31,6 +31,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos
+from .quoted import double_quoted_starts
 
 __all__ = ["CoreSchemaLoader", "LoadedYaml", "load_yaml", "loaded_from_node", "coerce_to_schema_strings",
            "Comment", "CommentSlots"]
@@ -342,11 +343,14 @@ class LoadedYaml:
         """Where each character of a scalar's value is in the file, line by line.
 
         YAML folds the lines of multi-line scalars, strips a block's indentation and
-        reads escapes, so the value is not the source text.  Each character of the
-        value is matched to the next occurrence of that character in the source
-        (spaces, which folding makes from line breaks, to the current place), then
-        the value is split into lines as a parser counts them.  Each line ends with
-        one more position, just after its last character.
+        reads escapes, so the value is not the source text.  A double-quoted value is
+        decoded as the scanner decodes it (:mod:`bidcompiler.quoted`), each character
+        placed where it begins in the source (an escape's backslash).  Any other (no
+        escapes there: only folds, a block's indentation, a single quote's ``''``) has
+        each character matched to the next occurrence of that character in the source
+        (spaces, which folding makes from line breaks, to the current place).  The value
+        is then split into lines as a parser counts them.  Each line ends with one more
+        position, just after its last character.
         """
         text = self.text
         begin, end = node.start_mark.index, node.end_mark.index
@@ -361,25 +365,27 @@ class LoadedYaml:
                 line, col = line + 1, 1
             elif ch and ch != "\ufeff":
                 col += 1
+        starts = double_quoted_starts(text, begin, end) if node.style == '"' else None
+        if starts is not None and len(starts) == len(node.value) + 1:
+            # Decoded as the scanner decodes it: an escape's character is where the escape begins.
+            return _rows(node.value, [where[i - begin] for i in starts])
         here = begin
         if node.style in ("|", ">"):  # the content starts after the header line
             newline = text.find("\n", begin, end)
             here = newline + 1 if newline != -1 else end
         elif node.style in ("'", '"'):
             here = begin + 1
-        rows: list[list[tuple[int, int]]] = [[]]
+        places = []
         for ch in node.value:
             if not ch.isspace():
                 found = text.find(ch, here, end)
                 if found != -1:
                     here = found
-            rows[-1].append(where[min(here - begin, len(where) - 1)])
+            places.append(where[min(here - begin, len(where) - 1)])
             if here < end and (not ch.isspace() or text[here].isspace()):
                 here += 1
-            if ch == "\n":
-                rows.append([])
-        rows[-1].append(where[min(here - begin, len(where) - 1)])
-        return tuple(tuple(row) for row in rows)
+        places.append(where[min(here - begin, len(where) - 1)])
+        return _rows(node.value, places)
 
     def _block_content_pos(self, node: ScalarNode, start: SourcePos) -> SourcePos:
         # The block header (indicator, optional chomping/indent, optional comment)
@@ -403,6 +409,18 @@ class LoadedYaml:
         """The text of 1-based ``line`` (without its line break), if it exists."""
         lines = _text_lines(self.text)
         return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+def _rows(value: str, places: list[tuple[int, int]]) -> tuple:
+    """The file (line, column) of each character of ``value``, split into the value's lines
+    as a parser counts them; ``places`` has one more, just after the last character."""
+    rows: list[list[tuple[int, int]]] = [[]]
+    for ch, place in zip(value, places):
+        rows[-1].append(place)
+        if ch == "\n":
+            rows.append([])
+    rows[-1].append(places[-1])
+    return tuple(tuple(row) for row in rows)
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)

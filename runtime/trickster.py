@@ -21,7 +21,8 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 * ``[Play "E"]``: the first leader; one line per trick, each card under its seat in fixed
   seat order from that first leader (not in the order of play), suit first: ``D9``,
   ``♠A``, ``H10``, jokers ``JH``/``JB`` (big) and ``JL`` (little); ``-`` for a card not
-  played.
+  played.  The last line may stop short (a hand in progress) where the trick's leader is
+  that first leader: its cards are then the first seats' from it, the rest not played.
 
 The hand is replayed by the engine as it is read: who calls, who leads each trick
 (the previous trick's winner) and whether a card may be played are the rules' answer,
@@ -439,6 +440,30 @@ def _check_contract(state: HandState, said: _Call, line: int) -> None:
         raise PtnError(line, f"the PTN says {said.direction}, but the contract plays {contract.get('direction')}")
 
 
+def _trick_tokens(tokens: list[str], line: int, first: int, n: int, leader: int | None,
+                  last: bool) -> list[str]:
+    """The cards of one trick line under the ``n`` seats from ``first`` (fixed seat order).
+
+    The last line may stop short where the seats that played are known without guessing:
+    its ``k`` cards are under the first ``k`` seats from ``first``, which are the first ``k``
+    to play only when this trick's ``leader`` is ``first``; read so, the rest are ``-`` (a
+    hand in progress).  Where no trick starts at the line (``leader`` None: the play is
+    over, or stopped) the rest are ``-`` too, and the caller says what is wrong with a card
+    there.  Any other short line is refused, saying what to write instead.
+    """
+    if len(tokens) == n:
+        return tokens
+    order = " ".join(SEATS[(first + i) % n] for i in range(n))
+    said = f"a trick line holds {n} cards, one per seat from {SEATS[first]} ({order}); found {len(tokens)}"
+    fix = "write '-' under each seat that has not played"
+    if not last or not 0 < len(tokens) < n:
+        raise PtnError(line, f"{said}; {fix}" if len(tokens) < n else said)
+    if leader is not None and leader != first:
+        raise PtnError(line, f"{said}: this trick is led by {_who(leader)}, so the seats that played "
+                             f"these cards cannot be known; {fix}")
+    return tokens + ["-"] * (n - len(tokens))
+
+
 def _play(hand: PtnHand, state: HandState) -> None:
     rules = state.rules
     n = rules.players
@@ -452,11 +477,10 @@ def _play(hand: PtnHand, state: HandState) -> None:
         raise PtnError(tag.line, f"Play says {_who(first)} leads the first trick, but under these rules "
                                  f"{_who(state.current_player())} leads it")
     stopped = False
-    for line, text in tag.data:
-        tokens = text.split()
-        if len(tokens) != n:
-            raise PtnError(line, f"a trick line holds {n} cards, one per seat from {SEATS[first]} "
-                                 f"({' '.join(SEATS[(first + i) % n] for i in range(n))}); found {len(tokens)}")
+    for number, (line, text) in enumerate(tag.data, 1):
+        # The seat that leads this line's trick; None where no trick starts here (play over, or stopped).
+        leader = state.current_player() if state.phase == PLAY and not stopped else None
+        tokens = _trick_tokens(text.split(), line, first, n, leader, last=number == len(tag.data))
         if stopped or state.phase != PLAY:
             if all(t == "-" for t in tokens):
                 continue

@@ -273,7 +273,8 @@ def test_records_dir_follows_no_link_at_the_names_it_chooses(tmp_path, mode, nam
     (folder / name).symlink_to(precious)
     result = run("simulate", "standard", mode, "2", "--seed", "1", "--records", str(folder))
     assert result.exit_code == 2
-    assert f"cannot write {folder / name}: it is a link, and --records DIR follows no link" in result.stderr
+    assert f"cannot write {folder / name}: a link is already there, and --records DIR replaces no file" \
+        in result.stderr
     assert precious.read_text() == "kept\n"
 
 
@@ -288,8 +289,78 @@ def test_records_named_through_a_link_still_write_where_it_leads(tmp_path):
 
 def test_a_fifo_at_a_later_games_name_is_refused_not_waited_on(tmp_path):
     # Was: --records DIR with a FIFO at game-1.jsonl hung after game 0 (only the first and
-    # the last game's names are checked before the run).
+    # the last game's names are checked before the run; --records DIR now refuses any file
+    # at its names before the run, so a {game} name the user typed shows the later open).
     os.mkfifo(tmp_path / "game-1.jsonl")
-    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--records", str(tmp_path))
+    result = run("simulate", "standard", "--games", "3", "--seed", "1",
+                 "--records", str(tmp_path / "game-{game}.jsonl"))
     assert result.exit_code == 2
     assert f"cannot write {tmp_path / 'game-1.jsonl'}: {NO_READER}" in result.stderr
+
+
+def test_records_dir_keeps_an_earlier_runs_hands(tmp_path):
+    # Was: a second `--records DIR` silently replaced DIR/hands.jsonl, the first run's records lost.
+    assert run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(tmp_path)).exit_code == 0
+    first = (tmp_path / "hands.jsonl").read_text()
+    result = run("simulate", "standard", "--hands", "1", "--seed", "2", "--records", str(tmp_path))
+    assert result.exit_code == 2
+    assert (f"cannot write {tmp_path / 'hands.jsonl'}: a file is already there, and --records DIR replaces no "
+            f"file (an earlier run's records would be lost); to replace it, name it: "
+            f"--records {tmp_path / 'hands.jsonl'}") in result.stderr
+    assert (tmp_path / "hands.jsonl").read_text() == first
+
+
+def test_records_dir_keeps_an_earlier_runs_games_and_refuses_before_the_run(tmp_path):
+    (tmp_path / "game-1.jsonl").write_text("kept\n")
+    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--records", str(tmp_path))
+    assert result.exit_code == 2
+    assert (f"cannot write {tmp_path / 'game-1.jsonl'}: a file is already there" in result.stderr
+            and f"name it: --records {tmp_path / 'game-{game}.jsonl'}" in result.stderr)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-1.jsonl"]  # no game played, none written
+    assert (tmp_path / "game-1.jsonl").read_text() == "kept\n"
+
+
+def test_records_dir_leaves_files_that_are_not_the_runs_games(tmp_path):
+    # game-2.jsonl is no game of a run of 2; game-01.jsonl is no game's name.
+    for name in ("game-2.jsonl", "game-01.jsonl"):
+        (tmp_path / name).write_text("kept\n")
+    result = run("simulate", "standard", "--games", "2", "--seed", "1", "--records", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "game-2.jsonl").read_text() == (tmp_path / "game-01.jsonl").read_text() == "kept\n"
+    assert (tmp_path / "game-1.jsonl").read_text().startswith('{"format": "bidwhist-hand/1"')
+
+
+@pytest.mark.parametrize("mode, name", [("--hands", "hands.jsonl"), ("--games", "game-0.jsonl")])
+def test_records_dir_writes_through_no_hard_link(tmp_path, mode, name):
+    # Was: a hard link planted at a name --records DIR chooses was written through: the other name saw the records.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    folder = tmp_path / "records"
+    folder.mkdir()
+    os.link(precious, folder / name)
+    result = run("simulate", "standard", mode, "1", "--seed", "1", "--records", str(folder))
+    assert result.exit_code == 2
+    assert f"cannot write {folder / name}: a file is already there" in result.stderr
+    assert precious.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("name", ["hands.jsonl", "game-{game}.jsonl"])
+def test_a_typed_records_name_replaces_the_file(tmp_path, name):
+    # The name the user types is their request: an earlier file there is replaced.
+    mode = "--hands" if name == "hands.jsonl" else "--games"
+    (tmp_path / name.format(game=0)).write_text("old\n")
+    result = run("simulate", "standard", mode, "1", "--seed", "1", "--records", str(tmp_path / name))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / name.format(game=0)).read_text().startswith('{"format": "bidwhist-hand/1"')
+
+
+def test_open_output_new_only_refuses_a_name_made_after_any_check(tmp_path):
+    # The tool's own names are made with O_EXCL: a file (or hard link) put there after the
+    # check before the run is refused when the file is opened, not written through.
+    precious = tmp_path / "precious"
+    precious.write_text("kept\n")
+    os.link(precious, tmp_path / "hands.jsonl")
+    with pytest.raises(FileExistsError):
+        common.open_output(tmp_path / "hands.jsonl", new_only=True)
+    os.close(common.open_output(tmp_path / "new.jsonl", new_only=True))
+    assert precious.read_text() == "kept\n" and (tmp_path / "new.jsonl").read_text() == ""

@@ -316,3 +316,10 @@ def test_a_whist_string_left_open_is_said_so(tmp_path):
     # Was: "unexpected character `"`", of the quote that opens the string.
     path = write(tmp_path, "open.whist", 'variant p\nextends standard\ntitle "ok" "not closed\n')
     assert messages(path) == [f'{path}:3:12: a string not closed on its line: end it with `"` before the line ends']
+
+
+def test_a_formula_error_after_an_escape_is_placed_at_its_column(tmp_path):
+    # Was 4:41: the `o` of `\x6f` was looked for in the source and found in `foo`, one column late.
+    path = write(tmp_path, "x.yaml", 'name: x\nextends: standard\nscoring:\n  declarer: "if made then \\x6fver + foo"\n')
+    [message] = messages(path)
+    assert message.startswith(f"{path}:4:40: unexpected end of expression, expected `else`")

@@ -339,3 +339,31 @@ def test_a_tag_of_a_megabyte_is_read_in_bounded_memory():
         tracemalloc.stop()
     assert len(hands[0].tags["deal"].value) == 1_000_002
     assert peak < 8 * len(text)  # the value and its unescaped copy, not a record per character
+
+
+def test_a_short_last_trick_line_from_the_first_leader_is_a_hand_in_progress(tmp_path):
+    # Was refused ("a trick line holds 4 cards"). E (the Play's first leader) won trick 4 and
+    # leads trick 5: the two cards under E and S are the first two played.
+    lines = (DATA / "suit-contract.ptn").read_text().splitlines()
+    src = tmp_path / "short.ptn"
+    src.write_text("\n".join(lines[:15]) + "\nHA H5\n")
+    result = run("import", str(src))
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["in_progress"] is True
+    assert record["play"][-6:] == ["AS", "4S", "6S", "4D", "AH", "5H"]  # trick 4 from S, E ruffs
+    dashed = tmp_path / "dashed.ptn"
+    dashed.write_text("\n".join(lines[:15]) + "\nHA H5 - -\n")
+    assert json.loads(run("import", str(dashed)).stdout) == record
+
+
+def test_a_short_last_trick_line_from_another_leader_is_refused_saying_what_to_write(tmp_path):
+    # S won trick 3 and leads trick 4: the cards under E and S are not the first two played.
+    lines = (DATA / "suit-contract.ptn").read_text().splitlines()
+    src = tmp_path / "short.ptn"
+    src.write_text("\n".join(lines[:14]) + "\nD4 SA\n")
+    result = run("import", str(src))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert (f"{src}:15: a trick line holds 4 cards, one per seat from E (E S W N); found 2: this trick is led "
+            "by S (seat 0), so the seats that played these cards cannot be known; write '-' under each seat "
+            "that has not played") in result.stderr

@@ -313,13 +313,16 @@ def _printed(width: int, colour: bool, *renderables) -> str:
     [("1", "seat 0", "AH\t2H", " seat 0")],                       # a tab, space around a cell: rich draws it
 ])
 def test_plain_table_prints_the_bytes_of_richs_table(width, colour, rows):
-    from bidcompiler.cli.render import PlainTable
+    from bidcompiler.cli.render import Fitted, PlainTable
 
     table = PlainTable([("  trick", "right"), ("leader", "left"), ("cards", "left"), ("winner", "left")])
     for row in rows:
         table.add_row(*row)
     drawn = _printed(width, colour, table)
-    assert drawn == _printed(width, colour, table.rich_table())
+    # Too narrow for a column's longest word, rich's table is printed as a list (Fitted).
+    assert drawn == _printed(width, colour, Fitted(table.rich_table()))
+    if width == 80:
+        assert drawn == _printed(width, colour, table.rich_table())
     assert ("\x1b[2m" in drawn) == colour and drawn.count("\n") > len(rows)  # a header, every row
 
 

@@ -318,3 +318,50 @@ def test_coerce_root_scalar():
     loaded = load_yaml("42\n", F)
     assert coerce_to_schema_strings(loaded, [()]) == 1
     assert loaded.data == "42"
+
+
+# -- where a double-quoted value's characters are in the file ----------------------------
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of ``text[index]``."""
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+@pytest.mark.parametrize("source", [
+    r'a \"b\" @',                 # \" : two characters for one
+    r'a \\ @',                    # \\
+    r'a \n b @',                  # \n: the value's line 2
+    r'a \t @',
+    r'a \x41 @',                  # four for one
+    r'a \u00e9 @',                # six for one
+    r'a \U0001F0A1 @',            # ten for one
+    r'\x41\u00e9\"\\ @',          # escapes side by side
+    'a\n  b\n\n  c \\x41 @',      # folds: a break is a space, a blank line a break; then an escape
+    'a \\\n  b\\x41 @',           # an escaped line break is nothing
+])
+def test_a_double_quoted_values_character_after_escapes_is_placed_at_its_column(source):
+    # Was: each character matched to its next occurrence in the source, so an escape's
+    # width threw later places off (`\x6fver + foo`: the `o` found in `foo`).
+    text = f'f: "{source}"\n'
+    loaded = load_yaml(text, F)
+    value = loaded.data["f"]
+    start = loaded.content_pos(("f",))
+    for back in (0, 1):  # the `@` and the blank before it, which no search in the source can find
+        line, col = _line_col(value, value.index("@") - back)
+        assert start.shifted(line, col) == at(*_line_col(text, text.index("@") - back))
+
+
+@pytest.mark.parametrize("escape, char", [(r"\"", '"'), (r"\\", "\\"), (r"\x41", "A"), (r"\u00e9", "é"),
+                                          (r"\t", "\t"), (r"\n", "\n")])
+def test_an_escaped_character_is_placed_at_its_backslash(escape, char):
+    text = f'f: "ab {escape} c"\n'
+    loaded = load_yaml(text, F)
+    value = loaded.data["f"]
+    assert loaded.content_pos(("f",)).shifted(1, value.index(char) + 1) == at(1, text.index("\\") + 1)
+
+
+def test_the_end_of_a_double_quoted_value_is_its_closing_quote():
+    text = 'f: "a \\x41\\\n  b"\n'
+    loaded = load_yaml(text, F)
+    assert loaded.content_pos(("f",)).shifted(1, len(loaded.data["f"]) + 1) == at(2, 4)

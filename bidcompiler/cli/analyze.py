@@ -179,6 +179,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
     from rich.text import Text
 
     from ..seatwords import declarer_words
+    from . import render
     from .replay import by_side, contract_text
     from .table import side_label
 
@@ -227,7 +228,7 @@ def print_hand(console, hand: dict, rules: Ruleset, every_card: bool, title: str
         books = " / ".join(map(str, p["books"]))
         table.add_row(where, played, books, str(p["dd_declaring_books"]),
                       _change_text(p["change"], last if every_card else None, names))
-    console.print(table)
+    console.print(render.Fitted(table))
     claim = hand["claim"]
     last = hand["positions"][-1]
     if last["trick"] >= rules.hand_size and last["cards"] == 0:

@@ -322,7 +322,7 @@ def _fifo_problem(path: str | os.PathLike) -> str | None:
     return None
 
 
-def open_output(path: str | os.PathLike, follow_links: bool = True) -> int:
+def open_output(path: str | os.PathLike, new_only: bool = False) -> int:
     """Open the output file ``path`` to write it from its start: its file descriptor, blocking.
 
     Opened without blocking, then made blocking: a FIFO whose reader has gone (or never
@@ -330,13 +330,15 @@ def open_output(path: str | os.PathLike, follow_links: bool = True) -> int:
     by :func:`output_reason`) where a plain open waited for a reader forever.  Where the
     system has no ``O_NONBLOCK`` (Windows) the file is opened as any other, and left as it
     is: ``os.set_blocking`` there takes only pipes, and refused every record file.
-    ``follow_links=False`` refuses a link found at ``path`` (ELOOP): for the names the
-    tool chooses itself, which a link must not lead elsewhere.
+    ``new_only=True`` makes a new file and refuses any name already there
+    (FileExistsError): for the names the tool chooses itself, which must replace no one's
+    file, nor write through a link (symbolic or hard) planted at the name.  Made with
+    ``O_EXCL``, the check and the making are one step, so a file put there after any
+    earlier check is refused too.
     """
     nonblocking = getattr(os, "O_NONBLOCK", 0)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | nonblocking
-    if not follow_links:
-        flags |= getattr(os, "O_NOFOLLOW", 0)
+    # O_EXCL with O_CREAT fails on any name that is there, a symbolic link to nothing included.
+    flags = os.O_WRONLY | os.O_CREAT | nonblocking | (os.O_EXCL if new_only else os.O_TRUNC)
     fd = os.open(path, flags, 0o666)
     if nonblocking:
         try:

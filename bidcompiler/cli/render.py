@@ -80,12 +80,12 @@ class PlainTable:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment | RenderableType]:
         if not self._as_is():
-            yield self.rich_table()
+            yield Fitted(self.rich_table())
             return
         headers = [header for header, _ in self.columns]
         widths = [max(cell_len(cell) for cell in column) for column in zip(headers, *self.rows)]
         if sum(widths) + 2 * (len(widths) - 1) > options.max_width:
-            yield self.rich_table()  # rich wraps or shrinks the columns to fit
+            yield Fitted(self.rich_table())  # rich wraps or shrinks the columns to fit
             return
         right = [justify == "right" for _, justify in self.columns]
         dim = console.get_style("dim")
@@ -100,6 +100,98 @@ class PlainTable:
         for row in self.rows:
             yield Segment("  ".join(_aligned(cell, width, r) for cell, width, r in zip(row, widths, right)))
             yield Segment.line()
+
+
+class Fitted:
+    """A rich Table drawn as it is where every word of it fits its column, else as a list.
+
+    Narrower than the table's least width (its longest word in each column, a column
+    that does not wrap whole, and its rules and padding), rich would cut words short
+    (``contra…``, ``(15.0–2…``) or drop a column.  There each row is printed instead as
+    its cells, one a line, each named by its column's header (``hands: 40``); the lines
+    are printed whole, as every other line is, for the terminal to wrap.  Wide enough,
+    the table is drawn exactly as before.
+    """
+
+    def __init__(self, table: Table) -> None:
+        """``table``: any rich Table whose cells are text."""
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[RenderableType]:
+        if _cuts(console, options, self.table):
+            yield from _as_list(console, self.table)
+        else:
+            yield self.table
+
+
+def _cuts(console: Console, options: ConsoleOptions, table: Table) -> bool:
+    """Whether rich would draw some column of ``table`` narrower than its longest word.
+
+    The table as a whole may fit where a column does not: rich narrows the widest
+    columns first, below their longest word (``(34.2–100.0…`` at 40 columns).  So each
+    column's width is asked of rich's own layout and set against its least width, both
+    through rich's private methods; where those are not there (another rich), the table's
+    least width against the console's, which misses those cases only.
+    """
+    # Measured as if unbounded: rich's measure of a cell stops at the width it is given.
+    unbounded = options.update_width(_UNBOUNDED)
+    try:
+        inside = options.update_width(max(1, options.max_width - table._extra_width))
+        widths = table._calculate_column_widths(console, inside)
+        least = [table._measure_column(console, unbounded, column).minimum for column in table.columns]
+    except (AttributeError, TypeError):
+        return table.__rich_measure__(console, unbounded).minimum > options.max_width
+    return any(width < need for width, need in zip(widths, least))
+
+
+# Wider than any table: a width to measure a table's least width at, unbounded.
+_UNBOUNDED = 1 << 20
+
+
+def _as_list(console: Console, table: Table) -> Iterator[Text]:
+    """The rows of ``table`` as lines: a row's first cell, then the others indented, each after
+    its header (a cell under no header, compare's ``*``, ends the line before it); a row with
+    only its first cell (a heading, ``of the 200 contracts``) alone."""
+    headers = [_cell_text(console, column.header).plain.strip() for column in table.columns]
+    cells = [[_cell_text(console, cell) for cell in column.cells] for column in table.columns]
+    for index, row in enumerate(table.rows):
+        texts = [column[index] for column in cells]
+        if not any(t.plain.strip() for t in texts[1:]):
+            yield texts[0]
+        else:
+            lines: list[Text] = []
+            for i, (header, text) in enumerate(zip(headers, texts)):
+                if not text.plain.strip():
+                    continue
+                if header or not lines:
+                    lines.append(_labelled("  " * (i > 0), header, text, table.header_style))
+                else:
+                    lines[-1].append(" ").append_text(text)
+            yield from lines
+        if row.end_section:
+            yield Text("")
+
+
+def _cell_text(console: Console, cell: RenderableType) -> Text:
+    """A cell (or header) as text: a string read as markup, as the table reads it."""
+    if isinstance(cell, Text):
+        return cell
+    return console.render_str(cell) if isinstance(cell, str) else Text(str(cell))
+
+
+def _labelled(indent: str, header: str, text: Text, style) -> Text:
+    """``header: text`` (the text alone under an empty header), the header in the table's
+    header ``style``, the text's later lines indented as its first."""
+    out = Text(indent)
+    if header:
+        out.append(header, style=style or "")
+        out.append(": ")
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if i:
+            out.append("\n" + indent + "  ")
+        out.append_text(line)
+    return out
 
 
 def _verbatim(text: str) -> bool:
@@ -326,9 +418,9 @@ def simulation_report(data: dict) -> None:
     if data["no_contract"]:
         redeal = stats["redeal"]
         table.add_row("(no contract)", str(data["no_contract"]), f"{_value(redeal)} {_ci(redeal)}", "")
-    console.print(table)
+    console.print(Fitted(table))
     if data["strains"]:
-        console.print(_strain_table(data["strains"], stats))
+        console.print(Fitted(_strain_table(data["strains"], stats)))
     figures = Table(show_header=True, header_style="bold")
     figures.add_column("figure")
     figures.add_column("value", justify="right")
@@ -340,7 +432,7 @@ def simulation_report(data: dict) -> None:
         for key, label, stat in rows:
             signed = key.split(":", 1)[0] in _SIGNED
             figures.add_row(label, _value(stat, signed), _ci(stat, signed))
-    console.print(figures)
+    console.print(Fitted(figures))
     if data["mode"] == "games":
         _note(console, f"[dim]Hands per game count thrown-in hands.  {_FIRST_DEALER}[/dim]")
         unfinished = stats.get("unfinished", {}).get("value")
@@ -396,7 +488,7 @@ def comparison_report(data: dict) -> None:
         _heading_row(table, _COMPARE_HEADINGS[base], i == 0)
         for d in groups[base]:
             _difference_row(table, d)
-    console.print(table)
+    console.print(Fitted(table))
     _note(console, "[dim]* significant: the 95% interval of B − A excludes zero.  pts: percentage points.[/dim]")
     if data["summary"]:
         _note(console, "[bold]What changes under B[/bold] (95% intervals; differences of percentages in points):")

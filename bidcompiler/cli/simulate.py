@@ -309,6 +309,37 @@ def _records_writable(records: str, mode: str, count: int) -> None:
         check_output(records, "--records")
 
 
+def _first_taken(records: str, mode: str, count: int) -> str | None:
+    """The first of the names --records DIR chooses (``records``, joined to the folder) that
+    is already there, a link included; None when the run replaces no file.
+
+    With --games only the files of games 0 to ``count - 1`` are the run's; the folder is
+    listed once, not asked about each game.
+    """
+    if mode == "hands":
+        return records if os.path.lexists(records) else None
+    folder = os.path.dirname(records)
+    ours = re.compile(re.escape(os.path.basename(records)).replace(r"\{game\}", "(0|[1-9][0-9]*)") + r"\Z")
+    try:
+        names = os.listdir(folder)
+    except OSError:  # a folder that cannot be listed: each file is still made new, or refused, as written
+        return None
+    games = sorted(int(m[1]) for m in map(ours.match, names) if m and int(m[1]) < count)
+    return game_path(records, games[0]) if games else None
+
+
+def _taken_message(name: str, records: str) -> str:
+    """Why --records DIR does not write ``name``, a name already there, and how to replace it.
+
+    ``records`` is the name chosen in the folder (``DIR/hands.jsonl``, ``DIR/game-{game}.jsonl``):
+    typed with --records, it is the user's request, and replaces what is there.
+    """
+    what = "a link" if os.path.islink(name) else "a file"
+    return (f"cannot write {printable(name, False)}: {what} is already there, and --records DIR replaces "
+            f"no file (an earlier run's records would be lost); to replace it, name it: "
+            f"--records {printable(records, False)}")
+
+
 class RecordWriter:
     """Writes the record lines of chunks, in chunk order, to one file or one file per game."""
 
@@ -346,25 +377,24 @@ class RecordWriter:
             try:
                 self.out = self._open(self.path)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {self.path}: {self._why(exc)}",
-                                         param_hint="--records") from None
+                raise self._cannot(self.path, exc) from None
         return self.out
 
     def _open(self, path: str):
         """Open the record file ``path`` to write it from its start (see :func:`~bidcompiler.cli.common.open_output`).
 
-        Under --records DIR the name is the tool's (hands.jsonl, game-N.jsonl), so a link
-        found at it is not followed: a folder shared or cloned with hands.jsonl linked to
-        ~/.bashrc had that file overwritten.  A name the user wrote is theirs to link.
+        Under --records DIR the name is the tool's (hands.jsonl, game-N.jsonl), so it is
+        made new, never replaced nor written through a link: a folder shared or cloned with
+        hands.jsonl linked to ~/.bashrc had that file overwritten, and an earlier run's
+        records were silently lost.  A name the user wrote is theirs to replace or link.
         """
-        return os.fdopen(open_output(path, follow_links=not self.own_names), "w", encoding="utf-8")
+        return os.fdopen(open_output(path, new_only=self.own_names), "w", encoding="utf-8")
 
-    def _why(self, exc: OSError) -> str:
-        """The reason a record file could not be opened, in words."""
-        if self.own_names and os.path.islink(exc.filename or ""):
-            return ("it is a link, and --records DIR follows no link to write its own files "
-                    "(name the file itself to write where the link leads)")
-        return output_reason(exc)
+    def _cannot(self, target: str, exc: OSError) -> click.BadParameter:
+        """The refusal (exit 2) of a record file that could not be opened, saying why."""
+        if self.own_names and isinstance(exc, FileExistsError):
+            return click.BadParameter(_taken_message(target, self.path), param_hint="--records")
+        return click.BadParameter(f"cannot write {target}: {output_reason(exc)}", param_hint="--records")
 
     def close(self) -> None:
         """Close the one record file, if it was opened; a write that fails here (a full disk) is named, exit 1."""
@@ -393,7 +423,7 @@ class RecordWriter:
                 with self._open(target) as f:
                     f.write(text)
             except OSError as exc:
-                raise click.BadParameter(f"cannot write {target}: {self._why(exc)}", param_hint="--records") from None
+                raise self._cannot(target, exc) from None
         result.records = None  # written: no need to keep them in memory
 
 
@@ -403,7 +433,8 @@ class RecordWriter:
 @run_options
 @click.option("--records", type=FilePath(dir_okay=True),
               help="Write every hand as a hand record, one per line (given an existing folder: to "
-                   "game-{game}.jsonl in it with --games, hands.jsonl with --hands); with --games, a name "
+                   "game-{game}.jsonl in it with --games, hands.jsonl with --hands, replacing no file there); "
+                   "with --games, a name "
                    "holding {game} (or {game:04d}) gives each game its own file, a game record.  Not with "
                    "--set (a record names its house rules, not one-off settings).")
 def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backend, scheduler, max_hands,
@@ -438,11 +469,10 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     if own_names:
         # --records DIR: one game record per game, or every hand in one file, inside the folder.
         records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
+        taken = _first_taken(records, mode, count)
+        if taken is not None:  # said before the run; RecordWriter also makes each file new (O_EXCL)
+            raise click.BadParameter(_taken_message(taken, records), param_hint="--records")
         click.echo(f"note: writing the records to {records}", err=True)
-        if os.path.islink(game_path(records, 0)):  # said before the run; RecordWriter follows none
-            raise click.BadParameter(f"cannot write {game_path(records, 0)}: it is a link, and --records DIR "
-                                     "follows no link to write its own files (name the file itself to write "
-                                     "where the link leads)", param_hint="--records")
     if records and mode == "hands" and has_game_field(records):
         raise click.BadParameter(f"{records}: a {{game}} field numbers the files of --games; with --hands "
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
