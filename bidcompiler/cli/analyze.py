@@ -291,7 +291,7 @@ def analyze_each(file: str, as_json: bool, every_card: bool, backend: str = "own
 
 # --------------------------------------------------------------------------- the command
 # runtime.solver.BACKENDS, written out so `--help` does not import the solver
-# (tests/test_analyze_solver.py keeps the two equal).
+# (tests/test_solver.py::test_analyze_solver_choices_are_the_solver_backends keeps the two equal).
 SOLVERS = ("own", "fast", "dds")
 # The optional package each backend other than our own needs.
 _NEEDS = {"fast": ("numba", "fast"), "dds": ("endplay", "dds")}
