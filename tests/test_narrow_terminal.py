@@ -80,3 +80,14 @@ def test_no_word_of_an_analysis_is_cut_on_a_narrow_terminal(tmp_path, monkeypatc
             narrow = run(command, str(records), env={"COLUMNS": width})
             assert narrow.exit_code == 0 and "…" not in narrow.stdout
             assert words(wide.stdout) <= words(narrow.stdout)
+
+
+def test_a_column_that_does_not_wrap_is_listed_once_narrowed_below_its_widest_cell():
+    # A no_wrap column's cell is cut at its end (`(15.…`), not wrapped at its spaces, so
+    # what it needs is its widest cell, not its longest word (14 here, under 28 columns).
+    table = Table(show_header=False)
+    table.add_column(no_wrap=True)
+    table.add_row("+2.5 (-4.8 to +10.8) pts, the interval")
+    assert "…" in printed(table, 30)
+    assert printed(Fitted(table), 30) == "+2.5 (-4.8 to +10.8) pts, the interval\n"
+    assert printed(Fitted(table), 42) == printed(table, 42)  # it fits: drawn as rich draws it

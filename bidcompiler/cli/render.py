@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.segment import Segment
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from runtime.stats import Interval
@@ -125,7 +126,7 @@ class Fitted:
 
 
 def _cuts(console: Console, options: ConsoleOptions, table: Table) -> bool:
-    """Whether rich would draw some column of ``table`` narrower than its longest word.
+    """Whether rich would draw some column of ``table`` narrower than its least width (:func:`_least`).
 
     The table as a whole may fit where a column does not: rich narrows the widest
     columns first, below their longest word (``(34.2–100.0…`` at 40 columns).  So each
@@ -138,10 +139,16 @@ def _cuts(console: Console, options: ConsoleOptions, table: Table) -> bool:
     try:
         inside = options.update_width(max(1, options.max_width - table._extra_width))
         widths = table._calculate_column_widths(console, inside)
-        least = [table._measure_column(console, unbounded, column).minimum for column in table.columns]
+        least = [_least(table._measure_column(console, unbounded, column), column) for column in table.columns]
     except (AttributeError, TypeError):
         return table.__rich_measure__(console, unbounded).minimum > options.max_width
     return any(width < need for width, need in zip(widths, least))
+
+
+def _least(measured: Measurement, column: Column) -> int:
+    """The width below which rich cuts a cell of ``column`` (``measured`` unbounded): its
+    longest word, or its widest cell where it does not wrap (rich then cuts the cell's end)."""
+    return measured.maximum if column.no_wrap else measured.minimum
 
 
 # Wider than any table: a width to measure a table's least width at, unbounded.
