@@ -364,3 +364,16 @@ def test_open_output_new_only_refuses_a_name_made_after_any_check(tmp_path):
         common.open_output(tmp_path / "hands.jsonl", new_only=True)
     os.close(common.open_output(tmp_path / "new.jsonl", new_only=True))
     assert precious.read_text() == "kept\n" and (tmp_path / "new.jsonl").read_text() == ""
+
+
+@pytest.mark.parametrize("mode", ["--games", "--hands"])
+def test_records_dir_whose_name_holds_a_brace_is_refused(tmp_path, mode):
+    # Was: --records 'o{game}' (an existing folder) filled in the folder's {game} too: game 0
+    # went to o0/game-0.jsonl, outside the folder named (and --hands was told to drop {game}).
+    folder = tmp_path / "o{game}"
+    folder.mkdir()
+    (tmp_path / "o0").mkdir()
+    result = run("simulate", "standard", mode, "1", "--seed", "1", "--records", str(folder))
+    assert result.exit_code == 2
+    assert f"{folder}: a folder whose name holds '{{' or '}}' cannot hold the records" in result.stderr
+    assert list((tmp_path / "o0").iterdir()) == list(folder.iterdir()) == []

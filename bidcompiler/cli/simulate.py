@@ -309,6 +309,19 @@ def _records_writable(records: str, mode: str, count: int) -> None:
         check_output(records, "--records")
 
 
+def _literal_folder(folder: str) -> None:
+    """Refuse (exit 2) --records DIR for a folder whose name holds a brace.
+
+    The records name is ``DIR/game-{game}.jsonl``, and every ``{game}`` of a records name
+    is filled in, the folder's too: ``--records 'o{game}'`` wrote game 0 to ``o0/``, game
+    1 to ``o1/``, outside the folder named; a name has no way to write a brace as it is.
+    """
+    if "{" in folder or "}" in folder:
+        raise click.BadParameter(f"{printable(folder, False)}: a folder whose name holds '{{' or '}}' cannot hold "
+                                 "the records, as a records name reads {game} anywhere in it as the game's "
+                                 "number; write them to another folder", param_hint="--records")
+
+
 def _first_taken(records: str, mode: str, count: int) -> str | None:
     """The first of the names --records DIR chooses (``records``, joined to the folder) that
     is already there, a link included; None when the run replaces no file.
@@ -467,6 +480,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
     mode, count = check_run(games, hands, workers, backend, scheduler, plot)
     own_names = bool(records) and os.path.isdir(records)
     if own_names:
+        _literal_folder(records)
         # --records DIR: one game record per game, or every hand in one file, inside the folder.
         records = os.path.join(records, "game-{game}.jsonl" if mode == "games" else "hands.jsonl")
         taken = _first_taken(records, mode, count)
