@@ -377,3 +377,25 @@ def test_records_dir_whose_name_holds_a_brace_is_refused(tmp_path, mode):
     assert result.exit_code == 2
     assert f"{folder}: a folder whose name holds '{{' or '}}' cannot hold the records" in result.stderr
     assert list((tmp_path / "o0").iterdir()) == list(folder.iterdir()) == []
+
+
+def test_records_dir_finds_a_games_file_named_in_other_case_where_case_is_not_told_apart(tmp_path, monkeypatch):
+    # Was: on a folder that does not tell case apart (Windows, macOS) Game-1.JSONL is
+    # game-1.jsonl, but the check before the run matched the listing's names by case: the
+    # run was played and refused only at game 1's file.  Such a folder is stood in for here.
+    from bidcompiler.cli import simulate
+
+    (tmp_path / "Game-1.JSONL").write_text("kept\n")
+    (tmp_path / "GAME-2.jsonl").write_text("kept\n")
+    folded = {name.lower() for name in os.listdir(tmp_path)}
+    monkeypatch.setattr(simulate.os.path, "lexists", lambda p: os.path.basename(p).lower() in folded)
+    records = str(tmp_path / "game-{game}.jsonl")
+    assert simulate._first_taken(records, "games", 3) == str(tmp_path / "game-1.jsonl")
+    assert simulate._first_taken(records, "games", 1) is None  # game 1 is no game of a run of 1
+
+
+def test_records_dir_leaves_a_file_in_other_case_where_case_is_told_apart(tmp_path):
+    (tmp_path / "Game-0.jsonl").write_text("kept\n")
+    result = run("simulate", "standard", "--games", "1", "--seed", "1", "--records", str(tmp_path))
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "Game-0.jsonl").read_text() == "kept\n"

@@ -327,18 +327,22 @@ def _first_taken(records: str, mode: str, count: int) -> str | None:
     is already there, a link included; None when the run replaces no file.
 
     With --games only the files of games 0 to ``count - 1`` are the run's; the folder is
-    listed once, not asked about each game.
+    listed once, not asked about each game.  A name listed in other letters' case
+    (``Game-1.JSONL``) is the run's where the folder does not tell case apart (Windows,
+    macOS): asked about by the run's own name, it is there.
     """
     if mode == "hands":
         return records if os.path.lexists(records) else None
     folder = os.path.dirname(records)
-    ours = re.compile(re.escape(os.path.basename(records)).replace(r"\{game\}", "(0|[1-9][0-9]*)") + r"\Z")
+    ours = re.compile(re.escape(os.path.basename(records)).replace(r"\{game\}", "(0|[1-9][0-9]*)") + r"\Z",
+                      re.IGNORECASE)
     try:
         names = os.listdir(folder)
     except OSError:  # a folder that cannot be listed: each file is still made new, or refused, as written
         return None
     games = sorted(int(m[1]) for m in map(ours.match, names) if m and int(m[1]) < count)
-    return game_path(records, games[0]) if games else None
+    taken = (game_path(records, game) for game in games)
+    return next((name for name in taken if os.path.lexists(name)), None)
 
 
 def _taken_message(name: str, records: str) -> str:
