@@ -48,8 +48,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bidcompiler.pipeline import load_ruleset, shipped_variants  # noqa: E402
-from gamerisk import parse_settings  # noqa: E402
-from runtime.bots import BOTS, SamplerBot, make_bot  # noqa: E402
+from gamerisk import parse_settings, with_settings  # noqa: E402
+from runtime.bots import BOTS, SamplerBot  # noqa: E402
 from runtime.game import GameState, deal  # noqa: E402
 from runtime.hand import HandState  # noqa: E402
 
@@ -74,38 +74,12 @@ def mean_ci(values: list[float], z: float = Z95) -> tuple[float, float]:
     return m, z * statistics.stdev(values) / math.sqrt(len(values))
 
 
-# ``--set`` settings of bot A (gamerisk.parse_settings' {(module, name): value}); a
-# module global so that worker processes (forked) see them too.
-A_SETTINGS: dict = {}
-
-
-class WithSettings:
-    """A bot deciding with ``settings`` in place (put back after each decision)."""
-
-    def __init__(self, bot, settings: dict):
-        self.bot = bot
-        self.settings = settings
-
-    def choose(self, state: HandState) -> int:
-        """The bot's action with the settings in place."""
-        saved = {key: getattr(*key) for key in self.settings}
-        for (module, name), value in self.settings.items():
-            setattr(module, name, value)
-        try:
-            return self.bot.choose(state)
-        finally:
-            for (module, name), value in saved.items():
-                setattr(module, name, value)
-
-
 def make(name: str, rng: random.Random, samples: int, settings: dict | None = None):
     """A bot by name; the sampler with the requested number of sampled deals (its default if None);
-    with ``settings`` (``--set``), deciding with them in place."""
+    with ``settings`` (``--set``, as gamerisk.parse_settings gives them), deciding with them in place."""
     if name == "sampler" and samples is not None:
-        bot = SamplerBot(rng, samples=samples)
-    else:
-        bot = make_bot(name, rng)
-    return WithSettings(bot, settings) if settings else bot
+        return with_settings(SamplerBot, settings or {})(rng, samples=samples)
+    return with_settings(BOTS[name], settings or {})(rng)
 
 
 def margin(score, side: int) -> float:
@@ -117,14 +91,15 @@ def margin(score, side: int) -> float:
 # ------------------------------------------------------------------ paired deals
 def paired_deal(job: tuple) -> float:
     """One deal played once per side A can hold: A's mean margin over B's sides."""
-    variant, a, b, seed, index, samples = job
+    variant, a, b, seed, index, samples, a_set = job
+    settings = parse_settings(a_set)  # in the worker: its module objects do not pickle
     rules = load_ruleset(variant)
     hands, kitty = deal(rules, random.Random(f"paired:{seed}:{index}"))
     dealer = index % rules.players
     margins = []
     for side in range(rules.sides):
         state = HandState(rules, dealer, [list(h) for h in hands], list(kitty))
-        bots = [make(a, rng, samples, A_SETTINGS) if rules.side_of[s] == side else make(b, rng, samples)
+        bots = [make(a, rng, samples, settings) if rules.side_of[s] == side else make(b, rng, samples)
                 for s in range(rules.players) for rng in [random.Random(f"{seed}:{index}:{side}:{s}")]]
         while not state.is_terminal():
             state.apply_action(bots[state.current_player()].choose(state))
@@ -132,9 +107,10 @@ def paired_deal(job: tuple) -> float:
     return statistics.fmean(margins)
 
 
-def paired(variant: str, a: str, b: str, deals: int, seed: int, samples: int, workers: int) -> dict:
-    """A against B on ``deals`` deals, sides swapped (duplicate style)."""
-    jobs = [(variant, a, b, seed, i, samples) for i in range(deals)]
+def paired(variant: str, a: str, b: str, deals: int, seed: int, samples: int, workers: int,
+           a_set: tuple[str, ...] = ()) -> dict:
+    """A (with the ``--set`` items ``a_set``) against B on ``deals`` deals, sides swapped (duplicate style)."""
+    jobs = [(variant, a, b, seed, i, samples, a_set) for i in range(deals)]
     start = time.perf_counter()
     if workers > 1:
         with Pool(workers) as pool:
@@ -157,20 +133,22 @@ def report_paired(p: dict) -> None:
 # ------------------------------------------------------------------ whole games
 def play_game(job: tuple) -> dict:
     """One game of ``a`` against ``b``: who won, and every hand's margins from A's side."""
-    variant, a, b, seed, index, samples = job
+    variant, a, b, seed, index, samples, a_set = job
+    settings = parse_settings(a_set)  # in the worker: its module objects do not pickle
     rules = load_ruleset(variant)
     a_side = rules.side_of[index % rules.players]
     game = GameState(rules, seed * 1_000_003 + index)
-    bots = [make(a, rng, samples, A_SETTINGS) if rules.side_of[s] == a_side else make(b, rng, samples)
+    bots = [make(a, rng, samples, settings) if rules.side_of[s] == a_side else make(b, rng, samples)
             for s in range(rules.players) for rng in [random.Random(f"{seed}:{index}:{s}")]]
     while not game.is_terminal():
         game.apply_action(bots[game.current_player()].choose(game.hand))
     return {"won": game.winner == a_side, "hands": [margin(h.score, a_side) for h in game.history]}
 
 
-def match(variant: str, a: str, b: str, games: int, seed: int, samples: int, workers: int) -> dict:
-    """Play ``games`` whole games and gather the figures of the report."""
-    jobs = [(variant, a, b, seed, g, samples) for g in range(games)]
+def match(variant: str, a: str, b: str, games: int, seed: int, samples: int, workers: int,
+          a_set: tuple[str, ...] = ()) -> dict:
+    """Play ``games`` whole games (A with the ``--set`` items ``a_set``) and gather the figures of the report."""
+    jobs = [(variant, a, b, seed, g, samples, a_set) for g in range(games)]
     start = time.perf_counter()
     if workers > 1:
         with Pool(workers) as pool:
@@ -240,7 +218,7 @@ def main() -> None:
                              "heuristic._BID_CREDIT=0.5 with --bots heuristic,heuristic")
     args = parser.parse_args()
     try:
-        A_SETTINGS.update(parse_settings(args.set))
+        parse_settings(args.set)  # refused here, once; each job reads them again (see paired_deal)
     except ValueError as e:
         parser.error(str(e))
     names = tuple(args.bots.split(","))
@@ -252,11 +230,11 @@ def main() -> None:
     print(f"seed {args.seed}, Python {sys.version.split()[0]}")
     for variant in variants:
         if args.deals:
-            report_paired(paired(variant, a, b, args.deals, args.seed, args.samples, args.workers))
+            report_paired(paired(variant, a, b, args.deals, args.seed, args.samples, args.workers, tuple(args.set)))
         if args.games:
             if not args.deals:
                 print(f"{variant}: {a} (A) vs {b} (B)")
-            report_match(match(variant, a, b, args.games, args.seed, args.samples, args.workers))
+            report_match(match(variant, a, b, args.games, args.seed, args.samples, args.workers, tuple(args.set)))
     if args.speed_hands:
         rates = speed(variants[0], (a, b) if a != b else (a,), args.speed_hands, args.speed_rounds, args.samples)
         print(f"speed ({variants[0]}, CPU time, {args.speed_hands} hands each, interleaved): "
