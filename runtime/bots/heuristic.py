@@ -18,7 +18,7 @@ from .cardplay import follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
-from .outbid import (_MARGIN_OF_SWING, _OUTLOOKS, bid_margin, is_saving_sacrifice, outlook, own_in_strain,
+from .outbid import (_OUTLOOKS, bid_margin, is_saving_sacrifice, lowest_swing, outlook, own_in_strain,
                      standing_values)
 from .shown import placed_away, shown_mask, threats
 from .track import Track
@@ -77,7 +77,7 @@ _GAME_SACRIFICES = True
 # where no callers are above that line play exactly as before (simulate --json).
 # False is the rule before.
 _PARTNER_BY_CALLERS = True
-# A credit, in swings of the lowest contract (the unit of outbid.bid_margin), that a
+# A credit, in swings of the lowest contract (outbid.lowest_swing, the unit of bid_margin), that a
 # bid gets over passing where the seat may pass: a knob for measuring whether bidding
 # more pays (bench/gamerisk.py --set heuristic._BID_CREDIT=X).  0 is the bot as shipped.
 _BID_CREDIT = 0.0
@@ -320,7 +320,7 @@ class HeuristicBot:
                 f"redeal: the hand is hopeless (best call worth {max(alternatives):+.1f})"
                 if why and alternatives else "redeal: nothing better" if why else "")
         margin = bid_margin(info)
-        credit = _BID_CREDIT * margin / _MARGIN_OF_SWING
+        credit = _BID_CREDIT * lowest_swing(info)
         if best_bid is not None and (not can_pass or best_bid[5] + credit > pass_value + margin):
             _, action, books, i, b, value = best_bid
             key = info.table_list[i].key

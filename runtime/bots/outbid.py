@@ -83,11 +83,15 @@ _BUILDING = threading.local()  # per thread: the models being built
 
 
 def bid_margin(info: RulesInfo) -> float:
-    """By how much a bid must beat passing, in the variant's own points.
+    """By how much a bid must beat passing, in the variant's own points: a share of
+    :func:`lowest_swing`."""
+    return _MARGIN_OF_SWING * lowest_swing(info)
 
-    The unit is the swing of the lowest suit contract between made exactly and set by
-    one book (the scoring tables say it): 6 where a contract scores 3 or -3, 3 where it scores 1 or -2.
-    """
+
+def lowest_swing(info: RulesInfo) -> float:
+    """The swing of the lowest suit contract between made exactly and set by one book, in
+    the variant's own points (the scoring tables say it): 6 where a contract scores 3 or
+    -3, 3 where it scores 1 or -2; 6 where the tables give none."""
     util = info.util
     assert util is not None, "ensure_util first"
     decl = util[0]
@@ -96,7 +100,7 @@ def bid_margin(info: RulesInfo) -> float:
         swing = abs(decl[0][0][k] - decl[0][0][k - 1])
     else:
         swing = 6.0
-    return _MARGIN_OF_SWING * (swing or 6.0)
+    return swing or 6.0
 
 
 def worth_bidding(values: list[float], made: list[float], bids) -> frozenset[int]:
