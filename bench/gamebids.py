@@ -194,6 +194,8 @@ def measure_positions(variant: str, against: str, positions: int, seed: int, lon
     other_rules = load_ruleset(against)
     if other_rules.action_names != rules.action_names or other_rules.deck() != rules.deck():
         raise SystemExit(f"{against}: its cards or actions differ from {variant}'s; positions cannot be compared")
+    if long > rules.hand_size:  # no deal has one: the sampling below would draw for ever
+        raise SystemExit(f"--long {long}: a hand of {variant} holds {rules.hand_size} cards")
     top = max(b.level for b in rules.bids)
     edge = rules.game_end.target - 1
 
