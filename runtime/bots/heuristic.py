@@ -434,7 +434,9 @@ class HeuristicBot:
         Partner holds the high bid: it stands unless a later opponent outbids it.
         Nothing bid yet: a later opponent may open (we then defend its bid); if none
         does, the hand is thrown in or falls to a forced dealer, worth on average what
-        a hand dealt at random makes of the lowest bid, to its side.  The opponents'
+        a hand dealt at random makes of the lowest bid, to its side: our dealer by the
+        declaring estimate, as our openings are (_OUR_FORCED_ESTIMATED), theirs as
+        measured by playing forced hands out.  The opponents'
         high bid: defending it, as :meth:`_pass_value` says.
         """
         high = state.high_bid
@@ -895,7 +897,8 @@ def forced_worth(info: RulesInfo) -> tuple[float, tuple[float, float]] | None:
     The hand estimates undervalue a forced hand (its own kitty, its partner's cards:
     about a book low in the base game, where forced dealers score +2.2 a hand against
     the estimate's +0.5), and the rest of the auction is valued from this number: a
-    seat that passes expects it for its side or against it.
+    seat that passes expects it against it where the opponents' dealer is forced (its
+    own dealer is valued as its openings are: see _OUR_FORCED_ESTIMATED).
     """
     rules = info.rules
     if auction_rules(rules).all_pass_may_throw_in:
