@@ -88,11 +88,12 @@ _BID_CREDIT = 0.0
 # opening are two ways to the same side's contract; the measured worth holds the whole
 # shortfall of the estimate, an opening only half of it (outbid._BIAS_SHARE), so passing
 # looked the better way.  Paired deals, heuristic against itself with False
-# (bench/strength.py --bots heuristic,heuristic --deals 3000 --speed-hands 0): hawaii
-# +0.02 (+0.00 .. +0.03) seed 1, +0.03 (+0.01 .. +0.04) seed 2 points a hand, oregon
-# +0.00; no shipped variant below nothing (--variants all --deals 1000).  The opponents'
-# dealer valued so lost (hawaii -0.05, -0.07 .. -0.03): it keeps the measured worth.
-# False is the rule before.
+# (bench/strength.py --bots heuristic,heuristic --deals 3000 --speed-hands 0), in the
+# shipped variant whose made contract scores 1 at any level: +0.02 (+0.00 .. +0.03)
+# seed 1, +0.03 (+0.01 .. +0.04) seed 2 points a hand; where defenders score their
+# books, +0.00; no shipped variant below nothing (--variants all --deals 1000).  The
+# opponents' dealer valued so lost (-0.05, -0.07 .. -0.03, in the first): it keeps the
+# measured worth (docs/measurements.md, bots14b).  False is the rule before.
 _OUR_FORCED_ESTIMATED = True
 
 
