@@ -887,6 +887,30 @@ def test_opening_credit_is_measured_by_playing_forced_dealers():
     assert forced_worth(_ready_info("northeast52")) is None
 
 
+def test_our_forced_dealer_is_valued_as_openings_are(monkeypatch):
+    """A seat whose partner deals, nothing bid: passing leaves the partner forced to bid
+    if the later seats pass, and that contract is valued as the seat's own openings are
+    (the declaring estimate, Outlook.forced), not by forced hands played out, which hold
+    the estimate's whole shortfall where an opening is credited with half.  In the base
+    game the estimate is the lower: passing is worth less than with the measured worth."""
+    info = _ready_info("standard")
+    rules = info.rules
+    state = hand_state(rules, 0, {})
+    state.apply_action(rules.pass_action)  # the first caller passes: the dealer's partner to call
+    assert state.seat in info.partners[state.dealer]
+    bot = HeuristicBot(random.Random(0))
+    look = bot._outlook(info, 1)
+    stands = bot._standing(state, info, bot._estimates(state, state.seat, info)[0], 1)
+    p = stands[info.n_bids][0]  # no later opponent opens
+    values = {}
+    for flag in (True, False):
+        monkeypatch.setattr(heuristic_module, "_OUR_FORCED_ESTIMATED", flag)
+        values[flag], words = bot._pass_standing(state, info, stands, 0.0, "")
+        assert words.startswith("if our dealer is forced to bid"), words
+    assert 0 < p < 1 and look.forced < look.forced_played
+    assert values[True] - values[False] == pytest.approx(p * (look.forced - look.forced_played))
+
+
 def test_rhode_island_weak_hands_still_bid():
     """rhode-island pays a made contract its books (7 or more) and a set only the bid
     and the defenders' overtricks: declaring, even going down, beats letting the

@@ -81,6 +81,20 @@ _PARTNER_BY_CALLERS = True
 # bid gets over passing where the seat may pass: a knob for measuring whether bidding
 # more pays (bench/gamerisk.py --set heuristic._BID_CREDIT=X).  0 is the bot as shipped.
 _BID_CREDIT = 0.0
+# A seat that may pass with nothing bid values its own side's dealer, forced to bid if
+# every later seat passes, as it values its own openings: by the declaring estimate
+# (outbid.Outlook.forced, sampled hands at the dealer's lowest bids), not by the worth
+# measured by playing forced hands out (Outlook.forced_played).  Passing there and
+# opening are two ways to the same side's contract; the measured worth holds the whole
+# shortfall of the estimate, an opening only half of it (outbid._BIAS_SHARE), so passing
+# looked the better way.  Paired deals, heuristic against itself with False
+# (bench/strength.py --bots heuristic,heuristic --deals 3000 --speed-hands 0), in the
+# shipped variant whose made contract scores 1 at any level: +0.02 (+0.00 .. +0.03)
+# seed 1, +0.03 (+0.01 .. +0.04) seed 2 points a hand; where defenders score their
+# books, +0.00; no shipped variant below nothing (--variants all --deals 1000).  The
+# opponents' dealer valued so lost (-0.05, -0.07 .. -0.03, in the first): it keeps the
+# measured worth (docs/measurements.md, bots14b).  False is the rule before.
+_OUR_FORCED_ESTIMATED = True
 
 
 class HeuristicBot:
@@ -421,7 +435,9 @@ class HeuristicBot:
         Partner holds the high bid: it stands unless a later opponent outbids it.
         Nothing bid yet: a later opponent may open (we then defend its bid); if none
         does, the hand is thrown in or falls to a forced dealer, worth on average what
-        a hand dealt at random makes of the lowest bid, to its side.  The opponents'
+        a hand dealt at random makes of the lowest bid, to its side: our dealer by the
+        declaring estimate, as our openings are (_OUR_FORCED_ESTIMATED), theirs as
+        measured by playing forced hands out.  The opponents'
         high bid: defending it, as :meth:`_pass_value` says.
         """
         high = state.high_bid
@@ -436,7 +452,7 @@ class HeuristicBot:
         if auction_rules(state.rules).all_pass_may_throw_in:
             rest, words = 0.0, "if the hand is thrown in"
         elif state.dealer in info.partners[state.seat]:
-            rest, words = forced, "if our dealer is forced to bid"
+            rest, words = look.forced if _OUR_FORCED_ESTIMATED else forced, "if our dealer is forced to bid"
         else:
             # The less favourable of two views of their forced contract: an average
             # hand forced to bid (the Outlook), and the books our hand leaves them
@@ -882,7 +898,8 @@ def forced_worth(info: RulesInfo) -> tuple[float, tuple[float, float]] | None:
     The hand estimates undervalue a forced hand (its own kitty, its partner's cards:
     about a book low in the base game, where forced dealers score +2.2 a hand against
     the estimate's +0.5), and the rest of the auction is valued from this number: a
-    seat that passes expects it for its side or against it.
+    seat that passes expects it against it where the opponents' dealer is forced (its
+    own dealer is valued as its openings are: see _OUR_FORCED_ESTIMATED).
     """
     rules = info.rules
     if auction_rules(rules).all_pass_may_throw_in:
