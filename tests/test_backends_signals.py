@@ -77,6 +77,19 @@ def test_a_handler_that_ignores_later_signals_as_it_ends_is_not_undone_by_the_bl
         signal.signal(signal.SIGTERM, previous)
 
 
+# The end of each script below: whether the pool's threads end once run_chunks has returned
+# (joined with a guard, then named if still running; os._exit, since one left running would
+# hold the interpreter's exit).  Indented as the scripts' `if __name__` block.
+THREADS_LEFT = textwrap.indent(textwrap.dedent("""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    for thread in others:
+        thread.join({guard})
+    print("left running:", sorted(t.name for t in others if t.is_alive()))
+    sys.stdout.flush()
+    os._exit(0)
+""").lstrip("\n"), "    ")
+
+
 SCRIPT = textwrap.dedent("""
     import concurrent.futures._base as base
     import os, signal, sys, threading, time
@@ -103,13 +116,7 @@ SCRIPT = textwrap.dedent("""
             print("finished")
         except KeyboardInterrupt:
             print("interrupted")
-        others = [t for t in threading.enumerate() if t is not threading.main_thread()]
-        for thread in others:
-            thread.join({guard})
-        print("left running:", sorted(t.name for t in others if t.is_alive()))
-        sys.stdout.flush()
-        os._exit(0)  # a thread left running would hold the exit: the printed line says so instead
-""")
+""") + THREADS_LEFT
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's start method and signals of POSIX")
@@ -144,19 +151,14 @@ HALF_SENT = textwrap.dedent("""
         return io.BytesIO(head.getvalue() + read(self, size - (1 << 16), *rest).getvalue())
 
     if __name__ == "__main__":
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal (see SCRIPT)
         connection.Connection._recv = read_half_then_interrupt
         try:
             backends.run_chunks(chunk, (), 4, workers=2, keep=False)
             print("finished")
         except KeyboardInterrupt:
             print("interrupted")
-        others = [t for t in threading.enumerate() if t is not threading.main_thread()]
-        for thread in others:
-            thread.join({guard})
-        print("left running:", sorted(t.name for t in others if t.is_alive()))
-        sys.stdout.flush()
-        os._exit(0)  # a thread left running would hold the exit: the printed line says so instead
-""")
+""") + THREADS_LEFT
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's start method and signals of POSIX")
