@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 import select
 import threading
 import time
@@ -310,12 +311,25 @@ def test_records_dir_keeps_an_earlier_runs_hands(tmp_path):
     assert (tmp_path / "hands.jsonl").read_text() == first
 
 
+
+@pytest.mark.skipif(os.name != "posix", reason="the hint is quoted as a POSIX shell reads it")
+def test_records_dir_names_what_stands_there_and_quotes_the_hint(tmp_path):
+    # Was: "a file is already there" for a folder, and a hint with a space that, typed as shown,
+    # is two arguments.
+    folder = tmp_path / "my runs"
+    folder.mkdir()
+    (folder / "hands.jsonl").mkdir()
+    result = run("simulate", "standard", "--hands", "1", "--seed", "1", "--records", str(folder))
+    assert result.exit_code == 2
+    assert f"cannot write {folder / 'hands.jsonl'}: a folder is already there" in result.stderr
+    assert f"--records '{folder / 'hands.jsonl'}'" in result.stderr
+
 def test_records_dir_keeps_an_earlier_runs_games_and_refuses_before_the_run(tmp_path):
     (tmp_path / "game-1.jsonl").write_text("kept\n")
     result = run("simulate", "standard", "--games", "3", "--seed", "1", "--records", str(tmp_path))
     assert result.exit_code == 2
     assert (f"cannot write {tmp_path / 'game-1.jsonl'}: a file is already there" in result.stderr
-            and f"name it: --records {tmp_path / 'game-{game}.jsonl'}" in result.stderr)
+            and f"name it: --records {shlex.quote(str(tmp_path / 'game-{game}.jsonl'))}" in result.stderr)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-1.jsonl"]  # no game played, none written
     assert (tmp_path / "game-1.jsonl").read_text() == "kept\n"
 

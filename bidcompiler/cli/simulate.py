@@ -15,6 +15,7 @@ import os
 import random
 import re
 import shlex
+import stat
 import sys
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
@@ -351,10 +352,21 @@ def _taken_message(name: str, records: str) -> str:
     ``records`` is the name chosen in the folder (``DIR/hands.jsonl``, ``DIR/game-{game}.jsonl``):
     typed with --records, it is the user's request, and replaces what is there.
     """
-    what = "a link" if os.path.islink(name) else "a file"
+    what = ("a link" if os.path.islink(name) else "a folder" if os.path.isdir(name)
+            else "a named pipe" if stat.S_ISFIFO(_mode(name)) else "a file")
+    # Quoted as a POSIX shell needs it (a space in the folder's name), so the hint can be typed as shown.
+    typed = shlex.quote(records) if os.name == "posix" else records
     return (f"cannot write {printable(name, False)}: {what} is already there, and --records DIR replaces "
             f"no file (an earlier run's records would be lost); to replace it, name it: "
-            f"--records {printable(records, False)}")
+            f"--records {printable(typed, False)}")
+
+
+def _mode(name: str) -> int:
+    """``name``'s file mode, not following a link; 0 where it cannot be read (gone meanwhile)."""
+    try:
+        return os.lstat(name).st_mode
+    except OSError:
+        return 0
 
 
 class RecordWriter:
