@@ -77,6 +77,15 @@ def test_a_handler_that_ignores_later_signals_as_it_ends_is_not_undone_by_the_bl
         signal.signal(signal.SIGTERM, previous)
 
 
+def run_script(tmp_path: Path, text: str, guard: int) -> subprocess.CompletedProcess:
+    """Run one of the scripts below (``guard``: seconds each thread is waited for) in its own interpreter."""
+    script = tmp_path / "script.py"
+    script.write_text(text.format(root=str(ROOT), guard=guard))
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, cwd=tmp_path)
+    return proc
+
+
 # The end of each script below: whether the pool's threads end once run_chunks has returned
 # (joined with a guard, then named if still running; os._exit, since one left running would
 # hold the interpreter's exit).  Indented as the scripts' `if __name__` block.
@@ -121,10 +130,7 @@ SCRIPT = textwrap.dedent("""
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's start method and signals of POSIX")
 def test_an_interrupt_while_waiting_on_the_pool_leaves_no_thread_blocked(tmp_path):
-    script = tmp_path / "interrupted.py"
-    script.write_text(SCRIPT.format(root=str(ROOT), guard=60))
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=HANG_GUARD_S, cwd=tmp_path)
+    proc = run_script(tmp_path, SCRIPT, guard=60)
     assert proc.stdout.splitlines() == ["interrupted", "left running: []"], proc.stderr
 
 
@@ -165,8 +171,5 @@ HALF_SENT = textwrap.dedent("""
 def test_a_pool_stopped_while_a_worker_sends_a_result_leaves_no_thread_reading(tmp_path):
     # Was: the worker, ended half-way through sending, left the manager thread waiting for the
     # rest for ever (this process held the pipe's other writing end), and the exit joined it.
-    script = tmp_path / "half_sent.py"
-    script.write_text(HALF_SENT.format(root=str(ROOT), guard=20))
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          timeout=HANG_GUARD_S, cwd=tmp_path)
+    proc = run_script(tmp_path, HALF_SENT, guard=20)
     assert proc.stdout.splitlines() == ["interrupted", "left running: []"], proc.stderr
