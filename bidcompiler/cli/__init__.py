@@ -126,6 +126,11 @@ def _output_failed(exc: OSError) -> None:
     sys.exit(1)
 
 
+# The signals that end a process from outside besides Ctrl-C, those this platform has
+# (no SIGHUP on Windows): main, play and the game screen each route them.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 def _exit_on_signal(signum, frame) -> None:
     """SIGTERM or SIGHUP: end as an exception would, status 128 + the signal's number (143, 129).
 
@@ -144,9 +149,8 @@ def _exit_on_signal(signum, frame) -> None:
 
 def _end_cleanly_on_signals() -> None:
     """Route SIGTERM and SIGHUP to :func:`_exit_on_signal`, unless they are ignored (``nohup``)."""
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)  # no SIGHUP on Windows
-        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+    for number in STOP_SIGNALS:
+        if signal.getsignal(number) is signal.SIG_DFL:
             signal.signal(number, _exit_on_signal)
 
 
@@ -158,11 +162,9 @@ def _ending_signals_ignored() -> None:
     of it; late in the exit, where Python has put the default handlers back, it ended the
     process with its own status (129 after a SIGTERM's 143) instead.
     """
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)  # no SIGHUP on Windows
+    for number in (signal.SIGINT, *STOP_SIGNALS):
         try:
-            if number is not None:
-                signal.signal(number, signal.SIG_IGN)
+            signal.signal(number, signal.SIG_IGN)
         except ValueError:  # not the main thread (an embedding caller): nothing to ignore here
             return
 

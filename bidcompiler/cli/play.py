@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from . import STOP_SIGNALS
 from .common import (SEED_RANGE, BadContent, FilePath, Integer, check_output, load_rules, nonempty_names, spec_text,
                      with_rules_option)
 
@@ -182,10 +183,8 @@ def _ends_cleanly_on_signals(held: ExitStack) -> None:
     def stop(signum, frame):
         raise Stopped(signum)
 
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)
-        if number is not None:
-            held.callback(signal.signal, number, signal.signal(number, stop))
+    for number in STOP_SIGNALS:
+        held.callback(signal.signal, number, signal.signal(number, stop))
 
 
 def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:

@@ -37,6 +37,7 @@ from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from ..recordnames import is_path_name, record_folder
+from . import STOP_SIGNALS
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_lines, rulebook_sections
@@ -203,9 +204,8 @@ def interrupts_deferred():
         caught.append(signum)
 
     held = {signal.SIGINT: signal.signal(signal.SIGINT, catch)}
-    for name in ("SIGTERM", "SIGHUP"):
-        number = getattr(signal, name, None)  # no SIGHUP on Windows
-        if number is not None and callable(signal.getsignal(number)):
+    for number in STOP_SIGNALS:
+        if callable(signal.getsignal(number)):
             held[number] = signal.signal(number, catch)
     try:
         yield
