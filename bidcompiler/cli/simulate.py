@@ -352,8 +352,9 @@ def _taken_message(name: str, records: str) -> str:
     ``records`` is the name chosen in the folder (``DIR/hands.jsonl``, ``DIR/game-{game}.jsonl``):
     typed with --records, it is the user's request, and replaces what is there.
     """
-    what = ("a link" if os.path.islink(name) else "a folder" if os.path.isdir(name)
-            else "a named pipe" if stat.S_ISFIFO(_mode(name)) else "a file")
+    mode = _mode(name)
+    what = ("a link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode)
+            else "a FIFO" if stat.S_ISFIFO(mode) else "a file")
     # Quoted as a POSIX shell needs it (a space in the folder's name), so the hint can be typed as shown.
     typed = shlex.quote(records) if os.name == "posix" else records
     return (f"cannot write {printable(name, False)}: {what} is already there, and --records DIR replaces "
