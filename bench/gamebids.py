@@ -198,62 +198,83 @@ def measure_positions(variant: str, against: str, positions: int, seed: int, lon
         raise SystemExit(f"--long {long}: a hand of {variant} holds {rules.hand_size} cards")
     top = max(b.level for b in rules.bids)
     edge = rules.game_end.target - 1
-
-    def level(action: int) -> int:
-        return rules.bids[action - rules.first_bid_action].level if _is_bid(rules, action) else 0
-
     every, high = Counts(), Counts()
-    top_here = top_there = 0
+    seen = {"top_here": 0, "top_there": 0}
     # Top-level contracts by (made, whether ``against`` bids the top level at that call too).
     outcome = {(m, k): 0 for m in (False, True) for k in (False, True)}
     games: dict = {}  # the same, with the game after the hand here and under ``against``
     judge = make_bot("heuristic", random.Random(0))
     for i in range(positions):
-        rng = random.Random(f"gamebids:positions:{seed}:{i}")
-        while True:
-            cards, kitty = deal(rules, rng)
-            if max(_longest(rules, h) for h in cards) >= long:
-                break
-        tally = GameTally(rules)
-        tally.totals = [rng.randint(-edge, edge) for _ in range(rules.sides)]
-        dealer = rng.randrange(rules.players)
-        state = HandState(rules, dealer, [list(c) for c in cards], list(kitty))
-        state.game = GameView(tally)
+        state, tally, deal_made = _sampled_position(rules, seed, i, long, edge)
         players = [make_bot("heuristic", random.Random(f"{seed}:{i}:{s}")) for s in range(rules.players)]
         top_kept = {}  # each call of the top level -> whether ``against`` calls the top level there
         while not state.is_terminal():
             action = players[state.current_player()].choose(state)
             if state.phase == AUCTION:
-                there = HandState(other_rules, dealer, [list(c) for c in cards], list(kitty))
-                for _, a in state.calls:
-                    there.apply_action(a)
-                there.game = GameView(_tally_as(other_rules, tally))
-                answer = judge.choose(there)
+                answer = _asked_under(other_rules, state, deal_made, tally, judge)
                 every.add(rules, action, answer)
-                if max(level(action), level(answer)) >= min_level:
+                if max(_level(rules, action), _level(rules, answer)) >= min_level:
                     if high.add(rules, action, answer) and len(high.shown) < show:
                         names = rules.action_names
                         high.shown.append(f"position {i} seat {state.current_player()} totals {tally.totals}: "
                                           f"{names[action]} here, {names[answer]} under {against}")
-                top_here += level(action) == top
-                top_there += level(answer) == top
-                if level(action) == top:
-                    top_kept[action] = level(answer) == top
+                seen["top_here"] += _level(rules, action) == top
+                seen["top_there"] += _level(rules, answer) == top
+                if _level(rules, action) == top:
+                    top_kept[action] = _level(rules, answer) == top
             state.apply_action(action)
         if state.declarer >= 0 and rules.bids[state.bid].level == top:
             kept = top_kept.get(rules.first_bid_action + state.bid, False)
             outcome[(bool(state.made), kept)] += 1
-            # What the result does to the game, here and under ``against``: the declarers'
-            # game won, lost, or going on.
-            side = rules.side_of[state.declarer]
-            ends = []
-            for t in (tally, _tally_as(other_rules, tally)):
-                w = GameView(t).winner_after(list(state.score), list(state.books), state.declarer, state.bid,
-                                             state.made, dealer)
-                ends.append("on" if w is None else "won" if w == side else "lost")
-            games[(bool(state.made), kept, *ends)] = games.get((bool(state.made), kept, *ends), 0) + 1
-    return {"every": every, "high": high, "top": top, "top_here": top_here, "top_there": top_there,
-            "outcome": outcome, "games": games}
+            key = (bool(state.made), kept, *_game_after(rules, other_rules, state, tally))
+            games[key] = games.get(key, 0) + 1
+    return {"every": every, "high": high, "top": top, **seen, "outcome": outcome, "games": games}
+
+
+def _level(rules, action: int) -> int:
+    """The level of a bid action, 0 for any other call."""
+    return rules.bids[action - rules.first_bid_action].level if _is_bid(rules, action) else 0
+
+
+def _sampled_position(rules, seed: int, i: int, long: int, edge: int):
+    """Position ``i`` of :func:`measure_positions`: a deal in which some seat holds ``long``
+    cards of a suit (others redrawn), game totals drawn uniformly within ``edge`` of zero on
+    either side and a random dealer.  Returns the hand's state (the game in view), the
+    game's tally and the deal (hands, kitty)."""
+    rng = random.Random(f"gamebids:positions:{seed}:{i}")
+    while True:
+        cards, kitty = deal(rules, rng)
+        if max(_longest(rules, h) for h in cards) >= long:
+            break
+    tally = GameTally(rules)
+    tally.totals = [rng.randint(-edge, edge) for _ in range(rules.sides)]
+    dealer = rng.randrange(rules.players)
+    state = HandState(rules, dealer, [list(c) for c in cards], list(kitty))
+    state.game = GameView(tally)
+    return state, tally, (cards, kitty)
+
+
+def _asked_under(other_rules, state, dealt, tally: GameTally, judge) -> int:
+    """What ``judge`` calls at ``state``'s turn in the auction under ``other_rules``: the same
+    deal (``dealt``: hands, kitty), dealer, calls so far and game score."""
+    cards, kitty = dealt
+    there = HandState(other_rules, state.dealer, [list(c) for c in cards], list(kitty))
+    for _, a in state.calls:
+        there.apply_action(a)
+    there.game = GameView(_tally_as(other_rules, tally))
+    return judge.choose(there)
+
+
+def _game_after(rules, other_rules, state, tally: GameTally) -> list[str]:
+    """What the finished hand ``state`` does to the declarers' game, here and under
+    ``other_rules``: "won", "lost" or "on" for each."""
+    side = rules.side_of[state.declarer]
+    ends = []
+    for t in (tally, _tally_as(other_rules, tally)):
+        w = GameView(t).winner_after(list(state.score), list(state.books), state.declarer, state.bid,
+                                     state.made, state.dealer)
+        ends.append("on" if w is None else "won" if w == side else "lost")
+    return ends
 
 
 def report_positions(variant: str, against: str, r: dict, a) -> None:
