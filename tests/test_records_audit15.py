@@ -1,0 +1,84 @@
+"""records.md read afresh (audit 15): the places where replay differed from a sentence of it.
+
+Each test names the sentence it checks.  The records are small (tests/worked_hands.py's deal).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clirun import run, script
+from runtime.files import MAX_RECORD_NESTING
+from worked_hands import NT_RECORD
+
+
+def nested(depth: int) -> str:
+    """JSON text of lists ``depth`` deep."""
+    return "[" * depth + "]" * depth
+
+
+def record_text(field: str, value_text: str) -> str:
+    """NT_RECORD's JSON with ``field`` set to the raw JSON text ``value_text``."""
+    record = dict(NT_RECORD, **{field: "@@"})
+    return json.dumps(record).replace('"@@"', value_text)
+
+
+# --------------------------------------------------------------------------- "deeply nested input"
+@pytest.mark.parametrize("field, depth", [("declare", 900), ("play", 979), ("claim", 100), ("dealer", 600)])
+def test_a_file_that_is_not_a_record_deeply_nested_exits_2_with_one_line_saying_where(tmp_path, field, depth):
+    """records.md: "A file that is not a record at all (bad JSON, ...) exits with status 2 and one
+    line on stderr saying where."  A value nested some 980 lists deep was read (json stops near
+    the interpreter's recursion limit, which depends on how deep the call is), and the message
+    quoting it then ran out of stack: "internal error: RecursionError", status 70; shallower, the
+    same value was an illegal record (status 1), deeper not a record (2).  A record needs three
+    levels: more than MAX_RECORD_NESTING is not read, wherever it is and however it is run."""
+    path = tmp_path / "deep.json"
+    path.write_text(record_text(field, nested(depth)))
+    for args in (("replay", "--json"), ("replay",), ("replay", "--each", "--json"), ("analyze",)):
+        result = run(*args, str(path))
+        assert result.exit_code == 2, (args, result.stdout, result.stderr)
+        assert result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{path}:1:"), result.stderr
+        assert "nested too deeply" in lines[0]
+
+
+def test_nesting_up_to_the_limit_is_read_as_a_record(tmp_path):
+    """The limit counts the record's own object: MAX_RECORD_NESTING levels in all are read (here an
+    illegal claim, status 1 at `claim`), one more is not a record (status 2)."""
+    inside = MAX_RECORD_NESTING - 1  # the record object is the first level
+    path = tmp_path / "at-limit.json"
+    path.write_text(record_text("claim", nested(inside)))
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert json.loads(result.stdout)["error"]["at"] == "claim"
+    path.write_text(record_text("claim", nested(inside + 1)))
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 2 and result.stdout == ""
+    # Where: the first bracket of the deepest level, as for nesting json itself cannot read.
+    column = record_text("claim", nested(inside + 1)).index("[" * (inside + 1)) + inside + 1
+    assert result.stderr.strip() == f"{path}:1:{column}: invalid JSON: nested too deeply (arrays and objects inside one another)"
+
+
+def test_deep_nesting_in_a_game_record_line_says_which_line(tmp_path):
+    """In a game record the one line on stderr names the line of the file."""
+    lines = [json.dumps(NT_RECORD), record_text("declare", nested(300))]
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = script("replay", "--json", str(path))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:2:") and len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("field", ["declare", "play"])
+def test_deep_nesting_near_the_recursion_limit_is_no_internal_error_as_the_installed_script(tmp_path, field):
+    """The case found: the installed script, a value some 980 lists deep in `declare` or `play`,
+    "bidwhist: internal error: RecursionError ... while encoding a JSON object", status 70."""
+    for depth in (979, 981):
+        path = tmp_path / f"deep-{depth}.json"
+        path.write_text(record_text(field, nested(depth)))
+        proc = script("replay", "--json", str(path))
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        assert len(proc.stderr.splitlines()) == 1 and "nested too deeply" in proc.stderr
