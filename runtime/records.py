@@ -1127,11 +1127,17 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     check_required(record, "variant", prefix)
     if not isinstance(variant, str):
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
-    if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):
+    if not isinstance(with_rules, list):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
     if len(with_rules) > MAX_WITH:
         raise RecordError(prefix + "with", f"with lists {len(with_rules)} house rules; a record may lay "
                                            f"at most {MAX_WITH} on its variant")
+    # records.md names the entries of `with` as `with[i]`: one that is no name is the offending
+    # entry, as a call that is no string is `auction[i]`, not the list that holds it.
+    for i, rule in enumerate(with_rules):
+        if not isinstance(rule, str):
+            raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(rule)}, not a house rule's name or "
+                                                    "path (a string, such as \"to-5\")")
     # The variant alone first, so a bad house rule (or one that does not fit the
     # variant) is reported at `with`, not at `variant`.
     for field, rules_with in (("variant", []), ("with", with_rules)):

@@ -82,3 +82,32 @@ def test_deep_nesting_near_the_recursion_limit_is_no_internal_error_as_the_insta
         proc = script("replay", "--json", str(path))
         assert proc.returncode == 2 and proc.stdout == "", proc.stderr
         assert len(proc.stderr.splitlines()) == 1 and "nested too deeply" in proc.stderr
+
+
+# --------------------------------------------------------------------------- "at `variant` or `with[i]`"
+@pytest.mark.parametrize("with_rules, at", [
+    ([5], "with[0]"), (["to-5", None], "with[1]"), (["to-5", ["to-9"]], "with[1]"), (["to-5", True, 7], "with[1]"),
+])
+def test_a_with_entry_that_is_no_name_is_illegal_at_with_i(tmp_path, with_rules, at):
+    """records.md: "`with`: house rules layered on it, in order" ... "`at` `variant` or `with[i]`",
+    "`at` names the first offending entry".  An entry that is not a string was reported at `with`,
+    the list that holds it, where a call that is no string is `auction[i]`."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(dict(NT_RECORD, **{"with": with_rules})))
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 1, result.stdout + result.stderr
+    error = json.loads(result.stdout)["error"]
+    assert error["at"] == at and error["message"].startswith(f"{at} is ")
+    # A game record prefixes the hand.
+    game = tmp_path / "g.jsonl"
+    game.write_text(json.dumps(dict(NT_RECORD, **{"with": with_rules})) + "\n")
+    assert json.loads(run("replay", "--json", str(game)).stdout)["error"]["at"] == f"hand[0].{at}"
+
+
+def test_with_that_is_no_list_or_too_long_is_still_illegal_at_with(tmp_path):
+    """`with` itself offends when it is not a list, or lists more than 32 (before its entries)."""
+    for value in ("to-5", {"0": "to-5"}, [5] * 40):
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(dict(NT_RECORD, **{"with": value})))
+        result = run("replay", "--json", str(path))
+        assert result.exit_code == 1 and json.loads(result.stdout)["error"]["at"] == "with"
