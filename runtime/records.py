@@ -816,8 +816,10 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     where = prefix + "discard"
     discard = record.get("discard", [])
     if state.phase != DISCARD:
-        if discard:
-            raise RecordError(where, "this variant has no discard here")
+        if discard:  # records.md: the message names the rule and the seat
+            who = f"seat {state.declarer}" if state.declarer >= 0 else "nobody"
+            raise RecordError(where, f"{who} has no kitty to take and lay away in this hand, so the record "
+                                     "has no discard")
         return
     taker = state.current_player()  # the kitty's taker: the declarer unless the rules name another seat
     out = state.laid_out()

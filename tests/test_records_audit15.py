@@ -9,8 +9,11 @@ import json
 
 import pytest
 
+from bidcompiler.pipeline import load_ruleset
 from clirun import run, script
 from runtime.files import MAX_RECORD_NESTING
+from runtime.records import hand_record
+from runtime.simulate import play_hand
 from worked_hands import NT_RECORD
 
 
@@ -111,3 +114,24 @@ def test_with_that_is_no_list_or_too_long_is_still_illegal_at_with(tmp_path):
         path.write_text(json.dumps(dict(NT_RECORD, **{"with": value})))
         result = run("replay", "--json", str(path))
         assert result.exit_code == 1 and json.loads(result.stdout)["error"]["at"] == "with"
+
+
+# --------------------------------------------------------------------------- "the message names ... the seat"
+def test_a_discard_where_no_kitty_is_taken_names_the_seat(tmp_path):
+    """records.md: "the message names the rule that was broken and the seat".  A `discard` in a
+    hand with no kitty to take (no-kitty: 52 cards, 13 each) said "this variant has no discard
+    here", naming no seat."""
+    rules = load_ruleset("standard", ["no-kitty"])
+    rec = next(r for r in (hand_record(play_hand(rules, seed, 0), "standard", ["no-kitty"]) for seed in range(20))
+               if r.get("play"))  # a hand with a contract (standard: the dealer must bid, so the first)
+    declarer = json.loads(run("replay", "--json", str(_write(tmp_path / "ok.json", rec))).stdout)["contract"]["declarer"]
+    bad = dict(rec, discard=[rec["hands"][declarer][0]])
+    result = run("replay", "--json", str(_write(tmp_path / "bad.json", bad)))
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["at"] == "discard" and error["message"].startswith(f"seat {declarer} has no kitty to take")
+
+
+def _write(path, record: dict):
+    path.write_text(json.dumps(record))
+    return path
