@@ -35,6 +35,11 @@ MAX_LOCK_BYTES = 4096
 # lays over one variant (a game played with more would write records replay refuses):
 # each costs a compile, and no table plays with more than a handful.
 MAX_WITH = 32
+# The most arrays and objects a record's JSON may hold inside one another, the record's own
+# object included (a record needs 3: the record, `swaps`, one exchange).  Deeper is no record
+# (status 2).  Without it the limit was json's, near the interpreter's recursion limit and so
+# depending on how deep the call was: a value read there could not be quoted in a message.
+MAX_RECORD_NESTING = 64
 
 
 # The refusal of a file of size 0 that reads as more: one the system makes up (/proc, /sys).

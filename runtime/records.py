@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 from .errors import IllegalAction
 # MAX_WITH, the most house rules a record lays on its variant, lives with the other input
 # limits, where the command line reads it without loading this module.
-from .files import MAX_WITH
+from .files import MAX_RECORD_NESTING, MAX_WITH
 from .game import GameTally, named_first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, EXCHANGE, OVER, PLAY, HandState
 from .cards import digits_note
@@ -307,13 +307,9 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
-        # Said where, as a JSONDecodeError is (json counts lines by LF, columns from 1).
-        offset = _trouble_offset(chunk, exc)
-        where = f"{first_line}"
-        if offset is not None:
-            line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
-            where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
-        raise NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}") from None
+        raise _beyond_json(chunk, exc, first_line, is_game, filename) from None
+    if _nested_deeper(value, MAX_RECORD_NESTING):
+        raise _beyond_json(chunk, RecursionError(), first_line, is_game, filename)
     # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
     where = f"{filename}:{first_line}:{_start_column(chunk)}"
     if not isinstance(value, dict):
@@ -330,6 +326,33 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if key in value and value[key] is None:
             del value[key]
     return value
+
+
+def _beyond_json(chunk: str, exc: ValueError | RecursionError, first_line: int, is_game: bool,
+                 filename: str) -> NotARecord:
+    """NotARecord for JSON a record cannot hold (a huge integer, NaN, nesting too deep), said
+    where, as a JSONDecodeError is (json counts lines by LF, columns from 1)."""
+    offset = _trouble_offset(chunk, exc)
+    where = f"{first_line}"
+    if offset is not None:
+        line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
+        where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
+    return NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}")
+
+
+def _nested_deeper(value, limit: int) -> bool:
+    """True when more than ``limit`` arrays and objects of ``value`` lie inside one another
+    (``value`` itself counted).  Iterative: the point is a value too deep to recurse over."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack = [(value, 1)]  # containers only: a record's many cards and calls are never pushed
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item)
+                     if isinstance(inner, (dict, list)))
+    return False
 
 
 def _start_column(chunk: str) -> int:
@@ -793,8 +816,10 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     where = prefix + "discard"
     discard = record.get("discard", [])
     if state.phase != DISCARD:
-        if discard:
-            raise RecordError(where, "this variant has no discard here")
+        if discard:  # records.md: the message names the rule and the seat
+            who = f"seat {state.declarer}" if state.declarer >= 0 else "nobody"
+            raise RecordError(where, f"{who} has no kitty to take and lay away in this hand, so the record "
+                                     "has no discard")
         return
     taker = state.current_player()  # the kitty's taker: the declarer unless the rules name another seat
     out = state.laid_out()
@@ -1104,11 +1129,17 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     check_required(record, "variant", prefix)
     if not isinstance(variant, str):
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
-    if not isinstance(with_rules, list) or not all(isinstance(w, str) for w in with_rules):
+    if not isinstance(with_rules, list):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
     if len(with_rules) > MAX_WITH:
         raise RecordError(prefix + "with", f"with lists {len(with_rules)} house rules; a record may lay "
                                            f"at most {MAX_WITH} on its variant")
+    # records.md names the entries of `with` as `with[i]`: one that is no name is the offending
+    # entry, as a call that is no string is `auction[i]`, not the list that holds it.
+    for i, rule in enumerate(with_rules):
+        if not isinstance(rule, str):
+            raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(rule)}, not a house rule's name or "
+                                                    "path (a string, such as \"to-5\")")
     # The variant alone first, so a bad house rule (or one that does not fit the
     # variant) is reported at `with`, not at `variant`.
     for field, rules_with in (("variant", []), ("with", with_rules)):
