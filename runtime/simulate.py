@@ -297,16 +297,20 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     if spec.mode == "hands":  # one hand a unit: count the hands by outcome, one observation per outcome
         if spec.count >= COMPILED_FROM:
             draws.prefer_compiled()  # unless BIDWHIST_FAST_PLAYOUT=0; the same hands either way
-        outcomes: Counter = Counter()
-        def outcome(state, strains=strains):  # the declared kind too, where the bid does not say it
-            return metrics.hand_outcome(state, strains)
+        # Hands are counted by their facts (metrics.hand_key, cheap to take), and each distinct
+        # one's outcome (which asks the rules: the sweep, the declared kind) worked out once after.
+        keys: Counter = Counter()
+        hand_key = metrics.hand_key
         play = hands_player(rules, spec.seed, spec.bots)
         for unit in units:
             state = play(unit)
-            outcomes[outcome(state)] += 1
+            keys[hand_key(state)] += 1
             if records is not None:
                 variant, with_rules = spec.records
                 records.append([_record_line(state, variant, with_rules)])
+        outcomes: Counter = Counter()
+        for key, count in keys.items():  # in first-seen order, so the outcomes are too
+            outcomes[metrics.outcome_of(rules, key, strains)] += count
         metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
                                   rules, contracts, strains)
         return ChunkResult(index, len(units), (len(units),), moments, histograms, records)
