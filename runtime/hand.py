@@ -109,6 +109,15 @@ def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, in
     return rules.derived("suit_runs", build)
 
 
+# A bound on the scores :meth:`HandState._finish` keeps per ruleset (sides x bids x 2 x books splits:
+# a few thousand in any variant; the bound only guards odd rules).
+_FINISH_MEMO_CAP = 8192
+
+
+def _new_finish_memo(rules: Ruleset) -> dict:
+    return {}
+
+
 _FOLLOWERS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
@@ -937,8 +946,24 @@ class HandState:
     def _finish(self) -> None:
         self.phase = OVER
         self.seat = -1
-        self.books = self.books_so_far()
-        self.score = self.score_books(self.books)
+        books = self.books = self.books_so_far()
+        if self.reneges:
+            self.score = self.score_books(books)
+            return
+        # Without reneges the score and ``made`` hang on the declaring side, the bid, whether it is
+        # played without trumps and the books alone (scoring.score_hand's memo): remembered per
+        # ruleset by those, as finding them costs less than the contract's look-up and the call.
+        rules = self.rules
+        key = (rules.side_of[self.declarer], self.bid, self.trump == NO_TRUMP, tuple(books))
+        memo = rules.derived("finish_memo", _new_finish_memo)
+        known = memo.get(key)
+        if known is None:
+            score = self.score = self.score_books(books)
+            if len(memo) < _FINISH_MEMO_CAP:
+                memo[key] = (self.made, tuple(score))
+            return
+        self.made = known[0]
+        self.score = list(known[1])
 
     def penalised_books(self, books: list[int]) -> list[int]:
         """Books after this hand's renege penalties (scoring.py)."""
