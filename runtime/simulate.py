@@ -129,12 +129,13 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
         rng = random.Random.__new__(random.Random)  # seeded below before every use
         reseed = rng.seed
         prefix = f"bidwhist:{seed}:"
+        bot_class = BOTS[kind]  # what make_bot(kind, rng) calls, looked up in the registry once
 
         def play_whole(index: int) -> HandState:
             reseed(prefix + str(index))  # hand_rng(seed, index)
             hands, kitty = deal(rules, rng)
             state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
-            make_bot(kind, rng).play_to_end(state)
+            bot_class(rng).play_to_end(state)  # make_bot(kind, rng): a bot of its own each hand
             return state
         return play_whole
 
