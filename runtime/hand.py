@@ -790,8 +790,8 @@ class HandState:
         tricks = self.tricks
         won = self.won
         leader = self.leader
-        # Per contract, built once per ruleset: each card's slot (the compiled kernel's holdings) and the keys by suit led.
-        slot_of, slots, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
+        # Per contract, built once per ruleset: each card's slot (the compiled kernel's) and the keys by suit led.
+        slot_of, _, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
         fast = draws.compiled()
         if fast and hands[0] and len(set(map(len, hands))) == 1:  # the same loop compiled (runtime/playout_fast.py)
             self._compiled_tricks(fast, rng, slot_of, led_keys)
