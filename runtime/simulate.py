@@ -286,6 +286,15 @@ def _observe_unit(rules: Ruleset, spec: RunSpec, unit: int, contracts: Sequence[
     return obs, states
 
 
+# A bound on the hand outcomes kept per ruleset (scores x contracts x books splits: a few thousand
+# in any variant; the bound only guards odd rules).
+_OUTCOME_MEMO_CAP = 50_000
+
+
+def _new_outcome_memo(rules: Ruleset) -> dict:
+    return {}
+
+
 def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     """Play chunk ``index`` of a simulation of ``rules`` (a top-level function: it crosses process pools)."""
     contracts = metrics.ladder(rules)
@@ -310,8 +319,15 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
                 variant, with_rules = spec.records
                 records.append([_record_line(state, variant, with_rules)])
         outcomes: Counter = Counter()
+        # A key's outcome depends on the rules alone (strains is theirs): remembered across chunks.
+        known = rules.derived("hand_outcomes", _new_outcome_memo)
         for key, count in keys.items():  # in first-seen order, so the outcomes are too
-            outcomes[metrics.outcome_of(rules, key, strains)] += count
+            out = known.get(key)
+            if out is None:
+                out = metrics.outcome_of(rules, key, strains)
+                if len(known) < _OUTCOME_MEMO_CAP:
+                    known[key] = out
+            outcomes[out] += count
         metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
                                   rules, contracts, strains)
         return ChunkResult(index, len(units), (len(units),), moments, histograms, records)
