@@ -78,6 +78,46 @@ def _follow_spans(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int]
     return rules.derived("follow_spans", build)
 
 
+def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, int, int] | None, ...]]:
+    """For each play table of ``rules`` (by trump, direction), each suit's cards as at most two runs of
+    consecutive ids ``(lo, hi, lo2, hi2)`` (``lo2 = hi2 = -1``: one run), or None where they are more
+    runs (or no card follows the suit); built once per ruleset.
+
+    The random playout's follows: in a sorted hand the cards of a run lie between two bisections,
+    and a trump suit with the jokers beside it (two runs) is the first run's cards then the second's."""
+    def build(r: Ruleset) -> dict:
+        out = {}
+        for key, table in r.tables.items():
+            per_suit: list[tuple[int, int, int, int] | None] = []
+            for suit in range(len(r.suits)):
+                runs: list[list[int]] = []
+                for c, s in enumerate(table.suit_of):
+                    if s != suit:
+                        continue
+                    if runs and runs[-1][1] == c:
+                        runs[-1][1] = c + 1
+                    else:
+                        runs.append([c, c + 1])
+                if len(runs) == 1:
+                    per_suit.append((runs[0][0], runs[0][1], -1, -1))
+                elif len(runs) == 2:
+                    per_suit.append((runs[0][0], runs[0][1], runs[1][0], runs[1][1]))
+                else:
+                    per_suit.append(None)
+            out[key] = tuple(per_suit)
+        return out
+    return rules.derived("suit_runs", build)
+
+
+# A bound on the scores :meth:`HandState._finish` keeps per ruleset (sides x bids x 2 x books splits:
+# a few thousand in any variant; the bound only guards odd rules).
+_FINISH_MEMO_CAP = 8192
+
+
+def _new_finish_memo(rules: Ruleset) -> dict:
+    return {}
+
+
 _FOLLOWERS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
@@ -722,9 +762,10 @@ class HandState:
         (renege refused, the contract declared); the state ends as they would leave it.
 
         A trick begun before (a lead that named trump) is finished card by card as
-        :meth:`apply_action` would; then whole tricks are played in one loop that keeps
-        each seat's cards by the suit they follow (so the cards that may follow the
-        suit led are looked up, not filtered: the same list, in the hand's order).
+        :meth:`apply_action` would; then whole tricks are played in one loop.  Where the
+        cards that follow the suit led are one or two runs of ids (:func:`_suit_runs`),
+        a follower's legal cards are counted and indexed in its sorted hand by bisection
+        (the same list as the filter's, in the hand's order, never built); else filtered.
         """
         bits = draws.BITS
         getrandbits = rng.getrandbits
@@ -749,22 +790,18 @@ class HandState:
         tricks = self.tricks
         won = self.won
         leader = self.leader
-        # Per contract, built once per ruleset: each card's slot in ``held`` and the keys by suit led.
-        slot_of, slots, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
+        # Per contract, built once per ruleset: each card's slot (the compiled kernel's) and the keys by suit led.
+        slot_of, _, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
         fast = draws.compiled()
         if fast and hands[0] and len(set(map(len, hands))) == 1:  # the same loop compiled (runtime/playout_fast.py)
             self._compiled_tricks(fast, rng, slot_of, led_keys)
             return
         # followers[leader]: (position in the trick, seat) of the seats that play after the leader.
         followers = _followers(n)
-        # held[seat][suit - TOP_SUIT]: the seat's cards that follow ``suit``, in hand order (what
-        # _compute_legal filters), a list per suit, cards of no suit and top cards included.
-        held = []
-        for hand in hands:
-            by_suit: list[list[int]] = [[] for _ in range(slots)]
-            for c in hand:
-                by_suit[slot_of[c]].append(c)
-            held.append(by_suit)
+        # runs[suit]: the ids of the cards that follow ``suit`` as one or two runs (lo, hi), else None.
+        # A hand is kept sorted, so the cards of a run in it lie between two bisections, in the
+        # hand's order: what _compute_legal's filter lists, counted and indexed without a list.
+        runs_of = _suit_runs(self.rules)[(self.trump, self.direction)]
         trick = [0] * n
         while True:
             # The lead: any card of the leader's hand (nothing is led yet).
@@ -778,54 +815,55 @@ class HandState:
                 r = getrandbits(b)
             card = hand.pop(r)
             led = suit_of[card]
-            held[leader][slot_of[card]].remove(card)
             trick[0] = card
-            if led >= 0 and not free:
+            runs = runs_of[led] if led >= 0 and not free else None
+            if runs is not None:
                 # The usual trick: the lead set the suit to follow (tricks.sets_led) and only it may
                 # follow; the winner is kept as the cards come (winning_index's keys, first highest).
-                slot = led - TOP_SUIT
                 keys = led_keys[led]
                 best = 0
                 best_key = keys[card]
                 if best_key < -1:  # as winning_index starts: no card yet, key -1
                     best_key = -1
+                lo, hi, lo2, hi2 = runs
                 for i, seat in followers[leader]:
-                    follow = held[seat][slot]
-                    if follow:
-                        k = len(follow)
-                        b = bits[k]
-                        r = getrandbits(b)
-                        while r >= k:
-                            r = getrandbits(b)
-                        card = follow.pop(r)
-                        hands[seat].remove(card)
-                    else:
-                        hand = hands[seat]
+                    hand = hands[seat]
+                    a = bisect_left(hand, lo)
+                    k = bisect_left(hand, hi, a) - a
+                    if lo2 < 0:
+                        first = k
+                    else:  # a second run (a trump suit with the jokers): after the first in the hand
+                        a2 = bisect_left(hand, lo2, a + k)
+                        first = k
+                        k += bisect_left(hand, hi2, a2) - a2
+                    if not k:  # void in the suit led: any card
                         k = len(hand)
                         if not k:
                             raise IndexError("Cannot choose from an empty sequence")
-                        b = bits[k]
+                        a = 0
+                        first = k
+                    b = bits[k]
+                    r = getrandbits(b)
+                    while r >= k:
                         r = getrandbits(b)
-                        while r >= k:
-                            r = getrandbits(b)
-                        card = hand.pop(r)
-                        held[seat][slot_of[card]].remove(card)
+                    card = hand.pop(a + r if r < first else a2 + r - first)
                     trick[i] = card
                     key = keys[card]
                     if key > best_key:
                         best_key = key
                         best = i
-            else:  # a lead of no suit (the next card of a suit sets it), or cards of no suit free to play
+            else:  # a lead of no suit (the next card of a suit sets it), cards of no suit free to play,
+                # or a suit whose cards are not one or two runs of ids: the legal cards filtered
                 if led < 0:
                     led = NO_SUIT
                 for i, seat in followers[leader]:
                     hand = hands[seat]
                     legal = hand
                     if led != NO_SUIT:
-                        follow = held[seat][led - TOP_SUIT]
+                        follow = [c for c in hand if suit_of[c] == led]
                         if follow:
                             if free:  # cards of no suit, and top cards (tricks.follow_cards)
-                                follow = follow + [c for c in hand if suit_of[c] < 0]
+                                follow += [c for c in hand if suit_of[c] < 0]
                                 follow.sort()
                             legal = follow
                     k = len(legal)
@@ -837,7 +875,6 @@ class HandState:
                         r = getrandbits(b)
                     card = legal[r]
                     hand.remove(card)
-                    held[seat][slot_of[card]].remove(card)
                     trick[i] = card
                     if led == NO_SUIT:
                         suit = suit_of[card]
@@ -909,8 +946,24 @@ class HandState:
     def _finish(self) -> None:
         self.phase = OVER
         self.seat = -1
-        self.books = self.books_so_far()
-        self.score = self.score_books(self.books)
+        books = self.books = self.books_so_far()
+        if self.reneges:
+            self.score = self.score_books(books)
+            return
+        # Without reneges the score and ``made`` hang on the declaring side, the bid, whether it is
+        # played without trumps and the books alone (scoring.score_hand's memo): remembered per
+        # ruleset by those, as finding them costs less than the contract's look-up and the call.
+        rules = self.rules
+        key = (rules.side_of[self.declarer], self.bid, self.trump == NO_TRUMP, tuple(books))
+        memo = rules.derived("finish_memo", _new_finish_memo)
+        known = memo.get(key)
+        if known is None:
+            score = self.score = self.score_books(books)
+            if len(memo) < _FINISH_MEMO_CAP:
+                memo[key] = (self.made, tuple(score))
+            return
+        self.made = known[0]
+        self.score = list(known[1])
 
     def penalised_books(self, books: list[int]) -> list[int]:
         """Books after this hand's renege penalties (scoring.py)."""

@@ -230,13 +230,27 @@ def hand_outcome(state: HandState, strains: Strains | None = None) -> tuple:
     ``strain`` is the index of the declared kind where ``strains`` is one
     (:meth:`Strains.declared`: the bid does not say it), else None.
     """
-    score = tuple(state.score)
-    if state.declarer < 0:
+    return outcome_of(state.rules, hand_key(state), strains)
+
+
+def hand_key(state: HandState) -> tuple:
+    """The facts of a finished hand that :func:`hand_outcome` is worked out from, as one hashable value.
+
+    Cheap to take (no rule is asked): the simulation driver counts its hands by this
+    key and works out each distinct key's :func:`outcome_of` once, not once a hand.
+    """
+    return (tuple(state.score), state.declarer, state.bid, state.made, tuple(state.books),
+            state.trump, state.direction)
+
+
+def outcome_of(rules: Ruleset, key: tuple, strains: Strains | None = None) -> tuple:
+    """:func:`hand_outcome` of a hand of ``rules`` whose :func:`hand_key` is ``key``."""
+    score, declarer, bid, made, books, trump, direction = key
+    if declarer < 0:
         return (score, -1, None, None, None, None)
-    side = state.rules.side_of[state.declarer]
-    kind = strains.of_hand(state) if strains is not None and strains.of_table is not None else None
-    return (score, state.bid, 1 if state.made else 0, 1 if any(swept(state.rules, state.books, side)) else 0,
-            score[side], kind)
+    side = rules.side_of[declarer]
+    kind = strains.of_table[(trump, direction)] if strains is not None and strains.of_table is not None else None
+    return (score, bid, 1 if made else 0, 1 if any(swept(rules, list(books), side)) else 0, score[side], kind)
 
 
 def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,

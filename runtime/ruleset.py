@@ -214,9 +214,14 @@ class Ruleset:
         """Size of the whole action space."""
         return self.redeal_action + 1
 
+    @cached_property
+    def deck_ids(self) -> tuple[int, ...]:
+        """The card ids of a full deck, in a fixed order (kept: every deal copies it)."""
+        return tuple(range(len(self.cards)))
+
     def deck(self) -> list[int]:
-        """The card ids of a full deck, in a fixed order."""
-        return list(range(len(self.cards)))
+        """The card ids of a full deck, in a fixed order: a new list (a deal shuffles it in place)."""
+        return list(self.deck_ids)
 
     def bid_text(self, level: int, strain: str) -> str:
         """A contract's bid as the auction says it: ``4 notrump``, or ``4`` for a bare-number strain."""

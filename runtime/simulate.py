@@ -129,12 +129,13 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
         rng = random.Random.__new__(random.Random)  # seeded below before every use
         reseed = rng.seed
         prefix = f"bidwhist:{seed}:"
+        bot_class = BOTS[kind]  # what make_bot(kind, rng) calls, looked up in the registry once
 
         def play_whole(index: int) -> HandState:
             reseed(prefix + str(index))  # hand_rng(seed, index)
             hands, kitty = deal(rules, rng)
             state = HandState(rules, next_dealer(rules, first, index), hands, kitty)
-            make_bot(kind, rng).play_to_end(state)
+            bot_class(rng).play_to_end(state)  # make_bot(kind, rng): a bot of its own each hand
             return state
         return play_whole
 
@@ -285,6 +286,15 @@ def _observe_unit(rules: Ruleset, spec: RunSpec, unit: int, contracts: Sequence[
     return obs, states
 
 
+# A bound on the hand outcomes kept per ruleset (scores x contracts x books splits: a few thousand
+# in any variant; the bound only guards odd rules).
+_OUTCOME_MEMO_CAP = 50_000
+
+
+def _new_outcome_memo(rules: Ruleset) -> dict:
+    return {}
+
+
 def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     """Play chunk ``index`` of a simulation of ``rules`` (a top-level function: it crosses process pools)."""
     contracts = metrics.ladder(rules)
@@ -297,16 +307,27 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
     if spec.mode == "hands":  # one hand a unit: count the hands by outcome, one observation per outcome
         if spec.count >= COMPILED_FROM:
             draws.prefer_compiled()  # unless BIDWHIST_FAST_PLAYOUT=0; the same hands either way
-        outcomes: Counter = Counter()
-        def outcome(state, strains=strains):  # the declared kind too, where the bid does not say it
-            return metrics.hand_outcome(state, strains)
+        # Hands are counted by their facts (metrics.hand_key, cheap to take), and each distinct
+        # one's outcome (which asks the rules: the sweep, the declared kind) worked out once after.
+        keys: Counter = Counter()
+        hand_key = metrics.hand_key
         play = hands_player(rules, spec.seed, spec.bots)
         for unit in units:
             state = play(unit)
-            outcomes[outcome(state)] += 1
+            keys[hand_key(state)] += 1
             if records is not None:
                 variant, with_rules = spec.records
                 records.append([_record_line(state, variant, with_rules)])
+        outcomes: Counter = Counter()
+        # A key's outcome depends on the rules alone (strains is theirs): remembered across chunks.
+        known = rules.derived("hand_outcomes", _new_outcome_memo)
+        for key, count in keys.items():  # in first-seen order, so the outcomes are too
+            out = known.get(key)
+            if out is None:
+                out = metrics.outcome_of(rules, key, strains)
+                if len(known) < _OUTCOME_MEMO_CAP:
+                    known[key] = out
+            outcomes[out] += count
         metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
                                   rules, contracts, strains)
         return ChunkResult(index, len(units), (len(units),), moments, histograms, records)

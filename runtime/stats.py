@@ -207,6 +207,14 @@ class Moments:
         """Count ``times`` units with the same vector (as many :meth:`add` calls would)."""
         k = self.k
         sums = self.sums
+        if k == 2:  # the common case, written out (as in add): every figure of every distinct outcome
+            y, n = vector
+            sums[0] += y * times
+            sums[1] += n * times
+            sums[2] += y * y * times
+            sums[3] += y * n * times
+            sums[4] += n * n * times
+            return
         for i, v in enumerate(vector):
             sums[i] += v * times
         pos = k

@@ -17,7 +17,7 @@ import pytest
 
 from bidcompiler.pipeline import load_ruleset
 from runtime.game import deal
-from runtime.hand import HandState, _follow_spans
+from runtime.hand import HandState, _follow_spans, _suit_runs
 from runtime.ruleset import NO_SUIT
 
 VARIANTS = Path(__file__).resolve().parents[1] / "variants"
@@ -77,6 +77,28 @@ def test_follow_spans_are_exactly_the_suits_cards():
             else:
                 assert list(range(*span)) == cards
     assert nones > 0  # a trump suit with the jokers beside it is not one run in standard's deck
+
+
+@pytest.mark.parametrize("spec", ["standard", "standard+no-jokers", "standard+jokers-and-deuce"])
+def test_suit_runs_are_exactly_the_suits_cards(spec):
+    """The random playout's runs (:func:`runtime.hand._suit_runs`): each suit's one or two runs hold
+    exactly the cards that follow it, in id order; a suit of more runs (or none) has None."""
+    rules = load_ruleset(spec)
+    runs_of = _suit_runs(rules)
+    assert set(runs_of) == set(rules.tables)
+    two = 0
+    for key, table in rules.tables.items():
+        for suit, runs in enumerate(runs_of[key]):
+            cards = [c for c, s in enumerate(table.suit_of) if s == suit]
+            if runs is None:
+                assert cards == [] or sum(1 for i, c in enumerate(cards) if i == 0 or cards[i - 1] != c - 1) > 2
+                continue
+            lo, hi, lo2, hi2 = runs
+            assert list(range(lo, hi)) + (list(range(lo2, hi2)) if lo2 >= 0 else []) == cards
+            assert lo2 < 0 or hi < lo2
+            two += lo2 >= 0
+    if spec == "standard":
+        assert two > 0  # a trump suit with the jokers beside it: two runs in standard's deck
 
 
 # Every house rule on the base game, and combinations where the rules of following meet
