@@ -202,6 +202,9 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
     n = rules.players
     partner_winning = (state.leader + best_i) % n in partners
     later = info.later[seat][len(trick)]
+    # The suits whose placement _risk and _high_risk read: the suit led and trumps (each
+    # suit's chances are worked out on their own, so the others are not needed).
+    risk_suits = (led,) if trump == NO_TRUMP or trump == led else (led, trump)
 
     def lowest():
         if following:
@@ -218,7 +221,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = lowest()
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, ti.suits)
+        miss = placement(state, seat, void, unseen, played, risk_suits)
         prisk = _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
@@ -239,7 +242,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, ti.suits)
+        miss = placement(state, seat, void, unseen, played, risk_suits)
         for c in winners:
             r = _risk(ti, void, unseen, c, led, later, miss)
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
