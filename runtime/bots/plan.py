@@ -23,8 +23,9 @@ def book_values(state) -> tuple[float, ...]:
     """
     rules = state.rules
     total = sum(state.books_so_far()) + state.books_to_play()
-    contract = state.contract_value
-    key = (id(rules), contract, total)
+    # The contract keyed by the engine's indices HandState.contract_value makes it from:
+    # the same key, without finding the contract value on every call.
+    key = (id(rules), state.declarer, state.bid, state.trump, state.direction, state.table is not None, total)
     if not state.reneges:
         got = _CACHE.get(key)
         if got is not None and got[0] is rules:
