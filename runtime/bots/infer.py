@@ -43,7 +43,8 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, played:
     """
     hands = state.hands
     n = len(hands)
-    sizes: list[float] = [0 if o == seat else len(hands[o]) for o in range(n)]
+    sizes: list[float] = list(map(len, hands))
+    sizes[seat] = 0
     # Cards shown to the seat and placed with their holder are counted in its hand size
     # but not among the unseen cards: its room for unseen cards is that much less.
     for holder, cards, kept in shown_held(state, seat, unseen, played) if shown is None else shown:
