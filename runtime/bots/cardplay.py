@@ -171,6 +171,19 @@ def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     return best
 
 
+def _lowest(ti: TableInfo, win_key, unseen: int, held: int, same: list[int], cand: list[int]) -> int:
+    """The card :func:`follow` gives up: the lowest of the suit led (``same``: the legal
+    cards that follow, ``cand`` those and the free cards of no suit), else :func:`_throw`'s."""
+    if same:
+        if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
+            suit_of = ti.suit_of
+            free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
+            if free:
+                return free[0]
+        return min(same, key=win_key.__getitem__)
+    return _throw(ti, unseen, held, cand)
+
+
 def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why):
     """Play to a trick already led."""
     suit_of = ti.suit_of
@@ -206,26 +219,17 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
     # suit's chances are worked out on their own, so the others are not needed).
     risk_suits = (led,) if trump == NO_TRUMP or trump == led else (led, trump)
 
-    def lowest():
-        if following:
-            if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
-                free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
-                if free:
-                    return free[0]
-            return min(same, key=win_key.__getitem__)
-        return _throw(ti, unseen, held, cand)
-
     if partner_winning:
         pcard = trick[best_i]
         if not later:
-            card = lowest()
+            card = _lowest(ti, win_key, unseen, held, same, cand)
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
         miss = placement(state, seat, void, unseen, played, risk_suits)
         prisk = _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
-            card = lowest()
+            card = _lowest(ti, win_key, unseen, held, same, cand)
             return card, (f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
                           if why else "")
         for c in sorted(winners, key=win_key.__getitem__):
@@ -233,7 +237,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             if r <= _GOOD:
                 return c, (f"play {cards[c]}: partner's {cards[pcard]} is likely to be beaten; this "
                            f"{'cannot' if not r else 'probably will not'}" if why else "")
-        card = lowest()
+        card = _lowest(ti, win_key, unseen, held, same, cand)
         return card, (f"play {cards[card]}: leave the trick to partner's {cards[pcard]}" if why else "")
     if winners:
         beaten = cards[trick[best_i]]
@@ -257,7 +261,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
                     and state.declarer != seat and state.declarer not in partners
                     and (state.tricks or not _first_trick_special(state))
                     and rules.kitty_size > 0):
-                card = lowest()
+                card = _lowest(ti, win_key, unseen, held, same, cand)
                 return card, (f"play {cards[card]}: the {cards[c]} wins any time later; second hand low "
                               "in trumps" if why else "")
             # A defender's side-suit card threatened only by a ruff is no safer kept:
@@ -285,9 +289,9 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = winners[-1]
             return card, (f"play {cards[card]}: highest card, to beat the {beaten} before the last "
                           "player" if why else "")
-        card = lowest()
+        card = _lowest(ti, win_key, unseen, held, same, cand)
         return card, (f"play {cards[card]}: second hand low; partner plays later" if why else "")
-    card = lowest()
+    card = _lowest(ti, win_key, unseen, held, same, cand)
     if not why:
         return card, ""
     if following and suit_of[card] == led:
