@@ -184,7 +184,7 @@ def _lowest(ti: TableInfo, win_key, unseen: int, held: int, same: list[int], can
     return _throw(ti, unseen, held, cand)
 
 
-def _in_suit(cards: list[int], suit_of, suit: int) -> list[int]:
+def cards_of_suit(cards: list[int], suit_of, suit: int) -> list[int]:
     """The cards of ``cards`` whose suit is ``suit``, in order.  (A function of its own: a
     comprehension in :func:`follow` would make the names it reads cells there.)"""
     return [c for c in cards if suit_of[c] == suit]
@@ -209,12 +209,12 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
     if info.refuse and not ti.free:
         same = legal if suit_of[legal[0]] == led else []
     else:
-        same = _in_suit(legal, suit_of, led)
+        same = cards_of_suit(legal, suit_of, led)
     following = bool(same)
     if following:
         cand = same
         if ti.free and len(same) != len(legal):
-            cand = same + _in_suit(legal, suit_of, NO_SUIT)
+            cand = same + cards_of_suit(legal, suit_of, NO_SUIT)
     else:
         cand = legal
     winners = []  # (a loop: a comprehension would make win_key and best_key cells)
