@@ -511,10 +511,15 @@ class RulesInfo:
         key = (table, nt, int(books * 10 + 0.5))
         row = self._rows.get(key)
         if row is None:
-            w = self.weights(key[2] / 10, nt)
-            row = [sum(x * u[nt][k] for k, x in w) for u in self.util[table]]
-            self._rows[key] = row
+            row = self._rows[key] = self._eu_row_of(table, nt, key[2])
         return row
+
+    # The memos' misses are worked out in methods of their own (here and below): a
+    # comprehension in the method asked would make the names it reads cells there, set
+    # up on every call, hits included.
+    def _eu_row_of(self, table: int, nt: int, tenths: int) -> list[float]:
+        w = self.weights(tenths / 10, nt)
+        return [sum(x * u[nt][k] for k, x in w) for u in self.util[table]]
 
     def made_row(self, nt: int, books: float) -> list[float]:
         """The chance of making every bid of the ladder with ``books`` expected books: the
@@ -522,10 +527,12 @@ class RulesInfo:
         key = (nt, int(books * 10 + 0.5))
         row = self._made.get(key)
         if row is None:
-            w = self.weights(key[1] / 10, nt)
-            row = [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
-            self._made[key] = row
+            row = self._made[key] = self._made_row_of(nt, key[1])
         return row
+
+    def _made_row_of(self, nt: int, tenths: int) -> list[float]:
+        w = self.weights(tenths / 10, nt)
+        return [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
 
     def worth_set(self, nt: int, books: float) -> frozenset[int]:
         """The bids of the whole ladder that :func:`.outbid.worth_bidding` keeps with
@@ -564,10 +571,12 @@ class RulesInfo:
         key = (((table << 8) | bid) << 1 | nt) << 12 | int(books * 10 + 0.5)
         v = self._eu.get(key)
         if v is None:
-            row = self.util[table][bid][nt]
-            v = sum(w * row[k] for k, w in self.weights(int(books * 10 + 0.5) / 10, nt))
-            self._eu[key] = v
+            v = self._eu[key] = self._expected_of(table, bid, nt, int(books * 10 + 0.5))
         return v
+
+    def _expected_of(self, table: int, bid: int, nt: int, tenths: int) -> float:
+        row = self.util[table][bid][nt]
+        return sum(w * row[k] for k, w in self.weights(tenths / 10, nt))
 
     # --- trick estimates -------------------------------------------------------
     def estimate(self, ti: TableInfo, hand) -> float:
