@@ -260,3 +260,19 @@ def test_follow_reads_placement_of_the_suit_led_and_trumps_only():
                 checked += 1
             state.apply_action(bot.choose(state))
     assert checked > 100
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "two-handed"])
+def test_expected_keys_read_the_memo_expected_fills(variant):
+    """RulesInfo.expected_keys gives the keys under which expected files a value: read
+    from the memo they give what expected gives, for the strain's kind of every bid."""
+    info = rules_info(load_ruleset(variant))
+    info.ensure_util(HandState(info.rules, 0, *deal(info.rules, random.Random(1))))
+    rng = random.Random(6)
+    memo, keys = info.expected_keys(1)
+    kinds = [0 if suits else 1 for suits, _ in info.strain_tables]
+    for _ in range(300):
+        bid = rng.randrange(info.n_bids)
+        books = rng.uniform(0, info.total_books)
+        v = info.expected(1, bid, kinds[info.bid_strain[bid]], books)
+        assert memo[keys[bid] | int(books * 10 + 0.5)] == v

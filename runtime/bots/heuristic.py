@@ -406,10 +406,15 @@ class HeuristicBot:
         nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
         above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
                  for strain in range(len(info.strain_tables))]
+        # expected(1, high, nt, books), its memo read here first (dozens of bids a call).
+        memo, keys = info.expected_keys(1)
+        known = memo.get
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
-            return expected(1, high, nt_of[strain], min(total, max(0.0, cond[high] - above[strain])))
+            books = min(total, max(0.0, cond[high] - above[strain]))
+            v = known(keys[high] | int(books * 10 + 0.5))
+            return expected(1, high, nt_of[strain], books) if v is None else v
         return standing_values(state, info, look, defend_at, lo)
 
     def _outlook(self, info: RulesInfo, npart: int):

@@ -307,6 +307,7 @@ class RulesInfo:
         self.even_side = [self.tricks * (1 + len(p)) / n for p in self.partners]
         self.util = None  # score tables, built from the first state that needs them
         self._eu = {}
+        self._keys: dict[int, list[int]] = {}
         self._rows = {}
         self._made = {}
         self._worth = {}
@@ -568,11 +569,23 @@ class RulesInfo:
 
         ``table`` 0: for the declaring side; 1: for a defending side.
         """
-        key = (((table << 8) | bid) << 1 | nt) << 12 | int(books * 10 + 0.5)
+        key = (((table << 8) | bid) << 1 | nt) << 12 | int(books * 10 + 0.5)  # as expected_keys makes it
         v = self._eu.get(key)
         if v is None:
             v = self._eu[key] = self._expected_of(table, bid, nt, int(books * 10 + 0.5))
         return v
+
+    def expected_keys(self, table: int) -> tuple[dict[int, float], list[int]]:
+        """(:meth:`expected`'s memo, per bid of the ladder the key it files ``table``'s value
+        of the bid under, its strain's kind counted (notrump where the strain has no suit
+        contract), less the books' tenths): a caller valuing many bids reads the memo
+        directly, and asks :meth:`expected` on a miss."""
+        keys = self._keys.get(table)
+        if keys is None:
+            kinds = [0 if suits else 1 for suits, _ in self.strain_tables]
+            keys = self._keys[table] = [(((table << 8) | b) << 1 | kinds[self.bid_strain[b]]) << 12
+                                        for b in range(self.n_bids)]
+        return self._eu, keys
 
     def _expected_of(self, table: int, bid: int, nt: int, tenths: int) -> float:
         row = self.util[table][bid][nt]
