@@ -121,6 +121,8 @@ def _unguards(ti: TableInfo, unseen: int, held: int, s: int) -> bool:
     with one or two higher cards unseen needs as many smaller cards to wait with."""
     mine = ti.suit_mask[s] & held
     n = mine.bit_count()
+    if n > 3:  # an honour is bared only with at most k + 1 <= 3 cards of the suit (below)
+        return False
     above = ti.above
     for c in ti.desc[s]:
         if mine >> c & 1:
