@@ -276,3 +276,35 @@ def test_expected_keys_read_the_memo_expected_fills(variant):
         books = rng.uniform(0, info.total_books)
         v = info.expected(1, bid, kinds[info.bid_strain[bid]], books)
         assert memo[keys[bid] | int(books * 10 + 0.5)] == v
+
+
+@pytest.mark.parametrize("variant", ["standard", "standard+kitty-face-up", "cutthroat"])
+def test_a_sure_card_risks_nothing_whatever_the_placement(variant):
+    """follow skips the placement where cardplay._sure says the card's risk is 0: _risk
+    of such a card is exactly 0.0 with the placement it would have read."""
+    from runtime.bots.cardplay import _risk, _sure
+    from runtime.bots.infer import placement
+
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    rng = random.Random(7)
+    sure = 0
+    for _ in range(20):
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, 0, hands, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            ti = info.tables.get((state.trump, state.direction))
+            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
+                seat = state.seat
+                unseen = info.full_mask & ~sum(1 << c for c in state.hands[seat])
+                for c in list(state.trick) + state.legal_actions():
+                    if ti.suit_of[c] in ti.suits and _sure(ti, unseen, c, state.led):
+                        later = [o for o in range(rules.players) if o != seat]
+                        for out_of_led in (None, later[0]):  # no void; an opponent out of the suit led
+                            void = [1 << state.led if o == out_of_led else 0 for o in range(rules.players)]
+                            miss = placement(state, seat, void, unseen, 0, ti.suits)
+                            assert _risk(ti, void, unseen, c, state.led, later, miss) == 0.0
+                        sure += 1
+            state.apply_action(bot.choose(state))
+    assert sure > 20

@@ -102,6 +102,13 @@ def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) ->
     return 1.0 - keep
 
 
+def _sure(ti: TableInfo, unseen: int, card: int, led: int) -> bool:
+    """Whether :func:`_risk` of ``card`` is 0 whatever the placement: no higher card of its
+    suit unseen, and no ruff to fear (notrump, trumps led, or the card a trump itself)."""
+    trump = ti.trump
+    return not ti.above[card] & unseen and (trump == NO_TRUMP or led == trump or ti.suit_of[card] == trump)
+
+
 def _high_risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) -> float:
     """The chance that an opponent still to play holds a higher card of the suit led than
     ``card`` (a card of that suit), ruffs aside (``miss`` as in :func:`_risk`)."""
@@ -236,8 +243,9 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = _lowest(ti, win_key, unseen, held, same, cand)
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, risk_suits)
-        prisk = _risk(ti, void, unseen, pcard, led, later, miss)
+        # A sure card: 0.0, what _risk gives, without the placement it does not read.
+        miss = None if _sure(ti, unseen, pcard, led) else placement(state, seat, void, unseen, played, risk_suits)
+        prisk = 0.0 if miss is None else _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
             card = _lowest(ti, win_key, unseen, held, same, cand)
@@ -257,9 +265,11 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, risk_suits)
+        miss = None  # worked out at the first card whose risk reads it (a sure first card returns below)
         for c in winners:
-            r = _risk(ti, void, unseen, c, led, later, miss)
+            if miss is None and not _sure(ti, unseen, c, led):
+                miss = placement(state, seat, void, unseen, played, risk_suits)
+            r = 0.0 if miss is None else _risk(ti, void, unseen, c, led, later, miss)
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
             # whenever it is played, may yet beat a higher trump than this one, and
             # partner plays later (the declaring side's books -0.025/-0.032 a hand,
