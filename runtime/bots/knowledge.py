@@ -155,7 +155,7 @@ _EXACT_TOP = 6
 # A holding's shortness by its length (a void 2, a singleton 1, else 0): what a ruff counts.
 # A slot holds at most 32 cards (its mask is 16 or 32 bits wide).
 _SHORTNESS = tuple(2 - n if n < 2 else 0 for n in range(33))
-# A bound on the hand shapes whose ruffs RulesInfo keeps (standard: 710 in 20,000 hands).
+# A bound on the hand shapes whose ruffs RulesInfo keeps (710 arise in 20,000 hands of the base game).
 _RUFFS_MAX = 20000
 
 
