@@ -5,7 +5,8 @@ it stands for, on many positions of dealt hands: the memoised ``worth_bidding`` 
 the ladder, the standing values worked out from the high bid up only, the memoised
 later opponents of a call, the discard planner's per-suit options built from
 running masks (kept per count in lists), the defence of an outbid call read from the
-callers' line, and ``play_to_end`` (a whole hand without the driver's calls).  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+callers' line, ``play_to_end`` (a whole hand without the driver's calls), the hand
+estimate's ruffs memoised per hand shape, and the card play's placement of the suits it reads only.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
 ``--records`` byte-identical over every shipped variant.
 """
 
@@ -204,3 +205,106 @@ def test_play_to_end_of_a_subclass_asks_its_own_choose():
         looped.apply_action(bot.choose(looped))
     _LastCard(None).play_to_end(whole)
     assert (whole.tricks, whole.score) == (looped.tricks, looped.score)
+
+
+
+@pytest.mark.parametrize("variant", ["standard", "northeast52", "cutthroat", "two-handed", "standard+jokers-and-deuce"])
+def test_estimate_ruffs_memoised_by_shape_are_the_plain_sum(variant):
+    """estimate_all's ruffs, memoised per tuple of slot lengths, are what the per-table
+    sum over the side suits' shortness adds, and a memo hit gives the same floats as a miss."""
+    from runtime.bots.knowledge import _RUFF, _RUFF_KEEP, _SHORTNESS
+
+    info = rules_info(load_ruleset(variant))
+    rng = random.Random(4)
+    for _ in range(60):
+        hand = deal(info.rules, rng)[0][0]
+        info.ruffs.clear()
+        first = info.estimate_all(hand)  # the ruffs worked out
+        assert info.estimate_all(hand) == first  # and read from the memo
+        lens = [0] * info.n_slots
+        for c in hand:
+            for j, _ in info.per_card[c]:
+                lens[j] += 1
+        expected = []
+        for i, t, sides in info.table_ruff:
+            spare = lens[t] - _RUFF_KEEP
+            if spare > 0:
+                n = sum(_SHORTNESS[lens[j]] for j in sides)
+                expected.append((i, _RUFF * min(n, spare)))
+        assert info.ruffs == {tuple(lens): tuple(expected)}
+
+
+def test_follow_reads_placement_of_the_suit_led_and_trumps_only():
+    """placement gives each suit's chances on their own: asked for fewer suits, the
+    suits asked carry the same numbers (follow asks only for the suit led and trumps)."""
+    from runtime.bots.infer import placement
+
+    rules = load_ruleset("standard")
+    info = rules_info(rules)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(20):
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, 0, hands, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            ti = info.tables.get((state.trump, state.direction))
+            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
+                void = [0] * rules.players
+                void[(state.seat + 1) % rules.players] = 1 << state.led  # one seat shown out of the suit led
+                unseen = info.full_mask & ~sum(1 << c for c in state.hands[state.seat])
+                full = placement(state, state.seat, void, unseen, 0, ti.suits)
+                for suits in ([state.led], [state.led, ti.suits[-1]]):
+                    part = placement(state, state.seat, void, unseen, 0, suits)
+                    assert part == [{s: m[s] for s in suits} for m in full]
+                checked += 1
+            state.apply_action(bot.choose(state))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "two-handed"])
+def test_expected_keys_read_the_memo_expected_fills(variant):
+    """RulesInfo.expected_keys gives the keys under which expected files a value: read
+    from the memo they give what expected gives, for the strain's kind of every bid."""
+    info = rules_info(load_ruleset(variant))
+    info.ensure_util(HandState(info.rules, 0, *deal(info.rules, random.Random(1))))
+    rng = random.Random(6)
+    memo, keys = info.expected_keys(1)
+    kinds = [0 if suits else 1 for suits, _ in info.strain_tables]
+    for _ in range(300):
+        bid = rng.randrange(info.n_bids)
+        books = rng.uniform(0, info.total_books)
+        v = info.expected(1, bid, kinds[info.bid_strain[bid]], books)
+        assert memo[keys[bid] | int(books * 10 + 0.5)] == v
+
+
+@pytest.mark.parametrize("variant", ["standard", "standard+kitty-face-up", "cutthroat"])
+def test_a_sure_card_risks_nothing_whatever_the_placement(variant):
+    """follow skips the placement where cardplay._sure says the card's risk is 0: _risk
+    of such a card is exactly 0.0 with the placement it would have read."""
+    from runtime.bots.cardplay import _risk, _sure
+    from runtime.bots.infer import placement
+
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    rng = random.Random(7)
+    sure = 0
+    for _ in range(20):
+        hands, kitty = deal(rules, rng)
+        state = HandState(rules, 0, hands, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            ti = info.tables.get((state.trump, state.direction))
+            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
+                seat = state.seat
+                unseen = info.full_mask & ~sum(1 << c for c in state.hands[seat])
+                for c in list(state.trick) + state.legal_actions():
+                    if ti.suit_of[c] in ti.suits and _sure(ti, unseen, c, state.led):
+                        later = [o for o in range(rules.players) if o != seat]
+                        for out_of_led in (None, later[0]):  # no void; an opponent out of the suit led
+                            void = [1 << state.led if o == out_of_led else 0 for o in range(rules.players)]
+                            miss = placement(state, seat, void, unseen, 0, ti.suits)
+                            assert _risk(ti, void, unseen, c, state.led, later, miss) == 0.0
+                        sure += 1
+            state.apply_action(bot.choose(state))
+    assert sure > 20

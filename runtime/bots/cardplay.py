@@ -102,6 +102,13 @@ def _risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) ->
     return 1.0 - keep
 
 
+def _sure(ti: TableInfo, unseen: int, card: int, led: int) -> bool:
+    """Whether :func:`_risk` of ``card`` is 0 whatever the placement: no higher card of its
+    suit unseen, and no ruff to fear (notrump, trumps led, or the card a trump itself)."""
+    trump = ti.trump
+    return not ti.above[card] & unseen and (trump == NO_TRUMP or led == trump or ti.suit_of[card] == trump)
+
+
 def _high_risk(ti: TableInfo, void, unseen: int, card: int, led: int, later, miss) -> float:
     """The chance that an opponent still to play holds a higher card of the suit led than
     ``card`` (a card of that suit), ruffs aside (``miss`` as in :func:`_risk`)."""
@@ -121,6 +128,8 @@ def _unguards(ti: TableInfo, unseen: int, held: int, s: int) -> bool:
     with one or two higher cards unseen needs as many smaller cards to wait with."""
     mine = ti.suit_mask[s] & held
     n = mine.bit_count()
+    if n > 3:  # an honour is bared only with at most k + 1 <= 3 cards of the suit (below)
+        return False
     above = ti.above
     for c in ti.desc[s]:
         if mine >> c & 1:
@@ -171,6 +180,25 @@ def _throw(ti: TableInfo, unseen: int, held: int, cand) -> int:
     return best
 
 
+def _lowest(ti: TableInfo, win_key, unseen: int, held: int, same: list[int], cand: list[int]) -> int:
+    """The card :func:`follow` gives up: the lowest of the suit led (``same``: the legal
+    cards that follow, ``cand`` those and the free cards of no suit), else :func:`_throw`'s."""
+    if same:
+        if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
+            suit_of = ti.suit_of
+            free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
+            if free:
+                return free[0]
+        return min(same, key=win_key.__getitem__)
+    return _throw(ti, unseen, held, cand)
+
+
+def cards_of_suit(cards: list[int], suit_of, suit: int) -> list[int]:
+    """The cards of ``cards`` whose suit is ``suit``, in order.  (A function of its own: a
+    comprehension in :func:`follow` would make the names it reads cells there.)"""
+    return [c for c in cards if suit_of[c] == suit]
+
+
 def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why):
     """Play to a trick already led."""
     suit_of = ti.suit_of
@@ -190,39 +218,37 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
     if info.refuse and not ti.free:
         same = legal if suit_of[legal[0]] == led else []
     else:
-        same = [c for c in legal if suit_of[c] == led]
+        same = cards_of_suit(legal, suit_of, led)
     following = bool(same)
     if following:
         cand = same
         if ti.free and len(same) != len(legal):
-            cand = same + [c for c in legal if suit_of[c] == NO_SUIT]
+            cand = same + cards_of_suit(legal, suit_of, NO_SUIT)
     else:
         cand = legal
-    winners = [c for c in cand if win_key[c] > best_key]
+    winners = []  # (a loop: a comprehension would make win_key and best_key cells)
+    for c in cand:
+        if win_key[c] > best_key:
+            winners.append(c)
     n = rules.players
     partner_winning = (state.leader + best_i) % n in partners
     later = info.later[seat][len(trick)]
-
-    def lowest():
-        if following:
-            if len(same) != len(cand):  # a free card of no suit is cheaper still (not a top card)
-                free = [c for c in cand if suit_of[c] == NO_SUIT and ti.win_key[c] < 0]
-                if free:
-                    return free[0]
-            return min(same, key=win_key.__getitem__)
-        return _throw(ti, unseen, held, cand)
+    # The suits whose placement _risk and _high_risk read: the suit led and trumps (each
+    # suit's chances are worked out on their own, so the others are not needed).
+    risk_suits = (led,) if trump == NO_TRUMP or trump == led else (led, trump)
 
     if partner_winning:
         pcard = trick[best_i]
         if not later:
-            card = lowest()
+            card = _lowest(ti, win_key, unseen, held, same, cand)
             return card, (f"play {cards[card]}: partner's {cards[pcard]} wins the trick already"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, ti.suits)
-        prisk = _risk(ti, void, unseen, pcard, led, later, miss)
+        # A sure card: 0.0, what _risk gives, without the placement it does not read.
+        miss = None if _sure(ti, unseen, pcard, led) else placement(state, seat, void, unseen, played, risk_suits)
+        prisk = 0.0 if miss is None else _risk(ti, void, unseen, pcard, led, later, miss)
         declaring = state.declarer == seat or state.declarer in partners
         if prisk < (_LIKELY_DECLARING if declaring else _LIKELY):
-            card = lowest()
+            card = _lowest(ti, win_key, unseen, held, same, cand)
             return card, (f"play {cards[card]}: partner's {cards[pcard]} is winning; no need to overtake"
                           if why else "")
         for c in sorted(winners, key=win_key.__getitem__):
@@ -230,7 +256,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             if r <= _GOOD:
                 return c, (f"play {cards[c]}: partner's {cards[pcard]} is likely to be beaten; this "
                            f"{'cannot' if not r else 'probably will not'}" if why else "")
-        card = lowest()
+        card = _lowest(ti, win_key, unseen, held, same, cand)
         return card, (f"play {cards[card]}: leave the trick to partner's {cards[pcard]}" if why else "")
     if winners:
         beaten = cards[trick[best_i]]
@@ -239,9 +265,11 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = winners[0]
             return card, (f"play {cards[card]}: cheapest card that beats the {beaten} on the table"
                           if why else "")
-        miss = placement(state, seat, void, unseen, played, ti.suits)
+        miss = None  # worked out at the first card whose risk reads it (a sure first card returns below)
         for c in winners:
-            r = _risk(ti, void, unseen, c, led, later, miss)
+            if miss is None and not _sure(ti, unseen, c, led):
+                miss = placement(state, seat, void, unseen, played, risk_suits)
+            r = 0.0 if miss is None else _risk(ti, void, unseen, c, led, later, miss)
             # A defender second hand to a trump lead keeps a sure trump winner: it wins
             # whenever it is played, may yet beat a higher trump than this one, and
             # partner plays later (the declaring side's books -0.025/-0.032 a hand,
@@ -254,7 +282,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
                     and state.declarer != seat and state.declarer not in partners
                     and (state.tricks or not _first_trick_special(state))
                     and rules.kitty_size > 0):
-                card = lowest()
+                card = _lowest(ti, win_key, unseen, held, same, cand)
                 return card, (f"play {cards[card]}: the {cards[c]} wins any time later; second hand low "
                               "in trumps" if why else "")
             # A defender's side-suit card threatened only by a ruff is no safer kept:
@@ -282,9 +310,9 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             card = winners[-1]
             return card, (f"play {cards[card]}: highest card, to beat the {beaten} before the last "
                           "player" if why else "")
-        card = lowest()
+        card = _lowest(ti, win_key, unseen, held, same, cand)
         return card, (f"play {cards[card]}: second hand low; partner plays later" if why else "")
-    card = lowest()
+    card = _lowest(ti, win_key, unseen, held, same, cand)
     if not why:
         return card, ""
     if following and suit_of[card] == led:

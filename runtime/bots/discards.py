@@ -45,11 +45,19 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
     size = ti.size[i]
     full = 0
     height = 0  # the tie-break: the kept cards' height (a card ranked r adds size - r)
+    tops = []
+    smalls = []
+    # (Loops, not comprehensions or a lambda: any of those would make the names they read
+    # cells of this function, read more slowly in the loops below.)
     for c in cards:
         full |= bit[c]
         height += size - rank[c]
-    tops = [c for c in cards if rank[c] < _EXACT_TOP and c in allowed]
-    smalls = sorted((c for c in cards if rank[c] >= _EXACT_TOP and c in allowed), key=lambda c: -rank[c])
+        if c in allowed:
+            if rank[c] < _EXACT_TOP:
+                tops.append(c)
+            else:
+                smalls.append(c)
+    smalls.sort(key=rank.__getitem__, reverse=True)  # ranks of a suit differ: as a key of -rank
     # Each holding's value from the process-wide table where there is one (the same
     # number _holding_value gives); the masks and heights are built up card by card.
     values = info.slot_values[slot] if info.slot_values is not None else _Holdings(info, ti, i, slot)
@@ -79,8 +87,13 @@ def _suit_options(info: RulesInfo, ti: TableInfo, i: int, slot: int, cards: list
                     best_v[k] = v
                     best_top[k] = away_top
     # The counts reached are 0..the last one (each nt reaches nt..nt + its smalls), in order.
-    return {k: (best_v[k], best_top[k] + tuple(smalls[:k - len(best_top[k])]))
-            for k in range(most + 1) if best_v[k] != -math.inf}
+    out = {}
+    for k in range(most + 1):
+        v = best_v[k]
+        if v != -math.inf:
+            top = best_top[k]
+            out[k] = (v, top + tuple(smalls[:k - len(top)]))
+    return out
 
 
 class _Holdings(dict):
@@ -115,7 +128,7 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
     trump_i = ti.trump_idx if ti.trump != NO_TRUMP else -1
     # Cards of no suit: those that cannot win go first, winners count a trick each.
     loose_opts: dict[int, tuple[float, tuple[int, ...]]] = {}
-    loose_sorted = sorted((c for c in loose if c in allowed), key=lambda c: ti.win_key[c])
+    loose_sorted = sorted((c for c in loose if c in allowed), key=ti.win_key.__getitem__)
     loose_value = sum(1.0 for c in loose if ti.suit_of[c] == NO_SUIT and ti.win_key[c] >= 0)
     for k in range(min(lay, len(loose_sorted)) + 1):
         away = tuple(loose_sorted[:k])

@@ -14,7 +14,7 @@ from ..game import deal
 from ..hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
-from .cardplay import follow, lead, suit_word
+from .cardplay import cards_of_suit, follow, lead, suit_word
 from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
@@ -406,10 +406,15 @@ class HeuristicBot:
         nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
         above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
                  for strain in range(len(info.strain_tables))]
+        # expected(1, high, nt, books), its memo read here first (dozens of bids a call).
+        memo, keys = info.expected_keys(1)
+        known = memo.get
 
         def defend_at(high: int) -> float:
             strain = strain_of[high]
-            return expected(1, high, nt_of[strain], min(total, max(0.0, cond[high] - above[strain])))
+            books = min(total, max(0.0, cond[high] - above[strain]))
+            v = known(keys[high] | int(books * 10 + 0.5))
+            return expected(1, high, nt_of[strain], books) if v is None else v
         return standing_values(state, info, look, defend_at, lo)
 
     def _outlook(self, info: RulesInfo, npart: int):
@@ -811,7 +816,7 @@ class HeuristicBot:
             if info.refuse and not ti.free:
                 same = legal if suit_of[legal[0]] == led else None
             else:
-                same = [c for c in legal if suit_of[c] == led]
+                same = cards_of_suit(legal, suit_of, led)
                 if ti.free and len(same) != len(legal):
                     same = None  # free cards of no suit too: the general case below
             if same and max(map(get, same)) < max(map(get, trick)):
@@ -828,7 +833,10 @@ class HeuristicBot:
                     if k > best_key:
                         best_key, best_i = k, i
                 if (state.leader + best_i) % n not in info.partners[state.seat]:
-                    winners = [c for c in (same or legal) if wk[c] > best_key]
+                    winners = []  # (loops, not comprehensions, in this method: see cards_of_suit)
+                    for c in same or legal:
+                        if wk[c] > best_key:
+                            winners.append(c)
                     if winners:
                         card = min(winners, key=get)
                         return card, (f"play {rules.cards[card]}: cheapest card that beats the "
@@ -844,8 +852,11 @@ class HeuristicBot:
         # began (the rest of them are played since).
         own = track.own[seat]
         if own is None:
-            own = track.own[seat] = card_mask(state.hands[seat]) | card_mask(
-                c for t in state.tricks for i, c in enumerate(t[1]) if (t[0] + i) % rules.players == seat)
+            own = card_mask(state.hands[seat])
+            for t in state.tricks:
+                for i, c in enumerate(t[1]):
+                    if (t[0] + i) % rules.players == seat:
+                        own |= BIT[c]
             for i, c in enumerate(trick):
                 if (state.leader + i) % rules.players == seat:
                     own |= BIT[c]
@@ -875,7 +886,10 @@ class HeuristicBot:
             # A shown card a later opponent holds beats this one: keep it (shown.py).
             beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, played)
             if beaten:
-                keep = [c for c in legal if c not in beaten]
+                keep = []
+                for c in legal:
+                    if c not in beaten:
+                        keep.append(c)
                 if keep:
                     card, reason = follow(state, rules, info, ti, track.void, unseen, played, held, seat, keep, why)
                     if why:

@@ -43,10 +43,14 @@ def placement(state: HandState, seat: int, void: list[int], unseen: int, played:
     """
     hands = state.hands
     n = len(hands)
-    sizes: list[float] = [0 if o == seat else len(hands[o]) for o in range(n)]
+    sizes: list[float] = list(map(len, hands))
+    sizes[seat] = 0
     # Cards shown to the seat and placed with their holder are counted in its hand size
     # but not among the unseen cards: its room for unseen cards is that much less.
-    for holder, cards, kept in shown_held(state, seat, unseen, played) if shown is None else shown:
+    # Nothing is shown to anyone before the kitty is turned up (HandState.shown_to): most
+    # hands never ask shown_held.
+    held_shown = shown if shown is not None else shown_held(state, seat, unseen, played) if state.kitty_seen else ()
+    for holder, cards, kept in held_shown:
         sizes[holder] = max(0.0, sizes[holder] - cards.bit_count() * kept)
     # The unseen cards in no hand: discards not seen, cards out of play not seen.
     hidden = max(0, unseen.bit_count() - sum(sizes))

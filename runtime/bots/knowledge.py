@@ -155,6 +155,8 @@ _EXACT_TOP = 6
 # A holding's shortness by its length (a void 2, a singleton 1, else 0): what a ruff counts.
 # A slot holds at most 32 cards (its mask is 16 or 32 bits wide).
 _SHORTNESS = tuple(2 - n if n < 2 else 0 for n in range(33))
+# A bound on the hand shapes whose ruffs RulesInfo keeps (710 arise in 20,000 hands of the base game).
+_RUFFS_MAX = 20000
 
 
 def _canonical(mask: int) -> int:
@@ -305,6 +307,7 @@ class RulesInfo:
         self.even_side = [self.tricks * (1 + len(p)) / n for p in self.partners]
         self.util = None  # score tables, built from the first state that needs them
         self._eu = {}
+        self._keys: dict[int, list[int]] = {}
         self._rows = {}
         self._made = {}
         self._worth = {}
@@ -361,6 +364,7 @@ class RulesInfo:
             self.table_ends.append(self.table_starts[-1] + len(ids))
         self.table_ruff = [(i, t, tuple(j for j in ids if j != t))
                            for i, (ids, t) in enumerate(self.table_slots) if t >= 0]
+        self.ruffs: dict[tuple[int, ...], tuple[tuple[int, float], ...]] = {}  # slot lengths -> estimate_all's ruffs
 
     def estimate_all(self, hand) -> list[float]:
         """Tricks ``hand`` should take by itself under each table of ``table_list``."""
@@ -383,17 +387,29 @@ class RulesInfo:
         acc += accumulate(map(vals.__getitem__, self.flat_ids))
         get = acc.__getitem__
         out = list(map(sub, map(get, self.table_ends), map(get, self.table_starts)))
-        # Ruffs: short side suits with trumps to spare (beyond three to draw with).
-        lens = list(map(int.bit_count, masks))
-        short = None
+        # Ruffs: short side suits with trumps to spare (beyond three to draw with).  They
+        # depend on the slots' lengths alone (a hand's shape, far fewer than its hands):
+        # worked out once per shape, as (table, tricks added) pairs, and memoised.
+        lens = tuple(map(int.bit_count, masks))
+        ruffs = self.ruffs.get(lens)
+        if ruffs is None:
+            ruffs = self._ruffs(lens)
+        for i, add in ruffs:
+            out[i] += add
+        return out
+
+    def _ruffs(self, lens: tuple[int, ...]) -> tuple[tuple[int, float], ...]:
+        """The ruffs :meth:`estimate_all` adds for slots of lengths ``lens``: (table, tricks) pairs."""
+        out = []
         for i, t, sides in self.table_ruff:
             spare = lens[t] - _RUFF_KEEP
             if spare > 0:
-                if short is None:  # each slot's shortness (2 - length, at least 0), mapped in C
-                    short = list(map(_SHORTNESS.__getitem__, lens)).__getitem__
-                n = sum(map(short, sides))
-                out[i] += _RUFF * (n if n < spare else spare)
-        return out
+                n = sum(_SHORTNESS[lens[j]] for j in sides)  # each slot's shortness: 2 - length, at least 0
+                out.append((i, _RUFF * (n if n < spare else spare)))
+        if len(self.ruffs) >= _RUFFS_MAX:
+            self.ruffs.clear()
+        got = self.ruffs[lens] = tuple(out)
+        return got
 
     def declaring_books(self, own: float, npart: int, nt: int, kitty: bool, with_kitty: float | None = None) -> float:
         """Expected books of a side that declares, from its declarer's own estimate ``own``
@@ -496,10 +512,15 @@ class RulesInfo:
         key = (table, nt, int(books * 10 + 0.5))
         row = self._rows.get(key)
         if row is None:
-            w = self.weights(key[2] / 10, nt)
-            row = [sum(x * u[nt][k] for k, x in w) for u in self.util[table]]
-            self._rows[key] = row
+            row = self._rows[key] = self._eu_row_of(table, nt, key[2])
         return row
+
+    # The memos' misses are worked out in methods of their own (here and below): a
+    # comprehension in the method asked would make the names it reads cells there, set
+    # up on every call, hits included.
+    def _eu_row_of(self, table: int, nt: int, tenths: int) -> list[float]:
+        w = self.weights(tenths / 10, nt)
+        return [sum(x * u[nt][k] for k, x in w) for u in self.util[table]]
 
     def made_row(self, nt: int, books: float) -> list[float]:
         """The chance of making every bid of the ladder with ``books`` expected books: the
@@ -507,10 +528,12 @@ class RulesInfo:
         key = (nt, int(books * 10 + 0.5))
         row = self._made.get(key)
         if row is None:
-            w = self.weights(key[1] / 10, nt)
-            row = [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
-            self._made[key] = row
+            row = self._made[key] = self._made_row_of(nt, key[1])
         return row
+
+    def _made_row_of(self, nt: int, tenths: int) -> list[float]:
+        w = self.weights(tenths / 10, nt)
+        return [sum(x for k, x in w if made[nt][k]) for made in self.util[2]]
 
     def worth_set(self, nt: int, books: float) -> frozenset[int]:
         """The bids of the whole ladder that :func:`.outbid.worth_bidding` keeps with
@@ -546,13 +569,27 @@ class RulesInfo:
 
         ``table`` 0: for the declaring side; 1: for a defending side.
         """
-        key = (((table << 8) | bid) << 1 | nt) << 12 | int(books * 10 + 0.5)
+        key = (((table << 8) | bid) << 1 | nt) << 12 | int(books * 10 + 0.5)  # as expected_keys makes it
         v = self._eu.get(key)
         if v is None:
-            row = self.util[table][bid][nt]
-            v = sum(w * row[k] for k, w in self.weights(int(books * 10 + 0.5) / 10, nt))
-            self._eu[key] = v
+            v = self._eu[key] = self._expected_of(table, bid, nt, int(books * 10 + 0.5))
         return v
+
+    def expected_keys(self, table: int) -> tuple[dict[int, float], list[int]]:
+        """(:meth:`expected`'s memo, per bid of the ladder the key it files ``table``'s value
+        of the bid under, its strain's kind counted (notrump where the strain has no suit
+        contract), less the books' tenths): a caller valuing many bids reads the memo
+        directly, and asks :meth:`expected` on a miss."""
+        keys = self._keys.get(table)
+        if keys is None:
+            kinds = [0 if suits else 1 for suits, _ in self.strain_tables]
+            keys = self._keys[table] = [(((table << 8) | b) << 1 | kinds[self.bid_strain[b]]) << 12
+                                        for b in range(self.n_bids)]
+        return self._eu, keys
+
+    def _expected_of(self, table: int, bid: int, nt: int, tenths: int) -> float:
+        row = self.util[table][bid][nt]
+        return sum(w * row[k] for k, w in self.weights(tenths / 10, nt))
 
     # --- trick estimates -------------------------------------------------------
     def estimate(self, ti: TableInfo, hand) -> float:

@@ -21,10 +21,15 @@ def book_values(state) -> tuple[float, ...]:
     The other sides share the rest of the books evenly (as the sampler's solver does).
     Computed once per contract and hand size; a hand with reneges is scored afresh.
     """
+    return _book_values(state, sum(state.books_so_far()) + state.books_to_play())
+
+
+def _book_values(state, total: int) -> tuple[float, ...]:
+    """:func:`book_values` of a hand of ``total`` books in all."""
     rules = state.rules
-    total = sum(state.books_so_far()) + state.books_to_play()
-    contract = state.contract_value
-    key = (id(rules), contract, total)
+    # The contract keyed by the engine's indices HandState.contract_value makes it from:
+    # the same key, without finding the contract value on every call.
+    key = (id(rules), state.declarer, state.bid, state.trump, state.direction, state.table is not None, total)
     if not state.reneges:
         got = _CACHE.get(key)
         if got is not None and got[0] is rules:
@@ -57,17 +62,22 @@ def books_needed(state) -> int:
     variant without overtricks, or lost beyond saving).  The first count reaching the
     best score still within reach is the one that matters.
     """
-    rules = state.rules
-    values = book_values(state)
-    have = state.books_so_far()[rules.side_of[state.declarer]]
+    return _needed(state)[0]
+
+
+def _needed(state) -> tuple[int, int]:
+    """(:func:`books_needed`, the books still to play): the engine asked once for each count."""
+    so_far = state.books_so_far()
     left = state.books_to_play()
+    values = _book_values(state, sum(so_far) + left)
+    have = so_far[state.rules.side_of[state.declarer]]
     reach = values[have:have + left + 1]
     if not reach:
-        return 0
+        return 0, left
     best = max(reach)
     if all(v == best for v in reach):
-        return 0
-    return reach.index(best)  # the first count reaching the best score
+        return 0, left
+    return reach.index(best), left  # the first count reaching the best score
 
 
 def books_to_spare(state) -> int:
@@ -78,7 +88,7 @@ def books_to_spare(state) -> int:
     of taking the ones that count, not how many.  0 where every book left scores
     (each overtrick counts) and where nothing the side can reach changes the score.
     """
-    need = books_needed(state)
+    need, left = _needed(state)
     if need <= 0:
         return 0
-    return max(0, state.books_to_play() - need)
+    return max(0, left - need)
