@@ -41,6 +41,22 @@ def auction_states(rules, hands: int, seed: int):
             state.apply_action(bots[state.current_player()].choose(state))
 
 
+def follow_positions(info, seed: int, hands: int = 20):
+    """Every position of ``hands`` heuristic hands where a seat follows a suit led,
+    with the hand's trick table: the card play's placement is read there."""
+    rules = info.rules
+    rng = random.Random(seed)
+    for _ in range(hands):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, 0, dealt, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            ti = info.tables.get((state.trump, state.direction))
+            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
+                yield state, ti
+            state.apply_action(bot.choose(state))
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_worth_set_is_worth_bidding_of_the_whole_ladder(variant):
     rules = load_ruleset(variant)
@@ -241,24 +257,16 @@ def test_follow_reads_placement_of_the_suit_led_and_trumps_only():
 
     rules = load_ruleset("standard")
     info = rules_info(rules)
-    rng = random.Random(5)
     checked = 0
-    for _ in range(20):
-        hands, kitty = deal(rules, rng)
-        state = HandState(rules, 0, hands, kitty)
-        bot = HeuristicBot(None)
-        while not state.is_terminal():
-            ti = info.tables.get((state.trump, state.direction))
-            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
-                void = [0] * rules.players
-                void[(state.seat + 1) % rules.players] = 1 << state.led  # one seat shown out of the suit led
-                unseen = info.full_mask & ~sum(1 << c for c in state.hands[state.seat])
-                full = placement(state, state.seat, void, unseen, 0, ti.suits)
-                for suits in ([state.led], [state.led, ti.suits[-1]]):
-                    part = placement(state, state.seat, void, unseen, 0, suits)
-                    assert part == [{s: m[s] for s in suits} for m in full]
-                checked += 1
-            state.apply_action(bot.choose(state))
+    for state, ti in follow_positions(info, 5):
+        void = [0] * rules.players
+        void[(state.seat + 1) % rules.players] = 1 << state.led  # one seat shown out of the suit led
+        unseen = info.full_mask & ~sum(1 << c for c in state.hands[state.seat])
+        full = placement(state, state.seat, void, unseen, 0, ti.suits)
+        for suits in ([state.led], [state.led, ti.suits[-1]]):
+            part = placement(state, state.seat, void, unseen, 0, suits)
+            assert part == [{s: m[s] for s in suits} for m in full]
+        checked += 1
     assert checked > 100
 
 
@@ -287,24 +295,16 @@ def test_a_sure_card_risks_nothing_whatever_the_placement(variant):
 
     rules = load_ruleset(variant)
     info = rules_info(rules)
-    rng = random.Random(7)
     sure = 0
-    for _ in range(20):
-        hands, kitty = deal(rules, rng)
-        state = HandState(rules, 0, hands, kitty)
-        bot = HeuristicBot(None)
-        while not state.is_terminal():
-            ti = info.tables.get((state.trump, state.direction))
-            if state.phase == PLAY and state.trick and ti is not None and state.led in ti.suits:
-                seat = state.seat
-                unseen = info.full_mask & ~sum(1 << c for c in state.hands[seat])
-                for c in list(state.trick) + state.legal_actions():
-                    if ti.suit_of[c] in ti.suits and _sure(ti, unseen, c, state.led):
-                        later = [o for o in range(rules.players) if o != seat]
-                        for out_of_led in (None, later[0]):  # no void; an opponent out of the suit led
-                            void = [1 << state.led if o == out_of_led else 0 for o in range(rules.players)]
-                            miss = placement(state, seat, void, unseen, 0, ti.suits)
-                            assert _risk(ti, void, unseen, c, state.led, later, miss) == 0.0
-                        sure += 1
-            state.apply_action(bot.choose(state))
+    for state, ti in follow_positions(info, 7):
+        seat = state.seat
+        unseen = info.full_mask & ~sum(1 << c for c in state.hands[seat])
+        for c in list(state.trick) + state.legal_actions():
+            if ti.suit_of[c] in ti.suits and _sure(ti, unseen, c, state.led):
+                later = [o for o in range(rules.players) if o != seat]
+                for out_of_led in (None, later[0]):  # no void; an opponent out of the suit led
+                    void = [1 << state.led if o == out_of_led else 0 for o in range(rules.players)]
+                    miss = placement(state, seat, void, unseen, 0, ti.suits)
+                    assert _risk(ti, void, unseen, c, state.led, later, miss) == 0.0
+                sure += 1
     assert sure > 20
