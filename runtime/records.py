@@ -471,14 +471,16 @@ def _not_a_card(value) -> str:
     return f"{shown(value)}, which is not a card of this deck{digits_note(value)}"
 
 
-def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
+def _card_list(rules: Ruleset, value, at: str, what: str, note: str = "") -> list[int]:
+    """``value`` as card ids; RecordError at ``at`` unless it is a list of this deck's cards
+    (``what`` names the list in the message, ``note`` ends it: who dealt it)."""
     if not isinstance(value, list):
-        raise RecordError(at, f"{what} must be a list of cards")
+        raise RecordError(at, f"{what} must be a list of cards{note}")
     ids = []
     for card in value:
         cid = parse_card(rules, card)
         if cid is None:
-            raise RecordError(at, f"{what} holds {_not_a_card(card)}")
+            raise RecordError(at, f"{what} holds {_not_a_card(card)}{note}")
         ids.append(cid)
     return ids
 
@@ -518,13 +520,18 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         ids.append(cards)
     if rules.kitty_size:  # where the variant deals none, no kitty is the empty one
         check_required(record, "kitty", prefix, rules)
-    kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
+    # records.md: the message names the seat; the kitty is no seat's hand, but the dealer dealt it
+    # (where the record names a dealer: a deal read from another format may not).
+    dealer = record.get("dealer")
+    by = (f"; seat {dealer} dealt it" if isinstance(dealer, int) and not isinstance(dealer, bool)
+          and 0 <= dealer < rules.players else "")
+    kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty", by)
     if len(kitty) != rules.kitty_size:
         dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
-        raise RecordError(prefix + "kitty", f"kitty has {_counted(len(kitty), 'card')}; {dealt}")
+        raise RecordError(prefix + "kitty", f"kitty has {_counted(len(kitty), 'card')}; {dealt}{by}")
     for c in kitty:
         if c in seen:
-            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
+            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')}){by}")
         seen[c] = "kitty"
     return ids, kitty
 
@@ -728,11 +735,16 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             word = "trump" if state.phase == DECLARE_TRUMP else "a direction"
             raise RecordError(where, f"seat {state.declarer} must declare {word}; the record has no declare")
         return
+    # records.md: the message names the rule broken and the seat -- whoever declares, as for the
+    # declare's values ("seat 0: trump 'X' ..."), also where the object itself is wrong.
+    who = f"seat {state.declarer}" if state.declarer >= 0 else "nobody"
     if not isinstance(declare, dict):
-        raise RecordError(where, "declare must be an object such as {\"trump\": \"H\"}")
+        raise RecordError(where, f"{who}: declare must be an object such as {{\"trump\": \"H\"}}, "
+                                 f"not {shown(declare)}")
     extra = [key for key in declare if key not in ("trump", "direction")]  # the first as written
     if extra:
-        raise RecordError(where, f"unknown key {shown(extra[0])} in declare")
+        raise RecordError(where, f"{who}: unknown key {shown(extra[0])} in declare (a declare names "
+                                 "\"trump\" and \"direction\", nothing else)")
     at[0] = where
     if state.phase == PLAY and state.table is None and "trump" in declare:  # the first lead names trump,
         if declare["trump"] is not None:  # ... unless the declarer declares notrump
