@@ -133,8 +133,10 @@ def record_starts(text: str) -> list[tuple[int, int]]:
     the lines are :func:`record_line_numbers`'."""
     starts = []
     for n, line in _numbered_lines(text):
-        if line.strip():
-            body = line[1:] if n == 1 and line.startswith("\ufeff") else line
+        # The mark is no part of the first line, as iter_records has it: a line holding only
+        # the mark is blank (it was counted as a record, and every line after named one early).
+        body = line[1:] if n == 1 and line.startswith(_BOM) else line
+        if body.strip():
             starts.append((n, len(body) - len(body.lstrip()) + 1))
     return starts
 

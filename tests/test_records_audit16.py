@@ -46,3 +46,21 @@ def test_the_message_names_the_rule_that_was_broken_and_the_seat_kitty(tmp_path,
     assert status == 1 and out["error"]["at"] == "kitty"
     message = out["error"]["message"]
     assert message.startswith(fragment) and message.endswith("; seat 3 dealt it"), message
+
+
+# --------------------------------------------------------------------------- real apps' files
+@pytest.mark.parametrize("head, between", [("\ufeff\n\n", "\n\n"), ("\ufeff\r\n", "\r\n"), ("\ufeff", "\r\n\r\n")])
+def test_a_game_record_with_a_byte_order_mark_on_a_line_of_its_own_names_the_right_line(tmp_path, head, between):
+    """records.md: a game record is "one hand record per line"; blank lines and CR LF ends, as an
+    app may write them, are legal (docs/records.md), and so is a UTF-8 byte order mark.  A mark
+    alone on the first line was counted as a record's line when the text output names the
+    line of the illegal hand, so it named the line of the hand before."""
+    # NT_RECORD wins the game (12 points): a second hand is illegal at hand[1], whatever it holds.
+    text = head + between.join([json.dumps(NT_RECORD), json.dumps(dict(NT_RECORD, dealer=0))]) + between
+    path = tmp_path / "g.jsonl"
+    path.write_text(text, newline="")
+    line = 1 + [n for n, ln in enumerate(text.replace("\r\n", "\n").split("\n")) if '"format"' in ln][1]
+    result = run("replay", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{path}:{line}: hand 2"), result.stderr
+    assert json.loads(run("replay", "--json", str(path)).stdout)["error"]["at"] == "hand[1]"
