@@ -310,7 +310,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise _beyond_json(chunk, exc, first_line, is_game, filename) from None
-    if _nested_deeper(value, MAX_RECORD_NESTING):
+    if nested_deeper(value, MAX_RECORD_NESTING):
         raise _beyond_json(chunk, RecursionError(), first_line, is_game, filename)
     # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
     where = f"{filename}:{first_line}:{_start_column(chunk)}"
@@ -342,7 +342,7 @@ def _beyond_json(chunk: str, exc: ValueError | RecursionError, first_line: int, 
     return NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}")
 
 
-def _nested_deeper(value, limit: int) -> bool:
+def nested_deeper(value, limit: int) -> bool:
     """True when more than ``limit`` arrays and objects of ``value`` lie inside one another
     (``value`` itself counted).  Iterative: the point is a value too deep to recurse over."""
     if not isinstance(value, (dict, list)):

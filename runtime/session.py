@@ -66,12 +66,12 @@ from typing import Callable
 
 from .bots import BOTS, make_bot
 from .errors import IllegalAction
-from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefused, read_bounded
+from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_RECORD_NESTING, MAX_SIDECAR_BYTES, FileRefused, read_bounded
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, parse_swaps, read_record_file,
-                      shown)
+from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, nested_deeper, parse_swaps,
+                      read_record_file, shown)
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -94,6 +94,11 @@ class SessionDamaged(SessionError):
 
 class SessionSeatRefused(SessionError):
     """A seat given to resume with (``--seat``) that is not at the saved game's table."""
+
+
+class SessionUnreadable(SessionError):
+    """A save's game record that cannot be read at all (not a regular file, too large, not UTF-8):
+    no record, as ``replay`` has it (records.md: status 2, one line saying where)."""
 
 
 class SessionIllegal(SessionError):
@@ -194,11 +199,15 @@ def atomic_write(path: Path, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Said of the file asked for (a save whose session file is a folder), not of the
+            # temporary one beside it, which the caller never named.
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     try:  # the rename itself survives a power cut only once the folder is synced
         dir_fd = os.open(path.parent, os.O_RDONLY)
@@ -272,14 +281,24 @@ class Session:
             side_text = read_bounded(side, MAX_SIDECAR_BYTES, "session file")
         except FileRefused as exc:
             raise SessionDamaged(damaged(side, path, str(exc))) from None
+        if side_text.startswith("\ufeff"):  # a byte order mark an editor wrote: no part of the JSON, as in a record
+            side_text = side_text[1:]
         try:
             side_data = json.loads(side_text)
         except json.JSONDecodeError as exc:
+            # json's messages that end "... at" expect the position after them; ours is in front (as records').
+            msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
             raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
-                                                     f"{exc.msg}")) from None
+                                                     f"{msg}")) from None
         except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
             why = json_trouble(exc)
             raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
+        # Nested as deep as json reads (near the interpreter's recursion limit), a field quoted in the
+        # message that refuses it could not be written out ("internal error: RecursionError", status
+        # 70): the limit of a record's JSON (play's session file needs five levels).
+        if nested_deeper(side_data, MAX_RECORD_NESTING):
+            why = json_trouble(RecursionError())
+            raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}"))
         try:  # a field play never writes so: the file is damaged, the save is kept as it is
             settings = Settings.from_json(side_data, str(side))
             pending = in_progress_from_json(side_data, str(side))
@@ -288,7 +307,7 @@ class Session:
         try:
             text = read_bounded(path, MAX_RECORD_BYTES, "game record")
         except FileRefused as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionUnreadable(str(exc)) from None
         # No line (a save of the second layout before its first hand was finished): an empty record,
         # which read_record_file would call no record.
         records = read_record_file(text, str(path)).records if text.strip() else []

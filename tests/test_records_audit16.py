@@ -6,10 +6,15 @@ Each test names the sentence it checks.  The records are small (tests/worked_han
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from clirun import run
+from bidcompiler.cli import cli
+from bidcompiler.pipeline import load_ruleset
+from clirun import run, script
+from runtime.session import Session, Settings, sidecar_path
 from worked_hands import NT_RECORD
 
 
@@ -64,3 +69,69 @@ def test_a_game_record_with_a_byte_order_mark_on_a_line_of_its_own_names_the_rig
     assert result.exit_code == 1
     assert result.stderr.startswith(f"{path}:{line}: hand 2"), result.stderr
     assert json.loads(run("replay", "--json", str(path)).stdout)["error"]["at"] == "hand[1]"
+
+
+# --------------------------------------------------------------------------- play's save and --resume
+def a_new_save(tmp_path) -> Path:
+    """A save as `play --save` makes it before the first move (cheap: no bot moves)."""
+    path = tmp_path / "g.jsonl"
+    Session.new(load_ruleset("standard"), Settings("standard", [], 1, [0], "heuristic"), path)
+    return path
+
+
+@pytest.mark.parametrize("depth", [100, 986])
+def test_a_session_file_nested_deep_is_damaged_not_an_internal_error(tmp_path, depth):
+    """records.md's rule for bad input (one clear message, no traceback) for play's own file: a
+    session file whose field is nested 986 lists deep was read by json, and the message quoting
+    the field ran out of stack ("internal error: RecursionError", status 70, the installed script).
+    The limit of a record's JSON now holds for it too: damaged (status 1), the save untouched."""
+    path = a_new_save(tmp_path)
+    side = sidecar_path(path)
+    data = json.loads(side.read_text())
+    side.write_text(json.dumps(dict(data, seats="@@")).replace('"@@"', "[" * depth + "]" * depth))
+    before = path.read_bytes(), side.read_bytes()
+    proc = script("play", "--resume", path.name, "--fast", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[0] == f"Error: {side.name}: invalid JSON: nested too deeply (arrays and objects " \
+                                          "inside one another)"
+    assert f"The session file {side.name} is damaged" in proc.stderr
+    assert (path.read_bytes(), side.read_bytes()) == before
+
+
+@pytest.mark.parametrize("text, said", [
+    ('{"format": "bidwhist-hand/1", "vari', "invalid JSON: Unterminated string starting here"),  # cut mid-write
+    ("[1]\n", "expected a JSON object"),
+])
+def test_a_saves_record_that_is_no_record_is_one_line_exit_2(tmp_path, text, said):
+    """records.md: "A file that is not a record at all ... exits with status 2 and one line on
+    stderr saying where", for `play --resume FILE` as for replay.  It was click's usage lines and
+    "Invalid value for --resume", as if the command were wrong."""
+    path = a_new_save(tmp_path)
+    path.write_text(text)
+    result = run("play", "--resume", str(path), "--fast")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [result.stderr.strip()] and said in result.stderr
+    assert result.stderr.startswith(f"{path}:1:") and "Usage" not in result.stderr
+    assert path.read_text() == text
+
+
+def test_a_session_file_with_a_byte_order_mark_resumes(tmp_path):
+    """An editor that saves the session file may put a UTF-8 byte order mark before it; a record's
+    mark is ignored (docs/records.md), and so is the session file's (it was "damaged", with json's
+    advice "decode using utf-8-sig")."""
+    path = a_new_save(tmp_path)
+    side = sidecar_path(path)
+    side.write_text("\ufeff" + side.read_text())
+    result = CliRunner().invoke(cli, ["play", "--resume", str(path), "--fast"], input="quit\n")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_save_whose_session_file_is_a_folder_names_that_file(tmp_path):
+    """`play --save FILE` where FILE.session.json is a folder: the message named FILE ("cannot write
+    g.jsonl: Is a directory"), which is not there; it names the session file now."""
+    path = tmp_path / "g.jsonl"
+    sidecar_path(path).mkdir()
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "1", "--fast", "--save", str(path)], input="quit\n")
+    assert result.exit_code == 2
+    assert f"cannot write {sidecar_path(path)}: Is a directory" in result.stderr
+    assert not path.exists()
