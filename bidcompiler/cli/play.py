@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 import click
 
 from . import STOP_SIGNALS
-from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules, nonempty_names, spec_text,
-                     with_rules_option)
+from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules,
+                     nonempty_names, spec_text, with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
