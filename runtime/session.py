@@ -110,7 +110,8 @@ class SessionIllegal(SessionError):
 
 def damaged(side: Path, path: Path, why: str) -> str:
     """The message for a damaged session file: what is wrong, that the save is kept, and what to do."""
-    return (f"{why}\nThe session file {side} is damaged, so the game cannot go on from it. {path} is "
+    # One line (the brief's rule for bad input: one clear message), what is wrong first.
+    return (f"{why}. The session file {side} is damaged, so the game cannot go on from it. {path} is "
             "untouched and keeps every finished hand (`bidwhist replay " + str(path) + "` scores them). "
             "To go on, put back a copy of the session file; to keep the hands and play anew, move both "
             "files aside and start a new game.")
