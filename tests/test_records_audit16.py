@@ -6,6 +6,7 @@ Each test names the sentence it checks.  The records are small (tests/worked_han
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,17 @@ def test_a_save_whose_session_file_is_a_folder_names_that_file(tmp_path):
     assert result.exit_code == 2
     assert f"cannot write {sidecar_path(path)}: Is a directory" in result.stderr
     assert not path.exists()
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_resume_of_a_save_that_is_no_regular_file_is_one_line_exit_2(tmp_path, kind):
+    """records.md: a file that is no record is one line saying where, status 2; replay says a
+    folder or a FIFO is "not a regular file".  `play --resume` of a folder said it in click's usage
+    lines ("Invalid value for '--resume': File ... is a directory"); nothing is locked or written."""
+    path = tmp_path / "g.jsonl"
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    sidecar_path(path).write_text("{}")
+    result = run("play", "--resume", str(path), "--fast")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"{path}: not a regular file" + (" (a directory)" if kind == "folder" else "")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl", "g.jsonl.session.json"]

@@ -30,7 +30,7 @@ import click
 
 from . import STOP_SIGNALS
 from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules,
-                     nonempty_names, spec_text, with_rules_option)
+                     nonempty_names, regular_file, spec_text, with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -92,7 +92,7 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
               help="Where to save, after every move: FILE is the game record (the hands finished, then the "
                    "hand in play marked in progress), FILE.session.json beside it the settings (a new file "
                    "under your data folder if omitted).")
-@click.option("--resume", type=FilePath(dir_okay=False), default=None,
+@click.option("--resume", type=FilePath(), default=None, callback=regular_file,  # a folder: one line, as replay's
               help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
