@@ -1143,32 +1143,41 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     check_required(record, "variant", prefix)
     if not isinstance(variant, str):
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
+    # records.md's order: `variant`, then `with[i]`.  The variant alone first, so that a variant that
+    # cannot be used is said before anything wrong in `with` (its shape too), and a bad house rule
+    # (or one that does not fit the variant) is reported at `with`, not at `variant`.
+    rules = _resolved(variant, [], resolve, prefix, "variant")
     if not isinstance(with_rules, list):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
     if len(with_rules) > MAX_WITH:
         raise RecordError(prefix + "with", f"with lists {len(with_rules)} house rules; a record may lay "
                                            f"at most {MAX_WITH} on its variant")
     # records.md names the entries of `with` as `with[i]`: one that is no name is the offending
-    # entry, as a call that is no string is `auction[i]`, not the list that holds it.
-    for i, rule in enumerate(with_rules):
-        if not isinstance(rule, str):
-            raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(rule)}, not a house rule's name or "
-                                                    "path (a string, such as \"to-5\")")
-    # The variant alone first, so a bad house rule (or one that does not fit the
-    # variant) is reported at `with`, not at `variant`.
-    for field, rules_with in (("variant", []), ("with", with_rules)):
-        if field == "with" and not with_rules:
-            break
-        try:
-            rules = resolve(variant, rules_with)
-        except LookupError as exc:
-            # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
-            where = getattr(exc, "at", None) or field
-            message = str(exc.args[0] if exc.args else exc)
-            if where == "with":
-                where, message = _failing_with(variant, with_rules, resolve) or (where, message)
-            raise RecordError(prefix + where, message) from None
+    # entry, as a call that is no string is `auction[i]`, not the list that holds it -- unless an
+    # entry before it is already one that cannot be laid ("the first offending entry").
+    i = next((i for i, rule in enumerate(with_rules) if not isinstance(rule, str)), None)
+    if i is not None:
+        if i:
+            _resolved(variant, with_rules[:i], resolve, prefix, "with")
+        raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(with_rules[i])}, not a house rule's name or "
+                                                "path (a string, such as \"to-5\")")
+    if with_rules:
+        rules = _resolved(variant, with_rules, resolve, prefix, "with")
     return rules
+
+
+def _resolved(variant: str, with_rules: list[str], resolve: Resolver, prefix: str, field: str) -> Ruleset:
+    """``resolve(variant, with_rules)``; RecordError at ``field`` (``variant`` or ``with``, made
+    ``with[i]`` where the resolver or a shorter list says which entry) where it cannot be used."""
+    try:
+        return resolve(variant, with_rules)
+    except LookupError as exc:
+        # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
+        where = getattr(exc, "at", None) or field
+        message = str(exc.args[0] if exc.args else exc)
+        if where == "with":
+            where, message = _failing_with(variant, with_rules, resolve) or (where, message)
+        raise RecordError(prefix + where, message) from None
 
 
 def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tuple[str, str] | None:

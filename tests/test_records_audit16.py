@@ -151,3 +151,21 @@ def test_resume_of_a_save_that_is_no_regular_file_is_one_line_exit_2(tmp_path, k
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [f"{path}: not a regular file" + (" (a directory)" if kind == "folder" else "")]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.jsonl", "g.jsonl.session.json"]
+
+
+# --------------------------------------------------------------------------- "`variant`, then `with[i]`"
+@pytest.mark.parametrize("changes, at", [
+    ({"variant": "nosuch", "with": [5]}, "variant"),  # was with[0]: the shape of with came first
+    ({"variant": "nosuch", "with": "to-5"}, "variant"),  # was with
+    ({"variant": "nosuch", "with": ["to-5"] * 40}, "variant"),  # was with
+    ({"with": ["zzz", 5]}, "with[0]"),  # was with[1]: the first offending entry is the unknown rule
+    ({"with": ["to-5", 5]}, "with[1]"),
+    ({"with": ["to-5", "to-5", None]}, "with[1]"),  # laid twice, before the entry that is no name
+])
+def test_at_names_the_first_offending_entry_variant_then_with_i(tmp_path, changes, at):
+    """records.md: "`at` names the first offending entry of the record"; refused paths are "at
+    `variant` or `with[i]`", and docs/records.md checks `variant`, then `with[i]`.  A `with` of the
+    wrong shape, or an entry of it that is no string, was said before an unknown variant, and
+    before an earlier entry that cannot be laid (audit 15's f6e29fe kept that order)."""
+    status, out = replay_json(tmp_path / "r.json", json.dumps(dict(NT_RECORD, **changes)))
+    assert status == 1 and out["error"]["at"] == at, out["error"]
