@@ -424,7 +424,7 @@ class Session:
             raise RecordError(where, f"expected a {HAND_FORMAT} record (a JSON object)")
         for key, want in (("variant", settings.variant), ("with", settings.with_rules)):
             if record.get(key, [] if key == "with" else None) != want:
-                raise RecordError(prefix + key, f"{key} differs from the session file's ({want!r})")
+                raise RecordError(prefix + key, f"{key} differs from the session file's ({shown(want, escaped=True)})")
         if record.get("dealer") != self.hand.dealer:
             why = "the first dealer this session's seed draws" if not self.hands else "the rotation"
             raise RecordError(prefix + "dealer", f"expected dealer {self.hand.dealer} ({why})")
@@ -654,15 +654,18 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
     plays = record.get("play", [])
     discards = record.get("discard", [])
     declare = record.get("declare") or {}
-    if not all(isinstance(v, list) for v in (calls, plays, discards)) or not isinstance(declare, dict):
-        raise RecordError(prefix + "auction", "auction, discard and play must be lists, declare an object")
+    # At the field that is wrong (it was always `auction`, also for a declare that is no object).
+    for key, value, kind in (("auction", calls, list), ("declare", declare, dict), ("discard", discards, list),
+                             ("play", plays, list)):
+        if not isinstance(value, kind):
+            raise RecordError(prefix + key, "auction, discard and play must be lists, declare an object")
     at = [""]  # the record entry of the action being applied, for an IllegalAction's message
     d = p = 0
 
     def named(action: int | None, where: str, text) -> int:
         at[0] = where
         if action is None:
-            raise RecordError(prefix + where, f"{text!r} names nothing in this variant")
+            raise RecordError(prefix + where, f"{shown(text, escaped=True)} names nothing in this variant")
         return action
 
     def entries(state: HandState):
@@ -713,9 +716,9 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
         raise RecordError(prefix + at[0], exc.message) from None
     actions = [action for _, action in state.history]
     if d < len(discards):
-        raise RecordError(prefix + "discard", f"{discards[d]!r} comes where no discard is due")
+        raise RecordError(prefix + "discard", f"{shown(discards[d], escaped=True)} comes where no discard is due")
     if p < len(plays):
-        raise RecordError(prefix + f"play[{p}]", f"{plays[p]!r} comes where no card is due")
+        raise RecordError(prefix + f"play[{p}]", f"{shown(plays[p], escaped=True)} comes where no card is due")
     return state, actions
 
 

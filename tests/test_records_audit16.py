@@ -169,3 +169,20 @@ def test_at_names_the_first_offending_entry_variant_then_with_i(tmp_path, change
     before an earlier entry that cannot be laid (audit 15's f6e29fe kept that order)."""
     status, out = replay_json(tmp_path / "r.json", json.dumps(dict(NT_RECORD, **changes)))
     assert status == 1 and out["error"]["at"] == at, out["error"]
+
+
+@pytest.mark.parametrize("change, said", [
+    ({"auction": ["x" * 100_000]}, "hand[0].auction[0]: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100000 characters) "
+                                   "names nothing in this variant"),
+    ({"declare": [1]}, "hand[0].declare: auction, discard and play must be lists, declare an object"),
+])
+def test_a_saves_hand_that_is_wrong_is_one_short_line_at_its_field(tmp_path, change, said):
+    """A save's line that breaks the rules is bad content, one line naming the entry, the value
+    quoted as a record's is (at most 40 characters: docs/records.md).  A call of 100,000 characters
+    was quoted whole; a declare that is no object was said at `auction`."""
+    path = a_new_save(tmp_path)
+    line = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(line, **change)) + "\n")
+    result = run("play", "--resume", str(path), "--fast")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f"{path}: {said}"]
