@@ -896,15 +896,18 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         raise RecordError(where, 'swaps must be a list such as [{"seat": 1, "gave": "LJ", "drew": "7C"}]')
     swaps = []
     for i, swap in enumerate(value):
-        _check_swap_keys(swap, i, where)
-        seat = swap["seat"]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        # records.md: the message names the seat -- the exchange's own, where it names one.
+        seat = swap.get("seat") if isinstance(swap, dict) else None
+        is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players
+        who = f"seat {seat}: " if is_seat else ""
+        _check_swap_keys(swap, i, where, who)
+        if not is_seat:
             raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}{_whole(seat)}")
         cards = []
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
             if cid is None:
-                raise RecordError(where, f"swaps[{i}].{key} is {_not_a_card(swap[key])}")
+                raise RecordError(where, f"{who}swaps[{i}].{key} is {_not_a_card(swap[key])}")
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
@@ -927,18 +930,19 @@ def _not_the_first_hands(key: str, record: dict, first: dict) -> str:
             f"this hand has {shown(record.get(key, absent))}, the first {shown(first.get(key, absent))}")
 
 
-def _check_swap_keys(swap, i: int, where: str) -> None:
+def _check_swap_keys(swap, i: int, where: str, who: str = "") -> None:
     """RecordError at ``swaps`` unless entry ``i`` is an object of exactly seat, gave and drew,
-    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``."""
+    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``;
+    ``who`` begins the message (``seat 1: ``, the seat the entry names)."""
     shape = '{"seat": …, "gave": …, "drew": …}'
     if not isinstance(swap, dict):
         raise RecordError(where, f"swaps[{i}] must be an object {shape}")
     extra = [key for key in swap if key not in _SWAP_KEYS]  # the first as written, as for a field
     if extra:
-        raise RecordError(where, f"unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
+        raise RecordError(where, f"{who}unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
     missing = next((key for key in _SWAP_KEYS if key not in swap), None)
     if missing is not None:
-        raise RecordError(where, f'swaps[{i}] has no "{missing}": an exchange is {shape}')
+        raise RecordError(where, f'{who}swaps[{i}] has no "{missing}": an exchange is {shape}')
 
 
 def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:

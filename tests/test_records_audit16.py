@@ -186,3 +186,19 @@ def test_a_saves_hand_that_is_wrong_is_one_short_line_at_its_field(tmp_path, cha
     result = run("play", "--resume", str(path), "--fast")
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [f"{path}: {said}"]
+
+
+@pytest.mark.parametrize("swap, message", [
+    ({"seat": 1, "gave": "BJ", "draw": "2H"}, "seat 1: unknown key 'draw' in swaps[0]"),
+    ({"seat": 1, "gave": "BJ"}, 'seat 1: swaps[0] has no "drew"'),
+    ({"seat": 1, "gave": "XX", "drew": "2H"}, "seat 1: swaps[0].gave is 'XX'"),
+    ({"seat": 9, "gave": "BJ", "drew": "2H"}, "swaps[0].seat must be a seat from 0 to 3"),  # no seat to name
+])
+def test_the_message_names_the_rule_that_was_broken_and_the_seat_swaps(tmp_path, swap, message):
+    """The same sentence for an exchange that is malformed: it names the seat the exchange names
+    (it named none).  The record: seat 1 holds the big joker, the declarer seat 0 plays notrump
+    with jokers-out-in-notrump (tests/test_record_fields.py's ONE_EACH)."""
+    from test_record_fields import ONE_EACH
+    status, out = replay_json(tmp_path / "r.json", json.dumps(dict(ONE_EACH, swaps=[swap])))
+    assert status == 1 and out["error"]["at"] == "swaps"
+    assert out["error"]["message"].startswith(message), out["error"]
