@@ -1022,22 +1022,24 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     """
     rules = state.rules
     sides = rules.sides
+    # records.md: the message names the seat: the declarer's, whose side the claim is made for.
+    who = f"seat {state.declarer}: " if state.declarer >= 0 else ""
     number = isinstance(claim, int) and not isinstance(claim, bool)
     listed = isinstance(claim, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in claim)
     if not (number or listed) or (number and claim < 0) or (listed and any(c < 0 for c in claim)):
         fraction = next((_whole(c) for c in (claim if isinstance(claim, list) else [claim]) if _whole(c)), "")
-        raise RecordError(at, "claim must be a number of tricks (0 or more), or a list of each side's share"
+        raise RecordError(at, who + "claim must be a number of tricks (0 or more), or a list of each side's share"
                               + fraction)
     if state.trick or not state.tricks:
-        raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
+        raise RecordError(at, who + "a claim must come at the end of a trick, after at least one trick")
     remaining = len(state.hands[0])  # at the end of a trick every hand holds as many
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only {remaining} "
-                                  f"remain{'s' if remaining == 1 else ''}")
+            raise RecordError(at, f"{who}claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only "
+                                  f"{remaining} remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
-            raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
+            raise RecordError(at, f"{who}with {sides} sides a claim is a list of each side's share of the "
                                   f"{remaining} tricks left (a number only when the declarer takes them all)")
         shares = [0] * sides
         shares[side] = claim
@@ -1045,9 +1047,9 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
             shares[1 - side] = remaining - claim
         return shares
     if len(claim) != sides:
-        raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
+        raise RecordError(at, f"{who}claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
+        raise RecordError(at, f"{who}claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 

@@ -202,3 +202,9 @@ def test_the_message_names_the_rule_that_was_broken_and_the_seat_swaps(tmp_path,
     status, out = replay_json(tmp_path / "r.json", json.dumps(dict(ONE_EACH, swaps=[swap])))
     assert status == 1 and out["error"]["at"] == "swaps"
     assert out["error"]["message"].startswith(message), out["error"]
+
+
+def test_the_message_names_the_rule_that_was_broken_and_the_seat_claim(tmp_path):
+    """The same sentence for a claim: made for the declaring side, it names the declarer (seat 0)."""
+    status, out = replay_json(tmp_path / "r.json", json.dumps(dict(NT_RECORD, play=NT_RECORD["play"][:44], claim=2)))
+    assert status == 1 and out["error"] == {"at": "claim", "message": "seat 0: claim of 2 tricks, but only 1 remains"}

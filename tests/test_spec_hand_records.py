@@ -399,7 +399,7 @@ def test_a_claim_of_0_on_a_hand_played_out_changes_nothing(tmp_path):
     there is and it claims nothing; 1 is more than remains."""
     assert replay_ok(tmp_path, with_changes(BASE, claim=0)) == replay_ok(tmp_path, BASE)
     assert "by claim" not in replay(tmp_path, with_changes(BASE, claim=0)).stdout
-    assert replay_error(tmp_path, with_changes(BASE, claim=1), "claim") == "claim of 1 trick, but only 0 remain"
+    assert replay_error(tmp_path, with_changes(BASE, claim=1), "claim") == "seat 0: claim of 1 trick, but only 0 remain"
 
 
 def test_a_renege_on_a_joker_lead_is_of_the_trump_suit(tmp_path):
