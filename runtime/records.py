@@ -1166,7 +1166,7 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
         if i:
             _resolved(variant, with_rules[:i], resolve, prefix, "with")
         raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(with_rules[i])}, not a house rule's name or "
-                                                "path (a string, such as \"to-5\")")
+                                                "path (a string)")  # no example: a rule's name is data
     if with_rules:
         rules = _resolved(variant, with_rules, resolve, prefix, "with")
     return rules
