@@ -133,8 +133,10 @@ def record_starts(text: str) -> list[tuple[int, int]]:
     the lines are :func:`record_line_numbers`'."""
     starts = []
     for n, line in _numbered_lines(text):
-        if line.strip():
-            body = line[1:] if n == 1 and line.startswith("\ufeff") else line
+        # The mark is no part of the first line, as iter_records has it: a line holding only
+        # the mark is blank (it was counted as a record, and every line after named one early).
+        body = line[1:] if n == 1 and line.startswith(_BOM) else line
+        if body.strip():
             starts.append((n, len(body) - len(body.lstrip()) + 1))
     return starts
 
@@ -308,7 +310,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise _beyond_json(chunk, exc, first_line, is_game, filename) from None
-    if _nested_deeper(value, MAX_RECORD_NESTING):
+    if nested_deeper(value, MAX_RECORD_NESTING):
         raise _beyond_json(chunk, RecursionError(), first_line, is_game, filename)
     # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
     where = f"{filename}:{first_line}:{_start_column(chunk)}"
@@ -340,7 +342,7 @@ def _beyond_json(chunk: str, exc: ValueError | RecursionError, first_line: int, 
     return NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}")
 
 
-def _nested_deeper(value, limit: int) -> bool:
+def nested_deeper(value, limit: int) -> bool:
     """True when more than ``limit`` arrays and objects of ``value`` lie inside one another
     (``value`` itself counted).  Iterative: the point is a value too deep to recurse over."""
     if not isinstance(value, (dict, list)):
@@ -471,14 +473,16 @@ def _not_a_card(value) -> str:
     return f"{shown(value)}, which is not a card of this deck{digits_note(value)}"
 
 
-def _card_list(rules: Ruleset, value, at: str, what: str) -> list[int]:
+def _card_list(rules: Ruleset, value, at: str, what: str, note: str = "") -> list[int]:
+    """``value`` as card ids; RecordError at ``at`` unless it is a list of this deck's cards
+    (``what`` names the list in the message, ``note`` ends it: who dealt it)."""
     if not isinstance(value, list):
-        raise RecordError(at, f"{what} must be a list of cards")
+        raise RecordError(at, f"{what} must be a list of cards{note}")
     ids = []
     for card in value:
         cid = parse_card(rules, card)
         if cid is None:
-            raise RecordError(at, f"{what} holds {_not_a_card(card)}")
+            raise RecordError(at, f"{what} holds {_not_a_card(card)}{note}")
         ids.append(cid)
     return ids
 
@@ -518,13 +522,18 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
         ids.append(cards)
     if rules.kitty_size:  # where the variant deals none, no kitty is the empty one
         check_required(record, "kitty", prefix, rules)
-    kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty")
+    # records.md: the message names the seat; the kitty is no seat's hand, but the dealer dealt it
+    # (where the record names a dealer: a deal read from another format may not).
+    dealer = record.get("dealer")
+    by = (f"; seat {dealer} dealt it" if isinstance(dealer, int) and not isinstance(dealer, bool)
+          and 0 <= dealer < rules.players else "")
+    kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty", by)
     if len(kitty) != rules.kitty_size:
         dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
-        raise RecordError(prefix + "kitty", f"kitty has {_counted(len(kitty), 'card')}; {dealt}")
+        raise RecordError(prefix + "kitty", f"kitty has {_counted(len(kitty), 'card')}; {dealt}{by}")
     for c in kitty:
         if c in seen:
-            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')})")
+            raise RecordError(prefix + "kitty", f"{rules.cards[c]} is dealt twice ({_twice(seen[c], 'kitty')}){by}")
         seen[c] = "kitty"
     return ids, kitty
 
@@ -728,11 +737,16 @@ def _declare_entries(state: HandState, record: dict, prefix: str, at: list, in_p
             word = "trump" if state.phase == DECLARE_TRUMP else "a direction"
             raise RecordError(where, f"seat {state.declarer} must declare {word}; the record has no declare")
         return
+    # records.md: the message names the rule broken and the seat -- whoever declares, as for the
+    # declare's values ("seat 0: trump 'X' ..."), also where the object itself is wrong.
+    who = f"seat {state.declarer}" if state.declarer >= 0 else "nobody"
     if not isinstance(declare, dict):
-        raise RecordError(where, "declare must be an object such as {\"trump\": \"H\"}")
+        raise RecordError(where, f"{who}: declare must be an object such as {{\"trump\": \"H\"}}, "
+                                 f"not {shown(declare)}")
     extra = [key for key in declare if key not in ("trump", "direction")]  # the first as written
     if extra:
-        raise RecordError(where, f"unknown key {shown(extra[0])} in declare")
+        raise RecordError(where, f"{who}: unknown key {shown(extra[0])} in declare (a declare names "
+                                 "\"trump\" and \"direction\", nothing else)")
     at[0] = where
     if state.phase == PLAY and state.table is None and "trump" in declare:  # the first lead names trump,
         if declare["trump"] is not None:  # ... unless the declarer declares notrump
@@ -882,15 +896,18 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
         raise RecordError(where, 'swaps must be a list such as [{"seat": 1, "gave": "LJ", "drew": "7C"}]')
     swaps = []
     for i, swap in enumerate(value):
-        _check_swap_keys(swap, i, where)
-        seat = swap["seat"]
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
+        # records.md: the message names the seat -- the exchange's own, where it names one.
+        seat = swap.get("seat") if isinstance(swap, dict) else None
+        is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players
+        who = f"seat {seat}: " if is_seat else ""
+        _check_swap_keys(swap, i, where, who)
+        if not is_seat:
             raise RecordError(where, f"swaps[{i}].seat must be a seat from 0 to {rules.players - 1}{_whole(seat)}")
         cards = []
         for key in ("gave", "drew"):
             cid = parse_card(rules, swap[key])
             if cid is None:
-                raise RecordError(where, f"swaps[{i}].{key} is {_not_a_card(swap[key])}")
+                raise RecordError(where, f"{who}swaps[{i}].{key} is {_not_a_card(swap[key])}")
             cards.append(cid)
         swaps.append((seat, cards[0], cards[1]))
     return swaps
@@ -913,18 +930,19 @@ def _not_the_first_hands(key: str, record: dict, first: dict) -> str:
             f"this hand has {shown(record.get(key, absent))}, the first {shown(first.get(key, absent))}")
 
 
-def _check_swap_keys(swap, i: int, where: str) -> None:
+def _check_swap_keys(swap, i: int, where: str, who: str = "") -> None:
     """RecordError at ``swaps`` unless entry ``i`` is an object of exactly seat, gave and drew,
-    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``."""
+    naming the key that is unknown (a misspelling is never ignored) or missing, as for ``declare``;
+    ``who`` begins the message (``seat 1: ``, the seat the entry names)."""
     shape = '{"seat": …, "gave": …, "drew": …}'
     if not isinstance(swap, dict):
         raise RecordError(where, f"swaps[{i}] must be an object {shape}")
     extra = [key for key in swap if key not in _SWAP_KEYS]  # the first as written, as for a field
     if extra:
-        raise RecordError(where, f"unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
+        raise RecordError(where, f"{who}unknown key {shown(extra[0])} in swaps[{i}], an object {shape}")
     missing = next((key for key in _SWAP_KEYS if key not in swap), None)
     if missing is not None:
-        raise RecordError(where, f'swaps[{i}] has no "{missing}": an exchange is {shape}')
+        raise RecordError(where, f'{who}swaps[{i}] has no "{missing}": an exchange is {shape}')
 
 
 def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:
@@ -1004,22 +1022,24 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
     """
     rules = state.rules
     sides = rules.sides
+    # records.md: the message names the seat: the declarer's, whose side the claim is made for.
+    who = f"seat {state.declarer}: " if state.declarer >= 0 else ""
     number = isinstance(claim, int) and not isinstance(claim, bool)
     listed = isinstance(claim, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in claim)
     if not (number or listed) or (number and claim < 0) or (listed and any(c < 0 for c in claim)):
         fraction = next((_whole(c) for c in (claim if isinstance(claim, list) else [claim]) if _whole(c)), "")
-        raise RecordError(at, "claim must be a number of tricks (0 or more), or a list of each side's share"
+        raise RecordError(at, who + "claim must be a number of tricks (0 or more), or a list of each side's share"
                               + fraction)
     if state.trick or not state.tricks:
-        raise RecordError(at, "a claim must come at the end of a trick, after at least one trick")
+        raise RecordError(at, who + "a claim must come at the end of a trick, after at least one trick")
     remaining = len(state.hands[0])  # at the end of a trick every hand holds as many
     side = rules.side_of[state.declarer]
     if number:
         if claim > remaining:
-            raise RecordError(at, f"claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only {remaining} "
-                                  f"remain{'s' if remaining == 1 else ''}")
+            raise RecordError(at, f"{who}claim of {shown(claim)} trick{'' if claim == 1 else 's'}, but only "
+                                  f"{remaining} remain{'s' if remaining == 1 else ''}")
         if sides != 2 and claim != remaining:
-            raise RecordError(at, f"with {sides} sides a claim is a list of each side's share of the "
+            raise RecordError(at, f"{who}with {sides} sides a claim is a list of each side's share of the "
                                   f"{remaining} tricks left (a number only when the declarer takes them all)")
         shares = [0] * sides
         shares[side] = claim
@@ -1027,9 +1047,9 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
             shares[1 - side] = remaining - claim
         return shares
     if len(claim) != sides:
-        raise RecordError(at, f"claim lists {len(claim)} shares; there are {sides} sides")
+        raise RecordError(at, f"{who}claim lists {len(claim)} shares; there are {sides} sides")
     if sum(claim) != remaining:
-        raise RecordError(at, f"claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
+        raise RecordError(at, f"{who}claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")
     return list(claim)
 
@@ -1129,32 +1149,41 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     check_required(record, "variant", prefix)
     if not isinstance(variant, str):
         raise RecordError(prefix + "variant", "variant must be a variant's name or a path")
+    # records.md's order: `variant`, then `with[i]`.  The variant alone first, so that a variant that
+    # cannot be used is said before anything wrong in `with` (its shape too), and a bad house rule
+    # (or one that does not fit the variant) is reported at `with`, not at `variant`.
+    rules = _resolved(variant, [], resolve, prefix, "variant")
     if not isinstance(with_rules, list):
         raise RecordError(prefix + "with", "with must be a list of house-rule names")
     if len(with_rules) > MAX_WITH:
         raise RecordError(prefix + "with", f"with lists {len(with_rules)} house rules; a record may lay "
                                            f"at most {MAX_WITH} on its variant")
     # records.md names the entries of `with` as `with[i]`: one that is no name is the offending
-    # entry, as a call that is no string is `auction[i]`, not the list that holds it.
-    for i, rule in enumerate(with_rules):
-        if not isinstance(rule, str):
-            raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(rule)}, not a house rule's name or "
-                                                    "path (a string, such as \"to-5\")")
-    # The variant alone first, so a bad house rule (or one that does not fit the
-    # variant) is reported at `with`, not at `variant`.
-    for field, rules_with in (("variant", []), ("with", with_rules)):
-        if field == "with" and not with_rules:
-            break
-        try:
-            rules = resolve(variant, rules_with)
-        except LookupError as exc:
-            # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
-            where = getattr(exc, "at", None) or field
-            message = str(exc.args[0] if exc.args else exc)
-            if where == "with":
-                where, message = _failing_with(variant, with_rules, resolve) or (where, message)
-            raise RecordError(prefix + where, message) from None
+    # entry, as a call that is no string is `auction[i]`, not the list that holds it -- unless an
+    # entry before it is already one that cannot be laid ("the first offending entry").
+    i = next((i for i, rule in enumerate(with_rules) if not isinstance(rule, str)), None)
+    if i is not None:
+        if i:
+            _resolved(variant, with_rules[:i], resolve, prefix, "with")
+        raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(with_rules[i])}, not a house rule's name or "
+                                                "path (a string)")  # no example: a rule's name is data
+    if with_rules:
+        rules = _resolved(variant, with_rules, resolve, prefix, "with")
     return rules
+
+
+def _resolved(variant: str, with_rules: list[str], resolve: Resolver, prefix: str, field: str) -> Ruleset:
+    """``resolve(variant, with_rules)``; RecordError at ``field`` (``variant`` or ``with``, made
+    ``with[i]`` where the resolver or a shorter list says which entry) where it cannot be used."""
+    try:
+        return resolve(variant, with_rules)
+    except LookupError as exc:
+        # A resolver may say which entry it refused (``with[2]``: a path records.md refuses).
+        where = getattr(exc, "at", None) or field
+        message = str(exc.args[0] if exc.args else exc)
+        if where == "with":
+            where, message = _failing_with(variant, with_rules, resolve) or (where, message)
+        raise RecordError(prefix + where, message) from None
 
 
 def _failing_with(variant: str, with_rules: list[str], resolve: Resolver) -> tuple[str, str] | None:

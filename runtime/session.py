@@ -66,12 +66,12 @@ from typing import Callable
 
 from .bots import BOTS, make_bot
 from .errors import IllegalAction
-from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_SIDECAR_BYTES, FileRefused, read_bounded
+from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_RECORD_NESTING, MAX_SIDECAR_BYTES, FileRefused, read_bounded
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, parse_swaps, read_record_file,
-                      shown)
+from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, nested_deeper, parse_swaps,
+                      read_record_file, shown)
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -96,6 +96,11 @@ class SessionSeatRefused(SessionError):
     """A seat given to resume with (``--seat``) that is not at the saved game's table."""
 
 
+class SessionUnreadable(SessionError):
+    """A save's game record that cannot be read at all (not a regular file, too large, not UTF-8):
+    no record, as ``replay`` has it (records.md: status 2, one line saying where)."""
+
+
 class SessionIllegal(SessionError):
     """A saved hand that breaks the rules or does not fit its session: bad content, not a wrong argument.
 
@@ -105,7 +110,8 @@ class SessionIllegal(SessionError):
 
 def damaged(side: Path, path: Path, why: str) -> str:
     """The message for a damaged session file: what is wrong, that the save is kept, and what to do."""
-    return (f"{why}\nThe session file {side} is damaged, so the game cannot go on from it. {path} is "
+    # One line (the brief's rule for bad input: one clear message), what is wrong first.
+    return (f"{why}. The session file {side} is damaged, so the game cannot go on from it. {path} is "
             "untouched and keeps every finished hand (`bidwhist replay " + str(path) + "` scores them). "
             "To go on, put back a copy of the session file; to keep the hands and play anew, move both "
             "files aside and start a new game.")
@@ -194,11 +200,15 @@ def atomic_write(path: Path, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.errno is not None:
+            # Said of the file asked for (a save whose session file is a folder), not of the
+            # temporary one beside it, which the caller never named.
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
     try:  # the rename itself survives a power cut only once the folder is synced
         dir_fd = os.open(path.parent, os.O_RDONLY)
@@ -272,14 +282,24 @@ class Session:
             side_text = read_bounded(side, MAX_SIDECAR_BYTES, "session file")
         except FileRefused as exc:
             raise SessionDamaged(damaged(side, path, str(exc))) from None
+        if side_text.startswith("\ufeff"):  # a byte order mark an editor wrote: no part of the JSON, as in a record
+            side_text = side_text[1:]
         try:
             side_data = json.loads(side_text)
         except json.JSONDecodeError as exc:
+            # json's messages that end "... at" expect the position after them; ours is in front (as records').
+            msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
             raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
-                                                     f"{exc.msg}")) from None
+                                                     f"{msg}")) from None
         except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
             why = json_trouble(exc)
             raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
+        # Nested as deep as json reads (near the interpreter's recursion limit), a field quoted in the
+        # message that refuses it could not be written out ("internal error: RecursionError", status
+        # 70): the limit of a record's JSON (play's session file needs five levels).
+        if nested_deeper(side_data, MAX_RECORD_NESTING):
+            why = json_trouble(RecursionError())
+            raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}"))
         try:  # a field play never writes so: the file is damaged, the save is kept as it is
             settings = Settings.from_json(side_data, str(side))
             pending = in_progress_from_json(side_data, str(side))
@@ -288,7 +308,7 @@ class Session:
         try:
             text = read_bounded(path, MAX_RECORD_BYTES, "game record")
         except FileRefused as exc:
-            raise SessionError(str(exc)) from None
+            raise SessionUnreadable(str(exc)) from None
         # No line (a save of the second layout before its first hand was finished): an empty record,
         # which read_record_file would call no record.
         records = read_record_file(text, str(path)).records if text.strip() else []
@@ -404,7 +424,7 @@ class Session:
             raise RecordError(where, f"expected a {HAND_FORMAT} record (a JSON object)")
         for key, want in (("variant", settings.variant), ("with", settings.with_rules)):
             if record.get(key, [] if key == "with" else None) != want:
-                raise RecordError(prefix + key, f"{key} differs from the session file's ({want!r})")
+                raise RecordError(prefix + key, f"{key} differs from the session file's ({shown(want, escaped=True)})")
         if record.get("dealer") != self.hand.dealer:
             why = "the first dealer this session's seed draws" if not self.hands else "the rotation"
             raise RecordError(prefix + "dealer", f"expected dealer {self.hand.dealer} ({why})")
@@ -634,15 +654,18 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
     plays = record.get("play", [])
     discards = record.get("discard", [])
     declare = record.get("declare") or {}
-    if not all(isinstance(v, list) for v in (calls, plays, discards)) or not isinstance(declare, dict):
-        raise RecordError(prefix + "auction", "auction, discard and play must be lists, declare an object")
+    # At the field that is wrong (it was always `auction`, also for a declare that is no object).
+    for key, value, kind in (("auction", calls, list), ("declare", declare, dict), ("discard", discards, list),
+                             ("play", plays, list)):
+        if not isinstance(value, kind):
+            raise RecordError(prefix + key, "auction, discard and play must be lists, declare an object")
     at = [""]  # the record entry of the action being applied, for an IllegalAction's message
     d = p = 0
 
     def named(action: int | None, where: str, text) -> int:
         at[0] = where
         if action is None:
-            raise RecordError(prefix + where, f"{text!r} names nothing in this variant")
+            raise RecordError(prefix + where, f"{shown(text, escaped=True)} names nothing in this variant")
         return action
 
     def entries(state: HandState):
@@ -693,9 +716,9 @@ def rebuild_hand(rules: Ruleset, record: dict, prefix: str = "") -> tuple[HandSt
         raise RecordError(prefix + at[0], exc.message) from None
     actions = [action for _, action in state.history]
     if d < len(discards):
-        raise RecordError(prefix + "discard", f"{discards[d]!r} comes where no discard is due")
+        raise RecordError(prefix + "discard", f"{shown(discards[d], escaped=True)} comes where no discard is due")
     if p < len(plays):
-        raise RecordError(prefix + f"play[{p}]", f"{plays[p]!r} comes where no card is due")
+        raise RecordError(prefix + f"play[{p}]", f"{shown(plays[p], escaped=True)} comes where no card is due")
     return state, actions
 
 

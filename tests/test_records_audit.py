@@ -387,9 +387,9 @@ def test_a_file_that_is_no_record_says_where_as_line_and_column(tmp_path, line, 
 
 # --------------------------------------------------------------------------- claim
 @pytest.mark.parametrize("cards, claim, message", [
-    (48, 1, "claim of 1 trick, but only 0 remain"),
-    (44, 2, "claim of 2 tricks, but only 1 remains"),
-    (44, [2, 0], "claim shares out 2 tricks, but 1 remains"),
+    (48, 1, "seat 0: claim of 1 trick, but only 0 remain"),
+    (44, 2, "seat 0: claim of 2 tricks, but only 1 remains"),
+    (44, [2, 0], "seat 0: claim shares out 2 tricks, but 1 remains"),
 ])
 def test_a_claim_larger_than_the_tricks_remaining_is_illegal(tmp_path, cards, claim, message):
     """records.md: "A claim larger than the tricks remaining is illegal" (at `claim`)."""

@@ -146,7 +146,8 @@ def test_the_first_unknown_key_of_a_declare_as_written_is_named(tmp_path):
     """records.md names the first offending entry as written, for a declare as for a record's
     fields (was: the first in alphabetical order, 'also')."""
     declare = {"trump": None, "direction": "up", "note": 1, "also": 2}
-    assert replay_error(tmp_path, with_changes(BASE, declare=declare), "declare") == "unknown key 'note' in declare"
+    assert replay_error(tmp_path, with_changes(BASE, declare=declare), "declare").startswith(
+        "seat 0: unknown key 'note' in declare")
 
 
 @pytest.mark.parametrize("declare, fragment", [
@@ -398,7 +399,7 @@ def test_a_claim_of_0_on_a_hand_played_out_changes_nothing(tmp_path):
     there is and it claims nothing; 1 is more than remains."""
     assert replay_ok(tmp_path, with_changes(BASE, claim=0)) == replay_ok(tmp_path, BASE)
     assert "by claim" not in replay(tmp_path, with_changes(BASE, claim=0)).stdout
-    assert replay_error(tmp_path, with_changes(BASE, claim=1), "claim") == "claim of 1 trick, but only 0 remain"
+    assert replay_error(tmp_path, with_changes(BASE, claim=1), "claim") == "seat 0: claim of 1 trick, but only 0 remain"
 
 
 def test_a_renege_on_a_joker_lead_is_of_the_trump_suit(tmp_path):

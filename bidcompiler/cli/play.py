@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 import click
 
 from . import STOP_SIGNALS
-from .common import (SEED_RANGE, BadContent, FilePath, Integer, check_output, load_rules, nonempty_names, spec_text,
-                     with_rules_option)
+from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules,
+                     nonempty_names, regular_file, spec_text, with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -92,7 +92,7 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
               help="Where to save, after every move: FILE is the game record (the hands finished, then the "
                    "hand in play marked in progress), FILE.session.json beside it the settings (a new file "
                    "under your data folder if omitted).")
-@click.option("--resume", type=FilePath(dir_okay=False), default=None,
+@click.option("--resume", type=FilePath(), default=None, callback=regular_file,  # a folder: one line, as replay's
               help="Continue the game saved in this file (and its FILE.session.json) exactly where it stopped.")
 @click.option("--open", "open_hands", is_flag=True, help="Show every hand (for teaching and for checking bots).")
 @click.option("--fast", is_flag=True, envvar="BIDWHIST_FAST",
@@ -280,7 +280,9 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     except SessionError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
-        raise click.BadParameter(f"cannot write {path}: {exc.strerror or exc}", param_hint="--save") from None
+        # The file that could not be written: FILE, or FILE.session.json beside it (written first).
+        raise click.BadParameter(f"cannot write {exc.filename or path}: {exc.strerror or exc}",
+                                 param_hint="--save") from None
 
 
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,
@@ -288,7 +290,10 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
     """Load the game saved in ``resume`` and append its session to ``made`` (before its changed
     settings are saved: a signal held while they are saved then knows where the game is)."""
     from runtime.records import NotARecord
-    from runtime.session import Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused, sidecar_path
+    from runtime.session import (Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused,
+                                 SessionUnreadable, sidecar_path)
+
+    from ..errors import printable
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records
@@ -323,7 +328,11 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         raise BadContent(str(exc)) from None
     except SessionSeatRefused as exc:  # was named "--resume", as if the save were wrong
         raise click.BadParameter(str(exc), param_hint="--seat") from None
-    except (SessionError, NotARecord) as exc:  # no save there, or not a record (as replay says: exit 2)
+    except (SessionUnreadable, NotARecord) as exc:
+        # The save's record is no record (bad JSON, a FIFO, too large): exit 2 as replay says, in one
+        # line saying where (records.md), not click's usage lines: the command was right.
+        raise BadFileArgument(printable(str(exc), False)) from None
+    except SessionError as exc:  # no save there: the FILE given names none
         raise click.BadParameter(str(exc), param_hint="--resume") from None
     made.append(session)
     if session.settings_changed:
