@@ -1,0 +1,46 @@
+"""rules.md §8-§9 (and §1's scoring and auction) read afresh, sentence by sentence (audit 16).
+
+Each test is named for the spec sentence it checks and quotes it; the expected figures are
+worked out from the sentence, not read back from the engine. Most sentences probed in this
+audit were already right and already tested elsewhere; the tests here pin the ones that were
+not, or that were wrong.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bidcompiler.errors import CompileError
+from bidcompiler.pipeline import load_ruleset
+from tests.test_spec_rules_hands import illegal, ok, record, suited, won_first
+
+
+# ============================================================================ §8 no-jokers, no-kitty
+# §8 "`no-jokers`: 52 cards, kitty of 4 (003). `no-kitty`: 52 cards, 13 each, bids from 1 (003)";
+# docs/rule-combinations.md: "A later rule that removes what an earlier one set ... the later rule
+# holds" (`standard+jokers-free-in-notrump+no-jokers` has no jokers to free). The big joker's
+# notrump role (§9 big-joker-notrump) is a setting of the jokers like the others: a later rule
+# that deals no jokers takes it away with them. Before, the pair was refused ("BJ is not in the
+# deck") where its mirror with jokers-free-in-notrump was accepted.
+@pytest.mark.parametrize("no_jokers", ["no-jokers", "no-kitty"])
+def test_no_jokers_52_cards_a_later_rule_without_jokers_takes_the_big_jokers_role_away(no_jokers):
+    """standard+big-joker-notrump+no-jokers is standard+no-jokers (and so for no-kitty); the other
+    order, a role for a card the deck no longer has, is still refused."""
+    later = load_ruleset("standard", ("big-joker-notrump", no_jokers))
+    assert later == load_ruleset("standard", (no_jokers,))
+    assert "BJ" not in later.cards and "LJ" not in later.cards
+    with pytest.raises(CompileError, match="BJ is not in the deck"):
+        load_ruleset("standard", (no_jokers, "big-joker-notrump"))
+
+
+def test_no_jokers_after_big_joker_notrump_a_notrump_hand_plays_without_jokers(tmp_path):
+    """The same, as a record: 52 cards, a kitty of 4, and a 4 notrump hand scored as §1 says
+    (1 trick + the discards' book + 9 claimed = 11 books: 5 over, doubled = 10)."""
+    out = ok(tmp_path, won_first("standard", 0, "4 notrump", {"trump": None, "direction": "uptown"}, 9,
+                                 with_=("big-joker-notrump", "no-jokers"), kitty="2H 2S 2D 2C"))
+    assert out["books"] == [11, 2] and out["score"] == [10, 0]
+    hands, kitty = suited("2H 2S 2D 2C BJ LJ")
+    bad = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 with_=("big-joker-notrump", "no-jokers"), in_progress=True)
+    err = illegal(tmp_path, bad)  # a deal holding the jokers is no deal of this game
+    assert err["at"] == "kitty" and "'BJ', which is not a card of this deck" in err["message"]
