@@ -12,6 +12,7 @@ import pytest
 
 from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import load_ruleset
+from tests.clirun import run
 from tests.test_spec_rules_hands import illegal, ok, record, suited, won_first
 
 
@@ -44,3 +45,28 @@ def test_no_jokers_after_big_joker_notrump_a_notrump_hand_plays_without_jokers(t
                  with_=("big-joker-notrump", "no-jokers"), in_progress=True)
     err = illegal(tmp_path, bad)  # a deal holding the jokers is no deal of this game
     assert err["at"] == "kitty" and "'BJ', which is not a card of this deck" in err["message"]
+
+
+# ============================================================================ §9 no-red-deuces
+# §9 "`no-red-deuces`: the deck drops 2H and 2D (50 cards and both jokers: 52 in all); 12 each
+# and a kitty of 4." Read: a drop from the deck it is laid on (docs/rule-combinations.md), so a
+# rule that changes the jokers does not fit it unless the deal still adds up.
+@pytest.mark.parametrize("deck_rule, cards", [("one-joker", 51), ("deuce-of-spades", 51), ("no-jokers", 50)])
+def test_no_red_deuces_the_deck_drops_2h_and_2d_of_the_deck_it_is_laid_on(deck_rule, cards):
+    """After one joker (or none), dropping the red deuces leaves 51 (50) cards for a deal of 52:
+    refused, saying both counts; the deuces do not come back in the other order either."""
+    with pytest.raises(CompileError, match=rf"the deal uses 52 cards .* but the deck has {cards}\b"):
+        load_ruleset("standard", (deck_rule, "no-red-deuces"))
+    with pytest.raises(CompileError, match="the deal uses"):
+        load_ruleset("standard", ("no-red-deuces", deck_rule))
+
+
+def test_no_red_deuces_after_jokers_and_deuce_both_jokers_52_cards_2s_third_trump():
+    """jokers-and-deuce then no-red-deuces: both jokers stay, 50 + 2 = 52 cards, a kitty of 4,
+    and 2S is still the third trump (no-red-deuces says nothing of the trumps)."""
+    rules = load_ruleset("standard", ("jokers-and-deuce", "no-red-deuces"))
+    names = set(rules.cards)
+    assert len(names) == 52 and {"BJ", "LJ", "2S"} <= names and not {"2H", "2D"} & names
+    assert rules.kitty_size == 4
+    text = run("rules", "standard+jokers-and-deuce+no-red-deuces").stdout
+    assert "In a suit contract BJ, LJ and 2S are the highest trumps, in that order" in text
