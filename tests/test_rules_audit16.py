@@ -70,3 +70,48 @@ def test_no_red_deuces_after_jokers_and_deuce_both_jokers_52_cards_2s_third_trum
     assert rules.kitty_size == 4
     text = run("rules", "standard+jokers-and-deuce+no-red-deuces").stdout
     assert "In a suit contract BJ, LJ and 2S are the highest trumps, in that order" in text
+
+
+# ============================================================================ §9 spades-trump with §8 deuce-of-spades
+# §9 "`spades-trump`: spades are always trump in a suit contract; an uptown or downtown bid names
+# only the direction"; §8 "`deuce-of-spades`: one joker (`BJ`), and `2S` is the second-highest
+# trump in suit contracts ... kitty of 5". Together: spades trump, BJ > 2S > the spade ace, in
+# either direction (in downtown the ace would otherwise be the top spade, the deuce second).
+@pytest.mark.parametrize("bid", ["4 uptown", "4 downtown"])
+def test_spades_trump_spades_are_always_trump_and_the_deuce_of_spades_is_second(tmp_path, bid):
+    """Seat 0 takes the kitty (2H 2S 2D 2C BJ), keeps 2S and BJ, and leads 2S: seat 1 must follow
+    with a spade and plays AS; 2S wins. Then BJ beats AS's next spade, KS."""
+    hands, kitty = suited("2H 2S 2D 2C BJ")
+    rec = record("standard", hands, kitty, [bid, "pass", "pass", "pass"], with_=("spades-trump", "deuce-of-spades"),
+                 discard="2H 2D 2C 3H 4H".split(), play=["2S", "AS", "3D", "3C", "BJ", "KS", "4D", "4C"], claim=10)
+    out = ok(tmp_path, rec)
+    assert out["contract"]["trump"] == "S"
+    assert [t["winner"] for t in out["tricks"]] == [0, 0]
+    # 2 tricks + the discards' book + 10 claimed = 13 books: 7 over
+    assert out["books"] == [13, 0] and out["score"] == [7, 0]
+
+
+# ============================================================================ §9 big-joker-notrump with §8 renege-penalty
+# §9 big-joker-notrump: the big joker "may be played like any joker there: led, or when void; it
+# wins"; §1 a joker in notrump "may be played to a trick only when the player cannot follow";
+# §8 renege-penalty: "a renege stands and is scored: 3 of the reneging side's books go to the
+# other side; if it took fewer than 3, the hand is scored as if the other side took all 13".
+@pytest.mark.parametrize("claim, books, score", [
+    (10, [13, 0], [14, 0]),   # side 1 took 2 books (fewer than 3): as if side 0 took all 13, 7 over doubled
+    (8, [12, 1], [12, 0]),    # side 1 took 4 books: 3 go over, 12 - 1, 6 over doubled
+])
+def test_big_joker_notrump_thrown_while_able_to_follow_is_a_renege_that_stands_and_still_wins(
+        tmp_path, claim, books, score):
+    """Seat 1 holds BJ and spades; on seat 0's 2S it throws BJ: a renege, which stands, so the big
+    joker wins the trick; seat 1 wins the next with AS. The declaring side then claims ``claim``."""
+    hands, kitty = suited()
+    hands[1][hands[1].index("3S")], kitty[kitty.index("BJ")] = "BJ", "3S"
+    hands[2][hands[2].index("3D")], kitty[kitty.index("LJ")] = "LJ", "3D"   # kitty: 2H 2S 2D 2C 3S 3D
+    rec = record("standard", hands, kitty, ["4 notrump", "pass", "pass", "pass"],
+                 with_=("big-joker-notrump", "renege-penalty"), declare={"trump": None, "direction": "uptown"},
+                 discard="2H 2C 3S 3H 4H 5H".split(), play=["2S", "BJ", "4D", "3C", "AS", "5D", "4C", "6H"],
+                 claim=claim)
+    out = ok(tmp_path, rec)
+    assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "S"}]
+    assert [t["winner"] for t in out["tricks"]] == [1, 1]
+    assert out["books"] == books and out["score"] == score
