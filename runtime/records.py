@@ -1139,7 +1139,7 @@ def resolve_record(record: dict, resolve: Resolver, prefix: str = "") -> Ruleset
     for i, rule in enumerate(with_rules):
         if not isinstance(rule, str):
             raise RecordError(f"{prefix}with[{i}]", f"with[{i}] is {shown(rule)}, not a house rule's name or "
-                                                    "path (a string, such as \"to-5\")")
+                                                    "path (a string)")
     # The variant alone first, so a bad house rule (or one that does not fit the
     # variant) is reported at `with`, not at `variant`.
     for field, rules_with in (("variant", []), ("with", with_rules)):
