@@ -115,3 +115,19 @@ def test_big_joker_notrump_thrown_while_able_to_follow_is_a_renege_that_stands_a
     assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "S"}]
     assert [t["winner"] for t in out["tricks"]] == [1, 1]
     assert out["books"] == books and out["score"] == score
+
+
+# ============================================================================ §8 the deck rules after no-kitty
+# §8 "`one-joker`: 53 cards (the joker kept is `BJ`), kitty of 5 ... `no-kitty`: 52 cards, 13
+# each, bids from 1". Read: a deck rule states the jokers and the kitty, not the hand
+# (docs/rule-combinations.md), so after no-kitty's 13 each its kitty does not fit: refused, as on
+# the games of 13 each; before no-kitty, no-kitty's deal holds.
+@pytest.mark.parametrize("deck_rule, deal, cards", [
+    ("one-joker", 57, 53), ("no-jokers", 56, 52), ("deuce-of-spades", 57, 53), ("jokers-and-deuce", 58, 54)])
+def test_no_kitty_13_each_then_a_deck_rule_with_a_kitty_is_refused(deck_rule, deal, cards):
+    """standard+no-kitty+RULE: 4 x 13 and the rule's kitty against its deck; standard+RULE+no-kitty
+    is standard+no-kitty."""
+    with pytest.raises(CompileError, match=rf"the deal uses {deal} cards \(4 players x 13 \+ kitty \d\) "
+                                           rf"but the deck has {cards}\b"):
+        load_ruleset("standard", ("no-kitty", deck_rule))
+    assert load_ruleset("standard", (deck_rule, "no-kitty")) == load_ruleset("standard", ("no-kitty",))
