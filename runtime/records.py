@@ -176,6 +176,12 @@ def _not_json(name: str):
     raise ValueError(f"{name} is not a JSON value")
 
 
+def json_decode_message(exc: json.JSONDecodeError) -> str:
+    """json's message for text that is no JSON, worded for a position given in front of it:
+    json's messages that end "... at" expect the position after them."""
+    return exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
+
+
 def json_trouble(exc: ValueError | RecursionError) -> str:
     """What Python's json refused beyond the grammar, in the reader's words: not the
     interpreter's advice (``use sys.set_int_max_str_digits()``) or its recursion limit."""
@@ -303,8 +309,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
         if over_lines is not None and over_lines():
             hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
                     "and this one holds one JSON value over several lines: write a hand record on one line")
-        # json's messages that end "... at" expect the position after them; ours is in front.
-        msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
+        msg = json_decode_message(exc)
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
         raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
@@ -492,6 +497,11 @@ def _twice(first: str, second: str) -> str:
     return f"both in {first}" if first == second else f"{first} and {second}"
 
 
+def _is_seat(rules: Ruleset, value) -> bool:
+    """True when ``value`` is a seat of this table: a whole number (not a bool) from 0 to players - 1."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < rules.players
+
+
 def _whole(value) -> str:
     """A note for a number written with a fraction where a whole number goes (``2.0``): JSON
     writers that print every number as a float are told why it is refused (records.md's
@@ -525,8 +535,7 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
     # records.md: the message names the seat; the kitty is no seat's hand, but the dealer dealt it
     # (where the record names a dealer: a deal read from another format may not).
     dealer = record.get("dealer")
-    by = (f"; seat {dealer} dealt it" if isinstance(dealer, int) and not isinstance(dealer, bool)
-          and 0 <= dealer < rules.players else "")
+    by = f"; seat {dealer} dealt it" if _is_seat(rules, dealer) else ""
     kitty = _card_list(rules, record.get("kitty", []), prefix + "kitty", "kitty", by)
     if len(kitty) != rules.kitty_size:
         dealt = f"the variant's kitty has {rules.kitty_size}" if rules.kitty_size else "the variant deals no kitty"
@@ -591,7 +600,7 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
     check_fields(record, prefix)
     check_required(record, "dealer", prefix, rules)
     dealer = record.get("dealer")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
+    if not _is_seat(rules, dealer):
         raise RecordError(prefix + "dealer", f"dealer must be a seat from 0 to {rules.players - 1}{_whole(dealer)}")
     hands, kitty = check_deal(rules, record, prefix)
     in_progress = _in_progress_flag(record, prefix)
@@ -898,7 +907,7 @@ def parse_swaps(rules: Ruleset, value, prefix: str = "") -> list[tuple[int, int,
     for i, swap in enumerate(value):
         # records.md: the message names the seat -- the exchange's own, where it names one.
         seat = swap.get("seat") if isinstance(swap, dict) else None
-        is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < rules.players
+        is_seat = _is_seat(rules, seat)
         who = f"seat {seat}: " if is_seat else ""
         _check_swap_keys(swap, i, where, who)
         if not is_seat:

@@ -70,8 +70,8 @@ from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_RECORD_NESTING, MAX_SID
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_trouble, nested_deeper, parse_swaps,
-                      read_record_file, shown)
+from .records import (HAND_FORMAT, RecordError, check_deal, hand_record, json_decode_message, json_trouble,
+                      nested_deeper, parse_swaps, read_record_file, shown)
 from .ruleset import Ruleset
 
 SESSION_FORMAT = "bidwhist-session/1"
@@ -287,10 +287,8 @@ class Session:
         try:
             side_data = json.loads(side_text)
         except json.JSONDecodeError as exc:
-            # json's messages that end "... at" expect the position after them; ours is in front (as records').
-            msg = exc.msg[:-3] + " here" if exc.msg.endswith(" at") else exc.msg
             raise SessionDamaged(damaged(side, path, f"{side}:{exc.lineno}:{exc.colno}: invalid JSON: "
-                                                     f"{msg}")) from None
+                                                     f"{json_decode_message(exc)}")) from None
         except (ValueError, RecursionError) as exc:  # a number too long to convert, nesting too deep
             why = json_trouble(exc)
             raise SessionDamaged(damaged(side, path, f"{side}: invalid JSON: {why}")) from None
