@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python bench/auctions.py [--variants all|V1,V2] [--hands N] [--seed S] [--bots KIND]
+    python bench/auctions.py [--variants all|V1,V2] [--hands N] [--seed S] [--bots KIND] [--top K]
 
 Default: every shipped variant and ``standard+min-bid-4``, 2,000 hands each, the
 ``heuristic`` bot in every seat.  Hands are dealt as ``bidwhist simulate --hands``
@@ -11,6 +11,7 @@ dealer rotating).  Reported per variant:
 
 * ``top auction``: the share of hands whose calls (in words, e.g. ``1 / 2 / 3 / take``)
   are the most common sequence, and that sequence — the issue's goal is at most 20%;
+  with ``--top K``, the K most common auctions, each with its share's 95% (Wilson) interval;
 * ``forced``: the share of hands won by a dealer who had to bid (every other seat had
   passed and the dealer could not) — the goal under ``min-bid-4`` is at most 25%;
 * ``passed out``: the share of hands that ended without a contract (thrown in, redealt);
@@ -39,6 +40,8 @@ from runtime.game import deal, first_dealer, next_dealer  # noqa: E402
 from runtime.hand import AUCTION, HandState  # noqa: E402
 from runtime.ruleset import NO_TRUMP  # noqa: E402
 from runtime.simulate import hand_rng  # noqa: E402
+
+Z95 = 1.959963984540054
 
 DEFAULT_EXTRA = ("standard+min-bid-4",)
 
@@ -80,12 +83,23 @@ def measure(variant: str, hands: int, seed: int, bot: str) -> dict:
     top, top_n = auctions.most_common(1)[0]
     return {
         "variant": variant, "hands": hands, "top_auction": top, "top_share": top_n / hands,
+        "auctions": auctions.most_common(),
         "distinct": len(auctions), "forced": forced / hands, "passed_out": passed_out / hands,
         "notrump": notrump / max(1, contracts),
         "by_caller": [by_caller[k] / max(1, contracts) for k in range(rules.players)],
         "levels": {k: levels[k] / max(1, contracts) for k in sorted(levels)},
         "strains": {k: v / max(1, contracts) for k, v in strains.most_common()},
     }
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``k`` of ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv=None) -> None:
@@ -95,6 +109,7 @@ def main(argv=None) -> None:
     p.add_argument("--hands", type=int, default=2000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", default="heuristic")
+    p.add_argument("--top", type=int, default=0, help="also list the K most common auctions with intervals")
     a = p.parse_args(argv)
     names = (sorted(shipped_variants()) + list(DEFAULT_EXTRA)) if a.variants == "all" else a.variants.split(",")
     print(f"auctions: {a.hands} hands per variant, seed {a.seed}, bots {a.bots}")
@@ -106,6 +121,9 @@ def main(argv=None) -> None:
         print(f"{'':24s} won by caller " + " ".join(pct(x) for x in r["by_caller"])
               + "  levels " + " ".join(f"{k}:{pct(v)}" for k, v in r["levels"].items())
               + "  strains " + " ".join(f"{k}:{pct(v)}" for k, v in r["strains"].items()))
+        for calls, n in r["auctions"][:a.top]:
+            lo, hi = wilson(n, a.hands)
+            print(f"{'':24s}   {pct(n / a.hands):>6s} ({pct(lo)}–{pct(hi)})  {calls}")
 
 
 if __name__ == "__main__":

@@ -95,6 +95,17 @@ _BID_CREDIT = 0.0
 # opponents' dealer valued so lost (-0.05, -0.07 .. -0.03, in the first): it keeps the
 # measured worth (docs/measurements.md, bots14b).  False is the rule before.
 _OUR_FORCED_ESTIMATED = True
+# The share of the declaring estimate's measured shortfall (outbid.Outlook.short) that a
+# bid over an opponent's bid is credited with, in its value and in the sacrifice test
+# (openings get outbid._BIAS_SHARE of it, and the whole of it in that test): a knob for
+# measuring (bench/strength.py --set heuristic._OVERCALL_SHORT_SHARE=X).  In the shipped
+# variant whose made contract scores 1 at any level, the hands that pass over the
+# opponents' lowest bid nearest to bidding lose by passing (bench/decision_points.py), and
+# 1.0 wins +0.04 points a hand there against 0 (paired deals, seeds 1 and 2), but it
+# makes the base game's contracts go down far more often (made 78.2% -> 64.8%) and turns
+# another shipped variant's auctions into one (20.3% -> 69.1% of hands):
+# docs/measurements.md, auctions17.  0 is the bot as shipped: an overcall without credit.
+_OVERCALL_SHORT_SHARE = 0.0
 
 
 class HeuristicBot:
@@ -288,6 +299,10 @@ class HeuristicBot:
         # not of a bidding rule of thumb: an opening is judged with the whole shortfall
         # measured (Outlook.short), an overcall without credit, as for choosing.
         short = look.short if state.high_bid < 0 else (0.0, 0.0)
+        if state.high_bid >= 0 and _OVERCALL_SHORT_SHARE and state.high_seat not in partners:
+            # An overcall of the opponents' bid: a share of the measured shortfall (see
+            # _OVERCALL_SHORT_SHARE), in its value and in the sacrifice test alike.
+            short = bias = (_OVERCALL_SHORT_SHARE * look.short[0], _OVERCALL_SHORT_SHARE * look.short[1])
         can_pass = info.pass_action in legal
         # Where we may pass, no sacrifice is bid (outbid.worth_bidding) unless it saves
         # enough (outbid.is_saving_sacrifice; in a game, valued by what results do to it).
