@@ -27,10 +27,8 @@ import atexit
 import importlib.machinery
 import os
 import re
-import shutil
 import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -84,6 +82,8 @@ def _unpacked_data() -> Path | None:
     """
     try:
         import importlib.resources  # noqa: PLC0415 - a package not on disk as plain files only
+        import shutil  # noqa: PLC0415 - imported here, not with the module: every start-up paid for it
+        import tempfile  # noqa: PLC0415  (with bz2, lzma and fnmatch), where plain files never need it
 
         package = importlib.resources.files("bidcompiler")
         found = {name: package / name for name in DATA_FOLDERS}

@@ -10,7 +10,6 @@ arguments travels to each worker process once (:class:`_Shipped`, Dask's scatter
 from __future__ import annotations
 
 import hashlib
-import pickle
 import signal
 import threading
 from typing import TYPE_CHECKING, Callable, Sequence
@@ -48,6 +47,8 @@ class _Shipped:
     """
 
     def __init__(self, rules: Ruleset):
+        import pickle  # noqa: PLC0415 - a pool's only: a run in this process (the default) does not import it
+
         self.data = pickle.dumps(rules)
         self.key = hashlib.sha256(self.data).hexdigest()
 
@@ -61,6 +62,8 @@ _ARRIVED: dict[str, Ruleset] = {}  # in a worker: the rulesets received, by dige
 def _arrived(key: str, data: bytes) -> Ruleset:
     rules = _ARRIVED.get(key)
     if rules is None:
+        import pickle  # noqa: PLC0415 - as _Shipped's
+
         rules = _ARRIVED[key] = pickle.loads(data)
     return rules
 

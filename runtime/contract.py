@@ -168,7 +168,12 @@ def _declaration_of(strain, suits: tuple[str, ...]) -> Declaration:
 
 def declarations(rules: Ruleset) -> tuple[Declaration, ...]:
     """The :class:`Declaration` of each strain of ``rules``, by strain index (computed once per ruleset)."""
-    return rules.derived("declarations", lambda r: tuple(_declaration_of(s, r.suits) for s in r.strains))
+    return rules.derived("declarations", _build_declarations)  # (a lambda here would be a new function every call)
+
+
+def _build_declarations(rules: Ruleset) -> tuple[Declaration, ...]:
+    """:func:`declarations`, built."""
+    return tuple(_declaration_of(s, rules.suits) for s in rules.strains)
 
 
 def declaration(rules: Ruleset, bid: int) -> Declaration:

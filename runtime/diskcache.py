@@ -21,7 +21,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -107,6 +106,8 @@ def write_entry(folder: Path, name: str, doc, max_bytes: int, max_entries: int) 
         text = json.dumps(doc, ensure_ascii=True)
         if len(text) > max_bytes:
             return
+        import tempfile  # noqa: PLC0415 - only a write needs it (with shutil, bz2, lzma): not every start-up
+
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(text)

@@ -49,15 +49,32 @@ _new_tuple = tuple.__new__
 PHASE_NAMES = ("auction", "declare", "declare", "discard", "play", "over", "exchange")
 
 
+# The builders of the per-ruleset tables below are module-level functions, not defined inside the
+# functions that look the tables up: those run every hand, and a nested def is a new function object each call.
+def _build_playout_tables(r: Ruleset) -> dict:
+    """The table of :func:`_playout_tables`, built."""
+    keys = rules_led_keys(r)
+    slots = len(r.suits) - TOP_SUIT
+    return {key: (tuple(suit - TOP_SUIT for suit in table.suit_of), slots, keys[key])
+            for key, table in r.tables.items()}
+
+
 def _playout_tables(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, ...], int, dict]]:
     """For each play table of ``rules`` (by trump, direction): each card's slot (its effective suit
     minus TOP_SUIT), the number of slots, and :func:`runtime.tricks.led_keys`; built once per ruleset."""
-    def build(r: Ruleset) -> dict:
-        keys = rules_led_keys(r)
-        slots = len(r.suits) - TOP_SUIT
-        return {key: (tuple(suit - TOP_SUIT for suit in table.suit_of), slots, keys[key])
-                for key, table in r.tables.items()}
-    return rules.derived("playout_tables", build)
+    return rules.derived("playout_tables", _build_playout_tables)
+
+
+def _build_follow_spans(r: Ruleset) -> dict:
+    """The table of :func:`_follow_spans`, built."""
+    out = {}
+    for key, table in r.tables.items():
+        spans: list[tuple[int, int] | None] = []
+        for suit in range(len(r.suits)):
+            ids = [c for c, s in enumerate(table.suit_of) if s == suit]
+            spans.append((ids[0], ids[-1] + 1) if ids and ids[-1] - ids[0] + 1 == len(ids) else None)
+        out[key] = tuple(spans)
+    return out
 
 
 def _follow_spans(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int] | None, ...]]:
@@ -66,16 +83,31 @@ def _follow_spans(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int]
 
     A hand is kept sorted, so the cards of such a suit in it are the slice between the span's ends
     (two bisections), in the hand's order: what filtering the hand by suit gives, cheaper."""
-    def build(r: Ruleset) -> dict:
-        out = {}
-        for key, table in r.tables.items():
-            spans: list[tuple[int, int] | None] = []
-            for suit in range(len(r.suits)):
-                ids = [c for c, s in enumerate(table.suit_of) if s == suit]
-                spans.append((ids[0], ids[-1] + 1) if ids and ids[-1] - ids[0] + 1 == len(ids) else None)
-            out[key] = tuple(spans)
-        return out
-    return rules.derived("follow_spans", build)
+    return rules.derived("follow_spans", _build_follow_spans)
+
+
+def _build_suit_runs(r: Ruleset) -> dict:
+    """The table of :func:`_suit_runs`, built."""
+    out = {}
+    for key, table in r.tables.items():
+        per_suit: list[tuple[int, int, int, int] | None] = []
+        for suit in range(len(r.suits)):
+            runs: list[list[int]] = []
+            for c, s in enumerate(table.suit_of):
+                if s != suit:
+                    continue
+                if runs and runs[-1][1] == c:
+                    runs[-1][1] = c + 1
+                else:
+                    runs.append([c, c + 1])
+            if len(runs) == 1:
+                per_suit.append((runs[0][0], runs[0][1], -1, -1))
+            elif len(runs) == 2:
+                per_suit.append((runs[0][0], runs[0][1], runs[1][0], runs[1][1]))
+            else:
+                per_suit.append(None)
+        out[key] = tuple(per_suit)
+    return out
 
 
 def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, int, int] | None, ...]]:
@@ -85,28 +117,7 @@ def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, in
 
     The random playout's follows: in a sorted hand the cards of a run lie between two bisections,
     and a trump suit with the jokers beside it (two runs) is the first run's cards then the second's."""
-    def build(r: Ruleset) -> dict:
-        out = {}
-        for key, table in r.tables.items():
-            per_suit: list[tuple[int, int, int, int] | None] = []
-            for suit in range(len(r.suits)):
-                runs: list[list[int]] = []
-                for c, s in enumerate(table.suit_of):
-                    if s != suit:
-                        continue
-                    if runs and runs[-1][1] == c:
-                        runs[-1][1] = c + 1
-                    else:
-                        runs.append([c, c + 1])
-                if len(runs) == 1:
-                    per_suit.append((runs[0][0], runs[0][1], -1, -1))
-                elif len(runs) == 2:
-                    per_suit.append((runs[0][0], runs[0][1], runs[1][0], runs[1][1]))
-                else:
-                    per_suit.append(None)
-            out[key] = tuple(per_suit)
-        return out
-    return rules.derived("suit_runs", build)
+    return rules.derived("suit_runs", _build_suit_runs)
 
 
 # A bound on the scores :meth:`HandState._finish` keeps per ruleset (sides x bids x 2 x books splits:
@@ -115,6 +126,11 @@ _FINISH_MEMO_CAP = 8192
 
 
 def _new_finish_memo(rules: Ruleset) -> dict:
+    return {}
+
+
+def _new_store(rules: Ruleset) -> dict:
+    """An empty per-ruleset store (a module-level function: a lambda would be a new object every hand)."""
     return {}
 
 
@@ -901,7 +917,7 @@ class HandState:
         ``rng``'s own state (the same draws, so the same cards); the state ends as the loop leaves it."""
         table = self.table
         key = ("playout_fast", self.trump, self.direction)
-        store = self.rules.derived("playout_fast_tables", lambda r: {})
+        store = self.rules.derived("playout_fast_tables", _new_store)
         tables = store.get(key)
         if tables is None:
             tables = store[key] = fast.tables(slot_of, table.suit_of, led_keys, len(self.rules.suits))

@@ -146,6 +146,19 @@ def test_a_simulation_without_records_loads_no_resource_reader_nor_record_writer
     assert [m for m in loaded if m in NOT_FOR_A_PLAIN_RUN or m.startswith("importlib.resources.")] == []
 
 
+# Nor, once the rule cache holds the variant, what only a cache write, a zipped package's data or a
+# pool of worker processes needs (start-up instructions, docs/measurements.md's seventeenth session).
+NOT_FOR_A_WARM_RUN = ("shutil", "tempfile", "pickle", "bz2", "lzma")
+
+
+def test_a_simulation_from_the_rule_cache_loads_no_archive_nor_pickle_module():
+    args = ("simulate", "standard", "--hands", "5", "--bots", "random", "--seed", "1", "--json")
+    modules_loaded_by(*args)  # a first run may build the variant and write the cache
+    loaded = modules_loaded_by(*args)
+    assert "runtime.simulate" in loaded
+    assert [m for m in loaded if m in NOT_FOR_A_WARM_RUN] == []
+
+
 def test_the_bot_registry_loads_each_class_when_asked():
     from runtime import bots
     from runtime.bots.heuristic import HeuristicBot
