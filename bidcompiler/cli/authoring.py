@@ -73,7 +73,7 @@ def _refuse_misnamed_kinds(spec, path: Path, param: str) -> None:
         raise click.BadParameter(printable(NotAVariant.said(spec.base), False), param_hint=param)
     for rule in spec.with_rules:
         found = find_file(rule, kind="house-rule")
-        if is_shipped(found) and file_kind(found) == "variant":
+        if is_shipped(str(found)) and file_kind(found) == "variant":
             raise click.BadParameter(printable(VARIANT_AS_RULE.format(rule=quoted(rule)), False), param_hint=param)
 
 
