@@ -231,3 +231,20 @@ def test_calls_that_stop_early_and_an_auction_that_is_no_list_are_unchanged(tmp_
     assert err == {"at": "auction", "message": "the auction stops after 2 calls; seat 2 has not called"}
     err = replay_error(tmp_path, dict(NT_RECORD, auction="4 notrump"))
     assert err == {"at": "auction", "message": "auction must be a list of calls"}
+
+
+@pytest.mark.parametrize("changes, at, message", [
+    ({"variant": "min-bid-4"}, "variant",
+     "'min-bid-4' (at `variant`) is a house rule, not a variant: name a variant at `variant` and the house rule "
+     "in `with`"),
+    ({"variant": "min-bid-4", "with": ["to-5"]}, "variant",
+     "'min-bid-4' (at `variant`) is a house rule, not a variant: name a variant at `variant` and the house rule "
+     "in `with`"),
+    ({"with": ["to-5", "standard"]}, "with[1]",
+     "'standard' (at `with[1]`) is a variant, not a house rule (name it at `variant`, and house rules in `with`)"),
+])
+def test_a_record_naming_shipped_files_of_the_wrong_kind_says_the_records_fix(tmp_path, changes, at, message):
+    """A record naming shipped files is refused at the entry that is wrong, with the record's fix
+    (as for files of its own), not the command line's (VARIANT+RULE); it was `with` for the whole
+    list, or a message telling to use --with."""
+    assert replay_error(tmp_path, dict(NT_RECORD, **changes)) == {"at": at, "message": message}
