@@ -311,11 +311,12 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
         # The list as a whole was last written here (its items keep their own origins).
         target.origins[path] = (doc, at)
 
-    before = _deck_cards(target.data)
+    changes_deck = isinstance(doc.data.get("deck"), dict)
+    before = _deck_cards(target.data) if changes_deck else None
     walk(target.data, doc.data, (), ())
     if problems:
         raise CompileError(problems)
-    if before and isinstance(doc.data.get("deck"), dict):
+    if before:
         _take_parts_of_cards_gone(target, doc, before - (_deck_cards(target.data) or set()))
     target.layers.append(doc)
 
