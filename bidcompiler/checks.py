@@ -562,6 +562,38 @@ def check_auction_rules(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"set the levels.to of strain '{strain.name}' to at most {top}",))
 
 
+def check_counts_within_the_hand(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """Numbers that count books or rungs stay within what a hand has: a renege penalty of more
+    books than a hand has, or an overcall that must climb more rungs than the ladder has.
+
+    Past that bound every value means the same (a renege costs every book; no bid can ever
+    be overcalled), so a larger one says something the game can never do; refused, as a
+    ladder taller than the books is (:func:`check_auction_rules`), naming the largest value
+    that still means what it says.
+    """
+    books = ir.books_of_hand(v.deal.hand, v.deal.kitty, v.kitty.discards)
+    p = v.play
+    if p.renege == "penalty" and p.renege_books > books:
+        # rules.md: a side that took fewer than the penalty is scored as if the other side took
+        # every book; at the hand's books the penalty already costs every book it could take.
+        conflict(sink, v, f"renege_books: {p.renege_books} is more than the {books} books of a hand (a side "
+                          f"cannot give more books than a hand has; {books} already costs every book)",
+                 ("play", "renege_books"), *_BOOK_SETTINGS,
+                 fix=(f"set play.renege_books to at most {books}",))
+    a = v.auction
+    groups = {name: g for g, group in enumerate(a.ranking) for name in group}
+    rungs = {level * len(a.ranking) + groups[s.name] for s in a.strains if s.name in groups
+             for level in range(a.levels_of(s)[0], a.levels_of(s)[1] + 1)}
+    if rungs and a.overcall_by >= len(rungs) and v.is_set("auction", "overcall_by"):
+        # Counting up from the lowest bid, the top bid is len(rungs) - 1 rungs above it.
+        most = len(rungs) - 1
+        can = f"at most {most} rung{'' if most == 1 else 's'}" if most else "no rung"
+        conflict(sink, v, f"overcall_by: {a.overcall_by} is more rungs than the ladder has to climb (its {len(rungs)} "
+                          f"rungs climb {can} from the lowest bid to the highest): no bid could ever be overcalled",
+                 ("auction", "overcall_by"), ("auction", "levels"), ("auction", "strains"),
+                 fix=(f"set auction.overcall_by to at most {most}" if most else Remove(("auction", "overcall_by")),))
+
+
 def _made_with_every_book(v: ir.Variant, level: int, books: int, all_books_bid: int, kept: int = 0) -> bool:
     """Whether the variant's ``made`` holds for a bid of ``level`` when the declarers take every book
     they can, ``books`` (in a suit contract or in no trump), the defenders the ``kept`` books the
@@ -840,7 +872,7 @@ def _big(n: int) -> str:
 
 
 CHECKS = (check_deck, check_deal, check_sides, check_seats, check_orders, check_auction, check_play,
-          check_auction_rules, check_settings_take_effect, check_score_bounds)
+          check_auction_rules, check_counts_within_the_hand, check_settings_take_effect, check_score_bounds)
 
 
 def run_checks(v: ir.Variant, sink: DiagnosticSink) -> None:

@@ -311,10 +311,72 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
         # The list as a whole was last written here (its items keep their own origins).
         target.origins[path] = (doc, at)
 
+    changes_deck = isinstance(doc.data.get("deck"), dict)
+    before = _deck_cards(target.data) if changes_deck else None
     walk(target.data, doc.data, (), ())
     if problems:
         raise CompileError(problems)
+    if before:
+        _take_parts_of_cards_gone(target, doc, before - (_deck_cards(target.data) or set()))
     target.layers.append(doc)
+
+
+# The settings that give single cards a part in play: a card's role in a kind of contract
+# (``play.roles.KIND.CARD``) and its place among the trumps above the trump suit.
+CARD_ROLES = ("play", "roles")
+CARD_TRUMPS = ("play", "trumps_above")
+
+
+def _deck_cards(data: dict) -> set[str] | None:
+    """The cards of the deck the merged ``data`` describes (suits x ranks and extra cards, less
+    the cards taken out), spelt as the IR spells them; None where it describes no whole deck yet."""
+    from .build import normalise_card, normalise_rank  # the builder imports this module
+    from .vocabulary import default
+
+    deck = data.get("deck")
+    if not isinstance(deck, dict) or not isinstance(deck.get("suits"), list) or not isinstance(deck.get("ranks"), list):
+        return None
+    extra = deck.get("extra") or default("deck.extra")
+    out = {normalise_card(c) for c in (deck.get("without") or default("deck.without"))}
+    every = {normalise_rank(r) + str(s) for s in deck["suits"] for r in deck["ranks"]} | {str(c) for c in extra}
+    return every - out
+
+
+def _take_parts_of_cards_gone(target: ComposedDocument, doc: LoadedYaml, gone: set[str]) -> None:
+    """A layer that takes cards out of the deck takes their parts in play with them.
+
+    A role (``play.roles``) or a place among the trumps above the suit (``play.trumps_above``)
+    that a layer *below* ``doc`` gave a card ``doc`` takes out of the deck goes with the card:
+    the later rule holds, as it does for any setting it writes (docs/rule-combinations.md).
+    A part ``doc`` itself gives a card it takes out is left for the checks to refuse (one file
+    saying both), and so is a part a later layer gives a card no longer in the deck.
+    """
+    if not gone:
+        return
+    from .build import normalise_card  # the builder imports this module
+
+    play = target.data.get("play")
+    if not isinstance(play, dict):
+        return
+    roles = play.get(CARD_ROLES[1])
+    for kind, cards in (roles.items() if isinstance(roles, dict) else ()):
+        if not isinstance(cards, dict):
+            continue
+        for card in [c for c in cards if normalise_card(c) in gone]:
+            path = CARD_ROLES + (kind, card)
+            if target._origin(path)[0] is not doc:
+                del cards[card]
+                _forget(target, path)
+                target.origins.pop(path, None)
+    trumps = play.get(CARD_TRUMPS[1])
+    if isinstance(trumps, list) and target._origin(CARD_TRUMPS)[0] is not doc:
+        kept = [c for c in trumps if normalise_card(c) not in gone]
+        if not kept:
+            del play[CARD_TRUMPS[1]]
+            _forget(target, CARD_TRUMPS)
+            target.origins.pop(CARD_TRUMPS, None)
+        elif len(kept) < len(trumps):
+            play[CARD_TRUMPS[1]] = kept
 
 
 def _name_the_formula(target: ComposedDocument, into: dict, key: str, path: tuple) -> None:

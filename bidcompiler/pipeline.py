@@ -28,7 +28,7 @@ from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_fil
 from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
 from .lower import lower
 from . import rulecache
-from .variantspec import NotAHouseRule, VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
+from .variantspec import NotAHouseRule, NotAVariant, VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
 from .schemacheck import validate
 from .whist import load_whist
 from .yamlload import LoadedYaml, load_yaml
@@ -295,9 +295,10 @@ VARIANT_AS_RULE = ("name {rule} as the variant, with house rules after it (VARIA
 
 def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
     if layer_kind(top) == "house-rule":
-        raise CompileError([Diagnostic(top.pos(("kind",)),
-                                       f"'{top.data.get('name')}' is a house rule, not a variant: "
-                                       "lay it over a variant with --with or NAME+RULE")])
+        # Not the file's fault (a house rule says so in its `kind`, a variant by default does not):
+        # the name was given where a variant goes.  Named as the user named it where it is shipped.
+        named = printable(Path(top.filename).stem if is_shipped(top.filename) else top.filename, False)
+        raise NotAVariant([Diagnostic(SourcePos(top.filename), NotAVariant.said(named))], named)
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []

@@ -35,7 +35,7 @@ from runtime.ruleset import Ruleset
 from . import rulecache
 from .errors import CompileError, quoted
 from .resources import shipped_files
-from .variantspec import VariantSpec
+from .variantspec import NotAHouseRule, NotAVariant, VariantSpec
 
 if TYPE_CHECKING:
     from . import ir
@@ -349,8 +349,7 @@ def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: boo
         try:
             return compile_spec(VariantSpec(variant, with_rules))
         except CompileError as exc:
-            raise RefusedName("with" if with_rules else "variant",
-                              "; ".join(d.one_line() for d in exc.diagnostics)) from None
+            raise _refused_shipped(files, variant, with_rules, exc) from None
     top = files.load(variant, "variant", "variant")
     if top.data.get("kind", "variant") == "house-rule":
         raise RefusedName("variant", f"{_shown(files, variant, 'variant')} is a house rule, not a variant: "
@@ -377,6 +376,20 @@ def record_ir(variant: str, with_rules, folder: str | os.PathLike, confined: boo
         raise files.composition_error(exc, with_rules) from None
 
 
+def _refused_shipped(files: _RecordFiles, variant: str, with_rules: tuple, exc: CompileError) -> RefusedName:
+    """The refusal of shipped names that do not compile together, at the entry that is wrong: a
+    house rule at `variant` or a variant in `with` is said as for files of the record's own (the
+    fix is the record's, not a command line's); anything else at `with`, or `variant` alone."""
+    if isinstance(exc, NotAVariant):
+        return RefusedName("variant", f"{_shown(files, variant, 'variant')} is a house rule, not a variant: "
+                                      "name a variant at `variant` and the house rule in `with`")
+    if isinstance(exc, NotAHouseRule) and exc.rule in with_rules:
+        at = f"with[{with_rules.index(exc.rule)}]"
+        return RefusedName(at, f"{_shown(files, exc.rule, at)} is a variant, not a house rule "
+                               "(name it at `variant`, and house rules in `with`)")
+    return RefusedName("with" if with_rules else "variant", "; ".join(d.one_line() for d in exc.diagnostics))
+
+
 def _shown(files: _RecordFiles, name: str, at: str) -> str:
     """How a message names the file the record names at ``at``."""
     name_quoted = quoted(name, RECORD_QUOTED_CHARS)
@@ -392,8 +405,7 @@ def record_ruleset(variant: str, with_rules, folder: str | os.PathLike, confined
         try:
             return rulecache.load(VariantSpec(variant, with_rules))
         except CompileError as exc:
-            raise RefusedName("with" if with_rules else "variant",
-                              "; ".join(d.one_line() for d in exc.diagnostics)) from None
+            raise _refused_shipped(files, variant, with_rules, exc) from None
     if key not in _cache:
         if len(_cache) >= 64:
             _cache.pop(next(iter(_cache)))

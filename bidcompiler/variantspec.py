@@ -26,6 +26,25 @@ class NotAHouseRule(CompileError):
         self.rule = rule
 
 
+class NotAVariant(CompileError):
+    """A house rule named where the variant goes (``rules RULE``, ``compare RULE B``): a house
+    rule always says it is one (``kind: house-rule``), so the file is right and the name misused,
+    and the command line reports it as bad usage; ``name`` is the name as given."""
+
+    def __init__(self, diagnostics, name: str):
+        super().__init__(diagnostics)
+        self.name = name
+
+    @staticmethod
+    def said(name: str) -> str:
+        """The message for the house rule ``name`` named as the variant: what to do first, then why
+        (as a shipped variant named as a house rule is said)."""
+        from .errors import quoted
+
+        return (f"lay {quoted(name)} over a variant, after the variant's name (VARIANT+{name}; "
+                "`bidwhist variants` lists the variants): it is a house rule, not a variant")
+
+
 @dataclass(frozen=True)
 class VariantSpec:
     """A variant as named by a user: base, house rules in order, one-off settings."""

@@ -709,8 +709,15 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         raise RecordError(prefix + "auction", "auction must be a list of calls")
     for i, text in enumerate(calls):
         if state.phase != AUCTION:
+            # records.md: the message names the seat -- no seat's turn comes after the auction, so
+            # the seat named is the one whose call ended it (the call the extra one follows).
+            ended = ""
+            if state.calls:
+                seat, action = state.calls[-1]
+                ended = f", ended by seat {seat}'s {shown(rules.action_names[action])}"
             raise RecordError(prefix + "auction",
-                              f"the auction was over after {_counted(i, 'call')}; {call_shown(rules, text)} follows it")
+                              f"the auction was over after {_counted(i, 'call')}{ended}; "
+                              f"{call_shown(rules, text)} follows it")
         at[0] = f"{prefix}auction[{i}]"
         action = parse_call(rules, text)
         if action is None:
@@ -722,7 +729,7 @@ def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress
         yield state.call_meaning(action)
     if state.phase == AUCTION:
         if in_progress:
-            raise _Stopped("auction", "in the auction")
+            raise _Stopped("auction", f"in the auction, before seat {state.current_player()} calls")
         raise RecordError(prefix + "auction", f"the auction stops after {_counted(len(calls), 'call')}; "
                                               f"seat {state.current_player()} has not called")
 

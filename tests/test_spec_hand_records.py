@@ -119,9 +119,9 @@ def test_a_discard_not_held_is_named_canonically(tmp_path):
 def test_a_call_after_the_auction_is_named_canonically(tmp_path):
     """"A call is one string, case-insensitive on input, canonical lower case on output"."""
     msg = replay_error(tmp_path, with_changes(BASE, auction=BASE["auction"] + ["PASS"]), "auction")
-    assert msg == "the auction was over after 4 calls; 'pass' follows it"
+    assert msg == "the auction was over after 4 calls, ended by seat 3's 'pass'; 'pass' follows it"
     msg = replay_error(tmp_path, with_changes(BASE, auction=BASE["auction"] + ["5 HIGH"]), "auction")
-    assert msg == "the auction was over after 4 calls; '5 uptown' follows it"
+    assert msg == "the auction was over after 4 calls, ended by seat 3's 'pass'; '5 uptown' follows it"
 
 
 def test_a_card_after_a_hand_over_after_one_card_says_1_card():

@@ -52,7 +52,29 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
             find_file(rule, kind="house-rule")
     except VariantNotFound as exc:
         raise variant_not_found(exc, name, param) from None
+    if spec.with_rules:
+        _refuse_misnamed_kinds(spec, path, param)
     return path, spec.with_rules
+
+
+def _refuse_misnamed_kinds(spec, path: Path, param: str) -> None:
+    """NAME+RULE with a house rule as NAME, or a shipped variant as RULE: the names misused,
+    a usage error (exit 2) before anything is checked, said as every other command says it
+    (bidcompiler.cli.common).  A file of the user's named as a house rule is left to the
+    check, which says what its file lacks (a variant by default: its `kind` may be missing)."""
+    from ..errors import CompileError, quoted
+    from ..pipeline import VARIANT_AS_RULE, NotAVariant, file_kind, find_file, is_shipped, layer_kind, load_layer
+
+    try:
+        base_kind = layer_kind(load_layer(path))
+    except CompileError:
+        base_kind = "variant"  # a file that does not load is the check's to report, with its lines
+    if base_kind == "house-rule":
+        raise click.BadParameter(printable(NotAVariant.said(spec.base), False), param_hint=param)
+    for rule in spec.with_rules:
+        found = find_file(rule, kind="house-rule")
+        if is_shipped(str(found)) and file_kind(found) == "variant":
+            raise click.BadParameter(printable(VARIANT_AS_RULE.format(rule=quoted(rule)), False), param_hint=param)
 
 
 def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:

@@ -182,7 +182,7 @@ def _guarded(load, spec: str, with_rules, sets, param: str, compile_errors: bool
     from runtime.files import MAX_WITH
 
     from ..errors import CompileError
-    from ..variantspec import NotAHouseRule, VariantNotFound, VariantSpec
+    from ..variantspec import NotAHouseRule, NotAVariant, VariantNotFound, VariantSpec
 
     laid = VariantSpec.parse(spec, tuple(with_rules)).with_rules
     if len(laid) > MAX_WITH:
@@ -202,6 +202,10 @@ def _guarded(load, spec: str, with_rules, sets, param: str, compile_errors: bool
         # where it came from there, as an unknown name is.
         where = "--with" if exc.rule in with_rules and exc.rule not in spec.split("+")[1:] else param
         raise click.BadParameter(printable(exc.diagnostics[0].message, False), param_hint=where) from None
+    except NotAVariant:
+        # A house rule where the variant goes: the name misused (exit 2), said with the name as given.
+        base = VariantSpec.parse(spec).base
+        raise click.BadParameter(printable(NotAVariant.said(base), False), param_hint=param) from None
     except CompileError as exc:
         if compile_errors:
             raise
