@@ -95,6 +95,18 @@ def normalise_card(card) -> str:
     return "T" + text[2:] if text.startswith("10") else text
 
 
+def deck_of(deck_data: dict, pos: SourcePos | None = None) -> ir.Deck:
+    """The :class:`ir.Deck` a document's ``deck`` section describes (with ``suits`` and ``ranks``),
+    its ranks and cards spelt as the IR spells them (also read by composition, before the build)."""
+    return ir.Deck(
+        suits=tuple(deck_data["suits"]),
+        ranks=tuple(normalise_rank(r) for r in deck_data["ranks"]),
+        extra=tuple(deck_data.get("extra") or default("deck.extra")),
+        without=tuple(normalise_card(c) for c in (deck_data.get("without") or default("deck.without"))),
+        pos=pos,
+    )
+
+
 def kitty_show_words() -> dict[str, tuple[str, tuple[str, ...]]]:
     """kitty.show's shorthand words (the schema's ``x-shorthand``), each as its (when, contracts) pair."""
     return {word: kitty_show(meaning) for word, meaning in vocabulary.shorthand("kitty.show").items()}
@@ -354,14 +366,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="int", ast=None, pos=doc.content_pos(("scoring", "defender"))), terms
 
-    deck_data = section("deck")
-    deck = ir.Deck(
-        suits=tuple(deck_data["suits"]),
-        ranks=tuple(normalise_rank(r) for r in deck_data["ranks"]),
-        extra=tuple(deck_data.get("extra") or default("deck.extra")),
-        without=tuple(normalise_card(c) for c in (deck_data.get("without") or default("deck.without"))),
-        pos=pos("deck"),
-    )
+    deck = deck_of(section("deck"), pos("deck"))
     deal_data = section("deal")
     deal = ir.Deal(
         hand=deal_data["hand"],

@@ -330,16 +330,12 @@ CARD_TRUMPS = ("play", "trumps_above")
 def _deck_cards(data: dict) -> set[str] | None:
     """The cards of the deck the merged ``data`` describes (suits x ranks and extra cards, less
     the cards taken out), spelt as the IR spells them; None where it describes no whole deck yet."""
-    from .build import normalise_card, normalise_rank  # the builder imports this module
-    from .vocabulary import default
+    from .build import deck_of  # the builder imports this module
 
     deck = data.get("deck")
     if not isinstance(deck, dict) or not isinstance(deck.get("suits"), list) or not isinstance(deck.get("ranks"), list):
         return None
-    extra = deck.get("extra") or default("deck.extra")
-    out = {normalise_card(c) for c in (deck.get("without") or default("deck.without"))}
-    every = {normalise_rank(r) + str(s) for s in deck["suits"] for r in deck["ranks"]} | {str(c) for c in extra}
-    return every - out
+    return set(deck_of(deck).cards())
 
 
 def _take_parts_of_cards_gone(target: ComposedDocument, doc: LoadedYaml, gone: set[str]) -> None:
