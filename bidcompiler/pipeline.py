@@ -298,7 +298,7 @@ def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) ->
         # Not the file's fault (a house rule says so in its `kind`, a variant by default does not):
         # the name was given where a variant goes.  Named as the user named it where it is shipped.
         named = printable(Path(top.filename).stem if is_shipped(top.filename) else top.filename, False)
-        raise NotAVariant([Diagnostic(SourcePos(top.filename), NotAVariant.said(named))], named)
+        raise NotAVariant([Diagnostic(SourcePos(top.filename), NotAVariant.said(named))])
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []

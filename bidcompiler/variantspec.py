@@ -29,11 +29,7 @@ class NotAHouseRule(CompileError):
 class NotAVariant(CompileError):
     """A house rule named where the variant goes (``rules RULE``, ``compare RULE B``): a house
     rule always says it is one (``kind: house-rule``), so the file is right and the name misused,
-    and the command line reports it as bad usage; ``name`` is the name as given."""
-
-    def __init__(self, diagnostics, name: str):
-        super().__init__(diagnostics)
-        self.name = name
+    and the command line reports it as bad usage, with the name as the user gave it."""
 
     @staticmethod
     def said(name: str) -> str:
