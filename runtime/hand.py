@@ -125,12 +125,9 @@ def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, in
 _FINISH_MEMO_CAP = 8192
 
 
-def _new_finish_memo(rules: Ruleset) -> dict:
-    return {}
-
-
 def _new_store(rules: Ruleset) -> dict:
-    """An empty per-ruleset store (a module-level function: a lambda would be a new object every hand)."""
+    """An empty per-ruleset store, for ``rules.derived`` (a module-level function: a lambda would be
+    a new object every hand)."""
     return {}
 
 
@@ -971,7 +968,7 @@ class HandState:
         # ruleset by those, as finding them costs less than the contract's look-up and the call.
         rules = self.rules
         key = (rules.side_of[self.declarer], self.bid, self.trump == NO_TRUMP, tuple(books))
-        memo = rules.derived("finish_memo", _new_finish_memo)
+        memo = rules.derived("finish_memo", _new_store)
         known = memo.get(key)
         if known is None:
             score = self.score = self.score_books(books)

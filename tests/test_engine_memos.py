@@ -60,7 +60,7 @@ def test_a_remembered_score_is_the_one_scoring_gives(spec):
         fresh = _score(rules, state.contract_value, list(state.books))
         assert (state.score, state.made) == (fresh.score, fresh.made), spec
         scored += 1
-    memo = rules.derived("finish_memo", hand_module._new_finish_memo)
+    memo = rules.derived("finish_memo", hand_module._new_store)
     assert len(memo) <= scored  # (renege-penalty's random hands renege: they never reach the memo)
 
 
@@ -71,7 +71,7 @@ def test_the_score_memo_keeps_within_its_bound(monkeypatch):
     for state in random_hands(rules, 80, 12):
         fresh = _score(rules, state.contract_value, list(state.books))
         assert (state.score, state.made) == (fresh.score, fresh.made)
-    assert len(rules.derived("finish_memo", hand_module._new_finish_memo)) == 3
+    assert len(rules.derived("finish_memo", hand_module._new_store)) == 3
 
 
 def reference_outcome(state, strains) -> tuple:
