@@ -39,9 +39,8 @@ from runtime.bots import make_bot  # noqa: E402
 from runtime.game import deal, first_dealer, next_dealer  # noqa: E402
 from runtime.hand import AUCTION, HandState  # noqa: E402
 from runtime.ruleset import NO_TRUMP  # noqa: E402
+from runtime import stats  # noqa: E402
 from runtime.simulate import hand_rng  # noqa: E402
-
-Z95 = 1.959963984540054
 
 DEFAULT_EXTRA = ("standard+min-bid-4",)
 
@@ -92,14 +91,13 @@ def measure(variant: str, hands: int, seed: int, bot: str) -> dict:
     }
 
 
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The 95% Wilson score interval of a share ``k`` of ``n``."""
-    if n == 0:
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``k`` of ``n`` (:func:`runtime.stats.wilson`'s
+    bounds; 0 to 1 where there is no hand)."""
+    interval = stats.wilson(k, n)
+    if interval.low is None or interval.high is None:
         return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return interval.low, interval.high
 
 
 def main(argv=None) -> None:

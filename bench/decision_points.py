@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import random
 import re
-import statistics
 import sys
 from multiprocessing import Pool
 from pathlib import Path
@@ -39,11 +38,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bidcompiler.pipeline import load_ruleset  # noqa: E402
+from runtime import stats  # noqa: E402
 from runtime.bots import make_bot  # noqa: E402
 from runtime.game import deal  # noqa: E402
 from runtime.hand import AUCTION, HandState  # noqa: E402
 
-Z95 = 1.959964
 _PASSED = re.compile(r"is worth ([-+][0-9.]+) against ([-+][0-9.]+)")
 _BID = re.compile(r"worth ([-+][0-9.]+) against ([-+][0-9.]+) for passing")
 
@@ -123,11 +122,11 @@ def one_deal(job: tuple) -> tuple[bool, list[tuple[int, int, int, float | None]]
 
 
 def _ci(xs: list[int]) -> str:
-    if len(xs) < 2:
+    """The mean of ``xs`` with its 95% interval (:func:`runtime.stats.mean_interval`), as a cell."""
+    interval = stats.mean_interval(xs)
+    if interval.low is None or interval.high is None:
         return f"{'n/a':>22s}"
-    m = statistics.fmean(xs)
-    half = Z95 * statistics.stdev(xs) / len(xs) ** 0.5
-    return f"{m:+.3f} ({m - half:+.3f} .. {m + half:+.3f})"
+    return f"{interval.value:+.3f} ({interval.low:+.3f} .. {interval.high:+.3f})"
 
 
 def main(argv=None) -> None:
