@@ -8,7 +8,8 @@ Run from the repository root::
 For each seeded deal (``random.Random(f"decision_points:{seed}:{i}")``, the dealer
 ``i % players``) the bots bid.  At each call ``k`` of ``--auction`` (calls in order from
 the dealer's left) that the bots reached and made, the seat's other calls (pass and the
-``--alternatives`` lowest legal bids, whichever the bot did not make) are tried in turn:
+``--alternatives`` lowest legal bids, and ``take`` where the dealer may match, whichever
+the bot did not make) are tried in turn:
 the calls before ``k`` as the bots made them, the other call, then the bots play the
 rest of the hand (auction, kitty, discards, play).  The deal is also played out as the
 bots bid it.  Printed per call of the auction and per other call: over the deals where
@@ -110,8 +111,8 @@ def one_deal(job: tuple) -> tuple[bool, list[tuple[int, int, int, float | None]]
         explain = getattr(bots[seat], "explain", None)
         margin = own_margin(explain(state)[1]) if explain else None
         legal = state.legal_actions()
-        bids = [a for a in legal if a != rules.pass_action][:alternatives]
-        others = ([rules.pass_action] if rules.pass_action in legal else []) + bids
+        bids = [a for a in legal if a not in (rules.pass_action, rules.take_action)][:alternatives]
+        others = [a for a in (rules.pass_action, rules.take_action) if a in legal] + bids
         own = _margin(rules, base, seat)
         for alt in others:
             if alt == calls[k]:

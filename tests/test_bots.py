@@ -927,6 +927,33 @@ def test_rhode_island_weak_hands_still_bid():
     assert call == "take", (call, reason)
 
 
+def test_a_dealer_who_may_take_is_expected_to_take():
+    """Where the dealer may take the high bid by matching it, a take costs it no higher
+    contract and it calls last: the auction model's share of dealers who would take is
+    not scaled down as outbids are (outbid._TAKE_CALIBRATION).  In rhode-island, after
+    an opening 3 and a pass, the opener's partner with four aces and three kings bids 4
+    rather than count on its partner's 3 standing (it passed before: the model gave the
+    dealer's take 48%, dealers took 80%, and passing there lost 4.46 points a hand
+    against bidding 4, bench/decision_points.py, docs/measurements.md, rhode18)."""
+    rules = rules_of("rhode-island")
+    state = act(hand_state(rules, 0, {3: "5S KS AS 4H 7H AH 2D 6D KD AD 9C KC"}), "3", "pass")
+    assert state.seat == 3 and rules.take_action in act(hand_state(rules, 0, {}), "3", "pass", "pass").legal_actions()
+    call, reason = heuristic_says(state)
+    assert call == "4" and "partner's contract" in reason, (call, reason)
+
+
+def test_a_dealers_take_is_credited_with_the_measured_shortfall():
+    """A dealer's take is credited with the whole shortfall of the declaring estimate
+    measured on forced dealers (heuristic._TAKE_SHORT_SHARE): in rhode-island, after an
+    opening 4 and two passes, a dealer with two aces and two kings takes the 4 (it passed
+    before, its take valued at -2.1 against -0.6 for defending; taking measured +6.64
+    points a hand over passing in those auctions, bench/decision_points.py)."""
+    rules = rules_of("rhode-island")
+    state = act(hand_state(rules, 0, {0: "4S QS AS 3H 7H KH 2D 4D 7D AD 3C TC"}), "4", "pass", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "take" and "defending the opponents' contract" in reason, (call, reason)
+
+
 def test_oregon_passes_even_a_strong_hand():
     """oregon scores the defenders their own books and a made contract only its books
     over six: declaring with k books gains 2k - 19, so passing (the opponents' dealer

@@ -62,6 +62,23 @@ _MARGIN_OF_SWING = 0.025
 # two); 1.0 lost where defenders score nothing (-0.99 a hand: weak hands opened to be
 # outbid) and the base game fell to +1.39.
 _CALIBRATION = 0.5
+# The same scale for a dealer who may take the high bid by matching it.  A take costs
+# the dealer no higher contract and it calls last, having heard the whole auction: the
+# sampled hands' own share is used, unscaled.  Scaled by _CALIBRATION, a seat whose
+# partner held the high bid counted on it standing about twice as often as it did: in
+# the shipped variant that pays a made contract its books, after an opening 3 and a
+# pass the model gave the dealer's take 48% (0.5 x 96.8%), dealers took 80% (381 of 476
+# deals), and the opener's partner, passing, lost 4.46 points a hand (+3.60 .. +5.32)
+# against bidding 4 (bench/decision_points.py).  Paired deals against 0.5 (heuristic
+# against itself, bench/strength.py --deals 1000 --set outbid._TAKE_CALIBRATION=X, seed
+# 1): 1.0 +1.00 (+0.76 .. +1.24) points a hand there, +0.23 (+0.13 .. +0.32) in the
+# other variant where the dealer may take; seed 2, 2,000 deals: +0.65 and +0.17; 0.8
+# +0.74 and +0.18, 1.25 +1.06 and +0.28, 1.5 +0.82 and +0.27 (docs/measurements.md,
+# rhode18).  The same dealer opening with nothing bid (Outlook index n_bids) is scaled so
+# too: kept at 0.5 there, the variant where every seat may pass fell from +1.86 to +1.54
+# points a hand against the baseline (1,000 deals).  Variants without a take are
+# untouched.  0.5 is the rule before.
+_TAKE_CALIBRATION = 1.0
 # The share of the declaring estimate's measured shortfall (forced dealers' books over
 # their estimate, played out per ruleset: heuristic.forced_worth) credited to an
 # opening bid.  Measured (seed 1: auctions.py; simulating the base game --hands 4000;
@@ -500,8 +517,8 @@ def standing_values(state: HandState, info: RulesInfo, look: Outlook, defend_at,
     return out
 
 
-# (model, later opponents' may-take flags) -> standing_values' plan, bounded.
-_PLANS: dict[tuple[int, tuple[bool, ...]], tuple[Outlook, list]] = {}
+# (model, later opponents' may-take flags, _CALIBRATION, _TAKE_CALIBRATION) -> standing_values' plan, bounded.
+_PLANS: dict[tuple[int, tuple[bool, ...], float, float], tuple[Outlook, list]] = {}
 
 
 def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
@@ -510,7 +527,7 @@ def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
     opponent that may outbid it (the chance it is the one, which list of bids it would
     use, that list)).
     The same products, in the same order, as computed call by call."""
-    key = (id(look), takes)
+    key = (id(look), takes, _CALIBRATION, _TAKE_CALIBRATION)
     got = _PLANS.get(key)
     if got is not None and got[0] is look:
         return got[1]
@@ -520,7 +537,7 @@ def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
         weight = 0.0
         parts = []
         for may_take in takes:
-            p = (look.p_take[b] if may_take else look.p_over[b]) * _CALIBRATION
+            p = look.p_take[b] * _TAKE_CALIBRATION if may_take else look.p_over[b] * _CALIBRATION
             if p <= 0.0:
                 continue
             # This seat outbids only if the seats before it did not.
