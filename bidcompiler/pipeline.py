@@ -293,25 +293,44 @@ VARIANT_AS_RULE = ("name {rule} as the variant, with house rules after it (VARIA
                    "it is a variant, not a house rule")
 
 
+def refuse_misnamed(layer: LoadedYaml, named_as: str, name: str | None = None) -> None:
+    """Refuse ``layer`` if it is not what it was named as: ``named_as`` is ``variant`` or ``house-rule``.
+
+    The one place that reads a file's kind against where its name was given (the
+    compiler, and `check NAME+RULE` before it checks anything, ask here):
+
+    * a house rule where the variant goes raises NotAVariant: not the file's fault (a house
+      rule says so in its `kind`, a variant by default does not), the name was misused;
+    * a shipped variant where a house rule goes raises NotAHouseRule: no file of the user's
+      to edit, so the message says how to play it instead;
+    * a file of the user's that is no house rule, where a house rule goes, raises a
+      CompileError at the file: a file with no `kind` is a variant, and the house rule's
+      `kind` line may be what it lacks.
+
+    ``name`` is the name as given (by default: a shipped file's name, or the file's path).
+    """
+    kind = layer_kind(layer)
+    if kind == named_as:
+        return
+    if name is None:
+        name = Path(layer.filename).stem if is_shipped(layer.filename) else layer.filename
+    if named_as == "variant":
+        raise NotAVariant([Diagnostic(SourcePos(layer.filename), NotAVariant.said(printable(name, False)))])
+    if is_shipped(layer.filename):
+        raise NotAHouseRule([Diagnostic(SourcePos(name), VARIANT_AS_RULE.format(rule=quoted(name)))], name)
+    fix = "give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant (VARIANT+RULE)"
+    raise CompileError([Diagnostic(layer.pos(()), f"'{name}' is a variant, not a house rule", hint=fix)])
+
+
 def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
-    if layer_kind(top) == "house-rule":
-        # Not the file's fault (a house rule says so in its `kind`, a variant by default does not):
-        # the name was given where a variant goes.  Named as the user named it where it is shipped.
-        named = printable(Path(top.filename).stem if is_shipped(top.filename) else top.filename, False)
-        raise NotAVariant([Diagnostic(SourcePos(top.filename), NotAVariant.said(named))])
+    refuse_misnamed(top, "variant")
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
     laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
-        if layer_kind(layer) != "house-rule":
-            # A shipped variant is no file of the user's to edit: say how to play it instead.
-            if is_shipped(layer.filename):
-                raise NotAHouseRule([Diagnostic(SourcePos(rule), VARIANT_AS_RULE.format(rule=quoted(rule)))], rule)
-            fix = ("give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant "
-                   "(VARIANT+RULE)")
-            raise CompileError([Diagnostic(layer.pos(()), f"'{rule}' is a variant, not a house rule", hint=fix)])
+        refuse_misnamed(layer, "house-rule", rule)
         _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)
         rule_names.append(rule)
