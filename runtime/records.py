@@ -1001,10 +1001,15 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
 
 def _play_error(state: HandState, play: list, prefix: str, message: str = "") -> RecordError:
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
-    i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
+    i = sum(len(cards) for _, cards, _ in state.tricks) + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_counted(i, 'card')}; "
-                                                f"{card_shown(state.rules, play[i])} follows it")
+        # records.md: the message names the seat.  Nobody's turn comes once the hand is over; the
+        # card would lead a trick after the last, so the seat named is the one that won the last
+        # trick (the winner of a trick leads the next): the seat that would have played it.
+        _, _, seat = state.tricks[-1]
+        return RecordError(f"{prefix}play[{i}]", f"seat {seat}, who won the last trick, leads "
+                                                f"{card_shown(state.rules, play[i])} after the hand was over "
+                                                f"({_counted(i, 'card')})")
     return RecordError(f"{prefix}play[{i}]", message)
 
 

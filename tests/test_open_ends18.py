@@ -9,12 +9,15 @@
 
 from __future__ import annotations
 
+import json
 
 import pytest
 
 from bidcompiler.errors import CompileError
-from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, refuse_misnamed
+from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
 from clirun import run
+from runtime.records import hand_record
+from runtime.simulate import play_game
 
 
 def write(tmp_path, name: str, text: str) -> str:
@@ -72,3 +75,37 @@ def test_check_and_compile_refuse_a_misnamed_kind_in_the_same_words():
         assert result.exit_code == 2
         assert stderr_lines(result)[-1].endswith(
             "name 'cutthroat' as the variant, with house rules after it (VARIANT+RULE): it is a variant, not a house rule")
+
+
+# ============================================================================ 2. a card after the hand's end
+def _a_game_whose_hand_ends_with_a_trick_not_seat_0s() -> tuple[list[dict], int, int]:
+    """A simulated standard game (heuristic bots), the number of one of its hands played out to the
+    end (all 12 tricks) whose last trick a seat other than 0 won, and that seat."""
+    rules = load_ruleset("standard", ())
+    for game in range(50):
+        played = play_game(rules, 5, game, "heuristic")
+        for k, state in enumerate(played.hands):
+            if k and state.tricks and state.tricks[-1].winner != 0 and len(state.tricks) == 12:
+                return [hand_record(s, "standard", []) for s in played.hands], k, state.tricks[-1].winner
+    raise AssertionError("no such hand in 50 games")
+
+
+def test_a_card_after_the_hand_is_over_names_the_seat_that_won_the_last_trick(tmp_path):
+    """records.md: a message names the seat.  Nobody's turn comes after the last trick; the extra
+    card would lead the next, which the winner of the last trick leads: that seat is named, in the
+    text and --json output of a hand record and at hand[k].play[i] of a game record."""
+    records, k, seat = _a_game_whose_hand_ends_with_a_trick_not_seat_0s()
+    hand = dict(records[k], play=records[k]["play"] + [records[k]["play"][0]])
+    message = f"seat {seat}, who won the last trick, leads {hand['play'][0]} after the hand was over (48 cards)"
+    single = tmp_path / "hand.json"
+    single.write_text(json.dumps(hand))
+    result = run("replay", str(single))
+    assert (result.exit_code, stderr_lines(result)) == (1, [f"{single}: play[48]: {message}"])
+    result = run("replay", "--json", str(single))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {"at": "play[48]", "message": message}
+    game = tmp_path / "game.jsonl"
+    game.write_text("".join(json.dumps(r) + "\n" for r in [*records[:k], hand, *records[k + 1:]]))
+    result = run("replay", "--json", str(game))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {"at": f"hand[{k}].play[48]", "message": message}
