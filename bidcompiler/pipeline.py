@@ -11,7 +11,6 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +24,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_file_key, set_layer
-from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
+from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, close_matches, printable, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import NotAHouseRule, NotAVariant, VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -61,7 +60,7 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
         close = _close_files(Path(name) if relative_to is None else relative_to / name)
         if close:
             return f"no such file (did you mean '{close}'?)"
-        shipped = difflib.get_close_matches(Path(name).stem, list(_shipped(kind)), n=1, cutoff=0.75)
+        shipped = close_matches(Path(name).stem, list(_shipped(kind)), n=1, cutoff=0.75)
         return "no such file" + (f" (did you mean the shipped {what} '{shipped[0]}'?)" if shipped else "")
     names = list(_shipped(kind))
     # A shipped file of the other kind is close too: a misspelt variant named after `+`
@@ -76,7 +75,7 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
 def _close_name(name: str, names: list[str]) -> list[str]:
     """The shipped name closest to ``name``, case aside (`NAME` is close to `name`), as a list of 0 or 1."""
     lowered = {n.lower(): n for n in names}
-    return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
+    return [lowered[m] for m in close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
 
 
 def _close_files(path: Path) -> str | None:
@@ -86,7 +85,7 @@ def _close_files(path: Path) -> str | None:
         names = [p.name for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file()]
     except OSError:
         return None
-    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
+    close = close_matches(path.name, names, n=1, cutoff=0.75)
     if not close:
         return None
     return close[0] if str(folder) == "." else str(folder / close[0])

@@ -271,7 +271,7 @@ def _twice_within(value) -> str | None:
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend(v for v in item if isinstance(v, (dict, list)))  # not the strings of a long list
     return None
 
 
@@ -983,7 +983,9 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
     if not isinstance(play, list):
         raise RecordError(prefix + "play", "play must be a list of cards")
     ids = []
-    for card in play:
+    # No hand plays more cards than the deck holds: the cards read past that (a record may list
+    # a million) would only be refused, at the first card after the hand's end.
+    for card in play[:len(rules.cards) + 1]:
         cid = parse_card(rules, card)
         if cid is None:
             break

@@ -9,15 +9,17 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 
 import pytest
 
-from bidcompiler.errors import CompileError
+from bidcompiler.errors import CompileError, close_matches
 from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
 from clirun import run
-from runtime.records import hand_record
+from runtime.records import RecordError, check_given_twice, hand_record, read_record_file
 from runtime.simulate import play_game
+from worked_hands import NT_RECORD
 
 
 def write(tmp_path, name: str, text: str) -> str:
@@ -109,3 +111,64 @@ def test_a_card_after_the_hand_is_over_names_the_seat_that_won_the_last_trick(tm
     result = run("replay", "--json", str(game))
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"] == {"at": f"hand[{k}].play[48]", "message": message}
+
+
+# ============================================================================ 3. hostile input, bounded
+def test_a_card_list_past_the_deck_is_read_no_further_than_the_hand_can_play(monkeypatch):
+    """A record may list a million cards in `play` (16 MiB allows it); each was read as a card
+    (seconds of work) before the first after the hand's end was refused.  No hand plays more
+    cards than the deck holds, so no more are read; the error is the same."""
+    import runtime.records as records
+
+    read = []
+    real = records.parse_card
+    monkeypatch.setattr(records, "parse_card", lambda rules, card: read.append(card) or real(rules, card))
+    rules = load_ruleset("standard", ())
+    record = dict(NT_RECORD, play=NT_RECORD["play"] * 10_000)
+    with pytest.raises(RecordError) as caught:
+        records.replay_hand(rules, record)
+    assert (caught.value.at, caught.value.message) == (
+        "play[48]", "seat 0, who won the last trick, leads AH after the hand was over (48 cards)")
+    # The deal, kitty and discard, and the play up to one card past the deck (55): not 480,000.
+    assert len(read) < 200 < len(record["play"])
+
+
+def test_a_name_given_twice_is_found_inside_a_long_list():
+    """_twice_within no longer stacks the strings of a list, only what may hold an object."""
+    text = json.dumps(dict(NT_RECORD, play=[*NT_RECORD["play"], [["x"], ["y"]]])).replace(
+        '["y"]', '[{"a": 1, "a": 2}]')
+    path_record = read_record_file(text, "r.json")
+    with pytest.raises(RecordError) as caught:
+        check_given_twice(path_record.records[0])
+    assert (caught.value.at, caught.value.message) == ("play", "'play' holds an object that gives 'a' twice "
+                                                               "(which one counts is not said)")
+
+
+@pytest.mark.parametrize("word, words, n, cutoff", [
+    ("standrd", ["standard", "oregon", "cutthroat"], 1, 0.6),
+    ("STANDARD", ["standard"], 3, 0.6),
+    ("x", ["standard", "oregon"], 3, 0.6),
+    ("to5", ["to-5", "to-7", "min-bid-4"], 3, 0.75),
+    ("", ["a", ""], 3, 0.6),
+    ("aaaa", ["a", "aa", "aaaaaaaa", "aaaaaaaaaaaaaaaa"], 3, 0.5),
+])
+def test_close_matches_says_what_difflib_says(word, words, n, cutoff):
+    assert close_matches(word, words, n, cutoff) == difflib.get_close_matches(word, words, n, cutoff)
+
+
+def test_close_matches_does_not_index_a_name_too_long_to_match(monkeypatch):
+    """A 10 MB variant name in a record spent seconds in difflib for each "did you mean"; a name
+    more than (2 / cutoff - 1) times the longest possibility's length cannot come within cutoff."""
+    monkeypatch.setattr(difflib, "get_close_matches", lambda *args, **kwargs: pytest.fail("difflib asked"))
+    assert close_matches("s" * 10_000_000, ["standard", "oregon"]) == []
+    assert close_matches("s" * 33, ["standard"], cutoff=0.4) == []  # 2 * 8 / (33 + 8) < 0.4
+
+
+def test_a_huge_unknown_variant_name_in_a_record_is_one_message(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(dict(NT_RECORD, variant="s" * 5_000_000)))
+    result = run("replay", "--json", str(path))
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["at"] == "variant"
+    assert error["message"].startswith("unknown variant 'ssssssssss") and "(5000000 characters)" in error["message"]
