@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bidcompiler.errors import CompileError, close_matches
 from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
 from clirun import run
-from runtime.records import RecordError, check_given_twice, hand_record, read_record_file
+from runtime.records import RecordError, _content_lines, check_given_twice, hand_record, read_record_file
 from runtime.simulate import play_game
 from worked_hands import NT_RECORD
 
@@ -172,3 +175,35 @@ def test_a_huge_unknown_variant_name_in_a_record_is_one_message(tmp_path):
     error = json.loads(result.stdout)["error"]
     assert error["at"] == "variant"
     assert error["message"].startswith("unknown variant 'ssssssssss") and "(5000000 characters)" in error["message"]
+
+
+def _lines_one_by_one(text: str) -> list[tuple[int, str]]:
+    """The non-blank lines of ``text`` as the reader found them before (each line looked at)."""
+    found, start, n = [], 0, 0
+    for n, brk in enumerate(re.finditer("\r\n|[\n\r]", text), 1):
+        found.append((n, text[start:brk.start()]))
+        start = brk.end()
+    if start < len(text):
+        found.append((n + 1, text[start:]))
+    return [(n, line) for n, line in found if line.strip()]
+
+
+@settings(max_examples=500, deadline=None, database=None)
+@given(st.text(alphabet="\n\r \t\x0b\x0c\x1c\x85\u2028\u00a0\ufeffa{", max_size=40))
+def test_the_lines_of_a_record_file_are_those_read_one_by_one(text):
+    """_content_lines passes over a run of blank lines in one step: the same lines, the same numbers."""
+    assert list(_content_lines(text)) == _lines_one_by_one(text)
+
+
+def test_ten_million_blank_lines_are_an_empty_file(tmp_path):
+    path = tmp_path / "blank.jsonl"
+    path.write_text("\n \r\n\t" * 2_000_000)
+    result = run("replay", str(path))
+    assert (result.exit_code, result.stderr) == (2, f"{path}: empty file, expected a bidwhist-hand/1 record\n")
+
+
+def test_a_record_after_many_blank_lines_is_found_at_its_line(tmp_path):
+    path = tmp_path / "late.jsonl"
+    path.write_text("\n" * 1_000_000 + "\r\n \r" + json.dumps(dict(NT_RECORD, dealer=9)) + "\n\n")
+    result = run("replay", str(path))
+    assert (result.exit_code, result.stderr) == (1, f"{path}:1000003: hand 1, dealer: dealer must be a seat from 0 to 3\n")
