@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bidcompiler.errors import CompileError, close_matches
+from bidcompiler.expressions.parser import parse_expression
 from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
 from clirun import run
 from runtime.records import RecordError, _content_lines, check_given_twice, hand_record, read_record_file
@@ -207,3 +208,18 @@ def test_a_record_after_many_blank_lines_is_found_at_its_line(tmp_path):
     path.write_text("\n" * 1_000_000 + "\r\n \r" + json.dumps(dict(NT_RECORD, dealer=9)) + "\n\n")
     result = run("replay", str(path))
     assert (result.exit_code, result.stderr) == (1, f"{path}:1000003: hand 1, dealer: dealer must be a seat from 0 to 3\n")
+
+
+@pytest.mark.parametrize("n", [100, 3000])
+def test_a_long_chain_of_conditions_is_a_formula_too_deep_not_an_internal_error(tmp_path, n):
+    """3,000 `if made then` in a row ran the stack out inside one of the transformer's rules,
+    which lark wraps (VisitError): `check` exited 70, "internal error".  Now it is the message
+    every formula too deep gets, exit 1 (100 are caught by the depth check after parsing)."""
+    formula = "if made then " * n + "base" + " else 0" * n
+    with pytest.raises(CompileError) as caught:
+        parse_expression(formula)
+    assert caught.value.diagnostics[0].message.startswith("formula nested too deeply (more than 64 operators")
+    path = write(tmp_path, "deep.whist", f"variant deep\nextends standard\nscoring {{ declarer = {formula} }}\n")
+    result = run("check", path)
+    assert result.exit_code == 1
+    assert stderr_lines(result)[0].startswith(f"{path}:3:") and "formula nested too deeply" in stderr_lines(result)[0]
