@@ -110,8 +110,8 @@ class RecordFile:
 _LINE_BREAK = re.compile("\r\n|[\n\r]")
 
 
-# A run of blank lines (whitespace, then a line break, again and again): skipped in one step.
-_BLANK_LINES = re.compile(r"(?:[^\S\r\n]*+(?:\r\n|[\n\r]))+")
+# Whitespace, line breaks included: a run of blank lines is the part of such a run up to its last break.
+_SPACE = re.compile(r"\s*")
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -122,9 +122,10 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
     n = 0  # the lines before ``pos``
     pos, end = 0, len(text)
     while pos < end:
-        blank = _BLANK_LINES.match(text, pos)
-        if blank:
-            stop = blank.end()
+        space = _SPACE.match(text, pos).end()
+        last = max(text.rfind("\n", pos, space), text.rfind("\r", pos, space))
+        if last >= 0:  # blank lines, up to the last break in the whitespace (CR LF: the LF is the last)
+            stop = last + 1
             n += text.count("\n", pos, stop) + text.count("\r", pos, stop) - text.count("\r\n", pos, stop)
             pos = stop
             continue
