@@ -7,7 +7,6 @@ never changes the IR.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from runtime.variables import HAND_VARIABLES
 
 from . import expressions, ir, resources
 from .compose import SET_PREFIX, set_layer
-from .errors import DiagnosticSink, SourcePos
+from .errors import DiagnosticSink, SourcePos, close_matches
 from .schemacheck import validate
 from .seatwords import DECLARER_SEATS, PARTNER_SEATS
 
@@ -347,7 +346,7 @@ def _misspelt_in_ranking(unknown: list[str], unranked: list[str]) -> dict[str, s
     that is no strain, a strain left unplaced) that leave the reader to pair them."""
     found: dict[str, str] = {}
     for name in unknown:
-        close = difflib.get_close_matches(name, [n for n in unranked if n not in found.values()], n=1, cutoff=0.75)
+        close = close_matches(name, [n for n in unranked if n not in found.values()], n=1, cutoff=0.75)
         if close:
             found[name] = close[0]
     return found

@@ -47,14 +47,13 @@ over the other says the same thing once instead of counting those books twice.
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import CompileError, Diagnostic, SourcePos, printable, quoted
+from .errors import CompileError, Diagnostic, SourcePos, close_matches, printable, quoted
 from .resources import shown_place
 from .yamlload import LoadedYaml, load_yaml
 
@@ -449,7 +448,7 @@ def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value
 
 def _no_such_condition(name: str, path: tuple, names: list) -> str:
     """The message for removing part ``name`` that no layer below has (``names``: what it has)."""
-    close = difflib.get_close_matches(name, names, n=1)
+    close = close_matches(name, names, n=1)
     there = f"did you mean '{close[0]}'?" if close else ("there: " + ", ".join(names) if names else "it has none")
     return f"{_dotted(path)}: cannot remove the {NAMED_PARTS[path].noun} '{name}': no layer below has it ({there})"
 
@@ -486,7 +485,7 @@ def _no_such_item(name: str, path: tuple, names: list) -> str:
     """The message for removing ``name`` from a list below that lacks it (``names``: what it has)."""
     if not names:
         return f"{_dotted(path)}: cannot remove '{name}': no layer below this file has {_dotted(path)}"
-    close = difflib.get_close_matches(name, names, n=1)
+    close = close_matches(name, names, n=1)
     there = f"did you mean '{close[0]}'?" if close else "there: " + ", ".join(names)
     return f"{_dotted(path)}: cannot remove '{name}': no layer below has an item of that name ({there})"
 

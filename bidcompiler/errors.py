@@ -40,6 +40,23 @@ def quoted(name: str, limit: int = QUOTED_CHARS) -> str:
     return f"'{printable(name, False)}'"
 
 
+def close_matches(word: str, possibilities, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """``difflib.get_close_matches``, the "did you mean" of every message, without its cost on a
+    hostile name: the same answer, but a word too long to come within ``cutoff`` of any of
+    ``possibilities`` is not read (difflib indexes every character of ``word`` first: a 10 MB
+    variant name in a record took seconds a look-up).
+
+    Two texts of lengths a and b match at most 2 * min(a, b) / (a + b), so a possibility
+    that cannot reach ``cutoff`` by length alone is one difflib would refuse anyway.
+    """
+    possible = [p for p in possibilities if 2 * min(len(word), len(p)) >= cutoff * (len(word) + len(p))]
+    if not possible:
+        return []
+    import difflib  # only for a message: not on every start-up
+
+    return difflib.get_close_matches(word, possible, n=n, cutoff=cutoff)
+
+
 @dataclass(frozen=True, slots=True)
 class SourcePos:
     """A place in a source file: 1-based line and column (0 means unknown)."""

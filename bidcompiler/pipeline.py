@@ -11,7 +11,6 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +24,7 @@ from . import ir, vocabulary
 from .build import build_variant
 from .checks import run_checks
 from .compose import SET_PREFIX, compose, merge_layer, resolve_extends, same_file_key, set_layer
-from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, printable, quoted
+from .errors import QUOTED_CHARS, CompileError, Diagnostic, DiagnosticSink, SourcePos, close_matches, printable, quoted
 from .lower import lower
 from . import rulecache
 from .variantspec import NotAHouseRule, NotAVariant, VariantNotFound, VariantSpec  # noqa: F401  (importers name them here)
@@ -61,7 +60,7 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
         close = _close_files(Path(name) if relative_to is None else relative_to / name)
         if close:
             return f"no such file (did you mean '{close}'?)"
-        shipped = difflib.get_close_matches(Path(name).stem, list(_shipped(kind)), n=1, cutoff=0.75)
+        shipped = close_matches(Path(name).stem, list(_shipped(kind)), n=1, cutoff=0.75)
         return "no such file" + (f" (did you mean the shipped {what} '{shipped[0]}'?)" if shipped else "")
     names = list(_shipped(kind))
     # A shipped file of the other kind is close too: a misspelt variant named after `+`
@@ -76,7 +75,7 @@ def _not_found(name: str, relative_to: Path | None, kind: str, limit: int = QUOT
 def _close_name(name: str, names: list[str]) -> list[str]:
     """The shipped name closest to ``name``, case aside (`NAME` is close to `name`), as a list of 0 or 1."""
     lowered = {n.lower(): n for n in names}
-    return [lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
+    return [lowered[m] for m in close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)]
 
 
 def _close_files(path: Path) -> str | None:
@@ -86,7 +85,7 @@ def _close_files(path: Path) -> str | None:
         names = [p.name for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES and p.is_file()]
     except OSError:
         return None
-    close = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
+    close = close_matches(path.name, names, n=1, cutoff=0.75)
     if not close:
         return None
     return close[0] if str(folder) == "." else str(folder / close[0])
@@ -293,25 +292,44 @@ VARIANT_AS_RULE = ("name {rule} as the variant, with house rules after it (VARIA
                    "it is a variant, not a house rule")
 
 
+def refuse_misnamed(layer: LoadedYaml, named_as: str, name: str | None = None) -> None:
+    """Refuse ``layer`` if it is not what it was named as: ``named_as`` is ``variant`` or ``house-rule``.
+
+    The one place that reads a file's kind against where its name was given (the
+    compiler, and `check NAME+RULE` before it checks anything, ask here):
+
+    * a house rule where the variant goes raises NotAVariant: not the file's fault (a house
+      rule says so in its `kind`, a variant by default does not), the name was misused;
+    * a shipped variant where a house rule goes raises NotAHouseRule: no file of the user's
+      to edit, so the message says how to play it instead;
+    * a file of the user's that is no house rule, where a house rule goes, raises a
+      CompileError at the file: a file with no `kind` is a variant, and the house rule's
+      `kind` line may be what it lacks.
+
+    ``name`` is the name as given (by default: a shipped file's name, or the file's path).
+    """
+    kind = layer_kind(layer)
+    if kind == named_as:
+        return
+    if name is None:
+        name = Path(layer.filename).stem if is_shipped(layer.filename) else layer.filename
+    if named_as == "variant":
+        raise NotAVariant([Diagnostic(SourcePos(layer.filename), NotAVariant.said(printable(name, False)))])
+    if is_shipped(layer.filename):
+        raise NotAHouseRule([Diagnostic(SourcePos(name), VARIANT_AS_RULE.format(rule=quoted(name)))], name)
+    fix = "give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant (VARIANT+RULE)"
+    raise CompileError([Diagnostic(layer.pos(()), f"'{name}' is a variant, not a house rule", hint=fix)])
+
+
 def _compile_layers(top: LoadedYaml, with_rules=(), sets=(), load=load_named) -> ir.Variant:
-    if layer_kind(top) == "house-rule":
-        # Not the file's fault (a house rule says so in its `kind`, a variant by default does not):
-        # the name was given where a variant goes.  Named as the user named it where it is shipped.
-        named = printable(Path(top.filename).stem if is_shipped(top.filename) else top.filename, False)
-        raise NotAVariant([Diagnostic(SourcePos(top.filename), NotAVariant.said(named))])
+    refuse_misnamed(top, "variant")
     chain = resolve_extends(lambda name, here: load(name, here, "variant"), top)
     doc = compose(chain, [])
     rule_names = []
     laid: dict[str, str] = {}  # the file of each house rule laid so far -> the name it was given by
     for rule in with_rules:
         layer = load(rule, None, "house-rule")
-        if layer_kind(layer) != "house-rule":
-            # A shipped variant is no file of the user's to edit: say how to play it instead.
-            if is_shipped(layer.filename):
-                raise NotAHouseRule([Diagnostic(SourcePos(rule), VARIANT_AS_RULE.format(rule=quoted(rule)))], rule)
-            fix = ("give it `kind: house-rule` (`house-rule NAME` in .whist), or name it as the variant "
-                   "(VARIANT+RULE)")
-            raise CompileError([Diagnostic(layer.pos(()), f"'{rule}' is a variant, not a house rule", hint=fix)])
+        refuse_misnamed(layer, "house-rule", rule)
         _refuse_twice(layer, rule, laid)
         merge_layer(doc, layer)
         rule_names.append(rule)

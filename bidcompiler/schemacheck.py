@@ -19,7 +19,6 @@ The module is generic: it knows nothing of the variant schema's content.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import defaultdict
 from typing import Any
@@ -30,7 +29,7 @@ from yaml.nodes import ScalarNode
 
 from runtime.cards import digits_note
 
-from .errors import Diagnostic, SourcePos
+from .errors import Diagnostic, SourcePos, close_matches
 from .yamlload import FormulaNode, LoadedYaml, coerce_to_schema_strings
 
 __all__ = ["validate"]
@@ -602,7 +601,7 @@ def _closest(word: str, words: list[str]) -> list[str]:
     nearer spelling `name`; `dealer-may-take` is `dealer_may_take`), else the closest spelling."""
     folded = {w.lower().replace("-", "_"): w for w in words}
     same = folded.get(word.lower().replace("-", "_"))
-    return [same] if same is not None else difflib.get_close_matches(word, words, n=1)
+    return [same] if same is not None else close_matches(word, words, n=1)
 
 
 def _data_at(data: Any, path: tuple) -> Any:

@@ -20,7 +20,6 @@ document keeps them, with the last line of every setting, for ``bidwhist convert
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 import threading
@@ -33,7 +32,7 @@ from yaml.error import Mark
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from . import resources
-from .errors import QUOTED_CHARS, CompileError, Diagnostic, SourcePos
+from .errors import QUOTED_CHARS, CompileError, Diagnostic, SourcePos, close_matches
 from .yamlload import (
     BOOL_TAG,
     INT_TAG,
@@ -515,7 +514,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         elif "KIND" in expected and token is not None and token.type != "$END":
             # The first line misspelt (`hous-rule mine`, `House-rule mine`): what it must say.
             word = re.match(r"[\w-]{0,41}", text[at:]).group() or _found(token)
-            close = difflib.get_close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
+            close = close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
             shown = f"`{word}`" if len(word) <= 40 else _found(token)  # a line may be 100,000 long: cut
             message = (f"a .whist file starts with `house-rule NAME` or `variant NAME`, found {shown}"
                        + (f" (did you mean `{close[0]}`?)" if close else ""))

@@ -110,15 +110,31 @@ class RecordFile:
 _LINE_BREAK = re.compile("\r\n|[\n\r]")
 
 
-def _numbered_lines(text: str) -> Iterator[tuple[int, str]]:
-    """The lines of ``text`` numbered from 1, one at a time (a 16 MiB file is not copied)."""
-    start = 0
-    n = 0
-    for n, brk in enumerate(_LINE_BREAK.finditer(text), 1):
-        yield n, text[start:brk.start()]
-        start = brk.end()
-    if start < len(text):
-        yield n + 1, text[start:]
+# Whitespace, line breaks included: a run of blank lines is the part of such a run up to its last break.
+_SPACE = re.compile(r"\s*")
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines of ``text`` that are not blank, numbered from 1 among all its lines (a blank
+    line is counted, not given), one at a time: a 16 MiB file is not copied, and a run of
+    blank lines is passed over in one step (ten million newlines were ten million lines to
+    look at one by one: half a minute)."""
+    n = 0  # the lines before ``pos``
+    pos, end = 0, len(text)
+    while pos < end:
+        space = _SPACE.match(text, pos).end()
+        last = max(text.rfind("\n", pos, space), text.rfind("\r", pos, space))
+        if last >= 0:  # blank lines, up to the last break in the whitespace (CR LF: the LF is the last)
+            stop = last + 1
+            n += text.count("\n", pos, stop) + text.count("\r", pos, stop) - text.count("\r\n", pos, stop)
+            pos = stop
+            continue
+        brk = _LINE_BREAK.search(text, pos)
+        line = text[pos:brk.start() if brk else end]
+        n += 1
+        if line.strip():
+            yield n, line
+        pos = brk.end() if brk else end
 
 
 def record_line_numbers(text: str) -> list[int]:
@@ -132,7 +148,7 @@ def record_starts(text: str) -> list[tuple[int, int]]:
     character, the ``{`` of its object (a byte order mark before the first is not counted);
     the lines are :func:`record_line_numbers`'."""
     starts = []
-    for n, line in _numbered_lines(text):
+    for n, line in _content_lines(text):
         # The mark is no part of the first line, as iter_records has it: a line holding only
         # the mark is blank (it was counted as a record, and every line after named one early).
         body = line[1:] if n == 1 and line.startswith(_BOM) else line
@@ -150,7 +166,7 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
     """
     if text.startswith(_BOM):  # a byte order mark some editors and apps write: not part of the JSON
         text = text[len(_BOM):]
-    lines = ((n, line) for n, line in _numbered_lines(text) if line.strip())
+    lines = _content_lines(text)
     first = next(lines, None)
     if first is None:
         raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
@@ -271,7 +287,7 @@ def _twice_within(value) -> str | None:
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend(v for v in item if isinstance(v, (dict, list)))  # not the strings of a long list
     return None
 
 
@@ -983,7 +999,9 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
     if not isinstance(play, list):
         raise RecordError(prefix + "play", "play must be a list of cards")
     ids = []
-    for card in play:
+    # No hand plays more cards than the deck holds: the cards read past that (a record may list
+    # a million) would only be refused, at the first card after the hand's end.
+    for card in play[:len(rules.cards) + 1]:
         cid = parse_card(rules, card)
         if cid is None:
             break
@@ -1001,10 +1019,15 @@ def _play_entries(state: HandState, record: dict, prefix: str, at: list[str | No
 
 def _play_error(state: HandState, play: list, prefix: str, message: str = "") -> RecordError:
     """The error of the card of ``play`` the hand refused (saying ``message``), or that follows the hand's end."""
-    i = len(state.tricks) * state.rules.players + len(state.trick)  # the cards played before it
+    i = sum(len(cards) for _, cards, _ in state.tricks) + len(state.trick)  # the cards played before it
     if state.phase != PLAY:
-        return RecordError(f"{prefix}play[{i}]", f"the hand was over after {_counted(i, 'card')}; "
-                                                f"{card_shown(state.rules, play[i])} follows it")
+        # records.md: the message names the seat.  Nobody's turn comes once the hand is over; the
+        # card would lead a trick after the last, so the seat named is the one that won the last
+        # trick (the winner of a trick leads the next): the seat that would have played it.
+        _, _, seat = state.tricks[-1]
+        return RecordError(f"{prefix}play[{i}]", f"seat {seat}, who won the last trick, leads "
+                                                f"{card_shown(state.rules, play[i])} after the hand was over "
+                                                f"({_counted(i, 'card')})")
     return RecordError(f"{prefix}play[{i}]", message)
 
 

@@ -473,7 +473,8 @@ def test_play_stopping_early_or_going_on(tmp_path):
     replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"][:8]), "play", "not over")
     replay_illegal(tmp_path, with_(NT_RECORD, play=...), "play", "0 cards")
     replay_illegal(tmp_path, with_(SPADE_RECORD, claim=...), "play", "4 cards")
-    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"] + ["AS"]), "play[48]", "over after 48 cards")
+    replay_illegal(tmp_path, with_(NT_RECORD, play=NT_RECORD["play"] + ["AS"]), "play[48]", "seat 0, who won the last trick,",
+                   "after the hand was over (48 cards)")
     replay_illegal(tmp_path, with_(NT_RECORD, play="AH 2H"), "play")
 
 

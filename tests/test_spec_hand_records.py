@@ -18,6 +18,7 @@ from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.hand import OVER
 from runtime.records import _play_error
+from runtime.tricks import Trick
 from worked_hands import NT_RECORD, with_changes
 
 BASE = NT_RECORD
@@ -103,7 +104,7 @@ def test_a_record_in_any_spelling_replays_to_the_canonical_output(tmp_path):
 
 def test_a_card_after_the_hand_is_over_is_named_canonically(tmp_path):
     msg = replay_error(tmp_path, with_changes(BASE, play=BASE["play"] + ["10♥"]), "play[48]")
-    assert msg == "the hand was over after 48 cards; TH follows it"
+    assert msg == "seat 0, who won the last trick, leads TH after the hand was over (48 cards)"
 
 
 def test_a_discard_not_held_is_named_canonically(tmp_path):
@@ -127,11 +128,13 @@ def test_a_call_after_the_auction_is_named_canonically(tmp_path):
 def test_a_card_after_a_hand_over_after_one_card_says_1_card():
     """The count is singular where it is one, as "the auction was over after 1 call" is (was:
     "after 1 cards").  No shipped variant ends a hand after one card, so the state is a stand-in
-    holding only what the message reads: the cards played and that the hand is over."""
+    holding only what the message reads: the tricks played (one, of one card, won by seat 2)
+    and that the hand is over."""
     rules = load_ruleset("standard", ())
-    state = SimpleNamespace(rules=rules, tricks=[], trick=[rules.cards[0]], phase=OVER)
+    state = SimpleNamespace(rules=rules, tricks=[Trick(2, (0,), 2)], trick=[], phase=OVER)
     error = _play_error(state, [rules.cards[0], rules.cards[1]], "")  # type: ignore[arg-type]
-    assert (error.at, error.message) == ("play[1]", f"the hand was over after 1 card; {rules.cards[1]} follows it")
+    assert (error.at, error.message) == (
+        "play[1]", f"seat 2, who won the last trick, leads {rules.cards[1]} after the hand was over (1 card)")
 
 
 def test_a_contradicted_trump_or_direction_is_named_canonically(tmp_path):

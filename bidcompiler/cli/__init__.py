@@ -84,9 +84,9 @@ class LazyGroup(click.Group):
         """As click's, plus a "did you mean" for a mistyped command name."""
         name = args[0] if args else None
         if name is not None and name not in COMMANDS and not name.startswith("-"):
-            import difflib  # only for a mistyped command: not on every start-up
+            from ..errors import close_matches
 
-            close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+            close = close_matches(name, list(COMMANDS), n=1)
             hint = f" Did you mean {close[0]!r}?" if close else ""
             ctx.fail(f"No such command {name!r}.{hint}")
         return super().resolve_command(ctx, args)

@@ -60,21 +60,24 @@ def _check_target(name: str, param: str = "FILES") -> tuple[Path, tuple[str, ...
 def _refuse_misnamed_kinds(spec, path: Path, param: str) -> None:
     """NAME+RULE with a house rule as NAME, or a shipped variant as RULE: the names misused,
     a usage error (exit 2) before anything is checked, said as every other command says it
-    (bidcompiler.cli.common).  A file of the user's named as a house rule is left to the
-    check, which says what its file lacks (a variant by default: its `kind` may be missing)."""
-    from ..errors import CompileError, quoted
-    from ..pipeline import VARIANT_AS_RULE, NotAVariant, file_kind, find_file, is_shipped, layer_kind, load_layer
+    (bidcompiler.cli.common).  What is misnamed is the compiler's to decide
+    (pipeline.refuse_misnamed); a file that does not load, or a file of the user's named as a
+    house rule, is left to the check, which says what its file lacks (a variant by default:
+    its `kind` may be missing)."""
+    from ..errors import CompileError
+    from ..pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, refuse_misnamed
 
-    try:
-        base_kind = layer_kind(load_layer(path))
-    except CompileError:
-        base_kind = "variant"  # a file that does not load is the check's to report, with its lines
-    if base_kind == "house-rule":
-        raise click.BadParameter(printable(NotAVariant.said(spec.base), False), param_hint=param)
-    for rule in spec.with_rules:
-        found = find_file(rule, kind="house-rule")
-        if is_shipped(str(found)) and file_kind(found) == "variant":
-            raise click.BadParameter(printable(VARIANT_AS_RULE.format(rule=quoted(rule)), False), param_hint=param)
+    named = [(path, "variant", spec.base)] + [(find_file(rule, kind="house-rule"), "house-rule", rule)
+                                              for rule in spec.with_rules]
+    for found, named_as, name in named:
+        try:
+            refuse_misnamed(load_layer(found), named_as, name)
+        except NotAVariant:
+            raise click.BadParameter(printable(NotAVariant.said(name), False), param_hint=param) from None
+        except NotAHouseRule as exc:
+            raise click.BadParameter(printable(exc.diagnostics[0].message, False), param_hint=param) from None
+        except CompileError:
+            pass  # the check's to report, with the file's lines
 
 
 def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:

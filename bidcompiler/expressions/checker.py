@@ -7,10 +7,9 @@ with any problem.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 
-from ..errors import Diagnostic, SourcePos
+from ..errors import Diagnostic, SourcePos, close_matches
 from .nodes import (
     _DEFAULT_ORIGIN,
     BOOL,
@@ -36,7 +35,7 @@ from .syntax_errors import _join_or
 
 def _suggest(name: str, known: Iterable[str]) -> str:
     known = sorted(known)
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    close = close_matches(name, known, n=3, cutoff=0.6)
     if close:
         return "; did you mean " + _join_or([f"`{c}`" for c in close]) + "?"
     if known and len(known) <= 12:
@@ -134,7 +133,7 @@ class _Checker:
                     self.need(arg, INT, f"`{func}` needs numbers")
                 if func not in FUNCTIONS:
                     known = ", ".join(f"`{f}`" for f in sorted(FUNCTIONS))
-                    close = difflib.get_close_matches(func, list(FUNCTIONS), n=1, cutoff=0.5)
+                    close = close_matches(func, list(FUNCTIONS), n=1, cutoff=0.5)
                     hint = f"; did you mean `{close[0]}`?" if close else f"; the functions are {known}"
                     self.error(node, f"unknown function `{func}`{hint}")
                     return INT  # every function gives a number: keep checking the rest

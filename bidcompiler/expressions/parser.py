@@ -146,6 +146,10 @@ def parse_expression(text: str, origin: SourcePos = _DEFAULT_ORIGIN) -> Expr:
     try:
         expr = ExprTransformer().transform(tree)
     except VisitError as err:
+        if isinstance(err.orig_exc, RecursionError):
+            # The stack ran out inside one of the transformer's own rules (3,000 `if … then` in
+            # a row did), not between them: lark wraps it, and it is the same formula too deep.
+            raise CompileError([Diagnostic(origin, _TOO_DEEP)]) from None
         if not isinstance(err.orig_exc, ValueError):
             raise
         # A literal past MAX_NUMBER (ExprTransformer.number).
