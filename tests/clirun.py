@@ -52,3 +52,16 @@ def script(*args: str, cwd=None) -> subprocess.CompletedProcess:
     assert "Traceback" not in proc.stdout + proc.stderr
     assert "internal error" not in proc.stderr
     return proc
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    """``text`` written to ``tmp_path/name``; its path as a string."""
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def stderr_lines(result) -> list[str]:
+    """The message lines of a failed command (its `to fix:` lines and click's usage lines left out)."""
+    return [line for line in result.stderr.splitlines()
+            if line and not line.startswith((" ", "Usage:", "Try "))]

@@ -18,21 +18,9 @@ import pytest
 
 from bidcompiler.errors import CompileError
 from bidcompiler.pipeline import compile_variant, load_ruleset
-from clirun import run
+from clirun import run, stderr_lines, write
 from worked_hands import NT_RECORD
 
-
-def write(tmp_path, name: str, text: str) -> str:
-    """``text`` written to ``tmp_path/name``; its path as a string."""
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
-def stderr_lines(result) -> list[str]:
-    """The message lines of a failed command (its `to fix:` lines and click's usage lines left out)."""
-    return [line for line in result.stderr.splitlines()
-            if line and not line.startswith((" ", "Usage:", "Try "))]
 
 
 # ============================================================================ 1. counts within the hand

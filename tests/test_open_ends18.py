@@ -20,23 +20,11 @@ from hypothesis import strategies as st
 from bidcompiler.errors import CompileError, close_matches
 from bidcompiler.expressions.parser import parse_expression
 from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
-from clirun import run
+from clirun import run, stderr_lines, write
 from runtime.records import RecordError, _content_lines, check_given_twice, hand_record, read_record_file
 from runtime.simulate import play_game
 from worked_hands import NT_RECORD
 
-
-def write(tmp_path, name: str, text: str) -> str:
-    """``text`` written to ``tmp_path/name``; its path as a string."""
-    path = tmp_path / name
-    path.write_text(text)
-    return str(path)
-
-
-def stderr_lines(result) -> list[str]:
-    """The message lines of a failed command (its `to fix:` lines and click's usage lines left out)."""
-    return [line for line in result.stderr.splitlines()
-            if line and not line.startswith((" ", "Usage:", "Try "))]
 
 
 # ============================================================================ 1. one place for the kinds
