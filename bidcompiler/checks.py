@@ -610,10 +610,54 @@ def warnings(v: ir.Variant) -> list:
     """What a checked variant says that is allowed but can never do what it seems to: each a
     diagnostic ``bidwhist check`` prints as a warning (the file still checks ok; a game may mean
     it, as a house rule written in one line over a game that did not mean it).  Today: bids the
-    declaring side can never make."""
+    declaring side can never make, and formulas that divide by 0."""
     sink = DiagnosticSink()
     warn_certain_sets(v, sink)
+    warn_division_by_zero(v, sink)
     return sink.items
+
+
+def _formulas(v: ir.Variant):
+    """(setting path, formula) of every formula of ``v``: the scoring's, and the game's ends
+    by named condition (a plain formula is the one condition, at the setting itself)."""
+    for key in ("made", "declarer", "defender", "multiplier"):
+        yield ("scoring", key), getattr(v.scoring, key)
+    for key in ("win", "lose"):
+        named = getattr(v.game, f"{key}_when")
+        if named and not (len(named) == 1 and named[0].name == "target"):
+            for condition in named:
+                yield ("game", key, condition.name), condition.formula
+        else:
+            yield ("game", key), getattr(v.game, key)
+
+
+def divisions_by_zero(expr) -> list:
+    """The divisions in the expression tree ``expr`` whose divisor is a constant 0 (``x / 0``,
+    ``x / (2 - 2)``): allowed, and 0 by the language's definition, but never what is meant."""
+    found = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, expressions.Binary) and node.op == "/" and \
+                expressions.simplify(node.right) == expressions.Num(0):
+            found.append(node)
+        stack.extend(expressions.nodes._children(node))
+    return found
+
+
+def warn_division_by_zero(v: ir.Variant, sink: DiagnosticSink) -> None:
+    """Warn of a formula that divides by a constant 0: the language makes ``x / 0`` 0 rather
+    than fail (a formula is data and must not crash a game), so the division is silently 0."""
+    for path, formula in _formulas(v):
+        tree = getattr(formula.ast, "ast", None)
+        if tree is None:
+            continue
+        for node in divisions_by_zero(tree):
+            shown = expressions.unparse(node)
+            conflict(sink, v, f"warning: {_dotted(path)}: `{shown}` divides by 0, and a division by 0 "
+                              f"is 0 by definition, so that part of the formula is always 0",
+                     path, fix=("divide by a number other than 0", "write 0 where 0 is meant"))
+            break  # one warning a formula
 
 
 def certain_sets(v: ir.Variant) -> tuple[int, list[int]]:

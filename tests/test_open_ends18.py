@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from bidcompiler.errors import CompileError, close_matches
 from bidcompiler.expressions.parser import parse_expression
-from bidcompiler.pipeline import NotAHouseRule, NotAVariant, find_file, load_layer, load_ruleset, refuse_misnamed
+from bidcompiler.pipeline import (NotAHouseRule, NotAVariant, compile_variant, find_file, load_layer, load_ruleset,
+                                   refuse_misnamed)
 from clirun import run, stderr_lines, write
 from runtime.records import RecordError, _content_lines, check_given_twice, hand_record, read_record_file
 from runtime.simulate import play_game
@@ -211,3 +212,40 @@ def test_a_long_chain_of_conditions_is_a_formula_too_deep_not_an_internal_error(
     result = run("check", path)
     assert result.exit_code == 1
     assert stderr_lines(result)[0].startswith(f"{path}:3:") and "formula nested too deeply" in stderr_lines(result)[0]
+
+
+# ============================================================================ 5. a formula dividing by 0
+def test_a_division_by_zero_is_checked_ok_with_a_warning_at_the_formula(tmp_path):
+    # `x / 0` is 0 by the language's definition (a formula must not crash a game): allowed,
+    # but never what an author means, so `check` says so where it was written.
+    path = write(tmp_path, "dz.yaml", "kind: house-rule\nname: dz\nscoring:\n  declarer: base / 0\n")
+    result = run("check", path, "--on", "standard")
+    assert result.exit_code == 0
+    assert "ok (over standard) (1 warning)" in result.stdout
+    [line] = [line for line in stderr_lines(result) if "divides by 0" in line]
+    assert line.startswith(f"{path}:4:13: warning: scoring.declarer: `(if made then over else -bid) / 0` divides by 0")
+
+
+def test_a_constant_divisor_of_zero_in_a_named_game_condition_is_found(tmp_path):
+    path = write(tmp_path, "dz.yaml", "kind: house-rule\nname: dz\ngame:\n  win:\n    big: score / (2 - 2) >= 1\n")
+    result = run("check", path, "--on", "standard")
+    assert result.exit_code == 0
+    [line] = [line for line in stderr_lines(result) if "divides by 0" in line]
+    assert line.startswith(f"{path}:5:10: warning: game.win.big: `score / (2 - 2)` divides by 0")
+
+
+def test_divisions_by_other_numbers_and_by_names_are_not_warned_of():
+    from bidcompiler.checks import divisions_by_zero
+    from bidcompiler.expressions.parser import parse_expression as parse
+
+    assert divisions_by_zero(parse("bid / 2 + over / (1 - 2)")) == []
+    assert divisions_by_zero(parse("bid / books")) == []  # a name may be 0 in some hand: not a constant
+    assert len(divisions_by_zero(parse("(bid / 0) / (3 * 0)"))) == 2
+
+
+def test_no_shipped_game_divides_by_zero():
+    from bidcompiler.checks import warnings
+    from bidcompiler.pipeline import shipped_house_rules, shipped_variants
+
+    for spec in sorted(shipped_variants()) + [f"standard+{rule}" for rule in sorted(shipped_house_rules())]:
+        assert not [d for d in warnings(compile_variant(spec)) if "divides by 0" in str(d)], spec
