@@ -752,9 +752,10 @@ class HeuristicBot:
         info.ensure_util(state)
         npart = len(info.partners[seat])
         best = None
+        options: dict = {}  # the per-suit options, shared by the contracts' plans (plan_discards)
         for key in keys:
             ti = info.tables[key]
-            plan = plan_discards(info, ti, hand, lay, legal)
+            plan = plan_discards(info, ti, hand, lay, legal, options)
             if plan is not None:
                 away, own = plan[0], plan[1]
             else:
