@@ -7,7 +7,8 @@ later opponents of a call, the discard planner's per-suit options built from
 running masks (kept per count in lists), the defence of an outbid call read from the
 callers' line, ``play_to_end`` (a whole hand without the driver's calls), the hand
 estimate's ruffs memoised per hand shape, the card play's placement of the suits it reads only,
-and the per-suit discard options shared by the plans of one hand under several contracts.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+the per-suit discard options shared by the plans of one hand under several contracts,
+and the cards shown to a seat read once per seat and hand.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
 ``--records`` byte-identical over every shipped variant.
 """
 
@@ -24,6 +25,7 @@ from runtime.bots import HeuristicBot
 from runtime.bots import outbid
 from runtime.bots.discards import _TIE, _holding_value, _suit_options, plan_discards
 from runtime.bots.knowledge import _EXACT_TOP, rules_info
+from runtime.bots.shown import placed_away, shown_mask, threats
 from runtime.game import deal
 from runtime.hand import AUCTION, PLAY, HandState
 from runtime.ruleset import NO_TRUMP
@@ -343,3 +345,33 @@ def test_discard_plans_sharing_suit_options_equal_plans_alone(variant):
                         assert got == _suit_options(info, ti, i, slot, cards, allowed, lay)
     assert shared_hits > 0  # the tables share slots: the memo is read, not only filled
 
+
+def test_shown_cards_read_once_a_seat_stay_the_shown_cards():
+    """The cards shown to a seat (a kitty turned face up), read at its first card and kept
+    for the hand (Track.seen), are what shown_mask says at each of its later cards; and
+    placed_away and threats given them answer as when they read them themselves."""
+    rules = load_ruleset("standard+kitty-face-up")
+    info = rules_info(rules)
+    rng = random.Random(5)
+    checked = 0
+    for i in range(30):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, dealt, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            seat = state.seat
+            action = bot.choose(state)
+            if state.phase == PLAY and state.table is not None and bot._track.seen[seat] is not None:
+                masks = shown_mask(state, seat)
+                assert bot._track.seen[seat][1] == masks
+                later = info.later[seat][len(state.trick)]
+                partners = info.partners[seat]
+                assert placed_away(state, seat, partners, later, masks) == placed_away(state, seat, partners, later)
+                if state.trick:
+                    ti = info.tables[(state.trump, state.direction)]
+                    void = bot._track.void
+                    assert (threats(state, seat, later, ti, void, bot._track.played, masks)
+                            == threats(state, seat, later, ti, void, bot._track.played))
+                checked += bool(masks)
+            state.apply_action(action)
+    assert checked > 100
