@@ -418,7 +418,7 @@ class HeuristicBot:
         cond, total, slope, mean_own = line
         strain_of = info.bid_strain
         expected = info.expected
-        nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
+        nt_of = info.strain_kind
         above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
                  for strain in range(len(info.strain_tables))]
         # expected(1, high, nt, books), its memo read here first (dozens of bids a call).
