@@ -8,7 +8,8 @@ running masks (kept per count in lists), the defence of an outbid call read from
 callers' line, ``play_to_end`` (a whole hand without the driver's calls), the hand
 estimate's ruffs memoised per hand shape, the card play's placement of the suits it reads only,
 the per-suit discard options shared by the plans of one hand under several contracts,
-and the cards shown to a seat read once per seat and hand.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+the cards shown to a seat read once per seat and hand, and the declarer's estimate with
+a face-up kitty read from the auction's memo.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
 ``--records`` byte-identical over every shipped variant.
 """
 
@@ -27,7 +28,7 @@ from runtime.bots.discards import _TIE, _holding_value, _suit_options, plan_disc
 from runtime.bots.knowledge import _EXACT_TOP, rules_info
 from runtime.bots.shown import placed_away, shown_mask, threats
 from runtime.game import deal
-from runtime.hand import AUCTION, PLAY, HandState
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, PLAY, HandState
 from runtime.ruleset import NO_TRUMP
 
 VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
@@ -375,3 +376,23 @@ def test_shown_cards_read_once_a_seat_stay_the_shown_cards():
                 checked += bool(masks)
             state.apply_action(action)
     assert checked > 100
+
+
+def test_declaring_with_a_kitty_seen_reads_the_auction_estimate():
+    """_contract_choice reads the declarer's estimate with the face-up kitty from the
+    auction's memo (the same hand, kitty and deal): each declaration is the one a fresh
+    bot, which works the estimate out again, makes."""
+    rules = load_ruleset("standard+kitty-face-up")
+    rng = random.Random(9)
+    reads = 0
+    for i in range(40):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, dealt, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            if state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
+                seat = state.declarer if state.declarer >= 0 else state.seat
+                reads += (seat, tuple(state.hands[seat]), True) in bot._est and bot._est_dealt is state.dealt
+                assert bot.choose(state) == HeuristicBot(None).choose(state)
+            state.apply_action(bot.choose(state))
+    assert reads > 10

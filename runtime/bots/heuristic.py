@@ -663,8 +663,12 @@ class HeuristicBot:
         best = None
         plain = self._estimates(state, seat, info)[0]
         # Declaring before taking a kitty that lies face up: what it holds is known.
-        shown = (self._with_kitty(info, state.hands[seat], state.kitty, plain)
-                 if kitty and state.kitty_seen and state.kitty else None)
+        shown = None
+        if kitty and state.kitty_seen and state.kitty:
+            hand = state.hands[seat]
+            # The same hand and kitty valued so at the auction (_estimates' memo): read, not worked out again.
+            bid_with = self._est.get((seat, tuple(hand), True)) if self._est_dealt is state.dealt else None
+            shown = bid_with[1] if bid_with is not None else self._with_kitty(info, hand, state.kitty, plain)
         index = info.table_index
         for key in keys:
             own = plain[index[key]]
