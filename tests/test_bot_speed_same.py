@@ -6,7 +6,10 @@ the ladder, the standing values worked out from the high bid up only, the memois
 later opponents of a call, the discard planner's per-suit options built from
 running masks (kept per count in lists), the defence of an outbid call read from the
 callers' line, ``play_to_end`` (a whole hand without the driver's calls), the hand
-estimate's ruffs memoised per hand shape, and the card play's placement of the suits it reads only.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
+estimate's ruffs memoised per hand shape, the card play's placement of the suits it reads only,
+the per-suit discard options shared by the plans of one hand under several contracts,
+the cards shown to a seat read once per seat and hand, and the declarer's estimate with
+a face-up kitty read from the auction's memo.  ``bench/same_decisions.sh`` checks the whole: ``simulate --json`` and
 ``--records`` byte-identical over every shipped variant.
 """
 
@@ -21,10 +24,12 @@ import pytest
 from bidcompiler.pipeline import load_ruleset
 from runtime.bots import HeuristicBot
 from runtime.bots import outbid
-from runtime.bots.discards import _TIE, _holding_value, _suit_options
+from runtime.bots.discards import _TIE, _holding_value, _suit_options, plan_discards
 from runtime.bots.knowledge import _EXACT_TOP, rules_info
+from runtime.bots.shown import placed_away, shown_mask, threats
 from runtime.game import deal
-from runtime.hand import AUCTION, PLAY, HandState
+from runtime.hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, PLAY, HandState
+from runtime.ruleset import NO_TRUMP
 
 VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
 
@@ -308,3 +313,86 @@ def test_a_sure_card_risks_nothing_whatever_the_placement(variant):
                     assert _risk(ti, void, unseen, c, state.led, later, miss) == 0.0
                 sure += 1
     assert sure > 20
+
+
+@pytest.mark.parametrize("variant", ["standard", "rhode-island", "northeast52", "standard+jokers-and-deuce"])
+def test_discard_plans_sharing_suit_options_equal_plans_alone(variant):
+    """plan_discards' ``options`` memo, shared by one hand's plans under every table (as
+    HeuristicBot._discard_plan shares it between the contracts a bid may become), gives
+    each table the plan it makes alone; and the memo is keyed on all its options read: each
+    entry is the options of its slot, cards and count under every table holding that slot."""
+    rules = load_ruleset(variant)
+    info = rules_info(rules)
+    rng = random.Random(18)
+    shared_hits = 0
+    for _ in range(25):
+        hands, kitty = deal(rules, rng)
+        hand = hands[0] + list(kitty)
+        legal = hand if rng.random() < 0.7 else rng.sample(hand, len(hand) // 2 + 3)
+        allowed = set(legal)
+        for lay in (len(kitty) or 2, 1):
+            options: dict = {}
+            for ti in info.table_list:
+                before = len(options)
+                assert plan_discards(info, ti, hand, lay, legal, options) == plan_discards(info, ti, hand, lay, legal)
+                slots = info.table_slots[info.table_index[ti.key]][0]
+                side = sum(1 for i in range(len(slots)) if i != (ti.trump_idx if ti.trump != NO_TRUMP else -1))
+                shared_hits += side - (len(options) - before)
+            for ti in info.table_list:
+                for i, slot in enumerate(info.table_slots[info.table_index[ti.key]][0]):
+                    cards = [c for c in hand if ti.sidx[c] == i]
+                    got = options.get((slot, tuple(cards), lay))
+                    if got is not None:  # the same key under another table: the same options
+                        assert got == _suit_options(info, ti, i, slot, cards, allowed, lay)
+    assert shared_hits > 0  # the tables share slots: the memo is read, not only filled
+
+
+def test_shown_cards_read_once_a_seat_stay_the_shown_cards():
+    """The cards shown to a seat (a kitty turned face up), read at its first card and kept
+    for the hand (Track.seen), are what shown_mask says at each of its later cards; and
+    placed_away and threats given them answer as when they read them themselves."""
+    rules = load_ruleset("standard+kitty-face-up")
+    info = rules_info(rules)
+    rng = random.Random(5)
+    checked = 0
+    for i in range(30):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, dealt, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            seat = state.seat
+            action = bot.choose(state)
+            if state.phase == PLAY and state.table is not None and bot._track.seen[seat] is not None:
+                masks = shown_mask(state, seat)
+                assert bot._track.seen[seat][1] == masks
+                later = info.later[seat][len(state.trick)]
+                partners = info.partners[seat]
+                assert placed_away(state, seat, partners, later, masks) == placed_away(state, seat, partners, later)
+                if state.trick:
+                    ti = info.tables[(state.trump, state.direction)]
+                    void = bot._track.void
+                    assert (threats(state, seat, later, ti, void, bot._track.played, masks)
+                            == threats(state, seat, later, ti, void, bot._track.played))
+                checked += bool(masks)
+            state.apply_action(action)
+    assert checked > 100
+
+
+def test_declaring_with_a_kitty_seen_reads_the_auction_estimate():
+    """_contract_choice reads the declarer's estimate with the face-up kitty from the
+    auction's memo (the same hand, kitty and deal): each declaration is the one a fresh
+    bot, which works the estimate out again, makes."""
+    rules = load_ruleset("standard+kitty-face-up")
+    rng = random.Random(9)
+    reads = 0
+    for i in range(40):
+        dealt, kitty = deal(rules, rng)
+        state = HandState(rules, i % rules.players, dealt, kitty)
+        bot = HeuristicBot(None)
+        while not state.is_terminal():
+            if state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
+                seat = state.declarer if state.declarer >= 0 else state.seat
+                reads += (seat, tuple(state.hands[seat]), True) in bot._est and bot._est_dealt is state.dealt
+                assert bot.choose(state) == HeuristicBot(None).choose(state)
+            state.apply_action(bot.choose(state))
+    assert reads > 10

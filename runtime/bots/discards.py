@@ -109,9 +109,17 @@ class _Holdings(dict):
         return v
 
 
-def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tuple[list[int], float] | None:
+def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal,
+                  options: dict | None = None) -> tuple[list[int], float] | None:
     """The ``lay`` cards of ``hand`` (among ``legal``) to lay away under the table ``ti``,
-    and the estimate of the hand left; None when the legal cards do not allow it."""
+    and the estimate of the hand left; None when the legal cards do not allow it.
+
+    ``options``: a memo of the per-suit options (:func:`_suit_options`) shared by the
+    plans of one hand and one ``legal`` under several tables (the contracts a bid may
+    become): a suit is the same slot of the estimate under every table where it plays
+    the same part (a side suit of the same direction, say), and its options then depend
+    only on the slot, its cards and the count to lay away, the memo's key.
+    """
     allowed = set(legal)
     slots = info.table_slots[info.table_index[ti.key]][0] if ti.key in info.table_index else None
     if slots is None or lay <= 0:
@@ -140,7 +148,13 @@ def plan_discards(info: RulesInfo, ti: TableInfo, hand, lay: int, legal) -> tupl
         if i == trump_i:
             continue
         cards = by_suit.get(i, [])
-        opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
+        if options is None:
+            opts = _suit_options(info, ti, i, slot, cards, allowed, lay)
+        else:
+            key = (slot, tuple(cards), lay)
+            opts = options.get(key)
+            if opts is None:
+                opts = options[key] = _suit_options(info, ti, i, slot, cards, allowed, lay)
         nxt: dict[int, tuple[float, tuple[int, ...]]] = {}
         get = nxt.get
         n = len(cards)

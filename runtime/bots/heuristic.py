@@ -439,7 +439,7 @@ class HeuristicBot:
         cond, total, slope, mean_own = line
         strain_of = info.bid_strain
         expected = info.expected
-        nt_of = [0 if suits else 1 for suits, _ in info.strain_tables]
+        nt_of = info.strain_kind
         above = [slope * (own_in_strain(info, strain, plain) - mean_own[strain])
                  for strain in range(len(info.strain_tables))]
         # expected(1, high, nt, books), its memo read here first (dozens of bids a call).
@@ -684,8 +684,12 @@ class HeuristicBot:
         best = None
         plain = self._estimates(state, seat, info)[0]
         # Declaring before taking a kitty that lies face up: what it holds is known.
-        shown = (self._with_kitty(info, state.hands[seat], state.kitty, plain)
-                 if kitty and state.kitty_seen and state.kitty else None)
+        shown = None
+        if kitty and state.kitty_seen and state.kitty:
+            hand = state.hands[seat]
+            # The same hand and kitty valued so at the auction (_estimates' memo): read, not worked out again.
+            bid_with = self._est.get((seat, tuple(hand), True)) if self._est_dealt is state.dealt else None
+            shown = bid_with[1] if bid_with is not None else self._with_kitty(info, hand, state.kitty, plain)
         index = info.table_index
         for key in keys:
             own = plain[index[key]]
@@ -773,9 +777,10 @@ class HeuristicBot:
         info.ensure_util(state)
         npart = len(info.partners[seat])
         best = None
+        options: dict = {}  # the per-suit options, shared by the contracts' plans (plan_discards)
         for key in keys:
             ti = info.tables[key]
-            plan = plan_discards(info, ti, hand, lay, legal)
+            plan = plan_discards(info, ti, hand, lay, legal, options)
             if plan is not None:
                 away, own = plan[0], plan[1]
             else:
@@ -907,12 +912,12 @@ class HeuristicBot:
             extra = track.mask_of("out", state.out) if state.out else 0
             if seat == state.kitty_taker() and state.discards and not self._discards_drawn(state):
                 extra |= track.mask_of("discards", state.discards)
-            fixed = track.seen[seat] = (extra, bool(shown_mask(state, seat)))
+            fixed = track.seen[seat] = (extra, shown_mask(state, seat))
         unseen = info.full_mask & ~(track.played | own | in_trick | fixed[0])
-        shown = fixed[1]
+        shown = fixed[1]  # per holder, the cards shown to the seat (fixed while the cards are played)
         if shown:
             # Shown cards (a kitty turned up) held where no opponent still to play can use them.
-            away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)])
+            away = placed_away(state, seat, info.partners[seat], info.later[seat][len(trick)], shown)
             if away:
                 unseen &= ~away
         played = track.played | in_trick  # every card played so far, this trick's too
@@ -920,7 +925,7 @@ class HeuristicBot:
             held = own & ~played  # the seat's hand, as a mask
             card, reason = follow(state, rules, info, ti, track.void, unseen, played, held, seat, legal, why)
             # A shown card a later opponent holds beats this one: keep it (shown.py).
-            beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, played)
+            beaten = shown and _beaten_by_shown(state, ti, track, seat, info, legal, card, played, shown)
             if beaten:
                 keep = []
                 for c in legal:
@@ -989,15 +994,16 @@ def forced_worth(info: RulesInfo) -> tuple[float, tuple[float, float]] | None:
 
 
 def _beaten_by_shown(state: HandState, ti: TableInfo, track: Track, seat: int, info: RulesInfo,
-                     legal: list[int], card: int, gone: int) -> list[int]:
+                     legal: list[int], card: int, gone: int, masks: dict[int, int]) -> list[int]:
     """The legal cards that would win the trick so far but lose to a shown card an
-    opponent still to play holds, if ``card`` is one of them (else nothing to change)."""
+    opponent still to play holds, if ``card`` is one of them (else nothing to change);
+    ``masks``: the cards shown to ``seat`` per holder (:func:`.shown.shown_mask`)."""
     trick = state.trick
     wk = ti.wk_led[state.led]
     best = max(wk[c] for c in trick)
     if wk[card] <= best:
         return []
-    shown = threats(state, seat, info.later[seat][len(trick)], ti, track.void, gone)
+    shown = threats(state, seat, info.later[seat][len(trick)], ti, track.void, gone, masks)
     if not shown:
         return []
     top = max(wk[c] for c in shown)

@@ -286,6 +286,9 @@ class RulesInfo:
         self.strain_tables = [([index[k] for k in keys if k[0] != NO_TRUMP],
                                [index[k] for k in keys if k[0] == NO_TRUMP])
                               for keys in self.strain_keys]
+        # Per strain: the kind its contracts are valued as (0 where it has suit contracts,
+        # 1 where it is played only without trumps, scored as notrump).
+        self.strain_kind = [0 if suits else 1 for suits, _ in self.strain_tables]
         self.strain_bids = [[b for b, bid in enumerate(rules.bids) if bid.strain == s]
                             for s in range(len(rules.strains))]
         self.strain_nt_tables = [(s, nt, idx) for s, pair in enumerate(self.strain_tables)
@@ -582,7 +585,7 @@ class RulesInfo:
         directly, and asks :meth:`expected` on a miss."""
         keys = self._keys.get(table)
         if keys is None:
-            kinds = [0 if suits else 1 for suits, _ in self.strain_tables]
+            kinds = self.strain_kind
             keys = self._keys[table] = [(((table << 8) | b) << 1 | kinds[self.bid_strain[b]]) << 12
                                         for b in range(self.n_bids)]
         return self._eu, keys

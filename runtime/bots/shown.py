@@ -27,33 +27,36 @@ def shown_mask(state: HandState, seat: int) -> dict[int, int]:
     return masks
 
 
-def placed_away(state: HandState, seat: int, partners, later) -> int:
+def placed_away(state: HandState, seat: int, partners, later, masks: dict[int, int] | None = None) -> int:
     """The shown cards no opponent still to play to this trick can hold.
 
     ``partners``: ``seat``'s partners; ``later``: the opponents who play after it in
     this trick.  A shown card held by a partner, or by an opponent not among ``later``
     (it has played to the trick, or it is not its turn again before the trick ends),
-    is placed away from them.
+    is placed away from them.  ``masks``: :func:`shown_mask` of ``state`` and ``seat``
+    where the caller has it already (it does not change while the cards are played).
     """
     away = 0
-    for holder, mask in shown_mask(state, seat).items():
+    for holder, mask in (shown_mask(state, seat) if masks is None else masks).items():
         if holder in partners or holder not in later:
             away |= mask
     return away
 
 
-def threats(state: HandState, seat: int, later, ti, void: list[int], gone: int) -> list[int]:
+def threats(state: HandState, seat: int, later, ti, void: list[int], gone: int,
+            masks: dict[int, int] | None = None) -> list[int]:
     """Shown cards an opponent still to play to this trick holds and may play to it.
 
     ``later``: those opponents; ``ti``: the contract's table (suits as it sees them);
     ``void``: the suits each seat has shown out of (bit per suit); ``gone``: the mask
     of cards already played.  A shown card of the suit led can be played by its
-    holder; a shown trump too, once the holder is out of the suit led.
+    holder; a shown trump too, once the holder is out of the suit led.  ``masks``:
+    :func:`shown_mask` of ``state`` and ``seat`` where the caller has it already.
     """
     led = state.led
     trump = ti.trump
     out: list[int] = []
-    for holder, mask in shown_mask(state, seat).items():
+    for holder, mask in (shown_mask(state, seat) if masks is None else masks).items():
         if holder not in later:
             continue
         mask &= ~gone

@@ -45,9 +45,10 @@ class Track:
             self.void = [0] * players
             # Per seat (lists by seat: read at every card played), None until it first plays:
             # the mask of the cards it held when it first played; (mask of the cards it knows
-            # are out of play, whether it was shown anything).
+            # are out of play, per holder the cards it was shown (shown.shown_mask: the same
+            # while the cards are played)).
             self.own: list[int | None] = [None] * players
-            self.seen: list[tuple[int, bool] | None] = [None] * players
+            self.seen: list[tuple[int, dict[int, int]] | None] = [None] * players
             self.masks = {}
         if done > self.done:
             table = self.table
