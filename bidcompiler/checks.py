@@ -15,7 +15,7 @@ from functools import lru_cache
 from runtime.variables import HAND_VARIABLES
 
 from . import expressions, ir, resources
-from .compose import SET_PREFIX, set_layer
+from .compose import FORMULA_PATHS, GAME_ENDS, ORDINARY, SET_PREFIX, set_layer
 from .errors import DiagnosticSink, SourcePos, close_matches
 from .schemacheck import validate
 from .seatwords import DECLARER_SEATS, PARTNER_SEATS
@@ -620,15 +620,13 @@ def warnings(v: ir.Variant) -> list:
 def _formulas(v: ir.Variant):
     """(setting path, formula) of every formula of ``v``: the scoring's, and the game's ends
     by named condition (a plain formula is the one condition, at the setting itself)."""
-    for key in ("made", "declarer", "defender", "multiplier"):
-        yield ("scoring", key), getattr(v.scoring, key)
-    for key in ("win", "lose"):
-        named = getattr(v.game, f"{key}_when")
-        if named and not (len(named) == 1 and named[0].name == "target"):
+    for section, key in sorted(FORMULA_PATHS):
+        named = getattr(v.game, f"{key}_when") if (section, key) in GAME_ENDS else ()
+        if named and not (len(named) == 1 and named[0].name == ORDINARY):
             for condition in named:
-                yield ("game", key, condition.name), condition.formula
+                yield (section, key, condition.name), condition.formula
         else:
-            yield ("game", key), getattr(v.game, key)
+            yield (section, key), getattr(getattr(v, section), key)
 
 
 def divisions_by_zero(expr) -> list:

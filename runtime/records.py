@@ -1024,6 +1024,9 @@ def _play_error(state: HandState, play: list, prefix: str, message: str = "") ->
         # records.md: the message names the seat.  Nobody's turn comes once the hand is over; the
         # card would lead a trick after the last, so the seat named is the one that won the last
         # trick (the winner of a trick leads the next): the seat that would have played it.
+        if not state.tricks:  # no trick was played (no phase ends a hand so today): no seat is owed one
+            return RecordError(f"{prefix}play[{i}]", f"the hand was over before its first card; "
+                                                    f"{card_shown(state.rules, play[i])} follows it")
         _, _, seat = state.tricks[-1]
         return RecordError(f"{prefix}play[{i}]", f"seat {seat}, who won the last trick, leads "
                                                 f"{card_shown(state.rules, play[i])} after the hand was over "

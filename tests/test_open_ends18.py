@@ -5,6 +5,7 @@
    compiler and `check NAME+RULE` both ask it.
 2. A card after the hand is over names the seat that plays it (records.py).
 3. Hostile input to replay, check and compile: one message, exit 1 or 2.
+4. `check` warns of a formula that divides by a constant 0.
 """
 
 from __future__ import annotations
@@ -104,6 +105,22 @@ def test_a_card_after_the_hand_is_over_names_the_seat_that_won_the_last_trick(tm
     result = run("replay", "--json", str(game))
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"] == {"at": f"hand[{k}].play[48]", "message": message}
+
+
+def test_a_card_after_a_hand_over_before_any_trick_is_refused_without_a_seat():
+    # No phase ends a hand before its first trick today (a hand without a contract is refused
+    # before its cards are read): the message still holds if one ever does, not an IndexError.
+    from runtime.hand import HandState
+    from runtime.records import _play_error
+
+    rules = load_ruleset("standard+all-pass-redeal")  # four passes end the hand
+    deck = list(range(len(rules.cards)))
+    state = HandState(rules, 3, [deck[i * 12:(i + 1) * 12] for i in range(4)], deck[48:])
+    while not state.is_terminal():
+        state.apply_action(rules.pass_action)
+    assert not state.tricks
+    error = _play_error(state, ["AS"], "")
+    assert (error.at, error.message) == ("play[0]", "the hand was over before its first card; AS follows it")
 
 
 # ============================================================================ 3. hostile input, bounded
@@ -214,7 +231,7 @@ def test_a_long_chain_of_conditions_is_a_formula_too_deep_not_an_internal_error(
     assert stderr_lines(result)[0].startswith(f"{path}:3:") and "formula nested too deeply" in stderr_lines(result)[0]
 
 
-# ============================================================================ 5. a formula dividing by 0
+# ============================================================================ 4. a formula dividing by 0
 def test_a_division_by_zero_is_checked_ok_with_a_warning_at_the_formula(tmp_path):
     # `x / 0` is 0 by the language's definition (a formula must not crash a game): allowed,
     # but never what an author means, so `check` says so where it was written.
