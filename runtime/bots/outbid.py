@@ -74,7 +74,7 @@ _CALIBRATION = 0.5
 # 1): 1.0 +1.00 (+0.76 .. +1.24) points a hand there, +0.23 (+0.13 .. +0.32) in the
 # other variant where the dealer may take; seed 2, 2,000 deals: +0.65 and +0.17; 0.8
 # +0.74 and +0.18, 1.25 +1.06 and +0.28, 1.5 +0.82 and +0.27 (docs/measurements.md,
-# rhode18).  The same dealer opening with nothing bid (Outlook index n_bids) is scaled so
+# eighteenth session, the dealer's take).  The same dealer opening with nothing bid (Outlook index n_bids) is scaled so
 # too: kept at 0.5 there, the variant where every seat may pass fell from +1.86 to +1.54
 # points a hand against the baseline (1,000 deals).  Variants without a take are
 # untouched.  0.5 is the rule before.
