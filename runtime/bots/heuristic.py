@@ -462,8 +462,16 @@ class HeuristicBot:
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart), forced_worth,
                        tag=[type(self).__qualname__, npart, _TAKE_SHORT_SHARE],
-                       take_values=None if not outbid._TAKE_MODEL_CREDITED else lambda hand, short: self._declare_values(
-                           info, hand, npart, (_TAKE_SHORT_SHARE * short[0], _TAKE_SHORT_SHARE * short[1])))
+                       take_values=self._take_values(info, npart) if outbid._TAKE_MODEL_CREDITED else None)
+
+    def _take_values(self, info: RulesInfo, npart: int):
+        """The auction model's valuation of a sampled dealer's take, given the measured
+        shortfall ``short``: as :meth:`_call` values its own take (credited with
+        ``_TAKE_SHORT_SHARE`` of it)."""
+        def take_values(hand, short):
+            return self._declare_values(info, hand, npart, (_TAKE_SHORT_SHARE * short[0],
+                                                            _TAKE_SHORT_SHARE * short[1]))
+        return take_values
 
     @staticmethod
     def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:
