@@ -16,7 +16,6 @@ from ..kitty import kitty_rules
 from ..ruleset import NO_SUIT, NO_TRUMP, Ruleset
 from .cardplay import cards_of_suit, follow, lead, suit_word
 from .discards import plan_discards
-from . import outbid
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
 from .outbid import (_OUTLOOKS, bid_margin, is_saving_sacrifice, lowest_swing, outlook, own_in_strain,
@@ -462,7 +461,7 @@ class HeuristicBot:
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart), forced_worth,
                        tag=[type(self).__qualname__, npart, _TAKE_SHORT_SHARE],
-                       take_values=self._take_values(info, npart) if outbid._TAKE_MODEL_CREDITED else None)
+                       take_values=self._take_values(info, npart))
 
     def _take_values(self, info: RulesInfo, npart: int):
         """The auction model's valuation of a sampled dealer's take, given the measured

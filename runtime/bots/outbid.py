@@ -84,12 +84,14 @@ _TAKE_CALIBRATION = 1.0
 # builds the model again once the shortfall is measured and keeps its takes).  Valued
 # without it, in the shipped variant that pays a made contract its books the model gave a
 # dealer's take of an opening 4 49.75% while the bots' dealers took 97%: an opener
-# counted on its 4 standing 47% of the time, it stood 2% (1,288 openings, seed 1), and
-# bench/decision_points.py measured opening 5 instead +2.39 points a hand.  With it (the
-# model 88%): the bot against itself as before, paired deals (seed 1, 1,000; seed 2,
-# 2,000) +0.34 (+0.20 .. +0.47) and +0.35 (+0.25 .. +0.45) points a hand; against the
-# baseline -0.07 (-0.23 .. +0.08), held; the other variants untouched (no take offered, or
-# no shortfall measured).  docs/measurements.md, nineteenth session.  False is the rule before.
+# counted on its 4 standing 47% of the time, it stood 2.2% (1,368 openings in
+# bench/decision_points.py's deals, seed 1), which measured opening 5 instead +2.39
+# points a hand.  With it (the model 88%): the bot against itself as before, paired deals
+# (seed 1, 1,000; seed 2, 2,000) +0.34 (+0.20 .. +0.47) and +0.35 (+0.25 .. +0.45) points
+# a hand, whole games 54.1% (1,000); against the baseline -0.07 (-0.23 .. +0.08) in
+# single hands, but about -0.7 a hand in whole games (its dealer seldom takes); the
+# other variants untouched (no take offered, or no shortfall measured).
+# docs/measurements.md, nineteenth session.  False is the rule before.
 _TAKE_MODEL_CREDITED = True
 # The share of the declaring estimate's measured shortfall (forced dealers' books over
 # their estimate, played out per ruleset: heuristic.forced_worth) credited to an
@@ -440,6 +442,8 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0, t
     out = pending.get(id(info))
     if out is not None and out.info is info:
         return out
+    if not _TAKE_MODEL_CREDITED:
+        take_values = None  # the rule before (and a model stored under another key)
     # Asked once per process and ruleset: the bots it plays find the model pending above.
     kind = ["outlook", tag, *(f"{f.__module__}.{f.__qualname__}" if f is not None else None
                               for f in (defend, declare_values, forced_worth, take_values))]
@@ -461,7 +465,7 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0, t
         del pending[id(info)]
     if played is not None:
         worth, short = played
-        if _TAKE_MODEL_CREDITED and take_values is not None and any(short) and auction_rules(info.rules).offers_take:
+        if take_values is not None and any(short) and auction_rules(info.rules).offers_take:
             # The model's dealers take as the bots' dealers do (credited with the shortfall).
             again = Outlook(info, defend, declare_values, lambda plain: take_values(plain, short))
             out.p_take, out.take_to = again.p_take, again.take_to
