@@ -460,7 +460,17 @@ class HeuristicBot:
             return built
         return outlook(info, lambda b, hand, look: self._defend_value(info, b, hand, npart, look=look),
                        lambda hand: self._declare_values(info, hand, npart), forced_worth,
-                       tag=[type(self).__qualname__, npart])
+                       tag=[type(self).__qualname__, npart, _TAKE_SHORT_SHARE],
+                       take_values=self._take_values(info, npart))
+
+    def _take_values(self, info: RulesInfo, npart: int):
+        """The auction model's valuation of a sampled dealer's take, given the measured
+        shortfall ``short``: as :meth:`_call` values its own take (credited with
+        ``_TAKE_SHORT_SHARE`` of it)."""
+        def take_values(hand, short):
+            return self._declare_values(info, hand, npart, (_TAKE_SHORT_SHARE * short[0],
+                                                            _TAKE_SHORT_SHARE * short[1]))
+        return take_values
 
     @staticmethod
     def _outbid_value(info: RulesInfo, high: int, plain: list[float], npart: int, look=None) -> float:
@@ -508,10 +518,13 @@ class HeuristicBot:
             words += " or the opponents bid"
         return p * rest + (1.0 - p) * out, words
 
-    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int):
+    def _declare_values(self, info: RulesInfo, plain: list[float], npart: int,
+                        credit: tuple[float, float] = (0.0, 0.0)):
         """(per bid: what declaring it is worth to a hand's side, its side's books in the
         contract that values it so, its chance of being made there), valued as
-        :meth:`_call` values its own bids (the kitty unseen, nothing known of partners)."""
+        :meth:`_call` values its own bids (the kitty unseen, nothing known of partners);
+        ``credit``: books added per kind of contract (suit, notrump), as a dealer's take
+        is credited (_TAKE_SHORT_SHARE)."""
         tricks = info.tricks
         share_div = info.rules.players - 1
         out = [float("-inf")] * info.n_bids
@@ -520,7 +533,7 @@ class HeuristicBot:
         for s, nt, idx in info.strain_nt_tables:
             base = max(plain[i] for i in idx) + info.kitty_bonus
             share = tricks - base
-            books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book
+            books = base + npart * (0.85 * share / share_div if share > 0 else 0.0) + info.declarer_book + credit[nt]
             row = info.eu_row(0, nt, books)
             made = info.made_row(nt, books)
             for b in info.strain_bids[s]:

@@ -79,6 +79,20 @@ _CALIBRATION = 0.5
 # points a hand against the baseline (1,000 deals).  Variants without a take are
 # untouched.  0.5 is the rule before.
 _TAKE_CALIBRATION = 1.0
+# Whether the model's sampled dealers value a take as the bots' dealers value theirs:
+# credited with the measured shortfall (heuristic._TAKE_SHORT_SHARE; :func:`outlook`
+# builds the model again once the shortfall is measured and keeps its takes).  Valued
+# without it, in the shipped variant that pays a made contract its books the model gave a
+# dealer's take of an opening 4 49.75% while the bots' dealers took 97%: an opener
+# counted on its 4 standing 47% of the time, it stood 2.2% (1,368 openings in
+# bench/decision_points.py's deals, seed 1), which measured opening 5 instead +2.39
+# points a hand.  With it (the model 88%): the bot against itself as before, paired deals
+# (seed 1, 1,000; seed 2, 2,000) +0.34 (+0.20 .. +0.47) and +0.35 (+0.25 .. +0.45) points
+# a hand, whole games 54.1% (1,000); against the baseline -0.07 (-0.23 .. +0.08) in
+# single hands, but about -0.7 a hand in whole games (its dealer seldom takes); the
+# other variants untouched (no take offered, or no shortfall measured).
+# docs/measurements.md, nineteenth session.  False is the rule before.
+_TAKE_MODEL_CREDITED = True
 # The share of the declaring estimate's measured shortfall (forced dealers' books over
 # their estimate, played out per ruleset: heuristic.forced_worth) credited to an
 # opening bid.  Measured (seed 1: auctions.py; simulating the base game --hands 4000;
@@ -176,9 +190,11 @@ class Outlook:
     (``take_to`` gives ``b`` itself for a take).  Index ``n_bids`` (one past the ladder)
     stands for "nothing bid yet": the share of hands that open, and with what.
     ``forced``: what a dealer forced to bid the lowest rung it may bid is worth to its side, on average.
+    ``take_values(plain)``, if given, values a sampled dealer's take (per bid: worth, books,
+    chance of making, as ``declare_values``); without it a take is valued as a bid.
     """
 
-    def __init__(self, info: RulesInfo, defend, declare_values):
+    def __init__(self, info: RulesInfo, defend, declare_values, take_values=None):
         self.info = info
         # Books an opener's declaring estimate is credited with (suit, notrump contracts):
         # a share of the shortfall measured by playing hands out (set by :func:`outlook`).
@@ -197,6 +213,7 @@ class Outlook:
         forced = 0.0
         hands = []
         raw = []
+        takes = []  # per hand: (a take's worth per bid where it is no sacrifice, its worth)
         for _ in range(_SAMPLES):
             hand = sorted(rng.sample(deck, rules.hand_size))
             plain = info.estimate_all(hand)
@@ -209,6 +226,14 @@ class Outlook:
             raw.append(eu)
             eu = [e if b in callable_bids else float("-inf") for b, e in enumerate(eu)]
             hands.append((plain, eu, books))
+            # A dealer who may take values its take as the bot values its own
+            # (``take_values``: with the measured shortfall's credit), its bids as above.
+            if take_values is None:
+                takes.append((eu, raw[-1]))
+            else:
+                teu, _, tmade = take_values(plain)
+                takeable = worth_bidding(teu, tmade, range(n_bids))
+                takes.append(([e if b in takeable else float("-inf") for b, e in enumerate(teu)], teu))
         self.forced = forced / _SAMPLES
         # The same, measured by playing hands out (set by :func:`outlook` where the bot gives a way).
         self.forced_played: float | None = None
@@ -233,8 +258,8 @@ class Outlook:
             take_count = [[0] * n_bids for _ in range(n_bids + 1)]
             sums = [0.0] * n_bids
             counts = [0] * n_bids
-            for (plain, eu, books), (sufmax, sufarg), eu_raw, (rawmax, rawarg) in zip(
-                    hands, suffixes, raw, raw_suffixes):
+            for (plain, _, books), (sufmax, sufarg), (rawmax, rawarg), (teu, teu_raw) in zip(
+                    hands, suffixes, raw_suffixes, takes):
                 for b in range(n_bids + 1):
                     # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
                     defence = defend(b, plain, self) if b < n_bids else 0.0
@@ -249,8 +274,8 @@ class Outlook:
                         best, arg = guard, -1
                     if arg >= 0:
                         over_count[b][arg] += 1
-                    if b < n_bids and (eu[b] > best or (
-                            eu_raw[b] > best and is_saving_sacrifice(eu_raw[b], defence))):
+                    if b < n_bids and (teu[b] > best or (
+                            teu_raw[b] > best and is_saving_sacrifice(teu_raw[b], defence))):
                         arg = b  # a dealer who may take prefers matching to outbidding
                     if arg >= 0:
                         take_count[b][arg] += 1
@@ -387,7 +412,7 @@ def _shares(counts: list[list[int]]):
     return p, to
 
 
-def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -> Outlook:
+def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0, take_values=None) -> Outlook:
     """The :class:`Outlook` of ``info``'s ruleset, built on first use (``defend(bid, plain, look)``
     and ``declare_values(plain)`` value a sampled hand as the bot values its own).
 
@@ -396,6 +421,12 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
     kind of contract) or None.  It runs once the model is cached, so the bots it plays
     with find it; the results are kept as :attr:`Outlook.forced_played` and
     :attr:`Outlook.bias` (``_BIAS_SHARE`` of the shortfall).
+
+    ``take_values(plain, short)``, if given, values a sampled dealer's take as the bot
+    values its own, ``short`` being the shortfall measured: where the engine lets the
+    dealer take the high bid and a shortfall was measured, the model is built again
+    with its dealers' takes so valued (:class:`Outlook`'s ``take_values``), so that
+    the chance of a take the other seats count on is the chance the bots' dealers take.
 
     A model worked out once is kept between runs (:mod:`.stored`), keyed by the ruleset,
     the code, the valuing functions' names and ``tag`` (JSON: what else they depend on;
@@ -411,9 +442,11 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
     out = pending.get(id(info))
     if out is not None and out.info is info:
         return out
+    if not _TAKE_MODEL_CREDITED:
+        take_values = None  # the rule before (and a model stored under another key)
     # Asked once per process and ruleset: the bots it plays find the model pending above.
     kind = ["outlook", tag, *(f"{f.__module__}.{f.__qualname__}" if f is not None else None
-                              for f in (defend, declare_values, forced_worth))]
+                              for f in (defend, declare_values, forced_worth, take_values))]
     key = stored.key(kind, info.rules)  # once: the ruleset's whole JSON
     doc = stored.load(key)
     if doc is not None:
@@ -432,6 +465,10 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0) -
         del pending[id(info)]
     if played is not None:
         worth, short = played
+        if take_values is not None and any(short) and auction_rules(info.rules).offers_take:
+            # The model's dealers take as the bots' dealers do (credited with the shortfall).
+            again = Outlook(info, defend, declare_values, lambda plain: take_values(plain, short))
+            out.p_take, out.take_to = again.p_take, again.take_to
         out.bias = (_BIAS_SHARE * short[0], _BIAS_SHARE * short[1])
         out.short = (short[0], short[1])
         out.forced_played = worth
