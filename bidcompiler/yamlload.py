@@ -117,13 +117,13 @@ class _NestingLimit:
     def _enter(self) -> None:
         self._depth += 1
         if self._depth > MAX_NESTING:
-            raise yaml.MarkedYAMLError(problem=nesting_message(), problem_mark=self.peek_event().start_mark)
+            raise yaml.MarkedYAMLError(problem=nesting_message(), problem_mark=self.peek_event().start_mark)  # type: ignore[attr-defined]
 
     def compose_sequence_node(self, anchor):
         """As PyYAML's, refusing a list nested deeper than :data:`MAX_NESTING`."""
         self._enter()
         try:
-            return super().compose_sequence_node(anchor)  # type: ignore[misc]
+            return super().compose_sequence_node(anchor)
         finally:
             self._depth -= 1
 
@@ -131,7 +131,7 @@ class _NestingLimit:
         """As PyYAML's, refusing a mapping nested deeper than :data:`MAX_NESTING`."""
         self._enter()
         try:
-            return super().compose_mapping_node(anchor)  # type: ignore[misc]
+            return super().compose_mapping_node(anchor)
         finally:
             self._depth -= 1
 
@@ -212,8 +212,8 @@ except ImportError:  # PyYAML without libyaml: the pure-Python path does everyth
 # where a tab may stand), a block scalar's header running into a comment (``|#``: libyaml
 # reads it, PyYAML refuses it), lines longer than _C_LONGEST_LINE (PyYAML refuses a simple key
 # over 1,024 characters where libyaml reads it), and any character PyYAML's reader refuses
-# (its message stands).  An empty value, or one over several lines, inside a flow collection
-# is left to it too (see _CoreSchemaCLoader.compose_node).
+# (its message stands).  Some values inside a flow collection are left to it too (see
+# _CoreSchemaCLoader.compose_node).
 _C_UNSAFE = re.compile("[\ufeff\r\x85\u2028\u2029\t]|[|>][-+0-9]*#|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
 _C_LONGEST_LINE = 1000
 
@@ -236,11 +236,13 @@ if _CParser is not None:
 
         def compose_node(self, parent, index):
             """As PyYAML's; in a flow collection, an empty value (``{a: }``, ``[a: ]``: libyaml
-            places it a character later) and a value over several lines (the scanners differ on
-            where a key can start in one) are left to the pure path."""
+            places it a character later), a value over several lines, and a plain one with a
+            ``?`` (``{to? : 7}``: the scanners differ on where a key can start) are left to the
+            pure path."""
             node = super().compose_node(parent, index)
             if parent is not None and parent.flow_style and isinstance(node, ScalarNode) and (
                     node.start_mark.line != node.end_mark.line
+                    or (node.style is None and "?" in node.value)
                     or (node.value == "" and node.style is None and node.start_mark.index == node.end_mark.index)):
                 raise _NotSure
             return node

@@ -415,7 +415,7 @@ def test_the_c_path_reads_every_shipped_file_as_the_pure_path_does():
             assert _tree(root) == _tree(yamlload._compose_pure(text, str(path))), path
 
 
-EDITS = ["{", "}", "[", "]", ":", ": ", "&a ", "*a", "!tag ", "!!str ", "!!int ", "---\n", "...\n", "- ", "? ",
+EDITS = ["{", "}", "[", "]", ":", ": ", "?", "? ", " :", "&a ", "*a", "!tag ", "!!str ", "!!int ", "---\n", "...\n", "- ", "? ",
          "#", "'", '"', "|", "|-", ">+", "%YAML 1.2\n", "%TAG ! x\n", "\\", "\n", " ", "  ", "é", "😀", ",",
          "@", "`", '"\\x41\\u00e9"', "- - ", "{a: [b, {c: d}]}", "&a [*a]", "a" * 1100, "\t", "\r", "\x00"]
 
