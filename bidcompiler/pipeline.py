@@ -128,10 +128,13 @@ def variant_schema() -> dict:
 
 # Files read again and again in one process (a shipped variant under every house rule laid
 # over it, the two sides of a compare, a test suite's thousands of compiles): the checked
-# document of each (file name, text), for the last _LAYER_MEMO_SIZE.  Each caller gets its
-# own copy of the data (the node tree, never edited, is shared); only files that load
-# cleanly are kept, so a refusal is worked out, and said, as it always was.
+# document of each (file name, text), for the last _LAYER_MEMO_SIZE files of at most
+# _LAYER_MEMO_TEXT characters (the shipped ones have a few thousand; a huge file is not kept
+# in memory).  Each caller gets its own copy of the data (the node tree, never edited, is
+# shared); only files that load cleanly are kept, so a refusal is worked out, and said, as
+# it always was.
 _LAYER_MEMO_SIZE = 64
+_LAYER_MEMO_TEXT = 100_000
 _layer_memo: OrderedDict[tuple[str, str], LoadedYaml] = OrderedDict()
 
 
@@ -155,9 +158,10 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
         _layer_memo.move_to_end(key)
         return _copy_layer(known)
     doc = _load_layer_text(text, filename)
-    _layer_memo[key] = _copy_layer(doc)
-    if len(_layer_memo) > _LAYER_MEMO_SIZE:
-        _layer_memo.popitem(last=False)
+    if len(text) <= _LAYER_MEMO_TEXT:
+        _layer_memo[key] = _copy_layer(doc)
+        if len(_layer_memo) > _LAYER_MEMO_SIZE:
+            _layer_memo.popitem(last=False)
     return doc
 
 

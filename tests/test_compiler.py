@@ -253,3 +253,12 @@ def test_a_whist_file_loaded_again_keeps_its_comments_and_ends():
     again = pipeline.load_layer_text(text, "memo.whist")
     assert again.comments() == first.comments() and again.comments()
     assert again._last_lines == first._last_lines
+
+
+def test_a_file_longer_than_the_memo_takes_is_loaded_but_not_kept(monkeypatch):
+    from bidcompiler import pipeline
+
+    text = "name: x\nextends: standard\n"
+    monkeypatch.setattr(pipeline, "_LAYER_MEMO_TEXT", len(text) - 1)
+    assert pipeline.load_layer_text(text, "long.yaml").data == {"name": "x", "extends": "standard"}
+    assert not any(name == "long.yaml" for name, _ in pipeline._layer_memo)
