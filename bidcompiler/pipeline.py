@@ -11,7 +11,9 @@ optionally followed by house rules, ``NAME+RULE+RULE``; commands add
 
 from __future__ import annotations
 
+import copy
 import re
+from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
 
@@ -124,11 +126,47 @@ def variant_schema() -> dict:
     return vocabulary.schema()
 
 
+# Files read again and again in one process (a shipped variant under every house rule laid
+# over it, the two sides of a compare, a test suite's thousands of compiles): the checked
+# document of each (file name, text), for the last _LAYER_MEMO_SIZE files of at most
+# _LAYER_MEMO_TEXT characters (the shipped ones have a few thousand; a huge file is not kept
+# in memory).  Each caller gets its own copy of the data (the node tree, never edited, is
+# shared); only files that load cleanly are kept, so a refusal is worked out, and said, as
+# it always was.
+_LAYER_MEMO_SIZE = 64
+_LAYER_MEMO_TEXT = 100_000
+_layer_memo: OrderedDict[tuple[str, str], LoadedYaml] = OrderedDict()
+
+
+def _copy_layer(doc: LoadedYaml) -> LoadedYaml:
+    """``doc`` with data of its own (edits to it reach no other copy), sharing the node tree."""
+    return LoadedYaml(data=copy.deepcopy(doc.data), text=doc.text, filename=doc.filename, root=doc.root,
+                      _keys=doc._keys,
+                      _comment_list=list(doc._comment_list) if doc._comment_list is not None else None,
+                      _last_lines=doc._last_lines)
+
+
 def load_layer_text(text: str, filename: str) -> LoadedYaml:
     """Load (YAML or ``.whist``, by the file name) and schema-check one file.
 
-    CompileError lists every problem in it.
+    CompileError lists every problem in it.  The same file name and text give the same
+    document (a copy of the one checked first, see ``_layer_memo``).
     """
+    key = (filename, text)
+    known = _layer_memo.get(key)
+    if known is not None:
+        _layer_memo.move_to_end(key)
+        return _copy_layer(known)
+    doc = _load_layer_text(text, filename)
+    if len(text) <= _LAYER_MEMO_TEXT:
+        _layer_memo[key] = _copy_layer(doc)
+        if len(_layer_memo) > _LAYER_MEMO_SIZE:
+            _layer_memo.popitem(last=False)
+    return doc
+
+
+def _load_layer_text(text: str, filename: str) -> LoadedYaml:
+    """:func:`load_layer_text`'s work, done once for each file name and text."""
     _refuse_other_syntax(text, filename)
     if filename.endswith(".whist"):
         doc = load_whist(text, filename, variant_schema())

@@ -108,17 +108,8 @@ def nesting_message() -> str:
     return f"nested too deeply: at most {MAX_NESTING} blocks, lists and mappings may be inside one another"
 
 
-class CoreSchemaLoader(yaml.SafeLoader):
-    """A SafeLoader whose implicit scalar types are the YAML 1.2 core schema.
-
-    Only the resolver is changed; the node tree it composes is turned into data by
-    :func:`load_yaml`, not by PyYAML's constructor (which would drop positions and
-    keep the last of two duplicate keys).
-    """
-
-    # A fresh table, not a copy of SafeLoader's: the 1.1 resolvers (yes/no/on/off
-    # booleans, sexagesimal numbers, timestamps, merge keys) must not apply.
-    yaml_implicit_resolvers: dict = {}
+class _NestingLimit:
+    """The composer's limit on nesting, for either parser (see :class:`CoreSchemaLoader`)."""
 
     _depth = 0
 
@@ -126,7 +117,7 @@ class CoreSchemaLoader(yaml.SafeLoader):
     def _enter(self) -> None:
         self._depth += 1
         if self._depth > MAX_NESTING:
-            raise yaml.MarkedYAMLError(problem=nesting_message(), problem_mark=self.peek_event().start_mark)
+            raise yaml.MarkedYAMLError(problem=nesting_message(), problem_mark=self.peek_event().start_mark)  # type: ignore[attr-defined]
 
     def compose_sequence_node(self, anchor):
         """As PyYAML's, refusing a list nested deeper than :data:`MAX_NESTING`."""
@@ -143,6 +134,19 @@ class CoreSchemaLoader(yaml.SafeLoader):
             return super().compose_mapping_node(anchor)
         finally:
             self._depth -= 1
+
+
+class CoreSchemaLoader(_NestingLimit, yaml.SafeLoader):
+    """A SafeLoader whose implicit scalar types are the YAML 1.2 core schema.
+
+    Only the resolver is changed; the node tree it composes is turned into data by
+    :func:`load_yaml`, not by PyYAML's constructor (which would drop positions and
+    keep the last of two duplicate keys).
+    """
+
+    # A fresh table, not a copy of SafeLoader's: the 1.1 resolvers (yes/no/on/off
+    # booleans, sexagesimal numbers, timestamps, merge keys) must not apply.
+    yaml_implicit_resolvers: dict = {}
 
     # -- speed: PyYAML's reader moves one character at a time (about 0.5 MB/s);
     # these two do the same in slices, so a file of the size limit loads quickly.
@@ -189,6 +193,86 @@ CoreSchemaLoader.add_implicit_resolver(NULL_TAG, _NULL_RE, ["~", "n", "N", ""])
 CoreSchemaLoader.add_implicit_resolver(BOOL_TAG, _BOOL_RE, list("tTfF"))
 CoreSchemaLoader.add_implicit_resolver(INT_TAG, _INT_RE, list("-+0123456789"))
 CoreSchemaLoader.add_implicit_resolver(FLOAT_TAG, _FLOAT_RE, list("-+.0123456789"))
+
+
+# The same composer (Python: the limits, the core schema) over libyaml's scanner and
+# parser, about ten times faster than PyYAML's pure-Python ones: the fuzz tests spend most
+# of their time reading YAML, and a compile reads its base variant every time.  Only for
+# text the two parsers read alike (see _C_UNSAFE); whatever the C path refuses is read
+# again by the pure-Python path, whose message and position are the ones given.
+try:
+    from yaml.cyaml import CParser as _CParser
+except ImportError:  # PyYAML without libyaml: the pure-Python path does everything
+    _CParser = None
+
+# Text the C path leaves to the pure-Python one (found by reading mutated shipped files both
+# ways, tests/test_yamlload.py): text not ending in a line break (the marks at its end
+# differ), a byte-order mark (PyYAML counts it in its marks' index, libyaml does not), line
+# breaks other than "\n" (counted otherwise in places), tabs (the two scanners disagree on
+# where a tab may stand), a block scalar's header running into a comment (``|#``: libyaml
+# reads it, PyYAML refuses it), lines longer than _C_LONGEST_LINE (PyYAML refuses a simple key
+# over 1,024 characters where libyaml reads it), and any character PyYAML's reader refuses
+# (its message stands).  Some values inside a flow collection are left to it too (see
+# _CoreSchemaCLoader.compose_node).
+_C_UNSAFE = re.compile("[\ufeff\r\x85\u2028\u2029\t]|[|>][-+0-9]*#|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
+_C_LONGEST_LINE = 1000
+
+
+class _NotSure(Exception):
+    """The C path met something it may read otherwise than PyYAML does: the pure path reads it."""
+
+if _CParser is not None:
+    from yaml.composer import Composer as _Composer
+
+    class _CoreSchemaCLoader(_NestingLimit, _Composer, _CParser, yaml.resolver.BaseResolver):
+        """:class:`CoreSchemaLoader`'s composer and resolver over libyaml's parser (same nodes)."""
+
+        yaml_implicit_resolvers = CoreSchemaLoader.yaml_implicit_resolvers
+
+        def __init__(self, text: str):
+            _CParser.__init__(self, text)
+            _Composer.__init__(self)
+            yaml.resolver.BaseResolver.__init__(self)
+
+        def compose_node(self, parent, index):
+            """As PyYAML's; in a flow collection, an empty value (``{a: }``, ``[a: ]``: libyaml
+            places it a character later), a value over several lines, and a plain one with a
+            ``?`` (``{to? : 7}``: the scanners differ on where a key can start) are left to the
+            pure path."""
+            node = super().compose_node(parent, index)
+            if parent is not None and parent.flow_style and isinstance(node, ScalarNode) and (
+                    node.start_mark.line != node.end_mark.line
+                    or (node.style is None and "?" in node.value)
+                    or (node.value == "" and node.style is None and node.start_mark.index == node.end_mark.index)):
+                raise _NotSure
+            return node
+
+        def compose_scalar_node(self, anchor):
+            """As PyYAML's; a plain scalar's style is None, as PyYAML's parser gives it ('' from libyaml)."""
+            node = super().compose_scalar_node(anchor)
+            if node.style == "":
+                node.style = None
+            return node
+else:  # pragma: no cover - PyYAML built without libyaml
+    _CoreSchemaCLoader = None  # type: ignore[assignment,misc]
+
+
+def _compose_fast(text: str) -> tuple[bool, Node | None]:
+    """The node tree of ``text`` by the C path: ``(True, root)``, or ``(False, None)`` when the
+    C path is absent, not sure to read ``text`` as PyYAML does, or refuses it."""
+    if _CoreSchemaCLoader is None or not text.endswith("\n") or _C_UNSAFE.search(text):
+        return False, None
+    if max(map(len, text.split("\n"))) > _C_LONGEST_LINE:
+        return False, None
+    loader = None
+    try:
+        loader = _CoreSchemaCLoader(text)
+        return True, loader.get_single_node()
+    except Exception:  # any refusal is said by the pure-Python path, as it always was
+        return False, None
+    finally:
+        if loader is not None:
+            loader.dispose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -683,11 +767,21 @@ def load_yaml(text: str, filename: str) -> LoadedYaml:
     for malformed YAML (one diagnostic at the problem mark) and, all at once, for
     duplicate keys, non-scalar keys, unsupported tags and recursive aliases.
     """
+    fast, root = _compose_fast(text)
+    if not fast:
+        root = _compose_pure(text, filename)
+    if root is None:
+        return LoadedYaml(data=None, text=text, filename=filename, root=root)
+    return loaded_from_node(root, text, filename)
+
+
+def _compose_pure(text: str, filename: str) -> Node | None:
+    """The node tree of ``text`` by PyYAML's pure-Python parser; :class:`CompileError` for malformed YAML."""
     loader = None
     try:
         # The reader checks for unprintable characters already in the constructor.
         loader = CoreSchemaLoader(text)
-        root = loader.get_single_node()
+        return loader.get_single_node()
     except yaml.YAMLError as exc:
         raise _yaml_error(exc, text, filename) from None
     except RecursionError:
@@ -695,10 +789,6 @@ def load_yaml(text: str, filename: str) -> LoadedYaml:
     finally:
         if loader is not None:
             loader.dispose()
-
-    if root is None:
-        return LoadedYaml(data=None, text=text, filename=filename, root=root)
-    return loaded_from_node(root, text, filename)
 
 
 def loaded_from_node(root: Node, text: str, filename: str) -> LoadedYaml:

@@ -211,3 +211,54 @@ def test_order_aliases_name_orders_and_no_word_names_two():
         f"v.yaml:{line + 1}:13: order_aliases: 'high' would name both order 'uptown' and order 'downtown'"]
     rules = lower(compile_text(STANDARD + "order_aliases:\n  downtown: [south]\n", "v.yaml"))
     assert rules.order_aliases["south"] == rules.orders.index("downtown")
+
+
+# -- a file loaded again: the checked document is reused, each caller with data of its own ----
+
+
+def test_a_file_loaded_again_gives_the_same_document_with_data_of_its_own():
+    from bidcompiler import pipeline
+
+    text = "name: x\nextends: standard\nauction:\n  levels: {from: 4}\n"
+    first = pipeline.load_layer_text(text, "memo.yaml")
+    first.data["auction"]["levels"]["from"] = 99  # a caller editing its copy
+    first.data["extra"] = True
+    again = pipeline.load_layer_text(text, "memo.yaml")
+    assert again is not first and again.data is not first.data
+    assert again.data == {"name": "x", "extends": "standard", "auction": {"levels": {"from": 4}}}
+    assert again.pos(("auction", "levels", "from")) == first.pos(("auction", "levels", "from"))
+    assert (again.pos(("auction", "levels", "from")).line, again.pos(("auction", "levels", "from")).col) == (4, 18)
+    # The compiled variant is what it was on the first load.
+    assert lower(compile_text(text, "memo.yaml")).bids[0].text == "4 uptown"
+
+
+def test_a_file_refused_is_refused_again_with_the_same_messages():
+    from bidcompiler import pipeline
+
+    text = "name: x\nextends: standard\nauction:\n  levels: {from: four}\n"
+    said = []
+    for _ in range(2):
+        with pytest.raises(CompileError) as refused:
+            pipeline.load_layer_text(text, "refused.yaml")
+        said.append([(d.pos, d.message, d.hint, d.related) for d in refused.value.diagnostics])
+    assert said[0] == said[1] and said[0]
+    assert not any(name == "refused.yaml" for name, _ in pipeline._layer_memo)  # only clean loads are kept
+
+
+def test_a_whist_file_loaded_again_keeps_its_comments_and_ends():
+    from bidcompiler import pipeline
+
+    text = "variant x\nextends standard\n# levels from four\nauction { levels { from 4 } }  # trailing\n"
+    first = pipeline.load_layer_text(text, "memo.whist")
+    again = pipeline.load_layer_text(text, "memo.whist")
+    assert again.comments() == first.comments() and again.comments()
+    assert again._last_lines == first._last_lines
+
+
+def test_a_file_longer_than_the_memo_takes_is_loaded_but_not_kept(monkeypatch):
+    from bidcompiler import pipeline
+
+    text = "name: x\nextends: standard\n"
+    monkeypatch.setattr(pipeline, "_LAYER_MEMO_TEXT", len(text) - 1)
+    assert pipeline.load_layer_text(text, "long.yaml").data == {"name": "x", "extends": "standard"}
+    assert not any(name == "long.yaml" for name, _ in pipeline._layer_memo)

@@ -365,3 +365,157 @@ def test_the_end_of_a_double_quoted_value_is_its_closing_quote():
     text = 'f: "a \\x41\\\n  b"\n'
     loaded = load_yaml(text, F)
     assert loaded.content_pos(("f",)).shifted(1, len(loaded.data["f"]) + 1) == at(2, 4)
+
+
+# -- the C path (libyaml's scanner and parser) reads as the pure-Python path does ---------
+
+import yaml  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from fuzzing import FUZZ, scaled  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from bidcompiler import yamlload  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED_YAML = sorted((ROOT / "variants").glob("*.yaml")) + sorted((ROOT / "examples").rglob("*.yaml"))
+
+
+def _tree(node):
+    """Everything of a node tree the loader reads: kinds, tags, values, styles, marks (index,
+    line, column).  A block collection's flow_style by its truth: PyYAML's parser says None for
+    an indentless sequence (``key:`` then ``- item`` in the key's column), libyaml False, both
+    meaning block style (no code tells them apart)."""
+    if node is None:
+        return None
+    marks = tuple((m.index, m.line, m.column) for m in (node.start_mark, node.end_mark))
+    if isinstance(node, yaml.ScalarNode):
+        return ("scalar", type(node).__name__, node.tag, node.value, node.style, marks)
+    if isinstance(node, yaml.MappingNode):
+        items = [(_tree(k), _tree(v)) for k, v in node.value]
+    else:
+        items = [_tree(item) for item in node.value]
+    return (type(node).__name__, node.tag, bool(node.flow_style), marks, items)
+
+
+def _same_either_way(text: str) -> None:
+    """When the C path reads ``text``, the pure-Python path reads it too, to the same tree."""
+    fast, root = yamlload._compose_fast(text)
+    if fast:
+        assert _tree(root) == _tree(yamlload._compose_pure(text, F))
+
+
+def test_the_c_path_reads_every_shipped_file_as_the_pure_path_does():
+    assert len(SHIPPED_YAML) > 40
+    for path in SHIPPED_YAML:
+        text = path.read_text(encoding="utf-8")
+        fast, root = yamlload._compose_fast(text)
+        assert fast == yaml.__with_libyaml__, path  # the shipped files are read by libyaml where it is
+        if fast:
+            assert _tree(root) == _tree(yamlload._compose_pure(text, str(path))), path
+
+
+EDITS = ["{", "}", "[", "]", ":", ": ", "?", "? ", " :", "&a ", "*a", "!tag ", "!!str ", "!!int ", "---\n", "...\n", "- ", "? ",
+         "#", "'", '"', "|", "|-", ">+", "%YAML 1.2\n", "%TAG ! x\n", "\\", "\n", " ", "  ", "é", "😀", ",",
+         "@", "`", '"\\x41\\u00e9"', "- - ", "{a: [b, {c: d}]}", "&a [*a]", "a" * 1100, "\t", "\r", "\x00"]
+
+
+@settings(FUZZ, max_examples=scaled(400))
+@given(st.data())
+def test_the_c_path_reads_edited_shipped_files_as_the_pure_path_does(data):
+    text = SHIPPED_TEXTS[data.draw(st.integers(0, len(SHIPPED_TEXTS) - 1))]
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        edit = data.draw(st.sampled_from(["insert", "insert", "delete", "indent", "char"]))
+        if edit == "insert":
+            text = text[:i] + data.draw(st.sampled_from(EDITS)) + text[i:]
+        elif edit == "delete":
+            text = text[:i] + text[i + data.draw(st.integers(1, 30)):]
+        elif edit == "indent":
+            lines = text.split("\n")
+            j = data.draw(st.integers(0, len(lines) - 1))
+            lines[j] = " " * data.draw(st.integers(0, 6)) + lines[j].lstrip()
+            text = "\n".join(lines)
+        else:
+            text = text[:i] + data.draw(st.characters(exclude_categories=["Cs"])) + text[i:]
+    _same_either_way(text)
+
+
+SHIPPED_TEXTS = [p.read_text(encoding="utf-8") for p in SHIPPED_YAML]
+
+
+def _alias_bomb(levels: int) -> str:
+    parts = ["&a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    parts += [f"&a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "[" + ", ".join(parts) + "]"
+
+
+# Hostile and malformed text: each is refused (or read) with the same messages and positions
+# whether libyaml is there or not.
+HOSTILE = [
+    "play: " + "[" * 2000 + "1" + "]" * 2000 + "\n",
+    "play: " + "{a: " * 2000 + "1" + "}" * 2000 + "\n",
+    "play:\n" + "".join("  " * i + "- \n" for i in range(1, 100)),
+    "source: " + "[" * 63 + "]" * 63 + "\n",  # at the limit: read
+    "bomb: " + _alias_bomb(9) + "\n",
+    "x: " + _alias_bomb(5) + "\n",
+    "a: &x [*x]\n",
+    "a: *nope\n",
+    "a: &x 1\nb: &x 2\n",
+    'a: "abc\n',
+    "a: [1, 2\n",
+    "a:\n\tb: 1\n",
+    "a: b: c\n",
+    "a:\n  b: 1\n c: 2\n",
+    "- a\nb: c\n",
+    "a: 1\n  - b\n",
+    "a: 1\x00\n",
+    "\ufeffa: 1\n",
+    "a: 1\r\nb: 2\r\n",
+    "a: 1\x85b: 2\n",
+    "k" * 1100 + ": v\n",
+    "%YAML 2.0\n---\na: 1\n",
+    "--- a\n--- b\n",
+    "a: !!int x\n",
+    "a: !custom x\n",
+    "a: 99999999999999999999\n",
+    "? [a]\n: b\n",
+    "a: 1\na: 2\n",
+    "items: [" + ", ".join(str(i) for i in range(300)) + "]\n",
+    "".join(f"k{i}: {i}\n" for i in range(300)),
+    "a: |\n  x\n   y\n",
+    "a: 'it''s'\nb: >\n  folded\n  text\n",
+    "",
+    "a: 1",  # no final line break
+]
+
+
+def _outcome(text: str):
+    try:
+        loaded = load_yaml(text, F)
+    except CompileError as exc:
+        return "refused", [(d.pos, d.message, d.source_line, d.related, d.hint) for d in exc.diagnostics]
+    return "read", loaded.data, _tree(loaded.root)
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_text_gets_the_same_answer_with_or_without_libyaml(text, monkeypatch):
+    either = _outcome(text)
+    monkeypatch.setattr(yamlload, "_CoreSchemaCLoader", None)  # as when PyYAML has no libyaml
+    assert yamlload._compose_fast(text) == (False, None)
+    assert _outcome(text) == either
+
+
+def test_the_nesting_limit_holds_on_the_c_path_too():
+    # The composer (Python, shared) counts the depth whichever parser feeds it; far deeper,
+    # libyaml's own limit (1,000 levels) refuses first.  Either way the C path refuses without
+    # reaching any recursion limit, and the message given is the pure path's.
+    for depth, c_says in ((100, "nested too deeply"), (100_000, "exceeded maximum nesting depth")):
+        text = "play: " + "[" * depth + "]" * depth + "\n"
+        if yaml.__with_libyaml__:
+            loader = yamlload._CoreSchemaCLoader(text)
+            with pytest.raises(yaml.MarkedYAMLError, match=c_says):
+                loader.get_single_node()
+            assert yamlload._compose_fast(text) == (False, None)
+        [diagnostic] = errors_of(text)
+        assert diagnostic.message.startswith("nested too deeply") and diagnostic.pos == at(1, len("play: ") + 64)
