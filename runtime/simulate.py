@@ -127,7 +127,7 @@ def hands_player(rules: Ruleset, seed: int, bot: str | Sequence[str] = "random")
         # re-seeded for every hand: ``seed(text)`` leaves it exactly as ``Random(text)`` starts
         # (hand_rng), without allocating a new twister state (2.5 KB) for every hand.
         rng = random.Random.__new__(random.Random)  # seeded below before every use
-        reseed = rng.seed
+        reseed = draws.text_seeder(rng)  # rng.seed, one Python layer fewer
         prefix = f"bidwhist:{seed}:"
         bot_class = BOTS[kind]  # what make_bot(kind, rng) calls, looked up in the registry once
 
