@@ -309,12 +309,14 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
             draws.prefer_compiled()  # unless BIDWHIST_FAST_PLAYOUT=0; the same hands either way
         # Hands are counted by their facts (metrics.hand_key, cheap to take), and each distinct
         # one's outcome (which asks the rules: the sweep, the declared kind) worked out once after.
-        keys: Counter = Counter()
+        keys: dict = {}  # key -> hands; a plain dict's get counts cheaper than a Counter's += (0.5 µs a hand)
+        seen = keys.get
         hand_key = metrics.hand_key
         play = hands_player(rules, spec.seed, spec.bots)
         for unit in units:
             state = play(unit)
-            keys[hand_key(state)] += 1
+            key = hand_key(state)
+            keys[key] = seen(key, 0) + 1
             if records is not None:
                 variant, with_rules = spec.records
                 records.append([_record_line(state, variant, with_rules)])
