@@ -121,7 +121,7 @@ def text_seeder(rng: random.Random, checked: bool = True):
     def reseed(text: str) -> None:
         key = text.encode()
         seed_c(from_bytes(key + _sha512(key).digest(), "big"))
-        rng.gauss_next = None  # as Random.seed leaves it
+        rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.seed leaves it (typeshed omits it)
     return reseed
 
 
