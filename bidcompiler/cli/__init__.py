@@ -166,7 +166,8 @@ def _frozen_at_exit() -> None:
     The process frees all its memory as it ends either way; what the freeze leaves out
     is only the finalizers of objects in reference cycles at exit, which the language
     never promises to run, and no output waits on them: every file a command writes is
-    closed by the command, and stdout and stderr are flushed by the interpreter after this.  Registered first, so every other exit handler (a pool's, Dask's) runs before it.
+    closed by the command, and stdout and stderr are flushed by the interpreter after this.
+    Registered first, so every other exit handler (a pool's, Dask's) runs before it.
     """
     global _FREEZE_REGISTERED
     if not _FREEZE_REGISTERED:
