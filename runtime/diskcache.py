@@ -184,12 +184,17 @@ def _hash_runtime() -> str:
 
 
 def hash_files(digest, root: Path) -> None:
-    """Feed ``digest`` every source file below ``root`` (its path and bytes, in a fixed order)."""
+    """Feed ``digest`` every source file below ``root`` (its path and bytes, in a fixed order).
+
+    The path is the file's below ``root`` (``os.path.relpath``'s, cut from the walked path
+    where it begins with ``root``: relpath's normalising cost ~1.4 ms of every start-up)."""
+    top = os.path.join(os.fspath(root), "")  # the walked paths' beginning, with its separator
     for path in _source_files(root):
+        relative = path[len(top):] if path.startswith(top) else os.path.relpath(path, root)
         try:
             with open(path, "rb") as f:
                 data = f.read()
         except OSError:
             data = b"\0unreadable"
-        digest.update(f"{os.path.relpath(path, root)}\0{len(data)}\0".encode())
+        digest.update(f"{relative}\0{len(data)}\0".encode())
         digest.update(data)

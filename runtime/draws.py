@@ -80,6 +80,51 @@ def _agrees() -> bool:
     return True
 
 
+# Random.seed's own digest of a text seed (the C module where the interpreter has it, as random.py takes it).
+try:
+    from _sha512 import sha512 as _sha512
+except ImportError:  # pragma: no cover - an interpreter without the C module: random.py falls back alike
+    from hashlib import sha512 as _sha512
+
+_seeds_checked: bool | None = None
+
+
+def _seeds_agree() -> bool:
+    """Whether :func:`text_seeder`'s seeding leaves a generator as ``Random(text)`` does (checked once)."""
+    rng = random.Random.__new__(random.Random)
+    reseed = text_seeder(rng, checked=False)
+    for text in ("", "bidwhist:1:0", "bidwhist:-9223372036854775808:123456", "\u2663 seed"):
+        reseed(text)
+        if rng.getstate() != random.Random(text).getstate():
+            return False
+    return True
+
+
+def text_seeder(rng: random.Random, checked: bool = True):
+    """``reseed(text)``: ``rng.seed(text)`` for a ``str`` seed, without ``Random.seed``'s Python layer.
+
+    ``Random.seed`` turns a text into the integer of its UTF-8 bytes followed by their
+    SHA-512 digest and seeds the C generator with it (version 2, the default); this does
+    the same steps with one Python call fewer, where it is checked (once, against the
+    module itself) to leave the generator exactly as ``Random(text)`` starts; elsewhere
+    it is ``rng.seed``.  A simulation re-seeds one generator for every hand.
+    """
+    global _seeds_checked
+    if checked:
+        if _seeds_checked is None:
+            _seeds_checked = _seeds_agree()
+        if type(rng) is not random.Random or not _seeds_checked:
+            return rng.seed
+    seed_c = super(random.Random, rng).seed  # the C generator's own seed, bound to rng
+    from_bytes = int.from_bytes
+
+    def reseed(text: str) -> None:
+        key = text.encode()
+        seed_c(from_bytes(key + _sha512(key).digest(), "big"))
+        rng.gauss_next = None  # type: ignore[attr-defined]  # as Random.seed leaves it (typeshed omits it)
+    return reseed
+
+
 def exact(rng) -> bool:
     """True where :func:`below` and :func:`shuffle` draw exactly what ``rng``'s own methods would."""
     global _checked

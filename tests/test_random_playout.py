@@ -76,6 +76,23 @@ def test_draws_are_exact_only_for_a_plain_generator():
     assert not draws.exact(random.SystemRandom())
 
 
+def test_a_text_seeder_seeds_as_random_does():
+    rng = random.Random(99)
+    rng.gauss(0, 1)  # a gauss pair half drawn: seeding forgets it, as Random.seed does
+    reseed = draws.text_seeder(rng)
+    assert reseed != rng.seed  # the checked path on this interpreter
+    for text in ("bidwhist:1:0", "bidwhist:1:19999", "bidwhist:-3:7", "", "\u2660 \u00e9"):
+        reseed(text)
+        expected = random.Random(text)
+        assert rng.getstate() == expected.getstate()
+        assert [rng.getrandbits(6) for _ in range(5)] == [expected.getrandbits(6) for _ in range(5)]
+
+
+def test_a_text_seeder_leaves_other_generators_to_their_own_seed():
+    other = OtherRandom(1)
+    assert draws.text_seeder(other) == other.seed
+
+
 def test_deal_shuffles_as_random_does():
     rules = load_ruleset("standard")
     rng = random.Random(5)

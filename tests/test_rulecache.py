@@ -282,6 +282,27 @@ def test_the_code_version_covers_the_sources_and_grammars():
     assert rulecache.code_version() == version
 
 
+def test_hashed_files_are_named_as_relpath_names_them(tmp_path):
+    """hash_files names each file by its path below the root, as os.path.relpath gives it
+    (cut from the walked path, however the root is written)."""
+    import hashlib
+    import os
+
+    from runtime import diskcache
+
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    for name, text in (("a.py", "1"), ("sub/b.txt", "22"), ("sub/deeper/c.py", "333")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    expected = hashlib.sha256()
+    for path in diskcache._source_files(tmp_path):
+        data = open(path, "rb").read()
+        expected.update(f"{os.path.relpath(path, tmp_path)}\0{len(data)}\0".encode() + data)
+    for root in (tmp_path, str(tmp_path) + os.sep, tmp_path / "sub" / ".."):
+        actual = hashlib.sha256()
+        diskcache.hash_files(actual, root)
+        assert actual.hexdigest() == expected.hexdigest(), root
+
+
 def test_the_code_version_covers_the_libraries_that_read_variants(tmp_path, monkeypatch):
     """An upgraded YAML, Lark or jsonschema (its files rewritten) is new code too."""
     package = tmp_path / "zz_fake_library"

@@ -200,3 +200,29 @@ def test_progress_is_left_to_rich_wherever_it_might_draw_a_bar(monkeypatch):
     monkeypatch.setattr(sys, "stderr", Stream(False))
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich may then draw on a pipe: rich decides
     assert may_show_progress(PROGRESS_FROM)
+
+
+def test_the_exit_handler_that_freezes_is_registered_once(monkeypatch):
+    import gc
+
+    import bidcompiler.cli as cli_module
+
+    registered = []
+    monkeypatch.setattr(cli_module, "_FREEZE_REGISTERED", False)
+    monkeypatch.setattr(cli_module.atexit, "register", registered.append)
+    cli_module._frozen_at_exit()
+    cli_module._frozen_at_exit()
+    assert registered == [gc.freeze]
+
+
+def test_a_whole_process_writes_its_output_and_records_whole(tmp_path):
+    """main() freezes what is alive at exit (no teardown collections): the report and every record are written."""
+    from clirun import script
+
+    records = tmp_path / "hands.jsonl"
+    done = script("simulate", "standard", "--hands", "120", "--bots", "random", "--seed", "4", "--json",
+                  "--records", str(records))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 120
+    lines = records.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 120 and all(json.loads(line)["format"] == "bidwhist-hand/1" for line in lines)
