@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
@@ -136,6 +137,7 @@ def variant_schema() -> dict:
 _LAYER_MEMO_SIZE = 64
 _LAYER_MEMO_TEXT = 100_000
 _layer_memo: OrderedDict[tuple[str, str], LoadedYaml] = OrderedDict()
+_layer_memo_lock = threading.Lock()
 
 
 def _copy_layer(doc: LoadedYaml) -> LoadedYaml:
@@ -153,15 +155,19 @@ def load_layer_text(text: str, filename: str) -> LoadedYaml:
     document (a copy of the one checked first, see ``_layer_memo``).
     """
     key = (filename, text)
-    known = _layer_memo.get(key)
+    with _layer_memo_lock:  # threads may compile at once: the memo's order is kept under one lock
+        known = _layer_memo.get(key)
+        if known is not None:
+            _layer_memo.move_to_end(key)
     if known is not None:
-        _layer_memo.move_to_end(key)
         return _copy_layer(known)
     doc = _load_layer_text(text, filename)
     if len(text) <= _LAYER_MEMO_TEXT:
-        _layer_memo[key] = _copy_layer(doc)
-        if len(_layer_memo) > _LAYER_MEMO_SIZE:
-            _layer_memo.popitem(last=False)
+        kept = _copy_layer(doc)
+        with _layer_memo_lock:
+            _layer_memo[key] = kept
+            if len(_layer_memo) > _LAYER_MEMO_SIZE:
+                _layer_memo.popitem(last=False)
     return doc
 
 

@@ -108,8 +108,23 @@ def nesting_message() -> str:
     return f"nested too deeply: at most {MAX_NESTING} blocks, lists and mappings may be inside one another"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_message() -> str:
+    """The message for a quoted value whose escape (``"\\uD800"``) names half of a UTF-16 pair."""
+    return ("an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: "
+            "write the character itself, or one \\U escape for it (e.g. \\U0001F600)")
+
+
+def escape_range_message() -> str:
+    """The message for an escape beyond Unicode (``"\\U00110000"``)."""
+    return "an escape names no character: Unicode stops at \\U0010FFFF"
+
+
 class _NestingLimit:
-    """The composer's limit on nesting, for either parser (see :class:`CoreSchemaLoader`)."""
+    """The composer's limit on nesting, and its refusal of escapes that name no character,
+    for either parser (see :class:`CoreSchemaLoader`)."""
 
     _depth = 0
 
@@ -134,6 +149,14 @@ class _NestingLimit:
             return super().compose_mapping_node(anchor)
         finally:
             self._depth -= 1
+
+    def compose_scalar_node(self, anchor):
+        """As PyYAML's, refusing a value with half a character in it: a lone surrogate can
+        come only from an escape, and no file, terminal or JSON reader downstream takes it."""
+        node = super().compose_scalar_node(anchor)
+        if _SURROGATE.search(node.value):
+            raise yaml.MarkedYAMLError(problem=surrogate_message(), problem_mark=node.start_mark)
+        return node
 
 
 class CoreSchemaLoader(_NestingLimit, yaml.SafeLoader):
@@ -221,6 +244,7 @@ _C_LONGEST_LINE = 1000
 class _NotSure(Exception):
     """The C path met something it may read otherwise than PyYAML does: the pure path reads it."""
 
+
 if _CParser is not None:
     from yaml.composer import Composer as _Composer
 
@@ -248,7 +272,12 @@ if _CParser is not None:
             return node
 
         def compose_scalar_node(self, anchor):
-            """As PyYAML's; a plain scalar's style is None, as PyYAML's parser gives it ('' from libyaml)."""
+            """As PyYAML's; a plain scalar's style is None, as PyYAML's parser gives it ('' from libyaml).
+
+            A scalar tagged with a bare ``!`` is left to the pure path: libyaml marks an empty one
+            (``a: !``) as not implicit, so it would be the text ``''`` where PyYAML reads nothing."""
+            if self.peek_event().tag == "!":
+                raise _NotSure
             node = super().compose_scalar_node(anchor)
             if node.style == "":
                 node.style = None
@@ -786,6 +815,12 @@ def _compose_pure(text: str, filename: str) -> Node | None:
         raise _yaml_error(exc, text, filename) from None
     except RecursionError:
         raise CompileError([Diagnostic(SourcePos(filename), "YAML nested too deeply")]) from None
+    except (ValueError, OverflowError):
+        # PyYAML's scanner turns a "\U00110000" escape into chr() of it unchecked; it stopped at
+        # the escape's digits, where its own escape errors point.
+        assert loader is not None
+        raise _yaml_error(yaml.MarkedYAMLError(problem=escape_range_message(), problem_mark=loader.get_mark()),
+                          text, filename) from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -80,11 +80,15 @@ def _agrees() -> bool:
     return True
 
 
-# Random.seed's own digest of a text seed (the C module where the interpreter has it, as random.py takes it).
+# Random.seed's own digest of a text seed: the C module random.py takes (``_sha2`` from Python
+# 3.12, ``_sha512`` before), else hashlib's, the same digest.
 try:
-    from _sha512 import sha512 as _sha512
-except ImportError:  # pragma: no cover - an interpreter without the C module: random.py falls back alike
-    from hashlib import sha512 as _sha512
+    from _sha2 import sha512 as _sha512  # type: ignore[import-not-found, no-redef, unused-ignore]
+except ImportError:
+    try:
+        from _sha512 import sha512 as _sha512  # type: ignore[no-redef, unused-ignore]
+    except ImportError:  # pragma: no cover - an interpreter without the C modules
+        from hashlib import sha512 as _sha512  # type: ignore[no-redef, unused-ignore]
 
 _seeds_checked: bool | None = None
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import pickle
 import textwrap
+from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+import yaml
+from fuzzing import FUZZ, scaled
+from hypothesis import given, settings, strategies as st
 
+from bidcompiler import yamlload
 from bidcompiler.errors import CompileError, SourcePos
 from bidcompiler.yamlload import coerce_to_schema_strings, load_yaml
 
@@ -369,13 +373,8 @@ def test_the_end_of_a_double_quoted_value_is_its_closing_quote():
 
 # -- the C path (libyaml's scanner and parser) reads as the pure-Python path does ---------
 
-import yaml  # noqa: E402
-from pathlib import Path  # noqa: E402
 
-from fuzzing import FUZZ, scaled  # noqa: E402
-from hypothesis import settings  # noqa: E402
 
-from bidcompiler import yamlload  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_YAML = sorted((ROOT / "variants").glob("*.yaml")) + sorted((ROOT / "examples").rglob("*.yaml"))
@@ -415,7 +414,7 @@ def test_the_c_path_reads_every_shipped_file_as_the_pure_path_does():
             assert _tree(root) == _tree(yamlload._compose_pure(text, str(path))), path
 
 
-EDITS = ["{", "}", "[", "]", ":", ": ", "?", "? ", " :", "&a ", "*a", "!tag ", "!!str ", "!!int ", "---\n", "...\n", "- ", "? ",
+EDITS = ["{", "}", "[", "]", ":", ": ", "?", "? ", " :", "&a ", "*a", "!", "! ", "!tag ", "!!str ", "!!int ", "---\n", "...\n", "- ", "? ",
          "#", "'", '"', "|", "|-", ">+", "%YAML 1.2\n", "%TAG ! x\n", "\\", "\n", " ", "  ", "é", "😀", ",",
          "@", "`", '"\\x41\\u00e9"', "- - ", "{a: [b, {c: d}]}", "&a [*a]", "a" * 1100, "\t", "\r", "\x00"]
 
@@ -478,6 +477,14 @@ HOSTILE = [
     "--- a\n--- b\n",
     "a: !!int x\n",
     "a: !custom x\n",
+    "a: !\n",  # a bare "!" on nothing: libyaml reads the text '', PyYAML nothing
+    "- !\n",
+    "x: [! , a]\n",
+    "x: {! : a}\n",
+    'a: "\\U00110000"\n',  # escapes that name no character
+    'a: "\\UFFFFFFFF"\n',
+    'a: "\\uD800"\n',
+    'a: "\\uD83D\\uDE00"\n',
     "a: 99999999999999999999\n",
     "? [a]\n: b\n",
     "a: 1\na: 2\n",
@@ -519,3 +526,31 @@ def test_the_nesting_limit_holds_on_the_c_path_too():
             assert yamlload._compose_fast(text) == (False, None)
         [diagnostic] = errors_of(text)
         assert diagnostic.message.startswith("nested too deeply") and diagnostic.pos == at(1, len("play: ") + 64)
+
+
+@pytest.mark.parametrize("text, col", [('a: "\\U00110000"\n', 7), ('a: "x\\UFFFFFFFF"\n', 8)])
+def test_an_escape_beyond_unicode_is_refused_at_its_digits(text, col):
+    # PyYAML's scanner called chr() on it unchecked: an internal error (ValueError,
+    # OverflowError) before; now one positioned message.
+    (diag,) = errors_of(text)
+    assert "names no character" in diag.message and "\\U0010FFFF" in diag.message
+    assert (diag.pos.line, diag.pos.col) == (1, col)
+
+
+@pytest.mark.parametrize("text", ['a: "\\uD800"\n', 'a: "\\uD83D\\uDE00"\n', 'a: [x, "\\udfff"]\n'])
+def test_an_escape_naming_half_a_character_is_refused(text):
+    # Before, the lone surrogate went into the data, and from there into files and terminals
+    # that cannot encode it.
+    (diag,) = errors_of(text)
+    assert "half of a UTF-16 pair" in diag.message and "\\U0001F600" in diag.message
+    assert diag.pos.line == 1
+
+
+def test_an_escape_for_a_whole_character_is_read():
+    assert load('a: "\\U0001F600 \\u00e9"\n').data == {"a": "\U0001F600 é"}
+
+
+def test_a_bare_tag_on_nothing_is_nothing_either_way():
+    # libyaml reads "a: !" as the text ''; PyYAML (the language this loader keeps) as nothing.
+    assert load("a: !\n").data == {"a": None}
+    assert yamlload._compose_fast("a: !\n") == (False, None)

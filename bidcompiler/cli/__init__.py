@@ -161,13 +161,16 @@ def _frozen_at_exit() -> None:
     frozen (``gc.freeze``) as the last exit handler runs.
 
     Python's teardown collects garbage several times over every object a command made
-    (its modules, a ruleset's tables): ~5% of a short command's instructions, 21M of a
-    one-hand ``simulate`` run's 447M (docs/measurements.md, the nineteenth session).
+    (its modules, a ruleset's tables): the freeze saved ~4% of a short command's
+    instructions, 18.6M of a one-hand ``simulate`` run's 447.3M (docs/measurements.md,
+    the nineteenth session).
     The process frees all its memory as it ends either way; what the freeze leaves out
     is only the finalizers of objects in reference cycles at exit, which the language
     never promises to run, and no output waits on them: every file a command writes is
     closed by the command, and stdout and stderr are flushed by the interpreter after this.
-    Registered first, so every other exit handler (a pool's, Dask's) runs before it.
+    Exit handlers run last registered first: every handler registered after ``main()`` starts
+    (a pool's, Dask's) runs before the freeze; those registered at import time (logging's)
+    run after it, which does them no harm (a frozen object is still alive and usable).
     """
     global _FREEZE_REGISTERED
     if not _FREEZE_REGISTERED:
