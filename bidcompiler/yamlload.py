@@ -113,8 +113,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def surrogate_message() -> str:
     """The message for a quoted value whose escape (``"\\uD800"``) names half of a UTF-16 pair."""
-    return ("an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: "
-            "write the character itself, or one \\U escape for it (e.g. \\U0001F600)")
+    return "an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: write the character itself"
 
 
 def escape_range_message() -> str:
@@ -123,8 +122,7 @@ def escape_range_message() -> str:
 
 
 class _NestingLimit:
-    """The composer's limit on nesting, and its refusal of escapes that name no character,
-    for either parser (see :class:`CoreSchemaLoader`)."""
+    """The composer's limit on nesting, for either parser (see :class:`CoreSchemaLoader`)."""
 
     _depth = 0
 
@@ -149,14 +147,6 @@ class _NestingLimit:
             return super().compose_mapping_node(anchor)
         finally:
             self._depth -= 1
-
-    def compose_scalar_node(self, anchor):
-        """As PyYAML's, refusing a value with half a character in it: a lone surrogate can
-        come only from an escape, and no file, terminal or JSON reader downstream takes it."""
-        node = super().compose_scalar_node(anchor)
-        if _SURROGATE.search(node.value):
-            raise yaml.MarkedYAMLError(problem=surrogate_message(), problem_mark=node.start_mark)
-        return node
 
 
 class CoreSchemaLoader(_NestingLimit, yaml.SafeLoader):
@@ -616,6 +606,11 @@ class _Builder:
     def scalar(self, node: ScalarNode) -> Any:
         value = node.value
         tag = node.tag
+        if _SURROGATE.search(value):
+            # Half a character can come only from an escape ("\uD800" in YAML or .whist), and no
+            # file, terminal or JSON reader downstream takes it.
+            self.sink.error(self.pos(node), surrogate_message())
+            return value
         if tag == STR_TAG:
             return value
         # Implicitly resolved plain scalars always match; only an explicit tag such

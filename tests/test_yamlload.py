@@ -542,8 +542,20 @@ def test_an_escape_naming_half_a_character_is_refused(text):
     # Before, the lone surrogate went into the data, and from there into files and terminals
     # that cannot encode it.
     (diag,) = errors_of(text)
-    assert "half of a UTF-16 pair" in diag.message and "\\U0001F600" in diag.message
+    assert "half of a UTF-16 pair" in diag.message and "write the character itself" in diag.message
     assert diag.pos.line == 1
+
+
+def test_a_whist_string_naming_half_a_character_is_refused_too():
+    # .whist strings are JSON strings: a pair of escapes is one character there, half of one is refused.
+    from bidcompiler.pipeline import load_layer_text
+
+    head = "variant w\nextends standard\ntitle "
+    assert load_layer_text(head + '"a \\uD83D\\uDE00"\n', "w.whist").data["title"] == "a \U0001F600"
+    with pytest.raises(CompileError) as info:
+        load_layer_text(head + '"a \\uD800 b"\n', "w.whist")
+    (diag,) = info.value.diagnostics
+    assert (diag.pos.line, diag.pos.col) == (3, 7) and "half of a UTF-16 pair" in diag.message
 
 
 def test_an_escape_for_a_whole_character_is_read():
