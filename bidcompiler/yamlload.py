@@ -113,7 +113,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def surrogate_message() -> str:
     """The message for a quoted value whose escape (``"\\uD800"``) names half of a UTF-16 pair."""
-    return "an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: write the character itself"
+    return ("a lone surrogate: an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: "
+            "write the character itself")
 
 
 def escape_range_message() -> str:

@@ -183,9 +183,13 @@ def test_a_lone_surrogate_in_a_path_is_refused_not_a_crash(tmp_path):
     path = write(tmp_path, dict(HAND, **{"with": ["min-bid-4", "\udcff.yaml"]}))
     assert_refused(path, "with[1]", "lone surrogate")
     assert run("analyze", str(path)).exit_code == 1
-    # The same in what a named variant file extends: the file's own name for it.
+    # In what a named variant file extends: the file itself is refused where it is read (no
+    # value of a variant file may hold a lone surrogate), at the escape, its content not quoted.
     (tmp_path / "mine.yaml").write_text('name: mine\nkind: variant\nextends: "a\\ud800.yaml"\n', encoding="utf-8")
-    assert_refused(write(tmp_path, dict(HAND, variant="mine.yaml")), "variant", "lone surrogate", secret=None)
+    assert_refused(write(tmp_path, dict(HAND, variant="mine.yaml")), "variant",
+                   "cannot be read as YAML (line 3, column 10)", secret=None)
+    checked = run("check", str(tmp_path / "mine.yaml"))
+    assert checked.exit_code == 1 and "lone surrogate" in checked.stdout + checked.stderr
 
 
 def test_windows_style_paths_are_refused_even_where_such_a_file_exists(tmp_path):
