@@ -34,12 +34,18 @@ from runtime.ruleset import NO_TRUMP
 VARIANTS = ["standard", "northeast52", "cutthroat", "two-handed", "rhode-island", "standard+min-bid-4"]
 
 
-def auction_states(rules, hands: int, seed: int):
-    """Every auction position of ``hands`` hands the heuristic bids, one bot a seat."""
+def dealt_hands(rules, hands: int, seed: int):
+    """``hands`` new hands of ``rules``, dealt from one generator seeded ``seed``, the deal
+    passing round the table (hand ``i`` dealt by seat ``i`` modulo the players)."""
     rng = random.Random(seed)
     for i in range(hands):
         dealt, kitty = deal(rules, rng)
-        state = HandState(rules, i % rules.players, dealt, kitty)
+        yield HandState(rules, i % rules.players, dealt, kitty)
+
+
+def auction_states(rules, hands: int, seed: int):
+    """Every auction position of ``hands`` hands the heuristic bids, one bot a seat."""
+    for state in dealt_hands(rules, hands, seed):
         bots = [HeuristicBot(None) for _ in range(rules.players)]
         while state.phase == AUCTION:
             yield state
@@ -192,10 +198,7 @@ def test_standing_values_read_the_callers_books(variant):
 @pytest.mark.parametrize("variant", ["standard", "northeast52", "cutthroat", "two-handed"])
 def test_play_to_end_plays_as_a_loop_of_choose(variant):
     rules = load_ruleset(variant)
-    rng = random.Random(12)
-    for i in range(6):
-        dealt, kitty = deal(rules, rng)
-        looped = HandState(rules, i % rules.players, dealt, kitty)
+    for looped in dealt_hands(rules, 6, 12):
         whole = looped.clone()
         bot = HeuristicBot(None)
         while not looped.is_terminal():
@@ -353,11 +356,8 @@ def test_shown_cards_read_once_a_seat_stay_the_shown_cards():
     placed_away and threats given them answer as when they read them themselves."""
     rules = load_ruleset("standard+kitty-face-up")
     info = rules_info(rules)
-    rng = random.Random(5)
     checked = 0
-    for i in range(30):
-        dealt, kitty = deal(rules, rng)
-        state = HandState(rules, i % rules.players, dealt, kitty)
+    for state in dealt_hands(rules, 30, 5):
         bot = HeuristicBot(None)
         while not state.is_terminal():
             seat = state.seat
@@ -386,11 +386,8 @@ def test_declaring_with_a_kitty_seen_reads_the_auction_estimate(spec, memo_read)
     auction's memo (the same hand, kitty and deal): each declaration is the one a fresh
     bot, which works the estimate out again, makes."""
     rules = load_ruleset(spec)
-    rng = random.Random(9)
     reads = 0
-    for i in range(40):
-        dealt, kitty = deal(rules, rng)
-        state = HandState(rules, i % rules.players, dealt, kitty)
+    for state in dealt_hands(rules, 40, 9):
         bot = HeuristicBot(None)
         while not state.is_terminal():
             if state.phase in (DECLARE_TRUMP, DECLARE_DIRECTION):
