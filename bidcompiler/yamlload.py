@@ -111,15 +111,11 @@ def nesting_message() -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def surrogate_message() -> str:
-    """The message for a quoted value whose escape (``"\\uD800"``) names half of a UTF-16 pair."""
-    return ("a lone surrogate: an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), not a character: "
-            "write the character itself")
-
-
-def escape_range_message() -> str:
-    """The message for an escape beyond Unicode (``"\\U00110000"``)."""
-    return "an escape names no character: Unicode stops at \\U0010FFFF"
+# The messages for a quoted value whose escape names half of a UTF-16 pair ("\\uD800"), and
+# for an escape beyond Unicode ("\\U00110000").
+_SURROGATE_MESSAGE = ("a lone surrogate: an escape names half of a UTF-16 pair (\\uD800 to \\uDFFF), "
+                      "not a character: write the character itself")
+_ESCAPE_RANGE_MESSAGE = "an escape names no character: Unicode stops at \\U0010FFFF"
 
 
 class _NestingLimit:
@@ -610,7 +606,7 @@ class _Builder:
         if _SURROGATE.search(value):
             # Half a character can come only from an escape ("\uD800" in YAML or .whist), and no
             # file, terminal or JSON reader downstream takes it.
-            self.sink.error(self.pos(node), surrogate_message())
+            self.sink.error(self.pos(node), _SURROGATE_MESSAGE)
             return value
         if tag == STR_TAG:
             return value
@@ -815,7 +811,7 @@ def _compose_pure(text: str, filename: str) -> Node | None:
         # PyYAML's scanner turns a "\U00110000" escape into chr() of it unchecked; it stopped at
         # the escape's digits, where its own escape errors point.
         assert loader is not None
-        raise _yaml_error(yaml.MarkedYAMLError(problem=escape_range_message(), problem_mark=loader.get_mark()),
+        raise _yaml_error(yaml.MarkedYAMLError(problem=_ESCAPE_RANGE_MESSAGE, problem_mark=loader.get_mark()),
                           text, filename) from None
     finally:
         if loader is not None:
