@@ -887,7 +887,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         if parse_card(rules, card) in stayed:
             raise RecordError(where, f"seat {taker} discards {card_shown(rules, card)}, which stays in the kitty: "
                                      "it leaves play and never reaches the hand, so it is not listed")
-    short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
+    short = in_progress and isinstance(discard, list) and len(discard) < target and not _holds(record, "play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
         # The sentence must end whole when the list is missing or is something else.
         count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
