@@ -536,10 +536,12 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
     ids = []
     seen: dict[int, str] = {}
     for seat, hand in enumerate(hands):
-        cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
+        # records.md: the message names the seat -- hands[s] is seat s's hand, and says so in words too.
+        whose = f" (seat {seat}'s hand)"
+        cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]", whose)
         if len(cards) != rules.hand_size:
-            raise RecordError(prefix + "hands",
-                              f"hands[{seat}] has {_counted(len(cards), 'card')}; the variant deals {rules.hand_size}")
+            raise RecordError(prefix + "hands", f"hands[{seat}] has {_counted(len(cards), 'card')}; "
+                                                f"the variant deals {rules.hand_size}{whose}")
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",

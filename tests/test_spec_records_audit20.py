@@ -89,3 +89,23 @@ def test_a_discard_or_swaps_of_the_wrong_type_where_no_kitty_is_taken_is_refused
     assert status == 0, out  # the hand itself is legal
     status, out = replayed(tmp_path, dict(kittyless_record, **{key: value}))
     assert status == 1 and out["error"]["at"] == key, out
+
+
+# --------------------------------------------------------------------------- "names ... the seat": hands
+@pytest.mark.parametrize("seat", [0, 2])
+@pytest.mark.parametrize("change, fragment", [
+    (lambda hand: hand[:11], "has 11 cards; the variant deals 12"),
+    (lambda hand: hand + ["2S"], "has 13 cards; the variant deals 12"),
+    (lambda hand: ["XX"] + hand[1:], "holds 'XX', which is not a card of this deck"),
+    (lambda hand: " ".join(hand), "must be a list of cards"),
+])
+def test_a_hand_that_is_not_dealt_right_names_its_seat(tmp_path, seat, change, fragment):
+    """records.md: the message "names the rule that was broken and the seat", and `at` is `hands`
+    for "a hand of the wrong size" or one not of the deck.  The message named the hand only as
+    `hands[s]`; it now says whose hand that is in words, as every other entry names its seat."""
+    hands = [list(hand) for hand in NT_RECORD["hands"]]
+    hands[seat] = change(hands[seat])
+    status, out = replayed(tmp_path, dict(NT_RECORD, hands=hands))
+    assert status == 1 and out["error"]["at"] == "hands", out
+    message = out["error"]["message"]
+    assert message.startswith(f"hands[{seat}] {fragment}") and message.endswith(f"(seat {seat}'s hand)"), message
