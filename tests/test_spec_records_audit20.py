@@ -109,3 +109,12 @@ def test_a_hand_that_is_not_dealt_right_names_its_seat(tmp_path, seat, change, f
     assert status == 1 and out["error"]["at"] == "hands", out
     message = out["error"]["message"]
     assert message.startswith(f"hands[{seat}] {fragment}") and message.endswith(f"(seat {seat}'s hand)"), message
+
+
+def test_an_in_progress_flag_that_is_no_boolean_is_said_before_the_auction(tmp_path):
+    """docs/records.md's order of checking puts `in_progress` last, but a flag that is neither true
+    nor false decides how every entry after the deal is read (may the hand stop?): it is said with
+    the deal, before a bad call or card, as the page now says."""
+    record = dict(NT_RECORD, in_progress="yes", auction=["9 bogus"] + NT_RECORD["auction"][1:])
+    status, out = replayed(tmp_path, record)
+    assert status == 1 and out["error"] == {"at": "in_progress", "message": "in_progress must be true or false"}
