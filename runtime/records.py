@@ -536,10 +536,12 @@ def check_deal(rules: Ruleset, record: dict, prefix: str = "") -> tuple[list[lis
     ids = []
     seen: dict[int, str] = {}
     for seat, hand in enumerate(hands):
-        cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]")
+        # records.md: the message names the seat -- hands[s] is seat s's hand, and says so in words too.
+        whose = f" (seat {seat}'s hand)"
+        cards = _card_list(rules, hand, prefix + "hands", f"hands[{seat}]", whose)
         if len(cards) != rules.hand_size:
-            raise RecordError(prefix + "hands",
-                              f"hands[{seat}] has {_counted(len(cards), 'card')}; the variant deals {rules.hand_size}")
+            raise RecordError(prefix + "hands", f"hands[{seat}] has {_counted(len(cards), 'card')}; "
+                                                f"the variant deals {rules.hand_size}{whose}")
         for c in cards:
             if c in seen:
                 raise RecordError(prefix + "hands",
@@ -640,11 +642,9 @@ def replay_hand(rules: Ruleset, record: dict, prefix: str = "") -> HandReplay:
         yield from _auction_entries(state, record.get("auction"), prefix, at, in_progress)
         if state.phase == OVER:
             # An empty declare, discard, swaps or play says nothing and is let pass; any
-            # claim, even of 0, needs a trick played; swaps that is not a list is refused too.
+            # claim, even of 0, needs a trick played; a value of another type (0, "", false) is refused too.
             for key in LATER_KEYS:
-                value = record.get(key)
-                if value or (key == "claim" and value is not None) or (
-                        key == "swaps" and value is not None and not isinstance(value, list)):
+                if _holds(record, key):
                     raise RecordError(prefix + key, f"the hand ended without a contract, so it has no {key}")
             return
         # Where the kitty comes before the declaration, the discard comes first; follow the game's own order.
@@ -712,10 +712,19 @@ def _nothing_after(record: dict, prefix: str, field: str, where: str,
             raise RecordError(prefix + key, f"the hand stops {where}, so the record has no {key} yet")
 
 
+# The empty value of each entry after the auction but the claim: given so, the entry says nothing.
+_EMPTY_ENTRY: dict[str, type] = {"declare": dict, "discard": list, "swaps": list, "play": list}
+
+
 def _holds(record: dict, key: str) -> bool:
-    """Whether the record gives something at ``key`` (an empty list says nothing; a claim of 0 does)."""
+    """Whether the record gives something at ``key``: anything but null and the entry's own empty
+    value (``[]``; ``{}`` for ``declare``) -- a claim of 0 does, and so does a value of another
+    type (``0``, ``""``, ``false``: not an empty list, so refused where no such entry may be)."""
     value = record.get(key)
-    return bool(value) or (key == "claim" and value is not None)
+    if value is None:
+        return False
+    empty = _EMPTY_ENTRY.get(key)
+    return empty is None or not isinstance(value, empty) or bool(value)
 
 
 def _auction_entries(state: HandState, calls, prefix: str, at: list, in_progress: bool = False):
@@ -862,7 +871,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
     where = prefix + "discard"
     discard = record.get("discard", [])
     if state.phase != DISCARD:
-        if discard:  # records.md: the message names the rule and the seat
+        if _holds(record, "discard"):  # records.md: the message names the rule and the seat
             who = f"seat {state.declarer}" if state.declarer >= 0 else "nobody"
             raise RecordError(where, f"{who} has no kitty to take and lay away in this hand, so the record "
                                      "has no discard")
@@ -880,7 +889,7 @@ def _discard_entries(state: HandState, record: dict, prefix: str, at: list, in_p
         if parse_card(rules, card) in stayed:
             raise RecordError(where, f"seat {taker} discards {card_shown(rules, card)}, which stays in the kitty: "
                                      "it leaves play and never reaches the hand, so it is not listed")
-    short = in_progress and isinstance(discard, list) and len(discard) < target and not record.get("play")
+    short = in_progress and isinstance(discard, list) and len(discard) < target and not _holds(record, "play")
     if not isinstance(discard, list) or (len(discard) != target and not short):
         # The sentence must end whole when the list is missing or is something else.
         count = (len(discard) if isinstance(discard, list) else "no discard" if discard is None
@@ -980,7 +989,7 @@ def _check_swap_keys(swap, i: int, where: str, who: str = "") -> None:
 def _check_swaps_made(state: HandState, record: dict, prefix: str) -> None:
     """RecordError at ``swaps`` where the record names exchanges and none was due (kitty.py checked the others)."""
     swaps = record.get("swaps")
-    if swaps and not state.swaps:
+    if _holds(record, "swaps") and not state.swaps:
         if not isinstance(swaps, list):
             parse_swaps(state.rules, swaps, prefix)
         raise RecordError(prefix + "swaps", "nobody exchanges cards in this hand (only where cards leave play, "
