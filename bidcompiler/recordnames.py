@@ -29,7 +29,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from runtime.files import FileRefused, read_regular
+from runtime.files import FileRefused, StandardInput, read_regular
 from runtime.ruleset import Ruleset
 
 from . import rulecache
@@ -422,6 +422,8 @@ def record_folder(record_file: str | os.PathLike) -> str:
     followed (docs/records.md), so the record's paths are read beside the record, and
     confined to its folder, not to the folder the link happens to be in.
     """
+    if isinstance(record_file, StandardInput):  # `-`: a record piped in names paths from where the tool runs
+        return os.getcwd()
     return os.path.dirname(os.path.realpath(os.fspath(record_file)))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 MIB = 1 << 20
 # The default limit: far above any real variant file (the shipped ones are under 3 KB),
@@ -198,6 +199,48 @@ def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str
         return utf8_text(data)
     except NotUtf8 as exc:
         raise FileRefused(exc.said_of(path)) from None
+
+
+class StandardInput(str):
+    """A record FILE given as ``-``: the text comes from standard input.
+
+    It is a ``str`` that reads ``<stdin>`` (messages place their faults there, as
+    Python's own do), and the type says where to read: the paths in a record read this
+    way are relative to, and confined to, the working directory, as a file's are to its
+    folder (:func:`bidcompiler.recordnames.record_folder`).  A file really named ``-``
+    is read as ``./-``.
+    """
+
+    def __new__(cls) -> "StandardInput":
+        return super().__new__(cls, "<stdin>")
+
+
+def read_stdin_bounded(limit: int, what: str = "record") -> str:
+    """The UTF-8 text on standard input, at most ``limit`` bytes; FileRefused if not.
+
+    Refused at once when standard input is a terminal (a record is piped in, not typed:
+    the tool would otherwise sit waiting with no prompt), and when more than ``limit``
+    bytes come (read no further: bounded memory, as for a file).
+    """
+    name = StandardInput()
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise FileRefused(f"{name}: cannot read: standard input is closed")
+    if stream.isatty():
+        raise FileRefused(f"{name}: standard input is a terminal; '-' reads a {what} piped in "
+                          f"(bidwhist replay - < FILE)")
+    try:
+        buffer = getattr(stream, "buffer", None)  # a text stream without bytes under it (tests): its text
+        data = buffer.read(limit + 1) if buffer is not None else stream.read(limit + 1).encode("utf-8", "surrogatepass")
+    except (OSError, ValueError) as exc:
+        raise FileRefused(f"{name}: cannot read: {getattr(exc, "strerror", None) or exc}") from None
+    if len(data) > limit:
+        raise FileRefused(f"{name}: larger than {size_text(limit)}, the most the tool reads of a {what}",
+                          "too-large")
+    try:
+        return utf8_text(data)
+    except NotUtf8 as exc:
+        raise FileRefused(exc.said_of(name)) from None
 
 
 def newlines(text: str) -> str:

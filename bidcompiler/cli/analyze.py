@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import regular_file
+from .common import record_file
 
 if TYPE_CHECKING:
     from runtime.hand import HandState
@@ -310,7 +310,7 @@ def solver_available(backend: str) -> str:
 
 
 @click.command()
-@click.argument("file", type=click.Path(), callback=regular_file)
+@click.argument("file", type=click.Path(), callback=record_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (docs/records.md).")
 @click.option("--every-card", is_flag=True, help="Analyse the position before every card, not only every trick.")
 @click.option("--each", is_flag=True,
@@ -334,7 +334,8 @@ def analyze(file, as_json, every_card, each, backend):
     is a hand of its own (--json: {"hands": [...], "illegal": [...]}, each hand with
     its "line"), as `bidwhist replay --each` reads it.  Exit status 0 for a legal
     record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
-    --each, when any hand is illegal), 2 for a file that is not a record.
+    --each, when any hand is illegal), 2 for a file that is not a record.  FILE -
+    reads the record from standard input, as `bidwhist replay -` does.
     """
     from runtime.records import record_line_numbers
     from runtime.solver import DoubleDummy

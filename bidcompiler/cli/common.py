@@ -264,6 +264,17 @@ def regular_file(ctx, param, value):
     return value
 
 
+def record_file(ctx, param, value):
+    """A click callback for a record FILE: ``-`` reads the record from standard input
+    (:class:`runtime.files.StandardInput`, shown as ``<stdin>``); any other name is a
+    :func:`regular_file`."""
+    if value == "-":
+        from runtime.files import StandardInput
+
+        return StandardInput()
+    return regular_file(ctx, param, value)
+
+
 def output_problem(path: str | os.PathLike) -> str | None:
     """Why a file could not be written at ``path``, in words; None when it can.
 

@@ -20,7 +20,7 @@ from typing import Iterator
 import click
 from rich.text import Text
 
-from runtime.files import MAX_RECORD_BYTES, FileRefused, read_bounded
+from runtime.files import MAX_RECORD_BYTES, FileRefused, StandardInput, read_bounded, read_stdin_bounded
 from runtime.records import (
     MISSING_FIELD,
     HandReplay,
@@ -42,7 +42,7 @@ from ..errors import CompileError, printable
 from ..recordnames import record_folder, record_ruleset
 from . import render
 from .hand_rules import books_to_make
-from .common import regular_file
+from .common import record_file
 from .table import side_label
 
 
@@ -52,9 +52,12 @@ def read_record_text(file: str) -> str:
 
     Only a regular file of at most :data:`runtime.files.MAX_RECORD_BYTES` is read (a
     FIFO, a device such as ``/dev/zero`` or a huge file would hang the tool or fill
-    its memory).
+    its memory).  ``-`` (:class:`runtime.files.StandardInput`) reads the record from
+    standard input, within the same limit.
     """
     try:
+        if isinstance(file, StandardInput):
+            return read_stdin_bounded(MAX_RECORD_BYTES, "record")
         return read_bounded(file, MAX_RECORD_BYTES, "record")
     except FileRefused as exc:
         click.echo(printable(str(exc), False), err=True)  # one line, whatever the file's name holds
@@ -67,7 +70,7 @@ def parse_record_text(text: str, file: str) -> RecordFile:
         return read_record_file(text, file)
     except NotARecord as exc:
         message = str(exc)
-        if not text.strip():
+        if not text.strip() and not isinstance(file, StandardInput):
             from runtime.session import sidecar_path  # only here: it loads the bots
 
             if sidecar_path(file).is_file():  # a play save of the earlier layout, before its first hand was over
@@ -123,7 +126,8 @@ def independent_hands_hint(rf: RecordFile, error: dict, file: str, command: str 
     if alone["error"] is not None:
         return None
     return ("this hand is legal on its own: if the lines are independent hands (as "
-            f"`simulate --hands … --records` writes them), score each with `bidwhist {command} --each {file}`")
+            f"`simulate --hands … --records` writes them), score each with `bidwhist {command} --each "
+            f"{'-' if isinstance(file, StandardInput) else file}`")
 
 
 def checked(rf: RecordFile, file: str, command: str = "replay") -> tuple[dict, list[HandReplay], GameTally | None]:
@@ -440,7 +444,7 @@ def replay_each(file: str, as_json: bool) -> int:
 
 # --------------------------------------------------------------------------- the command
 @click.command()
-@click.argument("file", type=click.Path(), callback=regular_file)
+@click.argument("file", type=click.Path(), callback=record_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (docs/records.md).")
 @click.option("--each", is_flag=True,
               help="Score each line as an independent hand record (a file written by "
@@ -453,6 +457,9 @@ def replay(file, as_json, each):
     FILE is a hand of its own: each is scored and numbered from 1, then a summary;
     --json then prints {"hands": [...], "illegal": [...]}, each hand as a one-hand
     replay prints it plus its "line", and "illegal" the lines of the illegal hands.
+
+    FILE - reads the record from standard input (piped in; its paths are relative to
+    the working directory, and confined to it, as a file's are to its folder).
 
     Exit status 0 for a legal record, 1 for an illegal one (reported at its first
     illegal entry, never scored; with --each, when any hand is illegal), 2 for a file
