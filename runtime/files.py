@@ -233,7 +233,7 @@ def read_stdin_bounded(limit: int, what: str = "record") -> str:
         buffer = getattr(stream, "buffer", None)  # a text stream without bytes under it (tests): its text
         data = buffer.read(limit + 1) if buffer is not None else stream.read(limit + 1).encode("utf-8", "surrogatepass")
     except (OSError, ValueError) as exc:
-        raise FileRefused(f"{name}: cannot read: {getattr(exc, "strerror", None) or exc}") from None
+        raise FileRefused(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if len(data) > limit:
         raise FileRefused(f"{name}: larger than {size_text(limit)}, the most the tool reads of a {what}",
                           "too-large")
