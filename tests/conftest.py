@@ -29,17 +29,25 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-# The files that take longest (measured: `python -m pytest --junitxml=J.xml`, each file's test
-# times summed; eighteenth session, in seconds on a loaded 2-core machine: 590, 450, 330, 310,
-# 260, 230, 220, 200, 180, 160, 150, 150, 150, 150; 3,530 of the suite's 5,305), run first.  pytest-xdist hands whole files
-# to its two workers (--dist loadfile) in the order they come; by default it reorders them by
-# their number of tests (pyproject.toml turns that off), which left these few long files for
-# last, so that one worker ran the last of them while the other sat idle.  Only the order
-# changes; every test still runs.
-LONGEST_FIRST = ("test_fuzz_variants.py", "test_simulate_all.py", "test_solver.py", "test_readme.py",
-                 "test_spec_oracle.py", "test_hardening_hostile.py", "test_corpus.py", "test_rulecache.py",
-                 "test_sampler_deals.py", "test_spec_game_records.py", "test_hardening_variants.py",
-                 "test_play.py", "test_fuzz_records.py", "test_simulate.py")
+# The files that take longest, run first, longest first: the 24 files of 45 s or more in the
+# last measured whole run (two xdist workers, `--junitxml=J.xml`, each file's test times summed;
+# nineteenth session, 4,844 tests, 2,274 s on a loaded 2-core machine: 249, 245, 207, 204, 207
+# (≈ 10% less since the twentieth session), 172, 151, 141, 139, 129, 128, 127, 127, 123, 114, 103,
+# 93, 82, 81, 74, 69, 57, 57, 46 s; 3,125 of the suite's 3,976).  pytest-xdist hands whole files to its
+# two workers (--dist loadfile) in the order they come; by default it reorders them by their
+# number of tests (pyproject.toml turns that off), which left long files for last, so that one
+# worker ran the last of them while the other sat idle.  With every file of 45 s or more first,
+# the files left for the end are short ones (a model of the two workers taking the next file in
+# turn, each file's time drawn from 0.6-1.5x the figures above: the workers' mean gap at the end
+# 17 s with the fourteen files first before, 13 s now; 1 in 10 runs above 34, now 23).  Only the
+# order changes; every test still runs.
+LONGEST_FIRST = ("test_readme.py", "test_spec_oracle.py", "test_solver.py", "test_hardening_hostile.py",
+                 "test_simulate_all.py", "test_corpus.py", "test_fuzz_variants.py", "test_play.py",
+                 "test_sampler_deals.py", "test_playout_fast.py", "test_rulecache.py", "test_simulate.py",
+                 "test_spec_game_records.py", "test_fuzz_records.py", "test_properties.py", "test_bots.py",
+                 "test_hardening_variants.py", "test_hardening_records.py", "test_bot_tables.py",
+                 "test_compare.py", "test_tutorial.py", "test_hardening_cli.py", "test_legal_fast_path.py",
+                 "test_record_paths.py")
 
 
 def pytest_collection_modifyitems(session, config, items):

@@ -188,16 +188,21 @@ def penalise(books: list[int], reneges: list[int], game: str, per_renege: int = 
 def simulate(game: str, seed: int, out: Path, monkeypatch) -> tuple[dict, list[dict]]:
     """Run the real `simulate` command; its JSON report and each hand as the simulation saw it."""
     seen: dict[int, dict] = {}
-    real = sim_module.play_hand
+    real = sim_module.hands_player
 
-    # The run plays every hand through runtime.simulate.play_hand (in this process:
-    # one worker), so watching it catches each hand as the simulation played it.
-    def watching(rules, seed, index, *args, **kwargs):
-        state = real(rules, seed, index, *args, **kwargs)
-        seen[index] = summary(state)
-        return state
+    # The run plays every hand through the player runtime.simulate.hands_player makes (in this
+    # process: one worker; play_hand goes through it too), so watching the players it hands out
+    # catches each hand as the simulation played it, without playing the hands a second time.
+    def watching_player(rules, seed, *args, **kwargs):
+        play = real(rules, seed, *args, **kwargs)
 
-    monkeypatch.setattr(sim_module, "play_hand", watching)
+        def watching(index):
+            state = play(index)
+            seen[index] = summary(state)
+            return state
+        return watching
+
+    monkeypatch.setattr(sim_module, "hands_player", watching_player)
     # Random bots, named (the default is heuristic): uniformly random legal play reaches
     # every corner of the rules this test checks (reneges where they stand, high bids,
     # thrown-in hands), and the fallback below replays the hands with the same bots.
@@ -206,9 +211,9 @@ def simulate(game: str, seed: int, out: Path, monkeypatch) -> tuple[dict, list[d
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, f"bidwhist {' '.join(args)} exited {result.exit_code}: {result.stderr}"
     report = json.loads(result.stdout)
-    if len(seen) != HANDS:  # the hands were played elsewhere (not through play_hand here): play them again
-        rules = load_ruleset(game)
-        seen = {i: summary(real(rules, seed, i, "random")) for i in range(HANDS)}
+    if len(seen) != HANDS:  # the hands were played elsewhere (not through a player made here): play them again
+        play = real(load_ruleset(game), seed, "random")
+        seen = {i: summary(play(i)) for i in range(HANDS)}
     return report, [seen[i] for i in range(HANDS)]
 
 

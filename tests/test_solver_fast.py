@@ -20,7 +20,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runtime import accelerator, solver_fast
+# runtime.solver_fast is imported by the tests that use it, not here: importing it compiles the
+# search (its signature is given, so numba compiles at import: about a minute of CPU where numba's
+# cache is cold, as in a clean clone), and collecting this file would make every pytest-xdist
+# worker compile it at once before any test runs.  Run, the first test that needs it compiles it
+# once and numba's cache serves the other processes.
+from runtime import accelerator
 from runtime.hand import PLAY
 from runtime.solver import DoubleDummy
 from test_solver import ENDGAMES, endgame, rules_of, small_deal, small_rules, start_play
@@ -52,7 +57,8 @@ def both(state):
     return (box["v"], box["a"], n_own), (v_fast, a_fast, kernel_nodes(fast)), used
 
 
-needs_numba = pytest.mark.skipif(not solver_fast.available(),
+# solver_fast.available() is accelerator.HAVE_NUMBA (read without importing solver_fast).
+needs_numba = pytest.mark.skipif(not accelerator.HAVE_NUMBA,
                                  reason=f"numba (extra 'fast') does not import: {accelerator.IMPORT_ERROR}")
 
 
@@ -135,6 +141,8 @@ def test_whole_52_card_deals_agree_with_the_python_search():
 
 def test_backend_fast_without_numba_is_the_python_search(monkeypatch):
     """Where numba is not installed the backend keeps the pure-Python search: same answers."""
+    from runtime import solver_fast  # noqa: PLC0415 - compiles the search: see the imports above
+
     monkeypatch.setattr(solver_fast, "HAVE_NUMBA", False)
     rng = random.Random("fast/fallback")
     state = endgame("standard", "uptown", 1, None, rng, 4, extra=1)
@@ -157,6 +165,7 @@ def test_backend_fast_whose_accelerator_cannot_load_is_the_python_search(monkeyp
     """Any failure loading the compiled search (numba's RuntimeError with no writable cache folder,
     llvmlite's OSError) leaves backend "fast" on the pure-Python search, not an internal error."""
     import runtime
+    import runtime.solver_fast  # noqa: F401, PLC0415 - loaded as at any later point of a run, then unloaded
 
     monkeypatch.delitem(sys.modules, "runtime.solver_fast")
     monkeypatch.delattr(runtime, "solver_fast")
