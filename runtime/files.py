@@ -185,8 +185,7 @@ def read_bounded_bytes(path: str | os.PathLike, limit: int, what: str = "file") 
         if exc.kind == "not-regular":
             raise FileRefused(f"{path}: {reason}; a {what} must be a regular file", exc.kind) from None
         if exc.kind == "too-large":
-            raise FileRefused(f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}",
-                              exc.kind) from None
+            raise FileRefused(_larger_than(path, limit, what), exc.kind) from None
         if exc.kind == "missing":
             reason = "cannot read: No such file or directory"
         raise FileRefused(f"{path}: {reason}", exc.kind) from None
@@ -194,7 +193,16 @@ def read_bounded_bytes(path: str | os.PathLike, limit: int, what: str = "file") 
 
 def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str:
     """The UTF-8 text of the regular file at ``path``, at most ``limit`` bytes; FileRefused if not."""
-    data = read_bounded_bytes(path, limit, what)
+    return _text_of(read_bounded_bytes(path, limit, what), path)
+
+
+def _larger_than(path: str | os.PathLike, limit: int, what: str) -> str:
+    """The message for a file (or standard input) of more than ``limit`` bytes."""
+    return f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}"
+
+
+def _text_of(data: bytes, path: str | os.PathLike) -> str:
+    """``data`` read from ``path`` as UTF-8 text; FileRefused placing the first bad byte."""
     try:
         return utf8_text(data)
     except NotUtf8 as exc:
@@ -218,29 +226,52 @@ class StandardInput(str):
 def read_stdin_bounded(limit: int, what: str = "record") -> str:
     """The UTF-8 text on standard input, at most ``limit`` bytes; FileRefused if not.
 
-    Refused at once when standard input is a terminal (a record is piped in, not typed:
-    the tool would otherwise sit waiting with no prompt), and when more than ``limit``
-    bytes come (read no further: bounded memory, as for a file).
+    Refused at once when standard input is closed or a terminal (a record is piped in, not
+    typed: the tool would otherwise sit waiting with no prompt), and when more than
+    ``limit`` bytes come (read no further: bounded memory, as for a file).  Read to its
+    end also where the pipe was left non-blocking by whoever started the tool.
     """
     name = StandardInput()
     stream = sys.stdin
-    if stream is None or stream.closed:
-        raise FileRefused(f"{name}: cannot read: standard input is closed")
-    if stream.isatty():
-        raise FileRefused(f"{name}: standard input is a terminal; '-' reads a {what} piped in "
-                          f"(bidwhist replay - < FILE)")
     try:
-        buffer = getattr(stream, "buffer", None)  # a text stream without bytes under it (tests): its text
-        data = buffer.read(limit + 1) if buffer is not None else stream.read(limit + 1).encode("utf-8", "surrogatepass")
+        if stream is None or stream.closed or stream.isatty():
+            raise FileRefused(f"{name}: standard input is {'a terminal' if stream and not stream.closed else 'closed'};"
+                              f" '-' reads a {what} piped in (… - < FILE)")
+        data = _read_stream(stream, limit + 1)
     except (OSError, ValueError) as exc:
+        if isinstance(exc, FileRefused):
+            raise
         raise FileRefused(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if len(data) > limit:
-        raise FileRefused(f"{name}: larger than {size_text(limit)}, the most the tool reads of a {what}",
-                          "too-large")
+        raise FileRefused(_larger_than(name, limit, what), "too-large")
+    return _text_of(data, name)
+
+
+def _read_stream(stream, most: int) -> bytes:
+    """Up to ``most`` bytes of ``stream`` (a text stream over bytes), to its end.
+
+    From its file descriptor where it has one: a read that would block (a pipe set
+    non-blocking) waits for the bytes instead of taking a short read for the end.
+    """
     try:
-        return utf8_text(data)
-    except NotUtf8 as exc:
-        raise FileRefused(exc.said_of(name)) from None
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):  # no descriptor (click's test runner): its bytes
+        return stream.buffer.read(most)
+    import select
+
+    chunks: list[bytes] = []
+    got = 0
+    while got < most:
+        try:
+            chunk = os.read(fd, min(1 << 20, most - got))
+        except BlockingIOError:
+            select.select([fd], [], [])
+            continue
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def newlines(text: str) -> str:

@@ -9,12 +9,15 @@ are to the file's folder (records.md: a record is untrusted input).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from runtime.files import MAX_RECORD_BYTES, StandardInput
+from runtime.files import StandardInput
 from tests.clirun import BIDWHIST, HANG_GUARD_S, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +38,16 @@ def piped(stdin: bytes | str, *args: str, cwd: Path | None = None) -> subprocess
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     proc = subprocess.run([BIDWHIST, *args], input=data, capture_output=True, timeout=HANG_GUARD_S, cwd=cwd)
     assert b"Traceback" not in proc.stdout + proc.stderr
+    assert b"internal error" not in proc.stderr
+    return proc
+
+
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``command`` run by ``sh`` in ``cwd``, with ``$BW`` the installed script."""
+    assert BIDWHIST, "the bidwhist console script is not installed"
+    proc = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=HANG_GUARD_S, cwd=cwd,
+                          env={**os.environ, "BW": BIDWHIST})
+    assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
     return proc
 
 
@@ -78,10 +91,50 @@ def test_what_is_not_a_record_is_said_at_stdin_with_exit_2(data, said):
     assert proc.stderr.decode().count("\n") == 1  # one line
 
 
-def test_more_than_the_record_limit_is_refused_without_reading_on():
-    proc = piped(b" " * (MAX_RECORD_BYTES + 1), "replay", "-")
+def test_more_than_the_record_limit_is_refused_without_reading_on(tmp_path):
+    # An endless stream: the command ends only if it stops reading at the limit.
+    proc = shell('"$BW" replay - < /dev/zero', tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.decode().startswith("<stdin>: larger than 16 MiB"), proc.stderr
+    assert proc.stderr.startswith("<stdin>: larger than 16 MiB"), proc.stderr
+
+
+def test_closed_standard_input_is_said_not_a_crash(tmp_path):
+    proc = shell('"$BW" replay - <&-', tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("<stdin>: standard input is closed"), proc.stderr
+
+
+def test_a_gone_working_directory_is_said_not_taken_for_a_write(tmp_path, record):
+    (tmp_path / "hand.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / "gone").mkdir()
+    proc = shell('cd gone && rmdir ../gone && "$BW" replay - < ../hand.json', tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("<stdin>: the working directory no longer exists"), proc.stderr
+
+
+def test_a_non_blocking_pipe_is_read_to_its_end(record):
+    # Whoever starts the tool may leave the pipe non-blocking and write later: the record is
+    # read whole, not judged by the part that had come.
+    text = (json.dumps(record) + "\n").encode("utf-8")
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+
+    def write_slowly():  # half now, the rest once the command has long been reading
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(text[:len(text) // 2])
+            pipe.flush()
+            time.sleep(3)
+            pipe.write(text[len(text) // 2:])
+
+    writer = threading.Thread(target=write_slowly)
+    with os.fdopen(read_end, "rb") as stdin:
+        proc = subprocess.Popen([BIDWHIST, "replay", "-", "--json"], stdin=stdin, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+    writer.start()
+    out, err = proc.communicate(timeout=HANG_GUARD_S)
+    writer.join()
+    assert proc.returncode == 0, err
+    assert json.loads(out)["score"] is not None
 
 
 def test_a_terminal_on_standard_input_is_refused_not_waited_on(monkeypatch):
