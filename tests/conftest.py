@@ -31,9 +31,10 @@ if os.environ.get("CI"):
 
 # The files that take longest, run first, longest first: the 24 files of 45 s or more in the
 # last measured whole run (two xdist workers, `--junitxml=J.xml`, each file's test times summed;
-# nineteenth session, 4,844 tests, 2,274 s on a loaded 2-core machine: 249, 245, 207, 204, 207
-# (≈ 10% less since the twentieth session), 172, 151, 141, 139, 129, 128, 127, 127, 123, 114, 103,
-# 93, 82, 81, 74, 69, 57, 57, 46 s; 3,125 of the suite's 3,976).  pytest-xdist hands whole files to its
+# nineteenth session, 4,844 tests in 2,274 s of wall time on a loaded 2-core machine; in the
+# order below: 249, 245, 207, 204, 207 (≈ 10% less since the twentieth session), 172, 151, 141,
+# 139, 129, 128, 127, 127, 123, 114, 103, 93, 82, 81, 74, 69, 57, 57, 46 s of test time, 3,125 s
+# of the suite's 3,976 s of test time summed over both workers).  pytest-xdist hands whole files to its
 # two workers (--dist loadfile) in the order they come; by default it reorders them by their
 # number of tests (pyproject.toml turns that off), which left long files for last, so that one
 # worker ran the last of them while the other sat idle.  With every file of 45 s or more first,

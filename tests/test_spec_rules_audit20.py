@@ -4,7 +4,8 @@ twentieth time, on combinations of three and four rules over every game.
 ``tests/test_spec_oracle.py`` plays each game alone, each house rule on each game and every
 ordered pair of house rules on ``standard`` through the engine and through the spec's second
 reading (``tests/spec_oracle.py``). These tests take a fixed sample of larger combinations
-(two to four house rules, over any of the eight games) and ask the same three questions:
+(of two to four house rules over any of the eight games; none to three for the solver) and
+ask the same three questions:
 
 - the engine and the oracle agree on every step of random hands (who acts, what may be done,
   the cards, the tricks, the books and the score);
