@@ -568,9 +568,11 @@ class Session:
 
         A sidecar of the second layout, which still holds a hand in progress, is
         rewritten without it once ``FILE`` has the hand (see the module docstring).
+        A sidecar gone since (deleted, or its folder removed and made again by this
+        write) is written again: without it ``FILE`` cannot be resumed.
         """
         self._write_record()
-        if self.sidecar_has_hand:
+        if self.sidecar_has_hand or not sidecar_path(self.path).is_file():
             self._write_settings()
 
     def _write_record(self) -> None:
