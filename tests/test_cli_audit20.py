@@ -6,11 +6,10 @@ Each test names what went wrong before its fix.
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import Session, Settings, sidecar_path
-from test_play import load
+from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
 
 
 def test_a_save_whose_folder_is_removed_mid_game_is_saved_whole_again_and_resumes(tmp_path):
@@ -37,3 +36,33 @@ def test_a_session_file_removed_mid_game_is_written_again_by_the_next_move(tmp_p
     sidecar_path(path).unlink()
     session.apply(session.bot_choice())
     assert load(path).actions == session.actions
+
+
+def test_the_rulebook_paged_by_less_is_shown_in_colour_not_as_escape_codes(terminals, tmp_path, monkeypatch):  # noqa: F811
+    """`rules all` at a small terminal went to `less` (no $PAGER) without -R: less showed every
+    colour as the text `ESC[1;36m`.  The pager now runs with LESS holding -R (added to the user's own)."""
+    monkeypatch.delenv("LESS", raising=False)
+    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
+                  "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
+    t.expect(PROMPT)
+    t.line("rules all")
+    t.expect(r"PAGER-SEES-LESS=\[-R\]")
+    t.expect(PROMPT)
+    t.line("quit")
+    assert t.wait() == 0
+
+
+def test_the_users_less_options_are_kept_and_given_r(terminals, tmp_path, monkeypatch):  # noqa: F811
+    """The user's LESS is kept (with -R added when it lacks R), and the game's own environment is as it was."""
+    monkeypatch.setenv("LESS", "-X")
+    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
+                  "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
+    t.expect(PROMPT)
+    t.line("rules all")
+    t.expect(r"PAGER-SEES-LESS=\[-X -R\]")
+    t.expect(PROMPT)
+    t.line("rules all")
+    t.expect(r"PAGER-SEES-LESS=\[-X -R\]")  # not -X -R -R: restored between pagings
+    t.expect(PROMPT)
+    t.line("quit")
+    assert t.wait() == 0

@@ -239,6 +239,28 @@ def tell_stopped(err: Console, path, signum: int) -> None:
         pass
 
 
+@contextmanager
+def less_shows_colours():
+    """While it lasts, ``LESS`` holds ``-R`` (added to the user's own options where they lack it).
+
+    The pager (``$PAGER``, else ``less``) is given the text with its colours; ``less``
+    without ``-R`` shows each of them as the text ``ESC[1;36m``.  The environment is
+    restored afterwards."""
+    before = os.environ.get("LESS")
+    if before is not None and any(word.lower() == "--raw-control-chars" if word.startswith("--")
+                                  else "R" in word or "r" in word for word in before.split()):
+        yield
+        return
+    os.environ["LESS"] = f"{before} -R" if before else "-R"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("LESS", None)
+        else:
+            os.environ["LESS"] = before
+
+
 # --------------------------------------------------------------------------- the terminal game
 class Terminal:
     """The game at a terminal: draw, prompt, read, apply, narrate — until the game ends or the player stops."""
@@ -774,7 +796,7 @@ class Terminal:
                 console.print(part)
         shown = captured.get()
         if console.is_terminal and sys.stdin.isatty() and shown.count("\n") >= console.height - 1:
-            with console.pager(styles=True):
+            with less_shows_colours(), console.pager(styles=True):
                 console.print(Text.from_ansi(shown), end="")
         else:
             console.print(Text.from_ansi(shown), end="")
