@@ -267,6 +267,12 @@ class Session:
         """
         path = Path(path)
         side = sidecar_path(path)
+        for suffix, what in ((SIDECAR_SUFFIX, "the session file"), (LOCK_SUFFIX, "the lock")):
+            # One of the files beside a save given for the save itself: name the save to give.
+            save = path.with_name(path.name[:-len(suffix)]) if path.name.endswith(suffix) else None
+            if save is not None and save.name and not os.path.lexists(side) and os.path.lexists(save):
+                raise SessionError(f"{path} is {what} of the save {save}: resume with "
+                                   f"bidwhist play --resume {save}")
         if not os.path.lexists(side) and not os.path.lexists(path):
             raise SessionError(f"{path}: no such file: give the FILE a play saved to (the path it showed at the "
                                "start, or its --save FILE)")

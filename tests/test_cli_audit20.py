@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import shutil
 
+from click.testing import CliRunner
+
+from bidcompiler.cli import cli
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import Session, Settings, sidecar_path
 from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
@@ -66,3 +69,18 @@ def test_the_users_less_options_are_kept_and_given_r(terminals, tmp_path, monkey
     t.expect(PROMPT)
     t.line("quit")
     assert t.wait() == 0
+
+
+def test_resuming_the_session_file_or_the_lock_names_the_save_to_resume(tmp_path):
+    """`play --resume g.jsonl.session.json` (the file beside the save) said
+    "g.jsonl.session.json.session.json: missing": the refusal now names the save to give."""
+    path = tmp_path / "g.jsonl"
+    Session.new(load_ruleset("standard"), Settings("standard", [], 7, [], "random"), path)
+    lock = tmp_path / "g.jsonl.lock"
+    lock.write_text("{}\n")
+    for given, what in ((sidecar_path(path), "the session file"), (lock, "the lock")):
+        result = CliRunner().invoke(cli, ["play", "--resume", str(given)], input="quit\n")
+        said = " ".join(result.output.split())
+        assert result.exit_code == 2, result.output
+        assert f"{given} is {what} of the save {path}: resume with bidwhist play --resume {path}" in said
+        assert ".session.json.session.json" not in said
