@@ -5,11 +5,16 @@ Each test names what went wrong before its fix.
 
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
+import subprocess
 
+import pytest
 from click.testing import CliRunner
 
 from bidcompiler.cli import cli
+from bidcompiler.cli.common import shell_word
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import Session, Settings, sidecar_path
 from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
@@ -84,3 +89,45 @@ def test_resuming_the_session_file_or_the_lock_names_the_save_to_resume(tmp_path
         assert result.exit_code == 2, result.output
         assert f"{given} is {what} of the save {path}: resume with bidwhist play --resume {path}" in said
         assert ".session.json.session.json" not in said
+
+
+def _resume_word(said: str) -> str:
+    """The word after `bidwhist play --resume ` in the last line that gives the command."""
+    line = [line for line in said.splitlines() if "bidwhist play --resume " in line][-1]
+    return line.split("bidwhist play --resume ", 1)[1]
+
+
+def test_a_save_named_with_a_space_or_quote_is_given_as_a_command_that_can_be_copied(tmp_path):
+    """"Resume with: bidwhist play --resume my game's.jsonl" was not a command a shell reads back:
+    the name is now quoted as the shell needs."""
+    path = tmp_path / "my game's.jsonl"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "1", "--save", str(path)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    for said in (result.stderr, result.stdout):
+        assert shlex.split(_resume_word(said)) == [str(path)]
+
+
+def test_a_save_named_with_an_escape_or_a_newline_is_never_printed_raw(tmp_path):
+    """A save named with ESC and a newline was printed raw in "Saving after every move to",
+    "Resume with" and "Saved.": the terminal acted on the ESC, and the command was cut in two.
+    Now the name is escaped, and the command holds it in bash's $'...', which reads back as the name."""
+    path = tmp_path / "g\x1b[31m\n.jsonl"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "1", "--save", str(path)], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stderr + result.stdout
+    assert f"Saving after every move to: {tmp_path}/g\\x1b[31m\\n.jsonl" in result.stderr
+    for said in (result.stderr, result.stdout):
+        word = _resume_word(said)
+        assert word == f"$'{tmp_path}/g\\x1b[31m\\x0a.jsonl'"
+        read_back = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, text=True).stdout
+        assert read_back == str(path)
+
+
+@pytest.mark.parametrize("name", ["plain/g.jsonl", "a b/it's.jsonl", "tab\there.jsonl", "bad\udcffbyte.jsonl",
+                                  "back\\slash'\x07.jsonl", "sep\u2028.jsonl"])
+def test_shell_word_reads_back_as_the_name_in_bash(name):
+    """Every name shell_word writes is one word bash reads back as the name (bytes where it was not UTF-8)."""
+    word = shell_word(name)
+    assert word.isprintable()
+    read_back = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True).stdout
+    assert read_back == os.fsencode(name)

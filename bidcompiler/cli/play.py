@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 import click
 
 from . import STOP_SIGNALS
+from ..errors import printable
 from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules,
-                     nonempty_names, regular_file, spec_text, with_rules_option)
+                     nonempty_names, regular_file, shell_word, spec_text, with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -155,8 +156,8 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
     who = ", ".join(str(x) for x in s.seats)
     err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
               f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
-    err.print(f"Saving after every move to: {session.path}", markup=False)
-    err.print(f"Resume with: bidwhist play --resume {session.path}", markup=False)
+    err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
+    err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
     err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
@@ -268,7 +269,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     # free between the first's check and its first write.
     _lock(path, take_over, held, err)
     if path.exists():
-        raise click.BadParameter(f"{path} already exists: continue it with --resume {path}, "
+        raise click.BadParameter(f"{path} already exists: continue it with --resume {shell_word(path)}, "
                                  "or name a new file", param_hint="--save")
     record_variant, record_with, outside = resolve_spec(variant, with_rules, path)
     if outside:
@@ -293,7 +294,6 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
     from runtime.session import (Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused,
                                  SessionUnreadable, sidecar_path)
 
-    from ..errors import printable
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records

@@ -37,7 +37,9 @@ from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from ..recordnames import is_path_name, record_folder
+from ..errors import printable
 from . import STOP_SIGNALS
+from .common import shell_word
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_lines, rulebook_sections
@@ -233,8 +235,8 @@ def tell_stopped(err: Console, path, signum: int) -> None:
     nothing can be told, and the save is all that matters)."""
     try:
         stopped = "Interrupted" if signum == signal.SIGINT else f"Stopped by {signal.Signals(signum).name}"
-        err.print(f"\n{stopped}; the game is saved in {path}", soft_wrap=True, markup=False)
-        err.print(f"Resume with: bidwhist play --resume {path}", soft_wrap=True, markup=False)
+        err.print(f"\n{stopped}; the game is saved in {printable(str(path), False)}", soft_wrap=True, markup=False)
+        err.print(f"Resume with: bidwhist play --resume {shell_word(path)}", soft_wrap=True, markup=False)
     except OSError:
         pass
 
@@ -314,7 +316,7 @@ class Terminal:
             saved = self.save_quietly()
             self.console.print()
             if saved is not None:
-                self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+                self.say_saved(f"Saved. Resume with: bidwhist play --resume {shell_word(session.path)}")
             return 0 if saved else 1
         except (KeyboardInterrupt, Stopped) as exc:
             # Told on stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone
@@ -343,7 +345,7 @@ class Terminal:
             session.save()
             return True
         except OSError as exc:
-            self.err.print(f"could not save {session.path}: {exc.strerror or exc}", markup=False)
+            self.err.print(f"could not save {printable(str(session.path), False)}: {exc.strerror or exc}", markup=False)
         failed = session.path
         try:
             fd, rescue = tempfile.mkstemp(prefix=f"{Path(failed).stem}-", suffix=".jsonl")
@@ -371,7 +373,7 @@ class Terminal:
             self.err.print(f"the game could not be saved anywhere ({exc.strerror or exc}); "
                            "the moves since the last save are lost", style="bold red", markup=False)
             return None
-        self.err.print(f"the game is saved in {rescue} instead ({failed} could not be written)",
+        self.err.print(f"the game is saved in {rescue} instead ({printable(str(failed), False)} could not be written)",
                        style="yellow", markup=False)
         return False
 
@@ -388,7 +390,7 @@ class Terminal:
             with interrupts_deferred():
                 session.apply(action)
         except OSError as exc:  # the move stands; the next action saves again
-            self.err.print(f"could not save {session.path}: {exc.strerror or exc} "
+            self.err.print(f"could not save {printable(str(session.path), False)}: {exc.strerror or exc} "
                            "(the game goes on; the next move tries again)", style="yellow", markup=False)
         if line is not None:
             self.console.print(line)
@@ -1003,4 +1005,5 @@ class Terminal:
             rubber = session.tally.plays_rubber
             each = f"each game of the rubber, best of {rules.game_end.rubber}: " if rubber else ""
             self.console.print(f"({each}{game_end_words(rules)})")
-        self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
+        self.say_saved(f"The game record is {printable(str(session.path), False)} "
+                       f"(bidwhist replay {shell_word(session.path)})")
