@@ -799,6 +799,10 @@ class SaveLock:
             try:
                 fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             except FileExistsError:
+                if os.path.isdir(self.path) and not os.path.islink(self.path):
+                    # No play makes it, and none can remove it: --take-over would fail on it too.
+                    raise SaveLocked(f"{self.path}: a folder where the lock of the save goes (no play makes "
+                                     "one); move it away, then play on") from None
                 holder = self.holder()
                 if not (take_over or self.stale(holder)):
                     raise SaveLocked(self.refusal(holder)) from None

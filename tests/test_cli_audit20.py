@@ -131,3 +131,18 @@ def test_shell_word_reads_back_as_the_name_in_bash(name):
     assert word.isprintable()
     read_back = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True).stdout
     assert read_back == os.fsencode(name)
+
+
+def test_a_folder_where_the_lock_goes_is_named_and_take_over_is_not_offered(tmp_path):
+    """A folder at FILE.lock: play said the lock "cannot be read" and offered --take-over, which
+    then failed with "cannot write FILE.lock: Is a directory".  Now both say what is there and what to do."""
+    path = tmp_path / "g.jsonl"
+    Session.new(load_ruleset("standard"), Settings("standard", [], 7, [], "random"), path)
+    (tmp_path / "g.jsonl.lock").mkdir()
+    for more in ([], ["--take-over"]):
+        result = CliRunner().invoke(cli, ["play", "--resume", str(path), *more], input="quit\n")
+        said = " ".join(result.output.split())
+        assert result.exit_code == 1, result.output
+        assert f"{path}.lock: a folder where the lock of the save goes (no play makes one); move it away" in said
+        assert "--take-over" not in said and "Is a directory" not in said
+    assert (tmp_path / "g.jsonl.lock").is_dir() and path.is_file()  # nothing removed
