@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from bidcompiler.cli import cli
 from bidcompiler.cli.common import shell_word
+from bidcompiler.cli.play import default_save_path
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import Session, Settings, sidecar_path
 from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
@@ -146,3 +147,24 @@ def test_a_folder_where_the_lock_goes_is_named_and_take_over_is_not_offered(tmp_
         assert f"{path}.lock: a folder where the lock of the save goes (no play makes one); move it away" in said
         assert "--take-over" not in said and "Is a directory" not in said
     assert (tmp_path / "g.jsonl.lock").is_dir() and path.is_file()  # nothing removed
+
+
+def test_a_relative_xdg_data_home_is_ignored_as_the_xdg_specification_says(tmp_path, monkeypatch):
+    """XDG_DATA_HOME=relative/dir put the save under the folder play was started in (a new one in
+    every folder); the specification has a relative value ignored: the save goes under ~/.local/share."""
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/dir")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert default_save_path().parent == tmp_path / ".local" / "share" / "bidwhist" / "games"
+
+
+def test_a_data_folder_that_cannot_be_made_is_said_with_what_to_do(tmp_path, monkeypatch):
+    """Without --save, a data folder that cannot be made was "bidwhist: cannot write /x/y: Not a
+    directory": which file, and why play wrote there, was not said."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(blocker))
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "1"], input="quit\n")
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    assert (f"cannot make the folder of the save, {blocker}/bidwhist/games: Not a directory; "
+            "name the save with --save FILE") in said

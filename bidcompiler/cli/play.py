@@ -46,10 +46,11 @@ if TYPE_CHECKING:
 def default_save_path(now: datetime | None = None) -> Path:
     """A new file under the user's data folder: ``$XDG_DATA_HOME/bidwhist/games/<time>.jsonl``.
 
-    XDG rules where they apply (``~/.local/share`` when the variable is unset); on
-    macOS and Windows click's per-user application folder.
+    XDG rules where they apply (``~/.local/share`` when the variable is unset, or is not an
+    absolute path: the XDG specification has such a value ignored); on macOS and Windows
+    click's per-user application folder.
     """
-    if os.environ.get("XDG_DATA_HOME"):
+    if os.path.isabs(os.environ.get("XDG_DATA_HOME", "")):
         base = Path(os.environ["XDG_DATA_HOME"]) / "bidwhist"
     elif os.name == "posix" and sys.platform != "darwin":
         base = Path.home() / ".local" / "share" / "bidwhist"
@@ -265,6 +266,14 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
     if save:  # the default's folder is made (the user's data folder); a named one must exist
         _check_save(path)
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot make the folder of the save, {printable(str(path.parent), False)}: "
+                f"{exc.strerror or exc}; name the save with --save FILE (or set XDG_DATA_HOME to "
+                "a folder that can be written)") from None
     # The lock first: of two plays starting on one new file, the second must not find it
     # free between the first's check and its first write.
     _lock(path, take_over, held, err)
