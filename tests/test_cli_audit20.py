@@ -168,3 +168,11 @@ def test_a_data_folder_that_cannot_be_made_is_said_with_what_to_do(tmp_path, mon
     assert result.exit_code == 1, result.output
     assert (f"cannot make the folder of the save, {blocker}/bidwhist/games: Not a directory; "
             "name the save with --save FILE") in said
+
+
+def test_an_empty_set_is_shown_in_quotes_not_as_nothing(tmp_path):
+    """`--set ''` said "Invalid value for '--set': : expected PATH=VALUE": the change was not seen."""
+    for value in ("", "  "):
+        result = CliRunner().invoke(cli, ["compile", "standard", "--set", value])
+        assert result.exit_code == 2
+        assert f"Invalid value for '--set': '{value}': expected PATH=VALUE" in result.output

@@ -162,7 +162,8 @@ def set_expressions(ctx, param, values):
         try:
             set_layer(value)
         except CompileError as exc:
-            said = "; ".join(f"{value}: {d.message}" for d in exc.diagnostics)
+            shown = value if value.strip() else quoted(value)  # an empty change is seen as ''
+            said = "; ".join(f"{shown}: {d.message}" for d in exc.diagnostics)
             raise click.BadParameter(printable(said, False), ctx=ctx, param=param) from None
         note_set_text(value)
     return values
