@@ -17,7 +17,7 @@ from bidcompiler.cli import cli
 from bidcompiler.cli.common import shell_word
 from bidcompiler.cli.play import default_save_path
 from bidcompiler.pipeline import load_ruleset
-from runtime.session import Session, Settings, sidecar_path
+from runtime.session import SaveLock, SaveLocked, Session, Settings, lock_path, sidecar_path
 from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
 
 
@@ -176,3 +176,36 @@ def test_an_empty_set_is_shown_in_quotes_not_as_nothing(tmp_path):
         result = CliRunner().invoke(cli, ["compile", "standard", "--set", value])
         assert result.exit_code == 2
         assert f"Invalid value for '--set': '{value}': expected PATH=VALUE" in result.output
+
+
+def test_a_lock_removed_with_its_folder_mid_game_is_made_again_by_the_next_save(tmp_path):
+    """The save's folder removed during play took FILE.lock with it, and nothing made it again:
+    a second play on the save was let in while the first still ran, and two plays lost moves."""
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    path = folder / "g.jsonl"
+    session = Session.new(load_ruleset("standard"), Settings("standard", [], 7, [], "random"), path)
+    lock = SaveLock(path).acquire()
+    session.on_saved = lock.restore
+    shutil.rmtree(folder)
+    session.apply(session.bot_choice())
+    with pytest.raises(SaveLocked, match="in use by another play"):
+        SaveLock(path).acquire()
+    lock.release()
+    assert not lock_path(path).exists()
+
+
+def test_play_keeps_its_lock_when_the_saves_folder_is_removed_mid_game(terminals, tmp_path):  # noqa: F811
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    save = folder / "g.jsonl"
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(save), "--bots", "random")
+    t.expect(PROMPT)
+    shutil.rmtree(folder)
+    t.line("1")
+    t.expect(PROMPT)
+    second = CliRunner().invoke(cli, ["play", "--resume", str(save)], input="quit\n")
+    assert second.exit_code == 1 and "in use by another play" in " ".join(second.output.split())
+    t.line("quit")
+    assert t.wait() == 0
+    assert load(save).settings.seed == 3 and not lock_path(save).exists()

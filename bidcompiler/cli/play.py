@@ -36,7 +36,7 @@ from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer,
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from runtime.session import Session
+    from runtime.session import SaveLock, Session
 
 # rich, the engine, the session and the compiler are imported inside the functions
 # that use them, so that `bidwhist play --help` starts at once (tests/test_startup.py).
@@ -189,7 +189,7 @@ def _ends_cleanly_on_signals(held: ExitStack) -> None:
         held.callback(signal.signal, number, signal.signal(number, stop))
 
 
-def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
+def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> SaveLock:
     """Take the lock of the save at ``path`` for as long as ``held`` lasts; exit 1 naming its holder."""
     from runtime.session import SaveLock, SaveLocked
 
@@ -203,6 +203,7 @@ def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
         old = lock.took_over
         whose = f"of process {old['pid']} on {old['host']}, since {old['since']}" if old else "(unreadable)"
         err.print(f"note: took over the lock {whose} of {path}", markup=False)
+    return lock
 
 
 def _default_bots(err: Console) -> str:
@@ -276,7 +277,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
                 "a folder that can be written)") from None
     # The lock first: of two plays starting on one new file, the second must not find it
     # free between the first's check and its first write.
-    _lock(path, take_over, held, err)
+    lock = _lock(path, take_over, held, err)
     if path.exists():
         raise click.BadParameter(f"{path} already exists: continue it with --resume {shell_word(path)}, "
                                  "or name a new file", param_hint="--save")
@@ -287,6 +288,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     try:
         with interrupts_deferred():  # a signal while the save is made acts once it is made, and known
             made.append(Session.new(rules, settings, path))
+            made[-1].on_saved = lock.restore  # the lock made again if its folder was removed in play
     except SessionError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
@@ -326,7 +328,7 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
             refused.append(exc)
             raise
 
-    _lock(Path(resume), take_over, held, err)
+    lock = _lock(Path(resume), take_over, held, err)
     try:
         session = Session.load(resume, resolve, seats=list(seats), bots=bots)
     except SessionDamaged as exc:  # a file damaged on disk, not a wrong argument: exit 1
@@ -343,6 +345,7 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         raise BadFileArgument(printable(str(exc), False)) from None
     except SessionError as exc:  # no save there: the FILE given names none
         raise click.BadParameter(str(exc), param_hint="--resume") from None
+    session.on_saved = lock.restore  # the lock made again if its folder was removed in play
     made.append(session)
     if session.settings_changed:
         try:
