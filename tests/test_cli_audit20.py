@@ -209,3 +209,15 @@ def test_play_keeps_its_lock_when_the_saves_folder_is_removed_mid_game(terminals
     t.line("quit")
     assert t.wait() == 0
     assert load(save).settings.seed == 3 and not lock_path(save).exists()
+
+
+def test_quit_at_the_pass_the_keyboard_prompt_quits_without_showing_the_cards(tmp_path):
+    """At a shared keyboard, `quit` typed at "Seat N: press Enter to see your cards" was taken
+    for Enter: seat N's cards were shown (to whoever typed it) and the game went on."""
+    save = tmp_path / "g.jsonl"
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "1", "--fast", "--save", str(save),
+                                      "--seat", "0", "--seat", "2"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "press Enter to see your cards" in result.output
+    assert "Your hand" not in result.output
+    assert f"Saved. Resume with: bidwhist play --resume {save}" in result.output

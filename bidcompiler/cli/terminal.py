@@ -155,6 +155,10 @@ def typed_card(rules: Ruleset, text: str) -> int | None:
     return card
 
 
+# What ends the game at any prompt (saved, to resume later).
+QUIT_WORDS = ("quit", "exit", "q", ":q")
+
+
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
 
@@ -438,7 +442,9 @@ class Terminal:
             self.console.clear()
             self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
                                              " Pass the keyboard; the others look away."))
-            self.read(f"Seat {seat}: press Enter to see your cards > ")
+            typed = self.read(f"Seat {seat}: press Enter to see your cards > ")
+            if typed is not None and typed.strip().lower() in QUIT_WORDS:  # not the cards, to whoever typed it
+                raise Quit()
         self.last_human = seat
         self.show_table(seat)
         while True:
@@ -580,7 +586,7 @@ class Terminal:
         if word in ("help", "?", "h?"):
             self.console.print(self.help_text())
             return False
-        if word in ("quit", "exit", "q", ":q"):
+        if word in QUIT_WORDS:
             raise Quit()
         if word == "hint":
             self.hint()
