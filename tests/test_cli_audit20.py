@@ -18,7 +18,7 @@ from bidcompiler.cli.common import shell_word
 from bidcompiler.cli.play import default_save_path
 from bidcompiler.pipeline import load_ruleset
 from runtime.session import SaveLock, SaveLocked, Session, Settings, lock_path, sidecar_path
-from test_play import PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
+from test_play import PROGRAM, PROMPT, load, terminals  # noqa: F401  (terminals: the pty fixture)
 
 
 def test_a_save_whose_folder_is_removed_mid_game_is_saved_whole_again_and_resumes(tmp_path):
@@ -221,3 +221,33 @@ def test_quit_at_the_pass_the_keyboard_prompt_quits_without_showing_the_cards(tm
     assert "press Enter to see your cards" in result.output
     assert "Your hand" not in result.output
     assert f"Saved. Resume with: bidwhist play --resume {save}" in result.output
+
+
+@pytest.mark.parametrize("encoding", ["utf-8:strict", "utf-8:surrogateescape"])
+def test_a_piped_line_that_is_not_utf8_loses_no_line_after_it(tmp_path, encoding):
+    """Where stdin decodes strictly (a UTF-8 locale such as en_US.UTF-8; C.UTF-8 escapes instead),
+    one byte that is not UTF-8 in piped moves failed the text reader with all it had read ahead:
+    the moves after it were lost and play ended as at the end of input."""
+    save = tmp_path / "g.jsonl"
+    proc = subprocess.run(PROGRAM + ["play", "standard", "--seed", "1", "--fast", "--save", str(save)],
+                          input=b"\xff\xfe\nscore\npass\nquit\n", capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": encoding, "COLUMNS": "100"})
+    out = " ".join(proc.stdout.decode("utf-8", "replace").split())
+    assert proc.returncode == 0, proc.stderr
+    assert "that was not readable text" in out or "'\ufffd\ufffd' is not a call" in out
+    assert "no hand finished yet" in out  # `score`, the line after, was read
+    assert "you pass" in out
+
+
+def test_a_piped_line_of_many_byte_characters_is_bounded_by_characters(tmp_path):
+    """Lines are read as bytes now: 4,096 characters of 3 bytes each are still a move's length, one more is not."""
+    save = tmp_path / "g.jsonl"
+    for n, refused in ((4096, False), (4097, True)):
+        save.unlink(missing_ok=True)
+        sidecar_path(save).unlink(missing_ok=True)
+        proc = subprocess.run(PROGRAM + ["play", "standard", "--seed", "1", "--fast", "--save", str(save)],
+                              input="♠".encode() * n + b"\npass\nquit\n", capture_output=True,
+                              env={**os.environ, "COLUMNS": "100"})
+        out = " ".join(proc.stdout.decode().split())
+        assert proc.returncode == 0 and "you pass" in out
+        assert ("that line is longer than 4096 characters" in out) == refused

@@ -470,9 +470,30 @@ class Terminal:
 
     def read_piped(self, prompt: str) -> str:
         """As :func:`input` does for a pipe, but a line longer than :data:`MAX_TYPED` is
-        LineTooLong, read to its end in pieces (memory stays bounded); EOFError at the end."""
+        LineTooLong, read to its end in pieces (memory stays bounded); EOFError at the end.
+
+        The line is read as bytes and decoded alone: where stdin decodes strictly (a UTF-8
+        locale other than C.UTF-8), a byte that is not UTF-8 made the text reader fail with
+        the rest of what it had read ahead, and every move piped after that line was lost."""
         sys.stdout.write(prompt)
         sys.stdout.flush()
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:  # a text-only stdin (a test's StringIO): read as text
+            return self._read_piped_text()
+        # At most 4 bytes a character: a line of MAX_TYPED characters is read whole.
+        data = raw.readline(4 * MAX_TYPED + 1)
+        if not data:
+            raise EOFError
+        if len(data) > 4 * MAX_TYPED and not data.endswith(b"\n"):
+            while data and not data.endswith(b"\n"):
+                data = raw.readline(4 * MAX_TYPED)
+            raise LineTooLong
+        line = data.decode(sys.stdin.encoding or "utf-8", sys.stdin.errors or "strict").removesuffix("\n")
+        if len(line) > MAX_TYPED:
+            raise LineTooLong
+        return line
+
+    def _read_piped_text(self) -> str:
         line = sys.stdin.readline(MAX_TYPED + 1)
         if not line:
             raise EOFError
