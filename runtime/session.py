@@ -238,6 +238,7 @@ class Session:
         self.actions: list[int] = []
         self.settings_changed = False  # seats or bots replaced on loading, not yet in the sidecar
         self.sidecar_has_hand = False  # the sidecar (of the second layout) still holds a hand in progress
+        self.on_saved: Callable[[], None] | None = None  # called after each save (play: keep the lock)
         self.first_dealer = first_dealer(rules, random.Random(f"bidwhist-session:{settings.seed}:dealer"))
         self.hand = self._deal(0, self.first_dealer)
 
@@ -267,6 +268,12 @@ class Session:
         """
         path = Path(path)
         side = sidecar_path(path)
+        for suffix, what in ((SIDECAR_SUFFIX, "the session file"), (LOCK_SUFFIX, "the lock")):
+            # One of the files beside a save given for the save itself: name the save to give.
+            save = path.with_name(path.name[:-len(suffix)]) if path.name.endswith(suffix) else None
+            if save is not None and save.name and not os.path.lexists(side) and os.path.lexists(save):
+                raise SessionError(f"{path} is {what} of the save {save}: resume with "
+                                   f"bidwhist play --resume {save}")
         if not os.path.lexists(side) and not os.path.lexists(path):
             raise SessionError(f"{path}: no such file: give the FILE a play saved to (the path it showed at the "
                                "start, or its --save FILE)")
@@ -568,10 +575,14 @@ class Session:
 
         A sidecar of the second layout, which still holds a hand in progress, is
         rewritten without it once ``FILE`` has the hand (see the module docstring).
+        A sidecar gone since (deleted, or its folder removed and made again by this
+        write) is written again: without it ``FILE`` cannot be resumed.
         """
         self._write_record()
-        if self.sidecar_has_hand:
+        if self.sidecar_has_hand or not sidecar_path(self.path).is_file():
             self._write_settings()
+        if self.on_saved is not None:
+            self.on_saved()
 
     def _write_record(self) -> None:
         text = "".join(json.dumps(r, separators=(", ", ": ")) + "\n" for r in self.lines())
@@ -762,6 +773,7 @@ class SaveLock:
     def __init__(self, save: str | os.PathLike):
         self.path = lock_path(save)
         self.held = False
+        self.since = ""  # when this process took it
         self.took_over: dict | None = None  # the stale holder replaced, if any
 
     def holder(self) -> dict | None:
@@ -791,6 +803,10 @@ class SaveLock:
             try:
                 fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
             except FileExistsError:
+                if os.path.isdir(self.path) and not os.path.islink(self.path):
+                    # No play makes it, and none can remove it: --take-over would fail on it too.
+                    raise SaveLocked(f"{self.path}: a folder where the lock of the save goes (no play makes "
+                                     "one); move it away, then play on") from None
                 holder = self.holder()
                 if not (take_over or self.stale(holder)):
                     raise SaveLocked(self.refusal(holder)) from None
@@ -802,13 +818,28 @@ class SaveLock:
                 continue
             except OSError as exc:
                 raise SaveLocked(f"{self.path}: cannot create the lock of the save: {exc.strerror or exc}") from None
-            me = {"pid": os.getpid(), "host": socket.gethostname(),
-                  "since": time.strftime("%Y-%m-%d %H:%M:%S %z")}
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json.dumps(me) + "\n")
+            self.since = time.strftime("%Y-%m-%d %H:%M:%S %z")
+            self._write(fd)
             self.held = True
             return self
         raise SaveLocked(f"{self.path}: the lock of the save keeps being taken by another process")
+
+    def _write(self, fd: int) -> None:
+        me = {"pid": os.getpid(), "host": socket.gethostname(), "since": self.since}
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(me) + "\n")
+
+    def restore(self) -> None:
+        """Make the lock again where this process holds it and it is gone (its folder removed
+        during play, then made again by the save): a second play must still be refused.
+        Nothing is done where another process has made one since, or it cannot be made."""
+        if not self.held or os.path.lexists(self.path):
+            return
+        try:
+            fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except OSError:
+            return
+        self._write(fd)
 
     def refusal(self, holder: dict | None) -> str:
         """Why the lock is refused, by whom, and how to take it over."""

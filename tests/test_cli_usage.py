@@ -59,7 +59,7 @@ CASES = [
     (("check", "--on", "{dir}", "standard"), 2, "Invalid value for --on: {dir} is a directory"),
     # --set that cannot be read as a change: was exit 1, as if a file were bad.
     (("compile", "standard", "--set", "x"), 2, "Invalid value for '--set': x: expected PATH=VALUE"),
-    (("compile", "standard", "--set", ""), 2, "Invalid value for '--set': : expected PATH=VALUE"),
+    (("compile", "standard", "--set", ""), 2, "Invalid value for '--set': '': expected PATH=VALUE"),
     (("compile", "standard", "--set", "=1"), 2, "Invalid value for '--set': =1: '' is not a dotted path"),
     (("compile", "standard", "--set", "a..b=1"), 2, "Invalid value for '--set': a..b=1: 'a..b' is not a dotted path"),
     (("rules", "standard", "--set", "auction.levels.from=["), 2,

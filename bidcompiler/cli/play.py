@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING
 import click
 
 from . import STOP_SIGNALS
+from ..errors import printable
 from .common import (SEED_RANGE, BadContent, BadFileArgument, FilePath, Integer, check_output, load_rules,
-                     nonempty_names, regular_file, spec_text, with_rules_option)
+                     nonempty_names, regular_file, shell_word, spec_text, with_rules_option)
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from runtime.session import Session
+    from runtime.session import SaveLock, Session
 
 # rich, the engine, the session and the compiler are imported inside the functions
 # that use them, so that `bidwhist play --help` starts at once (tests/test_startup.py).
@@ -45,10 +46,11 @@ if TYPE_CHECKING:
 def default_save_path(now: datetime | None = None) -> Path:
     """A new file under the user's data folder: ``$XDG_DATA_HOME/bidwhist/games/<time>.jsonl``.
 
-    XDG rules where they apply (``~/.local/share`` when the variable is unset); on
-    macOS and Windows click's per-user application folder.
+    XDG rules where they apply (``~/.local/share`` when the variable is unset, or is not an
+    absolute path: the XDG specification has such a value ignored); on macOS and Windows
+    click's per-user application folder.
     """
-    if os.environ.get("XDG_DATA_HOME"):
+    if os.path.isabs(os.environ.get("XDG_DATA_HOME", "")):
         base = Path(os.environ["XDG_DATA_HOME"]) / "bidwhist"
     elif os.name == "posix" and sys.platform != "darwin":
         base = Path.home() / ".local" / "share" / "bidwhist"
@@ -155,8 +157,8 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
     who = ", ".join(str(x) for x in s.seats)
     err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
               f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
-    err.print(f"Saving after every move to: {session.path}", markup=False)
-    err.print(f"Resume with: bidwhist play --resume {session.path}", markup=False)
+    err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
+    err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
     err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
@@ -187,7 +189,7 @@ def _ends_cleanly_on_signals(held: ExitStack) -> None:
         held.callback(signal.signal, number, signal.signal(number, stop))
 
 
-def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
+def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> SaveLock:
     """Take the lock of the save at ``path`` for as long as ``held`` lasts; exit 1 naming its holder."""
     from runtime.session import SaveLock, SaveLocked
 
@@ -201,6 +203,7 @@ def _lock(path: Path, take_over: bool, held: ExitStack, err: Console) -> None:
         old = lock.took_over
         whose = f"of process {old['pid']} on {old['host']}, since {old['since']}" if old else "(unreadable)"
         err.print(f"note: took over the lock {whose} of {path}", markup=False)
+    return lock
 
 
 def _default_bots(err: Console) -> str:
@@ -264,11 +267,19 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         raise click.BadParameter(f"{path}: a game record's name ends in .jsonl", param_hint="--save")
     if save:  # the default's folder is made (the user's data folder); a named one must exist
         _check_save(path)
+    else:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.ClickException(
+                f"cannot make the folder of the save, {printable(str(path.parent), False)}: "
+                f"{exc.strerror or exc}; name the save with --save FILE (or set XDG_DATA_HOME to "
+                "a folder that can be written)") from None
     # The lock first: of two plays starting on one new file, the second must not find it
     # free between the first's check and its first write.
-    _lock(path, take_over, held, err)
+    lock = _lock(path, take_over, held, err)
     if path.exists():
-        raise click.BadParameter(f"{path} already exists: continue it with --resume {path}, "
+        raise click.BadParameter(f"{path} already exists: continue it with --resume {shell_word(path)}, "
                                  "or name a new file", param_hint="--save")
     record_variant, record_with, outside = resolve_spec(variant, with_rules, path)
     if outside:
@@ -277,6 +288,7 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
     try:
         with interrupts_deferred():  # a signal while the save is made acts once it is made, and known
             made.append(Session.new(rules, settings, path))
+            made[-1].on_saved = lock.restore  # the lock made again if its folder was removed in play
     except SessionError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
@@ -293,7 +305,6 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
     from runtime.session import (Session, SessionDamaged, SessionError, SessionIllegal, SessionSeatRefused,
                                  SessionUnreadable, sidecar_path)
 
-    from ..errors import printable
 
     from ..recordnames import RefusedName, record_folder
     from .replay import resolve_for_records
@@ -317,7 +328,7 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
             refused.append(exc)
             raise
 
-    _lock(Path(resume), take_over, held, err)
+    lock = _lock(Path(resume), take_over, held, err)
     try:
         session = Session.load(resume, resolve, seats=list(seats), bots=bots)
     except SessionDamaged as exc:  # a file damaged on disk, not a wrong argument: exit 1
@@ -334,6 +345,7 @@ def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: boo
         raise BadFileArgument(printable(str(exc), False)) from None
     except SessionError as exc:  # no save there: the FILE given names none
         raise click.BadParameter(str(exc), param_hint="--resume") from None
+    session.on_saved = lock.restore  # the lock made again if its folder was removed in play
     made.append(session)
     if session.settings_changed:
         try:

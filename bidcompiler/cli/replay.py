@@ -43,7 +43,7 @@ from ..errors import CompileError, printable
 from ..recordnames import record_folder, record_ruleset
 from . import render
 from .hand_rules import books_to_make
-from .common import record_file
+from .common import record_file, shell_word
 from .table import side_label
 
 
@@ -86,7 +86,7 @@ def parse_record_text(text: str, file: str) -> RecordFile:
 
             if sidecar_path(file).is_file():  # a play save of the earlier layout, before its first hand was over
                 message += (f" (a game saved by `bidwhist play`, no hand finished yet; "
-                            f"`bidwhist play --resume {file}` goes on with it)")
+                            f"`bidwhist play --resume {shell_word(file)}` goes on with it)")
         # One line on stderr (records.md), also where FILE's name holds a newline or an ESC.
         click.echo(printable(message, False), err=True)
         sys.exit(2)

@@ -37,7 +37,9 @@ from runtime.ruleset import Ruleset
 from runtime.session import Session, bot_rng
 
 from ..recordnames import is_path_name, record_folder
+from ..errors import printable
 from . import STOP_SIGNALS
+from .common import shell_word
 from . import table as tableview
 from .replay import game_result_line, standing_text
 from .hand_rules import books_to_make, game_end_words, hand_rules, hand_score_lines, rulebook_sections
@@ -153,6 +155,10 @@ def typed_card(rules: Ruleset, text: str) -> int | None:
     return card
 
 
+# What ends the game at any prompt (saved, to resume later).
+QUIT_WORDS = ("quit", "exit", "q", ":q")
+
+
 class Quit(Exception):
     """The player asked to stop (``quit`` or end of input)."""
 
@@ -233,10 +239,32 @@ def tell_stopped(err: Console, path, signum: int) -> None:
     nothing can be told, and the save is all that matters)."""
     try:
         stopped = "Interrupted" if signum == signal.SIGINT else f"Stopped by {signal.Signals(signum).name}"
-        err.print(f"\n{stopped}; the game is saved in {path}", soft_wrap=True, markup=False)
-        err.print(f"Resume with: bidwhist play --resume {path}", soft_wrap=True, markup=False)
+        err.print(f"\n{stopped}; the game is saved in {printable(str(path), False)}", soft_wrap=True, markup=False)
+        err.print(f"Resume with: bidwhist play --resume {shell_word(path)}", soft_wrap=True, markup=False)
     except OSError:
         pass
+
+
+@contextmanager
+def less_shows_colours():
+    """While it lasts, ``LESS`` holds ``-R`` (added to the user's own options where they lack it).
+
+    The pager (``$PAGER``, else ``less``) is given the text with its colours; ``less``
+    without ``-R`` shows each of them as the text ``ESC[1;36m``.  The environment is
+    restored afterwards."""
+    before = os.environ.get("LESS")
+    if before is not None and any(word.lower() == "--raw-control-chars" if word.startswith("--")
+                                  else "R" in word or "r" in word for word in before.split()):
+        yield
+        return
+    os.environ["LESS"] = f"{before} -R" if before else "-R"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("LESS", None)
+        else:
+            os.environ["LESS"] = before
 
 
 # --------------------------------------------------------------------------- the terminal game
@@ -292,7 +320,7 @@ class Terminal:
             saved = self.save_quietly()
             self.console.print()
             if saved is not None:
-                self.say_saved(f"Saved. Resume with: bidwhist play --resume {session.path}")
+                self.say_saved(f"Saved. Resume with: bidwhist play --resume {shell_word(session.path)}")
             return 0 if saved else 1
         except (KeyboardInterrupt, Stopped) as exc:
             # Told on stderr: stdout may be a pipe's, and after SIGHUP the terminal is gone
@@ -321,7 +349,7 @@ class Terminal:
             session.save()
             return True
         except OSError as exc:
-            self.err.print(f"could not save {session.path}: {exc.strerror or exc}", markup=False)
+            self.err.print(f"could not save {printable(str(session.path), False)}: {exc.strerror or exc}", markup=False)
         failed = session.path
         try:
             fd, rescue = tempfile.mkstemp(prefix=f"{Path(failed).stem}-", suffix=".jsonl")
@@ -349,7 +377,7 @@ class Terminal:
             self.err.print(f"the game could not be saved anywhere ({exc.strerror or exc}); "
                            "the moves since the last save are lost", style="bold red", markup=False)
             return None
-        self.err.print(f"the game is saved in {rescue} instead ({failed} could not be written)",
+        self.err.print(f"the game is saved in {rescue} instead ({printable(str(failed), False)} could not be written)",
                        style="yellow", markup=False)
         return False
 
@@ -366,7 +394,7 @@ class Terminal:
             with interrupts_deferred():
                 session.apply(action)
         except OSError as exc:  # the move stands; the next action saves again
-            self.err.print(f"could not save {session.path}: {exc.strerror or exc} "
+            self.err.print(f"could not save {printable(str(session.path), False)}: {exc.strerror or exc} "
                            "(the game goes on; the next move tries again)", style="yellow", markup=False)
         if line is not None:
             self.console.print(line)
@@ -414,7 +442,9 @@ class Terminal:
             self.console.clear()
             self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
                                              " Pass the keyboard; the others look away."))
-            self.read(f"Seat {seat}: press Enter to see your cards > ")
+            typed = self.read(f"Seat {seat}: press Enter to see your cards > ")
+            if typed is not None and typed.strip().lower() in QUIT_WORDS:  # not the cards, to whoever typed it
+                raise Quit()
         self.last_human = seat
         self.show_table(seat)
         while True:
@@ -440,9 +470,30 @@ class Terminal:
 
     def read_piped(self, prompt: str) -> str:
         """As :func:`input` does for a pipe, but a line longer than :data:`MAX_TYPED` is
-        LineTooLong, read to its end in pieces (memory stays bounded); EOFError at the end."""
+        LineTooLong, read to its end in pieces (memory stays bounded); EOFError at the end.
+
+        The line is read as bytes and decoded alone: where stdin decodes strictly (a UTF-8
+        locale other than C.UTF-8), a byte that is not UTF-8 made the text reader fail with
+        the rest of what it had read ahead, and every move piped after that line was lost."""
         sys.stdout.write(prompt)
         sys.stdout.flush()
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:  # a text-only stdin (a test's StringIO): read as text
+            return self._read_piped_text()
+        # At most 4 bytes a character: a line of MAX_TYPED characters is read whole.
+        data = raw.readline(4 * MAX_TYPED + 1)
+        if not data:
+            raise EOFError
+        if len(data) > 4 * MAX_TYPED and not data.endswith(b"\n"):
+            while data and not data.endswith(b"\n"):
+                data = raw.readline(4 * MAX_TYPED)
+            raise LineTooLong
+        line = data.decode(sys.stdin.encoding or "utf-8", sys.stdin.errors or "strict").removesuffix("\n")
+        if len(line) > MAX_TYPED:
+            raise LineTooLong
+        return line
+
+    def _read_piped_text(self) -> str:
         line = sys.stdin.readline(MAX_TYPED + 1)
         if not line:
             raise EOFError
@@ -556,7 +607,7 @@ class Terminal:
         if word in ("help", "?", "h?"):
             self.console.print(self.help_text())
             return False
-        if word in ("quit", "exit", "q", ":q"):
+        if word in QUIT_WORDS:
             raise Quit()
         if word == "hint":
             self.hint()
@@ -774,7 +825,7 @@ class Terminal:
                 console.print(part)
         shown = captured.get()
         if console.is_terminal and sys.stdin.isatty() and shown.count("\n") >= console.height - 1:
-            with console.pager(styles=True):
+            with less_shows_colours(), console.pager(styles=True):
                 console.print(Text.from_ansi(shown), end="")
         else:
             console.print(Text.from_ansi(shown), end="")
@@ -981,4 +1032,5 @@ class Terminal:
             rubber = session.tally.plays_rubber
             each = f"each game of the rubber, best of {rules.game_end.rubber}: " if rubber else ""
             self.console.print(f"({each}{game_end_words(rules)})")
-        self.say_saved(f"The game record is {session.path} (bidwhist replay {session.path})")
+        self.say_saved(f"The game record is {printable(str(session.path), False)} "
+                       f"(bidwhist replay {shell_word(session.path)})")
