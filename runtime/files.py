@@ -209,6 +209,35 @@ def _text_of(data: bytes, path: str | os.PathLike) -> str:
         raise FileRefused(exc.said_of(path)) from None
 
 
+def shell_word(name) -> str:
+    """``name`` (a path) as one word a POSIX shell reads back as ``name``, for a command to copy
+    from a message (``bidwhist play --resume WORD``): as it is where no character is special to
+    the shell, in single quotes otherwise, and in bash's ``$'...'`` where it holds a character a
+    terminal would act on (ESC, a newline: written as its escape, never sent raw).  A byte that
+    was not UTF-8 (a surrogate where the file system's name was decoded) is that byte, ``\\xHH``."""
+    import shlex
+
+    text = str(name)
+    if text.isprintable():
+        return shlex.quote(text)
+    out = []
+    for c in text:
+        code = ord(c)
+        if c in "\\'":
+            out.append("\\" + c)
+        elif 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the byte itself
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif c.isprintable():
+            out.append(c)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return "$'" + "".join(out) + "'"
+
+
 class StandardInput(str):
     """A record FILE given as ``-``: the text comes from standard input.
 

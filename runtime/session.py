@@ -66,7 +66,8 @@ from typing import Callable
 
 from .bots import BOTS, make_bot
 from .errors import IllegalAction
-from .files import MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_RECORD_NESTING, MAX_SIDECAR_BYTES, FileRefused, read_bounded
+from .files import (MAX_LOCK_BYTES, MAX_RECORD_BYTES, MAX_RECORD_NESTING, MAX_SIDECAR_BYTES, FileRefused, read_bounded,
+                    shell_word)
 from .game import GameTally, GameView, deal, first_dealer
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .notation import parse_call, parse_card, parse_direction, parse_suit
@@ -270,10 +271,12 @@ class Session:
         side = sidecar_path(path)
         for suffix, what in ((SIDECAR_SUFFIX, "the session file"), (LOCK_SUFFIX, "the lock")):
             # One of the files beside a save given for the save itself: name the save to give.
-            save = path.with_name(path.name[:-len(suffix)]) if path.name.endswith(suffix) else None
+            # (A name that is the suffix alone, `.lock`, is no such file: there is no save name to strip to.)
+            save = path.with_name(path.name[:-len(suffix)]) if path.name.endswith(suffix) and \
+                len(path.name) > len(suffix) else None
             if save is not None and save.name and not os.path.lexists(side) and os.path.lexists(save):
                 raise SessionError(f"{path} is {what} of the save {save}: resume with "
-                                   f"bidwhist play --resume {save}")
+                                   f"bidwhist play --resume {shell_word(save)}")
         if not os.path.lexists(side) and not os.path.lexists(path):
             raise SessionError(f"{path}: no such file: give the FILE a play saved to (the path it showed at the "
                                "start, or its --save FILE)")
@@ -282,7 +285,8 @@ class Session:
                                "written beside it")
         if not os.path.lexists(path):  # new() writes the session file first: it stopped in between
             raise SessionError(f"{path}: no such file: {side} is there, but the game it begins was never "
-                               f"saved, so there is nothing to resume (`play --save {path}` starts it again)")
+                               f"saved, so there is nothing to resume (`play --save {shell_word(path)}` starts it "
+                               "again)")
         # Read nothing of either file before both are known readable: a damaged session file
         # must leave the save exactly as it is.
         try:

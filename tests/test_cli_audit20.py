@@ -62,7 +62,7 @@ def test_the_rulebook_paged_by_less_is_shown_in_colour_not_as_escape_codes(termi
 
 
 def test_the_users_less_options_are_kept_and_given_r(terminals, tmp_path, monkeypatch):  # noqa: F811
-    """The user's LESS is kept (with -R added when it lacks R), and the game's own environment is as it was."""
+    """The user's LESS is kept (with -R added after it), and the game's own environment is as it was."""
     monkeypatch.setenv("LESS", "-X")
     t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
                   "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
@@ -90,6 +90,25 @@ def test_resuming_the_session_file_or_the_lock_names_the_save_to_resume(tmp_path
         assert result.exit_code == 2, result.output
         assert f"{given} is {what} of the save {path}: resume with bidwhist play --resume {path}" in said
         assert ".session.json.session.json" not in said
+
+
+def test_resuming_the_session_file_of_a_save_with_a_space_gives_a_command_that_can_be_copied(tmp_path):
+    """The refusal's own command quotes the save's name as a shell needs (it did not)."""
+    path = tmp_path / "my game.jsonl"
+    Session.new(load_ruleset("standard"), Settings("standard", [], 7, [], "random"), path)
+    result = CliRunner().invoke(cli, ["play", "--resume", str(sidecar_path(path))], input="quit\n")
+    assert result.exit_code == 2, result.output
+    command = " ".join(result.output.split()).split("resume with ", 1)[1]
+    assert shlex.split(command)[-1] == str(path), command
+
+
+@pytest.mark.parametrize("name", [".lock", ".session.json"])
+def test_a_resume_name_that_is_only_the_suffix_is_refused_not_an_internal_error(tmp_path, name):
+    """`play --resume nothere/.lock` stripped the suffix to an empty name (ValueError, exit 70)."""
+    result = CliRunner().invoke(cli, ["play", "--resume", str(tmp_path / "nothere" / name)], input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "no such file" in result.output, result.output
 
 
 def _resume_word(said: str) -> str:

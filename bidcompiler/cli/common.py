@@ -83,40 +83,19 @@ class BadContent(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+def shell_word(name) -> str:
+    """:func:`runtime.files.shell_word`, imported when first asked: a command's ``--help`` loads
+    nothing of ``runtime`` (tests/test_startup.py)."""
+    from runtime.files import shell_word as word
+
+    return word(name)
+
+
 class BadFileArgument(BadContent):
     """A FILE argument that names no file to read (exit 2, bad usage), said in one line
     (``FILE: not a regular file (a directory)``), as a missing or unreadable one is."""
 
     exit_code = 2
-
-
-def shell_word(name) -> str:
-    """``name`` (a path) as one word a POSIX shell reads back as ``name``, for a command to copy
-    from a message (``bidwhist play --resume WORD``): as it is where no character is special to
-    the shell, in single quotes otherwise, and in bash's ``$'...'`` where it holds a character a
-    terminal would act on (ESC, a newline: written as its escape, never sent raw).  A byte that
-    was not UTF-8 (a surrogate where the file system's name was decoded) is that byte, ``\\xHH``."""
-    import shlex
-
-    text = str(name)
-    if text.isprintable():
-        return shlex.quote(text)
-    out = []
-    for c in text:
-        code = ord(c)
-        if c in "\\'":
-            out.append("\\" + c)
-        elif 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the byte itself
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif c.isprintable():
-            out.append(c)
-        elif code < 0x80:
-            out.append(f"\\x{code:02x}")
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    return "$'" + "".join(out) + "'"
 
 
 def fail_compile(exc: CompileError) -> BadContent:

@@ -247,16 +247,15 @@ def tell_stopped(err: Console, path, signum: int) -> None:
 
 @contextmanager
 def less_shows_colours():
-    """While it lasts, ``LESS`` holds ``-R`` (added to the user's own options where they lack it).
+    """While it lasts, ``LESS`` holds ``-R`` (added after the user's own options).
 
     The pager (``$PAGER``, else ``less``) is given the text with its colours; ``less``
     without ``-R`` shows each of them as the text ``ESC[1;36m``.  The environment is
     restored afterwards."""
     before = os.environ.get("LESS")
-    if before is not None and any(word.lower() == "--raw-control-chars" if word.startswith("--")
-                                  else "R" in word or "r" in word for word in before.split()):
-        yield
-        return
+    # Added last, whatever the user's options hold: a later option wins in less, a second -R
+    # changes nothing, and telling -R apart from an R inside another option's value
+    # (-Dd+r, a colour) or from -+R would mean parsing less's whole option syntax.
     os.environ["LESS"] = f"{before} -R" if before else "-R"
     try:
         yield
@@ -377,7 +376,8 @@ class Terminal:
             self.err.print(f"the game could not be saved anywhere ({exc.strerror or exc}); "
                            "the moves since the last save are lost", style="bold red", markup=False)
             return None
-        self.err.print(f"the game is saved in {rescue} instead ({printable(str(failed), False)} could not be written)",
+        self.err.print(f"the game is saved in {printable(rescue, False)} instead "
+                       f"({printable(str(failed), False)} could not be written)",
                        style="yellow", markup=False)
         return False
 
