@@ -197,7 +197,7 @@ def read_bounded(path: str | os.PathLike, limit: int, what: str = "file") -> str
 
 
 def _larger_than(path: str | os.PathLike, limit: int, what: str) -> str:
-    """The message for a file (or standard input) of more than ``limit`` bytes."""
+    """The message for a file (or stdin) of more than ``limit`` bytes."""
     return f"{path}: larger than {size_text(limit)}, the most the tool reads of a {what}"
 
 
@@ -239,7 +239,7 @@ def shell_word(name) -> str:
 
 
 class StandardInput(str):
-    """A record FILE given as ``-``: the text comes from standard input.
+    """A record FILE given as ``-``: the text comes from stdin.
 
     It is a ``str`` that reads ``<stdin>`` (messages place their faults there, as
     Python's own do), and the type says where to read: the paths in a record read this
@@ -253,9 +253,9 @@ class StandardInput(str):
 
 
 def read_stdin_bounded(limit: int, what: str = "record") -> str:
-    """The UTF-8 text on standard input, at most ``limit`` bytes; FileRefused if not.
+    """The UTF-8 text on stdin, at most ``limit`` bytes; FileRefused if not.
 
-    Refused at once when standard input is closed or a terminal (a record is piped in, not
+    Refused at once when stdin is closed or a terminal (a record is piped in, not
     typed: the tool would otherwise sit waiting with no prompt), and when more than
     ``limit`` bytes come (read no further: bounded memory, as for a file).  Read to its
     end also where the pipe was left non-blocking by whoever started the tool.
@@ -264,7 +264,7 @@ def read_stdin_bounded(limit: int, what: str = "record") -> str:
     stream = sys.stdin
     try:
         if stream is None or stream.closed or stream.isatty():
-            raise FileRefused(f"{name}: standard input is {'a terminal' if stream and not stream.closed else 'closed'};"
+            raise FileRefused(f"{name}: stdin is {'a terminal' if stream and not stream.closed else 'closed'};"
                               f" '-' reads a {what} piped in (… - < FILE)")
         data = _read_stream(stream, limit + 1)
     except (OSError, ValueError) as exc:

@@ -101,7 +101,7 @@ def test_more_than_the_record_limit_is_refused_without_reading_on(tmp_path):
 def test_closed_standard_input_is_said_not_a_crash(tmp_path):
     proc = shell('"$BW" replay - <&-', tmp_path)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("<stdin>: standard input is closed"), proc.stderr
+    assert proc.stderr.startswith("<stdin>: stdin is closed"), proc.stderr
 
 
 def test_a_gone_working_directory_is_said_not_taken_for_a_write(tmp_path, record):

@@ -335,7 +335,7 @@ def analyze(file, as_json, every_card, each, backend):
     its "line"), as `bidwhist replay --each` reads it.  Exit status 0 for a legal
     record, 1 for an illegal one (reported as `bidwhist replay` reports it; with
     --each, when any hand is illegal), 2 for a file that is not a record.  FILE -
-    reads the record from standard input, as `bidwhist replay -` does.
+    reads the record from stdin, as `bidwhist replay -` does.
     """
     from runtime.records import record_line_numbers
     from runtime.solver import DoubleDummy

@@ -274,7 +274,7 @@ def regular_file(ctx, param, value):
 
 
 def record_file(ctx, param, value):
-    """A click callback for a record FILE: ``-`` reads the record from standard input
+    """A click callback for a record FILE: ``-`` reads the record from stdin
     (:class:`runtime.files.StandardInput`, shown as ``<stdin>``); any other name is a
     :func:`regular_file`."""
     if value == "-":

@@ -54,7 +54,7 @@ def read_record_text(file: str) -> str:
     Only a regular file of at most :data:`runtime.files.MAX_RECORD_BYTES` is read (a
     FIFO, a device such as ``/dev/zero`` or a huge file would hang the tool or fill
     its memory).  ``-`` (:class:`runtime.files.StandardInput`) reads the record from
-    standard input, within the same limit.
+    stdin, within the same limit.
     """
     try:
         if isinstance(file, StandardInput):
@@ -72,7 +72,7 @@ def _working_directory_is_there() -> None:
         os.getcwd()
     except OSError:
         raise FileRefused(f"{StandardInput()}: the working directory no longer exists, and the paths of a "
-                          "record on standard input are relative to it: change to a folder first") from None
+                          "record on stdin are relative to it: change to a folder first") from None
 
 
 def parse_record_text(text: str, file: str) -> RecordFile:
@@ -469,7 +469,7 @@ def replay(file, as_json, each):
     --json then prints {"hands": [...], "illegal": [...]}, each hand as a one-hand
     replay prints it plus its "line", and "illegal" the lines of the illegal hands.
 
-    FILE - reads the record from standard input (piped in; its paths are relative to
+    FILE - reads the record from stdin (piped in; its paths are relative to
     the working directory, and confined to it, as a file's are to its folder).
 
     Exit status 0 for a legal record, 1 for an illegal one (reported at its first
