@@ -60,9 +60,14 @@ _NOTRUMP = "notrump"
 
 # The tags followed by lines of their own (calls, tricks).
 _SECTIONS = {"auction": "Auction", "play": "Play"}
-# The value's repetition is possessive (``*+``): as a plain ``*`` it kept a backtracking
-# point per character, and a tag of 15 MB ran out of memory (MemoryError, status 70).
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
+# A tag line's head, ``[Name "``; the value runs to the line's last quote, as the app's
+# own reader (TestBots/PTN.cs) takes it: real exports hold GameOptionsJson with its inner
+# quotes unescaped (``"{"kittySize":1}"``) and may lack the closing bracket
+# (``[LocalDateTime "…"``) — TricksterBots issues 241, 231, 254.  Found with str.rfind,
+# the line is read in linear time whatever its length.
+_TAG_HEAD = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
+# A real export's Event: "Trickster Cards: <mode> <game> - <options, comma-separated>".
+_EVENT_OPTIONS = re.compile(r"^\s*Trickster Cards:[^\n]*? - (.+)$", re.IGNORECASE)
 # A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
 _CALL = re.compile(r"^([0-9]+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
 
@@ -100,18 +105,29 @@ class PtnHand:
     def options(self) -> tuple[list[str], int]:
         """The game options as phrases, and the line they are on (the hand's first line if none).
 
-        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases;
-        ``[GameOptionsJson "{…}"]`` (the Euchre examples' spelling) gives ``key=value``.
+        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases.
+        Without it, a real export's Event names the options the same way after the game's
+        name (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
+        TricksterBots issue 241), and they are read from there.  Only when neither says the
+        options in words does ``[GameOptionsJson "{…}"]`` give them, as ``key=value``: the
+        JSON leaves out the options left at the app's defaults, so the words are the fuller
+        statement of the same options.
         """
         phrases: list[str] = []
         line = self.line
         text_tag = self.get("GameOptions")
-        if text_tag is not None:
+        text = None if text_tag is None else text_tag.value
+        event = self.get("Event")
+        if text_tag is None and event is not None:
+            match = _EVENT_OPTIONS.match(event.value)
+            if match is not None:
+                text_tag, text = event, match.group(1)
+        if text_tag is not None and text is not None:
             line = text_tag.line
-            phrases += [p.strip() for p in text_tag.value.split(",") if p.strip()]
+            phrases += [p.strip() for p in text.split(",") if p.strip()]
         json_tag = self.get("GameOptionsJson")
-        if json_tag is not None:
-            line = json_tag.line if text_tag is None else line
+        if json_tag is not None and text_tag is None:
+            line = json_tag.line
             try:
                 value = json.loads(json_tag.value)
             except (ValueError, RecursionError) as exc:
@@ -126,6 +142,21 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def _tag_line(line: str) -> tuple[str, str] | None:
+    """A tag line's name and value (unescaped), or None when the line is not a tag.
+
+    The value is what lies between the first quote and the line's last one; after that
+    only a closing bracket (which may be missing) and blanks may come.
+    """
+    head = _TAG_HEAD.match(line)
+    if head is None:
+        return None
+    end = line.rfind('"')
+    if end < head.end() or line[end + 1:].strip() not in ("", "]"):
+        return None
+    return head.group(1), _unescape(line[head.end():end])
+
+
 def read_ptn(text: str) -> list[PtnHand]:
     """The hands of a PTN text, tag by tag; PtnError at the first line that is not PTN."""
     hands: list[PtnHand] = []
@@ -136,10 +167,10 @@ def read_ptn(text: str) -> list[PtnHand]:
         if not line or line.startswith("%"):
             continue
         if line.startswith("["):
-            match = _TAG.match(line)
-            if match is None:
+            tag = _tag_line(line)
+            if tag is None:
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
-            name, value = match.group(1), _unescape(match.group(2))
+            name, value = tag
             key = name.lower()
             if current is None or key == "event" or key in current.tags:
                 current = PtnHand(number)
@@ -172,6 +203,8 @@ def _hand_cards(tag: Tag, text: str, what: str) -> list[str]:
     text = text.strip()
     if text == "-":
         raise PtnError(tag.line, f"{what} is not shown ('-'); a record needs every card of the deal")
+    if "." not in text:
+        return _card_list(tag, text, what)
     groups = text.split(".")
     if len(groups) not in (4, 5):
         raise PtnError(tag.line, f"{what} {text!r}: expected the suits S.H.D.C and maybe a fifth group of "
@@ -191,6 +224,30 @@ def _hand_cards(tag: Tag, text: str, what: str) -> list[str]:
             if card in cards:
                 raise PtnError(tag.line, f"{what} holds {card} twice")
             cards.append(card)
+    return cards
+
+
+def _card_list(tag: Tag, text: str, what: str) -> list[str]:
+    """Cards written one after another, suit first, as real exports write the kitty and the
+    discards (``[Undealt "S2SJCJS5"]``, ``[CardsAdded "S:S5CJSJS2"]``, TricksterBots issue 241;
+    jokers ``JH``/``JL``); blanks between the cards and ``10`` for a ten are read too."""
+    cards: list[str] = []
+    compact = "".join(text.split())
+    i = 0
+    while i < len(compact):
+        size = 3 if compact[i + 1:i + 3] == "10" else 2
+        token = compact[i:i + size]
+        if len(token) < 2:
+            raise PtnError(tag.line, f"{what}: {token!r} is not a card (suit then rank, such as S2 or CT; "
+                                     "or the suits S.H.D.C by ranks, separated by dots)")
+        try:
+            card = _play_card(tag.line, token)
+        except PtnError as exc:
+            raise PtnError(tag.line, f"{what}: {exc.message}") from None
+        if card in cards:
+            raise PtnError(tag.line, f"{what} holds {card} twice")
+        cards.append(card)
+        i += size
     return cards
 
 
