@@ -60,6 +60,10 @@ _NOTRUMP = "notrump"
 
 # The tags followed by lines of their own (calls, tricks).
 _SECTIONS = {"auction": "Auction", "play": "Play"}
+# The tags this reader uses that take no lines after them.  Lines after any other tag
+# (one this reader does not know, such as PBN's tables) are that tag's and are skipped.
+_ONE_LINE = {name.lower() for name in ("Event", "Deal", "Dealer", "Undealt", "Declarer", "Contract",
+                                       "CardsAdded", "CardsRemoved", "GameOptions", "GameOptionsJson")}
 # A tag line's head, ``[Name "``; the value runs to the line's last quote, as the app's
 # own reader (TestBots/PTN.cs) takes it: real exports hold GameOptionsJson with its inner
 # quotes unescaped (``"{"kittySize":1}"``) and may lack the closing bracket
@@ -69,7 +73,9 @@ _TAG_HEAD = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
 # A real export's Event: "Trickster Cards: <mode> <game> - <options, comma-separated>".
 _EVENT_OPTIONS = re.compile(r"^\s*Trickster Cards:[^\n]*? - (.+)$", re.IGNORECASE)
 # A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
-_CALL = re.compile(r"^([0-9]+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
+# The arrow may also come before the suit (``4↑♠``): the app's reader finds the suit
+# anywhere in a contract (TestBots/PTN.cs), so its order is not relied on.
+_CALL = re.compile(r"^([0-9]+)\s*(?:(NT|[SHDC♠♥♦♣])?\s*([↑↓])?|([↑↓])\s*(NT|[SHDC♠♥♦♣]))$", re.IGNORECASE)
 
 
 class PtnError(Exception):
@@ -164,7 +170,8 @@ def read_ptn(text: str) -> list[PtnHand]:
     last: Tag | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("%"):
+        # Comments: "%" lines as the app writes them; ";" lines and "{…}" lines as PBN allows.
+        if not line or line.startswith(("%", ";")) or (line.startswith("{") and line.endswith("}")):
             continue
         if line.startswith("["):
             tag = _tag_line(line)
@@ -179,6 +186,8 @@ def read_ptn(text: str) -> list[PtnHand]:
             continue
         if last is None:
             raise PtnError(number, f"{line[:60]!r} comes before any tag")
+        if last.name.lower() not in _SECTIONS and last.name.lower() not in _ONE_LINE:
+            continue  # a tag this reader does not use: its lines are skipped with it
         if last.name.lower() not in _SECTIONS:
             raise PtnError(number, f"{line[:60]!r} is not a tag, and {last.name} takes no lines after it "
                                    f"(only {' and '.join(sorted(_SECTIONS.values()))} do)")
@@ -281,7 +290,7 @@ def _read_call(line: int, token: str) -> _Call:
     if match is None:
         raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
                              + digits_note(token))
-    level, strain, arrow = int(match.group(1)), match.group(2), match.group(3)
+    level, strain, arrow = int(match.group(1)), match.group(2) or match.group(5), match.group(3) or match.group(4)
     direction = _ARROWS[arrow] if arrow else None
     if strain is None:
         return _Call(f"{level} {direction}" if direction else str(level), level, None, direction)
