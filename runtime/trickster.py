@@ -11,7 +11,14 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 * ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
   clockwise; a hand is its suits ``S.H.D.C`` by rank letters (``T`` or ``10``), and a
   fifth group holds the jokers (``H`` or ``B`` the big one, ``L`` the little one).
-  ``[Undealt "…"]`` is the kitty in the same spelling.
+  ``[Undealt "…"]`` is the kitty in the same spelling, or (as real exports write it,
+  TricksterBots issue 241) a list of suit-first cards, ``S2SJCJS5``; so are
+  ``CardsAdded`` and ``CardsRemoved``.
+* real exports begin with a ``% PBN ---`` comment, name the options in the Event
+  (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``), write
+  GameOptionsJson's inner quotes unescaped and may leave a tag's ``]`` off: a tag's value
+  runs from its first quote to the line's last one.  Tags not used here are skipped with
+  their lines; ``;`` and ``{…}`` lines are comments too (PBN's).
 * ``[Auction "E"]``: the first caller; its lines hold the calls in fixed seat order from
   that seat, ``-`` where a seat made none: ``Pass``, ``4`` (a bare number), ``4↑``
   (uptown), ``4↓`` (downtown), ``4NT``.  A call naming a suit after the auction

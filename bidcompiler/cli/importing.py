@@ -68,7 +68,9 @@ def import_cmd(file, out, nearest, as_json):
     each trick from its leader (the previous trick's winner), the line's cards being
     listed in fixed seat order from the first leader.
 
-    The game options (GameOptions, GameOptionsJson) choose the rules by the shipped
+    The game options (GameOptions, or the words after " - " in an Event such as
+    "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …", or else
+    GameOptionsJson) choose the rules by the shipped
     table bidcompiler/data/trickster-options.yaml, which says which phrase means
     which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option
     with no house rule stops the import and is named; --nearest imports under the rules of the other options instead.
