@@ -82,7 +82,8 @@ _EVENT_OPTIONS = re.compile(r"^\s*Trickster Cards:[^\n]*? - (.+)$", re.IGNORECAS
 # A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
 # The arrow may also come before the suit (``4↑♠``): the app's reader finds the suit
 # anywhere in a contract (TestBots/PTN.cs), so its order is not relied on.
-_CALL = re.compile(r"^([0-9]+)\s*(?:(NT|[SHDC♠♥♦♣])?\s*([↑↓])?|([↑↓])\s*(NT|[SHDC♠♥♦♣]))$", re.IGNORECASE)
+# At most 3 digits: int() refuses more than 4300 (a ValueError, status 70, before).
+_CALL = re.compile(r"^([0-9]{1,3})\s*(?:(NT|[SHDC♠♥♦♣])?\s*([↑↓])?|([↑↓])\s*(NT|[SHDC♠♥♦♣]))$", re.IGNORECASE)
 
 
 class PtnError(Exception):
@@ -295,7 +296,7 @@ def _read_call(line: int, token: str) -> _Call:
         return _Call("pass")
     match = _CALL.match(token)
     if match is None:
-        raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
+        raise PtnError(line, f"{token[:40]!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
                              + digits_note(token))
     level, strain, arrow = int(match.group(1)), match.group(2) or match.group(5), match.group(3) or match.group(4)
     direction = _ARROWS[arrow] if arrow else None

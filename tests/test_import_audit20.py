@@ -145,3 +145,16 @@ def test_a_huge_tag_with_unescaped_quotes_is_read_once(tmp_path):
     text = REAL.read_text(encoding="utf-8").replace('[GameCode "Whist"]', '[GameCode "' + '"x' * 2_000_000 + '"]')
     _, result = _import(tmp_path, text)
     assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize("old, new, line", [
+    ('"3♦↑"', '"' + "3" * 6000 + '♦↑"', 8),  # was int()'s ValueError: internal error, status 70
+    ("Pass Pass Pass 3↑", "Pass Pass Pass " + "3" * 6000 + "↑", 6),
+])
+def test_a_level_of_thousands_of_digits_is_named_not_a_crash(tmp_path, old, new, line):
+    text = (DATA / "suit-contract.ptn").read_text(encoding="utf-8")
+    assert old in text
+    src, result = _import(tmp_path, text.replace(old, new))
+    assert result.exit_code == 1, result.stderr
+    message = result.stderr.strip()
+    assert message.startswith(f"{src}:{line}: ") and "is not a call" in message and len(message) < 400 + len(str(src))
