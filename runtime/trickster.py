@@ -179,7 +179,8 @@ def read_ptn(text: str) -> list[PtnHand]:
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
         # Comments: "%" lines as the app writes them; ";" lines and "{…}" lines as PBN allows.
-        if not line or line.startswith(("%", ";")) or (line.startswith("{") and line.endswith("}")):
+        # A lone "*" is PBN's end of a section's lines, nothing more.
+        if not line or line == "*" or line.startswith(("%", ";")) or (line.startswith("{") and line.endswith("}")):
             continue
         if line.startswith("["):
             tag = _tag_line(line)

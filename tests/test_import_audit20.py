@@ -114,7 +114,7 @@ def test_a_bad_card_list_is_named_at_its_line(tmp_path, kitty, words):
 
 def test_comments_and_the_lines_of_tags_not_used_are_skipped(tmp_path):
     base = (DATA / "suit-contract.ptn").read_text(encoding="utf-8")
-    text = base.replace("[Play", "; a PBN comment\n{another}\n[OptimumResultTable \"x\"]\nS 4\n[Play")
+    text = base.replace("[Play", "; a PBN comment\n{another}\n[OptimumResultTable \"x\"]\nS 4\n[Play") + "*\n"
     _, want = _import(tmp_path, base)
     _, got = _import(tmp_path, text)
     assert got.exit_code == 0, got.stderr
