@@ -158,3 +158,20 @@ def test_a_level_of_thousands_of_digits_is_named_not_a_crash(tmp_path, old, new,
     assert result.exit_code == 1, result.stderr
     message = result.stderr.strip()
     assert message.startswith(f"{src}:{line}: ") and "is not a call" in message and len(message) < 400 + len(str(src))
+
+
+@pytest.mark.parametrize("codec, bom", [("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff")])
+def test_a_ptn_saved_as_utf16_with_its_mark_imports(tmp_path, codec, bom):
+    src = tmp_path / "hand.ptn"
+    src.write_bytes(bom + REAL.read_text(encoding="utf-8").encode(codec))
+    result = run("import", str(src))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads(run("import", str(REAL)).stdout)
+
+
+def test_broken_utf16_is_named_not_a_crash(tmp_path):
+    src = tmp_path / "hand.ptn"
+    src.write_bytes(b"\xff\xfe\x00\xd8\x41\x00")
+    result = run("import", str(src))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == f"{src}: not UTF-16 text after its byte-order mark (illegal UTF-16 surrogate at byte 2)"
