@@ -11,7 +11,14 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 * ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
   clockwise; a hand is its suits ``S.H.D.C`` by rank letters (``T`` or ``10``), and a
   fifth group holds the jokers (``H`` or ``B`` the big one, ``L`` the little one).
-  ``[Undealt "…"]`` is the kitty in the same spelling.
+  ``[Undealt "…"]`` is the kitty in the same spelling, or (as real exports write it,
+  TricksterBots issue 241) a list of suit-first cards, ``S2SJCJS5``; so are
+  ``CardsAdded`` and ``CardsRemoved``.
+* real exports begin with a ``% PBN ---`` comment, name the options in the Event
+  (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``), write
+  GameOptionsJson's inner quotes unescaped and may leave a tag's ``]`` off: a tag's value
+  runs from its first quote to the line's last one.  Tags not used here are skipped with
+  their lines; ``;`` and ``{…}`` lines are comments too (PBN's).
 * ``[Auction "E"]``: the first caller; its lines hold the calls in fixed seat order from
   that seat, ``-`` where a seat made none: ``Pass``, ``4`` (a bare number), ``4↑``
   (uptown), ``4↓`` (downtown), ``4NT``.  A call naming a suit after the auction
@@ -60,11 +67,23 @@ _NOTRUMP = "notrump"
 
 # The tags followed by lines of their own (calls, tricks).
 _SECTIONS = {"auction": "Auction", "play": "Play"}
-# The value's repetition is possessive (``*+``): as a plain ``*`` it kept a backtracking
-# point per character, and a tag of 15 MB ran out of memory (MemoryError, status 70).
-_TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*+)"\s*\]\s*$')
+# The tags this reader uses that take no lines after them.  Lines after any other tag
+# (one this reader does not know, such as PBN's tables) are that tag's and are skipped.
+_ONE_LINE = {name.lower() for name in ("Event", "Deal", "Dealer", "Undealt", "Declarer", "Contract",
+                                       "CardsAdded", "CardsRemoved", "GameOptions", "GameOptionsJson")}
+# A tag line's head, ``[Name "``; the value runs to the line's last quote, as the app's
+# own reader (TestBots/PTN.cs) takes it: real exports hold GameOptionsJson with its inner
+# quotes unescaped (``"{"kittySize":1}"``) and may lack the closing bracket
+# (``[LocalDateTime "…"``) — TricksterBots issues 241, 231, 254.  Found with str.rfind,
+# the line is read in linear time whatever its length.
+_TAG_HEAD = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
+# A real export's Event: "Trickster Cards: <mode> <game> - <options, comma-separated>".
+_EVENT_OPTIONS = re.compile(r"^\s*Trickster Cards:[^\n]*? - (.+)$", re.IGNORECASE)
 # A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
-_CALL = re.compile(r"^([0-9]+)\s*(NT|[SHDC♠♥♦♣])?\s*([↑↓])?$", re.IGNORECASE)
+# The arrow may also come before the suit (``4↑♠``): the app's reader finds the suit
+# anywhere in a contract (TestBots/PTN.cs), so its order is not relied on.
+# At most 3 digits: int() refuses more than 4300 (a ValueError, status 70, before).
+_CALL = re.compile(r"^([0-9]{1,3})\s*(?:(NT|[SHDC♠♥♦♣])?\s*([↑↓])?|([↑↓])\s*(NT|[SHDC♠♥♦♣]))$", re.IGNORECASE)
 
 
 class PtnError(Exception):
@@ -100,18 +119,29 @@ class PtnHand:
     def options(self) -> tuple[list[str], int]:
         """The game options as phrases, and the line they are on (the hand's first line if none).
 
-        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases;
-        ``[GameOptionsJson "{…}"]`` (the Euchre examples' spelling) gives ``key=value``.
+        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases.
+        Without it, a real export's Event names the options the same way after the game's
+        name (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
+        TricksterBots issue 241), and they are read from there.  Only when neither says the
+        options in words does ``[GameOptionsJson "{…}"]`` give them, as ``key=value``: the
+        JSON leaves out the options left at the app's defaults, so the words are the fuller
+        statement of the same options.
         """
         phrases: list[str] = []
         line = self.line
         text_tag = self.get("GameOptions")
-        if text_tag is not None:
+        text = None if text_tag is None else text_tag.value
+        event = self.get("Event")
+        if text_tag is None and event is not None:
+            match = _EVENT_OPTIONS.match(event.value)
+            if match is not None:
+                text_tag, text = event, match.group(1)
+        if text_tag is not None and text is not None:
             line = text_tag.line
-            phrases += [p.strip() for p in text_tag.value.split(",") if p.strip()]
+            phrases += [p.strip() for p in text.split(",") if p.strip()]
         json_tag = self.get("GameOptionsJson")
-        if json_tag is not None:
-            line = json_tag.line if text_tag is None else line
+        if json_tag is not None and text_tag is None:
+            line = json_tag.line
             try:
                 value = json.loads(json_tag.value)
             except (ValueError, RecursionError) as exc:
@@ -126,6 +156,21 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def _tag_line(line: str) -> tuple[str, str] | None:
+    """A tag line's name and value (unescaped), or None when the line is not a tag.
+
+    The value is what lies between the first quote and the line's last one; after that
+    only a closing bracket (which may be missing) and blanks may come.
+    """
+    head = _TAG_HEAD.match(line)
+    if head is None:
+        return None
+    end = line.rfind('"')
+    if end < head.end() or line[end + 1:].strip() not in ("", "]"):
+        return None
+    return head.group(1), _unescape(line[head.end():end])
+
+
 def read_ptn(text: str) -> list[PtnHand]:
     """The hands of a PTN text, tag by tag; PtnError at the first line that is not PTN."""
     hands: list[PtnHand] = []
@@ -133,13 +178,15 @@ def read_ptn(text: str) -> list[PtnHand]:
     last: Tag | None = None
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
-        if not line or line.startswith("%"):
+        # Comments: "%" lines as the app writes them; ";" lines and "{…}" lines as PBN allows.
+        # A lone "*" is PBN's end of a section's lines, nothing more.
+        if not line or line == "*" or line.startswith(("%", ";")) or (line.startswith("{") and line.endswith("}")):
             continue
         if line.startswith("["):
-            match = _TAG.match(line)
-            if match is None:
+            tag = _tag_line(line)
+            if tag is None:
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
-            name, value = match.group(1), _unescape(match.group(2))
+            name, value = tag
             key = name.lower()
             if current is None or key == "event" or key in current.tags:
                 current = PtnHand(number)
@@ -148,6 +195,8 @@ def read_ptn(text: str) -> list[PtnHand]:
             continue
         if last is None:
             raise PtnError(number, f"{line[:60]!r} comes before any tag")
+        if last.name.lower() not in _SECTIONS and last.name.lower() not in _ONE_LINE:
+            continue  # a tag this reader does not use: its lines are skipped with it
         if last.name.lower() not in _SECTIONS:
             raise PtnError(number, f"{line[:60]!r} is not a tag, and {last.name} takes no lines after it "
                                    f"(only {' and '.join(sorted(_SECTIONS.values()))} do)")
@@ -172,6 +221,8 @@ def _hand_cards(tag: Tag, text: str, what: str) -> list[str]:
     text = text.strip()
     if text == "-":
         raise PtnError(tag.line, f"{what} is not shown ('-'); a record needs every card of the deal")
+    if "." not in text:
+        return _card_list(tag, text, what)
     groups = text.split(".")
     if len(groups) not in (4, 5):
         raise PtnError(tag.line, f"{what} {text!r}: expected the suits S.H.D.C and maybe a fifth group of "
@@ -191,6 +242,30 @@ def _hand_cards(tag: Tag, text: str, what: str) -> list[str]:
             if card in cards:
                 raise PtnError(tag.line, f"{what} holds {card} twice")
             cards.append(card)
+    return cards
+
+
+def _card_list(tag: Tag, text: str, what: str) -> list[str]:
+    """Cards written one after another, suit first, as real exports write the kitty and the
+    discards (``[Undealt "S2SJCJS5"]``, ``[CardsAdded "S:S5CJSJS2"]``, TricksterBots issue 241;
+    jokers ``JH``/``JL``); blanks between the cards and ``10`` for a ten are read too."""
+    cards: list[str] = []
+    compact = "".join(text.split())
+    i = 0
+    while i < len(compact):
+        size = 3 if compact[i + 1:i + 3] == "10" else 2
+        token = compact[i:i + size]
+        if len(token) < 2:
+            raise PtnError(tag.line, f"{what}: {token!r} is not a card (suit then rank, such as S2 or CT; "
+                                     "or the suits S.H.D.C by ranks, separated by dots)")
+        try:
+            card = _play_card(tag.line, token)
+        except PtnError as exc:
+            raise PtnError(tag.line, f"{what}: {exc.message}") from None
+        if card in cards:
+            raise PtnError(tag.line, f"{what} holds {card} twice")
+        cards.append(card)
+        i += size
     return cards
 
 
@@ -222,9 +297,9 @@ def _read_call(line: int, token: str) -> _Call:
         return _Call("pass")
     match = _CALL.match(token)
     if match is None:
-        raise PtnError(line, f"{token!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
+        raise PtnError(line, f"{token[:40]!r} is not a call (Pass, 4, 4↑, 4↓, 4NT, or a contract such as 4♠↑)"
                              + digits_note(token))
-    level, strain, arrow = int(match.group(1)), match.group(2), match.group(3)
+    level, strain, arrow = int(match.group(1)), match.group(2) or match.group(5), match.group(3) or match.group(4)
     direction = _ARROWS[arrow] if arrow else None
     if strain is None:
         return _Call(f"{level} {direction}" if direction else str(level), level, None, direction)

@@ -68,7 +68,9 @@ def import_cmd(file, out, nearest, as_json):
     each trick from its leader (the previous trick's winner), the line's cards being
     listed in fixed seat order from the first leader.
 
-    The game options (GameOptions, GameOptionsJson) choose the rules by the shipped
+    The game options (GameOptions, or the words after " - " in an Event such as
+    "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …", or else
+    GameOptionsJson) choose the rules by the shipped
     table bidcompiler/data/trickster-options.yaml, which says which phrase means
     which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option
     with no house rule stops the import and is named; --nearest imports under the rules of the other options instead.
@@ -105,10 +107,14 @@ def import_cmd(file, out, nearest, as_json):
         click.echo(printable(str(exc), False), err=True)  # the path is the user's: an ESC in it is shown
         sys.exit(2)
     try:
-        text = utf8_text(data)
+        # A PTN pasted from the app into an editor that saves "Unicode" is UTF-16 with its
+        # byte-order mark: read as such (anything else must be UTF-8).
+        text = data.decode("utf-16") if data[:2] in (b"\xff\xfe", b"\xfe\xff") else utf8_text(data)
     except NotUtf8 as exc:  # malformed content, said where: status 1
         click.echo(exc.said_of(file), err=True)
         sys.exit(1)
+    except UnicodeDecodeError as exc:
+        _fail(file, None, f"not UTF-16 text after its byte-order mark ({exc.reason} at byte {exc.start})")
     try:
         hands = read_ptn(text)
     except PtnError as exc:
