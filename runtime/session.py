@@ -271,9 +271,9 @@ class Session:
         side = sidecar_path(path)
         for suffix, what in ((SIDECAR_SUFFIX, "the session file"), (LOCK_SUFFIX, "the lock")):
             # One of the files beside a save given for the save itself: name the save to give.
-            # (A name that is the suffix alone, `.lock`, is no such file: there is no save name to strip to.)
-            save = path.with_name(path.name[:-len(suffix)]) if path.name.endswith(suffix) and \
-                len(path.name) > len(suffix) else None
+            # (A name that is the suffix alone, `.lock`, or `..lock`, leaves no save name to strip to.)
+            stripped = path.name[:-len(suffix)] if path.name.endswith(suffix) else ""
+            save = path.with_name(stripped) if stripped not in ("", ".", "..") else None
             if save is not None and save.name and not os.path.lexists(side) and os.path.lexists(save):
                 raise SessionError(f"{path} is {what} of the save {save}: resume with "
                                    f"bidwhist play --resume {shell_word(save)}")

@@ -67,16 +67,17 @@ _NOTRUMP = "notrump"
 
 # The tags followed by lines of their own (calls, tricks).
 _SECTIONS = {"auction": "Auction", "play": "Play"}
-# The tags this reader uses that take no lines after them.  Lines after any other tag
-# (one this reader does not know, such as PBN's tables) are that tag's and are skipped.
-_ONE_LINE = {name.lower() for name in ("Event", "Deal", "Dealer", "Undealt", "Declarer", "Contract",
-                                       "CardsAdded", "CardsRemoved", "GameOptions", "GameOptionsJson")}
+# Only Auction and Play take lines of their own, and PBN's tables (a tag whose name ends
+# in "Table") their rows, which are skipped; a line after any other tag is refused, so that
+# a misspelt [Plays] or a tag put between [Play] and its tricks never drops them unsaid.
 # A tag line's head, ``[Name "``; the value runs to the line's last quote, as the app's
 # own reader (TestBots/PTN.cs) takes it: real exports hold GameOptionsJson with its inner
 # quotes unescaped (``"{"kittySize":1}"``) and may lack the closing bracket
 # (``[LocalDateTime "…"``) — TricksterBots issues 241, 231, 254.  Found with str.rfind,
 # the line is read in linear time whatever its length.
 _TAG_HEAD = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"')
+# Within a value: the end of one tag and the head of another (one tag a line).
+_NEXT_TAG = re.compile(r'"\s*\]\s*\[\s*[A-Za-z][A-Za-z0-9_]*\s+"')
 # A real export's Event: "Trickster Cards: <mode> <game> - <options, comma-separated>".
 _EVENT_OPTIONS = re.compile(r"^\s*Trickster Cards:[^\n]*? - (.+)$", re.IGNORECASE)
 # A level in ASCII digits: ``\d`` also matches '٤', which int() reads as 4.
@@ -168,7 +169,10 @@ def _tag_line(line: str) -> tuple[str, str] | None:
     end = line.rfind('"')
     if end < head.end() or line[end + 1:].strip() not in ("", "]"):
         return None
-    return head.group(1), _unescape(line[head.end():end])
+    value = line[head.end():end]
+    if _NEXT_TAG.search(value):  # `[A "x"] [B "y"]`: two tags, not one value running over both
+        return None
+    return head.group(1), _unescape(value)
 
 
 def read_ptn(text: str) -> list[PtnHand]:
@@ -185,6 +189,8 @@ def read_ptn(text: str) -> list[PtnHand]:
         if line.startswith("["):
             tag = _tag_line(line)
             if tag is None:
+                if _NEXT_TAG.search(line):
+                    raise PtnError(number, f"two tags on one line: write one tag a line, found {line[:60]!r}")
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
             name, value = tag
             key = name.lower()
@@ -195,8 +201,8 @@ def read_ptn(text: str) -> list[PtnHand]:
             continue
         if last is None:
             raise PtnError(number, f"{line[:60]!r} comes before any tag")
-        if last.name.lower() not in _SECTIONS and last.name.lower() not in _ONE_LINE:
-            continue  # a tag this reader does not use: its lines are skipped with it
+        if last.name.lower() not in _SECTIONS and last.name.lower().endswith("table"):
+            continue  # a PBN table (OptimumResultTable, ScoreTable, ...): its rows are not used here
         if last.name.lower() not in _SECTIONS:
             raise PtnError(number, f"{line[:60]!r} is not a tag, and {last.name} takes no lines after it "
                                    f"(only {' and '.join(sorted(_SECTIONS.values()))} do)")

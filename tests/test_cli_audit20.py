@@ -68,10 +68,10 @@ def test_the_users_less_options_are_kept_and_given_r(terminals, tmp_path, monkey
                   "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
     t.expect(PROMPT)
     t.line("rules all")
-    t.expect(r"PAGER-SEES-LESS=\[-X -R\]")
+    t.expect(r"PAGER-SEES-LESS=\[-X\$ -R\]")
     t.expect(PROMPT)
     t.line("rules all")
-    t.expect(r"PAGER-SEES-LESS=\[-X -R\]")  # not -X -R -R: restored between pagings
+    t.expect(r"PAGER-SEES-LESS=\[-X\$ -R\]")  # not -X$ -R$ -R: restored between pagings
     t.expect(PROMPT)
     t.line("quit")
     assert t.wait() == 0
@@ -102,7 +102,7 @@ def test_resuming_the_session_file_of_a_save_with_a_space_gives_a_command_that_c
     assert shlex.split(command)[-1] == str(path), command
 
 
-@pytest.mark.parametrize("name", [".lock", ".session.json"])
+@pytest.mark.parametrize("name", [".lock", ".session.json", "..lock", "..session.json"])
 def test_a_resume_name_that_is_only_the_suffix_is_refused_not_an_internal_error(tmp_path, name):
     """`play --resume nothere/.lock` stripped the suffix to an empty name (ValueError, exit 70)."""
     result = CliRunner().invoke(cli, ["play", "--resume", str(tmp_path / "nothere" / name)], input="quit\n")

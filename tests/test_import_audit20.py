@@ -175,3 +175,32 @@ def test_broken_utf16_is_named_not_a_crash(tmp_path):
     result = run("import", str(src))
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.strip() == f"{src}: not UTF-16 text after its byte-order mark (illegal UTF-16 surrogate at byte 2)"
+
+
+@pytest.mark.parametrize("insert, said", [
+    ('[Play "S"]\n[Note "1:ok"]', "is not a tag, and Note takes no lines"),   # a tag between Play and its tricks
+    ('[Plays "S"]', "is not a tag, and Plays takes no lines"),                # a misspelt Play
+])
+def test_tricks_after_a_tag_that_takes_no_lines_are_refused_never_dropped(tmp_path, insert, said):
+    """Only a PBN table's rows are skipped: tricks after any other tag were dropped unsaid
+    (the hand then imported as in progress, exit 0)."""
+    text = REAL.read_text(encoding="utf-8").replace('[Play "S"]', insert)
+    _, got = _import(tmp_path, text)
+    assert got.exit_code == 1, got.stdout
+    assert said in got.stderr, got.stderr
+
+
+def test_two_tags_on_one_line_are_refused_not_read_as_one_value(tmp_path):
+    text = REAL.read_text(encoding="utf-8").replace('[CardsRemoved "S:C2CQS2ST"]\n[Play "S"]',
+                                                    '[CardsRemoved "S:C2CQS2ST"] [Play "S"]')
+    src, got = _import(tmp_path, text)
+    assert got.exit_code == 1
+    assert "two tags on one line" in got.stderr, got.stderr
+
+
+def test_many_unknown_options_are_named_in_one_short_line(tmp_path):
+    phrases = ", ".join(f"house option {i}" for i in range(5000)) + ", " + "x" * 500
+    text = REAL.read_text(encoding="utf-8").replace("Bid Whist to ±7, no Jokers", phrases + ", no Jokers")
+    _, got = _import(tmp_path, text)
+    assert got.exit_code == 1
+    assert "and 4,991 more" in got.stderr and len(got.stderr) < 2000, got.stderr[:300]

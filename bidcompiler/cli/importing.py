@@ -19,6 +19,14 @@ from .common import FilePath, check_output, output_reason, regular_file, write_o
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
 
+def _some_names(phrases, most: int = 10) -> str:
+    """The options named in a message: each once, quoted to 40 characters, at most ``most`` of them
+    (a hostile file's thousands of options make one line, not megabytes)."""
+    unique = list(dict.fromkeys(phrases))
+    shown = ", ".join(repr(p[:40] + ("…" if len(p) > 40 else "")) for p in unique[:most])
+    return shown + (f" and {len(unique) - most:,} more" if len(unique) > most else "")
+
+
 def _fail(file: str, line: int | None, message: str) -> None:
     click.echo(f"{file}:{line}: {message}" if line else f"{file}: {message}", err=True)
     sys.exit(1)
@@ -130,13 +138,13 @@ def import_cmd(file, out, nearest, as_json):
         except ValueError as exc:
             _fail(file, hand.line, str(exc))
         if mapped.unknown and not nearest:
-            names = ", ".join(repr(p) for p in mapped.unknown)
+            names = _some_names(mapped.unknown)
             _fail(file, line, f"hand {number}: game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
                               f"rule here: {names}; --nearest imports the hand under {mapped.name}, ignoring "
                               f"{'them' if len(mapped.unknown) > 1 else 'it'}")
         if mapped.unknown:
             click.echo(f"{file}:{line}: hand {number}: ignored game option"
-                       f"{'s' if len(mapped.unknown) > 1 else ''} {', '.join(repr(p) for p in mapped.unknown)}; "
+                       f"{'s' if len(mapped.unknown) > 1 else ''} {_some_names(mapped.unknown)}; "
                        f"imported under {mapped.name}", err=True)
         elif not phrases:
             click.echo(f"{file}:{hand.line}: hand {number}: no game options; imported under {mapped.name}", err=True)

@@ -255,8 +255,10 @@ def less_shows_colours():
     before = os.environ.get("LESS")
     # Added last, whatever the user's options hold: a later option wins in less, a second -R
     # changes nothing, and telling -R apart from an R inside another option's value
-    # (-Dd+r, a colour) or from -+R would mean parsing less's whole option syntax.
-    os.environ["LESS"] = f"{before} -R" if before else "-R"
+    # (-Dd+r, a colour) or from -+R would mean parsing less's whole option syntax.  The `$`
+    # ends a string option the user's LESS may end with (-Ps%f), which would take -R as
+    # part of its value; after any other option it is ignored.
+    os.environ["LESS"] = f"{before}$ -R" if before else "-R"
     try:
         yield
     finally:
