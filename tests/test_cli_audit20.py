@@ -47,32 +47,23 @@ def test_a_session_file_removed_mid_game_is_written_again_by_the_next_move(tmp_p
     assert load(path).actions == session.actions
 
 
-def test_the_rulebook_paged_by_less_is_shown_in_colour_not_as_escape_codes(terminals, tmp_path, monkeypatch):  # noqa: F811
+@pytest.mark.parametrize("less, seen", [(None, r"\[-R\]"), ("-X", r"\[-X\$ -R\]")])
+def test_the_rulebook_paged_by_less_is_shown_in_colour_not_as_escape_codes(terminals, tmp_path, monkeypatch,  # noqa: F811
+                                                                            less, seen):
     """`rules all` at a small terminal went to `less` (no $PAGER) without -R: less showed every
-    colour as the text `ESC[1;36m`.  The pager now runs with LESS holding -R (added to the user's own)."""
-    monkeypatch.delenv("LESS", raising=False)
+    colour as the text `ESC[1;36m`.  The pager now runs with LESS holding -R, after the user's own
+    options (kept), and the game's own environment is as it was: the second paging sees the same."""
+    if less is None:
+        monkeypatch.delenv("LESS", raising=False)
+    else:
+        monkeypatch.setenv("LESS", less)
     t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
                   "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
     t.expect(PROMPT)
-    t.line("rules all")
-    t.expect(r"PAGER-SEES-LESS=\[-R\]")
-    t.expect(PROMPT)
-    t.line("quit")
-    assert t.wait() == 0
-
-
-def test_the_users_less_options_are_kept_and_given_r(terminals, tmp_path, monkeypatch):  # noqa: F811
-    """The user's LESS is kept (with -R added after it), and the game's own environment is as it was."""
-    monkeypatch.setenv("LESS", "-X")
-    t = terminals("play", "standard", "--seed", "11", "--fast", "--save", str(tmp_path / "g.jsonl"),
-                  "--bots", "random", rows=24, cols=80, env={"PAGER": 'echo "PAGER-SEES-LESS=[$LESS]"; cat'})
-    t.expect(PROMPT)
-    t.line("rules all")
-    t.expect(r"PAGER-SEES-LESS=\[-X\$ -R\]")
-    t.expect(PROMPT)
-    t.line("rules all")
-    t.expect(r"PAGER-SEES-LESS=\[-X\$ -R\]")  # not -X$ -R$ -R: restored between pagings
-    t.expect(PROMPT)
+    for _ in range(2):
+        t.line("rules all")
+        t.expect("PAGER-SEES-LESS=" + seen)
+        t.expect(PROMPT)
     t.line("quit")
     assert t.wait() == 0
 
