@@ -262,14 +262,12 @@ def read_stdin_bounded(limit: int, what: str = "record") -> str:
     """
     name = StandardInput()
     stream = sys.stdin
+    if stream is None or stream.closed or stream.isatty():
+        raise FileRefused(f"{name}: stdin is {'a terminal' if stream and not stream.closed else 'closed'};"
+                          f" '-' reads a {what} piped in (… - < FILE)")
     try:
-        if stream is None or stream.closed or stream.isatty():
-            raise FileRefused(f"{name}: stdin is {'a terminal' if stream and not stream.closed else 'closed'};"
-                              f" '-' reads a {what} piped in (… - < FILE)")
         data = _read_stream(stream, limit + 1)
     except (OSError, ValueError) as exc:
-        if isinstance(exc, FileRefused):
-            raise
         raise FileRefused(f"{name}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     if len(data) > limit:
         raise FileRefused(_larger_than(name, limit, what), "too-large")

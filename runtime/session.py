@@ -274,7 +274,7 @@ class Session:
             # (A name that is the suffix alone, `.lock`, or `..lock`, leaves no save name to strip to.)
             stripped = path.name[:-len(suffix)] if path.name.endswith(suffix) else ""
             save = path.with_name(stripped) if stripped not in ("", ".", "..") else None
-            if save is not None and save.name and not os.path.lexists(side) and os.path.lexists(save):
+            if save is not None and not os.path.lexists(side) and os.path.lexists(save):
                 raise SessionError(f"{path} is {what} of the save {save}: resume with "
                                    f"bidwhist play --resume {shell_word(save)}")
         if not os.path.lexists(side) and not os.path.lexists(path):
