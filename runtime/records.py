@@ -172,15 +172,13 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
         raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
     second = next(lines, None)
     is_game = filename.endswith(".jsonl") or second is not None
+    if is_game and not filename.endswith(".jsonl") and _pretty_printed(first[1], text):
+        is_game = False
     if is_game:
         chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
     else:
         chunks = iter([(first[0], text)])
-    # records.md: more than one line is a game record, one hand record a line; a hand record
-    # pretty-printed over lines is none, and the error says so (only looked at when line 1 fails).
-    over_lines = (lambda: _one_value_over_lines(text)) if is_game and second is not None else None
-    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename,
-                                                over_lines if first_line == first[0] else None))
+    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename))
                      for first_line, chunk in chunks)
 
 
@@ -240,12 +238,20 @@ def _trouble_offset(chunk: str, exc: ValueError | RecursionError) -> int | None:
     return where if isinstance(exc, RecursionError) else None
 
 
-def _one_value_over_lines(text: str) -> bool:
-    """True when the whole of ``text`` is one JSON value written over several lines.
+def _pretty_printed(first_line: str, text: str) -> bool:
+    """Whether a file of several lines is one JSON value written over them, not JSON Lines.
 
-    records.md makes such a file a game record, whose first line is then no JSON:
-    the error says what the file looks like (a pretty-printed hand record).
+    records.md makes a file of more than one line a game record, yet writes its own hand
+    record over several lines, as every pretty-printer does.  A first line that is only
+    ``{`` (how they all begin an object) is no JSON Lines record, so the file is read as one
+    hand record, its errors placed in the whole file; so is any other file whose first line
+    is no JSON and whose whole text is one value.  No game record is read differently.
     """
+    return first_line.strip() == "{" or (not _whole_json(first_line) and _whole_json(text))
+
+
+def _whole_json(text: str) -> bool:
+    """True when the whole of ``text`` is one JSON value (RFC 8259: no ``NaN``)."""
     try:
         json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError):
@@ -310,25 +316,16 @@ def check_given_twice(record: dict, prefix: str = "") -> None:
                               "(which one counts is not said)")
 
 
-def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str,
-                  over_lines: Callable[[], bool] | None = None) -> dict:
-    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
-
-    ``over_lines`` (a game record of several lines) says whether the whole file is one
-    JSON value, for the error of a first line that is no JSON.
-    """
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> dict:
+    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not."""
     try:
         value = json.loads(chunk, parse_constant=_not_json, object_pairs_hook=_json_object)
     except json.JSONDecodeError as exc:
         line = first_line + exc.lineno - 1 if is_game else exc.lineno
-        hint = ""
-        if over_lines is not None and over_lines():
-            hint = ("; a file of more than one line is a game record (JSON Lines: one hand record a line), "
-                    "and this one holds one JSON value over several lines: write a hand record on one line")
         msg = json_decode_message(exc)
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}{hint}") from None
+        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise _beyond_json(chunk, exc, first_line, is_game, filename) from None
     if nested_deeper(value, MAX_RECORD_NESTING):

@@ -240,17 +240,36 @@ def test_a_file_that_is_no_record_is_said_on_one_line_whatever_its_name_holds(tm
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
-def test_a_pretty_printed_hand_record_is_a_game_record_and_the_error_says_why(tmp_path, newline):
-    """records.md: "A file whose name ends in `.jsonl`, or that holds more than one line, is a
-    game record" and "A file that is not a record at all (bad JSON ...) exits with status 2
-    and one line on stderr saying where".  A hand record spread over lines is such a file:
-    its first line is no JSON; the one line says what the file looks like."""
+def test_a_pretty_printed_hand_record_is_replayed_as_the_hand_record_it_is(tmp_path, newline):
+    """records.md writes its own hand record over several lines, and also says "a file ...
+    that holds more than one line, is a game record".  A file whose first line is no record
+    and whose whole text is one JSON value can be no game record (JSON Lines): it is read as
+    the hand record it is, with the same result as the record on one line."""
+    one_line = replay_json(write(tmp_path / "one.json", NT_RECORD))
     text = json.dumps(NT_RECORD, indent=2).replace("\n", newline)
     path = write(tmp_path / "hand.json", text)
+    assert replay_json(path) == one_line and "hands" not in one_line
+    analysed = run("analyze", str(path), "--json")
+    assert analysed.exit_code == 0, analysed.stderr
+
+
+def test_a_pretty_printed_hand_record_says_where_it_breaks_the_rules(tmp_path):
+    """Read as a hand record, a pretty-printed one's errors are placed in the whole file."""
+    text = json.dumps(with_changes(NT_RECORD, dealer=9), indent=2)
+    out = replay_json(write(tmp_path / "hand.json", text), status=1)
+    assert out["error"]["at"] == "dealer" and "hands" not in out
+    broken = text.replace('"dealer": 9,', '"dealer": 9,,')
+    result = run("replay", str(write(tmp_path / "bad.json", broken)), "--json")
+    line = [n for n, ln in enumerate(broken.splitlines(), 1) if '"dealer": 9,,' in ln][0]
+    assert result.exit_code == 2 and result.stderr.startswith(f"{tmp_path / 'bad.json'}:{line}:"), result.stderr
+
+
+def test_a_pretty_printed_record_named_jsonl_is_still_a_game_record(tmp_path):
+    """records.md: "A file whose name ends in `.jsonl` ... is a game record": its first line,
+    ``{``, is then no JSON, and the error says where."""
+    path = write(tmp_path / "hand.jsonl", json.dumps(NT_RECORD, indent=2))
     result = run("replay", str(path), "--json")
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"{path}:1:2: invalid JSON: ") and result.stderr.count("\n") == 1
-    assert "holds one JSON value over several lines: write a hand record on one line" in result.stderr
+    assert result.exit_code == 2 and result.stderr.startswith(f"{path}:1:2: invalid JSON: ")
 
 
 def test_a_file_of_two_hand_records_on_two_lines_is_a_game_record(tmp_path):

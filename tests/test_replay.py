@@ -704,8 +704,10 @@ def test_illegal_hand_human_output_goes_to_stderr(tmp_path):
     ("game.jsonl", json.dumps(NT_RECORD) + "\n" + json.dumps(NT_RECORD) + "\n{oops\n", "game.jsonl:3:"),
     ("game.jsonl", json.dumps(NT_RECORD) + "\n[]\n", "game.jsonl:2"),
     ("game.jsonl", json.dumps(NT_RECORD) + "\n" + json.dumps(with_(NT_RECORD, format="x")) + "\n", "game.jsonl:2"),
-    # More than one line makes a game record: a pretty-printed object is not one.
-    ("pretty.json", json.dumps(NT_RECORD, indent=2), "pretty.json:1:"),
+    # A pretty-printed hand record is read as one (docs/records.md), its errors placed in the file.
+    ("pretty.json", json.dumps(with_(NT_RECORD, format="x"), indent=2), "pretty.json:1:1"),
+    ("pretty.json", json.dumps(NT_RECORD, indent=2).replace('"dealer"', "dealer"), "pretty.json:5:"),
+    ("pretty.jsonl", json.dumps(NT_RECORD, indent=2), "pretty.jsonl:1:"),
 ])
 def test_not_a_record_exits_2_with_one_line_saying_where(tmp_path, name, text, where):
     path = write_record(tmp_path, text, name)
