@@ -117,40 +117,37 @@ class PtnHand:
         """The tag ``name`` (tag names are matched without regard to case), or None."""
         return self.tags.get(name.lower())
 
-    def options(self) -> tuple[list[str], int]:
-        """The game options as phrases, and the line they are on (the hand's first line if none).
+    def option_sources(self) -> list[tuple[str, int, list[str], bool]]:
+        """The hand's statements of its game options: (tag, line, phrases, is_json) each.
 
-        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases.
-        Without it, a real export's Event names the options the same way after the game's
-        name (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
-        TricksterBots issue 241), and they are read from there.  Only when neither says the
-        options in words does ``[GameOptionsJson "{…}"]`` give them, as ``key=value``: the
-        JSON leaves out the options left at the app's defaults, so the words are the fuller
-        statement of the same options.
+        The words: ``[GameOptions "2 Jokers, 6-card kitty, …"]``'s comma-separated
+        phrases, or without it a real export's Event's, after the game's name
+        (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
+        TricksterBots issue 241).  And ``[GameOptionsJson "{…}"]``'s keys, as
+        ``key=value`` phrases (is_json true): the JSON leaves out the settings at the
+        app's defaults, so what its silence means is the caller's to say.  Both are
+        returned when both are there; none when the hand names no options.
         """
-        phrases: list[str] = []
-        line = self.line
-        text_tag = self.get("GameOptions")
-        text = None if text_tag is None else text_tag.value
+        sources: list[tuple[str, int, list[str], bool]] = []
+        words = self.get("GameOptions")
+        text = None if words is None else words.value
         event = self.get("Event")
-        if text_tag is None and event is not None:
+        if words is None and event is not None:
             match = _EVENT_OPTIONS.match(event.value)
             if match is not None:
-                text_tag, text = event, match.group(1)
-        if text_tag is not None and text is not None:
-            line = text_tag.line
-            phrases += [p.strip() for p in text.split(",") if p.strip()]
+                words, text = event, match.group(1)
+        if words is not None and text is not None:
+            sources.append(("Event" if words is event else "GameOptions", words.line, [p.strip() for p in text.split(",") if p.strip()], False))
         json_tag = self.get("GameOptionsJson")
-        if json_tag is not None and text_tag is None:
-            line = json_tag.line
+        if json_tag is not None:
             try:
                 value = json.loads(json_tag.value)
             except (ValueError, RecursionError) as exc:
                 raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {json_trouble(exc)}") from None
             if not isinstance(value, dict):
                 raise PtnError(json_tag.line, "GameOptionsJson must be a JSON object")
-            phrases += [f"{k}={json.dumps(v)}" for k, v in value.items()]
-        return phrases, line
+            sources.append(("GameOptionsJson", json_tag.line, [f"{k}={json.dumps(v)}" for k, v in value.items()], True))
+        return sources
 
 
 def _unescape(value: str) -> str:
@@ -421,6 +418,7 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
         raise PtnError(tag.line, f"the auction starts with {_who(first)}, but under these rules "
                                  f"{_who(state.current_player())} calls first")
     declaration = None
+    named: tuple[int, str, int] | None = None  # a bid written with its trump: (line, token, seat)
     index = 0
     for line, text in tag.data:
         for token in text.split():
@@ -437,14 +435,27 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
             if seat != state.current_player():
                 raise PtnError(line, f"{token!r} is {_who(seat)}'s call, but {_who(state.current_player())} "
                                      "is to call (calls are in seat order from the first caller)")
+            suited = None
             if call.text is None:
-                raise PtnError(line, f"{token!r} names a suit during the auction")
+                # A real export writes the winning bid with the trump declared after it
+                # (``Pass Pass 3↓ 4♠↓``, TricksterBots issue 327): the bid, and the declaration.
+                suited = (line, token, seat)
+                call = _Call(f"{call.level} {call.direction}" if call.direction else str(call.level),
+                             call.level, call.trump, call.direction)
+                assert call.text is not None
             action = parse_call(state.rules, call.text)
             if action is None:
                 raise PtnError(line, f"{_who(seat)}: {token!r} ({call.text}) is not a call of these rules")
             _apply(state, state.call_meaning(action), line, _who(seat))
             if call.text.split()[-1] == _NOTRUMP and call.direction:  # "4NT↓": the direction comes with it
                 declaration = _Call(None, call.level, "", call.direction)
+            elif suited is not None:
+                declaration, named = _Call(None, call.level, call.trump, call.direction), suited
+    if named is not None and state.phase != AUCTION and state.declarer != named[2]:
+        raise PtnError(named[0], f"{named[1]!r} by {_who(named[2])} names a suit, but {_who(state.declarer)} "
+                                 "won the auction (only the winning bid may name its trump)")
+    if named is not None and state.phase == AUCTION:
+        raise PtnError(named[0], f"{named[1]!r} names a suit, but the auction is not over")
     if state.phase == AUCTION and later:
         raise PtnError(hand.get(later[0]).line,  # type: ignore[union-attr]
                        f"{later[0]} comes, but the auction is not over: {_who(state.current_player())} is to call")
