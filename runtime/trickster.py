@@ -51,7 +51,7 @@ from .errors import IllegalAction
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .cards import digits_note
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import RecordError, check_deal, hand_record, json_trouble
+from .records import RecordError, check_deal, claim_shares, hand_record, json_trouble
 from .ruleset import Ruleset
 
 # Trickster's seat letters for four players, in the order of play (left is next).
@@ -137,7 +137,8 @@ class PtnHand:
             if match is not None:
                 words, text = event, match.group(1)
         if words is not None and text is not None:
-            sources.append(("Event" if words is event else "GameOptions", words.line, [p.strip() for p in text.split(",") if p.strip()], False))
+            phrases = [p.strip() for p in text.split(",") if p.strip()]
+            sources.append(("Event" if words is event else "GameOptions", words.line, phrases, False))
         json_tag = self.get("GameOptionsJson")
         if json_tag is not None:
             try:
@@ -376,7 +377,40 @@ def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list
     if not _declare_and_discard(hand, state, declaration):
         return _record(state, variant, with_rules)
     _play(hand, state)
-    return _record(state, variant, with_rules)
+    record = _record(state, variant, with_rules)
+    result = hand.get("Result")
+    if result is not None and state.phase in (PLAY, OVER):
+        _claim(result, state, record)
+    return record
+
+
+def _claim(tag: Tag, state: HandState, record: dict) -> None:
+    """PBN's ``[Result "N"]``, the tricks the declaring side took in all: a claim of the rest
+    where the play stops at a trick's end; where the hand was played out, it must agree."""
+    rules = state.rules
+    text = tag.value.strip()
+    if not re.fullmatch(r"[0-9]{1,3}", text):
+        raise PtnError(tag.line, f"Result {text[:20]!r} is not a number of tricks (the declaring side's, 0 or more)")
+    side = rules.side_of[state.declarer]
+    taken = sum(won for seat, won in enumerate(state.won) if rules.side_of[seat] == side)
+    said = int(text)
+    if state.phase == OVER:
+        if said != taken:
+            raise PtnError(tag.line, f"Result {said}, but the declaring side took {taken} tricks in the play")
+        return
+    if state.trick or not state.tricks:
+        raise PtnError(tag.line, f"Result {said} claims the tricks left, but a claim comes at the end of a trick, "
+                                 "after at least one trick")
+    remaining = len(state.hands[0])
+    if not taken <= said <= taken + remaining:
+        raise PtnError(tag.line, f"Result {said}: the declaring side has taken {taken} tricks and "
+                                 f"{remaining} remain, so it is {taken} to {taken + remaining}")
+    try:
+        claim_shares(state, said - taken)
+    except RecordError as exc:
+        raise PtnError(tag.line, f"Result {said}: {exc.message}") from None
+    record.pop("in_progress", None)
+    record["claim"] = said - taken
 
 
 def _drop_seat(value: str) -> str:
