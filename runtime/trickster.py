@@ -14,15 +14,18 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
   ``[Undealt "…"]`` is the kitty in the same spelling, or (as real exports write it,
   TricksterBots issue 241) a list of suit-first cards, ``S2SJCJS5``; so are
   ``CardsAdded`` and ``CardsRemoved``.
-* real exports begin with a ``% PBN ---`` comment, name the options in the Event
-  (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``), write
+* real exports begin with a ``% PBN ---`` (or ``% PTN ---``) comment, name the options
+  in the Event (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``) and
+  again in GameOptionsJson (both are returned, :meth:`PtnHand.option_sources`), may write
   GameOptionsJson's inner quotes unescaped and may leave a tag's ``]`` off: a tag's value
   runs from its first quote to the line's last one.  Tags not used here are skipped with
   their lines; ``;`` and ``{…}`` lines are comments too (PBN's).
 * ``[Auction "E"]``: the first caller; its lines hold the calls in fixed seat order from
   that seat, ``-`` where a seat made none: ``Pass``, ``4`` (a bare number), ``4↑``
   (uptown), ``4↓`` (downtown), ``4NT``.  A call naming a suit after the auction
-  (``4♠↑``, as the examples write the declarer's choice) is the declaration.
+  (``4♠↑``, as the examples write the declarer's choice) is the declaration; so is the
+  suit of the winning bid when a real export writes it there (``Pass Pass 3↓ 4♠↓``,
+  TricksterBots issue 327): the bid is ``4↓``, and only the winning bid may name a suit.
 * ``[Declarer "E"]``, ``[Contract "4♠↑"]`` (level, then a suit or ``NT``, then ``↑`` or
   ``↓``), ``[CardsAdded "…"]`` (the kitty taken) and ``[CardsRemoved "…"]`` (the discards).
 * ``[Play "E"]``: the first leader; one line per trick, each card under its seat in fixed
@@ -35,7 +38,10 @@ The hand is replayed by the engine as it is read: who calls, who leads each tric
 (the previous trick's winner) and whether a card may be played are the rules' answer,
 and each trick's cards are taken from its line in the order of play from that leader.
 A hand that stops early (an open auction, no discards yet, tricks missing) becomes a
-record with ``in_progress: true``.  Every fault is a :class:`PtnError` naming the line.
+record with ``in_progress: true``; with PBN's ``[Result "N"]`` (the tricks the declaring
+side took) after a play that stops at a trick's end, it is a claim of the rest (no public
+export shows how the app writes a claim).  A tag whose value is ``""`` or ``?`` is not there.
+Every fault is a :class:`PtnError` naming the line.
 
 This module is runtime only: the caller resolves the rules (the game options' mapping
 lives with the compiler) and passes the Ruleset.
@@ -114,8 +120,16 @@ class PtnHand:
     tags: dict[str, Tag] = field(default_factory=dict)
 
     def get(self, name: str) -> Tag | None:
-        """The tag ``name`` (tag names are matched without regard to case), or None."""
-        return self.tags.get(name.lower())
+        """The tag ``name`` (tag names are matched without regard to case), or None.
+
+        A tag whose value is empty or ``?`` (PBN's "not known") and that has no lines is
+        read as not there: a hand exported before its auction is over may say
+        ``[Declarer ""]`` or ``[Contract "?"]``.
+        """
+        tag = self.tags.get(name.lower())
+        if tag is not None and tag.value.strip() in ("", "?") and not tag.data:
+            return None
+        return tag
 
     def option_sources(self) -> list[tuple[str, int, list[str], bool]]:
         """The hand's statements of its game options: (tag, line, phrases, is_json) each.

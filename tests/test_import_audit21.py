@@ -231,3 +231,37 @@ def test_a_piped_record_naming_no_file_replays_where_the_working_directory_is_go
     proc = shell('cd gone && rmdir ../gone && "$BW" replay - < ../hand.json', tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "result" in proc.stdout
+
+
+# --------------------------------------------------------------------------- other shapes of a real export
+def test_an_empty_or_unknown_declarer_and_contract_are_read_as_not_there(tmp_path):
+    # A hand exported while its auction is open has no declarer or contract yet (PBN writes "" or "?").
+    lines = JOKERS.read_text(encoding="utf-8").splitlines()
+    head = [ln.replace('"S"', '""') if ln.startswith("[Declarer") else ln.replace('"4♥↓"', '"?"')
+            if ln.startswith("[Contract") else ln for ln in lines[:18]]
+    _, result = _import(tmp_path, "\n".join(head + ["Pass Pass"]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["auction"] == ["pass", "pass"]
+
+
+def test_a_hand_abandoned_after_the_deal_imports_as_in_progress(tmp_path):
+    lines = JOKERS.read_text(encoding="utf-8").splitlines()
+    _, result = _import(tmp_path, "\n".join(lines[:15]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["auction"], record["in_progress"]) == ([], True)
+
+
+def test_lowercase_tag_names_and_carriage_returns_read_as_the_export(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8")
+    odd = "\r".join(ln.replace("[Deal ", "[deal ").replace("[Play ", "[PLAY ") for ln in text.splitlines()) + "\r"
+    _, want = _import(tmp_path, text)
+    _, got = _import(tmp_path, odd)
+    assert json.loads(got.stdout) == json.loads(want.stdout)
+
+
+def test_two_exports_in_one_file_are_two_hands(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8")
+    _, result = _import(tmp_path, text + "\n" + text, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)["records"]) == 2
