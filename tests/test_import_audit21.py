@@ -265,3 +265,11 @@ def test_two_exports_in_one_file_are_two_hands(tmp_path):
     _, result = _import(tmp_path, text + "\n" + text, "--json")
     assert result.exit_code == 0, result.stderr
     assert len(json.loads(result.stdout)["records"]) == 2
+
+
+def test_an_unknown_json_key_beside_known_words_is_named_at_the_jsons_line(tmp_path):
+    text = REAL_TEXT.replace('"noWatching":true', '"noWatching":true,"houseKey":3')
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{src}:7: hand 1: game option with no house rule here: 'houseKey=3'"), \
+        result.stderr

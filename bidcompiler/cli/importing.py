@@ -148,7 +148,12 @@ def import_cmd(file, out, nearest, options_from, as_json):
         except ValueError as exc:
             _fail(file, hand.line, str(exc))
         phrases = [p for source in sources for p in source.phrases]
+        # The line of the statement an unknown option comes from (a JSON default's: the JSON's).
         line = sources[0].line if sources else hand.line
+        if mapped.unknown:
+            first = mapped.unknown[0]
+            line = next((s.line for s in sources if first in s.phrases),
+                        next((s.line for s in sources if s.json), line))
         if mapped.unknown and not nearest:
             names = _some_names(mapped.unknown)
             _fail(file, line, f"hand {number}: game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
