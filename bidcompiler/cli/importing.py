@@ -95,11 +95,13 @@ def import_cmd(file, out, nearest, options_from, as_json):
     line: a game record when they are one game (dealers in rotation, the game not
     decided before the last), else the lines are independent hands, as stderr says
     (score them with `bidwhist replay --each OUT`).  A hand that stops before its end
-    is written with "in_progress": true.
+    is written with "in_progress": true; one whose play stops at the end of a trick
+    and that has PBN's [Result "N"] (the tricks the declaring side took in all) is
+    written as claiming the rest ("claim").
 
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
-    without --nearest or an --output that cannot be written (a full disk), 2 for bad
+    without --nearest or options that disagree without --options-from or an --output that cannot be written (a full disk), 2 for bad
     usage, an unreadable FILE (not a regular file, or larger than 16 MiB) or an --output
     that cannot be written at all (its folder missing, too long a name), checked first.
     """
