@@ -101,7 +101,8 @@ def import_cmd(file, out, nearest, options_from, as_json):
 
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
-    without --nearest or options that disagree without --options-from or an --output that cannot be written (a full disk), 2 for bad
+    without --nearest or options that disagree without --options-from or an --output
+    that cannot be written (a full disk), 2 for bad
     usage, an unreadable FILE (not a regular file, or larger than 16 MiB) or an --output
     that cannot be written at all (its folder missing, too long a name), checked first.
     """
