@@ -4,6 +4,10 @@ The mapping is data: which phrase means which house rule is written in the table
 this module only reads it.  Phrases are compared without regard to case or spacing.
 An option the table does not hold is *unknown*: the caller reports it by name, and
 imports under the nearest rules (the others' mapping) only when the user asks.
+
+A hand states its options in words and in GameOptionsJson: :func:`map_sources` reads
+both, cross-checks the settings each phrase ``sets`` (the table says which), and reads a
+JSON key left out as the table's ``json-defaults`` phrase for it.
 """
 
 from __future__ import annotations
