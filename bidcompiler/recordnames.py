@@ -202,7 +202,10 @@ class _RecordFiles:
     """Loads the files one record names, keeping to its folder; remembers who named each."""
 
     def __init__(self, folder: str | os.PathLike, confined: bool = True):
-        self.root = os.path.realpath(folder)
+        try:
+            self.root: str | None = os.path.realpath(folder)
+        except OSError:  # the working directory a record on stdin is read from is gone
+            self.root = None
         self.confined = confined  # false: the names may lead outside the folder (see record_ir)
         # real path of every file read for the record -> (at, how a message names it)
         self.origin: dict[str, tuple[str, str]] = {}
@@ -214,6 +217,9 @@ class _RecordFiles:
 
     def check(self, name: str, at: str) -> str:
         """The real path of the file the record's ``name`` (at ``at``) names; RefusedName if refused."""
+        if self.root is None:
+            raise RefusedName(at, f"refused: {quoted(name, RECORD_QUOTED_CHARS)} is a path, and the working "
+                                  "directory the paths of a record on stdin are relative to no longer exists")
         broken, real = _rule_broken(name, self.root, self.root, self.confined)
         if broken:
             hint = ("; a record names its house rules in `with`, not after `+`"
@@ -296,6 +302,7 @@ class _RecordFiles:
                 raise RefusedName(at, f"{shown} extends no shipped variant and no file ({where}); {_NOT_QUOTED}")
             self.current = load_layer(find_file(name, kind="variant"))
             return self.current
+        assert self.root is not None  # a file was read from it, so it is there
         broken, real = _rule_broken(name, self.root, here_real, self.confined)
         if broken:
             # The name comes from the file: it is not quoted either.
@@ -423,7 +430,10 @@ def record_folder(record_file: str | os.PathLike) -> str:
     confined to its folder, not to the folder the link happens to be in.
     """
     if isinstance(record_file, StandardInput):  # `-`: a record piped in names paths from where the tool runs
-        return os.getcwd()
+        try:
+            return os.getcwd()
+        except OSError:  # gone: a record naming only shipped rules still replays; a path is refused
+            return os.curdir
     return os.path.dirname(os.path.realpath(os.fspath(record_file)))
 
 

@@ -14,15 +14,18 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
   ``[Undealt "…"]`` is the kitty in the same spelling, or (as real exports write it,
   TricksterBots issue 241) a list of suit-first cards, ``S2SJCJS5``; so are
   ``CardsAdded`` and ``CardsRemoved``.
-* real exports begin with a ``% PBN ---`` comment, name the options in the Event
-  (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``), write
+* real exports begin with a ``% PBN ---`` (or ``% PTN ---``) comment, name the options
+  in the Event (``Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …``) and
+  again in GameOptionsJson (both are returned, :meth:`PtnHand.option_sources`), may write
   GameOptionsJson's inner quotes unescaped and may leave a tag's ``]`` off: a tag's value
   runs from its first quote to the line's last one.  Tags not used here are skipped with
   their lines; ``;`` and ``{…}`` lines are comments too (PBN's).
 * ``[Auction "E"]``: the first caller; its lines hold the calls in fixed seat order from
   that seat, ``-`` where a seat made none: ``Pass``, ``4`` (a bare number), ``4↑``
   (uptown), ``4↓`` (downtown), ``4NT``.  A call naming a suit after the auction
-  (``4♠↑``, as the examples write the declarer's choice) is the declaration.
+  (``4♠↑``, as the examples write the declarer's choice) is the declaration; so is the
+  suit of the winning bid when a real export writes it there (``Pass Pass 3↓ 4♠↓``,
+  TricksterBots issue 327): the bid is ``4↓``, and only the winning bid may name a suit.
 * ``[Declarer "E"]``, ``[Contract "4♠↑"]`` (level, then a suit or ``NT``, then ``↑`` or
   ``↓``), ``[CardsAdded "…"]`` (the kitty taken) and ``[CardsRemoved "…"]`` (the discards).
 * ``[Play "E"]``: the first leader; one line per trick, each card under its seat in fixed
@@ -35,7 +38,10 @@ The hand is replayed by the engine as it is read: who calls, who leads each tric
 (the previous trick's winner) and whether a card may be played are the rules' answer,
 and each trick's cards are taken from its line in the order of play from that leader.
 A hand that stops early (an open auction, no discards yet, tricks missing) becomes a
-record with ``in_progress: true``.  Every fault is a :class:`PtnError` naming the line.
+record with ``in_progress: true``; with PBN's ``[Result "N"]`` (the tricks the declaring
+side took) after a play that stops at a trick's end, it is a claim of the rest (no public
+export shows how the app writes a claim).  A tag whose value is ``""`` or ``?`` is not there.
+Every fault is a :class:`PtnError` naming the line.
 
 This module is runtime only: the caller resolves the rules (the game options' mapping
 lives with the compiler) and passes the Ruleset.
@@ -51,7 +57,7 @@ from .errors import IllegalAction
 from .hand import AUCTION, DECLARE_DIRECTION, DECLARE_TRUMP, DISCARD, OVER, PLAY, HandState
 from .cards import digits_note
 from .notation import parse_call, parse_card, parse_direction, parse_suit
-from .records import RecordError, check_deal, hand_record, json_trouble
+from .records import RecordError, check_deal, claim_shares, hand_record, json_trouble
 from .ruleset import Ruleset
 
 # Trickster's seat letters for four players, in the order of play (left is next).
@@ -114,43 +120,49 @@ class PtnHand:
     tags: dict[str, Tag] = field(default_factory=dict)
 
     def get(self, name: str) -> Tag | None:
-        """The tag ``name`` (tag names are matched without regard to case), or None."""
-        return self.tags.get(name.lower())
+        """The tag ``name`` (tag names are matched without regard to case), or None.
 
-    def options(self) -> tuple[list[str], int]:
-        """The game options as phrases, and the line they are on (the hand's first line if none).
-
-        ``[GameOptions "2 Jokers, 6-card kitty, …"]`` gives its comma-separated phrases.
-        Without it, a real export's Event names the options the same way after the game's
-        name (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
-        TricksterBots issue 241), and they are read from there.  Only when neither says the
-        options in words does ``[GameOptionsJson "{…}"]`` give them, as ``key=value``: the
-        JSON leaves out the options left at the app's defaults, so the words are the fuller
-        statement of the same options.
+        A tag whose value is empty or ``?`` (PBN's "not known") and that has no lines is
+        read as not there: a hand exported before its auction is over may say
+        ``[Declarer ""]`` or ``[Contract "?"]``.
         """
-        phrases: list[str] = []
-        line = self.line
-        text_tag = self.get("GameOptions")
-        text = None if text_tag is None else text_tag.value
+        tag = self.tags.get(name.lower())
+        if tag is not None and tag.value.strip() in ("", "?") and not tag.data:
+            return None
+        return tag
+
+    def option_sources(self) -> list[tuple[str, int, list[str], bool]]:
+        """The hand's statements of its game options: (tag, line, phrases, is_json) each.
+
+        The words: ``[GameOptions "2 Jokers, 6-card kitty, …"]``'s comma-separated
+        phrases, or without it a real export's Event's, after the game's name
+        (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
+        TricksterBots issue 241).  And ``[GameOptionsJson "{…}"]``'s keys, as
+        ``key=value`` phrases (is_json true): the JSON leaves out the settings at the
+        app's defaults, so what its silence means is the caller's to say.  Both are
+        returned when both are there; none when the hand names no options.
+        """
+        sources: list[tuple[str, int, list[str], bool]] = []
+        words = self.get("GameOptions")
+        text = None if words is None else words.value
         event = self.get("Event")
-        if text_tag is None and event is not None:
+        if words is None and event is not None:
             match = _EVENT_OPTIONS.match(event.value)
             if match is not None:
-                text_tag, text = event, match.group(1)
-        if text_tag is not None and text is not None:
-            line = text_tag.line
-            phrases += [p.strip() for p in text.split(",") if p.strip()]
+                words, text = event, match.group(1)
+        if words is not None and text is not None:
+            phrases = [p.strip() for p in text.split(",") if p.strip()]
+            sources.append(("Event" if words is event else "GameOptions", words.line, phrases, False))
         json_tag = self.get("GameOptionsJson")
-        if json_tag is not None and text_tag is None:
-            line = json_tag.line
+        if json_tag is not None:
             try:
                 value = json.loads(json_tag.value)
             except (ValueError, RecursionError) as exc:
                 raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {json_trouble(exc)}") from None
             if not isinstance(value, dict):
                 raise PtnError(json_tag.line, "GameOptionsJson must be a JSON object")
-            phrases += [f"{k}={json.dumps(v)}" for k, v in value.items()]
-        return phrases, line
+            sources.append(("GameOptionsJson", json_tag.line, [f"{k}={json.dumps(v)}" for k, v in value.items()], True))
+        return sources
 
 
 def _unescape(value: str) -> str:
@@ -379,7 +391,40 @@ def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list
     if not _declare_and_discard(hand, state, declaration):
         return _record(state, variant, with_rules)
     _play(hand, state)
-    return _record(state, variant, with_rules)
+    record = _record(state, variant, with_rules)
+    result = hand.get("Result")
+    if result is not None and state.phase in (PLAY, OVER):
+        _claim(result, state, record)
+    return record
+
+
+def _claim(tag: Tag, state: HandState, record: dict) -> None:
+    """PBN's ``[Result "N"]``, the tricks the declaring side took in all: a claim of the rest
+    where the play stops at a trick's end; where the hand was played out, it must agree."""
+    rules = state.rules
+    text = tag.value.strip()
+    if not re.fullmatch(r"[0-9]{1,3}", text):
+        raise PtnError(tag.line, f"Result {text[:20]!r} is not a number of tricks (the declaring side's, 0 or more)")
+    side = rules.side_of[state.declarer]
+    taken = sum(won for seat, won in enumerate(state.won) if rules.side_of[seat] == side)
+    said = int(text)
+    if state.phase == OVER:
+        if said != taken:
+            raise PtnError(tag.line, f"Result {said}, but the declaring side took {taken} tricks in the play")
+        return
+    if state.trick or not state.tricks:
+        raise PtnError(tag.line, f"Result {said} claims the tricks left, but a claim comes at the end of a trick, "
+                                 "after at least one trick")
+    remaining = len(state.hands[0])
+    if not taken <= said <= taken + remaining:
+        raise PtnError(tag.line, f"Result {said}: the declaring side has taken {taken} tricks and "
+                                 f"{remaining} remain, so it is {taken} to {taken + remaining}")
+    try:
+        claim_shares(state, said - taken)
+    except RecordError as exc:
+        raise PtnError(tag.line, f"Result {said}: {exc.message}") from None
+    record.pop("in_progress", None)
+    record["claim"] = said - taken
 
 
 def _drop_seat(value: str) -> str:
@@ -421,6 +466,7 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
         raise PtnError(tag.line, f"the auction starts with {_who(first)}, but under these rules "
                                  f"{_who(state.current_player())} calls first")
     declaration = None
+    named: tuple[int, str, int] | None = None  # a bid written with its trump: (line, token, seat)
     index = 0
     for line, text in tag.data:
         for token in text.split():
@@ -437,14 +483,27 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
             if seat != state.current_player():
                 raise PtnError(line, f"{token!r} is {_who(seat)}'s call, but {_who(state.current_player())} "
                                      "is to call (calls are in seat order from the first caller)")
+            suited = None
             if call.text is None:
-                raise PtnError(line, f"{token!r} names a suit during the auction")
+                # A real export writes the winning bid with the trump declared after it
+                # (``Pass Pass 3↓ 4♠↓``, TricksterBots issue 327): the bid, and the declaration.
+                suited = (line, token, seat)
+                call = _Call(f"{call.level} {call.direction}" if call.direction else str(call.level),
+                             call.level, call.trump, call.direction)
+                assert call.text is not None
             action = parse_call(state.rules, call.text)
             if action is None:
                 raise PtnError(line, f"{_who(seat)}: {token!r} ({call.text}) is not a call of these rules")
             _apply(state, state.call_meaning(action), line, _who(seat))
             if call.text.split()[-1] == _NOTRUMP and call.direction:  # "4NT↓": the direction comes with it
                 declaration = _Call(None, call.level, "", call.direction)
+            elif suited is not None:
+                declaration, named = _Call(None, call.level, call.trump, call.direction), suited
+    if named is not None and state.phase != AUCTION and state.declarer != named[2]:
+        raise PtnError(named[0], f"{named[1]!r} by {_who(named[2])} names a suit, but {_who(state.declarer)} "
+                                 "won the auction (only the winning bid may name its trump)")
+    if named is not None and state.phase == AUCTION:
+        raise PtnError(named[0], f"{named[1]!r} names a suit, but the auction is not over")
     if state.phase == AUCTION and later:
         raise PtnError(hand.get(later[0]).line,  # type: ignore[union-attr]
                        f"{later[0]} comes, but the auction is not over: {_who(state.current_player())} is to call")

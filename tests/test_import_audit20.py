@@ -47,7 +47,7 @@ def test_a_tag_value_runs_to_the_lines_last_quote_and_the_bracket_may_be_missing
                      '[GameOptionsJson "{"kittySize":1,"noWatching":true}"]\n')
     assert hands[0].get("LocalDateTime").value == "2/7/2024 1:30 AM PST"
     assert hands[0].get("GameOptionsJson").value == '{"kittySize":1,"noWatching":true}'
-    assert hands[0].options() == (["kittySize=1", "noWatching=true"], 3)
+    assert hands[0].option_sources() == [("GameOptionsJson", 3, ["kittySize=1", "noWatching=true"], True)]
     # escaped quotes (issue 298's spelling, and the Euchre examples') still read the same
     escaped = read_ptn('[Event "x"]\n[GameOptionsJson "{\\"kittySize\\":1}"]\n')[0]
     assert escaped.get("GameOptionsJson").value == '{"kittySize":1}'
@@ -60,17 +60,6 @@ def test_a_line_that_is_still_no_tag_is_named(line):
     assert caught.value.line == 1 and "not a tag" in caught.value.message
 
 
-def test_the_options_come_from_the_event_and_the_json_only_without_words():
-    event = '[Event "Trickster Cards: Join Whist - Bid Whist to ±5, 2 Jokers, 6-card kitty"]\n'
-    json_tag = '[GameOptionsJson "{"kittySize":7}"]\n'
-    assert read_ptn(event + json_tag)[0].options() == (["Bid Whist to ±5", "2 Jokers", "6-card kitty"], 1)
-    # GameOptions, where a file has it, is the words (and the Event's are not read)
-    both = read_ptn(event + '[GameOptions "2 Jokers"]\n' + json_tag)[0]
-    assert both.options() == (["2 Jokers"], 2)
-    # an Event with no options in it: the JSON
-    assert read_ptn('[Event "Bid NT"]\n' + json_tag)[0].options() == (["kittySize=7"], 2)
-
-
 def test_the_real_exports_phrases_have_house_rules():
     mapped = map_options(["Bid Whist to ±7", "no Jokers", "4-card kitty", "min bid 3",
                           "bidder gets kitty & leads", "low beats high", "2x for NT", "defensive scoring"])
@@ -79,14 +68,6 @@ def test_the_real_exports_phrases_have_house_rules():
     json_keys = map_options(["kittySize=1", "bidderLeads=true", "bidderGetsKitty=true", "doubleForNT=true",
                              "defensiveScoring=true", "noSuggestions=true", "noWatching=true"])
     assert (json_keys.unknown, json_keys.with_rules) == ([], ["no-jokers", "defenders-score"])
-
-
-def test_the_json_alone_imports_the_real_hand(tmp_path):
-    text = REAL.read_text(encoding="utf-8").replace(REAL.read_text(encoding="utf-8").splitlines()[1],
-                                                    '[Event "Practice"]')
-    src, result = _import(tmp_path, text)
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["with"] == ["no-jokers", "defenders-score"]
 
 
 def test_a_kitty_and_discards_written_as_card_lists_read_as_the_dotted_ones(tmp_path):

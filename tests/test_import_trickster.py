@@ -138,7 +138,7 @@ def test_stdout_and_json_summary():
     assert json.loads(result.stdout)["format"] == "bidwhist-hand/1"
     summary = json.loads(run("import", str(DATA / "game.ptn"), "--json").stdout)
     assert summary["game"] is True and len(summary["records"]) == 3 and summary["in_progress"] == []
-    assert summary["rules"][0] == {"variant": "standard", "with": ["defenders-score"], "ignored": []}
+    assert summary["rules"][0] == {"variant": "standard", "with": ["defenders-score"], "ignored": [], "assumed": []}
 
 
 # --------------------------------------------------------------------------- a hand stopped early
@@ -231,11 +231,21 @@ def test_options_choose_the_house_rules_the_record_names(tmp_path):
     assert (record["variant"], record["with"]) == ("standard", [])
 
 
-def test_game_options_json_keys_are_looked_up_as_key_value():
-    hand = read_ptn('[Event "x"]\n[GameOptionsJson "{\\"bidderLeads\\":true,\\"gameOverScore\\":7}"]\n')[0]
-    phrases, line = hand.options()
-    assert phrases == ["bidderLeads=true", "gameOverScore=7"] and line == 2
-    assert map_options(phrases).unknown == ["gameOverScore=7"]
+_JSON_HAND = '[Event "x"]\n[GameOptionsJson "{\\"bidderLeads\\":true,\\"gameOverScore\\":7}"]\n'
+
+
+def test_game_options_json_keys_are_read_as_key_value_phrases():
+    [(_, _, phrases, _)] = read_ptn(_JSON_HAND)[0].option_sources()
+    assert phrases == ["bidderLeads=true", "gameOverScore=7"]
+
+
+def test_game_options_json_is_placed_at_its_tags_line():
+    [(name, line, _, is_json)] = read_ptn(_JSON_HAND)[0].option_sources()
+    assert (name, line, is_json) == ("GameOptionsJson", 2, True)
+
+
+def test_a_game_options_json_key_the_table_does_not_hold_is_unknown():
+    assert map_options(["bidderLeads=true", "gameOverScore=7"]).unknown == ["gameOverScore=7"]
 
 
 # --------------------------------------------------------------------------- malformed
@@ -251,7 +261,7 @@ def _broken(tmp_path, old: str, new: str) -> Path:
     ('[Deal "E:', '[Deal "X:', 3, "not a seat"),
     ("32.AK4.QJ542.2.L", "32.AK4.QJ542.2.Z", 3, "jokers' group"),
     ("32.AK4.QJ542.2.L", "32.AK4.QJ542..L", 3, "seat 3 has 11 cards"),
-    ("Pass Pass Pass 3↑", "Pass Pass Pass 3♠", 6, "names a suit during the auction"),
+    ("Pass Pass Pass 3↑", "Pass Pass 3♠↑ 4↑", 6, "only the winning bid may name its trump"),
     ("Pass Pass Pass 3↑", "Pass Pass Pass 9↑", 6, "not a call of these rules"),
     ("Pass Pass Pass 3↑", "Pass Pass Pass ٣↑", 6, "written with the digits 0-9"),  # was read as 3↑
     ('[Declarer "E"]', '[Declarer "W"]', 7, "auction was won by E (seat 3)"),
@@ -303,7 +313,7 @@ def test_the_real_bid_euchre_example_reads_but_is_not_a_bid_whist_deal(tmp_path)
     hands = read_ptn((DATA / "bid-euchre-bid-nt.ptn").read_text())
     assert [h.get("Event").value for h in hands] == ["Bid NT", "Bid NT↑", "Bid NT↓"]
     assert hands[1].get("Auction").data == [(12, "6 Pass Pass Pass"), (13, "6NT↑ - - -")]
-    assert hands[0].options()[0][:2] == ["gameOverScore=30", "variation=1"]
+    assert hands[0].option_sources()[0][2][:2] == ["gameOverScore=30", "variation=1"]
     with pytest.raises(PtnError, match="not shown"):
         hand_to_record(hands[0], load_ruleset("standard"), "standard", [])
     result = run("import", str(DATA / "bid-euchre-bid-nt.ptn"), "--nearest")

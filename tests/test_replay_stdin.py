@@ -104,12 +104,13 @@ def test_closed_standard_input_is_said_not_a_crash(tmp_path):
     assert proc.stderr.startswith("<stdin>: stdin is closed"), proc.stderr
 
 
-def test_a_gone_working_directory_is_said_not_taken_for_a_write(tmp_path, record):
-    (tmp_path / "hand.json").write_text(json.dumps(record), encoding="utf-8")
+def test_a_gone_working_directory_is_said_when_the_record_names_a_file(tmp_path, record):
+    (tmp_path / "hand.json").write_text(json.dumps({**record, "with": ["./mine.yaml"]}), encoding="utf-8")
     (tmp_path / "gone").mkdir()
     proc = shell('cd gone && rmdir ../gone && "$BW" replay - < ../hand.json', tmp_path)
-    assert proc.returncode == 2
-    assert proc.stderr.startswith("<stdin>: the working directory no longer exists"), proc.stderr
+    assert proc.returncode == 1
+    assert proc.stderr == ("<stdin>: with[0]: refused: './mine.yaml' is a path, and the working directory the "
+                           "paths of a record on stdin are relative to no longer exists\n"), proc.stderr
 
 
 def test_a_non_blocking_pipe_is_read_to_its_end(record):

@@ -62,10 +62,13 @@ def _game_check(records: list[dict]) -> str | None:
 @click.option("--nearest", is_flag=True,
               help="Import even when a game option has no house rule here, under the rules of the "
                    "options that do; the ignored options are named on stderr.")
+@click.option("--options-from", "options_from", type=click.Choice(["words", "json"]),
+              help="Where a hand's options in words (GameOptions or the Event) and its GameOptionsJson "
+                   "give one setting two values, follow these (without it the import stops and names both).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON summary on stdout: the records, the rules of each hand, the ignored "
                    "options and whether the hands are one game (docs/json.md).")
-def import_cmd(file, out, nearest, as_json):
+def import_cmd(file, out, nearest, options_from, as_json):
     """Import hands exported by the Trickster Cards app (PTN) as hand records.
 
     FILE holds one or more hands as Trickster exports them: tags such as [Deal "N:…"]
@@ -76,22 +79,30 @@ def import_cmd(file, out, nearest, as_json):
     each trick from its leader (the previous trick's winner), the line's cards being
     listed in fixed seat order from the first leader.
 
-    The game options (GameOptions, or the words after " - " in an Event such as
-    "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …", or else
-    GameOptionsJson) choose the rules by the shipped
-    table bidcompiler/data/trickster-options.yaml, which says which phrase means
-    which house rule.  Trickster's seats S W N E are seats 0 1 2 3.  An option
-    with no house rule stops the import and is named; --nearest imports under the rules of the other options instead.
+    The game options choose the rules by the shipped table
+    bidcompiler/data/trickster-options.yaml, which says which phrase means which house
+    rule.  A hand says them in words (GameOptions, or the words after " - " in an Event
+    such as "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …") and in
+    GameOptionsJson; what each says is used, and where the two give one setting two
+    values the import stops and names both, unless --options-from says which to follow.
+    GameOptionsJson leaves out the settings at the app's defaults: a key it leaves out
+    is read as the table's default for it (said on stderr) unless the words say it.
+    Trickster's seats S W N E are seats 0 1 2 3.  An option with no house rule stops
+    the import and is named; --nearest imports under the rules of the other options
+    instead.
 
     One hand is written as one hand record; several as JSON Lines, one record per
     line: a game record when they are one game (dealers in rotation, the game not
     decided before the last), else the lines are independent hands, as stderr says
     (score them with `bidwhist replay --each OUT`).  A hand that stops before its end
-    is written with "in_progress": true.
+    is written with "in_progress": true; one whose play stops at the end of a trick
+    and that has PBN's [Result "N"] (the tricks the declaring side took in all) is
+    written as claiming the rest ("claim").
 
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
-    without --nearest or an --output that cannot be written (a full disk), 2 for bad
+    without --nearest or options that disagree without --options-from or an --output
+    that cannot be written (a full disk), 2 for bad
     usage, an unreadable FILE (not a regular file, or larger than 16 MiB) or an --output
     that cannot be written at all (its folder missing, too long a name), checked first.
     """
@@ -99,7 +110,7 @@ def import_cmd(file, out, nearest, as_json):
 
     from ..errors import CompileError
     from ..pipeline import load_ruleset
-    from ..trickster_options import map_options
+    from ..trickster_options import OptionSource, OptionsDisagree, map_sources
 
     from runtime.files import MAX_RECORD_BYTES, FileRefused, NotUtf8, read_bounded_bytes, utf8_text
 
@@ -131,12 +142,21 @@ def import_cmd(file, out, nearest, as_json):
     rules_of = []
     for number, hand in enumerate(hands, 1):
         try:
-            phrases, line = hand.options()
-            mapped = map_options(phrases)
+            sources = [OptionSource(name, at, said, is_json) for name, at, said, is_json in hand.option_sources()]
+            mapped = map_sources(sources, prefer=options_from)
         except PtnError as exc:
             _fail(file, exc.line, exc.message)
+        except OptionsDisagree as exc:
+            _fail(file, exc.line, f"hand {number}: {exc}")
         except ValueError as exc:
             _fail(file, hand.line, str(exc))
+        phrases = [p for source in sources for p in source.phrases]
+        # The line of the statement an unknown option comes from (a JSON default's: the JSON's).
+        line = sources[0].line if sources else hand.line
+        if mapped.unknown:
+            first = mapped.unknown[0]
+            line = next((s.line for s in sources if first in s.phrases),
+                        next((s.line for s in sources if s.json), line))
         if mapped.unknown and not nearest:
             names = _some_names(mapped.unknown)
             _fail(file, line, f"hand {number}: game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
@@ -148,6 +168,11 @@ def import_cmd(file, out, nearest, as_json):
                        f"imported under {mapped.name}", err=True)
         elif not phrases:
             click.echo(f"{file}:{hand.line}: hand {number}: no game options; imported under {mapped.name}", err=True)
+        if mapped.assumed:
+            json_line = next(s.line for s in sources if s.json)
+            click.echo(f"{file}:{json_line}: hand {number}: GameOptionsJson leaves out "
+                       f"{', '.join(a.split(':')[0] for a in mapped.assumed)}; read as the app's default"
+                       f"{'s' if len(mapped.assumed) > 1 else ''} ({'; '.join(mapped.assumed)})", err=True)
         try:
             rules = load_ruleset(mapped.variant, tuple(mapped.with_rules))
         except CompileError as exc:  # the shipped table names a rule that does not compose
@@ -156,7 +181,8 @@ def import_cmd(file, out, nearest, as_json):
             records.append(hand_to_record(hand, rules, mapped.variant, mapped.with_rules))
         except PtnError as exc:
             _fail(file, exc.line, f"hand {number}: {exc.message}" if len(hands) > 1 else exc.message)
-        rules_of.append({"variant": mapped.variant, "with": mapped.with_rules, "ignored": mapped.unknown})
+        rules_of.append({"variant": mapped.variant, "with": mapped.with_rules, "ignored": mapped.unknown,
+                         "assumed": mapped.assumed})
         if records[-1].get("in_progress"):
             click.echo(f"{file}:{hand.line}: hand {number} stops before its end: imported as in progress", err=True)
 

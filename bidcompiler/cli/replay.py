@@ -12,7 +12,6 @@ play`` shows it (``side 0+2 9 (declarers)   side 1+3 4``).
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from functools import partial
@@ -58,21 +57,11 @@ def read_record_text(file: str) -> str:
     """
     try:
         if isinstance(file, StandardInput):
-            _working_directory_is_there()
             return read_stdin_bounded(MAX_RECORD_BYTES, "record")
         return read_bounded(file, MAX_RECORD_BYTES, "record")
     except FileRefused as exc:
         click.echo(printable(str(exc), False), err=True)  # one line, whatever the file's name holds
         sys.exit(2)
-
-
-def _working_directory_is_there() -> None:
-    """FileRefused when the working directory is gone: a record piped in names its files from there."""
-    try:
-        os.getcwd()
-    except OSError:
-        raise FileRefused(f"{StandardInput()}: the working directory no longer exists, and the paths of a "
-                          "record on stdin are relative to it: change to a folder first") from None
 
 
 def parse_record_text(text: str, file: str) -> RecordFile:

@@ -1,0 +1,275 @@
+"""``bidwhist import``: what the twentieth session left for real exports, mended.
+
+A real export states its options twice, in the Event's words and in GameOptionsJson
+(TricksterBots issues 241 and 327); both are read, cross-checked, and the JSON's silence
+read as the app's defaults (bidcompiler/data/trickster-options.yaml).  Issue 327's export
+writes the winning bid with its trump (``4♠↓``); a PBN ``[Result]`` after a play that
+stops at a trick's end is a claim; and ``replay -`` no longer needs a working directory
+for a record that names no files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bidcompiler.trickster_options import OptionSource, OptionsDisagree, map_sources, parse_table
+from clirun import run
+from test_replay_stdin import shell
+
+DATA = Path(__file__).parent / "data" / "trickster"
+REAL = DATA / "real-format-no-jokers.ptn"  # issue 241's hand, permuted
+JOKERS = DATA / "real-format-jokers.ptn"  # issue 327's hand, permuted, stopped after seven tricks
+REAL_TEXT = REAL.read_text(encoding="utf-8")
+EVENT = REAL_TEXT.splitlines()[1]
+JSON_LINE = REAL_TEXT.splitlines()[6]
+
+
+def _import(tmp_path, text: str, *args: str):
+    src = tmp_path / "hand.ptn"
+    src.write_bytes(text.encode("utf-8"))
+    return src, run("import", str(src), *args)
+
+
+def _words(*phrases: str) -> OptionSource:
+    return OptionSource("Event", 2, list(phrases))
+
+
+def _json(*phrases: str) -> OptionSource:
+    return OptionSource("GameOptionsJson", 7, list(phrases), json=True)
+
+
+# --------------------------------------------------------------------------- 1: unknown words
+def _unknown_words() -> str:
+    return REAL_TEXT.replace(EVENT, '[Event "Trickster Cards: Practice Whist - house words"]')
+
+
+def test_unknown_event_words_are_named(tmp_path):
+    src, result = _import(tmp_path, _unknown_words())
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"{src}:2: hand 1: game option with no house rule here: 'house words'")
+
+
+def test_nearest_with_unknown_words_still_reads_the_json(tmp_path):
+    # Before, the unknown words hid the JSON: --nearest imported under plain standard, and the
+    # deal (no jokers) was refused.  The JSON's kittySize 1 says no jokers.
+    _, result = _import(tmp_path, _unknown_words(), "--nearest")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["with"] == ["no-jokers", "defenders-score", "low-beats-high"]
+
+
+# --------------------------------------------------------------------------- 2: cross-checked
+def _disagreeing() -> str:
+    return REAL_TEXT.replace('"defensiveScoring":true', '"defensiveScoring":true,"lowBeatsHigh":false')
+
+
+def test_words_and_json_that_disagree_stop_the_import_naming_both(tmp_path):
+    src, result = _import(tmp_path, _disagreeing())
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"{src}:7: hand 1: the game options disagree on lowBeatsHigh: Event (line 2) says 'low beats high' "
+        "(lowBeatsHigh true), GameOptionsJson (line 7) says 'lowBeatsHigh=false' (lowBeatsHigh false); "
+        "--options-from words or --options-from json says which to follow\n")
+
+
+@pytest.mark.parametrize("follow, rules", [
+    ("words", ["no-jokers", "low-beats-high", "defenders-score"]),
+    ("json", ["no-jokers", "defenders-score"]),
+])
+def test_options_from_says_which_statement_wins(tmp_path, follow, rules):
+    _, result = _import(tmp_path, _disagreeing(), "--options-from", follow)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["with"] == rules
+
+
+def test_options_from_takes_only_words_or_json(tmp_path):
+    _, result = _import(tmp_path, REAL_TEXT, "--options-from", "event")
+    assert result.exit_code == 2
+
+
+def test_words_that_contradict_themselves_are_named_without_the_flags_hint():
+    with pytest.raises(OptionsDisagree) as caught:
+        map_sources([_words("2 Jokers", "no Jokers")], prefer="words")
+    assert "disagree on jokers" in str(caught.value) and "--options-from" not in str(caught.value)
+
+
+def test_words_and_json_that_agree_import_under_the_same_rules_as_the_words_alone(tmp_path):
+    _, both = _import(tmp_path, REAL_TEXT)
+    _, words = _import(tmp_path, REAL_TEXT.replace(JSON_LINE + "\n", ""))
+    assert both.exit_code == 0 == words.exit_code
+    assert json.loads(both.stdout) == json.loads(words.stdout)
+
+
+def test_what_only_the_json_states_is_used_beside_the_words():
+    mapped = map_sources([_words("2 Jokers"), _json("defensiveScoring=true")])
+    assert "defenders-score" in mapped.with_rules
+
+
+# --------------------------------------------------------------------------- 3: the JSON's defaults
+def _json_only() -> str:
+    return REAL_TEXT.replace(EVENT, '[Event "Practice"]')
+
+
+def test_the_json_alone_keeps_low_beats_high_by_the_apps_default(tmp_path):
+    _, result = _import(tmp_path, _json_only())
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["with"] == ["no-jokers", "defenders-score", "low-beats-high"]
+
+
+def test_the_default_read_for_the_json_is_said_on_stderr(tmp_path):
+    src, result = _import(tmp_path, _json_only())
+    assert result.stderr == (f"{src}:7: hand 1: GameOptionsJson leaves out lowBeatsHigh; read as the app's default "
+                             "(lowBeatsHigh: 'lowBeatsHigh=true')\n")
+
+
+def test_the_defaults_read_are_listed_in_the_json_summary(tmp_path):
+    _, result = _import(tmp_path, _json_only(), "--json")
+    assert json.loads(result.stdout)["rules"][0]["assumed"] == ["lowBeatsHigh: 'lowBeatsHigh=true'"]
+
+
+def test_a_default_the_words_state_otherwise_is_not_read():
+    # kittySize left out would mean "6-card kitty" (2 jokers); the words say no jokers.
+    mapped = map_sources([_words("no Jokers"), _json("bidderLeads=true", "bidderGetsKitty=true")])
+    assert [a.split(":")[0] for a in mapped.assumed] == ["lowBeatsHigh", "doubleForNT", "defensiveScoring"]
+
+
+def test_a_default_with_no_house_rule_is_named_as_the_jsons_silence():
+    mapped = map_sources([_json("kittySize=1")])
+    assert "bidderLeads=false (GameOptionsJson leaves bidderLeads out: the app's default)" in mapped.unknown
+
+
+def test_a_table_with_a_bad_defaults_section_is_refused():
+    with pytest.raises(ValueError, match="json-defaults"):
+        parse_table("variant: v\noptions: []\njson-defaults: [a]\n")
+
+
+def test_a_table_with_a_bad_sets_entry_is_refused():
+    with pytest.raises(ValueError, match="sets"):
+        parse_table("variant: v\noptions:\n  - {phrase: a, sets: {x: [1]}}\n")
+
+
+# --------------------------------------------------------------------------- issue 327's export
+def test_the_second_real_export_imports_as_a_hand_in_progress(tmp_path):
+    result = run("import", str(JOKERS))
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["with"], record["in_progress"], len(record["play"])) == (["defenders-score"], True, 28)
+
+
+def test_a_winning_bid_written_with_its_trump_is_the_bid_and_the_declaration():
+    record = json.loads(run("import", str(JOKERS)).stdout)
+    assert (record["auction"], record["declare"]) == (["pass", "pass", "3 downtown", "4 downtown"], {"trump": "H"})
+
+
+def test_the_second_real_exports_options_need_no_default():
+    result = run("import", str(JOKERS))
+    assert "GameOptionsJson leaves out" not in result.stderr, result.stderr
+
+
+def test_a_bid_that_names_a_trump_but_does_not_win_is_refused(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8").replace("Pass Pass 3↓ 4♥↓", "Pass Pass 3♥↓ 4↓")
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{src}:19: '3♥↓' by E (seat 3) names a suit, but S (seat 0) won"), result.stderr
+
+
+# --------------------------------------------------------------------------- 4: a claim
+def _claimed(result: str, tricks: int = 5) -> str:
+    lines = REAL_TEXT.splitlines()
+    play = lines.index('[Play "S"]')
+    return "\n".join(lines[:play + 1 + tricks] + [f'[Result "{result}"]']) + "\n"
+
+
+def test_a_result_after_a_play_stopped_at_a_tricks_end_is_a_claim(tmp_path):
+    # The declarers (S+N) took two of the first five tricks; Result 8 claims 6 of the 7 left.
+    _, result = _import(tmp_path, _claimed("8"))
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["claim"], "in_progress" in record, len(record["play"])) == (6, False, 20)
+
+
+def test_the_claimed_record_replays(tmp_path):
+    _, result = _import(tmp_path, _claimed("8"))
+    out = tmp_path / "claimed.json"
+    out.write_text(result.stdout, encoding="utf-8")
+    report = json.loads(run("replay", str(out), "--json").stdout)
+    assert report["score"] is not None
+
+
+@pytest.mark.parametrize("said, words", [
+    ("1", "the declaring side has taken 2 tricks and 7 remain, so it is 2 to 9"),
+    ("10", "so it is 2 to 9"),
+    ("x", "is not a number of tricks"),
+])
+def test_a_result_that_cannot_be_a_claim_is_named_at_its_line(tmp_path, said, words):
+    src, result = _import(tmp_path, _claimed(said))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{src}:28: Result") and words in result.stderr, result.stderr
+
+
+def test_a_result_after_a_trick_cut_short_is_refused(tmp_path):
+    text = _claimed("8").replace("\n[Result", "\nDJ - - -\n[Result")
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert "a claim comes at the end of a trick" in result.stderr, result.stderr
+
+
+def test_a_result_on_a_hand_played_out_must_agree_with_its_tricks(tmp_path):
+    src, result = _import(tmp_path, REAL_TEXT + '[Result "1"]\n')
+    assert result.exit_code == 1
+    assert "Result 1, but the declaring side took" in result.stderr, result.stderr
+
+
+# --------------------------------------------------------------------------- 5: replay - without a folder
+def test_a_piped_record_naming_no_file_replays_where_the_working_directory_is_gone(tmp_path):
+    out = tmp_path / "sim.jsonl"
+    assert run("simulate", "standard", "--hands", "1", "--seed", "5", "--records", str(out)).exit_code == 0
+    (tmp_path / "hand.json").write_text(out.read_text(encoding="utf-8").splitlines()[0], encoding="utf-8")
+    (tmp_path / "gone").mkdir()
+    proc = shell('cd gone && rmdir ../gone && "$BW" replay - < ../hand.json', tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "result" in proc.stdout
+
+
+# --------------------------------------------------------------------------- other shapes of a real export
+def test_an_empty_or_unknown_declarer_and_contract_are_read_as_not_there(tmp_path):
+    # A hand exported while its auction is open has no declarer or contract yet (PBN writes "" or "?").
+    lines = JOKERS.read_text(encoding="utf-8").splitlines()
+    head = [ln.replace('"S"', '""') if ln.startswith("[Declarer") else ln.replace('"4♥↓"', '"?"')
+            if ln.startswith("[Contract") else ln for ln in lines[:18]]
+    _, result = _import(tmp_path, "\n".join(head + ["Pass Pass"]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["auction"] == ["pass", "pass"]
+
+
+def test_a_hand_abandoned_after_the_deal_imports_as_in_progress(tmp_path):
+    lines = JOKERS.read_text(encoding="utf-8").splitlines()
+    _, result = _import(tmp_path, "\n".join(lines[:15]) + "\n")
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["auction"], record["in_progress"]) == ([], True)
+
+
+def test_lowercase_tag_names_and_carriage_returns_read_as_the_export(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8")
+    odd = "\r".join(ln.replace("[Deal ", "[deal ").replace("[Play ", "[PLAY ") for ln in text.splitlines()) + "\r"
+    _, want = _import(tmp_path, text)
+    _, got = _import(tmp_path, odd)
+    assert json.loads(got.stdout) == json.loads(want.stdout)
+
+
+def test_two_exports_in_one_file_are_two_hands(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8")
+    _, result = _import(tmp_path, text + "\n" + text, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert len(json.loads(result.stdout)["records"]) == 2
+
+
+def test_an_unknown_json_key_beside_known_words_is_named_at_the_jsons_line(tmp_path):
+    text = REAL_TEXT.replace('"noWatching":true', '"noWatching":true,"houseKey":3')
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"{src}:7: hand 1: game option with no house rule here: 'houseKey=3'"), \
+        result.stderr
