@@ -1,0 +1,65 @@
+"""House rules written by a player from the docs (session 21's authoring audit).
+
+Each case is a rule a table plays or a mistake an author makes; it is written as a
+file in tmp_path and run through ``bidwhist check`` / ``rules`` / ``diff`` as the
+author would, and the test pins what the author is told.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clirun import run
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    """Write a rule file in tmp_path and return its path as text."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def whist_rule(tmp_path: Path, name: str, body: str) -> str:
+    """A .whist house rule NAME with a description and BODY, written in tmp_path."""
+    return write(tmp_path, f"{name}.whist", f'house-rule {name}\ndescription "x"\n{body}\n')
+
+
+# -- negative numbers as settings in .whist -----------------------------------------
+
+
+def test_a_negative_floor_can_be_written_in_whist(tmp_path):
+    path = whist_rule(tmp_path, "floor-minus-ten", "game { floor -10 }")
+    result = run("check", path, "--on", "standard")
+    assert result.exit_code == 0, result.stderr
+    rules = run("rules", f"standard+{path}")
+    assert "no side's total goes below -10" in rules.stdout
+
+
+def test_convert_writes_a_negative_floor_that_whist_reads_back(tmp_path):
+    yaml_path = write(tmp_path, "f.yaml", "name: f\nkind: house-rule\ndescription: x\ngame: {floor: -10}\n")
+    converted = run("convert", yaml_path, "--to", "whist")
+    assert converted.exit_code == 0
+    assert "game { floor -10 }" in converted.stdout
+    whist_path = write(tmp_path, "f.whist", converted.stdout)
+    assert run("check", whist_path, "--on", "standard").exit_code == 0
+
+
+def test_a_negative_number_in_whist_is_checked_against_its_setting(tmp_path):
+    path = whist_rule(tmp_path, "neg-target", "game { target -5 }")
+    result = run("check", path, "--on", "standard")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0].endswith("neg-target.whist:3:15: -5 is too small: must be at least 1")
+
+
+def test_the_quoted_number_hint_can_be_followed(tmp_path):
+    quoted = whist_rule(tmp_path, "quoted", 'game { floor "-10" }')
+    result = run("check", quoted, "--on", "standard")
+    assert "write -10 without them" in result.stderr
+    followed = whist_rule(tmp_path, "followed", "game { floor -10 }")
+    assert run("check", followed, "--on", "standard").exit_code == 0
+
+
+def test_a_minus_in_a_formula_is_still_a_minus(tmp_path):
+    path = whist_rule(tmp_path, "minus", "scoring { declarer = if made then bid -1 else base }")
+    result = run("diff", "standard", f"standard+{path}")
+    assert "`if made then bid - 1 else -bid`" in result.stdout
