@@ -63,3 +63,41 @@ def test_a_minus_in_a_formula_is_still_a_minus(tmp_path):
     path = whist_rule(tmp_path, "minus", "scoring { declarer = if made then bid -1 else base }")
     result = run("diff", "standard", f"standard+{path}")
     assert "`if made then bid - 1 else -bid`" in result.stdout
+
+
+# -- a game no side can win ------------------------------------------------------------
+
+
+def check_over_standard(path: str):
+    """``bidwhist check PATH --on standard``: click's Result."""
+    return run("check", path, "--on", "standard")
+
+
+def test_a_win_written_false_is_refused_as_removing_every_win_is(tmp_path):
+    path = write(tmp_path, "never.yaml", "name: never\nkind: house-rule\ndescription: x\n"
+                                         "game: {win: \"false\", lose: \"false\"}\n")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{path}:4:13: game.win is always false, so no side could ever win",
+        "    to fix: write a condition a side can meet (e.g. `score >= target`)",
+    ]
+
+
+def test_a_win_that_folds_to_false_is_refused(tmp_path):
+    path = whist_rule(tmp_path, "one-above-two", "game { win = 1 > 2 }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert f"{path}:3:14: game.win is always false" in result.stderr
+
+
+def test_every_named_win_set_false_is_refused(tmp_path):
+    path = whist_rule(tmp_path, "target-off", "game { win { target = false } }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert f"{path}:3:23: game.win is always false" in result.stderr
+
+
+def test_a_win_that_can_happen_is_kept(tmp_path):
+    path = whist_rule(tmp_path, "sweep-wins", "game { win { sweep = swept and last_declarer } }")
+    assert check_over_standard(path).exit_code == 0
