@@ -101,3 +101,23 @@ def test_every_named_win_set_false_is_refused(tmp_path):
 def test_a_win_that_can_happen_is_kept(tmp_path):
     path = whist_rule(tmp_path, "sweep-wins", "game { win { sweep = swept and last_declarer } }")
     assert check_over_standard(path).exit_code == 0
+
+
+# -- a floor above the starting score ---------------------------------------------------
+
+
+def test_a_floor_above_zero_is_refused_with_its_reason(tmp_path):
+    path = whist_rule(tmp_path, "floor-hundred", "game { floor 100 }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{path}:3:14: game.floor: 100 is above 0, the score every side starts at, so every total would be "
+        "100 or more after the first hand, whatever was scored",
+        "    to fix: set game.floor to 0 or below, or remove `floor` from `game`",
+    ]
+
+
+def test_a_floor_of_zero_or_below_is_kept(tmp_path):
+    for floor in ("0", "-3"):
+        path = whist_rule(tmp_path, f"floor{floor}", f"game {{ floor {floor} }}")
+        assert check_over_standard(path).exit_code == 0, floor
