@@ -121,3 +121,21 @@ def test_a_floor_of_zero_or_below_is_kept(tmp_path):
     for floor in ("0", "-3"):
         path = whist_rule(tmp_path, f"floor{floor}", f"game {{ floor {floor} }}")
         assert check_over_standard(path).exit_code == 0, floor
+
+
+# -- a house rule that tries to change what the bids count -----------------------------
+
+
+def test_a_rule_changing_what_bids_count_is_told_how_it_can_be_done(tmp_path):
+    rule = whist_rule(tmp_path, "books-outright", "auction { levels { counts books; from 9; to 13 } }")
+    result = check_over_standard(rule)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert "so the two do not combine" in lines[0]
+    assert lines[1] == ("    to fix: lay 'books-outright' over a game whose bids count books outright, or, to "
+                        "change what the bids of 'standard' count, write a variant (`extends: standard`, "
+                        "not a house rule)")
+    # the way the hint gives works
+    variant = write(tmp_path, "outright.whist",
+                    "variant outright\nextends standard\nauction { levels { counts books; from 9; to 13 } }\n")
+    assert run("check", variant).exit_code == 0
