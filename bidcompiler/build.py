@@ -356,11 +356,19 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
 
     def never_won(key: str, joined: ir.Formula) -> ir.Formula:
         """``joined``, game.win or game.lose compiled; a win that is plainly ``false`` (written so, or
-        every condition so) is refused as every condition removed is: no side could win the game."""
+        every condition so) is refused as every condition removed is: no side could win the game.
+        So is a lose that is plainly ``true``: every side would lose every hand, which leaves no
+        side standing to win, so the game would go on for ever."""
         tree = getattr(joined.ast, "ast", None)
-        if key == "win" and tree is not None and expressions.simplify(tree) == expressions.Bool(False):
+        plain = expressions.simplify(tree) if tree is not None else None
+        if key == "win" and plain == expressions.Bool(False):
             sink.error(doc.newest_pos(("game", key)), "game.win is always false, so no side could ever win",
                        hint="write a condition a side can meet (e.g. `score >= target`)")
+        if key == "lose" and plain == expressions.Bool(True):
+            sink.error(doc.newest_pos(("game", key)), "game.lose is always true, so every side would lose "
+                       "every hand, no side would be left standing to win, and the game would never end",
+                       hint="write a condition only some sides meet (e.g. `score <= -target`), or `false` "
+                            "for no losing end")
         return joined
 
     def defenders_score() -> tuple[ir.Formula, tuple[ir.Condition, ...]]:

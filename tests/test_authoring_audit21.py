@@ -139,3 +139,25 @@ def test_a_rule_changing_what_bids_count_is_told_how_it_can_be_done(tmp_path):
     variant = write(tmp_path, "outright.whist",
                     "variant outright\nextends standard\nauction { levels { counts books; from 9; to 13 } }\n")
     assert run("check", variant).exit_code == 0
+
+
+# -- a game every side loses -------------------------------------------------------------
+
+
+def test_a_lose_written_true_is_refused_not_played_to_the_hand_limit(tmp_path):
+    path = whist_rule(tmp_path, "lose-always", "game { lose = true }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[:2] == [
+        f"{path}:3:15: game.lose is always true, so every side would lose every hand, no side would be left "
+        "standing to win, and the game would never end",
+        "    to fix: write a condition only some sides meet (e.g. `score <= -target`), or `false` for no losing end",
+    ]
+    assert run("simulate", f"standard+{path}", "--games", "1").exit_code == 1
+
+
+def test_a_named_lose_that_folds_to_true_is_refused(tmp_path):
+    path = whist_rule(tmp_path, "lose-fold", "game { lose { any = 1 < 2 } }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert f"{path}:3:21: game.lose is always true" in result.stderr
