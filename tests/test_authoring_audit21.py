@@ -161,3 +161,13 @@ def test_a_named_lose_that_folds_to_true_is_refused(tmp_path):
     result = check_over_standard(path)
     assert result.exit_code == 1
     assert f"{path}:3:21: game.lose is always true" in result.stderr
+
+
+# -- a list with an item written twice ----------------------------------------------------
+
+
+def test_an_item_written_twice_is_named(tmp_path):
+    path = whist_rule(tmp_path, "jokers-twice", "play { trumps_above BJ BJ LJ }")
+    result = check_over_standard(path)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == f"{path}:3:21: 'BJ' is listed twice: each item is written once"
