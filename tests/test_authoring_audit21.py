@@ -171,3 +171,9 @@ def test_an_item_written_twice_is_named(tmp_path):
     result = check_over_standard(path)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == f"{path}:3:21: 'BJ' is listed twice: each item is written once"
+
+
+def test_a_negative_value_that_is_no_whole_number_is_told_so(tmp_path):
+    path = whist_rule(tmp_path, "floor-fraction", "game { floor -1.5 }")
+    result = check_over_standard(path)
+    assert result.stderr.splitlines()[0] == f"{path}:3:14: expected an integer or null, found '-1.5'"
