@@ -15,7 +15,7 @@ from runtime.game import tie_breaks
 from runtime.notation import ascii_lower
 from runtime.variables import GAME_VARIABLES, HAND_VARIABLES, INT, MADE_VARIABLE, types_of
 
-from . import ir, vocabulary
+from . import expressions, ir, vocabulary
 from .compose import _BASE_RE, NAMED_PARTS, ORDINARY, ComposedDocument, NamedParts, base_in_condition
 from .errors import CompileError, Diagnostic, DiagnosticSink, SourcePos, quoted
 from .expressions import IfElse, Name, Num, compile_ast, compile_expression, parse_expression
@@ -341,17 +341,35 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         value = section("game").get(key)
         if not isinstance(value, dict):  # one plain formula: the ordinary end
             whole = formula("game", key)
-            return whole, (ir.Condition(name=ORDINARY, formula=whole),)
+            return never_won(key, whole), (ir.Condition(name=ORDINARY, formula=whole),)
         when = tuple(ir.Condition(name=name, formula=formula("game", key, name)) for name in value)
         if not when and key == "win":
             # The layer that removed the last condition, not the one that first wrote game.win.
             sink.error(doc.newest_pos(("game", key)), "game.win: every condition is removed, so no side "
                        "could ever win", hint="keep or add one condition (e.g. `target: score >= target`)")
         try:
-            return or_of(when, doc.content_pos(("game", key)), f"game.{key}"), when
+            joined = or_of(when, doc.content_pos(("game", key)), f"game.{key}")
         except CompileError as exc:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
+        return (never_won(key, joined) if when else joined), when
+
+    def never_won(key: str, joined: ir.Formula) -> ir.Formula:
+        """``joined``, game.win or game.lose compiled; a win that is plainly ``false`` (written so, or
+        every condition so) is refused as every condition removed is: no side could win the game.
+        So is a lose that is plainly ``true``: every side would lose every hand, which leaves no
+        side standing to win, so the game would go on for ever."""
+        tree = getattr(joined.ast, "ast", None)
+        plain = expressions.simplify(tree) if tree is not None else None
+        if key == "win" and plain == expressions.Bool(False):
+            sink.error(doc.newest_pos(("game", key)), "game.win is always false, so no side could ever win",
+                       hint="write a condition a side can meet (e.g. `score >= target`)")
+        if key == "lose" and plain == expressions.Bool(True):
+            sink.error(doc.newest_pos(("game", key)), "game.lose is always true, so every side would lose "
+                       "every hand, no side would be left standing to win, and the game would never end",
+                       hint="write a condition only some sides meet (e.g. `score <= -target`), or `false` "
+                            "for no losing end")
+        return joined
 
     def defenders_score() -> tuple[ir.Formula, tuple[ir.Condition, ...]]:
         """scoring.defender: one formula, or the sum of its named terms (each a formula of its own); and the terms."""

@@ -761,6 +761,12 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
             not any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose)):
         idle(("game", "target"), "the game's end (game.win, game.lose) does not use `target`", ("game", "win"),
              "say `target` in game.win or game.lose")
+    if v.game.floor is not None and v.game.floor > 0:
+        # Every side starts a game at 0: a floor above it lifts every total to the floor on the
+        # first hand, whatever was scored (a game to 7 over a floor of 100 ends at once).
+        conflict(sink, v, f"game.floor: {v.game.floor} is above 0, the score every side starts at, so every "
+                          f"total would be {v.game.floor} or more after the first hand, whatever was scored",
+                 ("game", "floor"), fix=("set game.floor to 0 or below", Remove(("game", "floor"))))
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),

@@ -211,7 +211,8 @@ def merge_layer(target: ComposedDocument, doc: LoadedYaml) -> None:
             p = path + (key,)
             if p in FACTS and doc.data.get("kind") == "house-rule" and not doc.filename.startswith(SET_PREFIX) \
                     and value is not None and value != _stated(into, p):
-                problems.append(Diagnostic(doc.content_pos(at + (key,)), _fact_conflict(target, doc, p, value, into)))
+                message, hint = _fact_conflict(target, doc, p, value, into)
+                problems.append(Diagnostic(doc.content_pos(at + (key,)), message, hint=hint))
                 refused.add(key)
         for key, value in data.items():
             if (not path and key in LAYER_KEYS) or key in refused:
@@ -427,8 +428,10 @@ def _stated(into: dict, path: tuple) -> Any:
     return into[path[-1]] if path[-1] in into else default(_dotted(path))
 
 
-def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value: Any, into: dict) -> str:
-    """The message for a house rule stating a fact (:data:`FACTS`) the game below states otherwise."""
+def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value: Any,
+                   into: dict) -> tuple[str, str]:
+    """The message, and its hint, for a house rule stating a fact (:data:`FACTS`) the game below
+    states otherwise.  A house rule only states the fact; changing it is a variant's to do."""
     from .vocabulary import vocabulary  # the words of the values (vocabulary imports nothing of this module)
 
     words = vocabulary().by_schema[_dotted(path)].node.get("x-words", {})
@@ -441,9 +444,13 @@ def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value
     if shown.startswith("shipped '"):  # the name is quoted already: only the line is new
         shown = "shipped" + shown[shown.index(","):] if "," in shown else "shipped"
     by_default = "" if path[-1] in into else " (the default: it does not say)"
-    return (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
-            f"but {quoted(str(there))} ({shown}) counts {words.get(stated, stated)}{by_default}"
-            f"{levels}: its numbers would mean other books there, so the two do not combine")
+    message = (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
+               f"but {quoted(str(there))} ({shown}) counts {words.get(stated, stated)}{by_default}"
+               f"{levels}: its numbers would mean other books there, so the two do not combine")
+    hint = (f"lay {quoted(str(here))} over a game whose bids count {words.get(value, value)}, or, to change "
+            f"what the bids of {quoted(str(there))} count, write a variant (`extends: {there}`, not a house "
+            f"rule)")
+    return message, hint
 
 
 def _no_such_condition(name: str, path: tuple, names: list) -> str:

@@ -651,6 +651,14 @@ def _named_items(root: dict, schema: Any) -> bool:
     return isinstance(items, dict) and "name" in (items.get("properties") or {})
 
 
+def _first_repeated(items: list) -> Any:
+    """The first item of ``items`` that an earlier one equals (as JSON Schema compares), or None."""
+    for i, item in enumerate(items):
+        if any(item == earlier and type(item) is type(earlier) for earlier in items[:i]):
+            return item
+    return None
+
+
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     """A message for a keyword that needs no special placement."""
     kind = error.validator
@@ -696,6 +704,9 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
         bound = "at least" if kind == "minProperties" else "at most"
         return f"expected {bound} {want} key{'s' if want != 1 else ''}, found {len(value)}"
     if kind == "uniqueItems":
+        twice = _first_repeated(value) if isinstance(value, list) else None
+        if twice is not None:
+            return f"{_show(twice)} is listed twice: each item is written once"
         return "items must be unique"
     if kind == "multipleOf":
         return f"{_show(value)} is not a multiple of {want}"

@@ -41,6 +41,7 @@ from hypothesis import event, given, reject, settings
 from hypothesis import strategies as st
 
 from bidcompiler.errors import CompileError
+from bidcompiler.expressions import Bool, parse_expression, simplify
 from bidcompiler.lower import lower
 from bidcompiler.convert import schema_shape, to_whist
 from bidcompiler.pipeline import compile_file, compile_text, file_kind, load_layer_text, variant_schema
@@ -644,7 +645,8 @@ def valid_variants(draw):
             "declarer": draw(formulas(HAND_INT, HAND_BOOL + ["made"], "int", 2)),
             "defender": draw(formulas(HAND_INT, HAND_BOOL + ["made"], "int", 2)),
         },
-        "game": {"win": draw(formulas(GAME_INT, GAME_BOOL, "bool", 2)), "tie": draw(st.sampled_from(["declarer", "higher"]))},
+        "game": {"win": draw(formulas(GAME_INT, GAME_BOOL, "bool", 2).filter(_can_be_won)),
+                 "tie": draw(st.sampled_from(["declarer", "higher"]))},
     }
     if draw(st.booleans()):
         variant["deal"].update(first_dealer="random", rotation="left")
@@ -670,19 +672,32 @@ def valid_variants(draw):
         variant["play"]["trumps_above"] = draw(st.lists(st.sampled_from(cards), max_size=3, unique=True))
     two_sides = sides == "partners" or players == 2  # a renege's books go to "the other side"
     variant["play"]["renege"] = draw(st.sampled_from(["refuse", "penalty"] if two_sides else ["refuse"]))
-    if variant["play"]["renege"] == "penalty" and draw(st.booleans()):
-        variant["play"]["renege_books"] = draw(st.integers(1, 5))
+    # The books a renege gives are at most the hand's books (its tricks at least); the default 3
+    # only where a hand has 3 tricks.
+    tricks = variant["deal"]["hand"]
+    if variant["play"]["renege"] == "penalty" and (tricks < 3 or draw(st.booleans())):
+        variant["play"]["renege_books"] = draw(st.integers(1, min(5, tricks)))
     if draw(st.booleans()):
         variant["scoring"]["multiplier"] = draw(formulas(HAND_INT, HAND_BOOL + ["made"], "int", 1))
     if draw(st.booleans()):
         variant["scoring"]["multiply"] = draw(st.lists(st.sampled_from(["declarer", "defenders"]), unique=True))
     if draw(st.booleans()):
-        variant["game"]["lose"] = draw(formulas(GAME_INT, GAME_BOOL, "bool", 1))
+        variant["game"]["lose"] = draw(formulas(GAME_INT, GAME_BOOL, "bool", 1).filter(_can_end))
     if draw(st.booleans()):
         variant["game"]["floor"] = draw(st.one_of(st.none(), st.integers(-50, 0)))
     if draw(st.booleans()):
         variant["game"]["rubber"] = draw(st.integers(1, 5))
     return variant
+
+
+def _can_be_won(text: str) -> bool:
+    """Whether a drawn game.win is not plainly ``false`` (a game no side could win is refused)."""
+    return simplify(parse_expression(text)) != Bool(False)
+
+
+def _can_end(text: str) -> bool:
+    """Whether a drawn game.lose is not plainly ``true`` (every side losing every hand is refused)."""
+    return simplify(parse_expression(text)) != Bool(True)
 
 
 @settings(FUZZ, max_examples=scaled(250))
