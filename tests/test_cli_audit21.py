@@ -1,0 +1,53 @@
+"""A hostile user's read of the commands other than `play` and `import` (audit 21).
+
+Each test names what went wrong before its fix.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+from clirun import HANG_GUARD_S
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A pool run as the command line runs one: Ctrl-C ends it with "interrupted", status 130.
+POOL_RUN = textwrap.dedent("""
+    import sys
+    from runtime.backends import run_chunks
+    try:
+        run_chunks(max, (0,), 4, workers=2, preload=["slow_preload"])
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    sys.exit(3)
+""")
+
+
+def test_ctrl_c_while_the_pool_starts_prints_no_traceback_from_its_processes(tmp_path):
+    """Ctrl-C reaches every process of the terminal's group.  Sent while `simulate --workers 2`
+    started its pool (the forkserver importing its preloaded modules, a worker just forked),
+    the forkserver and workers each printed a KeyboardInterrupt traceback, and a worker ended
+    so broke the pool: "internal error: BrokenProcessPool", status 70.  They now start with
+    SIGINT blocked: only the parent hears it, and ends with status 130."""
+    marker = tmp_path / "preloading"
+    (tmp_path / "slow_preload.py").write_text(textwrap.dedent(f"""
+        import pathlib, time
+        pathlib.Path({str(marker)!r}).write_text("now")
+        time.sleep(5)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    proc = subprocess.Popen([sys.executable, "-c", POOL_RUN], stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    while not marker.exists() and proc.poll() is None:  # the forkserver is importing its preload
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole group
+    stderr = proc.communicate(timeout=HANG_GUARD_S)[1]
+    assert proc.returncode == 130, stderr
+    assert stderr == "interrupted\n"
