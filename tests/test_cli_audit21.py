@@ -13,7 +13,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from clirun import HANG_GUARD_S
+import pytest
+from clirun import BIDWHIST, HANG_GUARD_S
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,3 +52,21 @@ def test_ctrl_c_while_the_pool_starts_prints_no_traceback_from_its_processes(tmp
     stderr = proc.communicate(timeout=HANG_GUARD_S)[1]
     assert proc.returncode == 130, stderr
     assert stderr == "interrupted\n"
+
+
+def run_script(*args: str, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """The installed script under ``env`` (added to this environment): no traceback, no internal error."""
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=HANG_GUARD_S, cwd=cwd,
+                          env={**os.environ, **(env or {})})
+    assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("args", [("variants",), ("compile", "standard")])
+def test_columns_zero_is_read_as_unset_not_as_no_room(args):
+    """`COLUMNS=0 bidwhist variants` (and simulate, compare, replay, analyze, compile) printed
+    nothing at all, status 0: rich laid every line out in zero columns."""
+    plain = run_script(*args, env={"COLUMNS": "80"})
+    zero = run_script(*args, env={"COLUMNS": "0", "LINES": "0"})
+    assert plain.returncode == zero.returncode == 0
+    assert zero.stdout == plain.stdout and zero.stdout.strip()

@@ -210,6 +210,20 @@ def _unencodable_escaped() -> None:
             pass
 
 
+def _zero_terminal_size_ignored() -> None:
+    """Read ``COLUMNS=0`` or ``LINES=0`` as not set: the terminal's own size, else 80 columns.
+
+    rich takes COLUMNS as the width of every console: at 0 each table and line was laid
+    out in no room at all, and ``simulate``, ``compare``, ``replay``, ``analyze``,
+    ``compile`` and ``variants`` printed nothing, with status 0.  (A terminal that reports
+    0 columns itself is already read as 80 by rich; only the variable was taken as is.)
+    """
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[name]
+
+
 def _data_unavailable() -> type[Exception]:
     """``resources.DataUnavailable``: imported only when an exception is matched against it
     (an ``except`` clause's class is looked up then), so start-up loads nothing more."""
@@ -232,6 +246,7 @@ def main(argv=None):
         click.echo("bidwhist: cannot write the output: stdout is closed", err=True)
         sys.exit(1)
     _unencodable_escaped()
+    _zero_terminal_size_ignored()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
     except click.exceptions.Exit as exc:
