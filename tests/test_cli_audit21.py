@@ -70,3 +70,13 @@ def test_columns_zero_is_read_as_unset_not_as_no_room(args):
     zero = run_script(*args, env={"COLUMNS": "0", "LINES": "0"})
     assert plain.returncode == zero.returncode == 0
     assert zero.stdout == plain.stdout and zero.stdout.strip()
+
+
+def test_an_ascii_stdout_of_the_c_locale_gets_escapes_not_an_internal_error():
+    """Under `PYTHONUTF8=0 LC_ALL=C` stdout is ASCII with surrogateescape, which the escape of
+    characters it lacks did not cover: `compile standard` (its dash), `compare`'s "B − A",
+    `play`'s suits ended in "internal error: UnicodeEncodeError", status 70."""
+    proc = run_script("compile", "standard", env={"PYTHONUTF8": "0", "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0",
+                                                  "PYTHONIOENCODING": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert "standard \\u2014 Bid Whist" in proc.stdout

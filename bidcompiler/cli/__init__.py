@@ -202,8 +202,10 @@ def _unencodable_escaped() -> None:
     Under an encoding without ``–``, ``·`` or ``♠`` (PYTHONIOENCODING=ascii, a Latin-1
     locale, an old console), a report or ``play``'s first screen ended in an internal
     error.  An escape keeps the rest readable, and inside a JSON string it is JSON.
+    Under the C or POSIX locale with UTF-8 mode off (``PYTHONUTF8=0 LC_ALL=C``) stdout
+    is ASCII with ``surrogateescape``, which fails on the same characters: it too.
     """
-    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors in ("strict", "surrogateescape"):
         try:
             sys.stdout.reconfigure(errors="backslashreplace")
         except (OSError, ValueError):  # a closed or detached stdout: nothing to write to
