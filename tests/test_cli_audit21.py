@@ -6,6 +6,7 @@ Each test names what went wrong before its fix.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirun import BIDWHIST, HANG_GUARD_S
+from clirun import BIDWHIST, HANG_GUARD_S, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,3 +81,22 @@ def test_an_ascii_stdout_of_the_c_locale_gets_escapes_not_an_internal_error():
                                                   "PYTHONIOENCODING": ""})
     assert proc.returncode == 0, proc.stderr
     assert "standard \\u2014 Bid Whist" in proc.stdout
+
+
+def test_a_file_whose_name_holds_a_plus_is_said_to_be_cut_there(tmp_path, monkeypatch):
+    """`compile standard+my+rule.yaml` with my+rule.yaml in the folder said only "unknown house
+    rule 'my'" (and a list of the shipped ones): the '+' of the file's name was read as a
+    separator, and nothing said so or how to name the file."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "variants" / "min-bid-4.yaml", "my+rule.yaml")
+    shutil.copy(ROOT / "variants" / "standard.yaml", "my+game.yaml")
+    rule = run("compile", "standard+my+rule.yaml")
+    assert rule.exit_code == 2
+    assert ("'my+rule.yaml' is a file, cut at its '+' (which separates house rules): "
+            "lay it with --with my+rule.yaml, or rename it") in rule.stderr
+    assert run("compile", "standard", "--with", "my+rule.yaml").exit_code == 0  # the fix offered works
+    base = run("compile", "my+game.yaml+min-bid-4")
+    assert base.exit_code == 2
+    assert ("'my+game.yaml' is a file, cut at its '+' (which separates house rules): name the file alone "
+            "and lay house rules with --with, or rename it") in base.stderr
+    assert "is a file, cut" not in run("compile", "standard+nope").stderr  # no file: no such words

@@ -109,7 +109,31 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     name = exc.diagnostics[0].pos.file
     if not any(said in message for said in (spec, name, quoted(spec), quoted(name))):
         message = f"{name}: {message}"  # the user's own path, whole (escaped below)
+    whole = _file_split_at_plus(spec, name)
+    if whole is not None:
+        # The file was cut at its '+' as NAME+RULE is: say so, and how to name it whole.
+        fix = ("name the file alone and lay house rules with --with" if spec.startswith(whole + "+")
+               else f"lay it with --with {shell_word(whole)}")
+        message += (f"; {quoted(whole)} is a file, cut at its '+' (which separates house rules): "
+                    f"{fix}, or rename it")
     return click.BadParameter(printable(message, False), param_hint=param)
+
+
+def _file_split_at_plus(spec: str, name: str) -> str | None:
+    """The file that ``spec``'s parts around the missing ``name`` form when joined again by '+'
+    (``NAME+my+rule.yaml``: ``my+rule.yaml``), if one exists; else None."""
+    parts = spec.split("+")
+    if name not in parts:
+        return None
+    at = parts.index(name)
+    for start in range(at, -1, -1):
+        for end in range(at + 1, len(parts) + 1):
+            if end - start < 2 or (start, end) == (0, len(parts)):
+                continue
+            joined = "+".join(parts[start:end])
+            if os.path.isfile(joined):
+                return joined
+    return None
 
 
 def set_expressions(ctx, param, values):
