@@ -100,3 +100,14 @@ def test_a_file_whose_name_holds_a_plus_is_said_to_be_cut_there(tmp_path, monkey
     assert ("'my+game.yaml' is a file, cut at its '+' (which separates house rules): name the file alone "
             "and lay house rules with --with, or rename it") in base.stderr
     assert "is a file, cut" not in run("compile", "standard+nope").stderr  # no file: no such words
+
+
+def test_a_number_that_is_not_one_is_said_so_and_a_huge_one_is_not_quoted_whole():
+    """`--hands 0x10` was "'0x10' is not a valid integer range." (click's name of the type, not
+    what was wrong), and `--seed` of 5,000 digits quoted all 5,000 back in the message."""
+    hex_hands = run("simulate", "standard", "--hands", "0x10")
+    assert hex_hands.exit_code == 2
+    assert "'--hands': '0x10' is not a whole number (digits 0-9, no decimal point or exponent)" in hex_hands.stderr
+    huge = run("simulate", "standard", "--hands", "2", "--seed", "9" * 5000)
+    assert huge.exit_code == 2 and "9" * 100 not in huge.stderr
+    assert "'--seed': a number of 5,000 digits is not in the range -9223372036854775808<=x<=" in huge.stderr

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
 # everywhere (a longer one could not even be read back: Python refuses int() of more
 # than 4,300 digits).  simulate, compare and play all take seeds in this range.
+# The most digits a typed whole number is read with: a 64-bit seed has 19.
+MAX_DIGITS = 40
+
+
 class _AsciiDigits(click.ParamType):
     """An integer option written with the digits 0-9: click's int() also reads '٤' (Arabic-Indic)
     or '４' (full width) as 4, which no command documents and no record or save writes back."""
@@ -36,6 +40,19 @@ class _AsciiDigits(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.isascii():
             self.fail(f"{quoted(value)} is not a whole number written with the digits 0-9", param, ctx)
+        if isinstance(value, str):
+            # click's own words were "'0x10' is not a valid integer range." (of --hands, --seed),
+            # and a number too long to read was quoted whole, all of its thousands of digits.
+            digits = value.strip().lstrip("+-").replace("_", "")
+            if digits.isdigit() and len(digits) > MAX_DIGITS:
+                bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
+                self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
+                          f"a number of {len(digits):,} digits is too large", param, ctx)
+            try:
+                int(value)
+            except ValueError:
+                self.fail(f"{quoted(value)} is not a whole number (digits 0-9, no decimal point or exponent)",
+                          param, ctx)
         return super().convert(value, param, ctx)
 
 
