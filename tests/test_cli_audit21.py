@@ -111,3 +111,25 @@ def test_a_number_that_is_not_one_is_said_so_and_a_huge_one_is_not_quoted_whole(
     huge = run("simulate", "standard", "--hands", "2", "--seed", "9" * 5000)
     assert huge.exit_code == 2 and "9" * 100 not in huge.stderr
     assert "'--seed': a number of 5,000 digits is not in the range -9223372036854775808<=x<=" in huge.stderr
+
+
+@pytest.mark.parametrize("args, status", [
+    (("compile", "{bad}", "--json"), 1),
+    (("diff", "standard", "{bad}", "--json"), 1),
+    (("simulate", "{bad}", "--hands", "2", "--json"), 1),
+    (("compare", "standard", "{bad}", "--hands", "2", "--json"), 1),
+    (("simulate", "standard", "--hands", "0", "--json"), 2),
+    (("variants", "--json", "extra"), 2),
+    (("replay", "{bad}", "--json"), 2),
+])
+def test_an_error_under_json_leaves_stdout_empty_as_docs_json_says(tmp_path, args, status):
+    """docs/json.md promised "one JSON document on stdout" and said nothing of errors: a program
+    could not tell whether to expect JSON.  It now says that a failure prints none (stdout
+    empty, the message on stderr, status 1 or 2), but for replay's and analyze's illegal record."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nkind: variant\nextends: standard\ndeal:\n  kitty: 99\n")
+    result = run(*(a.format(bad=bad) for a in args))
+    assert result.exit_code == status
+    assert result.stdout == "" and result.stderr.strip()
+    page = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    assert "A command that fails prints no JSON: stdout stays empty" in page
