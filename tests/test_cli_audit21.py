@@ -133,3 +133,14 @@ def test_an_error_under_json_leaves_stdout_empty_as_docs_json_says(tmp_path, arg
     assert result.stdout == "" and result.stderr.strip()
     page = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
     assert "A command that fails prints no JSON: stdout stays empty" in page
+
+
+def test_one_setting_given_two_values_by_set_is_refused_naming_both():
+    """`--set auction.levels.from=4 --set auction.levels.from=5` ran with 5, and the header named
+    both changes as if both held: the first was silently dead.  Mappings still merge."""
+    twice = run("compile", "standard", "--set", "auction.levels.from=4", "--set", "auction.levels.from = 5")
+    assert twice.exit_code == 2
+    assert ("'--set': auction.levels.from is set twice ('auction.levels.from=4', then 'auction.levels.from = 5'): "
+            "the first would change nothing; give each setting once") in twice.stderr
+    merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels={to: 6}")
+    assert merged.exit_code == 0 and "bids      4-6," in merged.stdout

@@ -186,7 +186,25 @@ def set_expressions(ctx, param, values):
             said = "; ".join(f"{shown}: {d.message}" for d in exc.diagnostics)
             raise click.BadParameter(printable(said, False), ctx=ctx, param=param) from None
         note_set_text(value)
+    _each_setting_once(values, ctx, param)
     return values
+
+
+def _each_setting_once(values, ctx, param) -> None:
+    """Refuse one setting given two plain values by ``--set`` (exit 2): the later one replaces the
+    earlier whole, so the earlier does nothing, and two values for one setting are a slip, not
+    a rule.  A mapping or list (``{from: 4}``, ``[…]``; YAML's tags, anchors and aliases too) may
+    be merged with what follows, as a house rule's is, so it is left to the compiler."""
+    seen: dict[tuple[str, ...], str] = {}
+    for value in values:
+        path_text, value_text = value.split("=", 1)
+        path = tuple(key.strip() for key in path_text.strip().split("."))
+        if path in seen:
+            raise click.BadParameter(printable(
+                f"{'.'.join(path)} is set twice ({quoted(seen[path])}, then {quoted(value)}): "
+                "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
+        if not value_text.strip().startswith(("{", "[", "!", "&", "*")):
+            seen[path] = value
 
 
 def with_rules_option(command):
@@ -201,7 +219,8 @@ def variant_options(command):
     """Add ``--with RULE`` and ``--set PATH=VALUE`` to a command that names a variant."""
     command = click.option(
         "--set", "sets", multiple=True, metavar="PATH=VALUE", callback=set_expressions,
-        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).  A change "
+        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable, each setting "
+             "once).  A change "
              "that cannot be read is a usage error (status 2); one that breaks the rules is reported as "
              "a file's error is (status 1).")(command)
     return with_rules_option(command)
