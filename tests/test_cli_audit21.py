@@ -144,3 +144,13 @@ def test_one_setting_given_two_values_by_set_is_refused_naming_both():
             "the first would change nothing; give each setting once") in twice.stderr
     merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels={to: 6}")
     assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+
+
+def test_with_given_two_rules_joined_by_plus_says_to_repeat_it():
+    """`--with min-bid-4+sport-kitty` was "unknown house rule 'min-bid-4+sport-kitty' (did you mean
+    'sport-kitty'?)", as if a misspelling: --with takes one rule, and nothing said so."""
+    result = run("compile", "standard", "--with", "min-bid-4+sport-kitty")
+    assert result.exit_code == 2
+    assert ("'--with': 'min-bid-4+sport-kitty': --with takes one house rule; for several, repeat it: "
+            "--with min-bid-4 --with sport-kitty") in result.stderr
+    assert run("compile", "standard", "--with", "min-bid-4", "--with", "sport-kitty").exit_code == 0

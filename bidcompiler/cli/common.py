@@ -241,6 +241,11 @@ def nonempty_names(ctx, param, values):
         from ..variantspec import VariantSpec
 
         parsed = VariantSpec.parse(value)
+        if param is not None and param.name == "with_rules" and parsed.with_rules:
+            # Was "unknown house rule 'a+b' (did you mean 'b'?)": --with reads no '+'.
+            said = " ".join(f"--with {shell_word(rule)}" for rule in (parsed.base, *parsed.with_rules) if rule)
+            raise click.BadParameter(printable(f"{quoted(value)}: --with takes one house rule; "
+                                               f"for several, repeat it: {said}", False), ctx=ctx, param=param)
         if any(part == "" for part in (parsed.base, *parsed.with_rules)):
             raise click.BadParameter(f"{value!r} has an empty name before or after '+': write NAME+RULE+RULE",
                                      ctx=ctx, param=param)
