@@ -154,3 +154,14 @@ def test_with_given_two_rules_joined_by_plus_says_to_repeat_it():
     assert ("'--with': 'min-bid-4+sport-kitty': --with takes one house rule; for several, repeat it: "
             "--with min-bid-4 --with sport-kitty") in result.stderr
     assert run("compile", "standard", "--with", "min-bid-4", "--with", "sport-kitty").exit_code == 0
+
+
+def test_check_says_when_on_was_not_used_for_a_variant():
+    """`check standard --on northeast52` said "standard: ok", as a house rule checked over
+    northeast52 says it: --on lays only house rules, and a variant's line did not say so."""
+    result = run("check", "standard", "min-bid-4", "--on", "northeast52")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "standard: ok (a variant: --on lays house rules only, and was not used for it)",
+        "min-bid-4: ok (over northeast52)"]
+    assert run("check", "standard").stdout == "standard: ok\n"

@@ -154,6 +154,8 @@ def check(files, bases):
                         " on its own; not laid over any game (--on VARIANT checks that it fits one)")
             else:
                 compiled.append(compile_file(path))
+            if bases and not note:  # was a bare "ok", as if checked over each --on game too
+                note = " (a variant: --on lays house rules only, and was not used for it)"
         except CompileError as exc:
             failed += 1
             for d in exc.diagnostics:
