@@ -165,3 +165,13 @@ def test_check_says_when_on_was_not_used_for_a_variant():
         "standard: ok (a variant: --on lays house rules only, and was not used for it)",
         "min-bid-4: ok (over northeast52)"]
     assert run("check", "standard").stdout == "standard: ok\n"
+
+
+def test_check_on_names_a_shipped_rule_laid_twice_by_its_name_not_its_installed_path():
+    """`check min-bid-4 --on standard+min-bid-4` said "(first as 'min-bid-4', then as
+    '/…/variants/min-bid-4.yaml')": the path the package is installed at, where every other
+    command says the shipped name."""
+    result = run("check", "min-bid-4", "--on", "standard+min-bid-4")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == ("shipped 'min-bid-4', line 2: house rule 'min-bid-4' is laid twice "
+                                             "over one variant (as 'min-bid-4' both times)")

@@ -80,7 +80,7 @@ def _refuse_misnamed_kinds(spec, path: Path, param: str) -> None:
             pass  # the check's to report, with the file's lines
 
 
-def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:
+def _laid_over_each(path: Path | str, bases: tuple[str, ...]) -> list:
     """The IR of house rule ``path`` laid over each of ``bases``, or one CompileError with
     the diagnostics of every base it does not fit.
 
@@ -147,7 +147,9 @@ def check(files, bases):
                 problems = check_layer_formulas(layer)
                 if problems:
                     raise CompileError(problems)
-                compiled.extend(_laid_over_each(path, bases))
+                # Laid by the name given (a shipped one stays a name in every message, not the
+                # path it is installed at), as --with lays it.
+                compiled.extend(_laid_over_each(path if os.path.isfile(name) else name, bases))
                 # Checked alone, a house rule is only checked for what it says, not whether it fits
                 # a game (it may fit none): the line says so rather than a bare "ok".
                 note = (f" (over {', '.join(bases)})" if bases else
