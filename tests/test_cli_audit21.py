@@ -175,3 +175,12 @@ def test_check_on_names_a_shipped_rule_laid_twice_by_its_name_not_its_installed_
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == ("shipped 'min-bid-4', line 2: house rule 'min-bid-4' is laid twice "
                                              "over one variant (as 'min-bid-4' both times)")
+
+
+def test_a_variant_named_dash_is_said_not_to_be_read_from_stdin():
+    """`replay -` reads stdin, so `compile -` (or `check -`, `simulate -`) is a natural guess; it
+    was only "unknown variant '-'" and the shipped names."""
+    for args in (("compile", "-"), ("check", "-"), ("compile", "standard", "--with", "-")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "a variant is not read from stdin ('-' is only replay's and analyze's): give its file" in result.stderr

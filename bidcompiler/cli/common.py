@@ -126,6 +126,8 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     name = exc.diagnostics[0].pos.file
     if not any(said in message for said in (spec, name, quoted(spec), quoted(name))):
         message = f"{name}: {message}"  # the user's own path, whole (escaped below)
+    if name == "-":  # replay's and analyze's stdin: no variant is read from there
+        message += "; a variant is not read from stdin ('-' is only replay's and analyze's): give its file"
     whole = _file_split_at_plus(spec, name)
     if whole is not None:
         # The file was cut at its '+' as NAME+RULE is: say so, and how to name it whole.
