@@ -184,3 +184,21 @@ def test_a_variant_named_dash_is_said_not_to_be_read_from_stdin():
         result = run(*args)
         assert result.exit_code == 2
         assert "a variant is not read from stdin ('-' is only replay's and analyze's): give its file" in result.stderr
+
+
+def test_convert_into_another_folder_keeps_extends_pointing_at_the_same_file(tmp_path):
+    """`convert ext/v.yaml --to whist -o sub/v.whist` copied `extends: base.yaml` as it was: found
+    from sub/, it named no file, and the file convert wrote failed `check` ("no such file")."""
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "sub").mkdir()
+    shutil.copy(ROOT / "variants" / "standard.yaml", tmp_path / "ext" / "base.yaml")
+    source = tmp_path / "ext" / "v.yaml"
+    source.write_text("name: v\nkind: variant\nextends: base.yaml\ndeal:\n  kitty: 6\n")
+    for target, name in (("whist", "v.whist"), ("yaml", "v.yaml")):
+        out = tmp_path / "sub" / name
+        converted = run("convert", str(source), "--to", target, "-o", str(out))
+        assert converted.exit_code == 0, converted.stderr
+        assert "note: extends 'base.yaml' is written '../ext/base.yaml'" in converted.stderr
+        assert run("check", str(out)).exit_code == 0
+    beside = run("convert", str(source), "--to", "whist", "-o", str(tmp_path / "ext" / "v.whist"))
+    assert "extends base.yaml\n" in (tmp_path / "ext" / "v.whist").read_text() and "note" not in beside.stderr

@@ -313,6 +313,33 @@ def convert_source(ctx, param, value):
     return regular_file(ctx, param, value)
 
 
+def _extends_seen_from(data, source: Path, output: Path) -> None:
+    """Point a relative ``extends`` of ``data`` (read from ``source``) at the same file from
+    ``output``'s folder, where the converted file is read from, and say so on stderr.
+
+    A path in ``extends`` is found from the folder of the file that says it: converted into
+    another folder (``convert v.yaml --to whist -o sub/v.whist``), ``extends: base.yaml`` was
+    written as it was, and the file written could not be compiled ("no such file").
+    A shipped name, or a path that leads to the same file from both folders, is kept.
+    """
+    target = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(target, str) or not target:
+        return
+    before, _ = resources.locate(target, source.parent)
+    if before is None:
+        return
+    after, _ = resources.locate(target, output.parent)
+    try:
+        if after is not None and os.path.samefile(after, before):
+            return
+    except OSError:
+        return
+    seen = Path(os.path.relpath(os.path.abspath(before), os.path.abspath(output.parent))).as_posix()
+    data["extends"] = seen
+    click.echo(printable(f"note: extends '{target}' is written '{seen}', the same file seen from the folder "
+                         f"of {output}", False), err=True)
+
+
 @click.command()
 @click.argument("file", type=click.Path(dir_okay=False), callback=convert_source)
 @click.option("--to", "target", type=click.Choice(["whist", "yaml"]), required=True,
@@ -346,6 +373,8 @@ def convert(file, target, output):
     except CompileError as exc:
         raise fail_compile(exc) from None
     notes = doc.comments()
+    if output:
+        _extends_seen_from(doc.data, Path(file), Path(output))
     make_schema = None
     if target == "whist":
         text = to_whist(doc.data, schema_shape(variant_schema()), notes)
