@@ -202,3 +202,14 @@ def test_convert_into_another_folder_keeps_extends_pointing_at_the_same_file(tmp
         assert run("check", str(out)).exit_code == 0
     beside = run("convert", str(source), "--to", "whist", "-o", str(tmp_path / "ext" / "v.whist"))
     assert "extends base.yaml\n" in (tmp_path / "ext" / "v.whist").read_text() and "note" not in beside.stderr
+
+
+def test_convert_refuses_a_hard_link_to_file_as_its_output(tmp_path):
+    """`convert a.yaml --to yaml -o b.yaml` with b.yaml a hard link to a.yaml rewrote FILE itself
+    (its own layout lost): only a name that resolved to FILE's path was refused."""
+    source = tmp_path / "a.yaml"
+    source.write_text("# mine\nname: r\nkind: house-rule\nauction:   {levels: {from: 4}}\n")
+    os.link(source, tmp_path / "b.yaml")
+    result = run("convert", str(source), "--to", "yaml", "-o", str(tmp_path / "b.yaml"))
+    assert result.exit_code == 2 and "b.yaml is FILE itself" in result.stderr
+    assert source.read_text() == "# mine\nname: r\nkind: house-rule\nauction:   {levels: {from: 4}}\n"

@@ -295,13 +295,22 @@ OUTPUT_SUFFIXES = {"whist": (".whist",), "yaml": (".yaml", ".yml")}
 def _check_output(source: Path, output: Path, target: str) -> None:
     """Refuse (exit 2) an ``-o`` that is FILE itself, whose ending would read it in the other syntax,
     or that could not be written."""
-    if output.exists() and source.exists() and output.resolve() == source.resolve():
+    if _same_file(output, source):  # a link, or a hard link: another name of FILE is FILE too
         raise click.BadParameter(f"{output} is FILE itself: write the converted file under a new name",
                                  param_hint="--output")
     if output.suffix not in OUTPUT_SUFFIXES[target]:
         raise click.BadParameter(f"{output}: a {target} file's name ends in {' or '.join(OUTPUT_SUFFIXES[target])}"
                                  " (the ending says how the file is read)", param_hint="--output")
     check_output(output, "--output")  # before the work: a missing folder is said, not made
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (the same inode: through a link, a hard link, or a
+    name in other case where the file system does not tell case apart)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is missing (or unreadable): not one file
+        return False
 
 
 def convert_source(ctx, param, value):
