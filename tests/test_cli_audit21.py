@@ -213,3 +213,13 @@ def test_convert_refuses_a_hard_link_to_file_as_its_output(tmp_path):
     result = run("convert", str(source), "--to", "yaml", "-o", str(tmp_path / "b.yaml"))
     assert result.exit_code == 2 and "b.yaml is FILE itself" in result.stderr
     assert source.read_text() == "# mine\nname: r\nkind: house-rule\nauction:   {levels: {from: 4}}\n"
+
+
+def test_schema_write_under_a_file_is_a_usage_error(tmp_path):
+    """`schema --write afile/sub`, afile a file: status 1, "cannot write afile/sub/variant.schema.json:
+    Not a directory", the status of a full disk, where the docstring and the README promise 2
+    for a name that cannot be written."""
+    (tmp_path / "afile").write_text("")
+    result = run("schema", "--write", str(tmp_path / "afile" / "sub"))
+    assert result.exit_code == 2
+    assert f"Invalid value for DIR: cannot make the folder {tmp_path}/afile/sub: Not a directory" in result.stderr

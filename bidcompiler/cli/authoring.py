@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 from pathlib import Path
@@ -216,10 +217,21 @@ def write_schema(folder: Path) -> Path:
         raise click.BadParameter(f"cannot write {target}: {problem}", param_hint="DIR")
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        # A folder that cannot be made is the command line's (a part of DIR is a file, no right
+        # to make it): status 2, as this docstring says; it was 1, as a full disk.
+        if exc.errno in _OUT_OF_ROOM:
+            raise BadContent(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+        raise click.BadParameter(f"cannot make the folder {folder}: {exc.strerror or exc}", param_hint="DIR") from None
+    try:
         _replace_file(target, _schema_text())
     except OSError as exc:
         raise BadContent(f"cannot write {target}: {exc.strerror or exc}") from None  # a full disk: status 1
     return target
+
+
+# Failures of the disk, not of the name: a full disk, a quota, an I/O error (status 1).
+_OUT_OF_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
 
 
 def _replace_file(target: Path, text: str) -> None:
