@@ -223,3 +223,13 @@ def test_schema_write_under_a_file_is_a_usage_error(tmp_path):
     result = run("schema", "--write", str(tmp_path / "afile" / "sub"))
     assert result.exit_code == 2
     assert f"Invalid value for DIR: cannot make the folder {tmp_path}/afile/sub: Not a directory" in result.stderr
+
+
+def test_bidwhist_alone_prints_its_help_with_its_lines():
+    """`bidwhist` with no command printed the whole help as one line of literal "\\n"s (click 8.2
+    raises it as a usage error, and a usage error's newlines are escaped to keep it one line)."""
+    proc = run_script()
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "\\n" not in proc.stderr
+    assert proc.stderr.startswith("Usage: bidwhist [OPTIONS] COMMAND [ARGS]...\n\n  Bid Whist and its variants as data.\n")
+    assert "\n  simulate  Play games or hands of VARIANT with bots and report.\n" in proc.stderr

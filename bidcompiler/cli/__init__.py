@@ -212,6 +212,11 @@ def _unencodable_escaped() -> None:
             pass
 
 
+# click 8.2 and later raise this for a group called with no command (8.1 printed the help itself).
+_NO_ARGS_IS_HELP: tuple[type[Exception], ...] = tuple(
+    c for c in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if c is not None)
+
+
 def _zero_terminal_size_ignored() -> None:
     """Read ``COLUMNS=0`` or ``LINES=0`` as not set: the terminal's own size, else 80 columns.
 
@@ -254,6 +259,11 @@ def main(argv=None):
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        if isinstance(exc, _NO_ARGS_IS_HELP):
+            # `bidwhist` alone: the help (status 2), ours, not a name typed: printed with its lines.
+            # Escaped as a usage error's one line, it came out as one line of literal "\n"s.
+            exc.show()
+            sys.exit(exc.exit_code)
         from ..errors import printable
 
         # Every usage error quotes what was typed (click's own "File '...' does not exist"
