@@ -233,3 +233,27 @@ def test_bidwhist_alone_prints_its_help_with_its_lines():
     assert "\\n" not in proc.stderr
     assert proc.stderr.startswith("Usage: bidwhist [OPTIONS] COMMAND [ARGS]...\n\n  Bid Whist and its variants as data.\n")
     assert "\n  simulate  Play games or hands of VARIANT with bots and report.\n" in proc.stderr
+
+
+# Ctrl-C arriving while the console script imports click: the SIGINT is sent by the import itself.
+INTERRUPTED_IMPORT = textwrap.dedent("""
+    import builtins, os, signal, sys
+    sys.argv[0] = "bidwhist"
+    real_import = builtins.__import__
+    def interrupting_import(name, *args, **kwargs):
+        if name == "click":
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_import(name, *args, **kwargs)
+    builtins.__import__ = interrupting_import
+    from bidcompiler.cli import main
+    sys.exit(main(["variants"]))
+""")
+
+
+def test_ctrl_c_while_the_command_line_starts_prints_no_traceback():
+    """Ctrl-C in the tenth of a second the console script spends importing click (before main
+    routes Ctrl-C) printed Python's KeyboardInterrupt traceback of the import."""
+    proc = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT], capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 130
+    assert proc.stderr == "interrupted\n" and proc.stdout == ""

@@ -26,7 +26,21 @@ import os
 import signal
 import sys
 
-import click
+
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C before :func:`main` runs: the same line and status as after, without Python's
+    KeyboardInterrupt traceback of whatever module was being imported (click, ~0.1 s)."""
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+# Set only in the console script (whose main routes Ctrl-C itself once it runs), never for a
+# program that imports this module, and only where Python's own handler stands.
+if os.path.basename(sys.argv[0] if sys.argv else "") == "bidwhist" and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import click  # noqa: E402  (after the handler: its import is most of the start-up)
 
 # Every command, in the order `--help` lists them: its module and function, and the
 # one line `--help` shows.  Modules are imported only when their command runs (or
@@ -247,6 +261,8 @@ def main(argv=None):
     unexpected exception gets one line instead of a traceback.  Output that cannot be
     written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:  # started: Ctrl-C as usual now
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     _end_cleanly_on_signals()
     _frozen_at_exit()
     if sys.stdout is None:  # started with stdout closed (`>&-`): output would vanish, or play fail inside rich
