@@ -257,3 +257,18 @@ def test_ctrl_c_while_the_command_line_starts_prints_no_traceback():
                           timeout=HANG_GUARD_S, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 130
     assert proc.stderr == "interrupted\n" and proc.stdout == ""
+
+
+def test_records_and_plot_naming_one_file_is_refused_before_the_run(tmp_path):
+    """`simulate --records out.svg --plot out.svg`: the records were written, then the picture over
+    them, status 0: the run's records silently lost.  Refused before the run now (also for a
+    game's file of a {game} name), and nothing is written."""
+    same = tmp_path / "out.svg"
+    result = run("simulate", "standard", "--hands", "3", "--seed", "1", "--bots", "random",
+                 "--records", str(same), "--plot", str(tmp_path / "." / "out.svg"))
+    assert result.exit_code == 2
+    assert f"Invalid value for --records: {same} is the --plot file too" in result.stderr
+    games = run("simulate", "standard", "--games", "2", "--seed", "1", "--bots", "random",
+                "--records", str(tmp_path / "g-{game}.svg"), "--plot", str(tmp_path / "g-0.svg"))
+    assert games.exit_code == 2 and "g-0.svg is the --plot file too" in games.stderr
+    assert list(tmp_path.iterdir()) == []
