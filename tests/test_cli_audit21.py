@@ -272,3 +272,15 @@ def test_records_and_plot_naming_one_file_is_refused_before_the_run(tmp_path):
                 "--records", str(tmp_path / "g-{game}.svg"), "--plot", str(tmp_path / "g-0.svg"))
     assert games.exit_code == 2 and "g-0.svg is the --plot file too" in games.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_named_dash_is_refused_not_made_a_file_named_dash(tmp_path, monkeypatch):
+    """`simulate … --records -` wrote a file named '-' (`replay -` then read stdin, not it), and
+    `schema --write -` made a folder '-': '-' reads as stdout, which these options do not write."""
+    monkeypatch.chdir(tmp_path)
+    for args in (("simulate", "standard", "--hands", "2", "--seed", "1", "--records", "-"),
+                 ("schema", "--write", "-")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "'-' is not stdin or stdout here: give a file's name (./- for a file named '-')" in result.stderr
+    assert list(tmp_path.iterdir()) == []

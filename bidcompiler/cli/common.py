@@ -77,16 +77,21 @@ MAX_SETS = 256
 
 
 class FilePath(click.Path):
-    """A ``click.Path`` that refuses an empty name (exit 2, naming the option).
+    """A ``click.Path`` that refuses an empty name, and ``-`` (exit 2, naming the option).
 
     ``--plot ''`` or ``-o ''`` would otherwise read as "not given" (the command went on
     without a plot, or wrote to stdout), and ``--write ''`` as the current folder.
     """
 
     def convert(self, value, param, ctx):
-        """The path, checked by ``click.Path``; an empty one is a usage error."""
+        """The path, checked by ``click.Path``; an empty one, or ``-``, is a usage error."""
         if isinstance(value, str) and value == "":
             self.fail("an empty name: give a path", param, ctx)
+        if isinstance(value, str) and value == "-":
+            # Elsewhere '-' is stdin or stdout; here it made a file named '-' (`--records -`), which
+            # `replay -` then did not read: it reads stdin.
+            self.fail("'-' is not stdin or stdout here: give a file's name (./- for a file named '-')",
+                      param, ctx)
         return super().convert(value, param, ctx)
 
 
