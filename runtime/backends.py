@@ -75,6 +75,30 @@ def _worker_ignores_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_server_deaf_to_interrupts(context) -> None:
+    """Start the forkserver with SIGINT blocked, so that it and every worker forked from it
+    are deaf to Ctrl-C from their first instruction.
+
+    Ctrl-C reaches every process of the terminal's process group.  The initializer
+    (:func:`_worker_ignores_interrupts`) runs only once a worker is up: a Ctrl-C while
+    the server imported its preloaded modules, or a worker had just been forked, printed
+    a KeyboardInterrupt traceback from that process, and a worker it ended made the pool
+    report itself broken (an internal error, status 70, instead of 130).  A blocked
+    signal stays blocked across fork and exec, and Python does not unblock it; this
+    process's own mask is restored at once, so a Ctrl-C meant for it is delivered then.
+    """
+    if (context.get_start_method() != "forkserver" or not hasattr(signal, "pthread_sigmask")
+            or threading.current_thread() is not threading.main_thread()):
+        return
+    from multiprocessing import forkserver
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
     # shutdown() alone lets running and already queued chunks finish first (the
     # interpreter waits for them on exit), which can take long; end the workers.
@@ -165,11 +189,16 @@ def run_chunks(fn: Callable, args: tuple, n_chunks: int, *, workers: int = 1, ba
                                    initializer=_worker_ignores_interrupts)
         with _SignalsDeferred() as signals:
             try:
+                _start_server_deaf_to_interrupts(context)
                 shipped = tuple(_Shipped(a) if isinstance(a, Ruleset) else a for a in args)
                 _run_windowed(pool, fn, shipped, n_chunks, min(workers, n_chunks) * WINDOW_PER_WORKER,
                               deliver, due, signals.act)
-            except BaseException:  # an interrupt, or a chunk that failed: stop the others now
+            except BaseException as failure:  # an interrupt, or a chunk that failed: stop the others now
                 _stop_pool(pool)
+                if not isinstance(failure, (KeyboardInterrupt, SystemExit)):
+                    # A worker ended by the same Ctrl-C or SIGTERM that reached this process
+                    # (the pool then reports itself broken) ends the run as that signal does.
+                    signals.act()
                 raise
             pool.shutdown()
     return kept if kept is not None else []

@@ -40,7 +40,7 @@ def test_compare_shares_the_bounds():
 
 @pytest.mark.parametrize("args, words", [
     (("--seed", "9" * 30), f"'--seed': {'9' * 30} {RANGE}"),
-    (("--seed", "9" * 5000), "is not a valid integer"),  # beyond what int() reads: still a usage error
+    (("--seed", "9" * 5000), "'--seed': a number of 5,000 digits is not in the range"),  # beyond what int() reads: still a usage error
     (("--seat", "99999999999999999999999"), "seat 99999999999999999999999 is not at this table (seats 0 to 3)"),
 ])
 def test_play_bounds_its_numbers(tmp_path, args, words):

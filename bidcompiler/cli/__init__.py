@@ -26,7 +26,21 @@ import os
 import signal
 import sys
 
-import click
+
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C before :func:`main` runs: the same line and status as after, without Python's
+    KeyboardInterrupt traceback of whatever module was being imported (click, ~0.1 s)."""
+    os.write(2, b"interrupted\n")
+    os._exit(130)
+
+
+# Set only in the console script (whose main routes Ctrl-C itself once it runs), never for a
+# program that imports this module, and only where Python's own handler stands.
+if os.path.basename(sys.argv[0] if sys.argv else "") == "bidwhist" and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    signal.signal(signal.SIGINT, _interrupted_while_starting)
+
+import click  # noqa: E402  (after the handler: its import is most of the start-up)
 
 # Every command, in the order `--help` lists them: its module and function, and the
 # one line `--help` shows.  Modules are imported only when their command runs (or
@@ -202,12 +216,33 @@ def _unencodable_escaped() -> None:
     Under an encoding without ``–``, ``·`` or ``♠`` (PYTHONIOENCODING=ascii, a Latin-1
     locale, an old console), a report or ``play``'s first screen ended in an internal
     error.  An escape keeps the rest readable, and inside a JSON string it is JSON.
+    Under the C or POSIX locale with UTF-8 mode off (``PYTHONUTF8=0 LC_ALL=C``) stdout
+    is ASCII with ``surrogateescape``, which fails on the same characters: it too.
     """
-    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors in ("strict", "surrogateescape"):
         try:
             sys.stdout.reconfigure(errors="backslashreplace")
         except (OSError, ValueError):  # a closed or detached stdout: nothing to write to
             pass
+
+
+# click 8.2 and later raise this for a group called with no command (8.1 printed the help itself).
+_NO_ARGS_IS_HELP: tuple[type[Exception], ...] = tuple(
+    c for c in (getattr(click.exceptions, "NoArgsIsHelpError", None),) if c is not None)
+
+
+def _zero_terminal_size_ignored() -> None:
+    """Read ``COLUMNS=0`` or ``LINES=0`` as not set: the terminal's own size, else 80 columns.
+
+    rich takes COLUMNS as the width of every console: at 0 each table and line was laid
+    out in no room at all, and ``simulate``, ``compare``, ``replay``, ``analyze``,
+    ``compile`` and ``variants`` printed nothing, with status 0.  (A terminal that reports
+    0 columns itself is already read as 80 by rich; only the variable was taken as is.)
+    """
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) == 0:
+            del os.environ[name]
 
 
 def _data_unavailable() -> type[Exception]:
@@ -226,17 +261,25 @@ def main(argv=None):
     unexpected exception gets one line instead of a traceback.  Output that cannot be
     written (a full disk, /dev/full, a closed pipe) ends with status 1.
     """
+    if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:  # started: Ctrl-C as usual now
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     _end_cleanly_on_signals()
     _frozen_at_exit()
     if sys.stdout is None:  # started with stdout closed (`>&-`): output would vanish, or play fail inside rich
         click.echo("bidwhist: cannot write the output: stdout is closed", err=True)
         sys.exit(1)
     _unencodable_escaped()
+    _zero_terminal_size_ignored()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
+        if isinstance(exc, _NO_ARGS_IS_HELP):
+            # `bidwhist` alone: the help (status 2), ours, not a name typed: printed with its lines.
+            # Escaped as a usage error's one line, it came out as one line of literal "\n"s.
+            exc.show()
+            sys.exit(exc.exit_code)
         from ..errors import printable
 
         # Every usage error quotes what was typed (click's own "File '...' does not exist"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 from pathlib import Path
@@ -80,7 +81,7 @@ def _refuse_misnamed_kinds(spec, path: Path, param: str) -> None:
             pass  # the check's to report, with the file's lines
 
 
-def _laid_over_each(path: Path, bases: tuple[str, ...]) -> list:
+def _laid_over_each(path: Path | str, bases: tuple[str, ...]) -> list:
     """The IR of house rule ``path`` laid over each of ``bases``, or one CompileError with
     the diagnostics of every base it does not fit.
 
@@ -147,13 +148,17 @@ def check(files, bases):
                 problems = check_layer_formulas(layer)
                 if problems:
                     raise CompileError(problems)
-                compiled.extend(_laid_over_each(path, bases))
+                # Laid by the name given (a shipped one stays a name in every message, not the
+                # path it is installed at), as --with lays it.
+                compiled.extend(_laid_over_each(path if os.path.isfile(name) else name, bases))
                 # Checked alone, a house rule is only checked for what it says, not whether it fits
                 # a game (it may fit none): the line says so rather than a bare "ok".
                 note = (f" (over {', '.join(bases)})" if bases else
                         " on its own; not laid over any game (--on VARIANT checks that it fits one)")
             else:
                 compiled.append(compile_file(path))
+            if bases and not note:  # was a bare "ok", as if checked over each --on game too
+                note = " (a variant: --on lays house rules only, and was not used for it)"
         except CompileError as exc:
             failed += 1
             for d in exc.diagnostics:
@@ -212,10 +217,21 @@ def write_schema(folder: Path) -> Path:
         raise click.BadParameter(f"cannot write {target}: {problem}", param_hint="DIR")
     try:
         folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        # A folder that cannot be made is the command line's (a part of DIR is a file, no right
+        # to make it): status 2, as this docstring says; it was 1, as a full disk.
+        if exc.errno in _OUT_OF_ROOM:
+            raise BadContent(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
+        raise click.BadParameter(f"cannot make the folder {folder}: {exc.strerror or exc}", param_hint="DIR") from None
+    try:
         _replace_file(target, _schema_text())
     except OSError as exc:
         raise BadContent(f"cannot write {target}: {exc.strerror or exc}") from None  # a full disk: status 1
     return target
+
+
+# Failures of the disk, not of the name: a full disk, a quota, an I/O error (status 1).
+_OUT_OF_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
 
 
 def _replace_file(target: Path, text: str) -> None:
@@ -291,13 +307,22 @@ OUTPUT_SUFFIXES = {"whist": (".whist",), "yaml": (".yaml", ".yml")}
 def _check_output(source: Path, output: Path, target: str) -> None:
     """Refuse (exit 2) an ``-o`` that is FILE itself, whose ending would read it in the other syntax,
     or that could not be written."""
-    if output.exists() and source.exists() and output.resolve() == source.resolve():
+    if _same_file(output, source):  # a link, or a hard link: another name of FILE is FILE too
         raise click.BadParameter(f"{output} is FILE itself: write the converted file under a new name",
                                  param_hint="--output")
     if output.suffix not in OUTPUT_SUFFIXES[target]:
         raise click.BadParameter(f"{output}: a {target} file's name ends in {' or '.join(OUTPUT_SUFFIXES[target])}"
                                  " (the ending says how the file is read)", param_hint="--output")
     check_output(output, "--output")  # before the work: a missing folder is said, not made
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are one file (the same inode: through a link, a hard link, or a
+    name in other case where the file system does not tell case apart)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is missing (or unreadable): not one file
+        return False
 
 
 def convert_source(ctx, param, value):
@@ -307,6 +332,33 @@ def convert_source(ctx, param, value):
         hint = f": '{value}' is a shipped name; its file is {shipped}" if shipped is not None else ""
         raise click.BadParameter(f"File '{value}' does not exist{hint}.", ctx=ctx, param=param)
     return regular_file(ctx, param, value)
+
+
+def _extends_seen_from(data, source: Path, output: Path) -> None:
+    """Point a relative ``extends`` of ``data`` (read from ``source``) at the same file from
+    ``output``'s folder, where the converted file is read from, and say so on stderr.
+
+    A path in ``extends`` is found from the folder of the file that says it: converted into
+    another folder (``convert v.yaml --to whist -o sub/v.whist``), ``extends: base.yaml`` was
+    written as it was, and the file written could not be compiled ("no such file").
+    A shipped name, or a path that leads to the same file from both folders, is kept.
+    """
+    target = data.get("extends") if isinstance(data, dict) else None
+    if not isinstance(target, str) or not target:
+        return
+    before, _ = resources.locate(target, source.parent)
+    if before is None:
+        return
+    after, _ = resources.locate(target, output.parent)
+    try:
+        if after is not None and os.path.samefile(after, before):
+            return
+    except OSError:
+        return
+    seen = Path(os.path.relpath(os.path.abspath(before), os.path.abspath(output.parent))).as_posix()
+    data["extends"] = seen
+    click.echo(printable(f"note: extends '{target}' is written '{seen}', the same file seen from the folder "
+                         f"of {output}", False), err=True)
 
 
 @click.command()
@@ -342,6 +394,8 @@ def convert(file, target, output):
     except CompileError as exc:
         raise fail_compile(exc) from None
     notes = doc.comments()
+    if output:
+        _extends_seen_from(doc.data, Path(file), Path(output))
     make_schema = None
     if target == "whist":
         text = to_whist(doc.data, schema_shape(variant_schema()), notes)

@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 # Seeds are 64-bit signed integers, so that records, saves and JSON carry them exactly
 # everywhere (a longer one could not even be read back: Python refuses int() of more
 # than 4,300 digits).  simulate, compare and play all take seeds in this range.
+# The most digits a typed whole number is read with: a 64-bit seed has 19.
+MAX_DIGITS = 40
+
+
 class _AsciiDigits(click.ParamType):
     """An integer option written with the digits 0-9: click's int() also reads '٤' (Arabic-Indic)
     or '４' (full width) as 4, which no command documents and no record or save writes back."""
@@ -36,6 +40,19 @@ class _AsciiDigits(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.isascii():
             self.fail(f"{quoted(value)} is not a whole number written with the digits 0-9", param, ctx)
+        if isinstance(value, str):
+            # click's own words were "'0x10' is not a valid integer range." (of --hands, --seed),
+            # and a number too long to read was quoted whole, all of its thousands of digits.
+            digits = value.strip().lstrip("+-").replace("_", "")
+            if digits.isdigit() and len(digits) > MAX_DIGITS:
+                bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
+                self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
+                          f"a number of {len(digits):,} digits is too large", param, ctx)
+            try:
+                int(value)
+            except ValueError:
+                self.fail(f"{quoted(value)} is not a whole number (digits 0-9, no decimal point or exponent)",
+                          param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -60,16 +77,21 @@ MAX_SETS = 256
 
 
 class FilePath(click.Path):
-    """A ``click.Path`` that refuses an empty name (exit 2, naming the option).
+    """A ``click.Path`` that refuses an empty name, and ``-`` (exit 2, naming the option).
 
     ``--plot ''`` or ``-o ''`` would otherwise read as "not given" (the command went on
     without a plot, or wrote to stdout), and ``--write ''`` as the current folder.
     """
 
     def convert(self, value, param, ctx):
-        """The path, checked by ``click.Path``; an empty one is a usage error."""
+        """The path, checked by ``click.Path``; an empty one, or ``-``, is a usage error."""
         if isinstance(value, str) and value == "":
             self.fail("an empty name: give a path", param, ctx)
+        if isinstance(value, str) and value == "-":
+            # Elsewhere '-' is stdin or stdout; here it made a file named '-' (`--records -`), which
+            # `replay -` then did not read: it reads stdin.
+            self.fail("'-' is not stdin or stdout here: give a file's name (./- for a file named '-')",
+                      param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -109,7 +131,33 @@ def variant_not_found(exc: VariantNotFound, spec: str, param: str = "VARIANT") -
     name = exc.diagnostics[0].pos.file
     if not any(said in message for said in (spec, name, quoted(spec), quoted(name))):
         message = f"{name}: {message}"  # the user's own path, whole (escaped below)
+    if name == "-":  # replay's and analyze's stdin: no variant is read from there
+        message += "; a variant is not read from stdin ('-' is only replay's and analyze's): give its file"
+    whole = _file_split_at_plus(spec, name)
+    if whole is not None:
+        # The file was cut at its '+' as NAME+RULE is: say so, and how to name it whole.
+        fix = ("name the file alone and lay house rules with --with" if spec.startswith(whole + "+")
+               else f"lay it with --with {shell_word(whole)}")
+        message += (f"; {quoted(whole)} is a file, cut at its '+' (which separates house rules): "
+                    f"{fix}, or rename it")
     return click.BadParameter(printable(message, False), param_hint=param)
+
+
+def _file_split_at_plus(spec: str, name: str) -> str | None:
+    """The file that ``spec``'s parts around the missing ``name`` form when joined again by '+'
+    (``NAME+my+rule.yaml``: ``my+rule.yaml``), if one exists; else None."""
+    parts = spec.split("+")
+    if name not in parts:
+        return None
+    at = parts.index(name)
+    for start in range(at, -1, -1):
+        for end in range(at + 1, len(parts) + 1):
+            if end - start < 2 or (start, end) == (0, len(parts)):
+                continue
+            joined = "+".join(parts[start:end])
+            if os.path.isfile(joined):
+                return joined
+    return None
 
 
 def set_expressions(ctx, param, values):
@@ -145,7 +193,25 @@ def set_expressions(ctx, param, values):
             said = "; ".join(f"{shown}: {d.message}" for d in exc.diagnostics)
             raise click.BadParameter(printable(said, False), ctx=ctx, param=param) from None
         note_set_text(value)
+    _each_setting_once(values, ctx, param)
     return values
+
+
+def _each_setting_once(values, ctx, param) -> None:
+    """Refuse one setting given two plain values by ``--set`` (exit 2): the later one replaces the
+    earlier whole, so the earlier does nothing, and two values for one setting are a slip, not
+    a rule.  A mapping or list (``{from: 4}``, ``[…]``; YAML's tags, anchors and aliases too) may
+    be merged with what follows, as a house rule's is, so it is left to the compiler."""
+    seen: dict[tuple[str, ...], str] = {}
+    for value in values:
+        path_text, value_text = value.split("=", 1)
+        path = tuple(key.strip() for key in path_text.strip().split("."))
+        if path in seen:
+            raise click.BadParameter(printable(
+                f"{'.'.join(path)} is set twice ({quoted(seen[path])}, then {quoted(value)}): "
+                "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
+        if not value_text.strip().startswith(("{", "[", "!", "&", "*")):
+            seen[path] = value
 
 
 def with_rules_option(command):
@@ -160,7 +226,8 @@ def variant_options(command):
     """Add ``--with RULE`` and ``--set PATH=VALUE`` to a command that names a variant."""
     command = click.option(
         "--set", "sets", multiple=True, metavar="PATH=VALUE", callback=set_expressions,
-        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable).  A change "
+        help="Change one setting for this run, e.g. --set auction.levels.from=4 (repeatable, each setting "
+             "once).  A change "
              "that cannot be read is a usage error (status 2); one that breaks the rules is reported as "
              "a file's error is (status 1).")(command)
     return with_rules_option(command)
@@ -181,6 +248,11 @@ def nonempty_names(ctx, param, values):
         from ..variantspec import VariantSpec
 
         parsed = VariantSpec.parse(value)
+        if param is not None and param.name == "with_rules" and parsed.with_rules:
+            # Was "unknown house rule 'a+b' (did you mean 'b'?)": --with reads no '+'.
+            said = " ".join(f"--with {shell_word(rule)}" for rule in (parsed.base, *parsed.with_rules) if rule)
+            raise click.BadParameter(printable(f"{quoted(value)}: --with takes one house rule; "
+                                               f"for several, repeat it: {said}", False), ctx=ctx, param=param)
         if any(part == "" for part in (parsed.base, *parsed.with_rules)):
             raise click.BadParameter(f"{value!r} has an empty name before or after '+': write NAME+RULE+RULE",
                                      ctx=ctx, param=param)

@@ -296,6 +296,31 @@ def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
                                      param_hint="--records")
 
 
+def _not_the_plot(records: str, mode: str, count: int, plot: str | None) -> None:
+    """Refuse (exit 2) a --records name that is --plot's file too: the picture, drawn last, was
+    written over the records (`--records out.svg --plot out.svg`), and the run's records lost."""
+    if not plot:
+        return
+    if mode == "games" and has_game_field(records):
+        try:
+            names = {game_path(records, 0), game_path(records, count - 1)}
+        except ValueError:  # a bad {game} field: RecordWriter says so
+            return
+    else:
+        names = {records}
+    for name in names:
+        same = os.path.abspath(name) == os.path.abspath(plot)
+        if not same:
+            try:
+                same = os.path.samefile(name, plot)
+            except OSError:  # either is not there yet: two names, two files
+                same = False
+        if same:
+            raise click.BadParameter(printable(f"{name} is the --plot file too: the picture would be written "
+                                               "over the records; give them two names", False),
+                                     param_hint="--records")
+
+
 def _records_writable(records: str, mode: str, count: int) -> None:
     """Refuse (exit 2) a --records name that could not be written, before the run: with
     {game}, the first game's file and the last's (the longest name)."""
@@ -509,6 +534,7 @@ def simulate(variant, with_rules, sets, games, hands, bots, seed, workers, backe
                                  "every hand goes to one file: name it without {game}", param_hint="--records")
     if records:
         _not_a_variant_file(records, variant, with_rules)
+        _not_the_plot(records, mode, count, plot)
         _records_writable(records, mode, count)
     rules = load_rules(variant, with_rules, sets)
     if sets and records:

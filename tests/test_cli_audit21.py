@@ -1,0 +1,286 @@
+"""A hostile user's read of the commands other than `play` and `import` (audit 21).
+
+Each test names what went wrong before its fix.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from clirun import BIDWHIST, HANG_GUARD_S, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A pool run as the command line runs one: Ctrl-C ends it with "interrupted", status 130.
+POOL_RUN = textwrap.dedent("""
+    import sys
+    from runtime.backends import run_chunks
+    try:
+        run_chunks(max, (0,), 4, workers=2, preload=["slow_preload"])
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    sys.exit(3)
+""")
+
+
+def test_ctrl_c_while_the_pool_starts_prints_no_traceback_from_its_processes(tmp_path):
+    """Ctrl-C reaches every process of the terminal's group.  Sent while `simulate --workers 2`
+    started its pool (the forkserver importing its preloaded modules, a worker just forked),
+    the forkserver and workers each printed a KeyboardInterrupt traceback, and a worker ended
+    so broke the pool: "internal error: BrokenProcessPool", status 70.  They now start with
+    SIGINT blocked: only the parent hears it, and ends with status 130."""
+    marker = tmp_path / "preloading"
+    (tmp_path / "slow_preload.py").write_text(textwrap.dedent(f"""
+        import pathlib, time
+        pathlib.Path({str(marker)!r}).write_text("now")
+        time.sleep(5)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    proc = subprocess.Popen([sys.executable, "-c", POOL_RUN], stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    while not marker.exists() and proc.poll() is None:  # the forkserver is importing its preload
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole group
+    stderr = proc.communicate(timeout=HANG_GUARD_S)[1]
+    assert proc.returncode == 130, stderr
+    assert stderr == "interrupted\n"
+
+
+def run_script(*args: str, env: dict | None = None, cwd=None) -> subprocess.CompletedProcess:
+    """The installed script under ``env`` (added to this environment): no traceback, no internal error."""
+    proc = subprocess.run([BIDWHIST, *args], capture_output=True, text=True, timeout=HANG_GUARD_S, cwd=cwd,
+                          env={**os.environ, **(env or {})})
+    assert "Traceback" not in proc.stdout + proc.stderr and "internal error" not in proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("args", [("variants",), ("compile", "standard")])
+def test_columns_zero_is_read_as_unset_not_as_no_room(args):
+    """`COLUMNS=0 bidwhist variants` (and simulate, compare, replay, analyze, compile) printed
+    nothing at all, status 0: rich laid every line out in zero columns."""
+    plain = run_script(*args, env={"COLUMNS": "80"})
+    zero = run_script(*args, env={"COLUMNS": "0", "LINES": "0"})
+    assert plain.returncode == zero.returncode == 0
+    assert zero.stdout == plain.stdout and zero.stdout.strip()
+
+
+def test_an_ascii_stdout_of_the_c_locale_gets_escapes_not_an_internal_error():
+    """Under `PYTHONUTF8=0 LC_ALL=C` stdout is ASCII with surrogateescape, which the escape of
+    characters it lacks did not cover: `compile standard` (its dash), `compare`'s "B − A",
+    `play`'s suits ended in "internal error: UnicodeEncodeError", status 70."""
+    proc = run_script("compile", "standard", env={"PYTHONUTF8": "0", "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0",
+                                                  "PYTHONIOENCODING": ""})
+    assert proc.returncode == 0, proc.stderr
+    assert "standard \\u2014 Bid Whist" in proc.stdout
+
+
+def test_a_file_whose_name_holds_a_plus_is_said_to_be_cut_there(tmp_path, monkeypatch):
+    """`compile standard+my+rule.yaml` with my+rule.yaml in the folder said only "unknown house
+    rule 'my'" (and a list of the shipped ones): the '+' of the file's name was read as a
+    separator, and nothing said so or how to name the file."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "variants" / "min-bid-4.yaml", "my+rule.yaml")
+    shutil.copy(ROOT / "variants" / "standard.yaml", "my+game.yaml")
+    rule = run("compile", "standard+my+rule.yaml")
+    assert rule.exit_code == 2
+    assert ("'my+rule.yaml' is a file, cut at its '+' (which separates house rules): "
+            "lay it with --with my+rule.yaml, or rename it") in rule.stderr
+    assert run("compile", "standard", "--with", "my+rule.yaml").exit_code == 0  # the fix offered works
+    base = run("compile", "my+game.yaml+min-bid-4")
+    assert base.exit_code == 2
+    assert ("'my+game.yaml' is a file, cut at its '+' (which separates house rules): name the file alone "
+            "and lay house rules with --with, or rename it") in base.stderr
+    assert "is a file, cut" not in run("compile", "standard+nope").stderr  # no file: no such words
+
+
+def test_a_number_that_is_not_one_is_said_so_and_a_huge_one_is_not_quoted_whole():
+    """`--hands 0x10` was "'0x10' is not a valid integer range." (click's name of the type, not
+    what was wrong), and `--seed` of 5,000 digits quoted all 5,000 back in the message."""
+    hex_hands = run("simulate", "standard", "--hands", "0x10")
+    assert hex_hands.exit_code == 2
+    assert "'--hands': '0x10' is not a whole number (digits 0-9, no decimal point or exponent)" in hex_hands.stderr
+    huge = run("simulate", "standard", "--hands", "2", "--seed", "9" * 5000)
+    assert huge.exit_code == 2 and "9" * 100 not in huge.stderr
+    assert "'--seed': a number of 5,000 digits is not in the range -9223372036854775808<=x<=" in huge.stderr
+
+
+@pytest.mark.parametrize("args, status", [
+    (("compile", "{bad}", "--json"), 1),
+    (("diff", "standard", "{bad}", "--json"), 1),
+    (("simulate", "{bad}", "--hands", "2", "--json"), 1),
+    (("compare", "standard", "{bad}", "--hands", "2", "--json"), 1),
+    (("simulate", "standard", "--hands", "0", "--json"), 2),
+    (("variants", "--json", "extra"), 2),
+    (("replay", "{bad}", "--json"), 2),
+])
+def test_an_error_under_json_leaves_stdout_empty_as_docs_json_says(tmp_path, args, status):
+    """docs/json.md promised "one JSON document on stdout" and said nothing of errors: a program
+    could not tell whether to expect JSON.  It now says that a failure prints none (stdout
+    empty, the message on stderr, status 1 or 2), but for replay's and analyze's illegal record."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nkind: variant\nextends: standard\ndeal:\n  kitty: 99\n")
+    result = run(*(a.format(bad=bad) for a in args))
+    assert result.exit_code == status
+    assert result.stdout == "" and result.stderr.strip()
+    page = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    assert "A command that fails prints no JSON: stdout stays empty" in page
+
+
+def test_one_setting_given_two_values_by_set_is_refused_naming_both():
+    """`--set auction.levels.from=4 --set auction.levels.from=5` ran with 5, and the header named
+    both changes as if both held: the first was silently dead.  Mappings still merge."""
+    twice = run("compile", "standard", "--set", "auction.levels.from=4", "--set", "auction.levels.from = 5")
+    assert twice.exit_code == 2
+    assert ("'--set': auction.levels.from is set twice ('auction.levels.from=4', then 'auction.levels.from = 5'): "
+            "the first would change nothing; give each setting once") in twice.stderr
+    merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels={to: 6}")
+    assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+
+
+def test_with_given_two_rules_joined_by_plus_says_to_repeat_it():
+    """`--with min-bid-4+sport-kitty` was "unknown house rule 'min-bid-4+sport-kitty' (did you mean
+    'sport-kitty'?)", as if a misspelling: --with takes one rule, and nothing said so."""
+    result = run("compile", "standard", "--with", "min-bid-4+sport-kitty")
+    assert result.exit_code == 2
+    assert ("'--with': 'min-bid-4+sport-kitty': --with takes one house rule; for several, repeat it: "
+            "--with min-bid-4 --with sport-kitty") in result.stderr
+    assert run("compile", "standard", "--with", "min-bid-4", "--with", "sport-kitty").exit_code == 0
+
+
+def test_check_says_when_on_was_not_used_for_a_variant():
+    """`check standard --on northeast52` said "standard: ok", as a house rule checked over
+    northeast52 says it: --on lays only house rules, and a variant's line did not say so."""
+    result = run("check", "standard", "min-bid-4", "--on", "northeast52")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "standard: ok (a variant: --on lays house rules only, and was not used for it)",
+        "min-bid-4: ok (over northeast52)"]
+    assert run("check", "standard").stdout == "standard: ok\n"
+
+
+def test_check_on_names_a_shipped_rule_laid_twice_by_its_name_not_its_installed_path():
+    """`check min-bid-4 --on standard+min-bid-4` said "(first as 'min-bid-4', then as
+    '/…/variants/min-bid-4.yaml')": the path the package is installed at, where every other
+    command says the shipped name."""
+    result = run("check", "min-bid-4", "--on", "standard+min-bid-4")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == ("shipped 'min-bid-4', line 2: house rule 'min-bid-4' is laid twice "
+                                             "over one variant (as 'min-bid-4' both times)")
+
+
+def test_a_variant_named_dash_is_said_not_to_be_read_from_stdin():
+    """`replay -` reads stdin, so `compile -` (or `check -`, `simulate -`) is a natural guess; it
+    was only "unknown variant '-'" and the shipped names."""
+    for args in (("compile", "-"), ("check", "-"), ("compile", "standard", "--with", "-")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "a variant is not read from stdin ('-' is only replay's and analyze's): give its file" in result.stderr
+
+
+def test_convert_into_another_folder_keeps_extends_pointing_at_the_same_file(tmp_path):
+    """`convert ext/v.yaml --to whist -o sub/v.whist` copied `extends: base.yaml` as it was: found
+    from sub/, it named no file, and the file convert wrote failed `check` ("no such file")."""
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "sub").mkdir()
+    shutil.copy(ROOT / "variants" / "standard.yaml", tmp_path / "ext" / "base.yaml")
+    source = tmp_path / "ext" / "v.yaml"
+    source.write_text("name: v\nkind: variant\nextends: base.yaml\ndeal:\n  kitty: 6\n")
+    for target, name in (("whist", "v.whist"), ("yaml", "v.yaml")):
+        out = tmp_path / "sub" / name
+        converted = run("convert", str(source), "--to", target, "-o", str(out))
+        assert converted.exit_code == 0, converted.stderr
+        assert "note: extends 'base.yaml' is written '../ext/base.yaml'" in converted.stderr
+        assert run("check", str(out)).exit_code == 0
+    beside = run("convert", str(source), "--to", "whist", "-o", str(tmp_path / "ext" / "v.whist"))
+    assert "extends base.yaml\n" in (tmp_path / "ext" / "v.whist").read_text() and "note" not in beside.stderr
+
+
+def test_convert_refuses_a_hard_link_to_file_as_its_output(tmp_path):
+    """`convert a.yaml --to yaml -o b.yaml` with b.yaml a hard link to a.yaml rewrote FILE itself
+    (its own layout lost): only a name that resolved to FILE's path was refused."""
+    source = tmp_path / "a.yaml"
+    source.write_text("# mine\nname: r\nkind: house-rule\nauction:   {levels: {from: 4}}\n")
+    os.link(source, tmp_path / "b.yaml")
+    result = run("convert", str(source), "--to", "yaml", "-o", str(tmp_path / "b.yaml"))
+    assert result.exit_code == 2 and "b.yaml is FILE itself" in result.stderr
+    assert source.read_text() == "# mine\nname: r\nkind: house-rule\nauction:   {levels: {from: 4}}\n"
+
+
+def test_schema_write_under_a_file_is_a_usage_error(tmp_path):
+    """`schema --write afile/sub`, afile a file: status 1, "cannot write afile/sub/variant.schema.json:
+    Not a directory", the status of a full disk, where the docstring and the README promise 2
+    for a name that cannot be written."""
+    (tmp_path / "afile").write_text("")
+    result = run("schema", "--write", str(tmp_path / "afile" / "sub"))
+    assert result.exit_code == 2
+    assert f"Invalid value for DIR: cannot make the folder {tmp_path}/afile/sub: Not a directory" in result.stderr
+
+
+def test_bidwhist_alone_prints_its_help_with_its_lines():
+    """`bidwhist` with no command printed the whole help as one line of literal "\\n"s (click 8.2
+    raises it as a usage error, and a usage error's newlines are escaped to keep it one line)."""
+    proc = run_script()
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "\\n" not in proc.stderr
+    assert proc.stderr.startswith("Usage: bidwhist [OPTIONS] COMMAND [ARGS]...\n\n  Bid Whist and its variants as data.\n")
+    assert "\n  simulate  Play games or hands of VARIANT with bots and report.\n" in proc.stderr
+
+
+# Ctrl-C arriving while the console script imports click: the SIGINT is sent by the import itself.
+INTERRUPTED_IMPORT = textwrap.dedent("""
+    import builtins, os, signal, sys
+    sys.argv[0] = "bidwhist"
+    real_import = builtins.__import__
+    def interrupting_import(name, *args, **kwargs):
+        if name == "click":
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_import(name, *args, **kwargs)
+    builtins.__import__ = interrupting_import
+    from bidcompiler.cli import main
+    sys.exit(main(["variants"]))
+""")
+
+
+def test_ctrl_c_while_the_command_line_starts_prints_no_traceback():
+    """Ctrl-C in the tenth of a second the console script spends importing click (before main
+    routes Ctrl-C) printed Python's KeyboardInterrupt traceback of the import."""
+    proc = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT], capture_output=True, text=True,
+                          timeout=HANG_GUARD_S, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 130
+    assert proc.stderr == "interrupted\n" and proc.stdout == ""
+
+
+def test_records_and_plot_naming_one_file_is_refused_before_the_run(tmp_path):
+    """`simulate --records out.svg --plot out.svg`: the records were written, then the picture over
+    them, status 0: the run's records silently lost.  Refused before the run now (also for a
+    game's file of a {game} name), and nothing is written."""
+    same = tmp_path / "out.svg"
+    result = run("simulate", "standard", "--hands", "3", "--seed", "1", "--bots", "random",
+                 "--records", str(same), "--plot", str(tmp_path / "." / "out.svg"))
+    assert result.exit_code == 2
+    assert f"Invalid value for --records: {same} is the --plot file too" in result.stderr
+    games = run("simulate", "standard", "--games", "2", "--seed", "1", "--bots", "random",
+                "--records", str(tmp_path / "g-{game}.svg"), "--plot", str(tmp_path / "g-0.svg"))
+    assert games.exit_code == 2 and "g-0.svg is the --plot file too" in games.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_named_dash_is_refused_not_made_a_file_named_dash(tmp_path, monkeypatch):
+    """`simulate … --records -` wrote a file named '-' (`replay -` then read stdin, not it), and
+    `schema --write -` made a folder '-': '-' reads as stdout, which these options do not write."""
+    monkeypatch.chdir(tmp_path)
+    for args in (("simulate", "standard", "--hands", "2", "--seed", "1", "--records", "-"),
+                 ("schema", "--write", "-")):
+        result = run(*args)
+        assert result.exit_code == 2
+        assert "'-' is not stdin or stdout here: give a file's name (./- for a file named '-')" in result.stderr
+    assert list(tmp_path.iterdir()) == []
