@@ -577,7 +577,8 @@ class HeuristicBot:
         or (-1, 0.0): each bid's contract value if it stands, the defence of the bid
         that outbids it if not.  Equal values: the higher bid (it is outbid less).
         In a game (``game``, gamestate.GameValues) a contract is valued by what it does
-        to the game."""
+        to the game.  ``lift``, if given: books added to ``books`` per bid if it stands
+        (where a later dealer may take it: _TAKE_LIFT)."""
         if lift is not None:
             row = HeuristicBot._lifted_row(info, nt, books, strain, allowed, game, lift)
         elif game is None:
