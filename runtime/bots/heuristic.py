@@ -19,7 +19,7 @@ from .discards import plan_discards
 from .gamestate import game_values
 from .knowledge import BIT, RulesInfo, TableInfo, card_mask, rules_info
 from .outbid import (_OUTLOOKS, bid_margin, is_saving_sacrifice, lowest_swing, outlook, own_in_strain,
-                     standing_values)
+                     standing_lift, standing_values)
 from .shown import placed_away, shown_mask, threats
 from .track import Track
 
@@ -118,6 +118,16 @@ _OVERCALL_SHORT_SHARE = 0.0
 # heuristic._TAKE_SHORT_SHARE=X, seed 1): 1.0 +1.31 (+1.08 .. +1.55) points a hand there,
 # 0.5 +0.57; no change where nothing is forced (no shortfall measured).  0 is the rule before.
 _TAKE_SHORT_SHARE = 1.0
+# Whether a bid a later dealer may take by matching it is valued, if it stands, with the
+# books our side then holds: the declaring estimate credited as an opening is
+# (outbid.Outlook.bias, for a raise of a partner's bid too) plus the books the dealers who
+# let it stand leave us (outbid.standing_lift), the level chosen on that.  Valued on the
+# plain estimate, in the shipped variant that pays a made contract its books an opening
+# 5 that stood after the dealer declined it was worth -3.13 said, -0.51 played (653
+# hands; its side took 1.27 books above the plain estimate, the credit and the lift 1.13),
+# and opening 5 instead of 4 gained +1.64 points a hand (bench/decision_points.py):
+# docs/measurements.md, rhode21.  False is the rule before.
+_TAKE_LIFT = True
 
 
 class HeuristicBot:
@@ -307,6 +317,10 @@ class HeuristicBot:
         # another is not (an overcall is a hand chosen against a shown strong one).
         look = self._outlook(info, npart)
         bias = look.bias if state.high_bid < 0 else (0.0, 0.0)
+        # Where a later dealer may take our bid: the books we hold if it stands (_TAKE_LIFT).
+        lift = standing_lift(state, info, look, npart) if allowed and _TAKE_LIFT else None
+        lift_bias = look.bias if lift is not None and (state.high_bid < 0 or state.high_seat in partners) \
+            else (0.0, 0.0)
         # Whether a bid is a sacrifice (below) is asked of the best estimate of its books,
         # not of a bidding rule of thumb: an opening is judged with the whole shortfall
         # measured (Outlook.short), an overcall without credit, as for choosing.
@@ -333,20 +347,23 @@ class HeuristicBot:
             # share of the measured shortfall (see _TAKE_SHORT_SHARE), in its value and in
             # the sacrifice test alike.
             take_books = books0 + _TAKE_SHORT_SHARE * look.short[nt] if take_here >= 0 and _TAKE_SHORT_SHARE else None
+            # The level is chosen on the plain estimate, but where a dealer may take the
+            # bid, on what we hold if it stands (the credit and the lift: _TAKE_LIFT).
+            lift_c = lift if lift is None or not lift_bias[nt] else [x + lift_bias[nt] for x in lift]
             if sure_only:
                 books_s = books0 + short[nt]
                 worth_all = info.worth_set(nt, books_s)  # outbid.worth_bidding of every bid, memoised
                 worth = allowed & worth_all
-                found_any, found = self._best_standing_bids(info, nt, books0, s, allowed, worth, stands, game)
+                found_any, found = self._best_standing_bids(info, nt, books0, s, allowed, worth, stands, game, lift_c)
                 best_any = self._consider(best_any, info, nt, s, i, books0, books, found_any, take_here, stands, game,
-                                          take_books)
+                                          take_books, lift)
                 if take_here >= 0 and take_here not in (worth_all if take_books is None
                                                         else info.worth_set(nt, take_books)):
                     take_here = -1
             else:
-                found = self._best_standing_bid(info, nt, books0, s, allowed, stands, game)
+                found = self._best_standing_bid(info, nt, books0, s, allowed, stands, game, lift_c)
             best_bid = self._consider(best_bid, info, nt, s, i, books0, books, found, take_here, stands, game,
-                                      take_books)
+                                      take_books, lift)
         pass_value, pass_words = self._pass_value(state, info, est, npart, bonus,
                                                   info.expected if game is None else game.expected)
         if stands is not None:
@@ -407,7 +424,8 @@ class HeuristicBot:
         return value
 
     def _consider(self, best, info: RulesInfo, nt: int, strain: int, table: int, books0: float, books: float,
-                  found: tuple[int, float], take: int, stands, game, take_books: float | None = None):
+                  found: tuple[int, float], take: int, stands, game, take_books: float | None = None,
+                  lift=None):
         """``best`` (see :meth:`_call`'s best_bid), or the best of ``strain``'s bids (and
         of taking bid ``take``, if not -1) if better: ``found``, (bid, value) of the best
         of them (:meth:`_best_standing_bid`) chosen on the plain estimate ``books0``, the
@@ -416,7 +434,7 @@ class HeuristicBot:
         b, v = found
         if b >= 0 and (best is None or v > best[0] + tolerance
                        or (v >= best[0] - tolerance and info.bid_rank[b] > info.bid_rank[best[4]])):
-            vd = self._standing_value(info, nt, books, b, stands, game) if books != books0 else v
+            vd = self._standing_value(info, nt, books, b, stands, game, lift) if books != books0 else v
             best = (v, info.first_bid + b, books, table, b, vd)
         if take >= 0:
             if take_books is not None:
@@ -544,35 +562,51 @@ class HeuristicBot:
         return out, books_of, made_of
 
     @staticmethod
-    def _standing_value(info: RulesInfo, nt: int, books: float, b: int, stands, game=None) -> float:
+    def _standing_value(info: RulesInfo, nt: int, books: float, b: int, stands, game=None, lift=None) -> float:
         """Bid ``b``'s value counting the rest of the auction, as :meth:`_best_standing_bid` values it."""
         p, out = stands[b]
+        if lift is not None:
+            books += lift[b]
         v = info.eu_row(0, nt, books)[b] if game is None else game.expected(0, b, nt, books)
         return p * v + (1.0 - p) * out
 
     @staticmethod
     def _best_standing_bid(info: RulesInfo, nt: int, books: float, strain: int, allowed, stands,
-                           game=None):
+                           game=None, lift=None):
         """(bid, value) of the best legal bid of ``strain`` counting the rest of the auction,
         or (-1, 0.0): each bid's contract value if it stands, the defence of the bid
         that outbids it if not.  Equal values: the higher bid (it is outbid less).
         In a game (``game``, gamestate.GameValues) a contract is valued by what it does
-        to the game."""
-        if game is None:
+        to the game.  ``lift``, if given: books added to ``books`` per bid if it stands
+        (where a later dealer may take it: _TAKE_LIFT)."""
+        if lift is not None:
+            row = HeuristicBot._lifted_row(info, nt, books, strain, allowed, game, lift)
+        elif game is None:
             row = info.eu_row(0, nt, books)
         else:
             row = game.expected_bids(nt, books, strain, allowed)
         return HeuristicBot._scan_standing(row, info.strain_bids[strain], allowed, (), stands)[0]
 
+    @staticmethod
+    def _lifted_row(info: RulesInfo, nt: int, books: float, strain: int, allowed, game, lift) -> dict:
+        """Per bid of ``strain`` in ``allowed``: its contract's value with ``books`` plus
+        ``lift[bid]`` (outbid.standing_lift), in the hand's points or the game's."""
+        row = {}
+        for b in info.strain_bids[strain]:
+            if b in allowed:
+                n = books + lift[b]
+                row[b] = info.eu_row(0, nt, n)[b] if game is None else game.expected(0, b, nt, n)
+        return row
+
     @classmethod
     def _best_standing_bids(cls, info: RulesInfo, nt: int, books: float, strain: int, allowed, worth, stands,
-                            game=None):
+                            game=None, lift=None):
         """:meth:`_best_standing_bid` of ``allowed`` and of its subset ``worth``, both from one
         pass over the bids (each bid's value is worked out once, as there, and the same
         ties decide).  In a game the two are asked apart (its values depend on the set)."""
-        if game is not None:
-            return (cls._best_standing_bid(info, nt, books, strain, allowed, stands, game),
-                    cls._best_standing_bid(info, nt, books, strain, worth, stands, game))
+        if game is not None or lift is not None:
+            return (cls._best_standing_bid(info, nt, books, strain, allowed, stands, game, lift),
+                    cls._best_standing_bid(info, nt, books, strain, worth, stands, game, lift))
         return cls._scan_standing(info.eu_row(0, nt, books), info.strain_bids[strain], allowed, worth, stands)
 
     @staticmethod

@@ -253,13 +253,19 @@ class Outlook:
         suffixes = [_suffix_best(eu, n_bids) for _, eu, _ in hands]
         raw_suffixes = [_suffix_best(eu, n_bids) for eu in raw]
         self.cond: list[float] | None = None
+        # Per hand: its own tricks in each bid's strain (what a seat that declines a bid lacks).
+        strain_of = info.bid_strain
+        owns = [[own_in_strain(info, strain_of[b], plain) for b in range(n_bids)] for plain, _, _ in hands]
         for _ in range(_ROUNDS):
+            # Per bid: the own tricks (in its strain) of the dealers who may take it and let it stand.
+            pass_own = [0.0] * n_bids
+            pass_n = [0] * n_bids
             over_count = [[0] * n_bids for _ in range(n_bids + 1)]
             take_count = [[0] * n_bids for _ in range(n_bids + 1)]
             sums = [0.0] * n_bids
             counts = [0] * n_bids
-            for (plain, _, books), (sufmax, sufarg), (rawmax, rawarg), (teu, teu_raw) in zip(
-                    hands, suffixes, raw_suffixes, takes):
+            for (plain, _, books), (sufmax, sufarg), (rawmax, rawarg), (teu, teu_raw), own in zip(
+                    hands, suffixes, raw_suffixes, takes, owns):
                 for b in range(n_bids + 1):
                     # Defending b (passing, with nothing bid: about even), and the margin a bid must beat.
                     defence = defend(b, plain, self) if b < n_bids else 0.0
@@ -281,17 +287,24 @@ class Outlook:
                         take_count[b][arg] += 1
                         sums[arg] += books[arg]
                         counts[arg] += 1
+                    elif b < n_bids:
+                        pass_own[b] += own[b]
+                        pass_n[b] += 1
             # Damped: the callers' strength and the calls it leads to settle together.
             new = [sums[c] / counts[c] if counts[c] else top[c] for c in range(n_bids)]
             if self.cond is not None:
                 new = [(n + o) / 2 for n, o in zip(new, self.cond)]
             self.cond = new
+        # Per bid: how many fewer own tricks in the bid's strain than an average hand the
+        # dealers who may take it and let it stand hold (0.0 where none does).
+        self.pass_short = [self.mean_own[strain_of[b]] - pass_own[b] / pass_n[b] if pass_n[b] else 0.0
+                           for b in range(n_bids)]
         self.p_over, self.over_to = _shares(over_count)
         self.p_take, self.take_to = _shares(take_count)
 
     # The parts of the model kept between runs (runtime.bots.stored), with their shapes.
-    _STORED = ("bias", "short", "forced", "forced_played", "mean_own", "cond", "p_over", "over_to", "p_take",
-               "take_to")
+    _STORED = ("bias", "short", "forced", "forced_played", "mean_own", "cond", "pass_short",
+               "p_over", "over_to", "p_take", "take_to")
 
     def stored(self) -> dict:
         """The model as a JSON object (see :meth:`restored`)."""
@@ -332,6 +345,7 @@ class Outlook:
         out.forced_played = None if played is None else floats([played])[0]
         out.mean_own = floats(doc["mean_own"], len(info.strain_bids))
         out.cond = floats(doc["cond"], n_bids)
+        out.pass_short = floats(doc["pass_short"], n_bids)
         out.p_over, out.over_to = floats(doc["p_over"], n_bids + 1), pairs(doc["over_to"])
         out.p_take, out.take_to = floats(doc["p_take"], n_bids + 1), pairs(doc["take_to"])
         return out
@@ -469,6 +483,7 @@ def outlook(info: RulesInfo, defend, declare_values, forced_worth=None, tag=0, t
             # The model's dealers take as the bots' dealers do (credited with the shortfall).
             again = Outlook(info, defend, declare_values, lambda plain: take_values(plain, short))
             out.p_take, out.take_to = again.p_take, again.take_to
+            out.pass_short = again.pass_short
         out.bias = (_BIAS_SHARE * short[0], _BIAS_SHARE * short[1])
         out.short = (short[0], short[1])
         out.forced_played = worth
@@ -587,3 +602,24 @@ def _standing_plan(look: Outlook, n_bids: int, takes: tuple[bool, ...]) -> list:
         _PLANS.clear()
     _PLANS[key] = (look, plan)
     return plan
+
+
+def standing_lift(state: HandState, info: RulesInfo, look: Outlook, npart: int) -> list[float] | None:
+    """Per bid of the ladder: the books our side holds above its declaring estimate when
+    the bid stands because a later dealer who may take it by matching it did not, or
+    None where no later opponent may take.
+
+    The dealers who let a bid stand are weaker than an average hand
+    (:attr:`Outlook.pass_short`, from the model's sampled dealers, whose share of takes
+    the model uses unscaled: ``_TAKE_CALIBRATION``); the tricks they lack are shared by
+    the other hands, our side's part at the rate the declaring estimate gives a side
+    (the slope of :meth:`Outlook.callers_line`).  Outbids are left out: the model's
+    share of them is scaled (``_CALIBRATION``), so the hands that let a bid stand are
+    not those it samples.
+    """
+    seats = later_opponents(state, info)
+    takers = sum(1 for _, may_take in seats if may_take)
+    if not takers:
+        return None
+    rate = takers * (1.0 - _PARTNER_SHARE * npart / (info.rules.players - 1))
+    return [rate * short for short in look.pass_short]
