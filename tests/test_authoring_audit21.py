@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from clirun import run
 
 
@@ -84,18 +86,16 @@ def test_a_win_written_false_is_refused_as_removing_every_win_is(tmp_path):
     ]
 
 
-def test_a_win_that_folds_to_false_is_refused(tmp_path):
-    path = whist_rule(tmp_path, "one-above-two", "game { win = 1 > 2 }")
+@pytest.mark.parametrize("name, text, said", [
+    ("one-above-two", "game { win = 1 > 2 }", "3:14: game.win is always false"),  # folds to false
+    ("target-off", "game { win { target = false } }", "3:23: game.win is always false"),  # every named win off
+    ("lose-fold", "game { lose { any = 1 < 2 } }", "3:21: game.lose is always true"),  # a named lose folds to true
+])
+def test_an_end_that_folds_to_no_game_is_refused_where_it_is_written(tmp_path, name, text, said):
+    path = whist_rule(tmp_path, name, text)
     result = check_over_standard(path)
     assert result.exit_code == 1
-    assert f"{path}:3:14: game.win is always false" in result.stderr
-
-
-def test_every_named_win_set_false_is_refused(tmp_path):
-    path = whist_rule(tmp_path, "target-off", "game { win { target = false } }")
-    result = check_over_standard(path)
-    assert result.exit_code == 1
-    assert f"{path}:3:23: game.win is always false" in result.stderr
+    assert f"{path}:{said}" in result.stderr
 
 
 def test_a_win_that_can_happen_is_kept(tmp_path):
@@ -154,13 +154,6 @@ def test_a_lose_written_true_is_refused_not_played_to_the_hand_limit(tmp_path):
         "    to fix: write a condition only some sides meet (e.g. `score <= -target`), or `false` for no losing end",
     ]
     assert run("simulate", f"standard+{path}", "--games", "1").exit_code == 1
-
-
-def test_a_named_lose_that_folds_to_true_is_refused(tmp_path):
-    path = whist_rule(tmp_path, "lose-fold", "game { lose { any = 1 < 2 } }")
-    result = check_over_standard(path)
-    assert result.exit_code == 1
-    assert f"{path}:3:21: game.lose is always true" in result.stderr
 
 
 # -- a list with an item written twice ----------------------------------------------------
