@@ -160,6 +160,9 @@ def record_starts(text: str) -> list[tuple[int, int]]:
 def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, dict]]]:
     """Whether ``text`` is a game record, and its records one at a time with their first line.
 
+    A file named .jsonl, or of more than one line, is a game record (JSON Lines), except a
+    file of one hand record written over several lines (:func:`_opens_a_value`).
+
     Each record is parsed and checked only when the iterator reaches it (NotARecord
     then says where it is not one), so a caller can go through a large file record by
     record without holding them all.  An empty file is refused at once.
@@ -171,14 +174,17 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
     if first is None:
         raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
     second = next(lines, None)
-    is_game = filename.endswith(".jsonl") or second is not None
-    if is_game and not filename.endswith(".jsonl") and _pretty_printed(first[1], text):
-        is_game = False
+    named_game = filename.endswith(".jsonl")
+    # A file not named .jsonl whose first line opens a value it does not close is one record
+    # over several lines (_opens_a_value); a .jsonl file is a game record whatever it holds.
+    is_game = named_game or (second is not None and not _opens_a_value(first[1]))
     if is_game:
         chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
     else:
         chunks = iter([(first[0], text)])
-    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename))
+    over_lines = named_game and second is not None and _opens_a_value(first[1])
+    return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename,
+                                                over_lines and first_line == first[0]))
                      for first_line, chunk in chunks)
 
 
@@ -238,25 +244,32 @@ def _trouble_offset(chunk: str, exc: ValueError | RecursionError) -> int | None:
     return where if isinstance(exc, RecursionError) else None
 
 
-def _pretty_printed(first_line: str, text: str) -> bool:
-    """Whether a file of several lines is one JSON value written over them, not JSON Lines.
+def _opens_a_value(first_line: str) -> bool:
+    """Whether a file's first line opens a JSON value it does not close (``{``, or
+    ``{ "format": "bidwhist-hand/1",``): the start of one record written over several lines.
 
     records.md makes a file of more than one line a game record, yet writes its own hand
-    record over several lines, as every pretty-printer does.  A first line that is only
-    ``{`` (how they all begin an object) is no JSON Lines record, so the file is read as one
-    hand record, its errors placed in the whole file; so is any other file whose first line
-    is no JSON and whose whole text is one value.  No game record is read differently.
+    record over several lines, as every pretty-printer does.  A JSON Lines record closes
+    on its line; a line json reads to its end without an error before it is a value still
+    open, so such a file is read as one hand record, its errors placed in the whole file.
+    A line broken before its end (a game record's damaged first line) is not.
     """
-    return first_line.strip() == "{" or (not _whole_json(first_line) and _whole_json(text))
-
-
-def _whole_json(text: str) -> bool:
-    """True when the whole of ``text`` is one JSON value (RFC 8259: no ``NaN``)."""
     try:
-        json.loads(text, parse_constant=_not_json)
+        json.loads(first_line, parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(first_line.rstrip())
     except (ValueError, RecursionError):
         return False
-    return True
+    return False
+
+
+def _line_and_column(chunk: str, offset: int) -> tuple[int, int]:
+    """The line (from 1) and column (from 1) of ``offset`` in ``chunk``, lines ended by LF,
+    CR or CR LF as records.md has them (json's own ``lineno`` counts LF alone)."""
+    line, start = 1, 0
+    for brk in _LINE_BREAK.finditer(chunk, 0, offset):
+        line, start = line + 1, brk.end()
+    return line, offset - start + 1
 
 
 class _GivenTwice(dict):
@@ -316,16 +329,26 @@ def check_given_twice(record: dict, prefix: str = "") -> None:
                               "(which one counts is not said)")
 
 
-def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> dict:
-    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not."""
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, over_lines: bool = False) -> dict:
+    """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
+
+    ``over_lines``: the first line of a .jsonl file that opens a value over several lines,
+    whose error says why the file is not read as one record.
+    """
     try:
         value = json.loads(chunk, parse_constant=_not_json, object_pairs_hook=_json_object)
     except json.JSONDecodeError as exc:
-        line = first_line + exc.lineno - 1 if is_game else exc.lineno
+        line, column = _line_and_column(chunk, exc.pos)
         msg = json_decode_message(exc)
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
-        raise NotARecord(f"{filename}:{line}:{exc.colno}: invalid JSON: {msg}") from None
+        elif over_lines:
+            msg += ("; a file named .jsonl is a game record (JSON Lines: one hand record a line), and this one "
+                    "opens a value over several lines: write one record a line, or name the file .json")
+        elif msg == "Extra data" and not is_game and chunk.startswith("{", exc.pos):  # a second record
+            msg += ": a file of more than one record is a game record, JSON Lines, one hand record a line"
+        raise NotARecord(f"{filename}:{line + first_line - 1 if is_game else line}:{column}: "
+                         f"invalid JSON: {msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep
         raise _beyond_json(chunk, exc, first_line, is_game, filename) from None
     if nested_deeper(value, MAX_RECORD_NESTING):
@@ -333,7 +356,8 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str) -> 
     # records.md: one line saying where, FILE:LINE:COLUMN as for bad JSON: the record's first character.
     where = f"{filename}:{first_line}:{_start_column(chunk)}"
     if not isinstance(value, dict):
-        raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record)")
+        also = "; a game record is JSON Lines, one hand record a line, not an array" if isinstance(value, list) else ""
+        raise NotARecord(f"{where}: expected a JSON object (a {HAND_FORMAT} record){also}")
     if isinstance(value, _GivenTwice) and value.twice == "format":
         raise NotARecord(f"{where}: \"format\" is given twice, so the record's format is not said")
     fmt = value.get("format")
@@ -355,8 +379,8 @@ def _beyond_json(chunk: str, exc: ValueError | RecursionError, first_line: int, 
     offset = _trouble_offset(chunk, exc)
     where = f"{first_line}"
     if offset is not None:
-        line = chunk.count("\n", 0, offset) + (first_line if is_game else 1)
-        where = f"{line}:{offset - chunk.rfind(chr(10), 0, offset)}"
+        line, column = _line_and_column(chunk, offset)
+        where = f"{line + first_line - 1 if is_game else line}:{column}"
     return NotARecord(f"{filename}:{where}: invalid JSON: {json_trouble(exc)}")
 
 

@@ -258,18 +258,55 @@ def test_a_pretty_printed_hand_record_says_where_it_breaks_the_rules(tmp_path):
     text = json.dumps(with_changes(NT_RECORD, dealer=9), indent=2)
     out = replay_json(write(tmp_path / "hand.json", text), status=1)
     assert out["error"]["at"] == "dealer" and "hands" not in out
-    broken = text.replace('"dealer": 9,', '"dealer": 9,,')
-    result = run("replay", str(write(tmp_path / "bad.json", broken)), "--json")
-    line = [n for n, ln in enumerate(broken.splitlines(), 1) if '"dealer": 9,,' in ln][0]
-    assert result.exit_code == 2 and result.stderr.startswith(f"{tmp_path / 'bad.json'}:{line}:"), result.stderr
 
 
-def test_a_pretty_printed_record_named_jsonl_is_still_a_game_record(tmp_path):
-    """records.md: "A file whose name ends in `.jsonl` ... is a game record": its first line,
-    ``{``, is then no JSON, and the error says where."""
-    path = write(tmp_path / "hand.jsonl", json.dumps(NT_RECORD, indent=2))
+def dealer_line(text: str) -> int:
+    """The line (from 1) of a pretty-printed record's dealer, its lines ended by LF."""
+    return [n for n, ln in enumerate(text.split("\n"), 1) if '"dealer"' in ln][0]
+
+
+@pytest.mark.parametrize("first, newline", [("{\n  ", "\n"), ("{ ", "\n"), ("{\n  ", "\r"), ("{ ", "\r\n")])
+@pytest.mark.parametrize("damage, said", [(",,", "Expecting property name"), ("NaN,", "NaN is not a JSON value")])
+def test_a_broken_pretty_printed_record_is_placed_at_its_line_whatever_ends_its_lines(tmp_path, first, newline,
+                                                                                     damage, said):
+    """A first line that opens the record (``{`` alone, or ``{ "format": ...,``) makes the file
+    one record over several lines, even where its JSON is broken further on; records.md ends a
+    line at LF, CR LF or CR, and the error's line counts them so."""
+    text = json.dumps(NT_RECORD, indent=2).replace("{\n  ", first, 1)
+    line = dealer_line(text)
+    text = text.replace('"dealer": 3,', '"dealer": 3,,' if damage == ",," else '"dealer": NaN,')
+    path = write(tmp_path / "hand.json", text.replace("\n", newline))
     result = run("replay", str(path), "--json")
-    assert result.exit_code == 2 and result.stderr.startswith(f"{path}:1:2: invalid JSON: ")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path}:{line}:") and said in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("name, text, said", [
+    # a .jsonl file stays a game record: its first line, an open value, is said to be why
+    ("hand.jsonl", json.dumps(NT_RECORD, indent=2),
+     "hand.jsonl:1:2: invalid JSON: Expecting property name enclosed in double quotes; a file named .jsonl is a "
+     "game record (JSON Lines: one hand record a line), and this one opens a value over several lines"),
+    # two pretty-printed records: a game record is one record a line
+    ("two.json", json.dumps(NT_RECORD, indent=2) + "\n" + json.dumps(NT_RECORD, indent=2),
+     "invalid JSON: Extra data: a file of more than one record is a game record, JSON Lines"),
+    # an array of records
+    ("list.json", json.dumps([NT_RECORD, NT_RECORD], indent=2),
+     "list.json:1:1: expected a JSON object (a bidwhist-hand/1 record); a game record is JSON Lines, one hand "
+     "record a line, not an array"),
+])
+def test_records_written_over_lines_that_are_no_hand_record_are_told_how_a_game_record_is_written(
+        tmp_path, name, text, said):
+    result = run("replay", str(write(tmp_path / name, text)), "--json")
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1
+    assert said in result.stderr, result.stderr
+
+
+def test_a_game_record_with_its_first_line_broken_before_its_end_is_still_a_game_record(tmp_path):
+    """A damaged JSON Lines record (here ``,,`` inside it) does not open a value over lines."""
+    broken = json.dumps(NT_RECORD).replace('"dealer": 3,', '"dealer": 3,,')
+    path = write(tmp_path / "game.json", broken + "\n" + json.dumps(NT_RECORD) + "\n")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stderr.startswith(f"{path}:1:{broken.index(',,') + 2}: invalid JSON")
 
 
 def test_a_file_of_two_hand_records_on_two_lines_is_a_game_record(tmp_path):
