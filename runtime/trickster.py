@@ -42,7 +42,9 @@ and each trick's cards are taken from its line in the order of play from that le
 A hand that stops early (an open auction, no discards yet, tricks missing) becomes a
 record with ``in_progress: true``; with PBN's ``[Result "N"]`` (the tricks the declaring
 side took) after a play that stops at a trick's end, it is a claim of the rest (no public
-export shows how the app writes a claim).  A tag whose value is ``""`` or ``?`` is not there.
+export shows how the app writes a claim).  Result counts tricks, not books: the kitty's
+book is not in it.  A Result on a hand stopped before its play is refused.
+A tag whose value is ``""`` or ``?`` is not there.
 Every fault is a :class:`PtnError` naming the line.
 
 This module is runtime only: the caller resolves the rules (the game options' mapping
