@@ -382,3 +382,17 @@ def test_a_claim_written_is_said_on_stderr_as_tricks_not_books(tmp_path):
 
 def test_the_help_says_result_counts_tricks_not_books():
     assert "[Result] counts tricks, not books" in " ".join(run("import", "--help").stdout.split())
+
+
+def test_a_result_on_a_hand_thrown_in_is_refused():
+    # All pass and the hand is thrown in: no declarer, nothing to claim (before: the Result was
+    # dropped, and a claim reached would have read side_of[-1], the last seat's side).
+    from bidcompiler.pipeline import load_ruleset
+    from runtime.trickster import PtnError, hand_to_record, read_ptn
+
+    lines = (DATA / "game.ptn").read_text(encoding="utf-8").splitlines()
+    hand = read_ptn("\n".join(lines[:4] + ['[Auction "E"]', "Pass Pass Pass Pass", '[Result "7"]']) + "\n")[0]
+    with pytest.raises(PtnError) as caught:
+        hand_to_record(hand, load_ruleset("standard", ("all-pass-redeal",)), "standard", ["all-pass-redeal"])
+    assert (caught.value.line, caught.value.message.split(",")[0]) == (7, "Result 7")
+    assert "no one declared" in caught.value.message
