@@ -164,6 +164,9 @@ class OptionsDisagree(ValueError):
 
 @dataclass
 class _Said:
+    """One phrase a statement of the options says (or a JSON default read in its place), with
+    its source and the table's rule for it (None: a phrase with no house rule here)."""
+
     phrase: str
     source: OptionSource
     rule: OptionRule | None
@@ -227,4 +230,5 @@ def map_sources(sources: list[OptionSource], table: OptionsTable | None = None,
 
 
 def _kind(said: _Said) -> str:
+    """Which kind of statement a phrase comes from, as ``--options-from`` names it: "json" or "words"."""
     return "json" if said.source.json else "words"

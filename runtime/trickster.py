@@ -5,7 +5,9 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 
 * tag lines ``[Name "value"]``; the lines after a tag that are not tags are its data
   (the calls of ``Auction``, the tricks of ``Play``); lines starting with ``%`` are
-  comments.  A hand begins at ``[Event …]`` (or where a tag already seen repeats).
+  comments.  A hand begins at ``[Event …]``, or at a second ``[Deal …]``; a file that
+  writes no Events also begins one where a tag already seen repeats, but in a hand with
+  an Event any other tag given twice (two ``[Result]``) is refused, naming it.
 * seats are ``S W N E`` for four players, in the order of play (each one's left is the
   next): here seat 0 is S, 1 W, 2 N, 3 E, so partners are S+N and W+E.
 * ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
@@ -40,7 +42,9 @@ and each trick's cards are taken from its line in the order of play from that le
 A hand that stops early (an open auction, no discards yet, tricks missing) becomes a
 record with ``in_progress: true``; with PBN's ``[Result "N"]`` (the tricks the declaring
 side took) after a play that stops at a trick's end, it is a claim of the rest (no public
-export shows how the app writes a claim).  A tag whose value is ``""`` or ``?`` is not there.
+export shows how the app writes a claim).  Result counts tricks, not books: the kitty's
+book is not in it.  A Result on a hand stopped before its play is refused.
+A tag whose value is ``""`` or ``?`` is not there.
 Every fault is a :class:`PtnError` naming the line.
 
 This module is runtime only: the caller resolves the rules (the game options' mapping
@@ -135,34 +139,56 @@ class PtnHand:
         """The hand's statements of its game options: (tag, line, phrases, is_json) each.
 
         The words: ``[GameOptions "2 Jokers, 6-card kitty, …"]``'s comma-separated
-        phrases, or without it a real export's Event's, after the game's name
+        phrases, and a real export's Event's, after the game's name
         (``[Event "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …"]``,
         TricksterBots issue 241).  And ``[GameOptionsJson "{…}"]``'s keys, as
         ``key=value`` phrases (is_json true): the JSON leaves out the settings at the
         app's defaults, so what its silence means is the caller's to say.  Both are
-        returned when both are there; none when the hand names no options.
+        returned when both are there (and both GameOptions and the Event's words, when a
+        hand has both, to be cross-checked); none when the hand names no options.  Each
+        phrase is listed once.
         """
         sources: list[tuple[str, int, list[str], bool]] = []
         words = self.get("GameOptions")
-        text = None if words is None else words.value
         event = self.get("Event")
-        if words is None and event is not None:
-            match = _EVENT_OPTIONS.match(event.value)
-            if match is not None:
-                words, text = event, match.group(1)
-        if words is not None and text is not None:
-            phrases = [p.strip() for p in text.split(",") if p.strip()]
-            sources.append(("Event" if words is event else "GameOptions", words.line, phrases, False))
+        match = None if event is None else _EVENT_OPTIONS.match(event.value)
+        for tag, text in ((words, None if words is None else words.value),
+                          (event, None if match is None else match.group(1))):
+            if tag is not None and text is not None:
+                # Each phrase once: a hostile Event repeating one phrase a million times is read
+                # as that phrase (the cross-check's work grows with the phrases).
+                phrases = list(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+                sources.append(("GameOptions" if tag is words else "Event", tag.line, phrases, False))
         json_tag = self.get("GameOptionsJson")
         if json_tag is not None:
             try:
-                value = json.loads(json_tag.value)
+                value = json.loads(json_tag.value, object_pairs_hook=_no_repeated_keys)
+            except _RepeatedKey as exc:
+                raise PtnError(json_tag.line, f"GameOptionsJson gives the key {exc.key[:40]!r} twice") from None
             except (ValueError, RecursionError) as exc:
                 raise PtnError(json_tag.line, f"GameOptionsJson is not JSON: {json_trouble(exc)}") from None
             if not isinstance(value, dict):
                 raise PtnError(json_tag.line, "GameOptionsJson must be a JSON object")
             sources.append(("GameOptionsJson", json_tag.line, [f"{k}={json.dumps(v)}" for k, v in value.items()], True))
         return sources
+
+
+class _RepeatedKey(Exception):
+    """A JSON object that gives one key twice (json.loads would keep the last silently)."""
+
+    def __init__(self, key: str):
+        self.key = key
+        super().__init__(key)
+
+
+def _no_repeated_keys(pairs: list[tuple[str, object]]) -> dict:
+    """json.loads' object hook: the object, or _RepeatedKey naming a key given twice."""
+    value: dict = {}
+    for key, item in pairs:
+        if key in value:
+            raise _RepeatedKey(key)
+        value[key] = item
+    return value
 
 
 def _unescape(value: str) -> str:
@@ -206,7 +232,14 @@ def read_ptn(text: str) -> list[PtnHand]:
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
             name, value = tag
             key = name.lower()
-            if current is None or key == "event" or key in current.tags:
+            if current is not None and key in current.tags and key not in ("event", "deal") \
+                    and "event" in current.tags:
+                # A hand begins at its Event: a tag given twice before the next Event is a
+                # fault (a second [Result] or [GameOptionsJson] must not start a hand of its own).
+                raise PtnError(number, f"[{name}] is given twice in this hand (first at line "
+                                       f"{current.tags[key].line}); a new hand begins at its [Event …]")
+            repeated = current is not None and key in current.tags
+            if current is None or key == "event" or (repeated and (key == "deal" or "event" not in current.tags)):
                 current = PtnHand(number)
                 hands.append(current)
             last = current.tags[key] = Tag(name, value, number)
@@ -375,6 +408,16 @@ def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list
             raise PtnError(added.line, "CardsAdded is not the kitty (the Undealt cards)")
     state = HandState(rules, dealer, ids, kitty_ids)
 
+    record = _replay(hand, state, variant, with_rules)
+    result = hand.get("Result")
+    if result is not None:
+        _claim(result, state, record)
+    return record
+
+
+def _replay(hand: PtnHand, state: HandState, variant: str, with_rules: list[str]) -> dict:
+    """The hand's calls, declaration, discards and tricks applied to ``state``; its record."""
+    rules = state.rules
     later = [t for t in ("Contract", "Declarer", "CardsRemoved", "Play") if hand.get(t) is not None]
     declaration = _auction(hand, state, later)
     if state.phase == AUCTION or state.phase == OVER:
@@ -391,23 +434,27 @@ def hand_to_record(hand: PtnHand, rules: Ruleset, variant: str, with_rules: list
     if not _declare_and_discard(hand, state, declaration):
         return _record(state, variant, with_rules)
     _play(hand, state)
-    record = _record(state, variant, with_rules)
-    result = hand.get("Result")
-    if result is not None and state.phase in (PLAY, OVER):
-        _claim(result, state, record)
-    return record
+    return _record(state, variant, with_rules)
 
 
 def _claim(tag: Tag, state: HandState, record: dict) -> None:
     """PBN's ``[Result "N"]``, the tricks the declaring side took in all: a claim of the rest
-    where the play stops at a trick's end; where the hand was played out, it must agree."""
+    where the play stops at a trick's end; where the hand was played out, it must agree.
+    A Result on a hand stopped before its play (in the auction, the declaration or the
+    discards) or on a hand with no declarer (thrown in) is refused: there is nothing to claim."""
     rules = state.rules
     text = tag.value.strip()
     if not re.fullmatch(r"[0-9]{1,3}", text):
         raise PtnError(tag.line, f"Result {text[:20]!r} is not a number of tricks (the declaring side's, 0 or more)")
+    said = int(text)
+    if state.declarer < 0:  # -1: no declarer (side_of[-1] would be a seat's side, silently)
+        raise PtnError(tag.line, f"Result {said}, but no one declared (the hand was thrown in or its auction is "
+                                 "not over): a claim comes at the end of a trick, after at least one trick")
+    if state.phase not in (PLAY, OVER):
+        raise PtnError(tag.line, f"Result {said} claims the tricks left, but the hand stops before its play: "
+                                 "a claim comes at the end of a trick, after at least one trick")
     side = rules.side_of[state.declarer]
     taken = sum(won for seat, won in enumerate(state.won) if rules.side_of[seat] == side)
-    said = int(text)
     if state.phase == OVER:
         if said != taken:
             raise PtnError(tag.line, f"Result {said}, but the declaring side took {taken} tricks in the play")
@@ -418,7 +465,7 @@ def _claim(tag: Tag, state: HandState, record: dict) -> None:
     remaining = len(state.hands[0])
     if not taken <= said <= taken + remaining:
         raise PtnError(tag.line, f"Result {said}: the declaring side has taken {taken} tricks and "
-                                 f"{remaining} remain, so it is {taken} to {taken + remaining}")
+                                 f"{remaining} remain, so Result must be {taken} to {taken + remaining}")
     try:
         claim_shares(state, said - taken)
     except RecordError as exc:
@@ -440,14 +487,16 @@ def _record(state: HandState, variant: str, with_rules: list[str]) -> dict:
     return record
 
 
-def _merge(line: int, a: _Call | None, b: _Call) -> _Call:
-    """Two statements of the contract (a call after the auction, the Contract tag) as one; they must agree."""
+def _merge(line: int, a: _Call | None, b: _Call, what: str = "Contract") -> _Call:
+    """Two statements of the contract (the auction's, then a later call or the Contract tag) as one;
+    they must agree.  ``what`` names the later one in a message: "Contract", or the call."""
     if a is None:
         return b
     for name in ("level", "trump", "direction"):
         x, y = getattr(a, name), getattr(b, name)
         if x is not None and y is not None and x != y:
-            raise PtnError(line, f"Contract {name} {y or 'NT'!r} contradicts the declarer's call ({x or 'NT'!r})")
+            raise PtnError(line, f"{what}: {name} {y or 'NT'!r} contradicts what the auction said before "
+                                 f"({x or 'NT'!r})")
         if x is None:
             setattr(a, name, y)
     return a
@@ -478,7 +527,7 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
             if state.phase != AUCTION:
                 if seat != state.declarer or call.text == "pass":
                     raise PtnError(line, f"{token!r} by {_who(seat)} follows the end of the auction")
-                declaration = _merge(line, declaration, call)
+                declaration = _merge(line, declaration, call, f"{token!r} by {_who(seat)}")
                 continue
             if seat != state.current_player():
                 raise PtnError(line, f"{token!r} is {_who(seat)}'s call, but {_who(state.current_player())} "
@@ -495,6 +544,13 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
             if action is None:
                 raise PtnError(line, f"{_who(seat)}: {token!r} ({call.text}) is not a call of these rules")
             _apply(state, state.call_meaning(action), line, _who(seat))
+            if call.text != "pass":
+                # A bid outbids the bids before it: what they said of trump is void, and a
+                # bid that named its suit was not the winning one (only that one may).
+                if named is not None:
+                    raise PtnError(named[0], f"{named[1]!r} by {_who(named[2])} names a suit, but {_who(seat)} "
+                                             f"bids over it ({token!r}): only the winning bid may name its trump")
+                declaration = None
             if call.text.split()[-1] == _NOTRUMP and call.direction:  # "4NT↓": the direction comes with it
                 declaration = _Call(None, call.level, "", call.direction)
             elif suited is not None:
@@ -511,6 +567,7 @@ def _auction(hand: PtnHand, state: HandState, later: list[str]) -> _Call | None:
 
 
 def _check_declarer(hand: PtnHand, state: HandState) -> None:
+    """The Declarer tag, if any, names the seat that won the auction; PtnError where it does not."""
     tag = hand.get("Declarer")
     if tag is not None and _seat(tag, tag.value, state.rules.players) != state.declarer:
         raise PtnError(tag.line, f"Declarer {tag.value!r}, but the auction was won by {_who(state.declarer)}")

@@ -49,7 +49,7 @@ def _unknown_words() -> str:
 def test_unknown_event_words_are_named(tmp_path):
     src, result = _import(tmp_path, _unknown_words())
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.startswith(f"{src}:2: hand 1: game option with no house rule here: 'house words'")
+    assert result.stderr.startswith(f"{src}:2: game option with no house rule here: 'house words'")
 
 
 def test_nearest_with_unknown_words_still_reads_the_json(tmp_path):
@@ -69,7 +69,7 @@ def test_words_and_json_that_disagree_stop_the_import_naming_both(tmp_path):
     src, result = _import(tmp_path, _disagreeing())
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (
-        f"{src}:7: hand 1: the game options disagree on lowBeatsHigh: Event (line 2) says 'low beats high' "
+        f"{src}:7: the game options disagree on lowBeatsHigh: Event (line 2) says 'low beats high' "
         "(lowBeatsHigh true), GameOptionsJson (line 7) says 'lowBeatsHigh=false' (lowBeatsHigh false); "
         "--options-from words or --options-from json says which to follow\n")
 
@@ -120,8 +120,7 @@ def test_the_json_alone_keeps_low_beats_high_by_the_apps_default(tmp_path):
 
 def test_the_default_read_for_the_json_is_said_on_stderr(tmp_path):
     src, result = _import(tmp_path, _json_only())
-    assert result.stderr == (f"{src}:7: hand 1: GameOptionsJson leaves out lowBeatsHigh; read as the app's default "
-                             "(lowBeatsHigh: 'lowBeatsHigh=true')\n")
+    assert result.stderr == f"{src}:7: GameOptionsJson leaves out lowBeatsHigh; read as the app's default 'lowBeatsHigh=true'\n"
 
 
 def test_the_defaults_read_are_listed_in_the_json_summary(tmp_path):
@@ -172,7 +171,7 @@ def test_a_bid_that_names_a_trump_but_does_not_win_is_refused(tmp_path):
     text = JOKERS.read_text(encoding="utf-8").replace("Pass Pass 3↓ 4♥↓", "Pass Pass 3♥↓ 4↓")
     src, result = _import(tmp_path, text)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"{src}:19: '3♥↓' by E (seat 3) names a suit, but S (seat 0) won"), result.stderr
+    assert result.stderr.startswith(f"{src}:19: '3♥↓' by E (seat 3) names a suit, but S (seat 0) bids over it"), result.stderr
 
 
 # --------------------------------------------------------------------------- 4: a claim
@@ -199,8 +198,8 @@ def test_the_claimed_record_replays(tmp_path):
 
 
 @pytest.mark.parametrize("said, words", [
-    ("1", "the declaring side has taken 2 tricks and 7 remain, so it is 2 to 9"),
-    ("10", "so it is 2 to 9"),
+    ("1", "the declaring side has taken 2 tricks and 7 remain, so Result must be 2 to 9"),
+    ("10", "so Result must be 2 to 9"),
     ("x", "is not a number of tricks"),
 ])
 def test_a_result_that_cannot_be_a_claim_is_named_at_its_line(tmp_path, said, words):
@@ -271,5 +270,129 @@ def test_an_unknown_json_key_beside_known_words_is_named_at_the_jsons_line(tmp_p
     text = REAL_TEXT.replace('"noWatching":true', '"noWatching":true,"houseKey":3')
     src, result = _import(tmp_path, text)
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"{src}:7: hand 1: game option with no house rule here: 'houseKey=3'"), \
+    assert result.stderr.startswith(f"{src}:7: game option with no house rule here: 'houseKey=3'"), \
         result.stderr
+
+
+# --------------------------------------------------------------------------- the review's mends
+def _jokers_lines() -> list[str]:
+    return JOKERS.read_text(encoding="utf-8").splitlines()
+
+
+def _cut_at(prefix: str, *tail: str) -> str:
+    lines = _jokers_lines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith(prefix))
+    return "\n".join(lines[:at] + list(tail)) + "\n"
+
+
+@pytest.mark.parametrize("text", [
+    _cut_at("[Declarer", '[Auction "W"]', "Pass Pass 3↓", '[Result "9"]'),  # in the auction
+    _cut_at("[CardsRemoved", '[Result "9"]'),  # the auction over, the discards not made
+], ids=["auction", "discard"])
+def test_a_result_on_a_hand_stopped_before_its_play_is_refused(tmp_path, text):
+    # Before, the Result was dropped unsaid and the hand imported as in progress (exit 0).
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1 and result.stdout == "", result.stderr
+    line = text.splitlines().index('[Result "9"]') + 1
+    assert result.stderr.startswith(f"{src}:{line}: Result 9") and "a claim comes at the end of a trick" \
+        in result.stderr, result.stderr
+
+
+def _auction(calls: str) -> str:
+    return JOKERS.read_text(encoding="utf-8").replace("Pass Pass 3↓ 4♥↓", calls)
+
+
+def test_a_losing_bid_that_names_a_suit_is_refused_even_when_the_winner_names_one(tmp_path):
+    src, result = _import(tmp_path, _auction("Pass Pass 3♠↓ 4♥↓"))
+    assert result.exit_code == 1
+    assert result.stderr == (f"{src}:19: '3♠↓' by E (seat 3) names a suit, but S (seat 0) bids over it ('4♥↓'): "
+                             "only the winning bid may name its trump\n")
+
+
+def test_a_losing_notrump_bid_leaves_no_declaration_behind(tmp_path):
+    # Before: "Contract level 4 contradicts the declarer's call (3)", though the auction is legal.
+    _, result = _import(tmp_path, _auction("Pass Pass 3NT↓ 4↓"))
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["auction"][-1], record["declare"]) == ("4 downtown", {"trump": "H"})
+
+
+def test_a_later_call_that_contradicts_the_auction_names_the_call(tmp_path):
+    src, result = _import(tmp_path, _auction("Pass Pass 3↓ 4♥↓\n- - - 4♠↓"))
+    assert result.exit_code == 1
+    assert result.stderr == (f"{src}:20: '4♠↓' by S (seat 0): trump 'S' contradicts what the auction said "
+                             "before ('H')\n")
+
+
+@pytest.mark.parametrize("tag, first", [('[Result "9"]', 28), ("", 7)])
+def test_a_tag_given_twice_in_one_hand_is_named(tmp_path, tag, first):
+    lines = _jokers_lines()
+    if tag:
+        text = "\n".join(lines + [tag, tag]) + "\n"
+        second = len(lines) + 2
+    else:  # GameOptionsJson twice: before, "the hand has no [Deal] tag"
+        text = "\n".join(lines[:7] + [lines[6]] + lines[7:]) + "\n"
+        second = 8
+    name = "Result" if tag else "GameOptionsJson"
+    first = len(lines) + 1 if tag else first
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{src}:{second}: [{name}] is given twice in this hand (first at line {first}); "
+                             "a new hand begins at its [Event …]\n")
+
+
+def test_a_key_given_twice_in_the_json_is_refused(tmp_path):
+    text = REAL_TEXT.replace('"noWatching":true', '"noWatching":true,"lowBeatsHigh":false,"lowBeatsHigh":true')
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr == f"{src}:7: GameOptionsJson gives the key 'lowBeatsHigh' twice\n"
+
+
+def test_game_options_words_are_checked_against_the_events_words(tmp_path):
+    # Before, the Event's words were not read beside GameOptions: a deck error at the Deal line.
+    lines = _jokers_lines()
+    text = "\n".join(lines[:2] + ['[GameOptions "1 Joker"]'] + lines[2:]) + "\n"
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{src}:2: the game options disagree on jokers: GameOptions (line 3) says '1 Joker' "
+                             "(jokers 1), Event (line 2) says '2 Jokers' (jokers 2)\n")
+
+
+def test_an_event_repeating_a_phrase_lists_it_once():
+    from runtime.trickster import read_ptn
+
+    [(_, _, phrases, _)] = read_ptn('[Event "Trickster Cards: Whist - ' + "2 Jokers, " * 1000 + 'x"]\n')[0] \
+        .option_sources()
+    assert phrases == ["2 Jokers", "x"]
+
+
+def test_messages_name_the_hand_only_when_the_file_holds_several(tmp_path):
+    text = JOKERS.read_text(encoding="utf-8")
+    bad = text.replace('"defensiveScoring\\":true', '"defensiveScoring\\":false')
+    src, result = _import(tmp_path, text + "\n" + bad)
+    assert result.exit_code == 1
+    assert f"{src}:37: hand 2: the game options disagree on defensiveScoring" in result.stderr, result.stderr
+
+
+def test_a_claim_written_is_said_on_stderr_as_tricks_not_books(tmp_path):
+    src, result = _import(tmp_path, _claimed("8"))
+    assert f"{src}:28: Result 8 is written as a claim: the declaring side takes 6 more tricks" in result.stderr
+    assert "tricks, not books" in result.stderr
+
+
+def test_the_help_says_result_counts_tricks_not_books():
+    assert "[Result] counts tricks, not books" in " ".join(run("import", "--help").stdout.split())
+
+
+def test_a_result_on_a_hand_thrown_in_is_refused():
+    # All pass and the hand is thrown in: no declarer, nothing to claim (before: the Result was
+    # dropped, and a claim reached would have read side_of[-1], the last seat's side).
+    from bidcompiler.pipeline import load_ruleset
+    from runtime.trickster import PtnError, hand_to_record, read_ptn
+
+    lines = (DATA / "game.ptn").read_text(encoding="utf-8").splitlines()
+    hand = read_ptn("\n".join(lines[:4] + ['[Auction "E"]', "Pass Pass Pass Pass", '[Result "7"]']) + "\n")[0]
+    with pytest.raises(PtnError) as caught:
+        hand_to_record(hand, load_ruleset("standard", ("all-pass-redeal",)), "standard", ["all-pass-redeal"])
+    assert (caught.value.line, caught.value.message.split(",")[0]) == (7, "Result 7")
+    assert "no one declared" in caught.value.message

@@ -27,6 +27,16 @@ def _some_names(phrases, most: int = 10) -> str:
     return shown + (f" and {len(unique) - most:,} more" if len(unique) > most else "")
 
 
+def _line_of(sources, phrase: str | None, default: int) -> int:
+    """The line of the statement of options that holds ``phrase`` (None: any), else of the
+    GameOptionsJson (where a default read for a key it leaves out comes from), else ``default``."""
+    for wanted in (lambda s: phrase is not None and phrase in s.phrases, lambda s: s.json):
+        found = next((s.line for s in sources if wanted(s)), None)
+        if found is not None:
+            return found
+    return default
+
+
 def _fail(file: str, line: int | None, message: str) -> None:
     click.echo(f"{file}:{line}: {message}" if line else f"{file}: {message}", err=True)
     sys.exit(1)
@@ -81,10 +91,11 @@ def import_cmd(file, out, nearest, options_from, as_json):
 
     The game options choose the rules by the shipped table
     bidcompiler/data/trickster-options.yaml, which says which phrase means which house
-    rule.  A hand says them in words (GameOptions, or the words after " - " in an Event
+    rule.  A hand says them in words (GameOptions, and the words after " - " in an Event
     such as "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …") and in
-    GameOptionsJson; what each says is used, and where the two give one setting two
-    values the import stops and names both, unless --options-from says which to follow.
+    GameOptionsJson; what each says is used, and where two give one setting two
+    values the import stops and names both, unless --options-from says which to follow
+    (words against JSON; GameOptions and the Event must agree).
     GameOptionsJson leaves out the settings at the app's defaults: a key it leaves out
     is read as the table's default for it (said on stderr) unless the words say it.
     Trickster's seats S W N E are seats 0 1 2 3.  An option with no house rule stops
@@ -97,7 +108,8 @@ def import_cmd(file, out, nearest, options_from, as_json):
     (score them with `bidwhist replay --each OUT`).  A hand that stops before its end
     is written with "in_progress": true; one whose play stops at the end of a trick
     and that has PBN's [Result "N"] (the tricks the declaring side took in all) is
-    written as claiming the rest ("claim").
+    written as claiming the rest ("claim"), as stderr says.  [Result] counts tricks,
+    not books: the kitty's book is not counted in it.
 
     Exit status 0 when every hand is imported, 1 for a PTN that is malformed (not
     UTF-8 text included) or breaks the rules (FILE:LINE: message) or an unknown option
@@ -141,50 +153,56 @@ def import_cmd(file, out, nearest, options_from, as_json):
     records = []
     rules_of = []
     for number, hand in enumerate(hands, 1):
+        # Every message about one hand names it when the file holds several (one hand: the line is enough).
+        which = f"hand {number}: " if len(hands) > 1 else ""
         try:
             sources = [OptionSource(name, at, said, is_json) for name, at, said, is_json in hand.option_sources()]
             mapped = map_sources(sources, prefer=options_from)
         except PtnError as exc:
-            _fail(file, exc.line, exc.message)
+            _fail(file, exc.line, which + exc.message)
         except OptionsDisagree as exc:
-            _fail(file, exc.line, f"hand {number}: {exc}")
+            _fail(file, exc.line, f"{which}{exc}")
         except ValueError as exc:
-            _fail(file, hand.line, str(exc))
+            _fail(file, hand.line, which + str(exc))
         phrases = [p for source in sources for p in source.phrases]
         # The line of the statement an unknown option comes from (a JSON default's: the JSON's).
         line = sources[0].line if sources else hand.line
         if mapped.unknown:
-            first = mapped.unknown[0]
-            line = next((s.line for s in sources if first in s.phrases),
-                        next((s.line for s in sources if s.json), line))
+            line = _line_of(sources, mapped.unknown[0], line)
         if mapped.unknown and not nearest:
             names = _some_names(mapped.unknown)
-            _fail(file, line, f"hand {number}: game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
+            _fail(file, line, f"{which}game option{'s' if len(mapped.unknown) > 1 else ''} with no house "
                               f"rule here: {names}; --nearest imports the hand under {mapped.name}, ignoring "
                               f"{'them' if len(mapped.unknown) > 1 else 'it'}")
         if mapped.unknown:
-            click.echo(f"{file}:{line}: hand {number}: ignored game option"
+            click.echo(f"{file}:{line}: {which}ignored game option"
                        f"{'s' if len(mapped.unknown) > 1 else ''} {_some_names(mapped.unknown)}; "
                        f"imported under {mapped.name}", err=True)
         elif not phrases:
-            click.echo(f"{file}:{hand.line}: hand {number}: no game options; imported under {mapped.name}", err=True)
+            click.echo(f"{file}:{hand.line}: {which}no game options; imported under {mapped.name}", err=True)
         if mapped.assumed:
-            json_line = next(s.line for s in sources if s.json)
-            click.echo(f"{file}:{json_line}: hand {number}: GameOptionsJson leaves out "
-                       f"{', '.join(a.split(':')[0] for a in mapped.assumed)}; read as the app's default"
-                       f"{'s' if len(mapped.assumed) > 1 else ''} ({'; '.join(mapped.assumed)})", err=True)
+            keys, said = zip(*(a.split(": ", 1) for a in mapped.assumed))  # "key: 'phrase'" each
+            click.echo(f"{file}:{_line_of(sources, None, hand.line)}: {which}GameOptionsJson leaves out "
+                       f"{', '.join(keys)}; read as the app's default{'s' if len(keys) > 1 else ''} "
+                       f"{', '.join(said)}", err=True)
         try:
             rules = load_ruleset(mapped.variant, tuple(mapped.with_rules))
         except CompileError as exc:  # the shipped table names a rule that does not compose
-            _fail(file, line, "; ".join(d.one_line() for d in exc.diagnostics))
+            _fail(file, line, which + "; ".join(d.one_line() for d in exc.diagnostics))
         try:
             records.append(hand_to_record(hand, rules, mapped.variant, mapped.with_rules))
         except PtnError as exc:
-            _fail(file, exc.line, f"hand {number}: {exc.message}" if len(hands) > 1 else exc.message)
+            _fail(file, exc.line, which + exc.message)
         rules_of.append({"variant": mapped.variant, "with": mapped.with_rules, "ignored": mapped.unknown,
                          "assumed": mapped.assumed})
         if records[-1].get("in_progress"):
             click.echo(f"{file}:{hand.line}: hand {number} stops before its end: imported as in progress", err=True)
+        if "claim" in records[-1]:
+            result = hand.get("Result")
+            said = result.value.strip() if result else "?"
+            click.echo(f"{file}:{result.line if result else hand.line}: {which}Result {said} is written as a "
+                       f"claim: the declaring side takes {records[-1]['claim']} more tricks (Result counts "
+                       "tricks, not books: the kitty's book is not in it)", err=True)
 
     not_a_game = _game_check(records) if len(records) > 1 else None
     if not_a_game:
