@@ -105,6 +105,18 @@ class BadContent(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same name once made absolute (whether or not
+    it exists yet), or the same inode (through a link, a hard link, or a name in other case
+    where the file system does not tell case apart)."""
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them is missing (or unreadable, or holds NUL): two files
+        return False
+
+
 def shell_word(name) -> str:
     """:func:`runtime.files.shell_word`, imported when first asked: a command's ``--help`` loads
     nothing of ``runtime`` (tests/test_startup.py)."""
