@@ -187,6 +187,18 @@ def test_an_item_written_twice_is_named(tmp_path):
     assert result.stderr.splitlines()[0] == f"{path}:3:21: 'BJ' is listed twice: each item is written once"
 
 
+def test_items_twice_are_compared_as_json_schema_compares_them_at_every_depth():
+    """`{a: 1}` and `{a: true}` were named as one item written twice (the types were compared at
+    the top only); JSON Schema, which refused the list, tells `true` from `1` at every depth."""
+    from bidcompiler.schemacheck import _first_repeated
+
+    assert _first_repeated([{"a": 1}, {"a": True}]) is None
+    assert _first_repeated([[1], [True]]) is None
+    assert _first_repeated([1, True]) is None
+    assert _first_repeated([{"a": [1, {"b": "x"}]}, {"a": [1.0, {"b": "x"}]}]) == {"a": [1, {"b": "x"}]}
+    assert _first_repeated(["BJ", "LJ", "BJ"]) == "BJ"
+
+
 def test_a_negative_value_that_is_no_whole_number_is_told_so(tmp_path):
     path = whist_rule(tmp_path, "floor-fraction", "game { floor -1.5 }")
     result = check_over_standard(path)

@@ -330,3 +330,11 @@ def test_records_of_any_game_of_a_long_run_naming_the_plot_are_found():
     assert 123 in _games_that_may_be("g{game:04d}.svg", 10**9, "g0123.svg")
     assert 255 in _games_that_may_be("x/{game:x}.svg", 10**9, "x/ff.svg")
     assert _games_that_may_be("g{game}.svg", 10**9, "other.svg") == [0, 10**9 - 1]
+
+
+def test_a_negative_number_of_too_many_digits_is_not_said_too_large():
+    """`play --seat -999…9` (fifty nines) said the number was "too large"."""
+    for sign in ("-", ""):
+        result = run("play", "standard", "--seat", sign + "9" * 50)
+        assert result.exit_code == 2
+        assert "'--seat': a number of 50 digits is too far from 0" in result.stderr

@@ -47,7 +47,7 @@ class _AsciiDigits(click.ParamType):
             if digits.isdigit() and len(digits) > MAX_DIGITS:
                 bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
                 self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
-                          f"a number of {len(digits):,} digits is too large", param, ctx)
+                          f"a number of {len(digits):,} digits is too far from 0", param, ctx)
             try:
                 int(value)
             except ValueError:
