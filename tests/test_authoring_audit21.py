@@ -132,10 +132,22 @@ def test_a_floor_above_zero_is_refused_with_its_reason(tmp_path):
     result = check_over_standard(path)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[:2] == [
-        f"{path}:3:14: game.floor: 100 is above 0, the score every side starts at, so every total would be "
-        "100 or more after the first hand, whatever was scored",
-        "    to fix: set game.floor to 0 or below, or remove `floor` from `game`",
+        f"{path}:3:14: game.floor: 100 is not below game.target (7), so every total would be 100 or more "
+        "after the first hand, whatever was scored, and every game would end on its first hand",
+        "    to fix: set game.floor below 7, or remove `floor` from `game`",
     ]
+
+
+def test_a_floor_above_zero_below_the_target_is_a_game_that_starts_there(tmp_path):
+    """A floor above 0 was refused outright, though a game to 21 over a floor of 5 does not end
+    at once: every side is at 5 after the first hand and plays on to 21."""
+    path = whist_rule(tmp_path, "floor-five", "game { floor 5; target 21 }")
+    assert check_over_standard(path).exit_code == 0
+    ran = run("simulate", f"standard+{path}", "--games", "2", "--seed", "1", "--bots", "random")
+    assert ran.exit_code == 0, ran.stderr
+    at_target = whist_rule(tmp_path, "floor-seven", "game { floor 7 }")  # standard's target is 7
+    result = check_over_standard(at_target)
+    assert result.exit_code == 1 and "game.floor: 7 is not below game.target (7)" in result.stderr
 
 
 def test_a_floor_of_zero_or_below_is_kept(tmp_path):
