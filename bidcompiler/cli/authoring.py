@@ -367,6 +367,8 @@ def convert(file, target, output):
     The file itself is converted (an overlay stays an overlay); both forms compile
     to the same rules, and the output layout is the same every time.  Comments
     are kept, each before its setting, on its line or at the end of its block.
+    With -o in another folder, a relative `extends` is rewritten to name the
+    same file from there (stderr says so).
 
     YAML output starts with a schema modeline for editors, a path relative to
     where the file is written.  With -o it points at the nearest
