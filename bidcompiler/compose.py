@@ -448,7 +448,7 @@ def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value
                f"but {quoted(str(there))} ({shown}) counts {words.get(stated, stated)}{by_default}"
                f"{levels}: its numbers would mean other books there, so the two do not combine")
     # The variant at the bottom of the stack, not a house rule below this one that states
-    # the fact too (min-bid-4's): only a variant can be extended.
+    # the fact too: only a variant can be extended.
     game = next((layer for layer in reversed(target.layers) if layer.data.get("kind") != "house-rule"
                  and not layer.filename.startswith(SET_PREFIX)), below)
     name = game.data.get("name")
