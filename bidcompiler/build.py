@@ -341,35 +341,44 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
         value = section("game").get(key)
         if not isinstance(value, dict):  # one plain formula: the ordinary end
             whole = formula("game", key)
-            return never_won(key, whole), (ir.Condition(name=ORDINARY, formula=whole),)
+            return whole, (ir.Condition(name=ORDINARY, formula=whole),)
         when = tuple(ir.Condition(name=name, formula=formula("game", key, name)) for name in value)
-        if not when and key == "win":
-            # The layer that removed the last condition, not the one that first wrote game.win.
-            sink.error(doc.newest_pos(("game", key)), "game.win: every condition is removed, so no side "
-                       "could ever win", hint="keep or add one condition (e.g. `target: score >= target`)")
         try:
             joined = or_of(when, doc.content_pos(("game", key)), f"game.{key}")
         except CompileError as exc:
             sink.extend(exc.diagnostics)
             return ir.Formula(text="", type="bool", ast=None, pos=doc.content_pos(("game", key))), when
-        return (never_won(key, joined) if when else joined), when
+        return joined, when
 
-    def never_won(key: str, joined: ir.Formula) -> ir.Formula:
-        """``joined``, game.win or game.lose compiled; a win that is plainly ``false`` (written so, or
-        every condition so) is refused as every condition removed is: no side could win the game.
-        So is a lose that is plainly ``true``: every side would lose every hand, which leaves no
-        side standing to win, so the game would go on for ever."""
-        tree = getattr(joined.ast, "ast", None)
+    def plain_value(end: ir.Formula) -> object:
+        """game.win's or game.lose's value when it is plainly ``true`` or ``false`` (written so,
+        folded to it, or every named condition removed): ``True``, ``False``; else ``None``."""
+        tree = getattr(end.ast, "ast", None)
         plain = expressions.simplify(tree) if tree is not None else None
-        if key == "win" and plain == expressions.Bool(False):
-            sink.error(doc.newest_pos(("game", key)), "game.win is always false, so no side could ever win",
-                       hint="write a condition a side can meet (e.g. `score >= target`)")
-        if key == "lose" and plain == expressions.Bool(True):
-            sink.error(doc.newest_pos(("game", key)), "game.lose is always true, so every side would lose "
+        return plain.value if isinstance(plain, expressions.Bool) else None
+
+    def no_game_end(win: ir.Formula, win_when: tuple[ir.Condition, ...], lose: ir.Formula) -> None:
+        """Refuse game ends under which no game could end. A win that is plainly ``false``
+        (written so, folded to it, or every condition removed) is refused only where game.lose
+        is plainly ``false`` too: a side meeting a losing condition leaves the side still
+        standing the winner, so a game may end by its losing condition alone. A lose that is
+        plainly ``true`` is refused: every side would lose every hand, which leaves no side
+        standing to win, so the game would go on for ever."""
+        if plain_value(win) is False and plain_value(lose) is False:
+            if isinstance(section("game").get("win"), dict) and not win_when:
+                # The layer that removed the last condition, not the one that first wrote game.win.
+                sink.error(doc.newest_pos(("game", "win")), "game.win: every condition is removed, so "
+                           "no side could ever win",
+                           hint="keep or add one condition (e.g. `target: score >= target`)")
+            else:
+                sink.error(doc.newest_pos(("game", "win")), "game.win is always false, so no side "
+                           "could ever win",
+                           hint="write a condition a side can meet (e.g. `score >= target`)")
+        if plain_value(lose) is True:
+            sink.error(doc.newest_pos(("game", "lose")), "game.lose is always true, so every side would lose "
                        "every hand, no side would be left standing to win, and the game would never end",
                        hint="write a condition only some sides meet (e.g. `score <= -target`), or `false` "
                             "for no losing end")
-        return joined
 
     def defenders_score() -> tuple[ir.Formula, tuple[ir.Condition, ...]]:
         """scoring.defender: one formula, or the sum of its named terms (each a formula of its own); and the terms."""
@@ -474,6 +483,7 @@ def build_variant(doc: ComposedDocument, sink: DiagnosticSink) -> ir.Variant:
     g = section("game")
     win, win_when = game_end("win")
     lose, lose_when = game_end("lose")
+    no_game_end(win, win_when, lose)
     game = ir.Game(
         win=win,
         lose=lose,

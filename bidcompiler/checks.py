@@ -761,12 +761,15 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
             not any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose)):
         idle(("game", "target"), "the game's end (game.win, game.lose) does not use `target`", ("game", "win"),
              "say `target` in game.win or game.lose")
-    if v.game.floor is not None and v.game.floor > 0:
-        # Every side starts a game at 0: a floor above it lifts every total to the floor on the
-        # first hand, whatever was scored (a game to 7 over a floor of 100 ends at once).
-        conflict(sink, v, f"game.floor: {v.game.floor} is above 0, the score every side starts at, so every "
-                          f"total would be {v.game.floor} or more after the first hand, whatever was scored",
-                 ("game", "floor"), fix=("set game.floor to 0 or below", Remove(("game", "floor"))))
+    if v.game.floor is not None and v.game.floor > 0 and v.game.floor >= v.game.target and \
+            re.search(r"\btarget\b", v.game.win.text):
+        # Every side starts a game at 0, and a floor lifts every total to it on the first hand,
+        # whatever was scored: at or above the target a game won at the target ends at once (a
+        # game to 7 over a floor of 100).  Below it a game merely starts at the floor (21 over 5).
+        conflict(sink, v, f"game.floor: {v.game.floor} is not below game.target ({v.game.target}), so every "
+                          f"total would be {v.game.floor} or more after the first hand, whatever was scored, "
+                          f"and every game would end on its first hand",
+                 ("game", "floor"), fix=(f"set game.floor below {v.game.target}", Remove(("game", "floor"))))
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),

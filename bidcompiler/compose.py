@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .errors import CompileError, Diagnostic, SourcePos, close_matches, printable, quoted
-from .resources import shown_place
+from .resources import shipped_files, shown_place
 from .yamlload import LoadedYaml, load_yaml
 
 # Settings that describe a layer itself rather than the game; never merged.
@@ -447,9 +447,15 @@ def _fact_conflict(target: ComposedDocument, doc: LoadedYaml, path: tuple, value
     message = (f"{_dotted(path)}: {quoted(str(here))} is written for bids that count {words.get(value, value)}, "
                f"but {quoted(str(there))} ({shown}) counts {words.get(stated, stated)}{by_default}"
                f"{levels}: its numbers would mean other books there, so the two do not combine")
+    # The variant at the bottom of the stack, not a house rule below this one that states
+    # the fact too: only a variant can be extended.
+    game = next((layer for layer in reversed(target.layers) if layer.data.get("kind") != "house-rule"
+                 and not layer.filename.startswith(SET_PREFIX)), below)
+    name = game.data.get("name")
+    extended = name if name in shipped_files(None) else game.filename  # a file of the user's: its path
     hint = (f"lay {quoted(str(here))} over a game whose bids count {words.get(value, value)}, or, to change "
-            f"what the bids of {quoted(str(there))} count, write a variant (`extends: {there}`, not a house "
-            f"rule)")
+            f"what the bids of {quoted(str(name or extended))} count, write a variant (`extends: {extended}`, "
+            f"not a house rule)")
     return message, hint
 
 

@@ -654,9 +654,23 @@ def _named_items(root: dict, schema: Any) -> bool:
 def _first_repeated(items: list) -> Any:
     """The first item of ``items`` that an earlier one equals (as JSON Schema compares), or None."""
     for i, item in enumerate(items):
-        if any(item == earlier and type(item) is type(earlier) for earlier in items[:i]):
+        if any(_json_equal(item, earlier) for earlier in items[:i]):
             return item
     return None
+
+
+def _json_equal(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are one JSON value as JSON Schema compares them, at every depth:
+    ``true`` is not ``1`` (Python's ``True == 1``), ``1`` is ``1.0``, mappings by their keys."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_json_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_json_equal(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
 
 
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:

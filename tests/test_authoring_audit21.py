@@ -87,8 +87,7 @@ def test_a_win_written_false_is_refused_as_removing_every_win_is(tmp_path):
 
 
 @pytest.mark.parametrize("name, text, said", [
-    ("one-above-two", "game { win = 1 > 2 }", "3:14: game.win is always false"),  # folds to false
-    ("target-off", "game { win { target = false } }", "3:23: game.win is always false"),  # every named win off
+    ("one-above-two", "game { win = 1 > 2; lose = false }", "3:14: game.win is always false"),  # folds to false
     ("lose-fold", "game { lose { any = 1 < 2 } }", "3:21: game.lose is always true"),  # a named lose folds to true
 ])
 def test_an_end_that_folds_to_no_game_is_refused_where_it_is_written(tmp_path, name, text, said):
@@ -96,6 +95,28 @@ def test_an_end_that_folds_to_no_game_is_refused_where_it_is_written(tmp_path, n
     result = check_over_standard(path)
     assert result.exit_code == 1
     assert f"{path}:{said}" in result.stderr
+
+
+def test_a_game_that_ends_only_by_its_losing_condition_is_kept(tmp_path):
+    """A win plainly false was refused whatever game.lose said ("no side could ever win"), but a
+    side meeting a losing condition leaves the side still standing the winner: standard with
+    `--set game.win=false`, or every named win off, still ends at -7."""
+    off = whist_rule(tmp_path, "target-off", "game { win { target = false } }")  # standard's lose stays
+    assert check_over_standard(off).exit_code == 0
+    variant = write(tmp_path, "lose-only.yaml", "kind: variant\nname: lose-only\nextends: standard\n"
+                                                "game: {win: \"false\", lose: \"score <= -7\"}\n")
+    assert run("check", variant).exit_code == 0
+    ran = run("simulate", "standard", "--set", "game.win=false", "--games", "3", "--seed", "1", "--bots", "random")
+    assert ran.exit_code == 0, ran.stderr
+    assert "game.win is always false" not in ran.stderr
+    # no losing end under it either: refused
+    neither = write(tmp_path, "no-end.yaml", "kind: variant\nname: no-end\nextends: standard\n"
+                                             "game: {win: \"false\", lose: \"false\"}\n")
+    result = run("check", neither)
+    assert result.exit_code == 1 and f"{neither}:4:13: game.win is always false" in result.stderr
+    both_off = whist_rule(tmp_path, "both-off", "game { win { target = false }; lose { target = false } }")
+    result = check_over_standard(both_off)
+    assert result.exit_code == 1 and f"{both_off}:3:23: game.win is always false" in result.stderr
 
 
 def test_a_win_that_can_happen_is_kept(tmp_path):
@@ -111,10 +132,22 @@ def test_a_floor_above_zero_is_refused_with_its_reason(tmp_path):
     result = check_over_standard(path)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[:2] == [
-        f"{path}:3:14: game.floor: 100 is above 0, the score every side starts at, so every total would be "
-        "100 or more after the first hand, whatever was scored",
-        "    to fix: set game.floor to 0 or below, or remove `floor` from `game`",
+        f"{path}:3:14: game.floor: 100 is not below game.target (7), so every total would be 100 or more "
+        "after the first hand, whatever was scored, and every game would end on its first hand",
+        "    to fix: set game.floor below 7, or remove `floor` from `game`",
     ]
+
+
+def test_a_floor_above_zero_below_the_target_is_a_game_that_starts_there(tmp_path):
+    """A floor above 0 was refused outright, though a game to 21 over a floor of 5 does not end
+    at once: every side is at 5 after the first hand and plays on to 21."""
+    path = whist_rule(tmp_path, "floor-five", "game { floor 5; target 21 }")
+    assert check_over_standard(path).exit_code == 0
+    ran = run("simulate", f"standard+{path}", "--games", "2", "--seed", "1", "--bots", "random")
+    assert ran.exit_code == 0, ran.stderr
+    at_target = whist_rule(tmp_path, "floor-seven", "game { floor 7 }")  # standard's target is 7
+    result = check_over_standard(at_target)
+    assert result.exit_code == 1 and "game.floor: 7 is not below game.target (7)" in result.stderr
 
 
 def test_a_floor_of_zero_or_below_is_kept(tmp_path):
@@ -166,7 +199,35 @@ def test_an_item_written_twice_is_named(tmp_path):
     assert result.stderr.splitlines()[0] == f"{path}:3:21: 'BJ' is listed twice: each item is written once"
 
 
+def test_items_twice_are_compared_as_json_schema_compares_them_at_every_depth():
+    """`{a: 1}` and `{a: true}` were named as one item written twice (the types were compared at
+    the top only); JSON Schema, which refused the list, tells `true` from `1` at every depth."""
+    from bidcompiler.schemacheck import _first_repeated
+
+    assert _first_repeated([{"a": 1}, {"a": True}]) is None
+    assert _first_repeated([[1], [True]]) is None
+    assert _first_repeated([1, True]) is None
+    assert _first_repeated([{"a": [1, {"b": "x"}]}, {"a": [1.0, {"b": "x"}]}]) == {"a": [1, {"b": "x"}]}
+    assert _first_repeated(["BJ", "LJ", "BJ"]) == "BJ"
+
+
 def test_a_negative_value_that_is_no_whole_number_is_told_so(tmp_path):
     path = whist_rule(tmp_path, "floor-fraction", "game { floor -1.5 }")
     result = check_over_standard(path)
     assert result.stderr.splitlines()[0] == f"{path}:3:14: expected an integer or null, found '-1.5'"
+
+
+# -- a house rule stating what bids count, over a stack with a house rule ------------------
+
+
+def test_the_hint_for_what_bids_count_names_the_variant_not_a_house_rule_below(tmp_path):
+    """Over standard+min-bid-4 the hint said `extends: min-bid-4`: a house rule, which a variant
+    cannot extend.  It names the variant at the bottom of the stack."""
+    rule = write(tmp_path, "tr.yaml", "kind: house-rule\nname: tr\ndescription: x\n"
+                                      "auction: {levels: {counts: books}}\n")
+    result = run("compile", f"standard+min-bid-4+{rule}")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert "but 'min-bid-4' (shipped, line 9) counts books over six" in lines[0]
+    assert lines[1] == ("    to fix: lay 'tr' over a game whose bids count books outright, or, to change what "
+                        "the bids of 'standard' count, write a variant (`extends: standard`, not a house rule)")

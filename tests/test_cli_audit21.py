@@ -284,3 +284,57 @@ def test_an_output_named_dash_is_refused_not_made_a_file_named_dash(tmp_path, mo
         assert result.exit_code == 2
         assert "'-' is not stdin or stdout here: give a file's name (./- for a file named '-')" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_convert_from_the_source_folder_into_a_subfolder_rewrites_extends(tmp_path):
+    """`cd p && convert v.yaml --to whist -o sub/v.whist` wrote `extends base.yaml`: base.yaml was
+    looked for from sub/ and then from the working directory, p/, where it is, so it was kept, and
+    the written file failed check from anywhere else."""
+    (tmp_path / "p" / "sub").mkdir(parents=True)
+    (tmp_path / "p" / "base.yaml").write_text("kind: variant\nname: b\nextends: standard\n")
+    (tmp_path / "p" / "v.yaml").write_text("kind: variant\nname: v\nextends: base.yaml\n")
+    converted = run_script("convert", "v.yaml", "--to", "whist", "-o", "sub/v.whist", cwd=tmp_path / "p")
+    assert converted.returncode == 0, converted.stderr
+    assert 'extends "../base.yaml"\n' in (tmp_path / "p" / "sub" / "v.whist").read_text()
+    assert run("check", str(tmp_path / "p" / "sub" / "v.whist")).exit_code == 0
+
+
+def test_convert_into_a_folder_that_is_a_link_rewrites_extends_from_where_it_leads(tmp_path):
+    """-o into lnk/, a link to p/sub: extends was made relative to lnk's name (../p/base.yaml),
+    which from p/sub, where the file is, names p/p/base.yaml."""
+    (tmp_path / "p" / "sub").mkdir(parents=True)
+    (tmp_path / "p" / "base.yaml").write_text("kind: variant\nname: b\nextends: standard\n")
+    (tmp_path / "p" / "v.yaml").write_text("kind: variant\nname: v\nextends: base.yaml\n")
+    (tmp_path / "lnk").symlink_to(tmp_path / "p" / "sub", target_is_directory=True)
+    converted = run("convert", str(tmp_path / "p" / "v.yaml"), "--to", "whist", "-o", str(tmp_path / "lnk" / "v.whist"))
+    assert converted.exit_code == 0, converted.stderr
+    assert 'extends "../base.yaml"\n' in (tmp_path / "p" / "sub" / "v.whist").read_text()
+    for seen in (tmp_path / "lnk" / "v.whist", tmp_path / "p" / "sub" / "v.whist"):
+        assert run("check", str(seen)).exit_code == 0
+
+
+def test_records_of_a_middle_game_naming_the_plot_are_refused(tmp_path):
+    """`--games 3 --records 'g{game}.svg' --plot g1.svg`: status 0, game 1's records written over
+    by the picture (only the first and the last game's files were compared)."""
+    result = run("simulate", "standard", "--games", "3", "--seed", "1", "--bots", "random",
+                 "--records", str(tmp_path / "g{game}.svg"), "--plot", str(tmp_path / "g1.svg"))
+    assert result.exit_code == 2
+    assert f"Invalid value for --records: {tmp_path}/g1.svg is the --plot file too" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_records_of_any_game_of_a_long_run_naming_the_plot_are_found():
+    """A run too long to try every game's name still finds the game --plot's name holds."""
+    from bidcompiler.cli.simulate import _games_that_may_be
+
+    assert 123 in _games_that_may_be("g{game:04d}.svg", 10**9, "g0123.svg")
+    assert 255 in _games_that_may_be("x/{game:x}.svg", 10**9, "x/ff.svg")
+    assert _games_that_may_be("g{game}.svg", 10**9, "other.svg") == [0, 10**9 - 1]
+
+
+def test_a_negative_number_of_too_many_digits_is_not_said_too_large():
+    """`play --seat -999…9` (fifty nines) said the number was "too large"."""
+    for sign in ("-", ""):
+        result = run("play", "standard", "--seat", sign + "9" * 50)
+        assert result.exit_code == 2
+        assert "'--seat': a number of 50 digits is too far from 0" in result.stderr

@@ -143,9 +143,12 @@ def test_a_misspelt_name_in_a_condition_is_positioned(tmp_path):
 
 
 def test_removing_every_way_to_win_is_an_error(tmp_path):
-    none = rule(tmp_path, "none", "  win:\n    target: ~\n")
+    none = rule(tmp_path, "none", "  win:\n    target: ~\n  lose:\n    target: ~\n")
     [message] = errors("standard", (none,))
     assert "no side could ever win" in message
+    # with a losing condition left the game still ends: the side left standing wins
+    lose_only = rule(tmp_path, "lose-only", "  win:\n    target: ~\n")
+    assert compile_variant("standard", (lose_only,), ()).game.win.text == "false"
 
 
 def test_the_whist_syntax_writes_named_conditions(tmp_path):

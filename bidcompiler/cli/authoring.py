@@ -22,6 +22,7 @@ from .common import (
     nonempty_names,
     output_reason,
     regular_file,
+    same_file,
     variant_not_found,
     variant_options,
     write_output,
@@ -199,6 +200,10 @@ def _schema_text() -> str:
     return json.dumps(variant_schema(), indent=2) + "\n"
 
 
+# Failures of the disk, not of the name: a full disk, a quota, an I/O error (status 1).
+_OUT_OF_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
+
+
 def write_schema(folder: Path) -> Path:
     """Write ``variant.schema.json`` into ``folder`` (made if missing); its path.
 
@@ -228,10 +233,6 @@ def write_schema(folder: Path) -> Path:
     except OSError as exc:
         raise BadContent(f"cannot write {target}: {exc.strerror or exc}") from None  # a full disk: status 1
     return target
-
-
-# Failures of the disk, not of the name: a full disk, a quota, an I/O error (status 1).
-_OUT_OF_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
 
 
 def _replace_file(target: Path, text: str) -> None:
@@ -307,22 +308,13 @@ OUTPUT_SUFFIXES = {"whist": (".whist",), "yaml": (".yaml", ".yml")}
 def _check_output(source: Path, output: Path, target: str) -> None:
     """Refuse (exit 2) an ``-o`` that is FILE itself, whose ending would read it in the other syntax,
     or that could not be written."""
-    if _same_file(output, source):  # a link, or a hard link: another name of FILE is FILE too
+    if same_file(output, source):  # a link, or a hard link: another name of FILE is FILE too
         raise click.BadParameter(f"{output} is FILE itself: write the converted file under a new name",
                                  param_hint="--output")
     if output.suffix not in OUTPUT_SUFFIXES[target]:
         raise click.BadParameter(f"{output}: a {target} file's name ends in {' or '.join(OUTPUT_SUFFIXES[target])}"
                                  " (the ending says how the file is read)", param_hint="--output")
     check_output(output, "--output")  # before the work: a missing folder is said, not made
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether ``a`` and ``b`` are one file (the same inode: through a link, a hard link, or a
-    name in other case where the file system does not tell case apart)."""
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them is missing (or unreadable): not one file
-        return False
 
 
 def convert_source(ctx, param, value):
@@ -344,18 +336,19 @@ def _extends_seen_from(data, source: Path, output: Path) -> None:
     A shipped name, or a path that leads to the same file from both folders, is kept.
     """
     target = data.get("extends") if isinstance(data, dict) else None
-    if not isinstance(target, str) or not target:
+    if not isinstance(target, str) or not target or target in resources.shipped_files(None):
         return
     before, _ = resources.locate(target, source.parent)
     if before is None:
         return
-    after, _ = resources.locate(target, output.parent)
-    try:
-        if after is not None and os.path.samefile(after, before):
-            return
-    except OSError:
+    # The file the name leads to from the output's folder itself: locate would fall back
+    # to the working directory, where the converted file is not read from.
+    if same_file(output.parent / target, before):
         return
-    seen = Path(os.path.relpath(os.path.abspath(before), os.path.abspath(output.parent))).as_posix()
+    # Real paths of both folders: relpath works on names, and a folder that is a link
+    # (or is reached through one) has another place than its name says.
+    real = os.path.join(os.path.realpath(before.parent), before.name)
+    seen = Path(os.path.relpath(real, os.path.realpath(output.parent))).as_posix()
     data["extends"] = seen
     click.echo(printable(f"note: extends '{target}' is written '{seen}', the same file seen from the folder "
                          f"of {output}", False), err=True)
@@ -374,6 +367,8 @@ def convert(file, target, output):
     The file itself is converted (an overlay stays an overlay); both forms compile
     to the same rules, and the output layout is the same every time.  Comments
     are kept, each before its setting, on its line or at the end of its block.
+    With -o in another folder, a relative `extends` is rewritten to name the
+    same file from there (stderr says so).
 
     YAML output starts with a schema modeline for editors, a path relative to
     where the file is written.  With -o it points at the nearest

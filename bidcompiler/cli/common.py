@@ -47,7 +47,7 @@ class _AsciiDigits(click.ParamType):
             if digits.isdigit() and len(digits) > MAX_DIGITS:
                 bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
                 self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
-                          f"a number of {len(digits):,} digits is too large", param, ctx)
+                          f"a number of {len(digits):,} digits is too far from 0", param, ctx)
             try:
                 int(value)
             except ValueError:
@@ -103,6 +103,18 @@ class BadContent(click.ClickException):
     def show(self, file=None):
         """Print the message alone on stderr (no "Error:" prefix, no usage lines)."""
         click.echo(self.format_message(), err=True)
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same name once made absolute (whether or not
+    it exists yet), or the same inode (through a link, a hard link, or a name in other case
+    where the file system does not tell case apart)."""
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one of them is missing (or unreadable, or holds NUL): two files
+        return False
 
 
 def shell_word(name) -> str:

@@ -24,7 +24,7 @@ import click
 
 from ..errors import printable
 from .common import (PROGRESS_FROM, SEED_RANGE, FilePath, IntegerRange, check_output, load_rules, nonempty_names,
-                     open_output, output_reason, spec_text, variant_options)
+                     open_output, output_reason, same_file, spec_text, variant_options)
 
 if TYPE_CHECKING:
     from runtime.simulate import RunSpec, Totals
@@ -291,34 +291,71 @@ def _not_a_variant_file(records: str, variant: str, with_rules) -> None:
         # The file the name leads to, as the compiler finds it: a shipped name wins over a
         # file of that name here (`--records NAME` beside a file NAME is no shipped variant's file).
         found = locate(name)[0]
-        if found is not None and os.path.samefile(found, records):
+        if found is not None and same_file(found, records):
             raise click.BadParameter(f"{records} is the variant file {name}: write the records under a new name",
                                      param_hint="--records")
 
 
 def _not_the_plot(records: str, mode: str, count: int, plot: str | None) -> None:
     """Refuse (exit 2) a --records name that is --plot's file too: the picture, drawn last, was
-    written over the records (`--records out.svg --plot out.svg`), and the run's records lost."""
+    written over the records (`--records out.svg --plot out.svg`), and the run's records lost.
+    With {game}, any game's file (`--records 'g{game}.svg' --plot g1.svg` lost game 1's)."""
     if not plot:
         return
     if mode == "games" and has_game_field(records):
         try:
-            names = {game_path(records, 0), game_path(records, count - 1)}
+            names = [game_path(records, n) for n in _games_that_may_be(records, count, plot)]
         except ValueError:  # a bad {game} field: RecordWriter says so
             return
     else:
-        names = {records}
+        names = [records]
     for name in names:
-        same = os.path.abspath(name) == os.path.abspath(plot)
-        if not same:
-            try:
-                same = os.path.samefile(name, plot)
-            except OSError:  # either is not there yet: two names, two files
-                same = False
-        if same:
+        if same_file(name, plot):
             raise click.BadParameter(printable(f"{name} is the --plot file too: the picture would be written "
                                                "over the records; give them two names", False),
                                      param_hint="--records")
+
+
+# Up to this many games every game's file name is tried against --plot's; beyond, the
+# numbers --plot's name could hold (game_path is then asked of those only).
+_EVERY_GAME_TRIED = 10_000
+
+
+def _games_that_may_be(records: str, count: int, plot: str) -> list[int]:
+    """The games of ``count`` whose record file (``records`` holding {game}) may be ``plot``:
+    every game in a short run; in a long one the first, the last, and each number --plot's
+    name holds where a {game} field stands (as written in any base, or as a float)."""
+    if count <= _EVERY_GAME_TRIED:
+        return list(range(count))
+    found = {0, count - 1}
+    # The name made absolute with each field marked by a NUL (in no file name), then cut there.
+    literal = os.path.abspath(_GAME_FIELD.sub("\0", records)).split("\0")
+    pattern = re.compile("(.+?)".join(re.escape(part) for part in literal) + r"\Z", re.S)
+    for seen in {os.path.abspath(plot), os.path.realpath(plot)}:
+        match = pattern.match(seen)
+        for text in match.groups() if match else ():
+            found.update(n for n in _numbers_in(text) if 0 <= n < count)
+    return sorted(found)
+
+
+def _numbers_in(text: str) -> set[int]:
+    """The whole numbers ``text`` (a {game} field as formatted) may be: read in base 10, 16, 8
+    or 2 (with or without its 0x, 0o, 0b), or as a float, with a fill and grouping left out."""
+    bare = re.sub(r"[,_]", "", text).strip(" *<>^=.-+")
+    numbers = set()
+    for word in {bare, bare.lstrip("0") or "0", re.sub(r"^[+-]?0[xXoObB]", "", bare)}:
+        for base in (10, 16, 8, 2):
+            try:
+                numbers.add(int(word, base))
+            except ValueError:
+                pass
+    try:
+        value = float(bare.rstrip("%"))
+        numbers.add(int(value))
+        numbers.add(int(round(value / 100)))
+    except (ValueError, OverflowError):
+        pass
+    return numbers
 
 
 def _records_writable(records: str, mode: str, count: int) -> None:
