@@ -8,13 +8,12 @@ the file, the choice of rules, the messages, and where the records go.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import click
 
 from ..errors import printable
-from .common import FilePath, check_output, output_reason, regular_file, write_output
+from .common import FilePath, check_output, output_reason, regular_file, same_file, write_output
 
 # The reader, the engine and the compiler are imported inside the functions that use
 # them, so that `bidwhist import --help` starts at once (tests/test_startup.py).
@@ -127,8 +126,8 @@ def import_cmd(file, out, nearest, options_from, as_json):
     from runtime.files import MAX_RECORD_BYTES, FileRefused, NotUtf8, read_bounded_bytes, utf8_text
 
     # Writing would destroy what is read.  (FILE missing or out of reach is said below, as
-    # reading it fails: samefile's OSError was reported as "cannot write FILE", status 1.)
-    if out and os.path.exists(out) and os.path.exists(file) and os.path.samefile(out, file):
+    # reading it fails: same_file treats a name it cannot look at as another file.)
+    if out and same_file(out, file):
         raise click.BadParameter(f"{out} is FILE itself: write the records under a new name", param_hint="--output")
     if out:
         check_output(out, "--output")  # before the work: a missing folder is said, not made
