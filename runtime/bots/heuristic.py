@@ -138,7 +138,8 @@ _TAKE_LIFT = True
 # takes the 4 it passes 95% of the time.  Judging the 5 on the books its level is chosen
 # on (_TAKE_LIFT) moved 38 of those 292 deals; this, every such deal.  Paired deals
 # against False: +0.27 and +0.32 points a hand (two seeds): docs/measurements.md,
-# rhode21b.  False is the rule before.
+# rhode21b.  In a game a sacrifice is judged so everywhere already (_GAME_SACRIFICES):
+# whole games do not change.  False is the rule before.
 _TAKE_OVER_SACRIFICE = True
 
 
