@@ -1036,6 +1036,23 @@ def test_an_opener_values_its_bid_standing_with_what_the_declining_dealer_leaves
     assert heuristic_says(state)[0] == "4"
 
 
+def test_a_bid_over_one_the_dealer_may_take_is_no_sacrifice_kept_out(monkeypatch):
+    """rhode-island: after an opening 4 and a pass, passing hands the 4 to the dealer, who
+    takes it (95% of the time there).  The opener's partner's 5 reads as a sacrifice that
+    saves less than half of what passing loses, which elsewhere keeps a bid out; over a
+    standing bid a later dealer may take it is bid when it beats passing by the margin
+    (heuristic._TAKE_OVER_SACRIFICE).  Measured (``bench/fixed_hand.py --variant
+    rhode-island --hand "5S 9S QS KS 7H AH 5D 8D JD 4C 5C JC" --seat 3 --before "4,pass"
+    --calls "pass,5" --deals 600``): 5 +1.85 points (+-0.66) over pass."""
+    rules = rules_of("rhode-island")
+    state = act(hand_state(rules, 0, {3: "5S 9S QS KS 7H AH 5D 8D JD 4C 5C JC"}), "4", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "5" and "for passing (with partner's contract)" in reason, (call, reason)
+    monkeypatch.setattr(heuristic_module, "_TAKE_OVER_SACRIFICE", False)
+    call, reason = heuristic_says(state)
+    assert call == "pass" and "sacrifice" in reason, (call, reason)
+
+
 def test_no_lift_where_no_later_seat_may_take():
     """outbid.standing_lift is None where the rules offer no take (the base game) and where
     the dealer, the one seat that may take, has spoken (its own call in rhode-island)."""
