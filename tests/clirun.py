@@ -65,3 +65,13 @@ def stderr_lines(result) -> list[str]:
     """The message lines of a failed command (its `to fix:` lines and click's usage lines left out)."""
     return [line for line in result.stderr.splitlines()
             if line and not line.startswith((" ", "Usage:", "Try "))]
+
+
+def heard_as_from_a_terminal() -> None:
+    """In the child before it runs: SIGINT and SIGHUP back to their defaults.  A test suite run as a
+    background job (`.ci/run &`) or under nohup starts with them ignored, and a program that starts
+    with a signal ignored rightly keeps ignoring it: the signal would never reach the simulation."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clirun import BIDWHIST, HANG_GUARD_S, run
+from clirun import BIDWHIST, HANG_GUARD_S, heard_as_from_a_terminal, run
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,7 +46,7 @@ def test_ctrl_c_while_the_pool_starts_prints_no_traceback_from_its_processes(tmp
     """))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
     proc = subprocess.Popen([sys.executable, "-c", POOL_RUN], stderr=subprocess.PIPE, text=True,
-                            env=env, start_new_session=True)
+                            env=env, start_new_session=True, preexec_fn=heard_as_from_a_terminal)
     while not marker.exists() and proc.poll() is None:  # the forkserver is importing its preload
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole group
@@ -254,7 +254,8 @@ def test_ctrl_c_while_the_command_line_starts_prints_no_traceback():
     """Ctrl-C in the tenth of a second the console script spends importing click (before main
     routes Ctrl-C) printed Python's KeyboardInterrupt traceback of the import."""
     proc = subprocess.run([sys.executable, "-c", INTERRUPTED_IMPORT], capture_output=True, text=True,
-                          timeout=HANG_GUARD_S, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                          timeout=HANG_GUARD_S, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=heard_as_from_a_terminal)
     assert proc.returncode == 130
     assert proc.stderr == "interrupted\n" and proc.stdout == ""
 

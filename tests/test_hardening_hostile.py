@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from clirun import BIDWHIST, HANG_GUARD_S, script
+from clirun import BIDWHIST, HANG_GUARD_S, heard_as_from_a_terminal, script
 
 FULL = "/dev/full"  # every write to it fails with ENOSPC: a full disk, on demand
 needs_dev_full = pytest.mark.skipif(not os.path.exists(FULL), reason="no /dev/full on this system")
@@ -242,16 +242,6 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
-
-
-def heard_as_from_a_terminal() -> None:
-    """In the child before it runs: SIGINT and SIGHUP back to their defaults.  A test suite run as a
-    background job (`.ci/run &`) or under nohup starts with them ignored, and a program that starts
-    with a signal ignored rightly keeps ignoring it: the signal would never reach the simulation."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads processes from Linux's /proc")
