@@ -761,15 +761,17 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
             not any(re.search(r"\btarget\b", f.text) for f in (v.game.win, v.game.lose)):
         idle(("game", "target"), "the game's end (game.win, game.lose) does not use `target`", ("game", "win"),
              "say `target` in game.win or game.lose")
-    if v.game.floor is not None and v.game.floor > 0 and v.game.floor >= v.game.target and \
-            re.search(r"\btarget\b", v.game.win.text):
+    won_at = _plainly_won_at(v.game.win.text, v.game.target)
+    if v.game.floor is not None and v.game.floor > 0 and won_at is not None and v.game.floor >= won_at[0]:
         # Every side starts a game at 0, and a floor lifts every total to it on the first hand,
-        # whatever was scored: at or above the target a game won at the target ends at once (a
-        # game to 7 over a floor of 100).  Below it a game merely starts at the floor (21 over 5).
-        conflict(sink, v, f"game.floor: {v.game.floor} is not below game.target ({v.game.target}), so every "
+        # whatever was scored: where game.win plainly says "score >= X" (one of its `or`s) and the
+        # floor reaches X, every game ends at once (a game to 7 over a floor of 100).  Below it a
+        # game merely starts at the floor (21 over 5); a win written otherwise is not judged.
+        limit, said = won_at
+        conflict(sink, v, f"game.floor: {v.game.floor} is not below {said} ({limit}), so every "
                           f"total would be {v.game.floor} or more after the first hand, whatever was scored, "
                           f"and every game would end on its first hand",
-                 ("game", "floor"), fix=(f"set game.floor below {v.game.target}", Remove(("game", "floor"))))
+                 ("game", "floor"), fix=(f"set game.floor below {limit}", Remove(("game", "floor"))))
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),
@@ -929,3 +931,24 @@ def run_checks(v: ir.Variant, sink: DiagnosticSink) -> None:
     """Run every check; diagnostics accumulate in ``sink``."""
     for check in CHECKS:
         check(v, sink)
+
+
+# One alternative of game.win that is met at a plain score: "score >= target", "score > 40".
+_WON_AT = re.compile(r"\(?\s*score\s*(>=|>)\s*(target|-?\d+)\s*\)?")
+
+
+def _plainly_won_at(win: str, target: int) -> tuple[int, str] | None:
+    """The lowest total at which ``win`` (game.win's text) is plainly met, and how to name it,
+    where one of its top-level ``or`` alternatives is nothing but ``score >= X`` or
+    ``score > X`` (X the target or a number); None where it says anything else."""
+    found = None
+    for alternative in win.split(" or "):
+        match = _WON_AT.fullmatch(alternative.strip())
+        if match is None:
+            continue
+        limit = target if match[2] == "target" else int(match[2])
+        limit += match[1] == ">"
+        said = "game.target" if match[2] == "target" and match[1] == ">=" else "the score game.win is met at"
+        if found is None or limit < found[0]:
+            found = (limit, said)
+    return found

@@ -265,11 +265,11 @@ def _opens_a_value(first_line: str) -> bool:
 
 def _line_and_column(chunk: str, offset: int) -> tuple[int, int]:
     """The line (from 1) and column (from 1) of ``offset`` in ``chunk``, lines ended by LF,
-    CR or CR LF as records.md has them (json's own ``lineno`` counts LF alone)."""
-    line, start = 1, 0
-    for brk in _LINE_BREAK.finditer(chunk, 0, offset):
-        line, start = line + 1, brk.end()
-    return line, offset - start + 1
+    CR or CR LF as records.md has them (json's own ``lineno`` counts LF alone).  Counted by
+    ``str.count``, not line by line: an error at the end of 16 MiB of lines took seconds."""
+    breaks = chunk.count("\n", 0, offset) + chunk.count("\r", 0, offset) - chunk.count("\r\n", 0, offset)
+    start = max(chunk.rfind("\n", 0, offset), chunk.rfind("\r", 0, offset)) + 1
+    return breaks + 1, offset - start + 1
 
 
 class _GivenTwice(dict):

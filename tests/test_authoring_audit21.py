@@ -231,3 +231,16 @@ def test_the_hint_for_what_bids_count_names_the_variant_not_a_house_rule_below(t
     assert "but 'min-bid-4' (shipped, line 9) counts books over six" in lines[0]
     assert lines[1] == ("    to fix: lay 'tr' over a game whose bids count books outright, or, to change what "
                         "the bids of 'standard' count, write a variant (`extends: standard`, not a house rule)")
+
+
+def test_a_floor_is_judged_against_the_score_game_win_says_not_the_word_target(tmp_path):
+    """Review: a floor of 10 under a win at `score >= target + 10` (17) was refused as "not below
+    game.target (7)", and a floor of 100 under `score >= 50` let every game end on its first hand."""
+    above = write(tmp_path, "f1.yaml", "name: f1\nextends: standard\ngame:\n  floor: 10\n  win: score >= target + 10\n")
+    assert run("check", above).exit_code == 0
+    result = run("simulate", "standard", "--set", "game.floor=100", "--set", "game.win=score >= 50", "--games", "2")
+    assert result.exit_code != 0
+    assert "game.floor: 100 is not below the score game.win is met at (50)" in result.stderr
+    over = run("check", write(tmp_path, "f2.yaml", "name: f2\nextends: standard\ngame:\n  floor: 8\n"
+                                                   "  win: score > 7 or hands >= 30\n"))
+    assert over.exit_code == 1 and "is not below the score game.win is met at (8)" in over.stderr

@@ -339,3 +339,15 @@ def test_a_negative_number_of_too_many_digits_is_not_said_too_large():
         result = run("play", "standard", "--seat", sign + "9" * 50)
         assert result.exit_code == 2
         assert "'--seat': a number of 50 digits is too far from 0" in result.stderr
+
+
+def test_a_long_run_finds_the_game_whose_records_plot_would_overwrite_without_backtracking():
+    """Review: several {game} fields and a long --plot name that matches none made the
+    pattern of the long-run check backtrack for minutes before any game was played."""
+    from bidcompiler.cli.simulate import _games_that_may_be
+
+    records = "g{game}{game}{game}{game}{game}{game}.jsonl"
+    assert 12345 in _games_that_may_be(records, 20_000, "g" + "12345" * 6 + ".jsonl")
+    assert 255 in _games_that_may_be("g{game:x}.svg", 20_000, "gff.svg")
+    # a name that matches none: the first and last game, and the few numbers "a", "aa"... may be in hex
+    assert _games_that_may_be(records, 20_000, "g" + "a" * 150 + ".svg") == [0, 10, 170, 2730, 19_999]

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bidcompiler.pipeline import load_ruleset
 from clirun import run, script
@@ -548,3 +550,19 @@ def test_a_seat_written_with_a_fraction_is_refused_saying_it_must_be_whole(tmp_p
     path = write(tmp_path / "half.json", record(dealer=1.5))
     result = run("replay", str(path))
     assert result.exit_code == 1 and "whole number" not in result.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\r\n", max_size=16), st.data())
+def test_an_error_is_placed_at_the_line_and_column_a_reader_counting_breaks_sees(chunk, data):
+    """``_line_and_column`` (counted by str.count, fast over 16 MiB) agrees with reading the
+    breaks one by one: LF, CR LF and CR each end a line."""
+    import re
+
+    from runtime.records import _line_and_column
+
+    offset = data.draw(st.integers(0, len(chunk)))
+    line, start = 1, 0
+    for brk in re.compile("\r\n|[\n\r]").finditer(chunk, 0, offset):
+        line, start = line + 1, brk.end()
+    assert _line_and_column(chunk, offset) == (line, offset - start + 1)

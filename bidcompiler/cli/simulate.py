@@ -324,18 +324,25 @@ _EVERY_GAME_TRIED = 10_000
 def _games_that_may_be(records: str, count: int, plot: str) -> list[int]:
     """The games of ``count`` whose record file (``records`` holding {game}) may be ``plot``:
     every game in a short run; in a long one the first, the last, and each number --plot's
-    name holds where a {game} field stands (as written in any base, or as a float)."""
+    name may hold where the first {game} field stands (every field holds the same game):
+    each start of the rest of the name after the text before that field, read in any base
+    or as a float.  A number too many is only one more name compared."""
     if count <= _EVERY_GAME_TRIED:
         return list(range(count))
     found = {0, count - 1}
     # The name made absolute with each field marked by a NUL (in no file name), then cut there.
-    literal = os.path.abspath(_GAME_FIELD.sub("\0", records)).split("\0")
-    pattern = re.compile("(.+?)".join(re.escape(part) for part in literal) + r"\Z", re.S)
+    before = os.path.abspath(_GAME_FIELD.sub("\0", records)).split("\0")[0]
     for seen in {os.path.abspath(plot), os.path.realpath(plot)}:
-        match = pattern.match(seen)
-        for text in match.groups() if match else ():
-            found.update(n for n in _numbers_in(text) if 0 <= n < count)
+        if seen.startswith(before):
+            rest = seen[len(before):]
+            for end in range(1, min(len(rest), _LONGEST_FIELD) + 1):
+                found.update(n for n in _numbers_in(rest[:end]) if 0 <= n < count)
     return sorted(found)
+
+
+# The longest text a {game} field is looked for in --plot's name (a width beyond is no name
+# a person gives; without a bound a pattern of several fields backtracked for minutes).
+_LONGEST_FIELD = 200
 
 
 def _numbers_in(text: str) -> set[int]:
