@@ -94,7 +94,8 @@ def import_cmd(file, out, nearest, options_from, as_json):
     such as "Trickster Cards: Practice Whist - Bid Whist to ±7, no Jokers, …") and in
     GameOptionsJson; what each says is used, and where two give one setting two
     values the import stops and names both, unless --options-from says which to follow
-    (words against JSON; GameOptions and the Event must agree).
+    (words against JSON: with json, the words are not read on a setting the JSON
+    states; elsewhere GameOptions and the Event must agree).
     GameOptionsJson leaves out the settings at the app's defaults: a key it leaves out
     is read as the table's default for it (said on stderr) unless the words say it.
     Trickster's seats S W N E are seats 0 1 2 3.  An option with no house rule stops
