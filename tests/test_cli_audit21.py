@@ -113,6 +113,42 @@ def test_a_number_that_is_not_one_is_said_so_and_a_huge_one_is_not_quoted_whole(
     assert "'--seed': a number of 5,000 digits is not in the range -9223372036854775808<=x<=" in huge.stderr
 
 
+# Every whole-number option of every command, with the words its command needs before it.
+_NUMBER_OPTIONS = {
+    ("simulate", "--games"): ["simulate", "standard"], ("simulate", "--hands"): ["simulate", "standard"],
+    ("simulate", "--seed"): ["simulate", "standard"], ("simulate", "--workers"): ["simulate", "standard"],
+    ("simulate", "--max-hands"): ["simulate", "standard"],
+    ("compare", "--games"): ["compare", "standard", "standard"], ("compare", "--hands"): ["compare", "standard", "standard"],
+    ("compare", "--seed"): ["compare", "standard", "standard"],
+    ("compare", "--workers"): ["compare", "standard", "standard"],
+    ("compare", "--max-hands"): ["compare", "standard", "standard"],
+    ("play", "--seat"): ["play", "standard"], ("play", "--seed"): ["play", "standard"],
+}
+
+
+def test_the_list_of_number_options_is_every_one_the_commands_have():
+    """The test below is of every integer option: a command given a new one is listed here."""
+    import click
+
+    from bidcompiler.cli import cli
+    ctx = click.Context(cli)
+    found = {(name, opt) for name in cli.list_commands(ctx)
+             for param in cli.get_command(ctx, name).params if isinstance(param.type, click.types.IntParamType)
+             for opt in param.opts if opt.startswith("--")}
+    assert found == set(_NUMBER_OPTIONS)
+
+
+@pytest.mark.parametrize("command, option", sorted(_NUMBER_OPTIONS))
+@pytest.mark.parametrize("value", ["1_0", "1_000", "0_1", "-1_0"])
+def test_a_number_with_an_underscore_is_refused_as_other_bad_numbers_are(command, option, value):
+    """Python's int() reads '1_000' as 1000; a count, seed or seat is plain digits, refused
+    otherwise with the usage message any other bad number gets (status 2)."""
+    result = run(*_NUMBER_OPTIONS[command, option], option, value)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert (f"'{option}': '{value}' is not a whole number (digits 0-9, no decimal point or exponent)"
+            in result.stderr), result.stderr
+
+
 @pytest.mark.parametrize("args, status", [
     (("compile", "{bad}", "--json"), 1),
     (("diff", "standard", "{bad}", "--json"), 1),

@@ -35,7 +35,8 @@ MAX_DIGITS = 40
 
 class _AsciiDigits(click.ParamType):
     """An integer option written with the digits 0-9: click's int() also reads '٤' (Arabic-Indic)
-    or '４' (full width) as 4, which no command documents and no record or save writes back."""
+    or '４' (full width) as 4, and '1_000' (Python's grouping) as 1000, which no command
+    documents and no record or save writes back."""
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.isascii():
@@ -43,12 +44,14 @@ class _AsciiDigits(click.ParamType):
         if isinstance(value, str):
             # click's own words were "'0x10' is not a valid integer range." (of --hands, --seed),
             # and a number too long to read was quoted whole, all of its thousands of digits.
-            digits = value.strip().lstrip("+-").replace("_", "")
+            digits = value.strip().lstrip("+-")
             if digits.isdigit() and len(digits) > MAX_DIGITS:
                 bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
                 self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
                           f"a number of {len(digits):,} digits is too far from 0", param, ctx)
             try:
+                if "_" in value:  # int() reads Python's grouping; a count is plain digits
+                    raise ValueError(value)
                 int(value)
             except ValueError:
                 self.fail(f"{quoted(value)} is not a whole number (digits 0-9, no decimal point or exponent)",
