@@ -180,6 +180,35 @@ def test_one_setting_given_two_values_by_set_is_refused_naming_both():
             "the first would change nothing; give each setting once") in twice.stderr
     merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels={to: 6}")
     assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+    replaced = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels=5")
+    assert replaced.exit_code == 2  # a plain value after a mapping replaces it whole: set twice too
+    assert ("'--set': auction.levels is set twice ('auction.levels={from: 4}', then 'auction.levels=5'): "
+            "the first would change nothing; give each setting once") in replaced.stderr
+
+
+@pytest.mark.parametrize("first, then, said", [
+    ("auction.levels.from=4", "auction.levels.from.x=2",
+     "auction.levels.from.x is inside auction.levels.from, which is given a plain value before it"),
+    ("auction.levels=~", "auction.levels.from=4",
+     "auction.levels.from is inside auction.levels, which is given a plain value before it"),
+    ("auction.levels.from=4", "auction.levels=~",
+     "auction.levels is given a plain value after auction.levels.from, inside it"),
+])
+def test_overlapping_set_paths_with_a_plain_value_are_refused_naming_both(first, then, said):
+    """`--set a.b=1 --set a.b.c=2` (or the other way round) passed the check of one setting
+    given twice and reached the compiler, the one change silently undoing the other."""
+    result = run("compile", "standard", "--set", first, "--set", then)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"'--set': {said} ('{first}', then '{then}'): the one undoes the other; give each setting once" \
+        in result.stderr, result.stderr
+
+
+def test_a_mapping_then_a_setting_inside_it_merge_as_the_readme_says():
+    """README: each --set is a layer, and a mapping merges with a setting inside it."""
+    merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels.to=6")
+    assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--set auction.levels.to=6` merges into both settings" in readme
 
 
 def test_with_given_two_rules_joined_by_plus_says_to_repeat_it():
