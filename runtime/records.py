@@ -175,16 +175,20 @@ def iter_records(text: str, filename: str) -> tuple[bool, Iterator[tuple[int, di
         raise NotARecord(f"{filename}: empty file, expected a {HAND_FORMAT} record")
     second = next(lines, None)
     named_game = filename.endswith(".jsonl")
+    opens = second is not None and _opens_a_value(first[1])
+    # A first line cut short where the next line starts another record is a game record's
+    # damaged first line, not the start of one record over several lines (_cut_short).
+    cut = opens and _cut_short(first[1], second[1])
     # A file not named .jsonl whose first line opens a value it does not close is one record
     # over several lines (_opens_a_value); a .jsonl file is a game record whatever it holds.
-    is_game = named_game or (second is not None and not _opens_a_value(first[1]))
+    is_game = named_game or (second is not None and (cut or not opens))
     if is_game:
         chunks: Iterator[tuple[int, str]] = itertools.chain([first], [second] if second is not None else [], lines)
     else:
         chunks = iter([(first[0], text)])
-    over_lines = named_game and second is not None and _opens_a_value(first[1])
+    note = "cut" if cut else "over lines" if named_game and opens else ""
     return is_game, ((first_line, _parse_record(chunk, first_line, is_game, filename,
-                                                over_lines and first_line == first[0]))
+                                                note if first_line == first[0] else ""))
                      for first_line, chunk in chunks)
 
 
@@ -263,6 +267,27 @@ def _opens_a_value(first_line: str) -> bool:
     return False
 
 
+def _cut_short(first_line: str, second_line: str) -> bool:
+    """Whether a first line that opens a value (:func:`_opens_a_value`) is a JSON Lines record
+    cut short at its end: the next line starts an object (``{``) where the first line's value
+    cannot go on with one, so read as one value the file breaks at the start of line 2.
+
+    A record written over several lines goes on with a name, a value or a bracket after its
+    first line; a ``{`` there is the next record of a game record whose first line lost its end.
+    A first line of ``{`` alone is the pretty-printed start of a record, never a cut line.
+    """
+    head = first_line.rstrip()
+    if head.lstrip() == "{" or not second_line.lstrip().startswith("{"):
+        return False
+    try:
+        json.loads(head + "{", parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        return exc.pos == len(head)
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
 def _line_and_column(chunk: str, offset: int) -> tuple[int, int]:
     """The line (from 1) and column (from 1) of ``offset`` in ``chunk``, lines ended by LF,
     CR or CR LF as records.md has them (json's own ``lineno`` counts LF alone).  Counted by
@@ -329,24 +354,36 @@ def check_given_twice(record: dict, prefix: str = "") -> None:
                               "(which one counts is not said)")
 
 
-def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, over_lines: bool = False) -> dict:
+def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, note: str = "") -> dict:
     """One record's JSON text as a record (a JSON object of the hand format); NotARecord if not.
 
-    ``over_lines``: the first line of a .jsonl file that opens a value over several lines,
-    whose error says why the file is not read as one record.
+    ``note``: what a game record's first line is when it does not close its record, for its
+    error to say: ``"over lines"``, a .jsonl file's first line opening a value over several
+    lines (why the file is not read as one record); ``"cut"``, a line cut short before the
+    next record (:func:`_cut_short`).
     """
     try:
         value = json.loads(chunk, parse_constant=_not_json, object_pairs_hook=_json_object)
     except json.JSONDecodeError as exc:
-        line, column = _line_and_column(chunk, exc.pos)
+        # Text that ends before its record closes: json places that after the last blank line
+        # (a final newline made it "2:1", a line that is no line); it is just after the last character.
+        end = len(chunk.rstrip())
+        line, column = _line_and_column(chunk, min(exc.pos, end))
         msg = json_decode_message(exc)
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
-        elif over_lines:
+        elif note == "cut":
+            msg += (f"; line {first_line} stops before its record closes and the next line starts another, so "
+                    "the file is a game record (JSON Lines: one hand record a line) whose line "
+                    f"{first_line} is cut short: complete the record, or remove the line")
+        elif note == "over lines":
             msg += ("; a file named .jsonl is a game record (JSON Lines: one hand record a line), and this one "
                     "opens a value over several lines: write one record a line, or name the file .json")
         elif msg == "Extra data" and not is_game and chunk.startswith("{", exc.pos):  # a second record
             msg += ": a file of more than one record is a game record, JSON Lines, one hand record a line"
+        elif exc.pos >= end:
+            msg += (f"; line {first_line} ends" if is_game else "; the file ends") + \
+                " before its record closes: it is cut short, or a bracket is missing"
         raise NotARecord(f"{filename}:{line + first_line - 1 if is_game else line}:{column}: "
                          f"invalid JSON: {msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep

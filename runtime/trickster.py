@@ -6,8 +6,9 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 * tag lines ``[Name "value"]``; the lines after a tag that are not tags are its data
   (the calls of ``Auction``, the tricks of ``Play``); lines starting with ``%`` are
   comments.  A hand begins at ``[Event …]``, or at a second ``[Deal …]``; a file that
-  writes no Events also begins one where a tag already seen repeats, but in a hand with
-  an Event any other tag given twice (two ``[Result]``) is refused, naming it.
+  writes no Events begins one where the tag it begins with repeats (``[GameOptions …]``,
+  say) as well.  Any other tag given twice in one hand (two ``[Result]``) is refused,
+  naming it and its line, Events or none.
 * seats are ``S W N E`` for four players, in the order of play (each one's left is the
   next): here seat 0 is S, 1 W, 2 N, 3 E, so partners are S+N and W+E.
 * ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
@@ -218,6 +219,8 @@ def read_ptn(text: str) -> list[PtnHand]:
     hands: list[PtnHand] = []
     current: PtnHand | None = None
     last: Tag | None = None
+    # The tag the file begins with (its name as written too): where a hand begins when it has no Event.
+    opener, opener_name = "", ""
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
         # Comments: "%" lines as the app writes them; ";" lines and "{…}" lines as PBN allows.
@@ -232,14 +235,18 @@ def read_ptn(text: str) -> list[PtnHand]:
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
             name, value = tag
             key = name.lower()
+            if not opener:
+                opener, opener_name = key, name
             if current is not None and key in current.tags and key not in ("event", "deal") \
-                    and "event" in current.tags:
-                # A hand begins at its Event: a tag given twice before the next Event is a
-                # fault (a second [Result] or [GameOptionsJson] must not start a hand of its own).
+                    and ("event" in current.tags or key != opener):
+                # A hand begins at its Event (or, with none, at the tag the file begins with): a
+                # tag given twice before that is a fault, as a second [Result] or
+                # [GameOptionsJson] must not start a hand of its own (it had no Deal).
+                where = "its [Event …]" if "event" in current.tags else "a second [Deal …]" if opener == "deal" \
+                    else f"[{opener_name} …], as the file's first hand does, or at a second [Deal …]"
                 raise PtnError(number, f"[{name}] is given twice in this hand (first at line "
-                                       f"{current.tags[key].line}); a new hand begins at its [Event …]")
-            repeated = current is not None and key in current.tags
-            if current is None or key == "event" or (repeated and (key == "deal" or "event" not in current.tags)):
+                                       f"{current.tags[key].line}); a new hand begins at {where}")
+            if current is None or key == "event" or key in current.tags:
                 current = PtnHand(number)
                 hands.append(current)
             last = current.tags[key] = Tag(name, value, number)

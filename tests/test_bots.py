@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
@@ -1051,6 +1052,45 @@ def test_a_bid_over_one_the_dealer_may_take_is_no_sacrifice_kept_out(monkeypatch
     monkeypatch.setattr(heuristic_module, "_TAKE_OVER_SACRIFICE", False)
     call, reason = heuristic_says(state)
     assert call == "pass" and "sacrifice" in reason, (call, reason)
+
+
+def test_the_reason_says_the_lift_where_it_moved_the_call(monkeypatch):
+    """The reason gave the plain estimate and a value that held the standing lift (the books
+    a dealer who lets the bid stand leaves us, outbid.standing_lift) without saying so: an
+    opening 5 read "about 10.2 books ... worth +1.5", which those books do not give.  Where
+    the lift moved the call, the reason says the books if no dealer takes the bid and what
+    the call was without them; where it moved nothing, the reason is as before."""
+    from runtime.bots import outbid
+    rules = rules_of("rhode-island")
+    state = hand_state(rules, 0, {1: "4S 6S JS QS KS 2D 5D 6D 2C 3C 7C 9C"})
+    call, reason = heuristic_says(state)
+    said = re.search(r"about ([0-9.]+) books expected with spades trump, ([0-9.]+) if no dealer takes it "
+                     r"\(bid 4 without what a dealer who lets it stand leaves us\), worth ", reason)
+    assert call == "5" and said, reason
+    info = _ready_info("rhode-island")
+    lift = outbid.standing_lift(state, info, HeuristicBot(random.Random(0))._outlook(info, 1), 1)
+    five = [b.text for b in rules.bids].index("5")
+    assert lift is not None and abs(float(said[2]) - float(said[1]) - lift[five]) <= 0.1 + 1e-9
+    # A hand whose call the lift does not move (it opens 5 either way): no such words.
+    strong = hand_state(rules, 0, {1: "2S 5S 3H 7H QH KH 7C 8C TC JC QC AC"})
+    assert heuristic_says(strong)[0] == "5" and "no dealer takes it" not in heuristic_says(strong)[1]
+    monkeypatch.setattr(heuristic_module, "_TAKE_LIFT", False)
+    assert heuristic_says(strong)[0] == "5"
+    # Without the lift the opener's call is 4, and its reason says nothing of one.
+    call, reason = heuristic_says(state)
+    assert call == "4" and "no dealer takes it" not in reason and "leaves us" not in reason, reason
+
+
+def test_the_reason_says_the_lift_turned_a_pass_into_a_bid():
+    """Over a standing 4 the dealer may take, the partner's 5 is bid only because of the lift
+    (_TAKE_OVER_SACRIFICE asks for one): the reason says it would pass without it."""
+    rules = rules_of("rhode-island")
+    state = act(hand_state(rules, 0, {3: "5S 9S QS KS 7H AH 5D 8D JD 4C 5C JC"}), "4", "pass")
+    call, reason = heuristic_says(state)
+    assert call == "5", reason
+    assert re.search(r"books expected with spades trump, [0-9.]+ if no dealer takes it \(pass without what a "
+                     r"dealer who lets it stand leaves us\), worth [-+][0-9.]+ against [-+][0-9.]+ for passing",
+                     reason), reason
 
 
 def test_no_lift_where_no_later_seat_may_take():

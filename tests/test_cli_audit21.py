@@ -113,6 +113,42 @@ def test_a_number_that_is_not_one_is_said_so_and_a_huge_one_is_not_quoted_whole(
     assert "'--seed': a number of 5,000 digits is not in the range -9223372036854775808<=x<=" in huge.stderr
 
 
+# Every whole-number option of every command, with the words its command needs before it.
+_NUMBER_OPTIONS = {
+    ("simulate", "--games"): ["simulate", "standard"], ("simulate", "--hands"): ["simulate", "standard"],
+    ("simulate", "--seed"): ["simulate", "standard"], ("simulate", "--workers"): ["simulate", "standard"],
+    ("simulate", "--max-hands"): ["simulate", "standard"],
+    ("compare", "--games"): ["compare", "standard", "standard"], ("compare", "--hands"): ["compare", "standard", "standard"],
+    ("compare", "--seed"): ["compare", "standard", "standard"],
+    ("compare", "--workers"): ["compare", "standard", "standard"],
+    ("compare", "--max-hands"): ["compare", "standard", "standard"],
+    ("play", "--seat"): ["play", "standard"], ("play", "--seed"): ["play", "standard"],
+}
+
+
+def test_the_list_of_number_options_is_every_one_the_commands_have():
+    """The test below is of every integer option: a command given a new one is listed here."""
+    import click
+
+    from bidcompiler.cli import cli
+    ctx = click.Context(cli)
+    found = {(name, opt) for name in cli.list_commands(ctx)
+             for param in cli.get_command(ctx, name).params if isinstance(param.type, click.types.IntParamType)
+             for opt in param.opts if opt.startswith("--")}
+    assert found == set(_NUMBER_OPTIONS)
+
+
+@pytest.mark.parametrize("command, option", sorted(_NUMBER_OPTIONS))
+@pytest.mark.parametrize("value", ["1_0", "1_000", "0_1", "-1_0"])
+def test_a_number_with_an_underscore_is_refused_as_other_bad_numbers_are(command, option, value):
+    """Python's int() reads '1_000' as 1000; a count, seed or seat is plain digits, refused
+    otherwise with the usage message any other bad number gets (status 2)."""
+    result = run(*_NUMBER_OPTIONS[command, option], option, value)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert (f"'{option}': '{value}' is not a whole number (digits 0-9, no decimal point or exponent)"
+            in result.stderr), result.stderr
+
+
 @pytest.mark.parametrize("args, status", [
     (("compile", "{bad}", "--json"), 1),
     (("diff", "standard", "{bad}", "--json"), 1),
@@ -144,6 +180,35 @@ def test_one_setting_given_two_values_by_set_is_refused_naming_both():
             "the first would change nothing; give each setting once") in twice.stderr
     merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels={to: 6}")
     assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+    replaced = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels=5")
+    assert replaced.exit_code == 2  # a plain value after a mapping replaces it whole: set twice too
+    assert ("'--set': auction.levels is set twice ('auction.levels={from: 4}', then 'auction.levels=5'): "
+            "the first would change nothing; give each setting once") in replaced.stderr
+
+
+@pytest.mark.parametrize("first, then, said", [
+    ("auction.levels.from=4", "auction.levels.from.x=2",
+     "auction.levels.from.x is inside auction.levels.from, which is given a plain value before it"),
+    ("auction.levels=~", "auction.levels.from=4",
+     "auction.levels.from is inside auction.levels, which is given a plain value before it"),
+    ("auction.levels.from=4", "auction.levels=~",
+     "auction.levels is given a plain value after auction.levels.from, inside it"),
+])
+def test_overlapping_set_paths_with_a_plain_value_are_refused_naming_both(first, then, said):
+    """`--set a.b=1 --set a.b.c=2` (or the other way round) passed the check of one setting
+    given twice and reached the compiler, the one change silently undoing the other."""
+    result = run("compile", "standard", "--set", first, "--set", then)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"'--set': {said} ('{first}', then '{then}'): the one undoes the other; give each setting once" \
+        in result.stderr, result.stderr
+
+
+def test_a_mapping_then_a_setting_inside_it_merge_as_the_readme_says():
+    """README: each --set is a layer, and a mapping merges with a setting inside it."""
+    merged = run("compile", "standard", "--set", "auction.levels={from: 4}", "--set", "auction.levels.to=6")
+    assert merged.exit_code == 0 and "bids      4-6," in merged.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--set auction.levels.to=6` merges into both settings" in readme
 
 
 def test_with_given_two_rules_joined_by_plus_says_to_repeat_it():

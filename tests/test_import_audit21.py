@@ -341,6 +341,47 @@ def test_a_tag_given_twice_in_one_hand_is_named(tmp_path, tag, first):
                              "a new hand begins at its [Event …]\n")
 
 
+def _without_events(name: str) -> list[str]:
+    """A shipped PTN file's lines with its [Event] tags left out."""
+    return [ln for ln in (DATA / name).read_text(encoding="utf-8").splitlines() if not ln.startswith("[Event")]
+
+
+def test_a_tag_given_twice_in_a_hand_without_an_event_is_named_as_with_one(tmp_path):
+    """Without Events a repeated [Result] started a hand of its own: "hand 2: no game options"
+    and "the hand has no [Deal] tag".  It is refused as in a hand with an Event, naming the tag,
+    its line and where a hand does begin (the tag the file begins with, or a second [Deal])."""
+    lines = _without_events("suit-contract.ptn")
+    assert lines[0].startswith("[GameOptions ")
+    src, result = _import(tmp_path, "\n".join(lines + ['[Result "9"]', '[Result "9"]']) + "\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"{src}:{len(lines) + 2}: [Result] is given twice in this hand (first at line "
+                             f"{len(lines) + 1}); a new hand begins at [GameOptions …], as the file's first "
+                             "hand does, or at a second [Deal …]\n")
+
+
+def test_a_hand_without_an_event_begins_where_the_files_first_tag_repeats(tmp_path):
+    """The docstring's rule: with no Events, the tag the file begins with opens each hand, so
+    game.ptn without its Events is still its three hands, the same as with them."""
+    src = tmp_path / "hand.ptn"
+    src.write_text("\n".join(_without_events("game.ptn")) + "\n", encoding="utf-8")
+    out, events = tmp_path / "no-events.jsonl", tmp_path / "events.jsonl"
+    assert run("import", str(src), "-o", str(out)).exit_code == 0
+    assert run("import", str(DATA / "game.ptn"), "-o", str(events)).exit_code == 0
+    assert len(out.read_text().splitlines()) == 3
+    assert out.read_text() == events.read_text()
+
+
+def test_a_file_beginning_at_deal_without_events_begins_hands_at_deal_only(tmp_path):
+    """A file whose first tag is [Deal] begins each hand at a [Deal]; a tag given twice is named."""
+    lines = _without_events("suit-contract.ptn")
+    lines = [lines[1], lines[0]] + lines[2:]  # [Deal] first, then [GameOptions]
+    text = "\n".join(lines + [lines[1]]) + "\n"
+    src, result = _import(tmp_path, text)
+    assert result.exit_code == 1
+    assert result.stderr == (f"{src}:{len(lines) + 1}: [GameOptions] is given twice in this hand (first at line 2); "
+                             "a new hand begins at a second [Deal …]\n")
+
+
 def test_a_key_given_twice_in_the_json_is_refused(tmp_path):
     text = REAL_TEXT.replace('"noWatching":true', '"noWatching":true,"lowBeatsHigh":false,"lowBeatsHigh":true')
     src, result = _import(tmp_path, text)

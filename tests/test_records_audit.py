@@ -311,6 +311,48 @@ def test_a_game_record_with_its_first_line_broken_before_its_end_is_still_a_game
     assert result.exit_code == 2 and result.stderr.startswith(f"{path}:1:{broken.index(',,') + 2}: invalid JSON")
 
 
+@pytest.mark.parametrize("name", ["game.json", "game.jsonl"])
+@pytest.mark.parametrize("lost", ["}", "]}", "\"dealer\": 3}"])
+def test_a_game_record_whose_first_line_is_cut_at_its_end_is_said_to_be_cut_there(tmp_path, name, lost):
+    """A first line that lost its end opens a value; the next line's ``{`` cannot go on with
+    it, so the file is a game record whose line 1 is cut short (records.md), said at the end of
+    line 1, not at "2:1" with json's words alone (nor, in a .jsonl file, as a value written over lines)."""
+    whole = json.dumps(NT_RECORD)
+    if lost.startswith("\"dealer"):  # the dealer written last: cut after the comma before it
+        whole = json.dumps({k: v for k, v in NT_RECORD.items() if k != "dealer"} | {"dealer": 3})
+    assert whole.endswith(lost)  # "]}": the play list, the last field, cut inside
+    first = whole[:-len(lost)]
+    path = write(tmp_path / name, first + "\n" + json.dumps(NT_RECORD) + "\n" + json.dumps(NT_RECORD)[:30])
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"{path}:1:{len(first.rstrip()) + 1}: invalid JSON: "), result.stderr
+    assert result.stderr.endswith("; line 1 stops before its record closes and the next line starts another, so the "
+                                  "file is a game record (JSON Lines: one hand record a line) whose line 1 is cut "
+                                  "short: complete the record, or remove the line\n"), result.stderr
+
+
+@pytest.mark.parametrize("tail", ["\n", "\n\n\n", "", "\r\n"])
+def test_a_hand_record_cut_short_is_placed_after_its_last_character(tmp_path, tail):
+    """A one-line record cut at its end followed by a newline was placed at "2:1", a line
+    that holds nothing; it is placed just after its last character and said to end early."""
+    first = json.dumps(NT_RECORD)[:-1]
+    path = write(tmp_path / "hand.json", first + tail)
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"{path}:1:{len(first) + 1}: invalid JSON: Expecting ',' delimiter; the file ends "
+                             "before its record closes: it is cut short, or a bracket is missing\n")
+
+
+def test_a_pretty_printed_record_whose_value_goes_on_with_an_object_is_still_one_record(tmp_path):
+    """A first line ending at a name (``"options":``) goes on with a ``{`` on the next line:
+    one record over several lines, not a cut line (records.md)."""
+    text = json.dumps(NT_RECORD, indent=2)
+    text = text.replace('{\n  "format"', '{"options":\n{}, "format"', 1)
+    path = write(tmp_path / "hand.json", text)
+    result = run("replay", str(path), "--json")
+    assert "cut short" not in result.stderr and "invalid JSON" not in result.stderr, result.stderr
+
+
 def test_a_file_of_two_hand_records_on_two_lines_is_a_game_record(tmp_path):
     """records.md: "... or that holds more than one line, is a game record" (here: the first
     hand's 12 points win the game to 7, and a game record "may not go on after")."""

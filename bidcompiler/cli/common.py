@@ -35,7 +35,8 @@ MAX_DIGITS = 40
 
 class _AsciiDigits(click.ParamType):
     """An integer option written with the digits 0-9: click's int() also reads '٤' (Arabic-Indic)
-    or '４' (full width) as 4, which no command documents and no record or save writes back."""
+    or '４' (full width) as 4, and '1_000' (Python's grouping) as 1000, which no command
+    documents and no record or save writes back."""
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.isascii():
@@ -43,12 +44,14 @@ class _AsciiDigits(click.ParamType):
         if isinstance(value, str):
             # click's own words were "'0x10' is not a valid integer range." (of --hands, --seed),
             # and a number too long to read was quoted whole, all of its thousands of digits.
-            digits = value.strip().lstrip("+-").replace("_", "")
+            digits = value.strip().lstrip("+-")
             if digits.isdigit() and len(digits) > MAX_DIGITS:
                 bounds = self._describe_range() if isinstance(self, click.IntRange) else ""
                 self.fail(f"a number of {len(digits):,} digits is not in the range {bounds}" if bounds else
                           f"a number of {len(digits):,} digits is too far from 0", param, ctx)
             try:
+                if "_" in value:  # int() reads Python's grouping; a count is plain digits
+                    raise ValueError(value)
                 int(value)
             except ValueError:
                 self.fail(f"{quoted(value)} is not a whole number (digits 0-9, no decimal point or exponent)",
@@ -212,18 +215,42 @@ def set_expressions(ctx, param, values):
 def _each_setting_once(values, ctx, param) -> None:
     """Refuse one setting given two plain values by ``--set`` (exit 2): the later one replaces the
     earlier whole, so the earlier does nothing, and two values for one setting are a slip, not
-    a rule.  A mapping or list (``{from: 4}``, ``[…]``; YAML's tags, anchors and aliases too) may
-    be merged with what follows, as a house rule's is, so it is left to the compiler."""
-    seen: dict[tuple[str, ...], str] = {}
+    a rule; so does a plain value after a mapping.  A mapping or list (``{from: 4}``, ``[…]``;
+    YAML's tags, anchors and aliases too) may be merged with what follows, as a house rule's
+    is, so it is left to the compiler.
+
+    So are overlapping paths where one is a plain value (``~`` too, as ``a.b=~`` then
+    ``a.b={…}`` is refused above): a setting inside one given a plain value before it
+    (``a.b=1``, then ``a.b.c=2``: the mapping replaces the 1), or a plain value given after
+    settings inside it (``a.b.c=2``, then ``a.b=1``).  A mapping before settings inside it
+    merges with them, as layers do (README).
+    """
+    seen: dict[tuple[str, ...], str] = {}  # the paths given a plain value
+    given: list[tuple[tuple[str, ...], str]] = []  # every path, in order
     for value in values:
         path_text, value_text = value.split("=", 1)
         path = tuple(key.strip() for key in path_text.strip().split("."))
-        if path in seen:
+        plain = not value_text.strip().startswith(("{", "[", "!", "&", "*"))
+        # A plain value after a mapping for the same setting replaces it whole, too.
+        twice = seen.get(path) or (next((v for p, v in given if p == path), None) if plain else None)
+        if twice is not None:
             raise click.BadParameter(printable(
-                f"{'.'.join(path)} is set twice ({quoted(seen[path])}, then {quoted(value)}): "
+                f"{'.'.join(path)} is set twice ({quoted(twice)}, then {quoted(value)}): "
                 "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
-        if not value_text.strip().startswith(("{", "[", "!", "&", "*")):
+        outer = next(((p, v) for p, v in seen.items() if path[:len(p)] == p), None)
+        inner = next(((p, v) for p, v in given if p[:len(path)] == path and p != path), None) if plain else None
+        clash = outer or inner
+        if clash is not None:
+            other, earlier = clash
+            said = (f"{'.'.join(path)} is inside {'.'.join(other)}, which is given a plain value before it"
+                    if outer else f"{'.'.join(path)} is given a plain value after {'.'.join(other)}, inside it")
+            raise click.BadParameter(printable(
+                f"{said} ({quoted(earlier)}, then {quoted(value)}): the one undoes the other; "
+                "give each setting once", False), ctx=ctx, param=param)
+        if plain:
             seen[path] = value
+        given.append((path, value))
+
 
 
 def with_rules_option(command):

@@ -272,7 +272,10 @@ class HeuristicBot:
         return base + seat_partners * (0.85 * share + partner_bonus) + (info.declarer_book if kitty else 0.0)
 
     # ------------------------------------------------------------------ auction
-    def _call(self, state: HandState, legal: list[int], why: bool):
+    def _call(self, state: HandState, legal: list[int], why: bool, lifted: bool = True):
+        """The call and its reason (``why``); ``lifted=False``: as if no later dealer's
+        letting a bid stand said anything (_TAKE_LIFT off), for the reason to say what the
+        lift moved."""
         rules = state.rules
         info = rules_info(rules)
         info.ensure_util(state)
@@ -331,7 +334,7 @@ class HeuristicBot:
         look = self._outlook(info, npart)
         bias = look.bias if state.high_bid < 0 else (0.0, 0.0)
         # Where a later dealer may take our bid: the books we hold if it stands (_TAKE_LIFT).
-        lift = standing_lift(state, info, look, npart) if allowed and _TAKE_LIFT else None
+        lift = standing_lift(state, info, look, npart) if allowed and _TAKE_LIFT and lifted else None
         lift_bias = look.bias if lift is not None and (state.high_bid < 0 or state.high_seat in partners) \
             else (0.0, 0.0)
         # Whether a bid is a sacrifice (below) is asked of the best estimate of its books,
@@ -415,21 +418,41 @@ class HeuristicBot:
             # A bid worth less than nothing is chosen only over a pass worth less still (or
             # where passing is not allowed): the reason says so, or it reads as a mistake.
             against = f" against {pass_value:+.1f} for passing ({pass_words})" if can_pass else ""
+            # The books it is valued with if it stands, where that moved the call (_TAKE_LIFT).
+            moved = self._lift_moved(state, legal, action, lift)
+            if moved and lift is not None and action != info.take_action:
+                moved = f", {books + lift[b]:.1f} if no dealer takes it ({moved})"
+            elif moved:
+                moved = f" ({moved})"
             return action, (f"{text}{forced}: about {books:.1f} books expected "
-                            f"{self._contract_words(rules, key)}, worth {value:+.1f}{against}")
+                            f"{self._contract_words(rules, key)}{moved}, worth {value:+.1f}{against}")
         if can_pass:
             if not why:
                 return info.pass_action, ""
+            moved = self._lift_moved(state, legal, info.pass_action, lift)
+            moved = f" ({moved})" if moved else ""
             if best_bid is None and best_any is not None and best_any[5] > pass_value + margin:
                 return info.pass_action, ("pass: every bid left is a sacrifice (expected to go down, and to lose "
                                           f"points) that saves too little: {rules.bids[best_any[4]].text} is worth "
-                                          f"{best_any[5]:+.1f} against {pass_value:+.1f} {pass_words}")
+                                          f"{best_any[5]:+.1f} against {pass_value:+.1f} {pass_words}{moved}")
             best_bid = best_bid or best_any
             if best_bid is None:
                 return info.pass_action, f"pass: {auction_rules(rules).why_no_bid(state)}"
             return info.pass_action, (f"pass: the best bid, {rules.bids[best_bid[4]].text}, is worth "
-                                      f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}")
+                                      f"{best_bid[5]:+.1f} against {pass_value:+.1f} {pass_words}{moved}")
         return legal[0], "the only call left"
+
+    def _lift_moved(self, state: HandState, legal: list[int], action: int, lift) -> str:
+        """Where the books a later dealer who lets a bid stand leaves us (``lift``,
+        outbid.standing_lift) changed the call to ``action``: the call without them, in the
+        reason's words (``bid 4 without what a dealer who lets it stand leaves us``); else "".
+        Asked only for a reason, so the call is worked out a second time only then."""
+        if lift is None:
+            return ""
+        plain, words = self._call(state, legal, True, lifted=False)
+        if plain == action:
+            return ""
+        return f"{words.split(':', 1)[0]} without what a dealer who lets it stand leaves us"
 
     def _plain_pass_value(self, state: HandState, info: RulesInfo, est, npart: int, bonus: float, stands) -> float:
         """What passing is worth in the hand's own points, the game aside (as :meth:`_call` values it)."""
