@@ -1119,7 +1119,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
             shares[1 - side] = remaining - claim
         return shares
     if len(claim) != sides:
-        raise RecordError(at, f"{who}claim lists {len(claim)} shares; there are {sides} sides")
+        raise RecordError(at, f"{who}claim lists {len(claim)} share{'' if len(claim) == 1 else 's'}; "
+                              f"there are {sides} sides")
     if sum(claim) != remaining:
         raise RecordError(at, f"{who}claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")

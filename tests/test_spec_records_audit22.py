@@ -46,3 +46,14 @@ def test_a_later_hands_seat_off_the_rotation_is_still_said_so(tmp_path):
     assert error["message"].startswith("dealer 2 does not follow the rotation (expected 0)")
     assert run("replay", "--json", str(write_record(tmp_path / "ok.jsonl", [
         PASSED_OUT, with_changes(PASSED_OUT, dealer=0)]))).exit_code == 0
+
+
+def test_a_claim_list_of_one_share_is_said_in_the_singular(tmp_path):
+    """records.md `claim`: with more than two sides (docs/records.md: with two too) "`claim` is a
+    list giving each side's share"; a list of the wrong length is illegal at `claim`, and the
+    message said "claim lists 1 shares"."""
+    record = with_changes(NT_RECORD, play=NT_RECORD["play"][:4], claim=[11])
+    result = run("replay", "--json", str(write_record(tmp_path / "hand.json", record)))
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"] == {
+        "at": "claim", "message": "seat 0: claim lists 1 share; there are 2 sides"}
