@@ -1180,7 +1180,8 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
         # "not the rotation", which named the wrong rule and quoted every digit.
         dealer = record.get("dealer")
         named = named_first_dealer(rules) if previous is None else None
-        if named is not None and _is_seat(rules, dealer) and dealer != named:  # a game record holds the game from its first hand
+        # A game record holds the game from its first hand.
+        if named is not None and _is_seat(rules, dealer) and dealer != named:
             raise RecordError(prefix + "dealer", f"dealer {dealer}, but seat {named} deals the first hand "
                                                  "of a game of this variant")
         if previous is not None and _is_seat(rules, dealer) and dealer != tally.next_dealer(previous):
