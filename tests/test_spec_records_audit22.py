@@ -57,3 +57,20 @@ def test_a_claim_list_of_one_share_is_said_in_the_singular(tmp_path):
     assert result.exit_code == 1
     assert json.loads(result.stdout)["error"] == {
         "at": "claim", "message": "seat 0: claim lists 1 share; there are 2 sides"}
+
+
+def test_a_first_hands_dealer_that_is_no_seat_is_said_so_where_the_variant_names_the_first_dealer(tmp_path):
+    """As above for the first hand of a variant that names its first dealer (`deal.first_dealer`):
+    dealer 9 is "not a seat", not "dealer 9, but seat 1 deals the first hand"; a seat that is
+    not the first dealer is still said so."""
+    (tmp_path / "fd.yaml").write_text("name: fd\nextends: standard\ndeal:\n  first_dealer: 1\n", encoding="utf-8")
+    messages = {}
+    for dealer in (9, 3):
+        record = with_changes(PASSED_OUT, variant="fd.yaml", dealer=dealer)
+        result = run("replay", "--json", str(write_record(tmp_path / "game.jsonl", [record])))
+        assert result.exit_code == 1
+        error = json.loads(result.stdout)["error"]
+        assert error["at"] == "hand[0].dealer"
+        messages[dealer] = error["message"]
+    assert messages == {9: "dealer must be a seat from 0 to 3",
+                        3: "dealer 3, but seat 1 deals the first hand of a game of this variant"}
