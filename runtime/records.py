@@ -1156,7 +1156,8 @@ def claim_shares(state: HandState, claim, at: str = "claim") -> list[int]:
             shares[1 - side] = remaining - claim
         return shares
     if len(claim) != sides:
-        raise RecordError(at, f"{who}claim lists {len(claim)} shares; there are {sides} sides")
+        raise RecordError(at, f"{who}claim lists {len(claim)} share{'' if len(claim) == 1 else 's'}; "
+                              f"there are {sides} sides")
     if sum(claim) != remaining:
         raise RecordError(at, f"{who}claim shares out {shown(sum(claim))} trick{'' if sum(claim) == 1 else 's'}, but "
                                   f"{remaining} remain{'s' if remaining == 1 else ''}")
@@ -1211,15 +1212,16 @@ def replay_game(records: list[dict], resolve: Resolver) -> tuple[list[HandReplay
             if record.get(key, [] if key == "with" else None) != first.get(key, [] if key == "with" else None):
                 raise RecordError(prefix + key, _not_the_first_hands(key, record, first))
         # The dealer comes before the deal: a wrong one is the hand's first offending entry
-        # (the auction itself depends on who deals).  replay_hand checks its type and range.
+        # (the auction itself depends on who deals).  replay_hand checks its type and range:
+        # a number that is no seat (9, or one of thousands of digits) is "not a seat", never
+        # "not the rotation", which named the wrong rule and quoted every digit.
         dealer = record.get("dealer")
         named = named_first_dealer(rules) if previous is None else None
-        if (named is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
-                and dealer != named):  # a game record holds the game from its first hand
+        # A game record holds the game from its first hand.
+        if named is not None and _is_seat(rules, dealer) and dealer != named:
             raise RecordError(prefix + "dealer", f"dealer {dealer}, but seat {named} deals the first hand "
                                                  "of a game of this variant")
-        if (previous is not None and isinstance(dealer, int) and not isinstance(dealer, bool)
-                and dealer != tally.next_dealer(previous)):
+        if previous is not None and _is_seat(rules, dealer) and dealer != tally.next_dealer(previous):
             raise RecordError(prefix + "dealer",
                               f"dealer {dealer} does not follow the rotation "
                               f"(expected {tally.next_dealer(previous)})")
