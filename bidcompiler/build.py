@@ -159,22 +159,28 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
     written = data.get("auction", {}).get("strains")
     written = written if isinstance(written, list) else []
     strains = [s for s in written if isinstance(s, dict)]
+    incomplete: dict[tuple, list[int]] = {}
     for i, strain in enumerate(written):
         if not isinstance(strain, dict):
             continue
-        missing = [key for key in REQUIRED_STRAIN if key not in strain]
-        if not missing:
-            continue
-        # Most often a house rule naming a strain its game does not have ("notrump from 4" over a
-        # game whose bids are bare numbers): strains merge by name, so the name made a new one.
+        missing = tuple(key for key in REQUIRED_STRAIN if key not in strain)
+        if missing:
+            # Strains one file left incomplete alike are one mistake, said once: most often a house
+            # rule changing strains its game does not have (spades-trump's uptown and downtown over
+            # a game whose bids are bare numbers).
+            incomplete.setdefault((doc.pos(("auction", "strains", i)).file, missing), []).append(i)
+    for (_, missing), indexes in incomplete.items():
+        # Strains merge by name, so naming a strain the game does not have made a new one.
+        named = [str(written[i].get("name")) for i in indexes]
         others = [str(s.get("name")) for s in strains
-                  if s is not strain and all(k in s for k in REQUIRED_STRAIN)]
+                  if not any(s is written[i] for i in indexes) and all(k in s for k in REQUIRED_STRAIN)]
         keys = " and ".join(f"'{k}'" for k in missing)
-        add = f"to add strain {quoted(str(strain.get('name')))}, give it {keys}"
+        which = " and ".join(quoted(n) for n in named)
+        add = f"to add strain{'s' if len(named) > 1 else ''} {which}, give {'each' if len(named) > 1 else 'it'} {keys}"
         hint = (f"the other strains are {', '.join(quoted(n) for n in others)}: to change one of them, use its name; "
                 f"{add}") if others else add
-        sink.error(doc.pos(("auction", "strains", i)),
-                   f"auction.strains: strain {quoted(str(strain.get('name')))}: missing required "
+        sink.error(doc.pos(("auction", "strains", indexes[0])),
+                   f"auction.strains: strain{'s' if len(named) > 1 else ''} {which}: missing required "
                    f"key{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing)}", hint=hint)
 
 

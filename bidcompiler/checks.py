@@ -339,6 +339,22 @@ def check_order_aliases(v: ir.Variant, sink: DiagnosticSink) -> None:
                      fix=(f"give the word '{word}' to one order only",))
 
 
+def _quoted(names: list[str]) -> str:
+    """``names`` quoted and joined for a message: 'a', 'a' and 'b', 'a', 'b' and 'c'."""
+    quoted = [f"'{n}'" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" and {quoted[-1]}"
+
+
+def _s(names: list[str]) -> str:
+    """The plural ending for a list of ``names``."""
+    return "" if len(names) == 1 else "s"
+
+
+def _is_not_strain(names: list[str]) -> str:
+    """"is not a strain" or "are not strains", as ``names`` has one or more."""
+    return "is not a strain" if len(names) == 1 else "are not strains"
+
+
 def _misspelt_in_ranking(unknown: list[str], unranked: list[str]) -> dict[str, str]:
     """Each name of ``unknown`` (ranked, but no strain) that is a misspelling of a strain of
     ``unranked`` (a strain the ranking leaves out), with that strain: `uptown < dowtown <
@@ -422,20 +438,30 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     ranked = Counter(name for group in a.ranking for name in group)
     ranking, strains = ("auction", "ranking"), ("auction", "strains")
     misspelt = _misspelt_in_ranking([n for n in ranked if n not in names], [n for n in names if not ranked[n]])
+    unplaced = [n for n in names if ranked[n] == 0 and n not in misspelt.values()]  # a misspelling: below
+    unknown = [n for n in ranked if n not in names and n not in misspelt]
+    if unplaced and unknown:
+        # A ranking written for other strains (a house rule ranking standard's bids, laid over a
+        # game that bids bare numbers) is one mistake: said once, not once for each name.
+        conflict(sink, v, f"ranking names {_quoted(unknown)}, which {_is_not_strain(unknown)}, and does not "
+                          f"place strain{_s(unplaced)} {_quoted(unplaced)}", ranking, strains,
+                 fix=(f"rank the strains there are ({_quoted(names)}) in auction.ranking",
+                      f"add strain{_s(unknown)} named {_quoted(unknown)}"))
+    elif unplaced:
+        conflict(sink, v, f"ranking does not place strain{_s(unplaced)} {_quoted(unplaced)}", ranking, strains,
+                 fix=(f"add {_quoted(unplaced)} to auction.ranking",))
+    elif unknown:
+        conflict(sink, v, f"ranking names {_quoted(unknown)}, which {_is_not_strain(unknown)}", ranking, strains,
+                 fix=(f"take {_quoted(unknown)} out of auction.ranking",
+                      f"add {'a strain' if len(unknown) == 1 else 'strains'} named {_quoted(unknown)}"))
     for name in names:
-        if ranked[name] == 0 and name not in misspelt.values():  # a misspelling of it is said once, below
-            conflict(sink, v, f"ranking does not place strain '{name}'", ranking, strains,
-                     fix=(f"add '{name}' to auction.ranking",))
-        elif ranked[name] > 1:
+        if ranked[name] > 1:
             sink.error(v.at(*ranking), f"ranking places strain '{name}' more than once",
                        hint=f"name '{name}' once in auction.ranking")
     for name in ranked:
         if name in misspelt:
             conflict(sink, v, f"ranking names '{name}', which is not a strain (did you mean '{misspelt[name]}'?)",
                      ranking, strains, fix=(f"write '{misspelt[name]}' for '{name}' in auction.ranking",))
-        elif name not in names:
-            conflict(sink, v, f"ranking names '{name}', which is not a strain", ranking, strains,
-                     fix=(f"take '{name}' out of auction.ranking", f"add a strain named '{name}'"))
     used = {d for s in a.strains for d in s.directions}
     for order in v.orders:
         if order.name not in used and v.is_set("orders", order.name):
