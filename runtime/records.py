@@ -261,7 +261,9 @@ def _opens_a_value(first_line: str) -> bool:
     try:
         json.loads(first_line, parse_constant=_not_json)
     except json.JSONDecodeError as exc:
-        return exc.pos >= len(first_line.rstrip())
+        # "Extra data": the line closed its value, and a space JSON has no word for (U+00A0,
+        # a form feed) follows it; str.rstrip takes that for blanks, json does not.
+        return exc.pos >= len(first_line.rstrip()) and exc.msg != "Extra data"
     except (ValueError, RecursionError):
         return False
     return False
@@ -282,7 +284,7 @@ def _cut_short(first_line: str, second_line: str) -> bool:
     try:
         json.loads(head + "{", parse_constant=_not_json)
     except json.JSONDecodeError as exc:
-        return exc.pos == len(head)
+        return exc.pos == len(head) and exc.msg != "Extra data"  # "Extra data": the value closed
     except (ValueError, RecursionError):
         return False
     return False
@@ -381,7 +383,7 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, not
                     "opens a value over several lines: write one record a line, or name the file .json")
         elif msg == "Extra data" and not is_game and chunk.startswith("{", exc.pos):  # a second record
             msg += ": a file of more than one record is a game record, JSON Lines, one hand record a line"
-        elif exc.pos >= end:
+        elif exc.pos >= end and exc.msg != "Extra data":  # after a closed value: a space JSON does not read
             msg += (f"; line {first_line} ends" if is_game else "; the file ends") + \
                 " before its record closes: it is cut short, or a bracket is missing"
         raise NotARecord(f"{filename}:{line + first_line - 1 if is_game else line}:{column}: "

@@ -1093,6 +1093,27 @@ def test_the_reason_says_the_lift_turned_a_pass_into_a_bid():
                      reason), reason
 
 
+def test_the_books_if_no_dealer_takes_it_are_those_the_bid_was_valued_with(monkeypatch):
+    """Over a partner's standing bid the bid is valued with the lift and the opener's credit
+    it carries (lift_bias), which the plain books leave out; the reason said the books and
+    the lift alone, 0.8 short of those the bid was valued with (9.5 where 10.3 was)."""
+    rules = rules_of("rhode-island")
+    state = act(hand_state(rules, 0, {3: "5S 9S QS KS 7H AH 5D 8D JD 4C 5C JC"}), "4", "pass")
+    valued = {}
+    lifted_row = HeuristicBot._lifted_row
+
+    def spy(info, nt, books, strain, allowed, game, lift):
+        valued.update({(nt, b): books + lift[b] for b in allowed})
+        return lifted_row(info, nt, books, strain, allowed, game, lift)
+
+    monkeypatch.setattr(HeuristicBot, "_lifted_row", staticmethod(spy))
+    call, reason = heuristic_says(state)
+    said = re.search(r"with spades trump, ([0-9.]+) if no dealer takes it", reason)
+    five = [b.text for b in rules.bids].index("5")
+    assert call == "5" and said and (0, five) in valued, (reason, valued)
+    assert abs(float(said[1]) - valued[0, five]) <= 0.05 + 1e-9, (reason, valued[0, five])
+
+
 def test_no_lift_where_no_later_seat_may_take():
     """outbid.standing_lift is None where the rules offer no take (the base game) and where
     the dealer, the one seat that may take, has spoken (its own call in rhode-island)."""

@@ -189,8 +189,6 @@ def test_one_setting_given_two_values_by_set_is_refused_naming_both():
 @pytest.mark.parametrize("first, then, said", [
     ("auction.levels.from=4", "auction.levels.from.x=2",
      "auction.levels.from.x is inside auction.levels.from, which is given a plain value before it"),
-    ("auction.levels=~", "auction.levels.from=4",
-     "auction.levels.from is inside auction.levels, which is given a plain value before it"),
     ("auction.levels.from=4", "auction.levels=~",
      "auction.levels is given a plain value after auction.levels.from, inside it"),
 ])
@@ -201,6 +199,22 @@ def test_overlapping_set_paths_with_a_plain_value_are_refused_naming_both(first,
     assert result.exit_code == 2 and result.stdout == ""
     assert f"'--set': {said} ('{first}', then '{then}'): the one undoes the other; give each setting once" \
         in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("then", ["game.win.target=score >= target", "game.win={target: score >= target}"])
+def test_a_removal_then_a_setting_inside_it_keeps_only_that_setting(then):
+    """`~` before a setting inside it is no slip: it removes what lay below (README), here the
+    sweep boston-wins adds to game.win, so only the target ends the game; it was refused as
+    one change undoing the other."""
+    removed = run("compile", "standard", "--with", "boston-wins", "--set", "game.win=~", "--set", then)
+    assert removed.exit_code == 0, removed.stderr
+    assert "won when score >= target;" in removed.stdout and "swept" not in removed.stdout, removed.stdout
+    kept = run("compile", "standard", "--with", "boston-wins", "--set", then)
+    assert kept.exit_code == 0 and "won when score >= target or swept;" in kept.stdout, kept.stdout
+    # A removal after a setting inside it, or given twice, still undoes the other: refused.
+    for args in (("--set", then, "--set", "game.win=~"), ("--set", "game.win=~", "--set", "game.win=~")):
+        refused = run("compile", "standard", "--with", "boston-wins", *args)
+        assert refused.exit_code == 2 and refused.stdout == "" and "give each setting once" in refused.stderr
 
 
 def test_a_mapping_then_a_setting_inside_it_merge_as_the_readme_says():

@@ -343,6 +343,20 @@ def test_a_hand_record_cut_short_is_placed_after_its_last_character(tmp_path, ta
                              "before its record closes: it is cut short, or a bracket is missing\n")
 
 
+@pytest.mark.parametrize("name", ["hand.json", "game.json", "game.jsonl"])
+@pytest.mark.parametrize("space", ["\u00a0", "\x0c"])
+def test_a_closed_record_followed_by_a_space_json_does_not_read_is_not_cut_short(tmp_path, name, space):
+    """A record that closes on its line and is followed by a space JSON does not read
+    (U+00A0, a form feed; str.rstrip takes them for blanks) is "Extra data" there, as it
+    was: not "ends before its record closes", nor a line "cut short" or "over several lines"."""
+    line = json.dumps(NT_RECORD)
+    text = line + space + "\n" + (json.dumps(NT_RECORD) + "\n" if name.startswith("game") else "")
+    path = write(tmp_path / name, text)
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"{path}:1:{len(line) + 1}: invalid JSON: Extra data\n", result.stderr
+
+
 def test_a_pretty_printed_record_whose_value_goes_on_with_an_object_is_still_one_record(tmp_path):
     """A first line ending at a name (``"options":``) goes on with a ``{`` on the next line:
     one record over several lines, not a cut line (records.md)."""

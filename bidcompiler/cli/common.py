@@ -219,25 +219,28 @@ def _each_setting_once(values, ctx, param) -> None:
     YAML's tags, anchors and aliases too) may be merged with what follows, as a house rule's
     is, so it is left to the compiler.
 
-    So are overlapping paths where one is a plain value (``~`` too, as ``a.b=~`` then
-    ``a.b={…}`` is refused above): a setting inside one given a plain value before it
-    (``a.b=1``, then ``a.b.c=2``: the mapping replaces the 1), or a plain value given after
-    settings inside it (``a.b.c=2``, then ``a.b=1``).  A mapping before settings inside it
-    merges with them, as layers do (README).
+    So are overlapping paths where one is a plain value: a setting inside one given a plain
+    value before it (``a.b=1``, then ``a.b.c=2``: the mapping replaces the 1), or a plain
+    value (``~`` too) given after settings inside it (``a.b.c=2``, then ``a.b=1``).  A mapping
+    before settings inside it merges with them, as layers do (README).  ``~`` before a mapping
+    or settings inside it undoes nothing: it removes what lay below them, so that
+    ``--with R --set game.win=~ --set game.win.target=…`` keeps that one condition of R's.
     """
     seen: dict[tuple[str, ...], str] = {}  # the paths given a plain value
+    removed: set[tuple[str, ...]] = set()  # those of them given ~ (or null), which removes them
     given: list[tuple[tuple[str, ...], str]] = []  # every path, in order
     for value in values:
         path_text, value_text = value.split("=", 1)
         path = tuple(key.strip() for key in path_text.strip().split("."))
         plain = not value_text.strip().startswith(("{", "[", "!", "&", "*"))
         # A plain value after a mapping for the same setting replaces it whole, too.
-        twice = seen.get(path) or (next((v for p, v in given if p == path), None) if plain else None)
+        twice = seen.get(path) if plain or path not in removed else None
+        twice = twice or (next((v for p, v in given if p == path), None) if plain else None)
         if twice is not None:
             raise click.BadParameter(printable(
                 f"{'.'.join(path)} is set twice ({quoted(twice)}, then {quoted(value)}): "
                 "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
-        outer = next(((p, v) for p, v in seen.items() if path[:len(p)] == p), None)
+        outer = next(((p, v) for p, v in seen.items() if path[:len(p)] == p and p not in removed), None)
         inner = next(((p, v) for p, v in given if p[:len(path)] == path and p != path), None) if plain else None
         clash = outer or inner
         if clash is not None:
@@ -249,6 +252,8 @@ def _each_setting_once(values, ctx, param) -> None:
                 "give each setting once", False), ctx=ctx, param=param)
         if plain:
             seen[path] = value
+            if value_text.strip() in ("~", "null", "Null", "NULL"):
+                removed.add(path)
         given.append((path, value))
 
 

@@ -421,7 +421,12 @@ class HeuristicBot:
             # The books it is valued with if it stands, where that moved the call (_TAKE_LIFT).
             moved = self._lift_moved(state, legal, action, lift)
             if moved and lift is not None and action != info.take_action:
-                moved = f", {books + lift[b]:.1f} if no dealer takes it ({moved})"
+                # The books it was valued with if it stands (_consider): ``books`` and the lift,
+                # and the opener's credit the lift carries (lift_bias) where ``books`` holds none
+                # of its own (over a partner's bid): without it the books did not give the worth.
+                nt = 1 if key[0] == NO_TRUMP else 0
+                stood = books + lift[b] + (lift_bias[nt] if not bias[nt] else 0.0)
+                moved = f", {stood:.1f} if no dealer takes it ({moved})"
             elif moved:
                 moved = f" ({moved})"
             return action, (f"{text}{forced}: about {books:.1f} books expected "
