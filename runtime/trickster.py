@@ -6,9 +6,9 @@ repository, TricksterCards/TricksterBots, TestBots/**/*.ptn, and its test reader
 * tag lines ``[Name "value"]``; the lines after a tag that are not tags are its data
   (the calls of ``Auction``, the tricks of ``Play``); lines starting with ``%`` are
   comments.  A hand begins at ``[Event …]``, or at a second ``[Deal …]``; a file that
-  writes no Events begins one where the tag it begins with repeats (``[GameOptions …]``,
-  say) as well.  Any other tag given twice in one hand (two ``[Result]``) is refused,
-  naming it and its line, Events or none.
+  writes no Events begins one also where a tag the hand gave before its Deal
+  (``[GameOptions …]``, say) repeats once the hand has its Deal.  Any other tag given twice
+  in one hand (two ``[Result]``) is refused, naming it and its line, Events or none.
 * seats are ``S W N E`` for four players, in the order of play (each one's left is the
   next): here seat 0 is S, 1 W, 2 N, 3 E, so partners are S+N and W+E.
 * ``[Deal "N:… … … …"]``: the first seat (the dealer), then its hand and the others'
@@ -214,13 +214,22 @@ def _tag_line(line: str) -> tuple[str, str] | None:
     return head.group(1), _unescape(value)
 
 
+def _begins_hand_without_event(hand: PtnHand, key: str) -> bool:
+    """Whether tag `key`, given again, begins the next hand of a file that writes no Events.
+
+    Such a file's hands are told apart by their header tags: a tag the hand gave before its
+    Deal ([GameOptions], [Site] …) that comes again once the hand has its Deal begins the next
+    hand; one given after the Deal ([Result]) or before any Deal is a hand's tag given twice.
+    """
+    deal = hand.tags.get("deal")
+    return "event" not in hand.tags and deal is not None and hand.tags[key].line < deal.line
+
+
 def read_ptn(text: str) -> list[PtnHand]:
     """The hands of a PTN text, tag by tag; PtnError at the first line that is not PTN."""
     hands: list[PtnHand] = []
     current: PtnHand | None = None
     last: Tag | None = None
-    # The tag the file begins with (its name as written too): where a hand begins when it has no Event.
-    opener, opener_name = "", ""
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
         # Comments: "%" lines as the app writes them; ";" lines and "{…}" lines as PBN allows.
@@ -235,15 +244,13 @@ def read_ptn(text: str) -> list[PtnHand]:
                 raise PtnError(number, f"not a tag: expected [Name \"value\"], found {line[:60]!r}")
             name, value = tag
             key = name.lower()
-            if not opener:
-                opener, opener_name = key, name
             if current is not None and key in current.tags and key not in ("event", "deal") \
-                    and ("event" in current.tags or key != opener):
-                # A hand begins at its Event (or, with none, at the tag the file begins with): a
-                # tag given twice before that is a fault, as a second [Result] or
-                # [GameOptionsJson] must not start a hand of its own (it had no Deal).
-                where = "its [Event …]" if "event" in current.tags else "a second [Deal …]" if opener == "deal" \
-                    else f"[{opener_name} …], as the file's first hand does, or at a second [Deal …]"
+                    and not _begins_hand_without_event(current, key):
+                # A hand begins at its Event (or, with none, at a tag it gave before its Deal,
+                # once it has the Deal): a tag given twice otherwise is a fault, as a second
+                # [Result] or [GameOptionsJson] must not start a hand of its own (it had no Deal).
+                where = "its [Event …]" if "event" in current.tags else \
+                    "a tag the hand gave before its [Deal …] (once it has the Deal), or at a second [Deal …]"
                 raise PtnError(number, f"[{name}] is given twice in this hand (first at line "
                                        f"{current.tags[key].line}); a new hand begins at {where}")
             if current is None or key == "event" or key in current.tags:

@@ -349,14 +349,14 @@ def _without_events(name: str) -> list[str]:
 def test_a_tag_given_twice_in_a_hand_without_an_event_is_named_as_with_one(tmp_path):
     """Without Events a repeated [Result] started a hand of its own: "hand 2: no game options"
     and "the hand has no [Deal] tag".  It is refused as in a hand with an Event, naming the tag,
-    its line and where a hand does begin (the tag the file begins with, or a second [Deal])."""
+    its line and where a hand does begin (a tag it gave before its Deal, or a second [Deal])."""
     lines = _without_events("suit-contract.ptn")
     assert lines[0].startswith("[GameOptions ")
     src, result = _import(tmp_path, "\n".join(lines + ['[Result "9"]', '[Result "9"]']) + "\n")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (f"{src}:{len(lines) + 2}: [Result] is given twice in this hand (first at line "
-                             f"{len(lines) + 1}); a new hand begins at [GameOptions …], as the file's first "
-                             "hand does, or at a second [Deal …]\n")
+                             f"{len(lines) + 1}); a new hand begins at a tag the hand gave before its [Deal …] "
+                             "(once it has the Deal), or at a second [Deal …]\n")
 
 
 def test_a_hand_without_an_event_begins_where_the_files_first_tag_repeats(tmp_path):
@@ -379,7 +379,21 @@ def test_a_file_beginning_at_deal_without_events_begins_hands_at_deal_only(tmp_p
     src, result = _import(tmp_path, text)
     assert result.exit_code == 1
     assert result.stderr == (f"{src}:{len(lines) + 1}: [GameOptions] is given twice in this hand (first at line 2); "
-                             "a new hand begins at a second [Deal …]\n")
+                             "a new hand begins at a tag the hand gave before its [Deal …] (once it has the Deal), "
+                             "or at a second [Deal …]\n")
+
+
+def test_a_header_tag_given_once_does_not_decide_where_hands_begin(tmp_path):
+    """A file without Events that begins with a tag written once ([Site], a header) still has
+    each hand begin at its own first tag: before, the [Site] line decided, and the second
+    hand's [GameOptions] was refused as given twice (review22a)."""
+    lines = _without_events("suit-contract.ptn")
+    src = tmp_path / "site.ptn"
+    src.write_text("\n".join(['[Site "home"]'] + lines + lines) + "\n", encoding="utf-8")
+    out, once = tmp_path / "site.jsonl", tmp_path / "once.jsonl"
+    assert run("import", str(src), "-o", str(out)).exit_code == 0
+    assert run("import", str(DATA / "suit-contract.ptn"), "-o", str(once)).exit_code == 0
+    assert out.read_text().splitlines() == once.read_text().splitlines() * 2
 
 
 def test_a_key_given_twice_in_the_json_is_refused(tmp_path):
