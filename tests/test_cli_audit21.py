@@ -430,3 +430,18 @@ def test_a_long_run_finds_the_game_whose_records_plot_would_overwrite_without_ba
     assert 255 in _games_that_may_be("g{game:x}.svg", 20_000, "gff.svg")
     # a name that matches none: the first and last game, and the few numbers "a", "aa"... may be in hex
     assert _games_that_may_be(records, 20_000, "g" + "a" * 150 + ".svg") == [0, 10, 170, 2730, 19_999]
+
+
+@pytest.mark.parametrize("first, then", [
+    ("auction.levels={from: 4}", "auction.levels.from=5"),
+    ("auction.levels.from=5", "auction.levels={from: 4}"),
+    ("auction.levels={from: 4}", "auction.levels={from: 5, to: 6}"),
+])
+def test_a_value_given_in_a_mapping_and_again_is_set_twice(first, then):
+    """A mapping gives each value in it as a setting of its own would: `{from: 4}` then
+    `from=5` (either order) gave one setting two plain values, and the first did nothing, yet
+    passed (review22a)."""
+    result = run("compile", "standard", "--set", first, "--set", then)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert (f"'--set': auction.levels.from is set twice ('{first}', then '{then}'): the first would change "
+            "nothing; give each setting once") in result.stderr, result.stderr

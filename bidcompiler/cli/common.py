@@ -254,7 +254,44 @@ def _each_setting_once(values, ctx, param) -> None:
             seen[path] = value
             if value_text.strip() in ("~", "null", "Null", "NULL"):
                 removed.add(path)
+        else:
+            # A mapping gives each plain value in it as --set PATH.KEY=… would: a later change
+            # of one (or of a setting inside one) is judged as above.
+            for leaf, removes in _mapping_leaves(path, value_text):
+                twice = seen.get(leaf) if leaf not in removed else None
+                if twice is not None:
+                    raise click.BadParameter(printable(
+                        f"{'.'.join(leaf)} is set twice ({quoted(twice)}, then {quoted(value)}): "
+                        "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
+                seen[leaf] = value
+                if removes:
+                    removed.add(leaf)
         given.append((path, value))
+
+
+def _mapping_leaves(path: tuple[str, ...], text: str) -> list[tuple[tuple[str, ...], bool]]:
+    """The paths a ``--set`` mapping gives a plain value (with whether it is ``~``), in its order.
+
+    Only a plain YAML mapping is read here; anything else (a list, a tag, an alias, text that
+    does not parse) gives none and is left to the compiler, which reports it.
+    """
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return []
+    leaves: list[tuple[tuple[str, ...], bool]] = []
+
+    def walk(prefix: tuple[str, ...], node: object) -> None:
+        if isinstance(node, dict) and node:
+            for key, inner in node.items():
+                walk(prefix + (str(key),), inner)
+        elif prefix != path:
+            leaves.append((prefix, node is None))
+
+    walk(path, loaded)
+    return leaves
 
 
 
