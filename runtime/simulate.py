@@ -330,8 +330,10 @@ def run_chunk(rules: Ruleset, spec: RunSpec, index: int) -> ChunkResult:
                 if len(known) < _OUTCOME_MEMO_CAP:
                     known[key] = out
             outcomes[out] += count
+        # Each outcome's figures, too, depend on the rules alone (contracts and strains are theirs):
+        # built once per ruleset, not once per chunk (~0.5 µs a hand).
         metrics.add_hand_outcomes(moments, histograms.setdefault("declarer-points", Counter()), outcomes,
-                                  rules, contracts, strains)
+                                  rules, contracts, strains, rules.derived("hand_outcome_rows", _new_outcome_memo))
         return ChunkResult(index, len(units), (len(units),), moments, histograms, records)
     for unit in units:
         obs, states = _observe_unit(rules, spec, unit, contracts, histograms, strains=strains)
