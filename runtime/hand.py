@@ -120,6 +120,19 @@ def _suit_runs(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, int, in
     return rules.derived("suit_runs", _build_suit_runs)
 
 
+def _build_playout_by_table(r: Ruleset) -> dict:
+    """The table of :func:`_playout_by_table`, built."""
+    tables, runs = _playout_tables(r), _suit_runs(r)
+    return {key: (slot_of, led_keys, runs[key]) for key, (slot_of, _, led_keys) in tables.items()}
+
+
+def _playout_by_table(rules: Ruleset) -> dict[tuple[int, int], tuple[tuple[int, ...], dict, tuple]]:
+    """For each play table of ``rules`` (by trump, direction): :func:`_playout_tables`' slots and keys
+    and :func:`_suit_runs`' runs, together: what the random playout's tricks look up once a hand
+    (one look-up instead of two)."""
+    return rules.derived("playout_by_table", _build_playout_by_table)
+
+
 # A bound on the scores :meth:`HandState._finish` keeps per ruleset (sides x bids x 2 x books splits:
 # a few thousand in any variant; the bound only guards odd rules).
 _FINISH_MEMO_CAP = 8192
@@ -803,18 +816,18 @@ class HandState:
         tricks = self.tricks
         won = self.won
         leader = self.leader
-        # Per contract, built once per ruleset: each card's slot (the compiled kernel's) and the keys by suit led.
-        slot_of, _, led_keys = _playout_tables(self.rules)[(self.trump, self.direction)]
+        # Per contract, built once per ruleset: each card's slot (the compiled kernel's), the keys by suit
+        # led, and (below) the runs of ids that follow each suit.
+        slot_of, led_keys, runs_of = _playout_by_table(self.rules)[(self.trump, self.direction)]
         fast = draws.compiled()
         if fast and hands[0] and len(set(map(len, hands))) == 1:  # the same loop compiled (runtime/playout_fast.py)
             self._compiled_tricks(fast, rng, slot_of, led_keys)
             return
         # followers[leader]: (position in the trick, seat) of the seats that play after the leader.
         followers = _followers(n)
-        # runs[suit]: the ids of the cards that follow ``suit`` as one or two runs (lo, hi), else None.
+        # runs_of[suit]: the ids of the cards that follow ``suit`` as one or two runs (lo, hi), else None.
         # A hand is kept sorted, so the cards of a run in it lie between two bisections, in the
         # hand's order: what _compute_legal's filter lists, counted and indexed without a list.
-        runs_of = _suit_runs(self.rules)[(self.trump, self.direction)]
         trick = [0] * n
         while True:
             # The lead: any card of the leader's hand (nothing is led yet).

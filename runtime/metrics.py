@@ -255,38 +255,66 @@ def outcome_of(rules: Ruleset, key: tuple, strains: Strains | None = None) -> tu
 
 def add_hand_outcomes(moments: dict[str, stats.Moments], histogram: Counter, outcomes: Counter,
                       rules: Ruleset, contracts: Sequence[str],
-                      strains: Strains | None = None) -> None:
+                      strains: Strains | None = None, rows_memo: dict | None = None) -> None:
     """Count one-hand units by their :func:`hand_outcome`: each outcome's observation ``count`` times.
 
     The same sums as :func:`hands_observation` of each hand, then :func:`add_moments`
     of each figure, then the declarer's points into ``histogram`` (integer sums: equal
     exactly), with one observation built per distinct outcome instead of per hand —
     the simulation driver's hands mode, where most hands repeat an earlier outcome.
+    ``rows_memo`` (outcome -> :func:`outcome_rows`), where given, keeps each outcome's
+    figures across calls: the caller's to keep, for one ``rules``, ``contracts`` and
+    ``strains`` only (the driver keeps one per ruleset: the same outcomes recur in every
+    chunk, and building their figures was most of a chunk's bookkeeping).
     """
-    bids = rules.bids
-    for (score, bid, made, sweep, declarer_points, kind), count in outcomes.items():
-        obs: dict[str, list[int]] = {}
-        for side, points in enumerate(score):
-            obs[f"points:{side}"] = [points, 1]
-        if bid >= 0:
-            name = bids[bid].text
-            for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made), ("sweep", sweep),
-                           ("declarer-points", declarer_points)):
-                obs[key] = [y, 1]
-            histogram[declarer_points] += count
-        for name in contracts:
-            obs[f"contract:{name}"] = [1 if bid >= 0 and bids[bid].text == name else 0, 1]
-        obs["redeal"] = [1 if bid < 0 else 0, 1]
-        if strains and bid >= 0:
-            s = kind if kind is not None else strains.of_contract[bids[bid].text]
-            one = [0] * len(strains.names)
-            one[s] = 1
-            add_strains(obs, strains, one, [made * x for x in one])
-        for key, (y, n) in obs.items():
+    for outcome, count in outcomes.items():
+        rows = rows_memo.get(outcome) if rows_memo is not None else None
+        if rows is None:
+            rows = outcome_rows(rules, outcome, contracts, strains)
+            if rows_memo is not None and len(rows_memo) < _ROWS_MEMO_CAP:
+                rows_memo[outcome] = rows
+        if outcome[1] >= 0:  # a contract: its declarer's points
+            histogram[outcome[4]] += count
+        for key, y, n, yy, yn, nn in rows:  # Moments.add_times of (y, n), written out
             m = moments.get(key)
             if m is None:
                 m = moments[key] = stats.Moments(2)
-            m.add_times((y, n), count)
+            sums = m.sums
+            sums[0] += y * count
+            sums[1] += n * count
+            sums[2] += yy * count
+            sums[3] += yn * count
+            sums[4] += nn * count
+
+
+# A bound on the outcomes an add_hand_outcomes memo keeps (a few hundred in any variant).
+_ROWS_MEMO_CAP = 50_000
+
+
+def outcome_rows(rules: Ruleset, outcome: tuple, contracts: Sequence[str],
+                 strains: Strains | None = None) -> tuple[tuple, ...]:
+    """The figures one hand of :func:`hand_outcome` ``outcome`` adds, in the order a unit's
+    observation lists them: ``(key, y, n, y * y, y * n, n * n)`` each (the products
+    :class:`runtime.stats.Moments` sums)."""
+    score, bid, made, sweep, declarer_points, kind = outcome
+    bids = rules.bids
+    obs: dict[str, list[int]] = {}
+    for side, points in enumerate(score):
+        obs[f"points:{side}"] = [points, 1]
+    if bid >= 0:
+        name = bids[bid].text
+        for key, y in ((f"made:{name}", made), ("made", made), ("set", 1 - made), ("sweep", sweep),
+                       ("declarer-points", declarer_points)):
+            obs[key] = [y, 1]
+    for name in contracts:
+        obs[f"contract:{name}"] = [1 if bid >= 0 and bids[bid].text == name else 0, 1]
+    obs["redeal"] = [1 if bid < 0 else 0, 1]
+    if strains and bid >= 0:
+        s = kind if kind is not None else strains.of_contract[bids[bid].text]
+        one = [0] * len(strains.names)
+        one[s] = 1
+        add_strains(obs, strains, one, [made * x for x in one])
+    return tuple((key, y, n, y * y, y * n, n * n) for key, (y, n) in obs.items())
 
 
 def game_observation(obs: dict, play: GamePlay) -> None:

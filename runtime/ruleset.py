@@ -241,8 +241,10 @@ class Ruleset:
         The Ruleset stays frozen for its fields; derived values live beside them under
         ``_derived`` and are left out of pickles (rebuilt on first use on the other side).
         """
-        store = self.__dict__.get("_derived")
-        if store is None:
+        try:  # a plain attribute read once the store is made: ~0.1 µs cheaper than __dict__.get,
+            # and the engine asks several of these a hand
+            store = self._derived  # type: ignore[attr-defined]  # not a field: see above
+        except AttributeError:
             store = {}
             object.__setattr__(self, "_derived", store)
         value = store.get(key)
