@@ -437,6 +437,7 @@ def _replay(hand: PtnHand, state: HandState, variant: str, with_rules: list[str]
     if state.phase == AUCTION or state.phase == OVER:
         return _record(state, variant, with_rules)
     _check_declarer(hand, state)
+    _check_kitty_seat(hand, state)
     contract = hand.get("Contract")
     if contract is not None:
         said = _read_call(contract.line, contract.value.strip())
@@ -488,8 +489,24 @@ def _claim(tag: Tag, state: HandState, record: dict) -> None:
     record["claim"] = said - taken
 
 
+def _check_kitty_seat(hand: PtnHand, state: HandState) -> None:
+    """The seat a ``CardsAdded``/``CardsRemoved`` names (``S:…``) must be the kitty's taker (the
+    declarer, unless the rules name another seat): another seat contradicts the auction.  The
+    seat was dropped unread before, and such a file imported as if it named the taker."""
+    taker = state.kitty_taker()
+    if taker < 0:
+        return
+    for name in ("CardsAdded", "CardsRemoved"):
+        tag = hand.get(name)
+        head, sep, _ = ("", "", "") if tag is None else tag.value.partition(":")
+        letter = head.strip().upper()
+        if tag is not None and sep and letter in SEATS and SEATS.index(letter) != taker:
+            raise PtnError(tag.line, f"{name} gives the cards of {_who(SEATS.index(letter))}, "
+                                     f"but the kitty is taken by {_who(taker)}")
+
+
 def _drop_seat(value: str) -> str:
-    """``CardsAdded`` may say whose cards they are (``E:…``); the seat is the declarer's anyway."""
+    """``CardsAdded`` may say whose cards they are (``E:…``); :func:`_check_kitty_seat` checks that seat."""
     head, sep, tail = value.partition(":")
     return tail if sep and head.strip().upper() in SEATS else value
 
