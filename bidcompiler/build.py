@@ -166,8 +166,8 @@ def check_complete(doc: ComposedDocument, sink: DiagnosticSink) -> None:
         missing = tuple(key for key in REQUIRED_STRAIN if key not in strain)
         if missing:
             # Strains one file left incomplete alike are one mistake, said once: most often a house
-            # rule changing strains its game does not have (spades-trump's uptown and downtown over
-            # a game whose bids are bare numbers).
+            # rule changing strains its game does not have (an uptown and a downtown given a
+            # direction, over a game whose bids are bare numbers).
             incomplete.setdefault((doc.pos(("auction", "strains", i)).file, missing), []).append(i)
     for (_, missing), indexes in incomplete.items():
         # Strains merge by name, so naming a strain the game does not have made a new one.

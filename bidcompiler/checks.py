@@ -441,8 +441,8 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     unplaced = [n for n in names if ranked[n] == 0 and n not in misspelt.values()]  # a misspelling: below
     unknown = [n for n in ranked if n not in names and n not in misspelt]
     if unplaced and unknown:
-        # A ranking written for other strains (a house rule ranking standard's bids, laid over a
-        # game that bids bare numbers) is one mistake: said once, not once for each name.
+        # A ranking written for other strains (a house rule ranking a base game's bids, laid over
+        # a game that bids bare numbers) is one mistake: said once, not once for each name.
         conflict(sink, v, f"ranking names {_quoted(unknown)}, which {_is_not_strain(unknown)}, and does not "
                           f"place strain{_s(unplaced)} {_quoted(unplaced)}", ranking, strains,
                  fix=(f"rank the strains there are ({_quoted(names)}) in auction.ranking",
