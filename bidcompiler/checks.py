@@ -446,7 +446,7 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
         conflict(sink, v, f"ranking names {_quoted(unknown)}, which {_is_not_strain(unknown)}, and does not "
                           f"place strain{_s(unplaced)} {_quoted(unplaced)}", ranking, strains,
                  fix=(f"rank the strains there are ({_quoted(names)}) in auction.ranking",
-                      f"add strain{_s(unknown)} named {_quoted(unknown)}"))
+                      f"add {'a strain' if len(unknown) == 1 else 'strains'} named {_quoted(unknown)}"))
     elif unplaced:
         conflict(sink, v, f"ranking does not place strain{_s(unplaced)} {_quoted(unplaced)}", ranking, strains,
                  fix=(f"add {_quoted(unplaced)} to auction.ranking",))

@@ -445,3 +445,22 @@ def test_a_value_given_in_a_mapping_and_again_is_set_twice(first, then):
     assert result.exit_code == 2 and result.stdout == ""
     assert (f"'--set': auction.levels.from is set twice ('{first}', then '{then}'): the first would change "
             "nothing; give each setting once") in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("first, then, alone", [
+    # a list inside a mapping, then a list for that setting: two lists in a row pass
+    ("auction={ranking: [[uptown, downtown], [notrump]]}", "auction.ranking=[[uptown], [downtown], [notrump]]",
+     "auction.ranking=[[uptown, downtown], [notrump]]"),
+    # an empty mapping inside a mapping, then a setting inside it: {} then from=4 passes
+    ("auction={levels: {}}", "auction.levels.from=4", "auction.levels={}"),
+])
+def test_a_list_or_empty_mapping_inside_a_mapping_is_no_plain_value(first, then, alone):
+    """Only the plain values inside a --set mapping count as given (review22b): a list or a
+    ``{}`` in it was taken for one, so what passes after it given alone (``alone``) was refused
+    after it given inside a mapping, as 'set twice' or as 'given a plain value before it'."""
+    assert run("compile", "standard", "--set", alone, "--set", then).exit_code == 0
+    result = run("compile", "standard", "--set", first, "--set", then)
+    assert result.exit_code == 0, result.stderr
+    # the same rules as the two given alone (the first line names the changes as written)
+    same = run("compile", "standard", "--set", alone, "--set", then).stdout
+    assert result.stdout.splitlines()[1:] == same.splitlines()[1:]

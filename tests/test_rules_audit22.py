@@ -71,3 +71,17 @@ def test_two_strains_left_out_of_a_ranking_are_one_message(tmp_path):
     messages = _messages(result)
     assert len(messages) == 1 and "ranking does not place strains 'uptown' and 'downtown'" in messages[0], messages
     assert "to fix: add 'uptown' and 'downtown' to auction.ranking" in result.stderr
+
+
+def test_one_unknown_name_and_one_unplaced_strain_say_a_strain(tmp_path):
+    """A ranking naming one strain that is not there and leaving one out: the way out names
+    "a strain", as the message for the unknown name alone does (it said "add strain named")."""
+    rule = write(tmp_path, "typo.yaml", "name: typo\nkind: house-rule\nauction:\n"
+                                        "  ranking: [[uptown, downtown], [foo]]\n")
+    result = run("rules", "standard", "--with", rule)
+    assert result.exit_code == 1
+    messages = _messages(result)
+    assert len(messages) == 1 and ("ranking names 'foo', which is not a strain, and does not place strain "
+                                   "'notrump'") in messages[0], messages
+    assert ("to fix: rank the strains there are ('uptown', 'downtown' and 'notrump') in auction.ranking, "
+            "or add a strain named 'foo'") in result.stderr

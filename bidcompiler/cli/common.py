@@ -273,7 +273,9 @@ def _mapping_leaves(path: tuple[str, ...], text: str) -> list[tuple[tuple[str, .
     """The paths a ``--set`` mapping gives a plain value (with whether it is ``~``), in its order.
 
     Only a plain YAML mapping is read here; anything else (a list, a tag, an alias, text that
-    does not parse) gives none and is left to the compiler, which reports it.
+    does not parse) gives none and is left to the compiler, which reports it.  Inside the
+    mapping, a list or a mapping (``{}`` too) is no plain value: as given by ``--set`` of
+    its own, it may be merged with what follows, so it counts as given by neither.
     """
     import yaml
 
@@ -284,10 +286,10 @@ def _mapping_leaves(path: tuple[str, ...], text: str) -> list[tuple[tuple[str, .
     leaves: list[tuple[tuple[str, ...], bool]] = []
 
     def walk(prefix: tuple[str, ...], node: object) -> None:
-        if isinstance(node, dict) and node:
+        if isinstance(node, dict):
             for key, inner in node.items():
                 walk(prefix + (str(key),), inner)
-        elif prefix != path:
+        elif not isinstance(node, list) and prefix != path:
             leaves.append((prefix, node is None))
 
     walk(path, loaded)
