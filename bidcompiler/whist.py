@@ -501,6 +501,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
+        # What the parser would take here: lark's `accepts` where it has one (its `expected`, after a
+        # line end inside the file, also lists the first line's `variant`/`house-rule`).
+        accepts = set(getattr(exc, "accepts", ()) or ()) or expected
         at = token.start_pos if token is not None and token.type != "$END" else len(text)
         if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
             line, col = len(lines) or 1, (len(lines[-1]) + 1 if lines else 1)
@@ -511,15 +514,16 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
             message = f"missing `}}` after the {block[0]} block (opened at line {block[1]})"
         elif token is not None and token.type == "_RBRACE" and block is None:
             message = "unexpected `}`: no block is open here"
-        elif "KIND" in expected and token is not None and token.type != "$END":
+        elif "KIND" in accepts and token is not None and token.type != "$END":
             # The first line misspelt (`hous-rule mine`, `House-rule mine`): what it must say.
-            word = re.match(r"[\w-]{0,41}", text[at:]).group() or _found(token)
+            word = re.match(r"[\w-]{0,41}", text[at:]).group()
             close = close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
-            shown = f"`{word}`" if len(word) <= 40 else _found(token)  # a line may be 100,000 long: cut
+            # A line may be 100,000 long (cut), or start with no word (`"mine"`): the token as found.
+            shown = f"`{word}`" if 0 < len(word) <= 40 else _found(token)
             message = (f"a .whist file starts with `house-rule NAME` or `variant NAME`, found {shown}"
                        + (f" (did you mean `{close[0]}`?)" if close else ""))
         else:
-            message = f"expected {_describe(expected)}, found {_found(token)}"
+            message = f"expected {_describe(accepts)}, found {_found(token)}"
             message += _formula_hint(text, at, schema)
             if (token is not None and token.type == "_COMMA" and "_COMMA" not in expected
                     and expected & {"WORD", "STRING"}):

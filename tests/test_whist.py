@@ -208,7 +208,22 @@ def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
     """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
     write (was told 'a list is written `BJ LJ`')."""
     [d] = whist_errors("house-rule x\ndeal { kitty 6 } ,\n")
-    assert d.message == "expected the end of the setting or `}`, found `,`"
+    # No block is open there, so `}` is not offered (it was, from lark's `expected`).
+    assert d.message == "expected the end of the setting or the end of the file, found `,`"
+
+
+def test_a_line_that_starts_with_no_setting_name_is_not_told_how_a_file_starts():
+    """`"deal" { hand 3 }` or a stray `=` on a line of its own, after the first line: was told "a .whist
+    file starts with `house-rule NAME` ..., found ``"deal"``" (doubled backticks), of a file that did."""
+    [d] = whist_errors('house-rule x\n"deal" { hand 3 }\n')
+    assert (d.pos.line, d.pos.col) == (2, 1)
+    assert d.message == 'expected the end of the setting, the end of the file, a setting name or `remove`, found `"deal"`'
+    [d] = whist_errors("house-rule x\ndeal {\n  = 3 }\n")
+    assert (d.pos.line, d.pos.col) == (3, 3)
+    assert d.message == "expected the end of the setting, a setting name, `}` or `remove`, found `=`"
+    # The first line itself still gets the first line's message, its word quoted once.
+    [d] = whist_errors('"x"\ndeal { kitty 4 }\n')
+    assert d.message == 'a .whist file starts with `house-rule NAME` or `variant NAME`, found `"x"`'
 
 
 def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
