@@ -331,16 +331,20 @@ def _type_mismatch(errors: list[ValidationError]) -> bool:
 def _closest_branch(branches: dict[int, list[ValidationError]]) -> int:
     """The alternative the value most likely meant.
 
-    Prefer the one whose ``const``/``enum`` checks passed (a discriminator such as
+    Not a list of words that refused a whole mapping (`show: {contracts: [nt]}` meant the
+    block, not one of the words `never`, `auction` ...: its own mistakes are the ones to tell).
+    Then prefer the one whose ``const``/``enum`` checks passed (a discriminator such as
     ``kind: bonus`` names the alternative), then the fewest errors, then the one
     whose errors are deepest (more of the value matched), then the first.
     """
 
     def score(item: tuple[int, list[ValidationError]]) -> tuple:
         index, errs = item
+        words_for_a_block = any(e.validator in ("const", "enum") and not e.relative_path
+                                and isinstance(e.instance, dict) for e in errs)
         discriminator_misses = sum(1 for e in errs if e.validator in ("const", "enum"))
         depth = max(len(e.relative_path) for e in errs)
-        return (discriminator_misses, len(errs), -depth, index)
+        return (words_for_a_block, discriminator_misses, len(errs), -depth, index)
 
     return min(branches.items(), key=score)[0]
 
