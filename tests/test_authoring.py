@@ -451,3 +451,14 @@ def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
     rule = _write(tmp_path, "blocks.whist", "house-rule blocks\ngame { }\nscoring { }\n")
     result = run("check", rule)
     assert result.stderr.splitlines()[0] == f"{rule}:1:1: this house rule changes nothing: it gives no setting"
+    # Nor do blocks holding only empty blocks (was "ok": the README says "only empty blocks").
+    for name, text in (("nested.whist", "house-rule nested\nauction { levels { } }\n"),
+                       ("nested.yaml", "name: nested\nkind: house-rule\nauction: {levels: {}}\nplay: {roles: {}}\n")):
+        rule = _write(tmp_path, name, text)
+        result = run("check", rule, "--on", "standard")
+        assert result.exit_code == 1
+        line = 2 if name.endswith(".yaml") else 1
+        assert result.stderr.splitlines()[0] == f"{rule}:{line}:1: this house rule changes nothing: it gives no setting"
+    # An empty block beside a setting is no error: the setting changes the game.
+    rule = _write(tmp_path, "beside.whist", "house-rule beside\nauction { levels { } }\ngame { target 9 }\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0
