@@ -429,6 +429,44 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     return f" (a formula follows `=`: `{match.group(1)} = {match.group(2).strip()}`)"
 
 
+# Characters no bare word holds (grammar/whist.lark: WORD) that a text often does: a path, an
+# address, a sentence. (`,` `'` `"` and `:` after a key have hints of their own.)
+_TEXT_SYMBOLS = frozenset("/.!?:()&*@%$^|")
+
+
+def _statement_value(text: str, at: int) -> tuple[str, str, int] | None:
+    """The statement around ``at`` read as ``KEY VALUE`` (no `=`, no quotes): the key, the value
+    and where the value starts, if it starts at or before ``at``; else None."""
+    start = max(text.rfind(c, 0, at) for c in "{;\n") + 1
+    end = min((i for i in (text.find(c, at) for c in "};\n#") if i >= 0), default=len(text))
+    match = re.match(r"[ \t]*([a-z][a-z0-9_]*)[ \t]+([^\s=\"][^=\"]*)$", text[start:end])
+    if match is None or match.group(1) == "remove" or start + match.start(2) > at:
+        return None
+    return match.group(1), match.group(2).rstrip(), start + match.start(2)
+
+
+def _value_before(text: str, at: int) -> bool:
+    """Whether the statement holding ``at`` has a value before it (`title My game: …`, not `game:`)."""
+    found = _statement_value(text, at)
+    return found is not None and found[2] < at
+
+
+def _quote_hint(text: str, at: int) -> str:
+    """`` (text with spaces or symbols goes in double quotes: `extends "../mine.whist"`)`` where a
+    setting's value holds a character no bare word may (``at``), else ``""``; `` (… `remove KEY` …)``
+    where the value is YAML's `~`."""
+    found = _statement_value(text, at)
+    if found is None:
+        return ""
+    key, value, _ = found
+    if value == "~":
+        return f" (the .whist syntax takes a setting away with `remove {key}`; `~` is YAML's)"
+    if text[at] not in _TEXT_SYMBOLS:
+        return ""
+    quoted = json.dumps(value, ensure_ascii=False) if len(value) <= QUOTED_CHARS else '"…"'
+    return f" (text with spaces or symbols goes in double quotes: `{key} {quoted}`)"
+
+
 def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     """The formula language's own message where a syntax error at ``at`` lies inside a formula
     (``key = …`` on one line), or None.
@@ -490,14 +528,15 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
-        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n"):
+        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n") \
+                and not _value_before(text, exc.pos_in_stream):
             # `game:` or `target: 9`, written as in YAML: the .whist form is `game { … }`, `target 9`.
             message += (" (the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
                         "`key { … }`, as docs/whist-syntax.md shows)")
         elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
             message = "a string not closed on its line: end it with `\"` before the line ends"
         else:
-            message += _formula_hint(text, exc.pos_in_stream, schema)
+            message += _formula_hint(text, exc.pos_in_stream, schema) or _quote_hint(text, exc.pos_in_stream)
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
@@ -524,7 +563,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
                        + (f" (did you mean `{close[0]}`?)" if close else ""))
         else:
             message = f"expected {_describe(accepts)}, found {_found(token)}"
-            message += _formula_hint(text, at, schema)
+            message += _formula_hint(text, at, schema) or _quote_hint(text, at)
             if (token is not None and token.type == "_COMMA" and "_COMMA" not in expected
                     and expected & {"WORD", "STRING"}):
                 # `trumps_above BJ, LJ`: commas belong inside brackets only (after a setting's

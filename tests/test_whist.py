@@ -328,3 +328,28 @@ def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
     assert d.message.startswith("comparisons cannot be chained")
     [d] = whist_errors("house-rule x\nscoring { declarer = if made then base else 2 * base else 0 }\n")
     assert (d.pos.col, d.message) == (54, "`else` without an `if` of its own: write `if CONDITION then A else B`")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("extends ../base.whist", "unexpected character `.` (text with spaces or symbols goes in double quotes: "
+                              "`extends \"../base.whist\"`)"),
+    ("source www.pagat.com/x  # where", "expected a value, the end of the setting, the end of the file, `<` or …, "
+                                        "found `/` (text with spaces or symbols goes in double quotes: "
+                                        "`source \"www.pagat.com/x\"`)"),
+    ("title My game: the best", "unexpected character `:` (text with spaces or symbols goes in double quotes: "
+                                "`title \"My game: the best\"`)"),
+    ("play { notrump_extras ~ }", "unexpected character `~` (the .whist syntax takes a setting away with "
+                                  "`remove notrump_extras`; `~` is YAML's)"),
+])
+def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, message):
+    """A path (`extends ../base.whist`: docs/settings.md, "a path relative to this file"), an address
+    or a sentence with a colon written bare, or YAML's `~`: was "unexpected character `.`" and no more
+    (the `:` was told "the .whist syntax writes no `:` after a key", which it did not follow)."""
+    [d] = whist_errors(f"variant mine\n{line}\n")
+    assert d.message == message
+
+
+def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
+    [d] = whist_errors("variant mine\ngame { target: 9 }\n")
+    assert d.message.endswith("(the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
+                              "`key { … }`, as docs/whist-syntax.md shows)")
