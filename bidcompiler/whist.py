@@ -575,8 +575,28 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
     inside = _formula_error(text, where, filename) if where is not None else None
     if inside is not None:
         line, col, message = inside.pos.line, inside.pos.col, inside.message
+    elif where is not None:
+        message = _header_message(text, where) or message
     source = lines[line - 1] if 0 < line <= len(lines) else None
     return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
+
+
+# The first line, once its kind is read: `house-rule` or `variant`, then the rest of the line.
+_HEADER = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(variant|house-rule)\b([^\n#;]*)")
+
+
+def _header_message(text: str, at: int) -> str | None:
+    """What the first line must say, where a syntax error at ``at`` lies on it after its kind
+    (`house-rule "Our Rule"`, `house-rule our rule`, `house-rule` alone); else None."""
+    match = _HEADER.match(text)
+    # On the first line, before any `;` (a setting may follow on the same line) or line end.
+    if match is None or at < match.end(1) or any(c in text[match.end(1):at] for c in ";\n"):
+        return None
+    kind, rest = match.group(1), match.group(2).strip()
+    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS] or "our-rule"
+    found = f"`{rest}`" if rest and len(rest) <= QUOTED_CHARS else ("nothing" if not rest else "a long text")
+    return (f"the first line is `{kind} NAME`, one name of lower case letters, digits and - "
+            f"(e.g. `{kind} {name}`), found {found}")
 
 
 # What the nesting check looks at: quoted texts and comments (skipped whole), and brackets.

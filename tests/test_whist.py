@@ -353,3 +353,23 @@ def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
     [d] = whist_errors("variant mine\ngame { target: 9 }\n")
     assert d.message.endswith("(the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
                               "`key { … }`, as docs/whist-syntax.md shows)")
+
+
+@pytest.mark.parametrize("first, col, found, example", [
+    ('house-rule "Our Rule"', 12, '`"Our Rule"`', "house-rule our-rule"),
+    ("house-rule Our Rule", 16, "`Our Rule`", "house-rule our-rule"),
+    ("variant my game  # ours", 12, "`my game`", "variant my-game"),
+    ("house-rule", 11, "nothing", "house-rule our-rule"),
+])
+def test_a_first_line_without_one_bare_name_is_told_what_the_first_line_is(first, col, found, example):
+    """Was "expected a value, found `"Our Rule"`" or "expected the end of the setting or the end of the
+    file, found `Rule`": words for a setting, of the line that names the file."""
+    [d] = whist_errors(f"{first}\ngame {{ target 9 }}\n")
+    assert (d.pos.line, d.pos.col) == (1, col)
+    assert d.message == (f"the first line is `{first.split()[0]} NAME`, one name of lower case letters, digits "
+                         f"and - (e.g. `{example}`), found {found}")
+
+
+def test_a_setting_after_the_first_line_on_the_same_line_keeps_its_own_message():
+    [d] = whist_errors("house-rule ok; x\n")
+    assert d.message == "expected a value, `=` or `{`, found the end of the line"
