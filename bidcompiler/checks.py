@@ -140,10 +140,25 @@ def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
 
 
 def _written(v: ir.Variant, path: tuple) -> bool:
-    """Whether some file wrote the setting at ``path`` or a section holding it."""
+    """Whether some file wrote the setting at ``path`` (or something inside it), or removed a
+    section holding it (`declaration: ~`). A block written without the setting is no place of it:
+    its default applies (`deck.without`, which standard's `deck` block does not say)."""
     origin = v.origin
-    return origin is None or any(origin.origins.get(path[:cut]) for cut in range(len(path), 0, -1)) \
-        or any(p[:len(path)] == path for p in origin.origins)
+    if origin is None or origin.origins.get(path) or any(p[:len(path)] == path for p in origin.origins):
+        return True
+    cut = next((c for c in range(len(path) - 1, 0, -1) if origin.origins.get(path[:c])), 0)
+    if not cut:
+        return False
+    node: object = origin.data
+    for depth, key in enumerate(path):
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            # Gone at the section a file set (removed whole), or missing inside a block it wrote.
+            return depth < cut
+    return True
 
 
 def _dotted(path: tuple) -> str:

@@ -462,3 +462,24 @@ def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
     # An empty block beside a setting is no error: the setting changes the game.
     rule = _write(tmp_path, "beside.whist", "house-rule beside\nauction { levels { } }\ngame { target 9 }\n")
     assert run("check", rule, "--on", "standard").exit_code == 0
+
+
+# ----------------------------------------------------------------- places named in a message
+def test_a_message_names_only_the_settings_a_file_wrote_not_defaults_inside_its_blocks():
+    """`two-handed+no-kitty`: the deal's count named "deck.without at shipped 'standard', line 17"
+    (standard's `deck` block, which does not say `without`: its default applies) and likewise
+    "deal.undealt at shipped 'standard', line 22" over a game that gives no undealt cards."""
+    result = run("compile", "two-handed+no-kitty")
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("shipped 'no-kitty', line 10: the deal uses 50 cards")
+    assert "deal.undealt at shipped 'two-handed', line 18" in first  # written there: named
+    assert "deck.ranks at shipped 'standard', line 18" in first
+    assert "deck.without" not in first
+    result = run("compile", "oregon+jokers-and-deuce")
+    assert result.exit_code == 1
+    assert "deal.undealt" not in result.stderr and "deck.without" not in result.stderr
+    assert "deal.hand at shipped 'oregon', line 13" in result.stderr
+    # A section a file removed whole is still named where it was removed.
+    result = run("compile", "cincinnati", "--set", "declaration.when=after-kitty")
+    assert result.exit_code == 1 and "declaration.when has no effect" in result.stderr
