@@ -480,6 +480,3 @@ def test_a_message_names_only_the_settings_a_file_wrote_not_defaults_inside_its_
     assert result.exit_code == 1
     assert "deal.undealt" not in result.stderr and "deck.without" not in result.stderr
     assert "deal.hand at shipped 'oregon', line 13" in result.stderr
-    # A section a file removed whole is still named where it was removed.
-    result = run("compile", "cincinnati", "--set", "declaration.when=after-kitty")
-    assert result.exit_code == 1 and "declaration.when has no effect" in result.stderr
