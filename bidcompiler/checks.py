@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from runtime.game import LAST_TIE_BREAK
 from runtime.variables import HAND_VARIABLES
 
 from . import expressions, ir, resources
@@ -787,6 +788,13 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                           f"total would be {v.game.floor} or more after the first hand, whatever was scored, "
                           f"and every game would end on its first hand",
                  ("game", "floor"), fix=(f"set game.floor below {limit}", Remove(("game", "floor"))))
+    written_tie = ((v.origin.data.get("game") or {}).get("tie")) if v.origin is not None else None
+    if isinstance(written_tie, list) and LAST_TIE_BREAK in written_tie[:-1]:
+        # It always decides (one side is first from the dealer's left), so the engine stops there.
+        after = ", ".join(map(str, written_tie[written_tie.index(LAST_TIE_BREAK) + 1:]))
+        conflict(sink, v, f"game.tie: {after} after {LAST_TIE_BREAK} has no effect: {LAST_TIE_BREAK} "
+                          "always decides, so no tie-break after it is reached", ("game", "tie"),
+                 fix=(f"put {LAST_TIE_BREAK} last, or leave it out (it decides after the others anyway)",))
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),

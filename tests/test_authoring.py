@@ -480,3 +480,19 @@ def test_a_message_names_only_the_settings_a_file_wrote_not_defaults_inside_its_
     assert result.exit_code == 1
     assert "deal.undealt" not in result.stderr and "deck.without" not in result.stderr
     assert "deal.hand at shipped 'oregon', line 13" in result.stderr
+
+
+def test_a_tie_break_after_the_one_that_always_decides_is_refused(tmp_path):
+    """docs/settings.md: first-from-dealers-left "always decides last". Written before another
+    (`tie first-from-dealers-left higher`), the other was dropped without a word: a setting that
+    can never take effect. Now refused at game.tie (exit 1); written last it is accepted."""
+    rule = _write(tmp_path, "tie.whist", "house-rule tie\ngame { tie first-from-dealers-left higher }\n")
+    result = run("check", rule, "--on", "standard")
+    assert result.exit_code == 1
+    first, fix = result.stderr.splitlines()[:2]
+    assert first == (f"{rule}:2:12: game.tie: higher after first-from-dealers-left has no effect: "
+                     "first-from-dealers-left always decides, so no tie-break after it is reached")
+    assert fix.strip() == ("to fix: put first-from-dealers-left last, or leave it out (it decides after the "
+                           "others anyway)")
+    rule = _write(tmp_path, "tie.yaml", "name: tie\nkind: house-rule\ngame: {tie: [higher, first-from-dealers-left]}\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0
