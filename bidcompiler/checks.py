@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
+from runtime.game import LAST_TIE_BREAK
 from runtime.variables import HAND_VARIABLES
 
 from . import expressions, ir, resources
@@ -140,10 +141,25 @@ def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
 
 
 def _written(v: ir.Variant, path: tuple) -> bool:
-    """Whether some file wrote the setting at ``path`` or a section holding it."""
+    """Whether some file wrote the setting at ``path`` (or something inside it), or removed a
+    section holding it (`declaration: ~`). A block written without the setting is no place of it:
+    its default applies (`deck.without`, which standard's `deck` block does not say)."""
     origin = v.origin
-    return origin is None or any(origin.origins.get(path[:cut]) for cut in range(len(path), 0, -1)) \
-        or any(p[:len(path)] == path for p in origin.origins)
+    if origin is None or origin.origins.get(path) or any(p[:len(path)] == path for p in origin.origins):
+        return True
+    cut = next((c for c in range(len(path) - 1, 0, -1) if origin.origins.get(path[:c])), 0)
+    if not cut:
+        return False
+    node: object = origin.data
+    for depth, key in enumerate(path):
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+            node = node[key]
+        else:
+            # Gone at the section a file set (removed whole), or missing inside a block it wrote.
+            return depth < cut
+    return True
 
 
 def _dotted(path: tuple) -> str:
@@ -798,6 +814,13 @@ def check_settings_take_effect(v: ir.Variant, sink: DiagnosticSink) -> None:
                           f"total would be {v.game.floor} or more after the first hand, whatever was scored, "
                           f"and every game would end on its first hand",
                  ("game", "floor"), fix=(f"set game.floor below {limit}", Remove(("game", "floor"))))
+    written_tie = ((v.origin.data.get("game") or {}).get("tie")) if v.origin is not None else None
+    if isinstance(written_tie, list) and LAST_TIE_BREAK in written_tie[:-1]:
+        # It always decides (one side is first from the dealer's left), so the engine stops there.
+        after = ", ".join(map(str, written_tie[written_tie.index(LAST_TIE_BREAK) + 1:]))
+        conflict(sink, v, f"game.tie: {after} after {LAST_TIE_BREAK} has no effect: {LAST_TIE_BREAK} "
+                          "always decides, so no tie-break after it is reached", ("game", "tie"),
+                 fix=(f"put {LAST_TIE_BREAK} last, or leave it out (it decides after the others anyway)",))
     a = v.auction
     if a.rounds != "until-passed":
         idle(("auction", "passes_end"), "the auction goes round once", ("auction", "rounds"),

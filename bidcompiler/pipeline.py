@@ -191,7 +191,7 @@ def _load_layer_text(text: str, filename: str) -> LoadedYaml:
                                    hint="remove `extends` and name the variant when you use the rule "
                                         "(VARIANT+RULE, --with RULE, or `check --on VARIANT`)"))
     if doc.data.get("kind") == "house-rule" and not problems and all(
-            doc.data[key] == {} for key in set(doc.data) - _WORDS_OF_A_FILE):
+            _only_empty_blocks(doc.data[key]) for key in set(doc.data) - _WORDS_OF_A_FILE):
         # A rule that gives no setting changes nothing, whatever it is laid over: a setting
         # that can never take effect is an error (a file cut short, a block left out, or
         # left empty: `game: {}`, `game { }`).
@@ -205,6 +205,12 @@ def _load_layer_text(text: str, filename: str) -> LoadedYaml:
     if problems:
         raise CompileError(problems)
     return doc
+
+
+def _only_empty_blocks(value: object) -> bool:
+    """Whether ``value`` is a block holding no setting, however deep: `{}`, or blocks of such
+    (`auction { levels { } }`). Blocks merge key by key, so it changes nothing."""
+    return isinstance(value, dict) and all(_only_empty_blocks(v) for v in value.values())
 
 
 # The keys that describe a file rather than change a game.

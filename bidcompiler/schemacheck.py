@@ -331,16 +331,20 @@ def _type_mismatch(errors: list[ValidationError]) -> bool:
 def _closest_branch(branches: dict[int, list[ValidationError]]) -> int:
     """The alternative the value most likely meant.
 
-    Prefer the one whose ``const``/``enum`` checks passed (a discriminator such as
+    Not a list of words that refused a whole mapping (`show: {contracts: [nt]}` meant the
+    block, not one of the words `never`, `auction` ...: its own mistakes are the ones to tell).
+    Then prefer the one whose ``const``/``enum`` checks passed (a discriminator such as
     ``kind: bonus`` names the alternative), then the fewest errors, then the one
     whose errors are deepest (more of the value matched), then the first.
     """
 
     def score(item: tuple[int, list[ValidationError]]) -> tuple:
         index, errs = item
+        words_for_a_block = any(e.validator in ("const", "enum") and not e.relative_path
+                                and isinstance(e.instance, dict) for e in errs)
         discriminator_misses = sum(1 for e in errs if e.validator in ("const", "enum"))
         depth = max(len(e.relative_path) for e in errs)
-        return (discriminator_misses, len(errs), -depth, index)
+        return (words_for_a_block, discriminator_misses, len(errs), -depth, index)
 
     return min(branches.items(), key=score)[0]
 
@@ -523,7 +527,7 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                         wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
             setting = _value_of_a_setting(root, error, path)
             return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}"
-                      + (f" (it is a block: {setting})" if setting else ""))
+                      + (f" (it is a block: {setting})" if setting else _list_of_one(wanted, error.instance)))
         closest = viable[_closest_branch(viable)]
         alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
         if alternatives:
@@ -673,6 +677,15 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _list_of_one(wanted: list, value: Any) -> str:
+    """`` (a list of one is written [A])`` where a list is wanted and one plain word or number was
+    given (`redeal_without: A`: the .whist syntax reads one word as a list of one, YAML does not)."""
+    if "array" not in wanted or isinstance(value, (bool, dict, list)) or value is None:
+        return ""
+    shown = str(value)
+    return f" (a list of one is written [{shown}])" if len(shown) <= 40 and "\n" not in shown else ""
+
+
 def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     """A message for a keyword that needs no special placement."""
     kind = error.validator
@@ -680,6 +693,7 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     value = error.instance
     if kind == "type":
         message = f"expected {_type_name(want)}, found {_found(loaded, error)}{digits_note(value)}"
+        message += _list_of_one([want] if isinstance(want, str) else list(want), value)
         keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
         if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
             # `levels: 4`: say which settings the block holds (levels: {from: 4}).

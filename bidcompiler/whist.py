@@ -429,6 +429,44 @@ def _formula_hint(text: str, at: int, schema: dict | None) -> str:
     return f" (a formula follows `=`: `{match.group(1)} = {match.group(2).strip()}`)"
 
 
+# Characters no bare word holds (grammar/whist.lark: WORD) that a text often does: a path, an
+# address, a sentence. (`,` `'` `"` and `:` after a key have hints of their own.)
+_TEXT_SYMBOLS = frozenset("/.!?:()&*@%$^|")
+
+
+def _statement_value(text: str, at: int) -> tuple[str, str, int] | None:
+    """The statement around ``at`` read as ``KEY VALUE`` (no `=`, no quotes): the key, the value
+    and where the value starts, if it starts at or before ``at``; else None."""
+    start = max(text.rfind(c, 0, at) for c in "{;\n") + 1
+    end = min((i for i in (text.find(c, at) for c in "};\n#") if i >= 0), default=len(text))
+    match = re.match(r"[ \t]*([a-z][a-z0-9_]*)[ \t]+([^\s=\"][^=\"]*)$", text[start:end])
+    if match is None or match.group(1) == "remove" or start + match.start(2) > at:
+        return None
+    return match.group(1), match.group(2).rstrip(), start + match.start(2)
+
+
+def _value_before(text: str, at: int) -> bool:
+    """Whether the statement holding ``at`` has a value before it (`title My game: …`, not `game:`)."""
+    found = _statement_value(text, at)
+    return found is not None and found[2] < at
+
+
+def _quote_hint(text: str, at: int) -> str:
+    """`` (text with spaces or symbols goes in double quotes: `extends "../mine.whist"`)`` where a
+    setting's value holds a character no bare word may (``at``), else ``""``; `` (… `remove KEY` …)``
+    where the value is YAML's `~`."""
+    found = _statement_value(text, at)
+    if found is None:
+        return ""
+    key, value, _ = found
+    if value == "~":
+        return f" (the .whist syntax takes a setting away with `remove {key}`; `~` is YAML's)"
+    if text[at] not in _TEXT_SYMBOLS:
+        return ""
+    quoted = json.dumps(value, ensure_ascii=False) if len(value) <= QUOTED_CHARS else '"…"'
+    return f" (text with spaces or symbols goes in double quotes: `{key} {quoted}`)"
+
+
 def _formula_error(text: str, at: int, filename: str) -> Diagnostic | None:
     """The formula language's own message where a syntax error at ``at`` lies inside a formula
     (``key = …`` on one line), or None.
@@ -490,17 +528,21 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
         message = f"unexpected character `{char}`"
         if char == "'":
             message += " (quote text with double quotes)"
-        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n"):
+        elif char == ":" and text[exc.pos_in_stream + 1:exc.pos_in_stream + 2] in ("", " ", "\t", "\r", "\n") \
+                and not _value_before(text, exc.pos_in_stream):
             # `game:` or `target: 9`, written as in YAML: the .whist form is `game { … }`, `target 9`.
             message += (" (the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
                         "`key { … }`, as docs/whist-syntax.md shows)")
         elif char == '"':  # a string is one line (grammar/whist.lark: STRING)
             message = "a string not closed on its line: end it with `\"` before the line ends"
         else:
-            message += _formula_hint(text, exc.pos_in_stream, schema)
+            message += _formula_hint(text, exc.pos_in_stream, schema) or _quote_hint(text, exc.pos_in_stream)
     else:
         token = getattr(exc, "token", None)
         expected = set(getattr(exc, "expected", ()) or getattr(exc, "accepts", ()) or ())
+        # What the parser would take here: lark's `accepts` where it has one (its `expected`, after a
+        # line end inside the file, also lists the first line's `variant`/`house-rule`).
+        accepts = set(getattr(exc, "accepts", ()) or ()) or expected
         at = token.start_pos if token is not None and token.type != "$END" else len(text)
         if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
             line, col = len(lines) or 1, (len(lines[-1]) + 1 if lines else 1)
@@ -511,16 +553,17 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
             message = f"missing `}}` after the {block[0]} block (opened at line {block[1]})"
         elif token is not None and token.type == "_RBRACE" and block is None:
             message = "unexpected `}`: no block is open here"
-        elif "KIND" in expected and token is not None and token.type != "$END":
+        elif "KIND" in accepts and token is not None and token.type != "$END":
             # The first line misspelt (`hous-rule mine`, `House-rule mine`): what it must say.
-            word = re.match(r"[\w-]{0,41}", text[at:]).group() or _found(token)
+            word = re.match(r"[\w-]{0,41}", text[at:]).group()
             close = close_matches(word.lower(), ["house-rule", "variant"], n=1, cutoff=0.6)
-            shown = f"`{word}`" if len(word) <= 40 else _found(token)  # a line may be 100,000 long: cut
+            # A line may be 100,000 long (cut), or start with no word (`"mine"`): the token as found.
+            shown = f"`{word}`" if 0 < len(word) <= 40 else _found(token)
             message = (f"a .whist file starts with `house-rule NAME` or `variant NAME`, found {shown}"
                        + (f" (did you mean `{close[0]}`?)" if close else ""))
         else:
-            message = f"expected {_describe(expected)}, found {_found(token)}"
-            message += _formula_hint(text, at, schema)
+            message = f"expected {_describe(accepts)}, found {_found(token)}"
+            message += _formula_hint(text, at, schema) or _quote_hint(text, at)
             if (token is not None and token.type == "_COMMA" and "_COMMA" not in expected
                     and expected & {"WORD", "STRING"}):
                 # `trumps_above BJ, LJ`: commas belong inside brackets only (after a setting's
@@ -532,8 +575,28 @@ def _syntax_error(exc: UnexpectedInput, text: str, filename: str, schema: dict |
     inside = _formula_error(text, where, filename) if where is not None else None
     if inside is not None:
         line, col, message = inside.pos.line, inside.pos.col, inside.message
+    elif where is not None:
+        message = _header_message(text, where) or message
     source = lines[line - 1] if 0 < line <= len(lines) else None
     return CompileError([Diagnostic(SourcePos(filename, line, col), message, source_line=source)])
+
+
+# The first line, once its kind is read: `house-rule` or `variant`, then the rest of the line.
+_HEADER = re.compile(r"(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(variant|house-rule)\b([^\n#;]*)")
+
+
+def _header_message(text: str, at: int) -> str | None:
+    """What the first line must say, where a syntax error at ``at`` lies on it after its kind
+    (`house-rule "Our Rule"`, `house-rule our rule`, `house-rule` alone); else None."""
+    match = _HEADER.match(text)
+    # On the first line, before any `;` (a setting may follow on the same line) or line end.
+    if match is None or at < match.end(1) or any(c in text[match.end(1):at] for c in ";\n"):
+        return None
+    kind, rest = match.group(1), match.group(2).strip()
+    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS].rstrip("-") or "our-rule"
+    found = f"`{rest}`" if rest and len(rest) <= QUOTED_CHARS else ("nothing" if not rest else "a long text")
+    return (f"the first line is `{kind} NAME`, one name of lower case letters, digits and - "
+            f"(e.g. `{kind} {name}`), found {found}")
 
 
 # What the nesting check looks at: quoted texts and comments (skipped whole), and brackets.

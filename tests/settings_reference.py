@@ -53,6 +53,8 @@ def _values(schema: dict, node: dict) -> str:
         return f"a {node['title']}"
     if "enum" in node:
         return _words(node["enum"])
+    if "const" in node:  # `remove: true`, the one value the setting takes
+        return _words([node["const"]])
     parts = []
     for branch in (*node.get("anyOf", ()), *node.get("oneOf", ())):
         branch = _resolve(schema, branch)

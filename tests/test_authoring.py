@@ -451,3 +451,48 @@ def test_a_house_rule_that_gives_no_setting_is_refused(tmp_path):
     rule = _write(tmp_path, "blocks.whist", "house-rule blocks\ngame { }\nscoring { }\n")
     result = run("check", rule)
     assert result.stderr.splitlines()[0] == f"{rule}:1:1: this house rule changes nothing: it gives no setting"
+    # Nor do blocks holding only empty blocks (was "ok": the README says "only empty blocks").
+    for name, text in (("nested.whist", "house-rule nested\nauction { levels { } }\n"),
+                       ("nested.yaml", "name: nested\nkind: house-rule\nauction: {levels: {}}\nplay: {roles: {}}\n")):
+        rule = _write(tmp_path, name, text)
+        result = run("check", rule, "--on", "standard")
+        assert result.exit_code == 1
+        line = 2 if name.endswith(".yaml") else 1
+        assert result.stderr.splitlines()[0] == f"{rule}:{line}:1: this house rule changes nothing: it gives no setting"
+    # An empty block beside a setting is no error: the setting changes the game.
+    rule = _write(tmp_path, "beside.whist", "house-rule beside\nauction { levels { } }\ngame { target 9 }\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0
+
+
+# ----------------------------------------------------------------- places named in a message
+def test_a_message_names_only_the_settings_a_file_wrote_not_defaults_inside_its_blocks():
+    """`two-handed+no-kitty`: the deal's count named "deck.without at shipped 'standard', line 17"
+    (standard's `deck` block, which does not say `without`: its default applies) and likewise
+    "deal.undealt at shipped 'standard', line 22" over a game that gives no undealt cards."""
+    result = run("compile", "two-handed+no-kitty")
+    assert result.exit_code == 1
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("shipped 'no-kitty', line 10: the deal uses 50 cards")
+    assert "deal.undealt at shipped 'two-handed', line 18" in first  # written there: named
+    assert "deck.ranks at shipped 'standard', line 18" in first
+    assert "deck.without" not in first
+    result = run("compile", "oregon+jokers-and-deuce")
+    assert result.exit_code == 1
+    assert "deal.undealt" not in result.stderr and "deck.without" not in result.stderr
+    assert "deal.hand at shipped 'oregon', line 13" in result.stderr
+
+
+def test_a_tie_break_after_the_one_that_always_decides_is_refused(tmp_path):
+    """docs/settings.md: first-from-dealers-left "always decides last". Written before another
+    (`tie first-from-dealers-left higher`), the other was dropped without a word: a setting that
+    can never take effect. Now refused at game.tie (exit 1); written last it is accepted."""
+    rule = _write(tmp_path, "tie.whist", "house-rule tie\ngame { tie first-from-dealers-left higher }\n")
+    result = run("check", rule, "--on", "standard")
+    assert result.exit_code == 1
+    first, fix = result.stderr.splitlines()[:2]
+    assert first == (f"{rule}:2:12: game.tie: higher after first-from-dealers-left has no effect: "
+                     "first-from-dealers-left always decides, so no tie-break after it is reached")
+    assert fix.strip() == ("to fix: put first-from-dealers-left last, or leave it out (it decides after the "
+                           "others anyway)")
+    rule = _write(tmp_path, "tie.yaml", "name: tie\nkind: house-rule\ngame: {tie: [higher, first-from-dealers-left]}\n")
+    assert run("check", rule, "--on", "standard").exit_code == 0

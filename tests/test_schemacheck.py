@@ -256,3 +256,35 @@ def test_duplicate_diagnostics_are_removed():
     schema = {"allOf": [{"required": ["a"]}, {"required": ["a"]}]}
     _, diags = check("b: 1\n", schema)
     assert [d.message for d in diags] == ["missing required key 'a'"]
+
+
+def test_a_block_with_a_mistake_is_told_its_mistake_not_the_words_the_setting_also_takes():
+    """`show: {contracts: [nt]}` where `show` is a word or a block: was told "a mapping is not one
+    of: never, auction" (the words' form, one error against the block's two), not the 'nt'."""
+    schema = {"type": "object", "properties": {"show": {"anyOf": [
+        {"enum": ["never", "auction", None]},
+        {"type": "object", "additionalProperties": False, "required": ["when"],
+         "properties": {"when": {"enum": ["deal", "declaration"]},
+                        "contracts": {"type": "array", "items": {"enum": ["suit", "notrump"]}}}}]}}}
+    _, diags = check("show: {contracts: [nt]}\n", schema)
+    assert [(d.pos, d.message) for d in diags] == [
+        (at(1, 1), "missing required key 'when'"),
+        (at(1, 20), "'nt' is not one of: suit, notrump"),
+    ]
+    _, diags = check("show: always\n", schema)  # a word is still told the words
+    assert [d.message for d in diags] == ["expected a mapping or never or auction or null, found 'always'"]
+
+
+def test_one_word_where_a_list_belongs_is_told_how_a_list_of_one_is_written():
+    """`redeal_without: A` in YAML (the .whist syntax reads one word as a list of one, YAML does
+    not): was "expected a list or null, found 'A'" and no more."""
+    schema = {"type": "object", "properties": {
+        "without": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        "suits": {"type": "array", "items": {"type": "string"}},
+        "flag": {"type": "array"}}}
+    _, diags = check("without: A\nsuits: S\nflag: true\n", schema)
+    assert [d.message for d in diags] == [
+        "expected a list or null, found 'A' (a list of one is written [A])",
+        "expected a list, found 'S' (a list of one is written [S])",
+        "expected a list, found true",  # a truth value is no word of a list
+    ]

@@ -208,7 +208,22 @@ def test_a_comma_after_a_block_is_not_told_how_a_list_is_written():
     """The list hint belongs after a setting's value only: `deal { kitty 6 } ,` has no list to
     write (was told 'a list is written `BJ LJ`')."""
     [d] = whist_errors("house-rule x\ndeal { kitty 6 } ,\n")
-    assert d.message == "expected the end of the setting or `}`, found `,`"
+    # No block is open there, so `}` is not offered (it was, from lark's `expected`).
+    assert d.message == "expected the end of the setting or the end of the file, found `,`"
+
+
+def test_a_line_that_starts_with_no_setting_name_is_not_told_how_a_file_starts():
+    """`"deal" { hand 3 }` or a stray `=` on a line of its own, after the first line: was told "a .whist
+    file starts with `house-rule NAME` ..., found ``"deal"``" (doubled backticks), of a file that did."""
+    [d] = whist_errors('house-rule x\n"deal" { hand 3 }\n')
+    assert (d.pos.line, d.pos.col) == (2, 1)
+    assert d.message == 'expected the end of the setting, the end of the file, a setting name or `remove`, found `"deal"`'
+    [d] = whist_errors("house-rule x\ndeal {\n  = 3 }\n")
+    assert (d.pos.line, d.pos.col) == (3, 3)
+    assert d.message == "expected the end of the setting, a setting name, `}` or `remove`, found `=`"
+    # The first line itself still gets the first line's message, its word quoted once.
+    [d] = whist_errors('"x"\ndeal { kitty 4 }\n')
+    assert d.message == 'a .whist file starts with `house-rule NAME` or `variant NAME`, found `"x"`'
 
 
 def test_a_quoted_number_or_several_words_where_one_value_belongs_are_named():
@@ -313,3 +328,48 @@ def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
     assert d.message.startswith("comparisons cannot be chained")
     [d] = whist_errors("house-rule x\nscoring { declarer = if made then base else 2 * base else 0 }\n")
     assert (d.pos.col, d.message) == (54, "`else` without an `if` of its own: write `if CONDITION then A else B`")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("extends ../base.whist", "unexpected character `.` (text with spaces or symbols goes in double quotes: "
+                              "`extends \"../base.whist\"`)"),
+    ("source www.pagat.com/x  # where", "expected a value, the end of the setting, the end of the file, `<` or …, "
+                                        "found `/` (text with spaces or symbols goes in double quotes: "
+                                        "`source \"www.pagat.com/x\"`)"),
+    ("title My game: the best", "unexpected character `:` (text with spaces or symbols goes in double quotes: "
+                                "`title \"My game: the best\"`)"),
+    ("play { notrump_extras ~ }", "unexpected character `~` (the .whist syntax takes a setting away with "
+                                  "`remove notrump_extras`; `~` is YAML's)"),
+])
+def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, message):
+    """A path (`extends ../base.whist`: docs/settings.md, "a path relative to this file"), an address
+    or a sentence with a colon written bare, or YAML's `~`: was "unexpected character `.`" and no more
+    (the `:` was told "the .whist syntax writes no `:` after a key", which it did not follow)."""
+    [d] = whist_errors(f"variant mine\n{line}\n")
+    assert d.message == message
+
+
+def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
+    [d] = whist_errors("variant mine\ngame { target: 9 }\n")
+    assert d.message.endswith("(the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
+                              "`key { … }`, as docs/whist-syntax.md shows)")
+
+
+@pytest.mark.parametrize("first, col, found, example", [
+    ('house-rule "Our Rule"', 12, '`"Our Rule"`', "house-rule our-rule"),
+    ("house-rule Our Rule", 16, "`Our Rule`", "house-rule our-rule"),
+    ("variant my game  # ours", 12, "`my game`", "variant my-game"),
+    ("house-rule", 11, "nothing", "house-rule our-rule"),
+])
+def test_a_first_line_without_one_bare_name_is_told_what_the_first_line_is(first, col, found, example):
+    """Was "expected a value, found `"Our Rule"`" or "expected the end of the setting or the end of the
+    file, found `Rule`": words for a setting, of the line that names the file."""
+    [d] = whist_errors(f"{first}\ngame {{ target 9 }}\n")
+    assert (d.pos.line, d.pos.col) == (1, col)
+    assert d.message == (f"the first line is `{first.split()[0]} NAME`, one name of lower case letters, digits "
+                         f"and - (e.g. `{example}`), found {found}")
+
+
+def test_a_setting_after_the_first_line_on_the_same_line_keeps_its_own_message():
+    [d] = whist_errors("house-rule ok; x\n")
+    assert d.message == "expected a value, `=` or `{`, found the end of the line"
