@@ -143,7 +143,7 @@ def _where(v: ir.Variant, path: tuple) -> SourcePos | None:
 def _written(v: ir.Variant, path: tuple) -> bool:
     """Whether some file wrote the setting at ``path`` (or something inside it), or removed a
     section holding it (`declaration: ~`). A block written without the setting is no place of it:
-    its default applies (`deck.without`, which standard's `deck` block does not say)."""
+    its default applies (`deck.without`, which a base game's `deck` block may not say)."""
     origin = v.origin
     if origin is None or origin.origins.get(path) or any(p[:len(path)] == path for p in origin.origins):
         return True
