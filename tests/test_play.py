@@ -39,7 +39,7 @@ from bidcompiler.cli.table import render_screen, render_table, sort_hand
 from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
-from runtime.hand import DECLARE_DIRECTION, PLAY
+from runtime.hand import DECLARE_DIRECTION, DECLARE_TRUMP, PLAY
 from runtime.notation import parse_call, strain_index
 from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
@@ -1306,3 +1306,31 @@ def test_every_start_of_a_strain_word_reads_one_strain_or_none_in_every_shipped_
                 assert spelled == f"4 {rules.strains[owners.pop()].name}", (variant, start, spelled)
             else:
                 assert spelled == f"4 {start}", (variant, start, spelled)
+
+
+def test_auction_and_history_say_a_declared_notrump_and_a_chosen_direction(tmp_path):
+    """`auction` and `history` said "3 notrump by ..." with no word of the direction the declarer
+    chose, and "5 by ..." for a notrump declared over a bare-number bid (audit22p)."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    first = session.current_player()
+    assert term.handle(first, "3nt") is True
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(session.rules.pass_action)
+    term.handle(first, "auction")
+    assert console.export_text().splitlines()[-1] == f"  contract: 3 notrump by {term.who(first)}"
+    assert term.handle(first, "downtown") is True
+    term.handle(first, "history")
+    assert f"  contract: 3 notrump by {term.who(first)}, downtown" in console.export_text().splitlines()
+
+    session = people_session(tmp_path, "rhode-island")
+    term, console = terminal_for(session)
+    while session.hand.phase != DECLARE_TRUMP:
+        session.apply(session.legal_actions()[0])
+    declarer = session.hand.declarer
+    term.handle(declarer, "auction")
+    contract = console.export_text().splitlines()[-1]
+    assert contract.startswith("  contract: ") and "trump" not in contract
+    assert term.handle(declarer, "notrump") is True
+    term.handle(declarer, "auction")
+    assert console.export_text().splitlines()[-1] == f"{contract}, no trump"

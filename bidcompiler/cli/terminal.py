@@ -851,10 +851,16 @@ class Terminal:
         """``hand``'s contract in words (or that it was thrown in), for the history."""
         if hand.declarer < 0:
             return "thrown in (no contract)"
-        c = hand.contract
+        # What is decided only: the engine keeps "no trump" for a trump not named yet.
+        c = hand.decided_contract
+        decl = hand.declaration
         text = f"{self.rules.bid_text(c['bid'], c['strain'])} by {self.who(hand.declarer)}"
-        if c["trump"]:
+        if c.get("trump"):
             text += f", {self.rules.suit_names[self.rules.suits.index(c['trump'])]} trump"
+        elif "trump" in c and not decl.notrump_only:  # a declared notrump the bid did not say
+            text += ", no trump"
+        if decl.chooses_direction and c.get("direction"):  # the declarer's choice, which the bid does not say
+            text += f", {c['direction']}"
         if hand.is_terminal() and hand.made is not None:
             text += ", made" if hand.made else ", set"
         return text
