@@ -1334,3 +1334,18 @@ def test_auction_and_history_say_a_declared_notrump_and_a_chosen_direction(tmp_p
     assert term.handle(declarer, "notrump") is True
     term.handle(declarer, "auction")
     assert console.export_text().splitlines()[-1] == f"{contract}, no trump"
+
+
+@pytest.mark.parametrize("env", [{"TERM": "dumb"}, {"TERM": "dumb", "COLUMNS": "44"}, {"TERM": "xterm"}])
+def test_the_table_fits_a_narrow_terminal_also_a_dumb_one(terminals, tmp_path, env):
+    """On TERM=dumb (an Emacs shell) rich drew 80 columns whatever the window's width, and the
+    table wrapped into broken lines on a narrower one (audit22p); COLUMNS is read as elsewhere."""
+    width = int(env.get("COLUMNS", 50))
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "w.jsonl"),
+                  env=env, cols=50)
+    t.expect(PROMPT)
+    box = [line for line in t.text.splitlines() if line.startswith(("╭", "│", "╰"))]
+    assert box and box[0].startswith("╭─ bidwhist") and len(box[0]) == width
+    assert all(len(line) == width and line.endswith(("╮", "│", "╯")) for line in box)
+    t.send("\x04")
+    assert t.wait() == 0
