@@ -977,7 +977,9 @@ class Terminal:
             books = "   ".join(f"{tableview.side_label(rules, s, you)} {b}" for s, b in enumerate(hand.books))
             score = "   ".join(f"{tableview.side_label(rules, s, you)} {'+' if v > 0 else ''}{v}"
                                for s, v in enumerate(hand.score))
-            for text in HandReplay(hand).renege_lines():  # what each renege that stood moved
+            # What each renege that stood moved, the sides named as the books beside it name them.
+            for text in HandReplay(hand).renege_lines(lambda side: tableview.side_label(rules, side, you), self.who,
+                                                      lambda i: f"in trick {i // rules.players + 1}"):
                 self.console.print(f"  renege  {text}")
             # Why it scored so: the books needed against those taken, then the scoring in words.
             why = hand_score_lines(hand, lambda side: tableview.side_label(rules, side, you))
