@@ -85,9 +85,11 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @with_rules_option
 @click.option("--seat", "seats", type=Integer(), multiple=True, metavar="N",
               help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
-                   "several people at one keyboard.")
+                   "several people at one keyboard; with --resume, the seats people play from there on "
+                   "(saved).")
 @click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
-              help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
+              help="The bots in the other seats: heuristic (default), baseline, sampler, random; with "
+                   "--resume, the bots from there on (saved).")
 @click.option("--seed", type=SEED_RANGE, default=None,
               help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
 @click.option("--save", type=FilePath(dir_okay=False), default=None,
