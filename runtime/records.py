@@ -515,15 +515,34 @@ class HandReplay:
         raw = self.raw_books if self.raw_books is not None else state.books_so_far()
         return list(raw) != list(state.books)
 
-    def renege_lines(self) -> list[str]:
-        """Each renege that stood, in words: who, where, and what the penalty moved (text output)."""
+    def renege_lines(self, side_name: Callable[[int], str] | None = None,
+                     seat_name: Callable[[int], str] | None = None,
+                     place: Callable[[int], str] | None = None) -> list[str]:
+        """Each renege that stood, in words: who, where, and what the penalty moved (text output).
+
+        A side is named by its seats as the books beside it are (``side 0+2``, a player alone
+        ``seat 1``), not by its index (``side 1`` read as seat 1's); ``side_name``, ``seat_name``
+        and ``place`` (the card's index in the play: ``at play[3]``) say them otherwise, as
+        the play at the terminal does.
+        """
         state = self.state
         rules = state.rules
         if not state.renege_plays:
             return []
+
+        def by_seats(side: int) -> str:
+            seats = [str(s) for s in range(rules.players) if rules.side_of[s] == side]
+            return f"side {'+'.join(seats)}" if len(seats) > 1 else f"seat {seats[0]}"
+
+        side_name = side_name or by_seats
+        seat_name = seat_name or (lambda seat: f"seat {seat}")
+        place = place or (lambda i: f"at {self.prefix}play[{i}]")
+
+        def who(i: int, seat: int, suit: int) -> str:
+            return f"{seat_name(seat)} did not follow {rules.suit_names[suit]} {place(i)}"
+
         if self.in_progress:  # as the JSON lists them; nothing has moved yet
-            return [f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] "
-                    "and the renege stands: its penalty moves books when the hand is scored"
+            return [f"{who(i, seat, suit)} and the renege stands: its penalty moves books when the hand is scored"
                     for i, seat, suit in state.renege_plays]
         books = list(self.raw_books if self.raw_books is not None else state.books_so_far())
         steps = renege_penalties(rules, books, [seat for _, seat, _ in state.renege_plays])
@@ -531,21 +550,19 @@ class HandReplay:
         for (i, seat, suit), (before, after, short) in zip(state.renege_plays, steps):
             side = rules.side_of[seat]
             other = next(s for s in range(rules.sides) if after[s] > before[s]) if after != before else 1 - side
-            text = (f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] "
-                    "and the renege stood: ")
+            text = f"{who(i, seat, suit)} and the renege stood: "
             if short:
-                text += (f"side {side} had only {before[side]} book{'s' if before[side] != 1 else ''}, so the "
-                         f"hand is scored as if side {other} took all {sum(before)}")
+                text += (f"{side_name(side)} had only {before[side]} book{'s' if before[side] != 1 else ''}, so the "
+                         f"hand is scored as if {side_name(other)} took all {sum(before)}")
             else:
                 moved = before[side] - after[side]
-                text += f"{moved} book{'s' if moved != 1 else ''} moved from side {side} to side {other}"
+                text += f"{moved} book{'s' if moved != 1 else ''} moved from {side_name(side)} to {side_name(other)}"
             lines.append(text)
         # After a penalty that left the reneging side short, the hand is already scored as a
         # sweep and later reneges move nothing (renege_penalties stops); each is said all the same.
         for i, seat, suit in state.renege_plays[len(steps):]:
-            lines.append(f"seat {seat} did not follow {rules.suit_names[suit]} at {self.prefix}play[{i}] and the "
-                         "renege stood: nothing more moved (the hand is already scored as if the other side "
-                         "took every book)")
+            lines.append(f"{who(i, seat, suit)} and the renege stood: nothing more moved (the hand is already "
+                         "scored as if the other side took every book)")
         return lines
 
 

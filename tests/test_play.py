@@ -39,7 +39,7 @@ from bidcompiler.cli.table import render_screen, render_table, sort_hand
 from bidcompiler.cli.terminal import for_you
 from bidcompiler.pipeline import load_ruleset, shipped_variants
 from runtime.bots import BOTS
-from runtime.hand import DECLARE_DIRECTION, PLAY
+from runtime.hand import DECLARE_DIRECTION, DECLARE_TRUMP, PLAY
 from runtime.notation import parse_call, strain_index
 from runtime.session import Session, SessionError, SessionIllegal, Settings, sidecar_path
 
@@ -1306,3 +1306,65 @@ def test_every_start_of_a_strain_word_reads_one_strain_or_none_in_every_shipped_
                 assert spelled == f"4 {rules.strains[owners.pop()].name}", (variant, start, spelled)
             else:
                 assert spelled == f"4 {start}", (variant, start, spelled)
+
+
+def test_auction_and_history_say_a_declared_notrump_and_a_chosen_direction(tmp_path):
+    """`auction` and `history` said "3 notrump by ..." with no word of the direction the declarer
+    chose, and "5 by ..." for a notrump declared over a bare-number bid (audit22p)."""
+    session = people_session(tmp_path)
+    term, console = terminal_for(session)
+    first = session.current_player()
+    assert term.handle(first, "3nt") is True
+    while session.hand.phase == 0:  # AUCTION
+        session.apply(session.rules.pass_action)
+    term.handle(first, "auction")
+    assert console.export_text().splitlines()[-1] == f"  contract: 3 notrump by {term.who(first)}"
+    assert term.handle(first, "downtown") is True
+    term.handle(first, "history")
+    assert f"  contract: 3 notrump by {term.who(first)}, downtown" in console.export_text().splitlines()
+
+    session = people_session(tmp_path, "rhode-island")
+    term, console = terminal_for(session)
+    while session.hand.phase != DECLARE_TRUMP:
+        session.apply(session.legal_actions()[0])
+    declarer = session.hand.declarer
+    term.handle(declarer, "auction")
+    contract = console.export_text().splitlines()[-1]
+    assert contract.startswith("  contract: ") and "trump" not in contract
+    assert term.handle(declarer, "notrump") is True
+    term.handle(declarer, "auction")
+    assert console.export_text().splitlines()[-1] == f"{contract}, no trump"
+
+
+@pytest.mark.parametrize("env", [{"TERM": "dumb"}, {"TERM": "dumb", "COLUMNS": "44"}, {"TERM": "xterm"}])
+def test_the_table_fits_a_narrow_terminal_also_a_dumb_one(terminals, tmp_path, env):
+    """On TERM=dumb (an Emacs shell) rich drew 80 columns whatever the window's width, and the
+    table wrapped into broken lines on a narrower one (audit22p); COLUMNS is read as elsewhere."""
+    width = int(env.get("COLUMNS", 50))
+    t = terminals("play", "standard", "--seed", "3", "--fast", "--save", str(tmp_path / "w.jsonl"),
+                  env=env, cols=50)
+    t.expect(PROMPT)
+    box = [line for line in t.text.splitlines() if line.startswith(("╭", "│", "╰"))]
+    assert box and box[0].startswith("╭─ bidwhist") and len(box[0]) == width
+    assert all(len(line) == width and line.endswith(("╮", "│", "╯")) for line in box)
+    t.send("\x04")
+    assert t.wait() == 0
+
+
+def test_a_line_typed_before_the_prompt_is_dropped_not_played_unseen(terminals, tmp_path):
+    """A number typed while the bots played answered the next prompt unseen: `1` typed during
+    the auction passed, and the next `1` played the first card of a hand never shown (audit22p).
+    What is typed at the terminal before a person's turn is dropped, and said to be."""
+    save = tmp_path / "t.jsonl"
+    t = terminals("play", "standard", "--seed", "9", "--fast", "--save", str(save))
+    t.line("1")  # typed at once: the program is still starting, the bots have still to call
+    t.expect("what was typed before your turn was not used")
+    t.expect(PROMPT)
+    hand = json.loads(saved_lines(save)[-1])
+    assert hand["in_progress"] is True and len(hand["auction"]) == 3  # the bots' calls only
+    t.wait_until_reading()
+    t.line("pass")
+    t.expect(r"you pass")
+    t.send("\x04")
+    assert t.wait() == 0
+    assert json.loads(saved_lines(save)[-1])["auction"][3] == "pass"

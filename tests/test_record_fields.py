@@ -278,7 +278,7 @@ def test_analyze_says_what_a_renege_moved_as_replay_does(tmp_path):
     assert out["positions"][-1]["books"] == [12, 1] and out["books"] == [9, 4]
     assert out["reneges"] == [{"at": "play[2]", "seat": 2, "suit": "H"}]
     text = run("analyze", str(path)).stdout
-    assert "renege    seat 2 did not follow hearts at play[2]" in text and "3 books moved from side 0" in text
+    assert "renege    seat 2 did not follow hearts at play[2]" in text and "3 books moved from side 0+2" in text
     assert "(after the renege penalty)" in text
     # Where no renege may stand there is no list, as in replay's JSON.
     path.write_text(json.dumps(BASE), encoding="utf-8")
@@ -316,7 +316,7 @@ def test_replay_text_says_what_the_renege_moved(tmp_path):
     result = replay(tmp_path, RENEGE)
     assert result.exit_code == 0
     assert "seat 2 did not follow hearts at play[2]" in result.stdout
-    assert "3 books moved from side 0 to side 1" in result.stdout
+    assert "3 books moved from side 0+2 to side 1+3" in result.stdout
 
 
 # Seat 1 reneges in trick 2 (6H on KS, holding spades) and its side takes no book: the
@@ -373,8 +373,10 @@ def test_terminal_play_says_a_renege_stood():
         terminal.apply(action)
     text = console.export_text()
     assert "did not follow hearts: the renege stands" in text
-    assert "seat 2 did not follow hearts at play[2] and the renege stood: 3 books moved from side 0 to side 1" \
-        in text
+    # Said as the table says it: the seat and the sides as the books line names them, the trick
+    # (was "at play[2]" and "from side 0 to side 1", side 1 read as seat 1's: audit22p).
+    assert ("renege  seat 2 (partner) did not follow hearts in trick 1 and the renege stood: 3 books moved "
+            "from us (0+2) to them (1+3)") in text
     assert state.books == [9, 4]
 
 

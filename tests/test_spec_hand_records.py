@@ -288,8 +288,8 @@ def test_every_renege_that_stood_is_listed_and_the_text_says_what_each_moved(tmp
     assert out["reneges"] == [{"at": "play[1]", "seat": 1, "suit": "H"}, {"at": "play[13]", "seat": 1, "suit": "S"}]
     assert out["books"] == [13, 0] and out["score"] == [14, 0]
     text = replay(tmp_path, TWO_RENEGES).stdout
-    assert ("seat 1 did not follow hearts at play[1] and the renege stood: side 1 had only 1 book, so the hand "
-            "is scored as if side 0 took all 13") in text
+    assert ("seat 1 did not follow hearts at play[1] and the renege stood: side 1+3 had only 1 book, so the hand "
+            "is scored as if side 0+2 took all 13") in text
     # The second renege is said too, though it moves nothing more.
     assert "seat 1 did not follow spades at play[13] and the renege stood: nothing more moved" in text
 

@@ -85,9 +85,11 @@ def resolve_spec(variant: str, with_rules, save: str | os.PathLike) -> tuple[str
 @with_rules_option
 @click.option("--seat", "seats", type=Integer(), multiple=True, metavar="N",
               help="The seat you play, from 0 to the number of players less one (default 0); repeat for "
-                   "several people at one keyboard.")
+                   "several people at one keyboard; with --resume, the seats people play from there on "
+                   "(saved).")
 @click.option("--bots", default=None, metavar="KIND", callback=lambda ctx, param, value: _check_bots(value),
-              help="The bots in the other seats: heuristic (default), baseline, sampler, random.")
+              help="The bots in the other seats: heuristic (default), baseline, sampler, random; with "
+                   "--resume, the bots from there on (saved).")
 @click.option("--seed", type=SEED_RANGE, default=None,
               help="Seed of the deals and the bots, a 64-bit signed integer (drawn if omitted).")
 @click.option("--save", type=FilePath(dir_okay=False), default=None,
@@ -124,7 +126,8 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
 
     if take_over and not (save or resume):
         raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
-    console = Console(highlight=False, markup=False)  # nothing typed or named is read as markup
+    # nothing typed or named is read as markup
+    console = Console(highlight=False, markup=False, **_dumb_terminal_size())
     err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)  # soft wrap: paths stay whole
     from .terminal import Stopped, signal_of, tell_stopped
 
@@ -295,6 +298,22 @@ def _start(variant, with_rules, seats, bots, seed, save, err: Console, take_over
         # The file that could not be written: FILE, or FILE.session.json beside it (written first).
         raise click.BadParameter(f"cannot write {exc.filename or path}: {exc.strerror or exc}",
                                  param_hint="--save") from None
+
+
+def _dumb_terminal_size() -> dict:
+    """The width and height of a terminal that says it is dumb (TERM=dumb, as an Emacs shell
+    sets it, with its width in COLUMNS), as Console arguments; none for any other.
+
+    rich draws 80 columns on a dumb terminal whatever its size, so the table wrapped into
+    broken lines on a narrower window; the size is read as for any terminal instead
+    (COLUMNS and LINES first, then the terminal's own).
+    """
+    import shutil
+
+    if os.environ.get("TERM", "").lower() not in ("dumb", "unknown") or not sys.stdout.isatty():
+        return {}
+    columns, lines = shutil.get_terminal_size((0, 0))
+    return {"width": columns, "height": lines} if columns > 0 and lines > 0 else {}
 
 
 def _resume(variant, with_rules, seed, save, resume, seats, bots, take_over: bool, held: ExitStack,

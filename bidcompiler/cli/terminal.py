@@ -289,6 +289,7 @@ class Terminal:
         self.last_human: int | None = None
         self.bot_failed = False
         self.last_bot: tuple[int, int] | None = None
+        self.others_moved = False  # a bot or another person acted since a person last read a line
 
     # ---------------------------------------------------------------- the viewpoint
     @property
@@ -425,6 +426,7 @@ class Terminal:
         if not self.fast and not (phase == DISCARD and self.last_bot == (seat, phase)):
             time.sleep(BOT_DELAY)
         self.last_bot = (seat, phase)
+        self.others_moved = True
         try:
             action = self.session.bot_choice()
         except Exception as exc:  # a bot's bug must not end the game: play on with the random bot
@@ -440,6 +442,8 @@ class Terminal:
     # ---------------------------------------------------------------- people
     def human_turn(self, seat: int) -> None:
         """Show the table to the player at ``seat``; read typed lines until a move (or a command) ends the turn."""
+        dropped = (self.others_moved or seat != self.last_human) and self.drop_typed_ahead()
+        self.others_moved = False
         if self.hot_seat and seat != self.last_human:
             self.console.clear()
             self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
@@ -449,10 +453,35 @@ class Terminal:
                 raise Quit()
         self.last_human = seat
         self.show_table(seat)
+        if dropped:  # said next to the prompt, not above the table
+            self.say_error("what was typed before your turn was not used: type your move at the prompt")
         while True:
             text = self.read(self.prompt(seat))
             if text is not None and self.handle(seat, text):
                 return
+
+    def drop_typed_ahead(self) -> bool:
+        """Drop what was typed at the terminal while the others moved; whether there was any.
+
+        The terminal keeps keys typed before a prompt: a number typed while the bots played
+        (or an Enter pressed twice) answered the next prompt unseen, so `1` for a call became
+        the first card of the list, played before the hand was shown.  A pipe is read on:
+        its lines are meant in order.
+        """
+        try:
+            import fcntl
+            import struct
+            import termios
+
+            if sys.stdin is None or not sys.stdin.isatty():
+                return False
+            fd = sys.stdin.fileno()
+            pending = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+            if pending:
+                termios.tcflush(fd, termios.TCIFLUSH)
+            return pending > 0
+        except (ImportError, OSError, ValueError):  # no termios here, or no terminal after all
+            return False
 
     def read(self, prompt: str) -> str | None:
         """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
@@ -851,10 +880,16 @@ class Terminal:
         """``hand``'s contract in words (or that it was thrown in), for the history."""
         if hand.declarer < 0:
             return "thrown in (no contract)"
-        c = hand.contract
+        # What is decided only: the engine keeps "no trump" for a trump not named yet.
+        c = hand.decided_contract
+        decl = hand.declaration
         text = f"{self.rules.bid_text(c['bid'], c['strain'])} by {self.who(hand.declarer)}"
-        if c["trump"]:
+        if c.get("trump"):
             text += f", {self.rules.suit_names[self.rules.suits.index(c['trump'])]} trump"
+        elif "trump" in c and not decl.notrump_only:  # a declared notrump the bid did not say
+            text += ", no trump"
+        if decl.chooses_direction and c.get("direction"):  # the declarer's choice, which the bid does not say
+            text += f", {c['direction']}"
         if hand.is_terminal() and hand.made is not None:
             text += ", made" if hand.made else ", set"
         return text
@@ -971,7 +1006,9 @@ class Terminal:
             books = "   ".join(f"{tableview.side_label(rules, s, you)} {b}" for s, b in enumerate(hand.books))
             score = "   ".join(f"{tableview.side_label(rules, s, you)} {'+' if v > 0 else ''}{v}"
                                for s, v in enumerate(hand.score))
-            for text in HandReplay(hand).renege_lines():  # what each renege that stood moved
+            # What each renege that stood moved, the sides named as the books beside it name them.
+            for text in HandReplay(hand).renege_lines(lambda side: tableview.side_label(rules, side, you), self.who,
+                                                      lambda i: f"in trick {i // rules.players + 1}"):
                 self.console.print(f"  renege  {text}")
             # Why it scored so: the books needed against those taken, then the scoring in words.
             why = hand_score_lines(hand, lambda side: tableview.side_label(rules, side, you))
