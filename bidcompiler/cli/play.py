@@ -122,7 +122,7 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     stale when it names this host and a process that no longer runs, and is then taken
     over by itself; --take-over takes any lock.
     """
-    from rich.console import Console
+    from .console import Console
 
     if take_over and not (save or resume):
         raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
