@@ -1368,3 +1368,16 @@ def test_a_line_typed_before_the_prompt_is_dropped_not_played_unseen(terminals, 
     t.send("\x04")
     assert t.wait() == 0
     assert json.loads(saved_lines(save)[-1])["auction"][3] == "pass"
+
+
+def test_resuming_a_game_already_over_says_only_that(tmp_path):
+    # Was: "Saving after every move to: … Resume with: …" first, for a game with no move left.
+    session, _ = random_session(tmp_path, "standard", ["to-5"], seed=8)
+    while not session.is_over():
+        session.apply(session.bot_choice())
+    proc = subprocess.run([*PROGRAM, "play", "--resume", str(session.path)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "This game is already over." in proc.stdout and "Final score" in proc.stdout
+    assert "Saving after every move" not in proc.stderr and "Resume with" not in proc.stderr
+    assert "Type help" not in proc.stderr

@@ -160,9 +160,10 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
     who = ", ".join(str(x) for x in s.seats)
     err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
               f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
-    err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
-    err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
-    err.print("Type help at the prompt for the commands.")
+    if not session.is_over():  # a game already over has no move to save or resume (the screen says it is over)
+        err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
+        err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
+        err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
         from ..rulebook import rulebook  # the compiler: loaded only when the rulebook is asked for
