@@ -920,6 +920,19 @@ def test_a_typed_bid_that_is_no_call_says_what_is_wrong_with_it(tmp_path):
     assert "'4 uptwn' is not a call: 'uptwn' is not a strain here (uptown, downtown, notrump); try pass" in said
 
 
+def test_a_bid_with_a_fraction_is_told_a_level_is_a_whole_number(tmp_path):
+    """`1.5` was told "bids go from 3 to 7" (read as `1 .5`), `4.0` "'.0' is not a strain"."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="1.5\n4.0 nt\n3,5\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    for typed in ("1.5", "4.0 nt", "3,5"):
+        found = re.search(rf"'{re.escape(typed)}' is not a call: a bid's level is a whole number "
+                          r"\(([0-9]) to 7 now\); try pass", said)
+        assert found and 3 <= int(found.group(1)) <= 7, said
+    assert "bids go from" not in said and "is not a strain" not in said
+
+
 def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
     """The empty record of a play save is named as one, with how to go on, not only "empty file"."""
     session, _ = random_session(tmp_path, "standard", seed=8)
