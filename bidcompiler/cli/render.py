@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, Sequence
 
 from rich.cells import cell_len
-from rich.console import ConsoleOptions, RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -20,7 +20,7 @@ from runtime.stats import Interval
 
 from ..formula_text import formula_shown
 from .common import PROGRESS_FROM
-from .console import Console
+from . import console as consoles
 from .report import FIRST_DEALER, is_symmetric
 
 if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache needs none of it
@@ -29,12 +29,12 @@ if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache
 
 def stdout() -> Console:
     """A console for results; plain text when stdout is not a terminal."""
-    return Console(highlight=False, soft_wrap=True)
+    return consoles.Console(highlight=False, soft_wrap=True)
 
 
 def stderr() -> Console:
     """A console for progress and notes."""
-    return Console(stderr=True, highlight=False)
+    return consoles.Console(stderr=True, highlight=False)
 
 
 class PlainTable:
