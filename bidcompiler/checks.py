@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from runtime.game import LAST_TIE_BREAK
+from runtime.notation import CALL_WORDS, ascii_lower
 from runtime.variables import HAND_VARIABLES
 
 from . import expressions, ir, resources
@@ -418,6 +419,13 @@ def check_auction(v: ir.Variant, sink: DiagnosticSink) -> None:
     for i, strain in enumerate(a.strains):
         for k, word in enumerate((strain.name, *strain.aliases)):
             here = ("auction", "strains", i, "name" if k == 0 else "aliases")
+            if ascii_lower(word) in CALL_WORDS:
+                # `4 pass` would be a bid, `pass` the call: a record's or a player's words read two ways.
+                call = ascii_lower(word)
+                which = f"is named '{word}', as is" if k == 0 else f"has the alias '{word}', the word of"
+                sink.error(v.at(*here), f"strain '{strain.name}' {which} the call '{call}': a bid of this strain "
+                                        "and that call would read alike in records and at the table",
+                           hint=f"give strain '{strain.name}' another word: none of {', '.join(CALL_WORDS)}")
             if word in seen and seen[word][0] == strain.name:
                 # An alias repeating its own strain's name (or another of its aliases).
                 conflict(sink, v, f"strain '{strain.name}' lists '{word}' among its aliases, which it is "

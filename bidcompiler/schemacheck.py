@@ -373,9 +373,19 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else _show(value)
 
 
-def _type_name(wanted: Any) -> str:
+def _null_said(loaded: LoadedYaml, error: ValidationError) -> str:
+    """How the file at hand has a setting be null: ``null`` in YAML; a .whist file cannot write
+    null, it writes ``remove KEY`` (docs/whist-syntax.md), so its messages offer that."""
+    key = error.absolute_path[-1] if error.absolute_path else None
+    if loaded.filename.endswith(".whist") and isinstance(key, str):
+        return f"`remove {key}`"
+    return "null"
+
+
+def _type_name(wanted: Any, null: str = "null") -> str:
+    """The JSON Schema type(s) ``wanted`` in words; ``null`` as the file writes it (:func:`_null_said`)."""
     names = [wanted] if isinstance(wanted, str) else list(wanted)
-    words = [_TYPE_NAMES.get(name, name) for name in dict.fromkeys(names)]
+    words = [null if name == "null" else _TYPE_NAMES.get(name, name) for name in dict.fromkeys(names)]
     if len(words) <= 1:
         return words[0] if words else "something else"
     return ", ".join(words[:-1]) + " or " + words[-1]
@@ -692,7 +702,8 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
     want = error.validator_value
     value = error.instance
     if kind == "type":
-        message = f"expected {_type_name(want)}, found {_found(loaded, error)}{digits_note(value)}"
+        wanted = _type_name(want, _null_said(loaded, error))
+        message = f"expected {wanted}, found {_found(loaded, error)}{digits_note(value)}"
         message += _list_of_one([want] if isinstance(want, str) else list(want), value)
         keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
         if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
@@ -706,7 +717,8 @@ def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
         suggestion = _did_you_mean(error) or _words_apart(loaded, error)
         return f"expected {article} {title}, found {_found(loaded, error)}{suggestion}"
     if kind == "enum" and isinstance(want, list):
-        return (f"{_show(value)} is not one of: {', '.join(_plain(v) for v in want)}"
+        null = _null_said(loaded, error)
+        return (f"{_show(value)} is not one of: {', '.join(null if v is None else _plain(v) for v in want)}"
                 f"{_did_you_mean(error) or _words_apart(loaded, error)}")
     if kind == "const":
         return f"expected {_show(want)}, found {_show(value)}"

@@ -56,14 +56,18 @@ def named_strains(rules: Ruleset) -> list[str]:
     return [strain.name for strain in rules.strains if not strain.bare]
 
 
+# The words of the calls that are not bids, as records and the terminal read them; no strain
+# may be named (or aliased) one of them (bidcompiler.checks), or a call would read as a bid.
+CALL_WORDS = ("pass", "take", "redeal")
+
+
 def parse_call(rules: Ruleset, text: str) -> int | None:
     """The action id of a call such as ``pass``, ``4``, ``4 nt``, ``4 low``, ``take``, or None."""
     if not isinstance(text, str):
         return None
     words = _folded(text).split()
-    if len(words) == 1 and words[0] in ("pass", "take", "redeal"):
-        return {"pass": rules.pass_action, "take": rules.take_action,
-                "redeal": rules.redeal_action}[words[0]]
+    if len(words) == 1 and words[0] in CALL_WORDS:
+        return dict(zip(CALL_WORDS, (rules.pass_action, rules.take_action, rules.redeal_action)))[words[0]]
     if not words or not (words[0].isascii() and words[0].isdigit()) or len(words[0]) > MAX_CALL_DIGITS:
         return None
     level = int(words[0])

@@ -6,6 +6,7 @@ import pytest
 from bidcompiler.errors import CompileError
 from bidcompiler.lower import lower
 from bidcompiler.pipeline import compile_text, compile_variant, shipped_variants
+from runtime.notation import CALL_WORDS
 from runtime.ruleset import NO_SUIT, NO_TRUMP
 
 STANDARD = shipped_variants()["standard"].read_text(encoding="utf-8")
@@ -262,3 +263,20 @@ def test_a_file_longer_than_the_memo_takes_is_loaded_but_not_kept(monkeypatch):
     monkeypatch.setattr(pipeline, "_LAYER_MEMO_TEXT", len(text) - 1)
     assert pipeline.load_layer_text(text, "long.yaml").data == {"name": "x", "extends": "standard"}
     assert not any(name == "long.yaml" for name, _ in pipeline._layer_memo)
+
+
+@pytest.mark.parametrize("word", CALL_WORDS)
+def test_a_strain_may_not_be_named_as_a_call_that_is_not_a_bid(word):
+    # `4 pass` a bid, `pass` the call: a strain so named made calls read two ways.
+    text = edited("- name: notrump", f"- name: {word}")
+    text = edited("[notrump]]", f"[{word}]]", text)
+    [message] = errors_of(text)
+    assert message.startswith(f"v.yaml:{line_of(text, f'- name: {word}')}:13: strain '{word}' is named "), message
+    assert f"as is the call '{word}'" in message
+
+
+def test_a_strain_may_not_have_a_call_as_its_alias():
+    text = edited("aliases: [nt, no]", "aliases: [nt, take]")
+    [message] = errors_of(text)
+    assert message.startswith(f"v.yaml:{line_of(text, '[nt, take]')}:")
+    assert "strain 'notrump' has the alias 'take', the word of the call 'take'" in message

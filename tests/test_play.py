@@ -920,6 +920,19 @@ def test_a_typed_bid_that_is_no_call_says_what_is_wrong_with_it(tmp_path):
     assert "'4 uptwn' is not a call: 'uptwn' is not a strain here (uptown, downtown, notrump); try pass" in said
 
 
+def test_a_bid_with_a_fraction_is_told_a_level_is_a_whole_number(tmp_path):
+    """`1.5` was told "bids go from 3 to 7" (read as `1 .5`), `4.0` "'.0' is not a strain"."""
+    result = CliRunner().invoke(cli, ["play", "standard", "--seed", "3", "--fast", "--save",
+                                      str(tmp_path / "g.jsonl")], input="1.5\n4.0 nt\n3,5\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())  # the console wraps long lines
+    for typed in ("1.5", "4.0 nt", "3,5"):
+        found = re.search(rf"'{re.escape(typed)}' is not a call: a bid's level is a whole number "
+                          r"\(([0-9]) to 7 now\); try pass", said)
+        assert found and 3 <= int(found.group(1)) <= 7, said
+    assert "bids go from" not in said and "is not a strain" not in said
+
+
 def test_replaying_a_save_before_its_first_hand_is_over_says_so(tmp_path):
     """The empty record of a play save is named as one, with how to go on, not only "empty file"."""
     session, _ = random_session(tmp_path, "standard", seed=8)
@@ -1368,3 +1381,16 @@ def test_a_line_typed_before_the_prompt_is_dropped_not_played_unseen(terminals, 
     t.send("\x04")
     assert t.wait() == 0
     assert json.loads(saved_lines(save)[-1])["auction"][3] == "pass"
+
+
+def test_resuming_a_game_already_over_says_only_that(tmp_path):
+    # Was: "Saving after every move to: … Resume with: …" first, for a game with no move left.
+    session, _ = random_session(tmp_path, "standard", ["to-5"], seed=8)
+    while not session.is_over():
+        session.apply(session.bot_choice())
+    proc = subprocess.run([*PROGRAM, "play", "--resume", str(session.path)], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "This game is already over." in proc.stdout and "Final score" in proc.stdout
+    assert "Saving after every move" not in proc.stderr and "Resume with" not in proc.stderr
+    assert "Type help" not in proc.stderr

@@ -373,3 +373,16 @@ def test_a_first_line_without_one_bare_name_is_told_what_the_first_line_is(first
 def test_a_setting_after_the_first_line_on_the_same_line_keeps_its_own_message():
     [d] = whist_errors("house-rule ok; x\n")
     assert d.message == "expected a value, `=` or `{`, found the end of the line"
+
+
+@pytest.mark.parametrize("block, key", [("kitty", "discards"), ("play", "notrump_extras")])
+def test_a_settings_choices_offer_remove_key_where_yaml_offers_null(block, key):
+    # A .whist file cannot write null (it writes `remove KEY`): the choices listed null all the same.
+    text = f"house-rule m\n{block} {{ {key} bogus }}\n"
+    [d] = whist_errors(text)
+    assert d.message.startswith("'bogus' is not one of: ") and d.message.endswith(f", `remove {key}`"), d.message
+    assert "null" not in d.message
+    with pytest.raises(CompileError) as info:  # the same mistake in YAML keeps null, which YAML writes
+        compile_text(f"kind: house-rule\nname: m\n{block}:\n  {key}: bogus\n", "t.yaml")
+    [y] = info.value.diagnostics
+    assert y.message.endswith(", null") and "remove" not in y.message

@@ -18,6 +18,7 @@ table one seat sees), ``hand_rules`` (the ``rules`` summary at the prompt) and
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import gc
 import importlib
@@ -73,8 +74,34 @@ def examples_epilog(name: str) -> str | None:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines) if lines else None
 
 
+class ClosedPipe(Exception):
+    """stdout's reader went away (EPIPE): carried past click, which ends such a run with status 1
+    and no word, to :func:`main`, which ends it as tools that SIGPIPE ends do."""
+
+
+@contextlib.contextmanager
+def _closed_pipe_carried():
+    """Raise :class:`ClosedPipe` for a write that failed on a closed pipe, an OSError for click."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        raise ClosedPipe() from exc
+
+
 class LazyGroup(click.Group):
     """A click group that imports a command's module only when that command is used."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        """As click's; a closed pipe while the options are read (``--help | head -1``) is carried out."""
+        with _closed_pipe_carried():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx):
+        """As click's; a closed pipe while a command (or its ``--help``) runs is carried out."""
+        with _closed_pipe_carried():
+            return super().invoke(ctx)
 
     def list_commands(self, ctx):
         """The commands in the order of ``COMMANDS``."""
@@ -124,10 +151,17 @@ def cli():
     """
 
 
+# A closed pipe's status: what a shell reports for a tool that SIGPIPE ended (128 + 13).
+CLOSED_PIPE_STATUS = 141
+
+
 def _output_failed(exc: OSError) -> None:
     """End on a failed write (status 1): one line naming the file and the reason.
 
-    A closed pipe (``bidwhist rules VARIANT | head -1``) ends quietly, as other tools do.
+    A closed pipe (``bidwhist rules VARIANT | head -1``) ends quietly with status 141,
+    as tools that SIGPIPE ends do: the reader left on purpose, so there is nothing to
+    say, but a script with ``pipefail`` still sees that the output was cut (status 1
+    with no message read as a failure no one explained).
     stdout is pointed at /dev/null first, so that the interpreter's own flush at exit
     does not fail a second time with a traceback-like "Exception ignored".
     """
@@ -136,9 +170,10 @@ def _output_failed(exc: OSError) -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):  # no stdout at all: nothing to silence
         pass
-    if exc.errno != errno.EPIPE:
-        where = f"cannot write {exc.filename}" if exc.filename else "cannot write the output"
-        click.echo(f"bidwhist: {where}: {exc.strerror or exc}", err=True)
+    if exc.errno == errno.EPIPE:
+        sys.exit(CLOSED_PIPE_STATUS)
+    where = f"cannot write {exc.filename}" if exc.filename else "cannot write the output"
+    click.echo(f"bidwhist: {where}: {exc.strerror or exc}", err=True)
     sys.exit(1)
 
 
@@ -259,7 +294,8 @@ def main(argv=None):
     Click's standalone mode would turn Ctrl-C into "Aborted!" with status 1; here
     an interrupt exits 130 as shells expect, usage errors 2, bad content 1, and an
     unexpected exception gets one line instead of a traceback.  Output that cannot be
-    written (a full disk, /dev/full, a closed pipe) ends with status 1.
+    written (a full disk, /dev/full) ends with one line and status 1; a closed pipe
+    quietly with status 141.
     """
     if signal.getsignal(signal.SIGINT) is _interrupted_while_starting:  # started: Ctrl-C as usual now
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -272,6 +308,9 @@ def main(argv=None):
     _zero_terminal_size_ignored()
     try:
         cli.main(args=argv, prog_name="bidwhist", standalone_mode=False)
+        # Written out here, where a closed pipe is caught, not in the interpreter's flush at exit.
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -302,6 +341,8 @@ def main(argv=None):
             raise
         click.echo(f"bidwhist: {exc}", err=True)
         sys.exit(1)
+    except ClosedPipe:
+        _output_failed(BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE)))
     except OSError as exc:  # the output could not be written: a full disk, a closed pipe, /dev/full
         if os.environ.get("BIDWHIST_DEBUG"):
             raise

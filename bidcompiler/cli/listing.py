@@ -60,7 +60,7 @@ def _about_whist(path) -> dict:
 
 def variants_table(rows: list[dict]) -> None:
     """One line per shipped variant."""
-    from rich.console import Console  # only when there is a table to draw
+    from .console import Console  # only when there is a table to draw
 
     console = Console(highlight=False, soft_wrap=True)  # as render.stdout()
     width = max((len(r["name"]) for r in rows), default=0)

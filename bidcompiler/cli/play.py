@@ -122,7 +122,7 @@ def play(variant, with_rules, seats, bots, seed, save, resume, open_hands, fast,
     stale when it names this host and a process that no longer runs, and is then taken
     over by itself; --take-over takes any lock.
     """
-    from rich.console import Console
+    from .console import Console
 
     if take_over and not (save or resume):
         raise click.UsageError("--take-over is for the lock of a save: give it with --resume FILE or --save FILE")
@@ -160,9 +160,10 @@ def _play(session: Session, console: Console, err: Console, fast: bool, open_han
     who = ", ".join(str(x) for x in s.seats)
     err.print(f"bidwhist play {'+'.join([s.variant, *s.with_rules])} · seat{'s' if len(s.seats) > 1 else ''} "
               f"{who} · bots: {s.bots} · seed {s.seed}", markup=False)
-    err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
-    err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
-    err.print("Type help at the prompt for the commands.")
+    if not session.is_over():  # a game already over has no move to save or resume (the screen says it is over)
+        err.print(f"Saving after every move to: {printable(str(session.path), False)}", markup=False)
+        err.print(f"Resume with: bidwhist play --resume {shell_word(session.path)}", markup=False)
+        err.print("Type help at the prompt for the commands.")
 
     def rulebook_text() -> str:
         from ..rulebook import rulebook  # the compiler: loaded only when the rulebook is asked for

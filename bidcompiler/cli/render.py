@@ -20,6 +20,7 @@ from runtime.stats import Interval
 
 from ..formula_text import formula_shown
 from .common import PROGRESS_FROM
+from . import console as consoles
 from .report import FIRST_DEALER, is_symmetric
 
 if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache needs none of it
@@ -28,12 +29,12 @@ if TYPE_CHECKING:  # the IR's module loads the schema: a run from the rule cache
 
 def stdout() -> Console:
     """A console for results; plain text when stdout is not a terminal."""
-    return Console(highlight=False, soft_wrap=True)
+    return consoles.Console(highlight=False, soft_wrap=True)
 
 
 def stderr() -> Console:
     """A console for progress and notes."""
-    return Console(stderr=True, highlight=False)
+    return consoles.Console(stderr=True, highlight=False)
 
 
 class PlainTable:

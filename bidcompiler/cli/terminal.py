@@ -95,6 +95,26 @@ def _why_not_a_call(rules: Ruleset, word: str) -> str:
     return ""
 
 
+# A level typed with a decimal point or comma: `1.5`, `4.0 nt`, `3,5`.
+FRACTION = re.compile(r"([0-9]+[.,][0-9]*|[.,][0-9]+)(\s.*|[^0-9.,].*)?")
+
+
+def _not_a_whole_number(rules: Ruleset, word: str, legal: list[int]) -> str:
+    """Why ``word`` (as typed) is no bid when its level is not a whole number, naming the
+    levels open now, ending in "; "; nothing for any other word.
+
+    Read as a level and a strain (``1 .5``), it was told "bids go from 3 to 7" or "'.5' is
+    not a strain", neither of which is what is wrong."""
+    if not FRACTION.fullmatch(word.strip()):
+        return ""
+    first = rules.first_bid_action
+    levels = sorted({rules.bids[a - first].level for a in legal if first <= a < first + len(rules.bids)})
+    if not levels:
+        return "a bid's level is a whole number, and no bid is open now; "
+    now = str(levels[0]) if len(levels) == 1 else f"{levels[0]} to {levels[-1]}"
+    return f"a bid's level is a whole number ({now} now); "
+
+
 def _suit_named(rules: Ruleset, word: str) -> int | None:
     """The suit ``word`` is as a player types it (a letter, a symbol, ``hearts``, ``heart``), or None."""
     found = parse_suit(rules, word)
@@ -736,7 +756,7 @@ class Terminal:
             if action is None:
                 # Where a bare number is a bid, `1` is read as one: say how to pick from the list.
                 pick = "or #N for choice N of the list" if bare_bids else "or a number from the list"
-                why = _why_not_a_call(rules, spelled_call(rules, word))
+                why = _not_a_whole_number(rules, word, legal) or _why_not_a_call(rules, spelled_call(rules, word))
                 return [], (f"{shown(raw)} is not a call: {why}try pass, a bid such as "
                             f"'{labels[min(2, len(labels) - 1)]}', {pick}{digits_note(raw)}")
             return [hand.call_meaning(action)], None  # matching the high bid is how a dealer takes it
