@@ -461,7 +461,7 @@ def _quote_hint(text: str, at: int) -> str:
     key, value, _ = found
     if value == "~":
         return f" (the .whist syntax takes a setting away with `remove {key}`; `~` is YAML's)"
-    if text[at] not in _TEXT_SYMBOLS:
+    if text[at:at + 1] not in _TEXT_SYMBOLS:  # a slice: ``at`` is the text's end where it ends early
         return ""
     quoted = json.dumps(value, ensure_ascii=False) if len(value) <= QUOTED_CHARS else '"…"'
     return f" (text with spaces or symbols goes in double quotes: `{key} {quoted}`)"

@@ -349,6 +349,15 @@ def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, me
     assert d.message == message
 
 
+@pytest.mark.parametrize("text", ["house-rule mine\ntitle x [", "house-rule mine\ndeck { extra [BJ"])
+def test_a_file_that_ends_inside_a_setting_s_list_gets_a_message(text):
+    """A file cut short in a list, with no line end after it: the hint for a value that needs quotes
+    looked at the character after the file's end (IndexError, "internal error", exit 70)."""
+    [d] = whist_errors(text)
+    assert (d.pos.line, d.pos.col) == (2, len(text.splitlines()[1]) + 1)
+    assert d.message.startswith("expected ") and "double quotes" not in d.message
+
+
 def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
     [d] = whist_errors("variant mine\ngame { target: 9 }\n")
     assert d.message.endswith("(the .whist syntax writes no `:` after a key: a setting is `key value`, a block "
