@@ -458,11 +458,21 @@ def _quote_hint(text: str, at: int) -> str:
     found = _statement_value(text, at)
     if found is None:
         return ""
-    key, value, _ = found
+    key, value, begin = found
     if value == "~":
         return f" (the .whist syntax takes a setting away with `remove {key}`; `~` is YAML's)"
     if text[at:at + 1] not in _TEXT_SYMBOLS:  # a slice: ``at`` is the text's end where it ends early
         return ""
+    within = at - begin
+    if value.count("[", 0, within) > value.count("]", 0, within):
+        # Inside brackets the item goes in quotes, not the list: `aliases [nt, "n/t"]`.
+        lo = max(value.rfind("[", 0, within), value.rfind(",", 0, within)) + 1
+        hi = min((i for i in (value.find(",", within), value.find("]", within)) if i >= 0), default=len(value))
+        item = value[lo:hi].strip()
+        quoted = json.dumps(item, ensure_ascii=False) if len(item) <= QUOTED_CHARS else '"…"'
+        shown = value[:lo] + value[lo:hi].replace(item, quoted, 1) + value[hi:]
+        return (f" (text with spaces or symbols goes in double quotes: "
+                f"`{key} {shown if len(shown) <= QUOTED_CHARS else quoted}`)")
     quoted = json.dumps(value, ensure_ascii=False) if len(value) <= QUOTED_CHARS else '"…"'
     return f" (text with spaces or symbols goes in double quotes: `{key} {quoted}`)"
 

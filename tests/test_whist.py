@@ -340,6 +340,9 @@ def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
                                 "`title \"My game: the best\"`)"),
     ("play { notrump_extras ~ }", "unexpected character `~` (the .whist syntax takes a setting away with "
                                   "`remove notrump_extras`; `~` is YAML's)"),
+    # In a list, the item goes in quotes (the hint was `aliases "[nt, n/t]"`, one alias of that name).
+    ("auction { strains { nt { aliases [nt, n/t] } } }",
+     "expected `,` or `]`, found `/` (text with spaces or symbols goes in double quotes: `aliases [nt, \"n/t\"]`)"),
 ])
 def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, message):
     """A path (`extends ../base.whist`: docs/settings.md, "a path relative to this file"), an address
