@@ -603,7 +603,8 @@ def _header_message(text: str, at: int) -> str | None:
     if match is None or at < match.end(1) or any(c in text[match.end(1):at] for c in ";\n"):
         return None
     kind, rest = match.group(1), match.group(2).strip()
-    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS].rstrip("-") or "our-rule"
+    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS].rstrip("-") \
+        or ("our-rule" if kind == "house-rule" else "our-game")
     found = f"`{rest}`" if rest and len(rest) <= QUOTED_CHARS else ("nothing" if not rest else "a long text")
     return (f"the first line is `{kind} NAME`, one name of lower case letters, digits and - "
             f"(e.g. `{kind} {name}`), found {found}")

@@ -372,6 +372,7 @@ def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
     ("house-rule Our Rule", 16, "`Our Rule`", "house-rule our-rule"),
     ("variant my game  # ours", 12, "`my game`", "variant my-game"),
     ("house-rule", 11, "nothing", "house-rule our-rule"),
+    ("variant", 8, "nothing", "variant our-game"),  # was `variant our-rule`: a variant is no rule
 ])
 def test_a_first_line_without_one_bare_name_is_told_what_the_first_line_is(first, col, found, example):
     """Was "expected a value, found `"Our Rule"`" or "expected the end of the setting or the end of the
