@@ -536,8 +536,12 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                     if e.validator == "type" and not e.relative_path:
                         wanted.extend([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)
             setting = _value_of_a_setting(root, error, path)
+            lists = [e.schema for errs in branches.values() for e in errs if e.validator == "type"
+                     and not e.relative_path and "array" in ([e.validator_value] if isinstance(e.validator_value, str)
+                                                             else e.validator_value)]
             return at(f"expected {_type_name(wanted)}, found {_found(loaded, error)}"
-                      + (f" (it is a block: {setting})" if setting else _list_of_one(wanted, error.instance)))
+                      + (f" (it is a block: {setting})" if setting else
+                         _list_of_one(wanted, error.instance, lists[0] if lists else None, root)))
         closest = viable[_closest_branch(viable)]
         alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
         if alternatives:
@@ -555,9 +559,9 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
                   "name first: `- name: NAME`, then its settings)")
     setting = _value_of_a_setting(root, error, path) if kind == "type" else ""
     if setting:
-        message = _short_message(loaded, error)
+        message = _short_message(loaded, error, root)
         return at(message + (f" ({setting})" if "(a block of" in message else f" (it is a block: {setting})"))
-    return at(_short_message(loaded, error))
+    return at(_short_message(loaded, error, root))
 
 
 def _value_of_a_setting(root: dict | None, error: ValidationError, path: tuple) -> str:
@@ -687,24 +691,48 @@ def _json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _list_of_one(wanted: list, value: Any) -> str:
+def _list_of_one(wanted: list, value: Any, schema: Any = None, root: dict | None = None) -> str:
     """`` (a list of one is written [A])`` where a list is wanted and one plain word or number was
-    given (`redeal_without: A`: the .whist syntax reads one word as a list of one, YAML does not)."""
+    given (`redeal_without: A`: the .whist syntax reads one word as a list of one, YAML does not);
+    not where the list's items (``schema``'s, ``root`` resolving its references) are of another
+    kind (`strains: uptown` wants blocks, `ranking: uptown` lists: `[uptown]` is wrong too)."""
     if "array" not in wanted or isinstance(value, (bool, dict, list)) or value is None:
+        return ""
+    if root is not None and not _items_take(root, schema, value):
         return ""
     shown = str(value)
     return f" (a list of one is written [{shown}])" if len(shown) <= 40 and "\n" not in shown else ""
 
 
-def _short_message(loaded: LoadedYaml, error: ValidationError) -> str:
-    """A message for a keyword that needs no special placement."""
+def _items_take(root: dict, schema: Any, value: Any) -> bool:
+    """Whether the items of the list ``schema`` may be of ``value``'s kind (a text, a number), as
+    far as their ``type`` says (their alternatives' too); True where it says nothing."""
+    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
+    if not isinstance(items, dict):
+        return True
+    alternatives = [items, *(_resolve(root, b) for k in _COMBINATORS for b in items.get(k, ()))]
+    kinds: set[str] = set()
+    for alternative in alternatives:
+        if isinstance(alternative, dict) and "type" in alternative:
+            kind = alternative["type"]
+            kinds.update([kind] if isinstance(kind, str) else kind)
+    if not kinds:
+        return True
+    # A number is read as its text where the items are texts (`redeal_without: [9]`, a rank).
+    own = {"string"} if isinstance(value, str) else {"number", "integer", "string"} if isinstance(value, int) \
+        else {"number", "string"}
+    return bool(kinds & own)
+
+
+def _short_message(loaded: LoadedYaml, error: ValidationError, root: dict | None = None) -> str:
+    """A message for a keyword that needs no special placement (``root``: the whole schema)."""
     kind = error.validator
     want = error.validator_value
     value = error.instance
     if kind == "type":
         wanted = _type_name(want, _null_said(loaded, error))
         message = f"expected {wanted}, found {_found(loaded, error)}{digits_note(value)}"
-        message += _list_of_one([want] if isinstance(want, str) else list(want), value)
+        message += _list_of_one([want] if isinstance(want, str) else list(want), value, error.schema, root)
         keys = list((error.schema or {}).get("properties") or {}) if isinstance(error.schema, dict) else []
         if want == "object" and keys and error.instance is not None and not isinstance(error.instance, dict):
             # `levels: 4`: say which settings the block holds (levels: {from: 4}).

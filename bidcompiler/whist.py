@@ -458,11 +458,21 @@ def _quote_hint(text: str, at: int) -> str:
     found = _statement_value(text, at)
     if found is None:
         return ""
-    key, value, _ = found
+    key, value, begin = found
     if value == "~":
         return f" (the .whist syntax takes a setting away with `remove {key}`; `~` is YAML's)"
-    if text[at] not in _TEXT_SYMBOLS:
+    if text[at:at + 1] not in _TEXT_SYMBOLS:  # a slice: ``at`` is the text's end where it ends early
         return ""
+    within = at - begin
+    if value.count("[", 0, within) > value.count("]", 0, within):
+        # Inside brackets the item goes in quotes, not the list: `aliases [nt, "n/t"]`.
+        lo = max(value.rfind("[", 0, within), value.rfind(",", 0, within)) + 1
+        hi = min((i for i in (value.find(",", within), value.find("]", within)) if i >= 0), default=len(value))
+        item = value[lo:hi].strip()
+        quoted = json.dumps(item, ensure_ascii=False) if len(item) <= QUOTED_CHARS else '"…"'
+        shown = value[:lo] + value[lo:hi].replace(item, quoted, 1) + value[hi:]
+        return (f" (text with spaces or symbols goes in double quotes: "
+                f"`{key} {shown if len(shown) <= QUOTED_CHARS else quoted}`)")
     quoted = json.dumps(value, ensure_ascii=False) if len(value) <= QUOTED_CHARS else '"…"'
     return f" (text with spaces or symbols goes in double quotes: `{key} {quoted}`)"
 
@@ -593,7 +603,8 @@ def _header_message(text: str, at: int) -> str | None:
     if match is None or at < match.end(1) or any(c in text[match.end(1):at] for c in ";\n"):
         return None
     kind, rest = match.group(1), match.group(2).strip()
-    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS].rstrip("-") or "our-rule"
+    name = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-")[:QUOTED_CHARS].rstrip("-") \
+        or ("our-rule" if kind == "house-rule" else "our-game")
     found = f"`{rest}`" if rest and len(rest) <= QUOTED_CHARS else ("nothing" if not rest else "a long text")
     return (f"the first line is `{kind} NAME`, one name of lower case letters, digits and - "
             f"(e.g. `{kind} {name}`), found {found}")

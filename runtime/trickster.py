@@ -633,21 +633,21 @@ def _declare_and_discard(hand: PtnHand, state: HandState, said: _Call | None) ->
             if d is None:
                 raise PtnError(line, f"direction {said.direction} is not one of these rules'")
             _apply(state, rules.first_direction_action + d, line, _who(state.declarer))
-        elif state.phase == DISCARD:
+        elif state.phase == DISCARD:  # the kitty's taker discards (the declarer unless the rules say)
             if discards is None:
                 if play is None:
                     return False
-                raise PtnError(play.line, f"{_who(state.declarer)} must discard; the PTN has no CardsRemoved")
+                raise PtnError(play.line, f"{_who(state.kitty_taker())} must discard; the PTN has no CardsRemoved")
             assert removed is not None
             if len(discards) != state.discard_target:
-                raise PtnError(removed.line, f"{_who(state.declarer)} must discard {state.discard_target} cards; "
+                raise PtnError(removed.line, f"{_who(state.kitty_taker())} must discard {state.discard_target} cards; "
                                              f"CardsRemoved holds {len(discards)}")
             for card in discards:
                 cid = parse_card(rules, card)
                 if cid is None:
                     raise PtnError(removed.line,
                                    f"CardsRemoved: {card} is not a card of these rules' deck" + digits_note(card))
-                _apply(state, cid, removed.line, _who(state.declarer))
+                _apply(state, cid, removed.line, _who(state.kitty_taker()))
         elif state.phase == PLAY and state.table is None and said is not None and said.trump == "":
             _apply(state, rules.no_trump_action, line, _who(state.declarer))  # a declared notrump
         else:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bidcompiler.pipeline import load_ruleset
 from clirun import run
+from runtime.trickster import PtnError, hand_to_record, read_ptn
 
 DATA = Path(__file__).parent / "data" / "trickster"
 NT_DOWN = DATA / "real-format-notrump-downtown.ptn"  # issue 303's hand, permuted
@@ -87,3 +89,28 @@ def test_the_takers_own_seat_or_none_is_read_as_before(tmp_path):
     assert named.exit_code == bare.exit_code == 0
     assert json.loads(named.stdout) == json.loads(bare.stdout)
     assert len(json.loads(named.stdout)["discard"]) == 6
+
+
+def test_under_a_rule_that_gives_the_kitty_to_the_partner_the_partner_s_seat_is_the_one_named():
+    """partner-takes-kitty (no Trickster option maps to it, so through the library): the seat
+    CardsAdded/CardsRemoved name is checked against the partner, and a discard's mistake names the
+    partner, who discards (it named the declarer: "E (seat 3): seat 1 does not hold 3S")."""
+    rules = load_ruleset("standard", with_rules=["partner-takes-kitty"])
+    text = (DATA / "suit-contract.ptn").read_text()  # E declares 3♦↑ and takes the kitty: W is E's partner
+    text = text[:text.index("[Play")].replace('CardsAdded "E:', 'CardsAdded "W:')
+
+    def record(removed: str):
+        [hand] = read_ptn(text.replace('CardsRemoved "E:QJ32...T2."', f'CardsRemoved "{removed}"'))
+        return hand_to_record(hand, rules, "standard", ["partner-takes-kitty"])
+
+    assert record("w:K754.J3..")["in_progress"] is True  # W's own six cards laid away
+    for removed, message in (("E:QJ32...T2.", "CardsRemoved gives the cards of E (seat 3), but the kitty is taken "
+                                               "by W (seat 1)"),
+                             ("W:K754...", "W (seat 1) must discard 6 cards; CardsRemoved holds 4"),
+                             ("W:QJ32...T2.", "W (seat 1): ")):
+        try:
+            record(removed)
+        except PtnError as exc:
+            assert str(exc).startswith(f"line 10: {message}"), exc
+        else:
+            raise AssertionError(f"{removed} was imported")

@@ -288,3 +288,26 @@ def test_one_word_where_a_list_belongs_is_told_how_a_list_of_one_is_written():
         "expected a list, found 'S' (a list of one is written [S])",
         "expected a list, found true",  # a truth value is no word of a list
     ]
+
+
+def test_one_word_where_a_list_of_blocks_or_lists_belongs_is_not_told_a_list_of_one():
+    """`strains: uptown` (a list of blocks) and `ranking: uptown` (a list of lists) were told
+    "(a list of one is written [uptown])", and `[uptown]` is refused too: the items are no words.
+    A word where the items are numbers likewise; a number where they are texts is told (a rank 9),
+    and a word inside the list of lists still is."""
+    schema = {"type": "object", "$defs": {"strain": {"type": "object"}}, "properties": {
+        "strains": {"type": "array", "items": {"$ref": "#/$defs/strain"}},
+        "ranking": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "levels": {"type": "array", "items": {"type": "integer"}},
+        "without": {"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+        "either": {"type": "array", "items": {"anyOf": [{"type": "object"}, {"type": "string"}]}}}}
+    _, diags = check("strains: uptown\nranking: uptown\nlevels: high\nwithout: 9\neither: up\n", schema)
+    assert [d.message for d in diags] == [
+        "expected a list, found 'uptown'",
+        "expected a list, found 'uptown'",
+        "expected a list, found 'high'",
+        "expected a list or null, found 9 (a list of one is written [9])",
+        "expected a list, found 'up' (a list of one is written [up])",
+    ]
+    _, diags = check("ranking: [uptown]\n", schema)
+    assert [d.message for d in diags] == ["expected a list, found 'uptown' (a list of one is written [uptown])"]

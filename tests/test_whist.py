@@ -340,6 +340,9 @@ def test_a_formula_s_syntax_error_gets_the_formula_language_s_own_message():
                                 "`title \"My game: the best\"`)"),
     ("play { notrump_extras ~ }", "unexpected character `~` (the .whist syntax takes a setting away with "
                                   "`remove notrump_extras`; `~` is YAML's)"),
+    # In a list, the item goes in quotes (the hint was `aliases "[nt, n/t]"`, one alias of that name).
+    ("auction { strains { nt { aliases [nt, n/t] } } }",
+     "expected `,` or `]`, found `/` (text with spaces or symbols goes in double quotes: `aliases [nt, \"n/t\"]`)"),
 ])
 def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, message):
     """A path (`extends ../base.whist`: docs/settings.md, "a path relative to this file"), an address
@@ -347,6 +350,15 @@ def test_a_value_that_needs_quotes_or_a_removal_is_told_how_to_write_it(line, me
     (the `:` was told "the .whist syntax writes no `:` after a key", which it did not follow)."""
     [d] = whist_errors(f"variant mine\n{line}\n")
     assert d.message == message
+
+
+@pytest.mark.parametrize("text", ["house-rule mine\ntitle x [", "house-rule mine\ndeck { extra [BJ"])
+def test_a_file_that_ends_inside_a_setting_s_list_gets_a_message(text):
+    """A file cut short in a list, with no line end after it: the hint for a value that needs quotes
+    looked at the character after the file's end (IndexError, "internal error", exit 70)."""
+    [d] = whist_errors(text)
+    assert (d.pos.line, d.pos.col) == (2, len(text.splitlines()[1]) + 1)
+    assert d.message.startswith("expected ") and "double quotes" not in d.message
 
 
 def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
@@ -360,6 +372,7 @@ def test_a_colon_right_after_a_key_is_still_told_the_whist_form():
     ("house-rule Our Rule", 16, "`Our Rule`", "house-rule our-rule"),
     ("variant my game  # ours", 12, "`my game`", "variant my-game"),
     ("house-rule", 11, "nothing", "house-rule our-rule"),
+    ("variant", 8, "nothing", "variant our-game"),  # was `variant our-rule`: a variant is no rule
 ])
 def test_a_first_line_without_one_bare_name_is_told_what_the_first_line_is(first, col, found, example):
     """Was "expected a value, found `"Our Rule"`" or "expected the end of the setting or the end of the
