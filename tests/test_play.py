@@ -1371,7 +1371,7 @@ def test_a_line_typed_before_the_prompt_is_dropped_not_played_unseen(terminals, 
     save = tmp_path / "t.jsonl"
     t = terminals("play", "standard", "--seed", "9", "--fast", "--save", str(save))
     t.line("1")  # typed at once: the program is still starting, the bots have still to call
-    t.expect("what was typed before your turn was not used")
+    t.expect("what was typed while the others played was not used")
     t.expect(PROMPT)
     hand = json.loads(saved_lines(save)[-1])
     assert hand["in_progress"] is True and len(hand["auction"]) == 3  # the bots' calls only

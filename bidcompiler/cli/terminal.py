@@ -474,7 +474,7 @@ class Terminal:
         self.last_human = seat
         self.show_table(seat)
         if dropped:  # said next to the prompt, not above the table
-            self.say_error("what was typed before your turn was not used: type your move at the prompt")
+            self.say_error("what was typed while the others played was not used: type your move at the prompt")
         while True:
             text = self.read(self.prompt(seat))
             if text is not None and self.handle(seat, text):
