@@ -1364,19 +1364,13 @@ def test_the_table_fits_a_narrow_terminal_also_a_dumb_one(terminals, tmp_path, e
     assert t.wait() == 0
 
 
-def test_a_line_typed_before_the_prompt_is_dropped_not_played_unseen(terminals, tmp_path):
-    """A number typed while the bots played answered the next prompt unseen: `1` typed during
-    the auction passed, and the next `1` played the first card of a hand never shown (audit22p).
-    What is typed at the terminal before a person's turn is dropped, and said to be."""
+def test_a_line_typed_before_the_prompt_is_read_as_the_next_answer(terminals, tmp_path):
+    """Decision (twenty-second session): a line typed at the terminal before the prompt is read
+    as the answer to it, as any line-based program reads it; dropping it (tried) broke drivers
+    that write before the prompt shows (expect-style scripts) and a player's deliberate typing."""
     save = tmp_path / "t.jsonl"
     t = terminals("play", "standard", "--seed", "9", "--fast", "--save", str(save))
-    t.line("1")  # typed at once: the program is still starting, the bots have still to call
-    t.expect("what was typed while the others played was not used")
-    t.expect(PROMPT)
-    hand = json.loads(saved_lines(save)[-1])
-    assert hand["in_progress"] is True and len(hand["auction"]) == 3  # the bots' calls only
-    t.wait_until_reading()
-    t.line("pass")
+    t.line("pass")  # typed at once: the program is still starting, the bots have still to call
     t.expect(r"you pass")
     t.send("\x04")
     assert t.wait() == 0

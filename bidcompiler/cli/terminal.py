@@ -309,7 +309,6 @@ class Terminal:
         self.last_human: int | None = None
         self.bot_failed = False
         self.last_bot: tuple[int, int] | None = None
-        self.others_moved = False  # a bot or another person acted since a person last read a line
 
     # ---------------------------------------------------------------- the viewpoint
     @property
@@ -446,7 +445,6 @@ class Terminal:
         if not self.fast and not (phase == DISCARD and self.last_bot == (seat, phase)):
             time.sleep(BOT_DELAY)
         self.last_bot = (seat, phase)
-        self.others_moved = True
         try:
             action = self.session.bot_choice()
         except Exception as exc:  # a bot's bug must not end the game: play on with the random bot
@@ -462,8 +460,6 @@ class Terminal:
     # ---------------------------------------------------------------- people
     def human_turn(self, seat: int) -> None:
         """Show the table to the player at ``seat``; read typed lines until a move (or a command) ends the turn."""
-        dropped = (self.others_moved or seat != self.last_human) and self.drop_typed_ahead()
-        self.others_moved = False
         if self.hot_seat and seat != self.last_human:
             self.console.clear()
             self.console.print(Text.assemble((f"Seat {seat}'s turn.", "bold"),
@@ -473,35 +469,10 @@ class Terminal:
                 raise Quit()
         self.last_human = seat
         self.show_table(seat)
-        if dropped:  # said next to the prompt, not above the table
-            self.say_error("what was typed while the others played was not used: type your move at the prompt")
         while True:
             text = self.read(self.prompt(seat))
             if text is not None and self.handle(seat, text):
                 return
-
-    def drop_typed_ahead(self) -> bool:
-        """Drop what was typed at the terminal while the others moved; whether there was any.
-
-        The terminal keeps keys typed before a prompt: a number typed while the bots played
-        (or an Enter pressed twice) answered the next prompt unseen, so `1` for a call became
-        the first card of the list, played before the hand was shown.  A pipe is read on:
-        its lines are meant in order.
-        """
-        try:
-            import fcntl
-            import struct
-            import termios
-
-            if sys.stdin is None or not sys.stdin.isatty():
-                return False
-            fd = sys.stdin.fileno()
-            pending = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
-            if pending:
-                termios.tcflush(fd, termios.TCIFLUSH)
-            return pending > 0
-        except (ImportError, OSError, ValueError):  # no termios here, or no terminal after all
-            return False
 
     def read(self, prompt: str) -> str | None:
         """One line typed at ``prompt``; None for bytes that are not text (said, and asked again).
