@@ -214,7 +214,7 @@ def test_items_twice_are_compared_as_json_schema_compares_them_at_every_depth():
 def test_a_negative_value_that_is_no_whole_number_is_told_so(tmp_path):
     path = whist_rule(tmp_path, "floor-fraction", "game { floor -1.5 }")
     result = check_over_standard(path)
-    assert result.stderr.splitlines()[0] == f"{path}:3:14: expected an integer or null, found '-1.5'"
+    assert result.stderr.splitlines()[0] == f"{path}:3:14: expected an integer or `remove floor`, found '-1.5'"
 
 
 # -- a house rule stating what bids count, over a stack with a house rule ------------------
