@@ -546,8 +546,14 @@ def _diagnose(loaded: LoadedYaml, error: ValidationError, root: dict | None = No
         alternatives = _word_or_type(closest, [errs for i, errs in branches.items() if i not in viable])
         if alternatives:
             # `first_dealer: north` (a seat or random): every allowed form, not only the word's.
+            # `tie: first-from-dealers-left`: a word the list form takes as an item, not alone.
+            lists = [e.schema for i, errs in branches.items() if i not in viable for e in errs
+                     if e.validator == "type" and not e.relative_path
+                     and "array" in ([e.validator_value] if isinstance(e.validator_value, str) else e.validator_value)]
+            one = _list_of_one(["array"], error.instance) if root is not None and lists \
+                and _an_item_of(root, lists[0], error.instance) else ""
             return at(f"expected {alternatives}, found {_found(loaded, error)}{_did_you_mean(closest[0])}"
-                      f"{digits_note(error.instance)}")
+                      f"{digits_note(error.instance)}{one}")
         result = []
         for sub in closest:
             result.extend(_diagnose(loaded, sub, root))
@@ -702,6 +708,18 @@ def _list_of_one(wanted: list, value: Any, schema: Any = None, root: dict | None
         return ""
     shown = str(value)
     return f" (a list of one is written [{shown}])" if len(shown) <= 40 and "\n" not in shown else ""
+
+
+def _an_item_of(root: dict, schema: Any, value: Any) -> bool:
+    """Whether ``value`` is one of the words (``enum``, ``const``) the items of the list ``schema``
+    name, theirs or their alternatives' (``root`` resolving references); False where they name none."""
+    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
+    if not isinstance(items, dict):
+        return False
+    alternatives = [items, *(_resolve(root, b) for k in _COMBINATORS for b in items.get(k, ()))]
+    return any(isinstance(a, dict) and (any(_json_equal(value, w) for w in a.get("enum", ()))
+                                        or ("const" in a and _json_equal(value, a["const"])))
+               for a in alternatives)
 
 
 def _items_take(root: dict, schema: Any, value: Any) -> bool:

@@ -372,6 +372,10 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, not
         end = len(chunk.rstrip())
         line, column = _line_and_column(chunk, min(exc.pos, end))
         msg = json_decode_message(exc)
+        # json places a string with no closing quote at its opening one, not at the end: a
+        # record cut short inside a string (a control character, a line break, is its own
+        # error, so the text ends inside this string).
+        in_string = exc.msg.startswith("Unterminated string")
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
         elif note == "cut":
@@ -383,9 +387,10 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, not
                     "opens a value over several lines: write one record a line, or name the file .json")
         elif msg == "Extra data" and not is_game and chunk.startswith("{", exc.pos):  # a second record
             msg += ": a file of more than one record is a game record, JSON Lines, one hand record a line"
-        elif exc.pos >= end and exc.msg != "Extra data":  # after a closed value: a space JSON does not read
+        # Not "Extra data": that is after a closed value (a space JSON does not read), not a cut
+        elif (exc.pos >= end or in_string) and exc.msg != "Extra data":
             msg += (f"; line {first_line} ends" if is_game else "; the file ends") + \
-                " before its record closes: it is cut short, or a bracket is missing"
+                f" before its record closes: it is cut short, or a {'quote' if in_string else 'bracket'} is missing"
         raise NotARecord(f"{filename}:{line + first_line - 1 if is_game else line}:{column}: "
                          f"invalid JSON: {msg}") from None
     except (ValueError, RecursionError) as exc:  # a huge integer, NaN, nesting too deep

@@ -516,7 +516,8 @@ def test_a_truncated_record_names_where_its_string_starts(tmp_path):
     result = run("replay", str(path))
     assert result.exit_code == 2
     col = text[:-5].rindex('"') + 1
-    assert result.stderr == f"{path}:1:{col}: invalid JSON: Unterminated string starting here\n"
+    assert result.stderr == (f"{path}:1:{col}: invalid JSON: Unterminated string starting here; the file ends "
+                             "before its record closes: it is cut short, or a quote is missing\n")
 
 
 def test_a_card_dealt_twice_to_one_hand_is_named_once(tmp_path):

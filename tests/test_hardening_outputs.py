@@ -91,6 +91,37 @@ def test_an_output_fifo_with_a_reader_gets_the_records(fifo):
     assert len(lines) == 2 and all(line.startswith('{"format": "bidwhist-hand/1"') for line in lines)
 
 
+def test_an_output_fifo_whose_reader_leaves_part_way_is_said_so(fifo):
+    # Was: "Error: cannot write FILE: Broken pipe" (the system's words); README says a reader
+    # that has left is said so.  The reader takes the first records and goes, as `head -c` does.
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    got: list[bytes] = []
+
+    def first_then_leave():
+        try:
+            while not got:
+                select.select([fd], [], [], 0.05)
+                try:
+                    data = os.read(fd, 100)
+                except BlockingIOError:
+                    continue
+                if data:
+                    got.append(data)
+        finally:
+            os.close(fd)
+
+    thread = threading.Thread(target=first_then_leave, daemon=True)
+    thread.start()
+    try:  # far more than a pipe's buffer holds, so the writes go on after the reader has gone
+        result = run("simulate", "standard", "--hands", "2000", "--seed", "1", "--records", str(fifo))
+    finally:
+        thread.join()
+    assert got and got[0].startswith(b'{"format"')
+    assert result.exit_code == 1
+    assert f"cannot write {fifo}: its reader has gone" in result.stderr
+    assert "Broken pipe" not in result.stderr
+
+
 @pytest.mark.parametrize("name", ["p.png", "p.tiff"])
 def test_a_picture_to_a_fifo_with_a_reader_is_written_whole(tmp_path, name):
     # Was: "File or stream is not seekable" (tiff: "Illegal seek"), status 1, after the whole run.

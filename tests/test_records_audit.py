@@ -343,6 +343,19 @@ def test_a_hand_record_cut_short_is_placed_after_its_last_character(tmp_path, ta
                              "before its record closes: it is cut short, or a bracket is missing\n")
 
 
+@pytest.mark.parametrize("tail", ["", "\n"])
+def test_a_game_records_last_line_cut_inside_a_string_is_said_to_be_cut(tmp_path, tail):
+    """A .jsonl file whose last line is cut in the middle of a card's string said only json's
+    "Unterminated string starting here", with none of the cut-short hint the other cut lines get."""
+    line = json.dumps(NT_RECORD)
+    cut = line[:line.index('"', line.index('"play"') + 8) + 2]  # the play list's first card, half written
+    path = write(tmp_path / "game.jsonl", line + "\n" + cut + tail)
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"{path}:2:{cut.rindex(chr(34)) + 1}: invalid JSON: Unterminated string starting here; "
+                             "line 2 ends before its record closes: it is cut short, or a quote is missing\n")
+
+
 @pytest.mark.parametrize("name", ["hand.json", "game.json", "game.jsonl"])
 @pytest.mark.parametrize("space", ["\u00a0", "\x0c"])
 def test_a_closed_record_followed_by_a_space_json_does_not_read_is_not_cut_short(tmp_path, name, space):

@@ -290,6 +290,20 @@ def test_one_word_where_a_list_belongs_is_told_how_a_list_of_one_is_written():
     ]
 
 
+def test_a_word_of_the_list_form_alone_is_told_how_a_list_of_one_is_written():
+    """`tie: first-from-dealers-left` (a word, or a list of tie-breaks; that word is only an item of
+    the list) said "expected a list or declarer or higher, found ..." with no hint; a word that is
+    no item of the list (`tie: foo`) is not told one, nor where the items are reached by `$ref`."""
+    schema = {"type": "object", "$defs": {"breaks": {"enum": ["declarer", "higher", "last"]}}, "properties": {
+        "tie": {"oneOf": [{"enum": ["declarer", "higher"]},
+                          {"type": "array", "items": {"$ref": "#/$defs/breaks"}}]}}}
+    _, diags = check("tie: last\n", schema)
+    assert [d.message for d in diags] == [
+        "expected a list or declarer or higher, found 'last' (a list of one is written [last])"]
+    _, diags = check("tie: foo\n", schema)
+    assert [d.message for d in diags] == ["expected a list or declarer or higher, found 'foo'"]
+
+
 def test_one_word_where_a_list_of_blocks_or_lists_belongs_is_not_told_a_list_of_one():
     """`strains: uptown` (a list of blocks) and `ranking: uptown` (a list of lists) were told
     "(a list of one is written [uptown])", and `[uptown]` is refused too: the items are no words.

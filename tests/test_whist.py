@@ -113,6 +113,21 @@ def test_one_value_where_a_list_is_wanted_is_a_list_of_one(tmp_path):
     assert v.play.trumps_above == ("BJ",)
 
 
+@pytest.mark.parametrize("word, hint", [("first-from-dealers-left", True), ("foo", False)])
+def test_a_tie_break_that_only_the_list_takes_is_told_the_list_of_one(tmp_path, word, hint):
+    """`game { tie first-from-dealers-left }` and its YAML: that word is an item of the list form
+    only; told how a list of one is written, in both syntaxes.  A word no item is (foo) is not."""
+    said = "expected a list or declarer or higher, found " + repr(word)
+    said += f" (a list of one is written [{word}])" if hint else ""
+    diags = whist_errors(f"variant t\nextends standard\ngame {{ tie {word} }}\n")
+    assert [d.message for d in diags] == [said]
+    path = tmp_path / "t.yaml"
+    path.write_text(f"name: t\nextends: standard\ngame: {{tie: {word}}}\n", encoding="utf-8")
+    with pytest.raises(CompileError) as info:
+        compile_file(path)
+    assert [d.message for d in info.value.diagnostics] == [said]
+
+
 def test_comments_semicolons_and_continued_lines(tmp_path):
     rule = tmp_path / "r.whist"
     rule.write_text("# a comment\nhouse-rule r   # trailing\n"

@@ -482,6 +482,7 @@ def output_problem(path: str | os.PathLike) -> str | None:
 # Write ends of FIFOs opened by _fifo_problem, held until the process ends.
 _FIFOS_HELD: list[int] = []
 FIFO_NO_READER = "a FIFO that no program reads (writing to it would wait for a reader forever)"
+FIFO_READER_GONE = "its reader has gone"
 
 
 def _fifo_problem(path: str | os.PathLike) -> str | None:
@@ -539,9 +540,12 @@ def write_output(path: str | os.PathLike, text: str) -> None:
 
 
 def output_reason(exc: OSError) -> str:
-    """Why an output file could not be opened or written, in words (a FIFO no program reads named so)."""
+    """Why an output file could not be opened or written, in words (a FIFO no program reads named so,
+    and one whose reader left part way: README's "said so then", not the bare "Broken pipe")."""
     if exc.errno == errno.ENXIO:
         return FIFO_NO_READER
+    if exc.errno == errno.EPIPE:
+        return FIFO_READER_GONE
     return exc.strerror or str(exc)
 
 

@@ -502,7 +502,7 @@ class RecordWriter:
         try:
             self.out.close()
         except OSError as exc:
-            raise click.ClickException(f"cannot write {self.path}: {exc.strerror or exc}") from None
+            raise click.ClickException(f"cannot write {self.path}: {output_reason(exc)}") from None
 
     def __call__(self, index: int, result) -> None:
         """Write a chunk's records (called in chunk order), then let them go."""
@@ -515,7 +515,7 @@ class RecordWriter:
                     out.write(text)
                     out.flush()
                 except OSError as exc:
-                    raise click.ClickException(f"cannot write {self.path}: {exc.strerror or exc}") from None
+                    raise click.ClickException(f"cannot write {self.path}: {output_reason(exc)}") from None
                 continue
             target = game_path(self.path, first + offset)
             try:
