@@ -374,8 +374,10 @@ def _parse_record(chunk: str, first_line: int, is_game: bool, filename: str, not
         msg = json_decode_message(exc)
         # json places a string with no closing quote at its opening one, not at the end: a
         # record cut short inside a string (a control character, a line break, is its own
-        # error, so the text ends inside this string).
-        in_string = exc.msg.startswith("Unterminated string")
+        # error, so the text ends inside this string).  A control character after the last
+        # one (a .json file cut inside a string, then its final newline) is that cut too.
+        in_string = exc.msg.startswith("Unterminated string") or \
+            (exc.msg.startswith("Invalid control character") and exc.pos >= end)
         if msg.startswith("Unexpected UTF-8 BOM"):  # json's advice ("decode using utf-8-sig") is Python's
             msg = "a byte order mark (U+FEFF) is let stand only before the first record"
         elif note == "cut":

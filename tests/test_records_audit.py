@@ -356,6 +356,18 @@ def test_a_game_records_last_line_cut_inside_a_string_is_said_to_be_cut(tmp_path
                              "line 2 ends before its record closes: it is cut short, or a quote is missing\n")
 
 
+def test_a_hand_record_cut_inside_a_string_then_a_newline_is_told_a_quote_is_missing(tmp_path):
+    """A .json file cut in a card's string and ended by a newline (json: "Invalid control
+    character" at that newline) was told "or a bracket is missing": the quote is (review22e)."""
+    line = json.dumps(NT_RECORD)
+    cut = line[:line.index('"', line.index('"play"') + 8) + 2]
+    path = write(tmp_path / "hand.json", cut + "\n")
+    result = run("replay", str(path), "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"{path}:1:{len(cut) + 1}: invalid JSON: Invalid control character here; the file "
+                             "ends before its record closes: it is cut short, or a quote is missing\n")
+
+
 @pytest.mark.parametrize("name", ["hand.json", "game.json", "game.jsonl"])
 @pytest.mark.parametrize("space", ["\u00a0", "\x0c"])
 def test_a_closed_record_followed_by_a_space_json_does_not_read_is_not_cut_short(tmp_path, name, space):
