@@ -277,7 +277,7 @@ def follow(state, rules, info, ti, void, unseen, played, held, seat, legal, why)
             # first trick that carries the discards' book or whose lead named trumps:
             # ducking there gave the declaring side +0.054 and +0.042 books a hand.
             # Only where the declarer took a kitty (its trump leads come from length):
-            # without one (Boston) the duck gave the declaring side +0.006..+0.015.
+            # without one (a game dealing no kitty) the duck gave the declaring side +0.006..+0.015.
             if (not r and led == trump and len(trick) == 1 and partners and len(same) > 1
                     and state.declarer != seat and state.declarer not in partners
                     and (state.tricks or not _first_trick_special(state))

@@ -126,7 +126,8 @@ _TAKE_SHORT_SHARE = 1.0
 # 5 that stood after the dealer declined it was worth -3.13 said, -0.51 played (653
 # hands; its side took 1.27 books above the plain estimate, the credit and the lift 1.13),
 # and opening 5 instead of 4 gained +1.64 points a hand (bench/decision_points.py):
-# docs/measurements.md, rhode21.  False is the rule before.
+# docs/measurements.md, "The opener's level where the dealer may take" (twenty-first
+# session).  False is the rule before.
 _TAKE_LIFT = True
 # Whether a bid over a standing one (a raise of a partner's bid, an overcall) that a later
 # dealer may take by matching it is bid whenever it beats passing by the margin, though it
@@ -137,8 +138,9 @@ _TAKE_LIFT = True
 # against -5.1 for passing, say), and 5 gained +1.85 points a hand there: the dealer
 # takes the 4 it passes 95% of the time.  Judging the 5 on the books its level is chosen
 # on (_TAKE_LIFT) moved 38 of those 292 deals; this, every such deal.  Paired deals
-# against False: +0.27 and +0.32 points a hand (two seeds): docs/measurements.md,
-# rhode21b.  In a game a sacrifice is judged so everywhere already (_GAME_SACRIFICES):
+# against False: +0.27 and +0.32 points a hand (two seeds): docs/measurements.md, "The
+# opener's partner over a bid the dealer may take" (twenty-first session).  In a game a
+# sacrifice is judged so everywhere already (_GAME_SACRIFICES):
 # whole games do not change.  False is the rule before.
 _TAKE_OVER_SACRIFICE = True
 

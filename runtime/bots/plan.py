@@ -1,7 +1,7 @@
 """What a book is worth to the declaring side in the hand being played, from the engine's scoring.
 
 :func:`book_values` scores the hand once for every count of the declaring side's books
-(the engine's own :meth:`HandState.score_books`, so every variant's table, boston,
+(the engine's own :meth:`HandState.score_books`, so every variant's table, sweep bonus,
 doubling or per-player books is read from the rules, never named here) and caches it
 per contract.  :func:`books_needed` reads it: how many more books the declaring side
 needs before further books change nothing it can still reach.  Where a made
