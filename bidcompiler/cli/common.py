@@ -237,9 +237,7 @@ def _each_setting_once(values, ctx, param) -> None:
         twice = seen.get(path) if plain or path not in removed else None
         twice = twice or (next((v for p, v in given if p == path), None) if plain else None)
         if twice is not None:
-            raise click.BadParameter(printable(
-                f"{'.'.join(path)} is set twice ({quoted(twice)}, then {quoted(value)}): "
-                "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
+            raise _set_twice(path, twice, value, ctx, param)
         outer = next(((p, v) for p, v in seen.items() if path[:len(p)] == p and p not in removed), None)
         inner = next(((p, v) for p, v in given if p[:len(path)] == path and p != path), None) if plain else None
         clash = outer or inner
@@ -260,13 +258,18 @@ def _each_setting_once(values, ctx, param) -> None:
             for leaf, removes in _mapping_leaves(path, value_text):
                 twice = seen.get(leaf) if leaf not in removed else None
                 if twice is not None:
-                    raise click.BadParameter(printable(
-                        f"{'.'.join(leaf)} is set twice ({quoted(twice)}, then {quoted(value)}): "
-                        "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
+                    raise _set_twice(leaf, twice, value, ctx, param)
                 seen[leaf] = value
                 if removes:
                     removed.add(leaf)
         given.append((path, value))
+
+
+def _set_twice(path: tuple[str, ...], earlier: str, value: str, ctx, param) -> click.BadParameter:
+    """The usage error for one setting given a plain value by two ``--set`` changes."""
+    return click.BadParameter(printable(
+        f"{'.'.join(path)} is set twice ({quoted(earlier)}, then {quoted(value)}): "
+        "the first would change nothing; give each setting once", False), ctx=ctx, param=param)
 
 
 def _mapping_leaves(path: tuple[str, ...], text: str) -> list[tuple[tuple[str, ...], bool]]:
