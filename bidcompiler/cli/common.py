@@ -280,11 +280,12 @@ def _mapping_leaves(path: tuple[str, ...], text: str) -> list[tuple[tuple[str, .
     mapping, a list or a mapping (``{}`` too) is no plain value: as given by ``--set`` of
     its own, it may be merged with what follows, so it counts as given by neither.
     """
-    import yaml
+    from ..errors import CompileError
+    from ..yamlload import load_yaml
 
-    try:
-        loaded = yaml.safe_load(text)
-    except yaml.YAMLError:
+    try:  # the compiler's own reading (YAML 1.2: `on:` is the key 'on', not True)
+        loaded = load_yaml(text, "--set").data
+    except CompileError:
         return []
     leaves: list[tuple[tuple[str, ...], bool]] = []
 
