@@ -710,25 +710,31 @@ def _list_of_one(wanted: list, value: Any, schema: Any = None, root: dict | None
     return f" (a list of one is written [{shown}])" if len(shown) <= 40 and "\n" not in shown else ""
 
 
+def _item_forms(root: dict, schema: Any) -> list | None:
+    """The forms an item of the list ``schema`` may take: its ``items`` and their alternatives
+    (``root`` resolving references); None where the list says nothing of its items."""
+    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
+    if not isinstance(items, dict):
+        return None
+    return [items, *(_resolve(root, b) for k in _COMBINATORS for b in items.get(k, ()))]
+
+
 def _an_item_of(root: dict, schema: Any, value: Any) -> bool:
     """Whether ``value`` is one of the words (``enum``, ``const``) the items of the list ``schema``
     name, theirs or their alternatives' (``root`` resolving references); False where they name none."""
-    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
-    if not isinstance(items, dict):
-        return False
-    alternatives = [items, *(_resolve(root, b) for k in _COMBINATORS for b in items.get(k, ()))]
-    return any(isinstance(a, dict) and (any(_json_equal(value, w) for w in a.get("enum", ()))
-                                        or ("const" in a and _json_equal(value, a["const"])))
-               for a in alternatives)
+    alternatives = _item_forms(root, schema)
+    return alternatives is not None and any(
+        isinstance(a, dict) and (any(_json_equal(value, w) for w in a.get("enum", ()))
+                                 or ("const" in a and _json_equal(value, a["const"])))
+        for a in alternatives)
 
 
 def _items_take(root: dict, schema: Any, value: Any) -> bool:
     """Whether the items of the list ``schema`` may be of ``value``'s kind (a text, a number), as
     far as their ``type`` says (their alternatives' too); True where it says nothing."""
-    items = _resolve(root, schema.get("items")) if isinstance(schema, dict) else None
-    if not isinstance(items, dict):
+    alternatives = _item_forms(root, schema)
+    if alternatives is None:
         return True
-    alternatives = [items, *(_resolve(root, b) for k in _COMBINATORS for b in items.get(k, ()))]
     kinds: set[str] = set()
     for alternative in alternatives:
         if isinstance(alternative, dict) and "type" in alternative:
