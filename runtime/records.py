@@ -537,11 +537,7 @@ class HandReplay:
         if not state.renege_plays:
             return []
 
-        def by_seats(side: int) -> str:
-            seats = [str(s) for s in range(rules.players) if rules.side_of[s] == side]
-            return f"side {'+'.join(seats)}" if len(seats) > 1 else f"seat {seats[0]}"
-
-        side_name = side_name or by_seats
+        side_name = side_name or (lambda side: side_by_seats(rules, side))
         seat_name = seat_name or (lambda seat: f"seat {seat}")
         place = place or (lambda i: f"at {self.prefix}play[{i}]")
 
@@ -595,6 +591,12 @@ def _card_list(rules: Ruleset, value, at: str, what: str, note: str = "") -> lis
 def _twice(first: str, second: str) -> str:
     """Where a card dealt twice lies: both places, or the one place that holds it twice."""
     return f"both in {first}" if first == second else f"{first} and {second}"
+
+
+def side_by_seats(rules: Ruleset, side: int) -> str:
+    """A side named by its seats, as the books line names it: ``side 0+2``, a player alone ``seat 1``."""
+    seats = [str(s) for s in range(rules.players) if rules.side_of[s] == side]
+    return f"side {'+'.join(seats)}" if len(seats) > 1 else f"seat {seats[0]}"
 
 
 def _is_seat(rules: Ruleset, value) -> bool:

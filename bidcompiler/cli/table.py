@@ -23,6 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from runtime.contract import declarations
+from runtime.records import side_by_seats
 from runtime.ruleset import NO_SUIT, NO_TRUMP, Ruleset
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -76,7 +77,7 @@ def side_label(rules: Ruleset, side: int, you: int | None) -> str:
         return f"us ({numbers})" if len(seats) > 1 else f"you ({numbers})"
     if rules.sides == 2 and you is not None:
         return f"them ({numbers})"
-    return f"side {numbers}" if len(seats) > 1 else f"seat {numbers}"
+    return side_by_seats(rules, side)
 
 
 def side_label_is_plural(rules: Ruleset, side: int, you: int | None) -> bool:
