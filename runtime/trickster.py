@@ -498,17 +498,22 @@ def _check_kitty_seat(hand: PtnHand, state: HandState) -> None:
         return
     for name in ("CardsAdded", "CardsRemoved"):
         tag = hand.get(name)
-        head, sep, _ = ("", "", "") if tag is None else tag.value.partition(":")
-        letter = head.strip().upper()
-        if tag is not None and sep and letter in SEATS and SEATS.index(letter) != taker:
-            raise PtnError(tag.line, f"{name} gives the cards of {_who(SEATS.index(letter))}, "
+        seat = None if tag is None else _split_seat(tag.value)[0]
+        if tag is not None and seat is not None and seat != taker:
+            raise PtnError(tag.line, f"{name} gives the cards of {_who(seat)}, "
                                      f"but the kitty is taken by {_who(taker)}")
+
+
+def _split_seat(value: str) -> tuple[int | None, str]:
+    """The seat a ``CardsAdded``-like value names (``E:…``; None where it names none) and its cards."""
+    head, sep, tail = value.partition(":")
+    letter = head.strip().upper()
+    return (SEATS.index(letter), tail) if sep and letter in SEATS else (None, value)
 
 
 def _drop_seat(value: str) -> str:
     """``CardsAdded`` may say whose cards they are (``E:…``); :func:`_check_kitty_seat` checks that seat."""
-    head, sep, tail = value.partition(":")
-    return tail if sep and head.strip().upper() in SEATS else value
+    return _split_seat(value)[1]
 
 
 def _record(state: HandState, variant: str, with_rules: list[str]) -> dict:
