@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bidcompiler.pipeline import load_ruleset
 from clirun import run
 from runtime.trickster import PtnError, hand_to_record, read_ptn
@@ -65,19 +67,15 @@ def test_it_replays_as_a_notrump_downtown_contract_in_progress(tmp_path):
     assert "kitty     4C 6H 5S QS, taken by seat 0" in text
 
 
-def test_cards_added_naming_another_seat_than_the_taker_is_refused(tmp_path):
-    text = NT_DOWN.read_text(encoding="utf-8").replace('[CardsAdded "S:', '[CardsAdded "W:')
+@pytest.mark.parametrize("source, tag, seat, line, named", [
+    (NT_DOWN, "CardsAdded", "W", 20, "W (seat 1)"),
+    (JOKERS, "CardsRemoved", "e", 21, "E (seat 3)"),  # a seat letter in lower case is read too
+])
+def test_kitty_cards_naming_another_seat_than_the_taker_are_refused(tmp_path, source, tag, seat, line, named):
+    text = source.read_text(encoding="utf-8").replace(f'[{tag} "S:', f'[{tag} "{seat}:')
     src, result = _import(tmp_path, text)
     assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.strip() == (f"{src}:20: CardsAdded gives the cards of W (seat 1), "
-                                     "but the kitty is taken by S (seat 0)")
-
-
-def test_cards_removed_naming_another_seat_than_the_taker_is_refused(tmp_path):
-    text = JOKERS.read_text(encoding="utf-8").replace('[CardsRemoved "S:', '[CardsRemoved "e:')
-    src, result = _import(tmp_path, text)
-    assert result.exit_code == 1 and result.stdout == ""
-    assert result.stderr.strip() == (f"{src}:21: CardsRemoved gives the cards of E (seat 3), "
+    assert result.stderr.strip() == (f"{src}:{line}: {tag} gives the cards of {named}, "
                                      "but the kitty is taken by S (seat 0)")
 
 
